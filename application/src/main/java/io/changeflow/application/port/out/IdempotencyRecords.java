@@ -1,0 +1,43 @@
+package io.changeflow.application.port.out;
+
+import java.time.Duration;
+import java.util.Optional;
+
+/**
+ * Idempotency keys of write requests, enforced by a unique key: look up, insert, and on a
+ * conflict re-read the winner. Records expire after their time to live and are purged in chunks.
+ */
+public interface IdempotencyRecords {
+
+    /**
+     * Claims {@code key} for a request with {@code fingerprint}.
+     *
+     * @return {@link Claim.Fresh} when this caller inserted the record (it proceeds);
+     *         {@link Claim.Existing} with the stored record when the key was already there (a retry or a reuse);
+     *         {@link Claim.RetryLater} when the insert conflicted but the winner vanished before it could be read
+     */
+    Claim checkOrInsert(String key, String fingerprint, Duration timeToLive);
+
+    /** Outcome of {@link #checkOrInsert}. */
+    sealed interface Claim {
+        record Fresh() implements Claim {}
+
+        /** @param outcome the stored outcome once the original completed; empty while it is still being validated */
+        record Existing(String fingerprint, Optional<String> outcome) implements Claim {}
+
+        record RetryLater() implements Claim {}
+    }
+
+    /** Stores the outcome to replay for retries of {@code key}. */
+    void complete(String key, String outcome);
+
+    /** Forgets {@code key} (its request was refused, so a retry must be validated again). */
+    void release(String key);
+
+    /**
+     * Deletes up to {@code chunkSize} expired records (database clock).
+     *
+     * @return how many were deleted; callers loop until it is below {@code chunkSize}
+     */
+    int purgeExpired(int chunkSize);
+}

@@ -1,0 +1,86 @@
+package io.changeflow.application.port.out;
+
+import io.changeflow.domain.mr.MergeRequestState;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * GitLab, as the workflow needs it. The author bot creates branches, commits and merge requests;
+ * the approval bots approve; merging uses the head sha seen (GitLab refuses if it moved).
+ * All methods throw {@link ExternalCallException} on failure, with the real HTTP status.
+ */
+public interface MergeRequests {
+
+    /** A merge request as GitLab reports it now. */
+    record RemoteMergeRequest(String project, long iid, MergeRequestState state, String detailedMergeStatus,
+                              String sha, String sourceBranch, String webUrl, boolean rebaseInProgress,
+                              Optional<String> mergeError) {}
+
+    /** A file to create or update in one commit. */
+    record FileChange(String path, String content) {}
+
+    /** The latest pipeline of a merge request. */
+    enum PipelineStatus {
+        /** No pipeline yet (GitLab has not created it). */
+        NONE,
+        /** Created, pending or running. */
+        RUNNING,
+        /** Succeeded. */
+        PASSED,
+        /** Failed or canceled. */
+        FAILED
+    }
+
+    /** Result of a merge attempt that GitLab answered. */
+    enum MergeResult {
+        /** Merged now. */
+        MERGED,
+        /** 405 (GitLab's real answer; the docs say 406) or a conflict: rebase, then retry. */
+        NOT_MERGEABLE,
+        /** 409: the head sha moved or the MR is locked: re-read and retry. */
+        SHA_MISMATCH_OR_LOCKED,
+        /** 422 "cannot be merged": often transient right after a push; re-read and retry. */
+        CANNOT_BE_MERGED_YET
+    }
+
+    /** The content of {@code path} on {@code ref}, or empty when the file does not exist. */
+    Optional<String> readFile(String project, String ref, String path);
+
+    /** The project's default branch (target of merge requests). */
+    String defaultBranch(String project);
+
+    /** Creates {@code branch} from {@code fromRef}; an existing branch is left as it is (idempotent). */
+    void createBranch(String project, String branch, String fromRef);
+
+    /** Commits all {@code files} to {@code branch} in one commit (creating files that do not exist). */
+    void commit(String project, String branch, String message, List<FileChange> files);
+
+    /** The open (or merged) merge request whose source is {@code branch}, if any (re-trigger safety). */
+    Optional<RemoteMergeRequest> findBySourceBranch(String project, String branch);
+
+    RemoteMergeRequest open(String project, String sourceBranch, String targetBranch, String title, String description);
+
+    /** Reads the merge request; while GitLab still computes mergeability (checking/unchecked) the caller polls. */
+    RemoteMergeRequest get(String project, long iid);
+
+    PipelineStatus latestPipeline(String project, long iid);
+
+    /** Accounts that approved the merge request so far. */
+    Set<String> approvedBy(String project, long iid);
+
+    /**
+     * Approves as approval bot {@code account}. GitLab answers 401 both when this account already
+     * approved and when it may not approve: the caller re-reads {@link #approvedBy} to tell them apart.
+     */
+    void approve(String project, long iid, String account);
+
+    /** Merges if the head is still {@code sha}. */
+    MergeResult merge(String project, long iid, String sha);
+
+    /** Asks GitLab to rebase; progress is read from {@link #get} ({@code rebaseInProgress}, {@code mergeError}). */
+    void rebase(String project, long iid);
+
+    /** Closes the merge request; already closed or merged is not an error. */
+    void close(String project, long iid);
+}

@@ -1,0 +1,30 @@
+package io.changeflow.domain.config;
+
+import java.util.Locale;
+import java.util.Optional;
+
+/**
+ * Who may submit requests. Misconfiguration closes access rather than opening it: a missing value
+ * means the restricted default, anything unrecognised (typos included) means closed.
+ */
+public enum AccessMode {
+    /** Everyone may submit. */
+    OPEN,
+    /** Submissions are accepted only inside the configured test window. */
+    TEST_WINDOW,
+    /** Nobody may submit. */
+    CLOSED;
+
+    /** Missing or blank: TEST_WINDOW. Unknown: CLOSED. Trimmed and case-insensitive. */
+    public static Resolved<AccessMode> resolve(Optional<String> raw) {
+        if (Resolved.blank(raw)) {
+            return new Resolved<>(raw, TEST_WINDOW, "missing: restricted default TEST_WINDOW");
+        }
+        return switch (raw.get().trim().toUpperCase(Locale.ROOT)) {
+            case "OPEN" -> new Resolved<>(raw, OPEN, "configured");
+            case "TEST_WINDOW" -> new Resolved<>(raw, TEST_WINDOW, "configured");
+            case "CLOSED" -> new Resolved<>(raw, CLOSED, "configured");
+            default -> new Resolved<>(raw, CLOSED, "unknown value: CLOSED");
+        };
+    }
+}

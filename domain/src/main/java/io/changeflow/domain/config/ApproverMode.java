@@ -1,0 +1,23 @@
+package io.changeflow.domain.config;
+
+import java.util.Locale;
+import java.util.Optional;
+
+/** How the approval bots approve a merge request on GitLab. Anything unknown keeps the client library. */
+public enum ApproverMode {
+    /** Through the GitLab client library (the long-standing way). */
+    CLIENT_LIBRARY,
+    /** A direct HTTP call that carries the required check items. */
+    DIRECT_HTTP;
+
+    public static Resolved<ApproverMode> resolve(Optional<String> raw) {
+        if (Resolved.blank(raw)) {
+            return new Resolved<>(raw, CLIENT_LIBRARY, "missing: CLIENT_LIBRARY");
+        }
+        return switch (raw.get().trim().toUpperCase(Locale.ROOT).replace('-', '_')) {
+            case "CLIENT_LIBRARY" -> new Resolved<>(raw, CLIENT_LIBRARY, "configured");
+            case "DIRECT_HTTP" -> new Resolved<>(raw, DIRECT_HTTP, "configured");
+            default -> new Resolved<>(raw, CLIENT_LIBRARY, "unknown value: CLIENT_LIBRARY");
+        };
+    }
+}

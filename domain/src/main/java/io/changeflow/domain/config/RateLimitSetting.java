@@ -1,0 +1,32 @@
+package io.changeflow.domain.config;
+
+import java.util.Optional;
+import java.util.OptionalInt;
+
+/**
+ * How many submissions per window one identity may make. Misconfiguration stops limiting rather
+ * than blocking everyone: missing means the endpoint's default, a non-positive or unparsable value
+ * means no limiting.
+ */
+public final class RateLimitSetting {
+
+    private RateLimitSetting() {
+    }
+
+    /** The limit in effect, or empty for "no limiting". */
+    public static Resolved<OptionalInt> resolve(Optional<String> raw, int annotationDefault) {
+        if (Resolved.blank(raw)) {
+            return annotationDefault > 0
+                    ? new Resolved<>(raw, OptionalInt.of(annotationDefault), "missing: default " + annotationDefault)
+                    : new Resolved<>(raw, OptionalInt.empty(), "missing, no positive default: no limiting");
+        }
+        try {
+            var value = Integer.parseInt(raw.get().trim());
+            return value > 0
+                    ? new Resolved<>(raw, OptionalInt.of(value), "configured")
+                    : new Resolved<>(raw, OptionalInt.empty(), "not positive: no limiting");
+        } catch (NumberFormatException e) {
+            return new Resolved<>(raw, OptionalInt.empty(), "unparsable: no limiting");
+        }
+    }
+}

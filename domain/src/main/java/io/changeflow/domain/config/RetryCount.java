@@ -1,0 +1,34 @@
+package io.changeflow.domain.config;
+
+import java.util.Optional;
+
+/**
+ * A retry count such as {@code approval.maxRetries}: missing or unparsable gives the default,
+ * negative gives 0, and values above the cap are capped (a typo like 300 must not keep a request
+ * retrying for hours).
+ */
+public final class RetryCount {
+
+    public static final int CAP = 10;
+
+    private RetryCount() {
+    }
+
+    public static Resolved<Integer> resolve(Optional<String> raw, int defaultValue) {
+        if (Resolved.blank(raw)) {
+            return new Resolved<>(raw, defaultValue, "missing: default " + defaultValue);
+        }
+        try {
+            var value = Integer.parseInt(raw.get().trim());
+            if (value < 0) {
+                return new Resolved<>(raw, 0, "negative: 0");
+            }
+            if (value > CAP) {
+                return new Resolved<>(raw, CAP, "above the cap: " + CAP);
+            }
+            return new Resolved<>(raw, value, "configured");
+        } catch (NumberFormatException e) {
+            return new Resolved<>(raw, defaultValue, "unparsable: default " + defaultValue);
+        }
+    }
+}

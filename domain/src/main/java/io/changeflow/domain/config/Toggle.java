@@ -1,0 +1,22 @@
+package io.changeflow.domain.config;
+
+import java.util.Locale;
+import java.util.Optional;
+
+/** An on/off switch that is off unless it says exactly {@code true} (trimmed, any case). */
+public final class Toggle {
+
+    private Toggle() {
+    }
+
+    public static Resolved<Boolean> resolve(Optional<String> raw) {
+        if (Resolved.blank(raw)) {
+            return new Resolved<>(raw, false, "missing: off");
+        }
+        return switch (raw.get().trim().toLowerCase(Locale.ROOT)) {
+            case "true" -> new Resolved<>(raw, true, "configured");
+            case "false" -> new Resolved<>(raw, false, "configured");
+            default -> new Resolved<>(raw, false, "unknown value: off");
+        };
+    }
+}

@@ -1,0 +1,78 @@
+package io.changeflow.domain.identity;
+
+import java.util.Locale;
+import java.util.Optional;
+import java.util.regex.Pattern;
+
+/**
+ * The one resolver from the login proxy's non-uniform fields to a canonical {@link Identity}.
+ * Rate limiting, authorization, auditing and metrics all use it, so the same person never gets
+ * two names (e.g. {@code alice}, {@code Alice@corp.example} and {@code E1001} are all {@code alice}).
+ *
+ * <p>Rules, in order: an account in {@code user} is lower-cased; an email-style account (in either
+ * field) becomes its local part; an employee ID is looked up in the directory, falling back to the
+ * email field, then to an {@link Identity.Trust#UNVERIFIED} identity of the ID itself. A directory
+ * failure is treated as "not found". Values that are too long or contain anything but the allowed
+ * characters are not readable. Nothing readable: empty.
+ */
+public final class IdentityResolver {
+
+    private static final Pattern ACCOUNT = Pattern.compile("^[A-Za-z][A-Za-z0-9._-]{0,63}$");
+    private static final Pattern EMPLOYEE_ID = Pattern.compile("^[Ee][0-9]{3,12}$");
+    private static final Pattern EMAIL = Pattern.compile("^([A-Za-z][A-Za-z0-9._-]{0,63})@[A-Za-z0-9.-]{1,190}$");
+
+    private final EmployeeDirectory directory;
+
+    public IdentityResolver(EmployeeDirectory directory) {
+        this.directory = directory;
+    }
+
+    public Optional<Identity> resolve(LoginPrincipal principal) {
+        var user = principal.user().map(String::trim).filter(s -> !s.isEmpty());
+        var email = principal.email().map(String::trim).filter(s -> !s.isEmpty());
+        if (user.isPresent()) {
+            var value = user.get();
+            if (EMPLOYEE_ID.matcher(value).matches()) {
+                var id = value.toUpperCase(Locale.ROOT);
+                return lookup(id).or(() -> fromEmail(email)).or(() -> Optional.of(new Identity(id, Identity.Trust.UNVERIFIED)));
+            }
+            var fromUser = value.contains("@") ? fromEmail(user) : fromAccount(value);
+            if (fromUser.isPresent()) {
+                return fromUser;
+            }
+        }
+        return fromEmail(email);
+    }
+
+    /** True when {@code value} is shaped like an employee ID (used to decide what a lookup means). */
+    public static boolean looksLikeEmployeeId(String value) {
+        return value != null && EMPLOYEE_ID.matcher(value.trim()).matches();
+    }
+
+    private Optional<Identity> lookup(String employeeId) {
+        try {
+            return directory.accountOf(employeeId)
+                    .map(String::trim)
+                    .filter(a -> ACCOUNT.matcher(a).matches())
+                    .map(a -> Identity.verified(a.toLowerCase(Locale.ROOT)));
+        } catch (RuntimeException e) {
+            return Optional.empty();
+        }
+    }
+
+    private static Optional<Identity> fromAccount(String value) {
+        return ACCOUNT.matcher(value).matches()
+                ? Optional.of(Identity.verified(value.toLowerCase(Locale.ROOT)))
+                : Optional.empty();
+    }
+
+    private static Optional<Identity> fromEmail(Optional<String> email) {
+        if (email.isEmpty()) {
+            return Optional.empty();
+        }
+        var matcher = EMAIL.matcher(email.get().trim());
+        return matcher.matches()
+                ? Optional.of(Identity.verified(matcher.group(1).toLowerCase(Locale.ROOT)))
+                : Optional.empty();
+    }
+}

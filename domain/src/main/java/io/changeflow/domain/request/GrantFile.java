@@ -1,0 +1,104 @@
+package io.changeflow.domain.request;
+
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Optional;
+import java.util.TreeMap;
+
+/**
+ * The configuration file of one target, as code: one line per subject, sorted, so that any number
+ * of grants (one request, or every member of a batch) combine into one deterministic file content.
+ *
+ * <pre>
+ * # Access grants for target db-prod-readonly, managed by Changeflow.
+ * alice until=2026-12-05T00:00:00Z op=4f0c...
+ * svc-report until=never op=9a1b...
+ * </pre>
+ *
+ * Comment lines are kept at the top in their order; unparsable lines are kept after the grants,
+ * so a hand edit is never silently dropped.
+ */
+public final class GrantFile {
+
+    private final List<String> comments;
+    private final TreeMap<String, Grant> grants;
+    private final List<String> unparsed;
+
+    private GrantFile(List<String> comments, TreeMap<String, Grant> grants, List<String> unparsed) {
+        this.comments = comments;
+        this.grants = grants;
+        this.unparsed = unparsed;
+    }
+
+    /** Parses a file's content; an empty or missing file is a file with the default header. */
+    public static GrantFile parse(TargetKey target, Optional<String> content) {
+        var comments = new ArrayList<String>();
+        var grants = new TreeMap<String, Grant>();
+        var unparsed = new ArrayList<String>();
+        for (var line : content.orElse("").split("\n", -1)) {
+            var trimmed = line.strip();
+            if (trimmed.isEmpty()) {
+                continue;
+            }
+            if (trimmed.startsWith("#")) {
+                comments.add(trimmed);
+                continue;
+            }
+            parseLine(trimmed).ifPresentOrElse(g -> grants.put(g.subject().value(), g), () -> unparsed.add(trimmed));
+        }
+        if (comments.isEmpty()) {
+            comments.add("# Access grants for target " + target.value() + ", managed by Changeflow.");
+            comments.add("# One line per subject: <subject> until=<ISO instant|never> op=<operationId>");
+        }
+        return new GrantFile(comments, grants, unparsed);
+    }
+
+    private static Optional<Grant> parseLine(String line) {
+        var parts = line.split("\\s+");
+        if (parts.length != 3 || !parts[1].startsWith("until=") || !parts[2].startsWith("op=")) {
+            return Optional.empty();
+        }
+        var subject = SubjectId.parse(parts[0]);
+        var op = OperationId.parse(parts[2].substring(3));
+        var untilText = parts[1].substring(6);
+        Optional<Instant> until;
+        try {
+            until = "never".equals(untilText) ? Optional.empty() : Optional.of(Instant.parse(untilText));
+        } catch (DateTimeParseException e) {
+            return Optional.empty();
+        }
+        if (subject.isEmpty() || op.isEmpty()) {
+            return Optional.empty();
+        }
+        return Optional.of(new Grant(subject.get(), until, op.get()));
+    }
+
+    /** This file with the grants applied (a subject's earlier line is replaced). */
+    public GrantFile with(Collection<Grant> added) {
+        var copy = new TreeMap<>(grants);
+        for (var grant : added) {
+            copy.put(grant.subject().value(), grant);
+        }
+        return new GrantFile(comments, copy, unparsed);
+    }
+
+    public GrantFile with(Grant grant) {
+        return with(List.of(grant));
+    }
+
+    public Optional<Grant> grantOf(SubjectId subject) {
+        return Optional.ofNullable(grants.get(subject.value()));
+    }
+
+    /** The content to commit: header comments, sorted grants, kept unparsed lines, final newline. */
+    public String render() {
+        var out = new StringBuilder();
+        comments.forEach(c -> out.append(c).append('\n'));
+        grants.values().forEach(g -> out.append(g.line()).append('\n'));
+        unparsed.forEach(u -> out.append(u).append('\n'));
+        return out.toString();
+    }
+}

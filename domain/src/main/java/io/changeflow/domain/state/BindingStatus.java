@@ -1,0 +1,76 @@
+package io.changeflow.domain.state;
+
+import java.util.EnumSet;
+import java.util.Set;
+
+/**
+ * The external state of a subject-target relationship: the coarse phases a person cares about.
+ * One row per relationship holds it (invariant I5); the fine step lives in {@link StepStatus}.
+ */
+public enum BindingStatus {
+
+    /** We are sending the request to the approval system; an answer may already be on its way. */
+    APPROVAL_SENDING,
+    /** The approval system has the request; we wait for an approver's decision. */
+    APPROVAL_SENT,
+    /** We could not hand the request to the approval system; an operator can retry it. */
+    APPROVAL_FAILED,
+    /** A merge request with the change is being created and its checks are running. */
+    MR_CREATING,
+    /** The merge request exists and its checks passed; it waits to be approved and merged. */
+    MR_CREATED,
+    /** Approved: the bots approve and merge the merge request (rebasing when needed). */
+    MERGING,
+    /** Approved and waiting for the next batch round, which merges several changes together. */
+    BATCH_WAITING,
+    /** Part of a batch merge request that is being merged now. */
+    BATCHED,
+    /** Merged: the deployment pipeline is rolling the change out. */
+    MERGED,
+    /** In effect: the deployment pipeline confirmed the change is live. Final. */
+    VALIDATED,
+    /** Creating the merge request failed; it waits for an operator or for the maintainers. */
+    CREATE_FAILED,
+    /** Approving or merging failed; it waits for an operator or for the maintainers. */
+    HANDLE_FAILED,
+    /** The approver rejected (or the requester withdrew) the request. You can apply again. */
+    REJECTED,
+    /** Closed without taking effect (its merge request was closed). You can apply again. */
+    CLOSED;
+
+    /** The single source of truth for "may this relationship be applied for again". */
+    public static final Set<BindingStatus> REAPPLIABLE = Set.copyOf(EnumSet.of(REJECTED, CLOSED));
+
+    /** The states in which an approval callback for the current owner is still expected. */
+    public static final Set<BindingStatus> AWAITING_APPROVAL =
+            Set.copyOf(EnumSet.of(APPROVAL_SENDING, APPROVAL_SENT));
+
+    /** Stopped at a failure that needs someone: an operator re-trigger or the maintainers. */
+    public static final Set<BindingStatus> FAILED =
+            Set.copyOf(EnumSet.of(APPROVAL_FAILED, CREATE_FAILED, HANDLE_FAILED));
+
+    /** End states: nothing more happens to this operation on its own. */
+    public static final Set<BindingStatus> TERMINAL = Set.copyOf(EnumSet.of(VALIDATED, REJECTED, CLOSED));
+
+    /** True when a new application for the same subject and target may reuse this row. */
+    public boolean isReappliable() {
+        return REAPPLIABLE.contains(this);
+    }
+
+    public boolean isAwaitingApproval() {
+        return AWAITING_APPROVAL.contains(this);
+    }
+
+    public boolean isTerminal() {
+        return TERMINAL.contains(this);
+    }
+
+    public boolean isFailed() {
+        return FAILED.contains(this);
+    }
+
+    /** Work is still going on (or waiting on a system) for this relationship. */
+    public boolean isInProgress() {
+        return !isTerminal() && !isFailed();
+    }
+}

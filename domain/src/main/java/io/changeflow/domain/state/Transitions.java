@@ -1,0 +1,214 @@
+package io.changeflow.domain.state;
+
+import static io.changeflow.domain.state.BindingStatus.*;
+import static io.changeflow.domain.state.WorkflowEvent.*;
+
+import java.util.Collections;
+import java.util.EnumMap;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The central transition table: for every {@link WorkflowEvent}, the states it may happen in and
+ * the state it leads to, for both layers. Every state write in Changeflow asks {@link #check} (or
+ * {@link #require}) first; persistence then pins the state it read in the guarded UPDATE.
+ *
+ * <p>Covered: both step orders (approve-then-create and create-then-approve), the batch path,
+ * failure branches, operator recovery (a step's start event is allowed from its failure state, so
+ * re-triggering is just running the step again) and re-application (submission events are allowed
+ * on a missing row or a {@link BindingStatus#REAPPLIABLE} one; terminal states leave only that way).
+ */
+public final class Transitions {
+
+    /**
+     * One row of the table. {@code fromNew}: allowed when no row exists yet. {@code fromBindings}:
+     * allowed binding states. {@code fromDetached}: allowed for an operation that no longer owns its
+     * binding row. {@code fromSteps}: allowed steps, empty meaning any. {@code toBinding} empty: the
+     * binding is kept as it is (a step-only event).
+     */
+    public record Rule(WorkflowEvent event, boolean fromNew, Set<BindingStatus> fromBindings, boolean fromDetached,
+                       Set<StepStatus> fromSteps, StepStatus toStep, Optional<BindingStatus> toBinding) {
+
+        boolean allowsBinding(Optional<BindingStatus> binding) {
+            return binding.map(fromBindings::contains).orElse(fromDetached);
+        }
+
+        boolean allowsStep(StepStatus step) {
+            return fromSteps.isEmpty() || fromSteps.contains(step);
+        }
+    }
+
+    private static final Set<BindingStatus> MR_MAY_BE_OPEN = EnumSet.of(REJECTED, CLOSED, APPROVAL_FAILED,
+            CREATE_FAILED, HANDLE_FAILED, MR_CREATING, MR_CREATED, MERGING, APPROVAL_SENDING, APPROVAL_SENT);
+
+    private static final Map<WorkflowEvent, Rule> RULES = new EnumMap<>(WorkflowEvent.class);
+
+    static {
+        submission(SUBMITTED_APPROVE_FIRST, StepStatus.APPROVAL_SUBMITTING, APPROVAL_SENDING);
+        submission(SUBMITTED_CREATE_FIRST, StepStatus.CREATE_STARTED, MR_CREATING);
+
+        move(APPROVAL_REQUESTED, set(MR_CREATED, APPROVAL_FAILED, APPROVAL_SENDING), StepStatus.APPROVAL_SUBMITTING, APPROVAL_SENDING);
+        move(APPROVAL_SUBMITTED, set(APPROVAL_SENDING), StepStatus.APPROVAL_SUBMITTED, APPROVAL_SENT);
+        move(APPROVAL_SUBMIT_FAILED, set(APPROVAL_SENDING), StepStatus.APPROVAL_SUBMIT_FAILED, APPROVAL_FAILED);
+        move(APPROVAL_GRANTED_CREATE, AWAITING_APPROVAL, StepStatus.APPROVAL_GRANTED, MR_CREATING);
+        move(APPROVAL_GRANTED_BATCH, AWAITING_APPROVAL, StepStatus.BATCH_WAITING, BATCH_WAITING);
+        move(APPROVAL_GRANTED_MERGE, AWAITING_APPROVAL, StepStatus.APPROVAL_GRANTED, MERGING);
+        move(APPROVAL_REJECTED, AWAITING_APPROVAL, StepStatus.APPROVAL_REJECTED, REJECTED);
+        move(APPROVAL_WITHDRAWN, AWAITING_APPROVAL, StepStatus.APPROVAL_WITHDRAWN, REJECTED);
+
+        move(CREATE_STARTED, set(MR_CREATING, CREATE_FAILED), StepStatus.CREATE_STARTED, MR_CREATING);
+        move(MR_OPENED, set(MR_CREATING), StepStatus.CREATE_MR_OPENED, MR_CREATING);
+        move(MR_PIPELINE_PASSED, set(MR_CREATING), StepStatus.CREATE_SUCCEEDED, MR_CREATED);
+        move(MR_PIPELINE_FAILED, set(MR_CREATING), StepStatus.CREATE_PIPELINE_FAILED, CREATE_FAILED);
+        move(MR_PIPELINE_TIMED_OUT, set(MR_CREATING), StepStatus.CREATE_PIPELINE_PENDING, MR_CREATING);
+        move(CREATE_ERROR, set(MR_CREATING), StepStatus.CREATE_FAILED, CREATE_FAILED);
+
+        move(HANDLE_STARTED, set(MR_CREATED, MERGING, HANDLE_FAILED), StepStatus.HANDLE_STARTED, MERGING);
+        move(BOTS_APPROVED, set(MERGING), StepStatus.HANDLE_APPROVED, MERGING);
+        move(REBASE_STARTED, set(MERGING), StepStatus.HANDLE_REBASING, MERGING);
+        move(WorkflowEvent.MERGED, set(MR_CREATED, MERGING, HANDLE_FAILED), StepStatus.HANDLE_MERGED, BindingStatus.MERGED);
+        move(BOTS_APPROVAL_FAILED, set(MERGING), StepStatus.HANDLE_APPROVE_FAILED, HANDLE_FAILED);
+        move(REBASE_CONFLICT, set(MERGING), StepStatus.HANDLE_REBASE_CONFLICT, HANDLE_FAILED);
+        move(HANDLE_PIPELINE_FAILED, set(MERGING), StepStatus.HANDLE_PIPELINE_FAILED, HANDLE_FAILED);
+        move(HANDLE_PIPELINE_TIMED_OUT, set(MERGING), StepStatus.HANDLE_PIPELINE_PENDING, MERGING);
+        move(HANDLE_ERROR, set(MR_CREATED, MERGING), StepStatus.HANDLE_MERGE_FAILED, HANDLE_FAILED);
+        move(MR_CLOSED_REMOTELY, set(MR_CREATING, MR_CREATED, MERGING, CREATE_FAILED, HANDLE_FAILED,
+                APPROVAL_SENDING, APPROVAL_SENT, APPROVAL_FAILED), StepStatus.HANDLE_MR_CLOSED, CLOSED);
+
+        move(DEPLOYED, set(BindingStatus.MERGED), StepStatus.CALLED_BACK, VALIDATED);
+
+        move(WorkflowEvent.BATCH_CLAIMED, set(BindingStatus.BATCH_WAITING), StepStatus.BATCH_CLAIMED, BATCHED);
+        move(BATCH_REQUEUED, set(BATCHED), StepStatus.BATCH_WAITING, BindingStatus.BATCH_WAITING);
+        move(BATCH_MERGED, set(BATCHED), StepStatus.HANDLE_MERGED, BindingStatus.MERGED);
+        move(BATCH_BLOCKED, set(BATCHED), StepStatus.BATCH_PENDING, BATCHED);
+        move(BATCH_CULPRIT_FAILED, set(BATCHED), StepStatus.BATCH_PIPELINE_FAILED, HANDLE_FAILED);
+        move(BATCH_GAVE_UP, set(BATCHED), StepStatus.BATCH_FAILED, HANDLE_FAILED);
+        put(new Rule(BATCH_READMITTED, false, set(HANDLE_FAILED), false,
+                EnumSet.of(StepStatus.BATCH_PIPELINE_FAILED, StepStatus.BATCH_FAILED),
+                StepStatus.BATCH_WAITING, Optional.of(BindingStatus.BATCH_WAITING)));
+
+        stepOnly(WorkflowEvent.CLOSE_STARTED, Set.of(), StepStatus.CLOSE_STARTED);
+        stepOnly(WorkflowEvent.CLOSE_DONE, EnumSet.of(StepStatus.CLOSE_STARTED, StepStatus.CLOSE_FAILED), StepStatus.CLOSE_DONE);
+        stepOnly(WorkflowEvent.CLOSE_FAILED, EnumSet.of(StepStatus.CLOSE_STARTED), StepStatus.CLOSE_FAILED);
+        move(WorkflowEvent.CLOSED_BY_OPERATOR, set(APPROVAL_FAILED, CREATE_FAILED, HANDLE_FAILED, MR_CREATING, MR_CREATED,
+                MERGING, APPROVAL_SENDING, APPROVAL_SENT, BindingStatus.BATCH_WAITING), StepStatus.CLOSED_BY_OPERATOR, CLOSED);
+
+        for (var event : WorkflowEvent.values()) {
+            if (!RULES.containsKey(event)) {
+                throw new ExceptionInInitializerError("no transition rule for " + event);
+            }
+        }
+    }
+
+    private Transitions() {
+    }
+
+    /**
+     * Validates {@code event} in state {@code from} (empty: no operation and no subject-target row
+     * exist yet). For a submission, {@code from} is the state of the existing subject-target row and
+     * of the operation that owns it.
+     */
+    public static Transition check(Optional<WorkflowState> from, WorkflowEvent event) {
+        var rule = RULES.get(event);
+        if (from.isEmpty()) {
+            return rule.fromNew()
+                    ? new Transition.Moved(event, from, rule.toStep(), rule.toBinding())
+                    : new Transition.Refused(event, from, "no such operation");
+        }
+        var state = from.get();
+        if (!rule.allowsBinding(state.binding())) {
+            return new Transition.Refused(event, from, state.binding().isEmpty()
+                    ? "the operation no longer owns its subject-target row"
+                    : "not allowed while the request is " + state.binding().get());
+        }
+        if (!rule.allowsStep(state.step())) {
+            return new Transition.Refused(event, from, "not allowed at step " + state.step());
+        }
+        var toBinding = rule.toBinding().isPresent() ? rule.toBinding() : state.binding();
+        return new Transition.Moved(event, from, rule.toStep(), toBinding);
+    }
+
+    public static Transition check(WorkflowState from, WorkflowEvent event) {
+        return check(Optional.of(from), event);
+    }
+
+    /** Like {@link #check} but throws {@link IllegalTransitionException} when refused. */
+    public static Transition.Moved require(Optional<WorkflowState> from, WorkflowEvent event) {
+        return switch (check(from, event)) {
+            case Transition.Moved moved -> moved;
+            case Transition.Refused refused -> throw new IllegalTransitionException(refused);
+        };
+    }
+
+    public static Transition.Moved require(WorkflowState from, WorkflowEvent event) {
+        return require(Optional.of(from), event);
+    }
+
+    /** The batch layer: RUNNING ends SUCCEEDED, FAILED or BLOCKED; BLOCKED is settled SUCCEEDED or FAILED. */
+    public static boolean batchAllows(BatchStatus from, BatchStatus to) {
+        return switch (from) {
+            case RUNNING -> to == BatchStatus.SUCCEEDED || to == BatchStatus.FAILED || to == BatchStatus.BLOCKED;
+            case BLOCKED -> to == BatchStatus.SUCCEEDED || to == BatchStatus.FAILED;
+            case SUCCEEDED, FAILED -> false;
+        };
+    }
+
+    /** Throws {@link IllegalBatchTransitionException} when the batch layer refuses. */
+    public static void requireBatch(BatchStatus from, BatchStatus to) {
+        if (!batchAllows(from, to)) {
+            throw new IllegalBatchTransitionException(from, to);
+        }
+    }
+
+    /** The binding states an event may start from (what a guarded UPDATE may pin). */
+    public static Set<BindingStatus> bindingsAllowing(WorkflowEvent event) {
+        return RULES.get(event).fromBindings();
+    }
+
+    /** The rule of one event. */
+    public static Rule rule(WorkflowEvent event) {
+        return RULES.get(event);
+    }
+
+    /** Every rule, in event order: the table as data, e.g. to document it. */
+    public static List<Rule> rules() {
+        return List.copyOf(RULES.values());
+    }
+
+    /** Events allowed in a state (used by the operations console to offer only valid actions). */
+    public static Set<WorkflowEvent> allowedEvents(WorkflowState state) {
+        var allowed = EnumSet.noneOf(WorkflowEvent.class);
+        for (var event : WorkflowEvent.values()) {
+            if (check(state, event).allowed()) {
+                allowed.add(event);
+            }
+        }
+        return Collections.unmodifiableSet(allowed);
+    }
+
+    private static Set<BindingStatus> set(BindingStatus first, BindingStatus... rest) {
+        return Collections.unmodifiableSet(EnumSet.of(first, rest));
+    }
+
+    private static void submission(WorkflowEvent event, StepStatus step, BindingStatus binding) {
+        put(new Rule(event, true, REAPPLIABLE, false, Set.of(), step, Optional.of(binding)));
+    }
+
+    private static void move(WorkflowEvent event, Set<BindingStatus> from, StepStatus step, BindingStatus binding) {
+        put(new Rule(event, false, Set.copyOf(from), false, Set.of(), step, Optional.of(binding)));
+    }
+
+    private static void stepOnly(WorkflowEvent event, Set<StepStatus> fromSteps, StepStatus step) {
+        put(new Rule(event, false, Collections.unmodifiableSet(EnumSet.copyOf(MR_MAY_BE_OPEN)), true,
+                Set.copyOf(fromSteps), step, Optional.empty()));
+    }
+
+    private static void put(Rule rule) {
+        if (RULES.putIfAbsent(rule.event(), rule) != null) {
+            throw new ExceptionInInitializerError("two rules for " + rule.event());
+        }
+    }
+}

@@ -1,0 +1,84 @@
+package io.changeflow.domain.state;
+
+/**
+ * Everything that can happen to an operation. The {@link Transitions} table says, for each event,
+ * from which states it is allowed and which state it leads to. Names say what happened.
+ */
+public enum WorkflowEvent {
+    /** A request (first or re-application) was accepted in the approve-then-create order. */
+    SUBMITTED_APPROVE_FIRST,
+    /** A request (first or re-application) was accepted in the create-then-approve order. */
+    SUBMITTED_CREATE_FIRST,
+    /** The approval is about to be sent (create-then-approve after the MR passed, or a retry). */
+    APPROVAL_REQUESTED,
+    /** The approval system accepted the submission. */
+    APPROVAL_SUBMITTED,
+    /** The approval system could not take the submission. */
+    APPROVAL_SUBMIT_FAILED,
+    /** Approved, no merge request yet: create it next. */
+    APPROVAL_GRANTED_CREATE,
+    /** Approved, target is batchable: join the waiting set. */
+    APPROVAL_GRANTED_BATCH,
+    /** Approved, the merge request already exists (create-then-approve): approve and merge next. */
+    APPROVAL_GRANTED_MERGE,
+    /** The approver rejected. */
+    APPROVAL_REJECTED,
+    /** The request was withdrawn in the approval system. */
+    APPROVAL_WITHDRAWN,
+    /** The create step (re)starts: branch, commit, merge request. */
+    CREATE_STARTED,
+    /** The merge request was opened; its pipeline runs. */
+    MR_OPENED,
+    /** The merge request's check pipeline passed. */
+    MR_PIPELINE_PASSED,
+    /** The merge request's check pipeline failed. */
+    MR_PIPELINE_FAILED,
+    /** The merge request's check pipeline did not finish in time. */
+    MR_PIPELINE_TIMED_OUT,
+    /** The create step failed unexpectedly (its declared failure state). */
+    CREATE_ERROR,
+    /** The handle step (re)starts: read remote state, approve, merge. */
+    HANDLE_STARTED,
+    /** Both bots approved. */
+    BOTS_APPROVED,
+    /** A rebase was started after a failed merge. */
+    REBASE_STARTED,
+    /** The merge request is merged (by us now, or found already merged). */
+    MERGED,
+    /** A bot could not approve even after retries. */
+    BOTS_APPROVAL_FAILED,
+    /** The rebase hit a conflict. */
+    REBASE_CONFLICT,
+    /** The pipeline before merging failed. */
+    HANDLE_PIPELINE_FAILED,
+    /** The pipeline before merging did not finish in time. */
+    HANDLE_PIPELINE_TIMED_OUT,
+    /** The handle step failed unexpectedly (its declared failure state). */
+    HANDLE_ERROR,
+    /** The merge request was found closed on GitLab. */
+    MR_CLOSED_REMOTELY,
+    /** The deploy pipeline reported the change in effect (or reconciliation inferred it). */
+    DEPLOYED,
+    /** A batch round claimed this waiting request. */
+    BATCH_CLAIMED,
+    /** The batch failed without blaming this member (or it goes to a bisection half): wait again. */
+    BATCH_REQUEUED,
+    /** The batch merge request holding this member merged. */
+    BATCH_MERGED,
+    /** The batch holding this member is blocked with an unknown outcome. */
+    BATCH_BLOCKED,
+    /** Bisection isolated this member as the cause of the batch failure. */
+    BATCH_CULPRIT_FAILED,
+    /** The batch failed and the split limit was reached. */
+    BATCH_GAVE_UP,
+    /** An operator sent a failed batch member back to the waiting set. */
+    BATCH_READMITTED,
+    /** Closing the operation's merge request started (cleanup or operator close). */
+    CLOSE_STARTED,
+    /** The merge request is closed (or was found already closed or merged). */
+    CLOSE_DONE,
+    /** Closing the merge request failed. */
+    CLOSE_FAILED,
+    /** An operator closed the request without merging. */
+    CLOSED_BY_OPERATOR
+}

@@ -1,0 +1,17 @@
+package io.changeflow.sandbox.fault;
+
+/**
+ * What fault injection decided for one incoming call of a simulator.
+ *
+ * @param delayMillis  sleep this long before handling (simulated latency)
+ * @param failStatus   answer this HTTP status without applying the call; 0 for no failure
+ * @param loseResponse apply the call, then answer 504 instead of the real response
+ */
+public record FaultPlan(long delayMillis, int failStatus, boolean loseResponse) {
+
+    public static final FaultPlan NONE = new FaultPlan(0, 0, false);
+
+    public boolean fails() {
+        return failStatus > 0;
+    }
+}
