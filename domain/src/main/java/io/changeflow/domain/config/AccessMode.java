@@ -20,7 +20,10 @@ public enum AccessMode {
         if (Resolved.blank(raw)) {
             return new Resolved<>(raw, TEST_WINDOW, "missing: restricted default TEST_WINDOW");
         }
-        return switch (raw.get().trim().toUpperCase(Locale.ROOT)) {
+        if (ConfigText.hasControlCharacters(raw.get())) {
+            return new Resolved<>(raw, CLOSED, "control characters: CLOSED");
+        }
+        return switch (raw.get().strip().toUpperCase(Locale.ROOT)) {
             case "OPEN" -> new Resolved<>(raw, OPEN, "configured");
             case "TEST_WINDOW" -> new Resolved<>(raw, TEST_WINDOW, "configured");
             case "CLOSED" -> new Resolved<>(raw, CLOSED, "configured");

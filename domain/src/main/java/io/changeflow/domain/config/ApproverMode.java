@@ -14,7 +14,10 @@ public enum ApproverMode {
         if (Resolved.blank(raw)) {
             return new Resolved<>(raw, CLIENT_LIBRARY, "missing: CLIENT_LIBRARY");
         }
-        return switch (raw.get().trim().toUpperCase(Locale.ROOT).replace('-', '_')) {
+        if (ConfigText.hasControlCharacters(raw.get())) {
+            return new Resolved<>(raw, CLIENT_LIBRARY, "control characters: CLIENT_LIBRARY");
+        }
+        return switch (raw.get().strip().toUpperCase(Locale.ROOT).replace('-', '_')) {
             case "CLIENT_LIBRARY" -> new Resolved<>(raw, CLIENT_LIBRARY, "configured");
             case "DIRECT_HTTP" -> new Resolved<>(raw, DIRECT_HTTP, "configured");
             default -> new Resolved<>(raw, CLIENT_LIBRARY, "unknown value: CLIENT_LIBRARY");

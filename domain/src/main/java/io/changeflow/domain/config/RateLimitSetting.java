@@ -20,13 +20,18 @@ public final class RateLimitSetting {
                     ? new Resolved<>(raw, OptionalInt.of(annotationDefault), "missing: default " + annotationDefault)
                     : new Resolved<>(raw, OptionalInt.empty(), "missing, no positive default: no limiting");
         }
-        try {
-            var value = Integer.parseInt(raw.get().trim());
-            return value > 0
-                    ? new Resolved<>(raw, OptionalInt.of(value), "configured")
-                    : new Resolved<>(raw, OptionalInt.empty(), "not positive: no limiting");
-        } catch (NumberFormatException e) {
+        var parsed = ConfigText.hasControlCharacters(raw.get())
+                ? java.util.OptionalLong.empty()
+                : StrictInteger.parse(raw.get().strip());
+        if (parsed.isEmpty()) {
             return new Resolved<>(raw, OptionalInt.empty(), "unparsable: no limiting");
         }
+        var value = parsed.getAsLong();
+        if (value <= 0) {
+            return new Resolved<>(raw, OptionalInt.empty(), "not positive: no limiting");
+        }
+        return value > Integer.MAX_VALUE
+                ? new Resolved<>(raw, OptionalInt.of(Integer.MAX_VALUE), "above the largest limit: " + Integer.MAX_VALUE)
+                : new Resolved<>(raw, OptionalInt.of((int) value), "configured");
     }
 }

@@ -18,17 +18,19 @@ public final class RetryCount {
         if (Resolved.blank(raw)) {
             return new Resolved<>(raw, defaultValue, "missing: default " + defaultValue);
         }
-        try {
-            var value = Integer.parseInt(raw.get().trim());
-            if (value < 0) {
-                return new Resolved<>(raw, 0, "negative: 0");
-            }
-            if (value > CAP) {
-                return new Resolved<>(raw, CAP, "above the cap: " + CAP);
-            }
-            return new Resolved<>(raw, value, "configured");
-        } catch (NumberFormatException e) {
+        var parsed = ConfigText.hasControlCharacters(raw.get())
+                ? java.util.OptionalLong.empty()
+                : StrictInteger.parse(raw.get().strip());
+        if (parsed.isEmpty()) {
             return new Resolved<>(raw, defaultValue, "unparsable: default " + defaultValue);
         }
+        var value = parsed.getAsLong();
+        if (value < 0) {
+            return new Resolved<>(raw, 0, "negative: 0");
+        }
+        if (value > CAP) {
+            return new Resolved<>(raw, CAP, "above the cap: " + CAP);
+        }
+        return new Resolved<>(raw, (int) value, "configured");
     }
 }

@@ -54,13 +54,16 @@ public final class TestWindow {
         if (Resolved.blank(rawZone)) {
             return new Resolved<>(rawWindow, CLOSED, "missing zone: closed");
         }
+        if (ConfigText.hasControlCharacters(rawWindow.get()) || ConfigText.hasControlCharacters(rawZone.get())) {
+            return new Resolved<>(rawWindow, CLOSED, "control characters: closed");
+        }
         ZoneId zone;
         try {
-            zone = ZoneId.of(rawZone.get().trim());
+            zone = ZoneId.of(rawZone.get().strip());
         } catch (RuntimeException e) {
             return new Resolved<>(rawWindow, CLOSED, "invalid zone: closed");
         }
-        var matcher = FORMAT.matcher(rawWindow.get().trim());
+        var matcher = FORMAT.matcher(rawWindow.get().strip());
         if (!matcher.matches()) {
             return new Resolved<>(rawWindow, CLOSED, "invalid window: closed");
         }
@@ -74,7 +77,7 @@ public final class TestWindow {
             if (days.isEmpty()) {
                 return new Resolved<>(rawWindow, CLOSED, "invalid days: closed");
             }
-            var window = new TestWindow(days, start, end, zone, rawWindow.get().trim() + " " + zone.getId());
+            var window = new TestWindow(days, start, end, zone, rawWindow.get().strip() + " " + zone.getId());
             return new Resolved<>(rawWindow, window, "configured");
         } catch (DateTimeParseException e) {
             return new Resolved<>(rawWindow, CLOSED, "invalid time: closed");
@@ -87,7 +90,7 @@ public final class TestWindow {
         }
         var result = EnumSet.noneOf(DayOfWeek.class);
         for (var part : spec.split(",")) {
-            var range = part.trim().split("\\s*-\\s*");
+            var range = part.strip().split("\\s*-\\s*");
             var from = day(range[0]);
             var to = range.length > 1 ? day(range[1]) : from;
             if (from.isEmpty() || to.isEmpty() || range.length > 2) {
@@ -105,7 +108,7 @@ public final class TestWindow {
 
     private static Optional<DayOfWeek> day(String abbreviation) {
         for (var day : DayOfWeek.values()) {
-            if (day.name().substring(0, 3).equals(abbreviation.trim().toUpperCase(Locale.ROOT))) {
+            if (day.name().substring(0, 3).equals(abbreviation.strip().toUpperCase(Locale.ROOT))) {
                 return Optional.of(day);
             }
         }

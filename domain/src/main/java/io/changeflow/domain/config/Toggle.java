@@ -13,7 +13,10 @@ public final class Toggle {
         if (Resolved.blank(raw)) {
             return new Resolved<>(raw, false, "missing: off");
         }
-        return switch (raw.get().trim().toLowerCase(Locale.ROOT)) {
+        if (ConfigText.hasControlCharacters(raw.get())) {
+            return new Resolved<>(raw, false, "control characters: off");
+        }
+        return switch (raw.get().strip().toLowerCase(Locale.ROOT)) {
             case "true" -> new Resolved<>(raw, true, "configured");
             case "false" -> new Resolved<>(raw, false, "configured");
             default -> new Resolved<>(raw, false, "unknown value: off");

@@ -28,8 +28,8 @@ public final class IdentityResolver {
     }
 
     public Optional<Identity> resolve(LoginPrincipal principal) {
-        var user = principal.user().map(String::trim).filter(s -> !s.isEmpty());
-        var email = principal.email().map(String::trim).filter(s -> !s.isEmpty());
+        var user = principal.user().filter(IdentityResolver::readable).map(String::strip).filter(s -> !s.isEmpty());
+        var email = principal.email().filter(IdentityResolver::readable).map(String::strip).filter(s -> !s.isEmpty());
         if (user.isPresent()) {
             var value = user.get();
             if (EMPLOYEE_ID.matcher(value).matches()) {
@@ -46,13 +46,17 @@ public final class IdentityResolver {
 
     /** True when {@code value} is shaped like an employee ID (used to decide what a lookup means). */
     public static boolean looksLikeEmployeeId(String value) {
-        return value != null && EMPLOYEE_ID.matcher(value.trim()).matches();
+        return value != null && EMPLOYEE_ID.matcher(value.strip()).matches();
+    }
+
+    private static boolean readable(String value) {
+        return value.codePoints().noneMatch(c -> Character.isISOControl(c) && c != '\t' && c != '\n' && c != '\r');
     }
 
     private Optional<Identity> lookup(String employeeId) {
         try {
             return directory.accountOf(employeeId)
-                    .map(String::trim)
+                    .map(String::strip)
                     .filter(a -> ACCOUNT.matcher(a).matches())
                     .map(a -> Identity.verified(a.toLowerCase(Locale.ROOT)));
         } catch (RuntimeException e) {
@@ -70,7 +74,7 @@ public final class IdentityResolver {
         if (email.isEmpty()) {
             return Optional.empty();
         }
-        var matcher = EMAIL.matcher(email.get().trim());
+        var matcher = EMAIL.matcher(email.get().strip());
         return matcher.matches()
                 ? Optional.of(Identity.verified(matcher.group(1).toLowerCase(Locale.ROOT)))
                 : Optional.empty();

@@ -18,12 +18,16 @@ public record ExponentialBackoff(Duration base, Duration max) {
         if (retry < 1) {
             throw new IllegalArgumentException("retry numbers start at 1");
         }
-        var shift = Math.min(retry - 1, 30);
-        var millis = base.toMillis();
-        if (millis > 0 && millis > (max.toMillis() >> shift)) {
-            return max;
+        if (base.isZero() || base.compareTo(max) >= 0) {
+            return base.compareTo(max) > 0 ? max : base;
         }
-        var delay = Duration.ofMillis(millis << shift);
-        return delay.compareTo(max) > 0 ? max : delay;
+        var delay = base;
+        for (var i = 1; i < retry; i++) {
+            if (delay.compareTo(max.dividedBy(2)) > 0) {
+                return max;
+            }
+            delay = delay.multipliedBy(2);
+        }
+        return delay;
     }
 }

@@ -4,7 +4,7 @@ import java.time.Duration;
 import java.util.Objects;
 
 /**
- * Tiered polling: short intervals for the first {@code shortAttempts} looks, long ones after that,
+ * Tiered polling: the first {@code shortAttempts} waits are short, later ones long,
  * and a timeout after which the outcome is {@link PollOutcome#TIMED_OUT} (unknown, not failed).
  * The caller reschedules itself with the returned delay instead of sleeping.
  */
@@ -32,7 +32,7 @@ public record TieredPolling(Duration shortInterval, int shortAttempts, Duration 
                 if (elapsed.compareTo(timeout) >= 0) {
                     yield new PollDecision.Done(PollOutcome.TIMED_OUT);
                 }
-                var interval = attemptsSoFar < shortAttempts ? shortInterval : longInterval;
+                var interval = attemptsSoFar <= shortAttempts ? shortInterval : longInterval;
                 var remaining = timeout.minus(elapsed);
                 yield new PollDecision.PollAgain(interval.compareTo(remaining) > 0 ? remaining : interval);
             }

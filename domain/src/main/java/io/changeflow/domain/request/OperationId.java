@@ -27,7 +27,7 @@ public record OperationId(String value) {
         if (raw == null) {
             return Optional.empty();
         }
-        var trimmed = raw.trim();
+        var trimmed = raw.strip();
         return UUID.matcher(trimmed).matches() ? Optional.of(new OperationId(trimmed)) : Optional.empty();
     }
 

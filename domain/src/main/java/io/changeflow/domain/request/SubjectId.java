@@ -21,7 +21,7 @@ public record SubjectId(String value) {
         if (raw == null) {
             return Optional.empty();
         }
-        var normalized = raw.trim().toLowerCase(Locale.ROOT);
+        var normalized = raw.strip().toLowerCase(Locale.ROOT);
         return FORMAT.matcher(normalized).matches() ? Optional.of(new SubjectId(normalized)) : Optional.empty();
     }
 

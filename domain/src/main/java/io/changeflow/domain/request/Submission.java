@@ -30,6 +30,8 @@ public record Submission(String operationId, String targetKey, String subjectId,
      * @param now       the current time, for the expiry checks
      */
     public Validation validate(String requester, Instant now) {
+        java.util.Objects.requireNonNull(requester, "requester");
+        java.util.Objects.requireNonNull(now, "now");
         var errors = new ArrayList<FieldError>();
         var id = OperationId.parse(operationId);
         if (operationId == null || operationId.isBlank()) {
@@ -58,12 +60,12 @@ public record Submission(String operationId, String targetKey, String subjectId,
             errors.add(new FieldError("reason", "REQUIRED", "reason is required"));
         } else if (trimmedReason.codePointCount(0, trimmedReason.length()) > REASON_MAX) {
             errors.add(new FieldError("reason", "TOO_LONG", "reason is at most " + REASON_MAX + " characters"));
-        } else if (trimmedReason.codePoints().anyMatch(c -> Character.isISOControl(c) && c != '\n' && c != '\t')) {
+        } else if (trimmedReason.codePoints().anyMatch(c -> Character.isISOControl(c) && c != '\n' && c != '\r' && c != '\t')) {
             errors.add(new FieldError("reason", "INVALID_CHARACTERS", "reason contains control characters"));
         }
         Optional<Instant> expiry = Optional.empty();
         if (expiresAt != null && !expiresAt.isBlank()) {
-            expiry = parseExpiry(expiresAt.trim());
+            expiry = parseExpiry(expiresAt.strip());
             if (expiry.isEmpty()) {
                 errors.add(new FieldError("expiresAt", "INVALID_FORMAT",
                         "expiresAt is an ISO-8601 date (2026-12-04) or instant (2026-12-04T17:00:00Z)"));
@@ -73,13 +75,13 @@ public record Submission(String operationId, String targetKey, String subjectId,
                 errors.add(new FieldError("expiresAt", "TOO_FAR", "expiresAt is at most 366 days ahead"));
             }
         }
-        if (!errors.isEmpty() || subject.isEmpty()) {
-            if (errors.isEmpty()) {
-                errors.add(new FieldError("subjectId", "REQUIRED", "subjectId is required when your account is not a valid subject"));
-            }
+        if (subject.isEmpty() && (subjectId == null || subjectId.isBlank())) {
+            errors.add(new FieldError("subjectId", "REQUIRED", "subjectId is required when your account is not a valid subject"));
+        }
+        if (!errors.isEmpty()) {
             return new Validation.Invalid(List.copyOf(errors));
         }
-        return new Validation.Valid(new ChangeRequest(id.get(), requester, target.get(), subject.get(), trimmedReason, expiry));
+        return new Validation.Valid(new ChangeRequest(id.get(), requester, target.get(), subject.orElseThrow(), trimmedReason, expiry));
     }
 
     /** A date means the end of that day (UTC): "until Friday" includes Friday. */

@@ -20,7 +20,7 @@ public record TargetKey(String value) {
         if (raw == null) {
             return Optional.empty();
         }
-        var trimmed = raw.trim();
+        var trimmed = raw.strip();
         return FORMAT.matcher(trimmed).matches() ? Optional.of(new TargetKey(trimmed)) : Optional.empty();
     }
 

@@ -44,6 +44,13 @@ public final class Transitions {
     private static final Set<BindingStatus> MR_MAY_BE_OPEN = EnumSet.of(REJECTED, CLOSED, APPROVAL_FAILED,
             CREATE_FAILED, HANDLE_FAILED, MR_CREATING, MR_CREATED, MERGING, APPROVAL_SENDING, APPROVAL_SENT);
 
+    /** Steps of a batch member: it has no merge request of its own, so single-MR handling never applies. */
+    private static final Set<StepStatus> BATCH_STEPS = EnumSet.of(StepStatus.BATCH_WAITING, StepStatus.BATCH_CLAIMED,
+            StepStatus.BATCH_PENDING, StepStatus.BATCH_PIPELINE_FAILED, StepStatus.BATCH_FAILED);
+
+    private static final Set<StepStatus> NOT_BATCH_STEPS = Collections.unmodifiableSet(EnumSet.complementOf(
+            EnumSet.copyOf(BATCH_STEPS)));
+
     private static final Map<WorkflowEvent, Rule> RULES = new EnumMap<>(WorkflowEvent.class);
 
     static {
@@ -66,17 +73,20 @@ public final class Transitions {
         move(MR_PIPELINE_TIMED_OUT, set(MR_CREATING), StepStatus.CREATE_PIPELINE_PENDING, MR_CREATING);
         move(CREATE_ERROR, set(MR_CREATING), StepStatus.CREATE_FAILED, CREATE_FAILED);
 
-        move(HANDLE_STARTED, set(MR_CREATED, MERGING, HANDLE_FAILED), StepStatus.HANDLE_STARTED, MERGING);
+        put(new Rule(HANDLE_STARTED, false, set(MR_CREATED, MERGING, HANDLE_FAILED), false, NOT_BATCH_STEPS,
+                StepStatus.HANDLE_STARTED, Optional.of(MERGING)));
         move(BOTS_APPROVED, set(MERGING), StepStatus.HANDLE_APPROVED, MERGING);
         move(REBASE_STARTED, set(MERGING), StepStatus.HANDLE_REBASING, MERGING);
-        move(WorkflowEvent.MERGED, set(MR_CREATED, MERGING, HANDLE_FAILED), StepStatus.HANDLE_MERGED, BindingStatus.MERGED);
+        put(new Rule(WorkflowEvent.MERGED, false, set(MR_CREATED, MERGING, HANDLE_FAILED), false, NOT_BATCH_STEPS,
+                StepStatus.HANDLE_MERGED, Optional.of(BindingStatus.MERGED)));
         move(BOTS_APPROVAL_FAILED, set(MERGING), StepStatus.HANDLE_APPROVE_FAILED, HANDLE_FAILED);
         move(REBASE_CONFLICT, set(MERGING), StepStatus.HANDLE_REBASE_CONFLICT, HANDLE_FAILED);
         move(HANDLE_PIPELINE_FAILED, set(MERGING), StepStatus.HANDLE_PIPELINE_FAILED, HANDLE_FAILED);
         move(HANDLE_PIPELINE_TIMED_OUT, set(MERGING), StepStatus.HANDLE_PIPELINE_PENDING, MERGING);
         move(HANDLE_ERROR, set(MR_CREATED, MERGING), StepStatus.HANDLE_MERGE_FAILED, HANDLE_FAILED);
-        move(MR_CLOSED_REMOTELY, set(MR_CREATING, MR_CREATED, MERGING, CREATE_FAILED, HANDLE_FAILED,
-                APPROVAL_SENDING, APPROVAL_SENT, APPROVAL_FAILED), StepStatus.HANDLE_MR_CLOSED, CLOSED);
+        put(new Rule(MR_CLOSED_REMOTELY, false, set(MR_CREATING, MR_CREATED, MERGING, CREATE_FAILED, HANDLE_FAILED,
+                APPROVAL_SENDING, APPROVAL_SENT, APPROVAL_FAILED), false, NOT_BATCH_STEPS,
+                StepStatus.HANDLE_MR_CLOSED, Optional.of(CLOSED)));
 
         move(DEPLOYED, set(BindingStatus.MERGED), StepStatus.CALLED_BACK, VALIDATED);
 
@@ -90,7 +100,7 @@ public final class Transitions {
                 EnumSet.of(StepStatus.BATCH_PIPELINE_FAILED, StepStatus.BATCH_FAILED),
                 StepStatus.BATCH_WAITING, Optional.of(BindingStatus.BATCH_WAITING)));
 
-        stepOnly(WorkflowEvent.CLOSE_STARTED, Set.of(), StepStatus.CLOSE_STARTED);
+        stepOnly(WorkflowEvent.CLOSE_STARTED, NOT_BATCH_STEPS, StepStatus.CLOSE_STARTED);
         stepOnly(WorkflowEvent.CLOSE_DONE, EnumSet.of(StepStatus.CLOSE_STARTED, StepStatus.CLOSE_FAILED), StepStatus.CLOSE_DONE);
         stepOnly(WorkflowEvent.CLOSE_FAILED, EnumSet.of(StepStatus.CLOSE_STARTED), StepStatus.CLOSE_FAILED);
         move(WorkflowEvent.CLOSED_BY_OPERATOR, set(APPROVAL_FAILED, CREATE_FAILED, HANDLE_FAILED, MR_CREATING, MR_CREATED,

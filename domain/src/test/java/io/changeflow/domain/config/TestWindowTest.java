@@ -1,0 +1,261 @@
+package io.changeflow.domain.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.DayOfWeek;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.LocalTime;
+import java.time.ZoneId;
+import java.util.ArrayList;
+import java.util.Optional;
+import java.util.TimeZone;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+class TestWindowTest {
+
+    /** A week whose days are known: Monday 2025-06-02 to Sunday 2025-06-08. */
+    private static final LocalDate MONDAY = LocalDate.of(2025, 6, 2);
+
+    private static TestWindow window(String window, String zone) {
+        var resolved = TestWindow.resolve(Optional.of(window), Optional.of(zone));
+        assertThat(resolved.rule()).as(window + " in " + zone).isEqualTo("configured");
+        assertThat(resolved.value().isClosed()).isFalse();
+        return resolved.value();
+    }
+
+    private static Instant at(DayOfWeek day, String time, String zone) {
+        var date = MONDAY.plusDays(day.getValue() - 1L);
+        assertThat(date.getDayOfWeek()).isEqualTo(day);
+        return LocalDateTime.of(date, LocalTime.parse(time)).atZone(ZoneId.of(zone)).toInstant();
+    }
+
+    private static Instant utc(String instant) {
+        return Instant.parse(instant);
+    }
+
+    @Test
+    void dailyWindowIncludesItsStartAndExcludesItsEnd() {
+        var w = window("09:00-18:00", "UTC");
+        for (var day : DayOfWeek.values()) {
+            assertThat(w.contains(at(day, "08:59:59", "UTC"))).as(day + " 08:59:59").isFalse();
+            assertThat(w.contains(at(day, "09:00", "UTC"))).as(day + " 09:00").isTrue();
+            assertThat(w.contains(at(day, "12:30", "UTC"))).as(day + " 12:30").isTrue();
+            assertThat(w.contains(at(day, "17:59:59.999", "UTC"))).as(day + " 17:59:59.999").isTrue();
+            assertThat(w.contains(at(day, "18:00", "UTC"))).as(day + " 18:00").isFalse();
+            assertThat(w.contains(at(day, "00:00", "UTC"))).as(day + " 00:00").isFalse();
+        }
+    }
+
+    @Test
+    void dayRangeOpensOnlyOnItsDays() {
+        var w = window("MON-FRI 09:00-18:00", "UTC");
+        assertThat(w.contains(at(DayOfWeek.MONDAY, "10:00", "UTC"))).isTrue();
+        assertThat(w.contains(at(DayOfWeek.WEDNESDAY, "10:00", "UTC"))).isTrue();
+        assertThat(w.contains(at(DayOfWeek.FRIDAY, "17:00", "UTC"))).isTrue();
+        assertThat(w.contains(at(DayOfWeek.SATURDAY, "10:00", "UTC"))).isFalse();
+        assertThat(w.contains(at(DayOfWeek.SUNDAY, "10:00", "UTC"))).isFalse();
+    }
+
+    @Test
+    void dayRangeMayWrapAroundTheWeekend() {
+        var w = window("FRI-MON 09:00-18:00", "UTC");
+        for (var open : new DayOfWeek[] {DayOfWeek.FRIDAY, DayOfWeek.SATURDAY, DayOfWeek.SUNDAY, DayOfWeek.MONDAY}) {
+            assertThat(w.contains(at(open, "10:00", "UTC"))).as(open.name()).isTrue();
+        }
+        for (var shut : new DayOfWeek[] {DayOfWeek.TUESDAY, DayOfWeek.WEDNESDAY, DayOfWeek.THURSDAY}) {
+            assertThat(w.contains(at(shut, "10:00", "UTC"))).as(shut.name()).isFalse();
+        }
+    }
+
+    @Test
+    void commaListOpensOnTheListedDaysInAnyCaseAndSpacing() {
+        for (var spec : new String[] {"MON,WED 10:00-11:00", "mon, wed 10:00-11:00", "Mon ,Wed 10:00 - 11:00"}) {
+            var w = window(spec, "UTC");
+            assertThat(w.contains(at(DayOfWeek.MONDAY, "10:30", "UTC"))).as(spec).isTrue();
+            assertThat(w.contains(at(DayOfWeek.TUESDAY, "10:30", "UTC"))).as(spec).isFalse();
+            assertThat(w.contains(at(DayOfWeek.WEDNESDAY, "10:30", "UTC"))).as(spec).isTrue();
+            assertThat(w.contains(at(DayOfWeek.THURSDAY, "10:30", "UTC"))).as(spec).isFalse();
+        }
+    }
+
+    @Test
+    void listMayCombineRangesAndSingleDays() {
+        var w = window("MON-TUE,FRI 10:00-11:00", "UTC");
+        assertThat(w.contains(at(DayOfWeek.MONDAY, "10:00", "UTC"))).isTrue();
+        assertThat(w.contains(at(DayOfWeek.TUESDAY, "10:00", "UTC"))).isTrue();
+        assertThat(w.contains(at(DayOfWeek.WEDNESDAY, "10:00", "UTC"))).isFalse();
+        assertThat(w.contains(at(DayOfWeek.FRIDAY, "10:00", "UTC"))).isTrue();
+    }
+
+    @Test
+    void overnightWindowBelongsToTheDayItStarts() {
+        var w = window("MON,WED 22:00-02:00", "UTC");
+        assertThat(w.contains(at(DayOfWeek.MONDAY, "21:59", "UTC"))).isFalse();
+        assertThat(w.contains(at(DayOfWeek.MONDAY, "22:00", "UTC"))).isTrue();
+        assertThat(w.contains(at(DayOfWeek.MONDAY, "23:59", "UTC"))).isTrue();
+        assertThat(w.contains(at(DayOfWeek.TUESDAY, "00:00", "UTC"))).as("Monday's window after midnight").isTrue();
+        assertThat(w.contains(at(DayOfWeek.TUESDAY, "01:59", "UTC"))).isTrue();
+        assertThat(w.contains(at(DayOfWeek.TUESDAY, "02:00", "UTC"))).isFalse();
+        assertThat(w.contains(at(DayOfWeek.TUESDAY, "23:00", "UTC"))).as("no window starts on Tuesday").isFalse();
+        assertThat(w.contains(at(DayOfWeek.WEDNESDAY, "01:00", "UTC"))).as("Tuesday had no window").isFalse();
+        assertThat(w.contains(at(DayOfWeek.WEDNESDAY, "22:30", "UTC"))).isTrue();
+        assertThat(w.contains(at(DayOfWeek.THURSDAY, "01:00", "UTC"))).isTrue();
+        assertThat(w.contains(at(DayOfWeek.MONDAY, "01:00", "UTC"))).as("Sunday had no window").isFalse();
+    }
+
+    @Test
+    void dailyOvernightWindowIsOpenAcrossMidnightEveryDay() {
+        var w = window("22:00-06:00", "UTC");
+        for (var day : DayOfWeek.values()) {
+            assertThat(w.contains(at(day, "23:00", "UTC"))).isTrue();
+            assertThat(w.contains(at(day, "05:59", "UTC"))).isTrue();
+            assertThat(w.contains(at(day, "06:00", "UTC"))).isFalse();
+            assertThat(w.contains(at(day, "12:00", "UTC"))).isFalse();
+        }
+    }
+
+    @Test
+    void usesItsOwnZoneWhateverTheJvmDefaultZone() {
+        var original = TimeZone.getDefault();
+        try {
+            var answers = new ArrayList<Boolean>();
+            for (var jvmZone : new String[] {"UTC", "Pacific/Kiritimati", "America/Los_Angeles", "Asia/Kolkata"}) {
+                TimeZone.setDefault(TimeZone.getTimeZone(jvmZone));
+                var w = window("MON-FRI 09:00-18:00", "Europe/Berlin");
+                // Monday 08:30 UTC is 10:30 in Berlin (summer time): open; 16:30 UTC is 18:30: closed
+                answers.add(w.contains(utc("2025-06-02T08:30:00Z")));
+                answers.add(w.contains(utc("2025-06-02T16:30:00Z")));
+                // Friday 06:59 UTC is 08:59 in Berlin (closed), 07:00 UTC is 09:00 (open), whatever the host's zone
+                answers.add(w.contains(utc("2025-06-06T06:59:00Z")));
+                answers.add(w.contains(utc("2025-06-06T07:00:00Z")));
+            }
+            assertThat(answers).containsExactly(
+                    true, false, false, true,
+                    true, false, false, true,
+                    true, false, false, true,
+                    true, false, false, true);
+        } finally {
+            TimeZone.setDefault(original);
+        }
+        assertThat(TimeZone.getDefault()).isEqualTo(original);
+    }
+
+    @Test
+    void sameWindowInAnotherZoneIsAnotherPeriod() {
+        var tokyo = window("09:00-10:00", "Asia/Tokyo");
+        assertThat(tokyo.contains(utc("2025-06-02T00:00:00Z"))).isTrue();
+        assertThat(tokyo.contains(utc("2025-06-02T09:00:00Z"))).isFalse();
+        var offset = window("09:00-10:00", "+02:00");
+        assertThat(offset.contains(utc("2025-06-02T07:30:00Z"))).isTrue();
+    }
+
+    @Test
+    void followsSpringForwardInBerlin() {
+        var w = window("09:00-18:00", "Europe/Berlin");
+        // Saturday 2025-03-29, winter time (UTC+1)
+        assertThat(w.contains(utc("2025-03-29T07:59:00Z"))).isFalse();
+        assertThat(w.contains(utc("2025-03-29T08:00:00Z"))).isTrue();
+        assertThat(w.contains(utc("2025-03-29T16:59:00Z"))).isTrue();
+        assertThat(w.contains(utc("2025-03-29T17:00:00Z"))).isFalse();
+        // Sunday 2025-03-30, summer time (UTC+2) from 01:00 UTC: the same local hours are an hour earlier in UTC
+        assertThat(w.contains(utc("2025-03-30T06:59:00Z"))).isFalse();
+        assertThat(w.contains(utc("2025-03-30T07:00:00Z"))).isTrue();
+        assertThat(w.contains(utc("2025-03-30T15:59:00Z"))).isTrue();
+        assertThat(w.contains(utc("2025-03-30T16:00:00Z"))).isFalse();
+    }
+
+    @Test
+    void windowAcrossTheSkippedHourIsShorterThatNight() {
+        var w = window("01:30-03:30", "Europe/Berlin");
+        // 2025-03-30: 02:00 CET jumps to 03:00 CEST at 01:00 UTC
+        assertThat(w.contains(utc("2025-03-30T00:29:00Z"))).isFalse(); // 01:29 CET
+        assertThat(w.contains(utc("2025-03-30T00:30:00Z"))).isTrue(); // 01:30 CET
+        assertThat(w.contains(utc("2025-03-30T01:00:00Z"))).isTrue(); // 03:00 CEST
+        assertThat(w.contains(utc("2025-03-30T01:29:00Z"))).isTrue(); // 03:29 CEST
+        assertThat(w.contains(utc("2025-03-30T01:30:00Z"))).isFalse(); // 03:30 CEST
+    }
+
+    @Test
+    void repeatedHourAtFallBackIsInsideTheWindowTwice() {
+        var w = window("02:00-03:00", "Europe/Berlin");
+        // 2025-10-26: 03:00 CEST falls back to 02:00 CET at 01:00 UTC
+        assertThat(w.contains(utc("2025-10-25T23:59:00Z"))).isFalse(); // 01:59 CEST
+        assertThat(w.contains(utc("2025-10-26T00:00:00Z"))).isTrue(); // 02:00 CEST
+        assertThat(w.contains(utc("2025-10-26T00:59:00Z"))).isTrue(); // 02:59 CEST
+        assertThat(w.contains(utc("2025-10-26T01:00:00Z"))).isTrue(); // 02:00 CET
+        assertThat(w.contains(utc("2025-10-26T01:59:00Z"))).isTrue(); // 02:59 CET
+        assertThat(w.contains(utc("2025-10-26T02:00:00Z"))).isFalse(); // 03:00 CET
+    }
+
+    @Test
+    void missingWindowOrZoneGivesTheClosedWindow() {
+        assertClosed(TestWindow.resolve(Optional.empty(), Optional.of("UTC")), "missing window");
+        assertClosed(TestWindow.resolve(Optional.of("  "), Optional.of("UTC")), "missing window");
+        assertClosed(TestWindow.resolve(Optional.of("09:00-18:00"), Optional.empty()), "missing zone");
+        assertClosed(TestWindow.resolve(Optional.of("09:00-18:00"), Optional.of(" ")), "missing zone");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"Mars/Olympus", "Europe/Berln", "CET+1", "+25:00", "UTC+", "europe/berlin ", "GMT+99",
+            "Europe/Berlin/X", "../etc/passwd"})
+    void invalidZoneGivesTheClosedWindow(String zone) {
+        var resolved = TestWindow.resolve(Optional.of("09:00-18:00"), Optional.of(zone));
+        assertThat(resolved.value().isClosed()).isTrue();
+        assertThat(resolved.value().contains(utc("2025-06-02T12:00:00Z"))).isFalse();
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"9:00-18:00", "09:00-24:00", "24:00-01:00", "09:60-10:00", "25:00-26:00", "09:00",
+            "09:00-", "-18:00", "09:00-18:00-19:00", "0900-1800", "09.00-18.00", "09:00:00-18:00:00", "always", "*",
+            "MON09:00-10:00", "XYZ 09:00-10:00", "MON-TUE-WED 09:00-10:00", "MONDAY 09:00-10:00", "MO 09:00-10:00",
+            "MON,,TUE 09:00-10:00", "MON, 09:00-10:00", "MON-FRI", "MON-FRI 09:00", "０９:００-１８:００", "09:00–18:00"})
+    void invalidWindowGivesTheClosedWindow(String window) {
+        var resolved = TestWindow.resolve(Optional.of(window), Optional.of("UTC"));
+        assertThat(resolved.value().isClosed()).as(window).isTrue();
+        assertThat(resolved.rule()).contains("closed");
+        for (var day : DayOfWeek.values()) {
+            for (var hour = 0; hour < 24; hour++) {
+                assertThat(resolved.value().contains(at(day, "%02d:30".formatted(hour), "UTC"))).isFalse();
+            }
+        }
+    }
+
+    @Test
+    void emptyWindowIsClosed() {
+        assertClosed(TestWindow.resolve(Optional.of("09:00-09:00"), Optional.of("UTC")), "empty");
+    }
+
+    @Test
+    void closedWindowContainsNothing() {
+        var closed = TestWindow.closed();
+        assertThat(closed.isClosed()).isTrue();
+        assertThat(closed.contains(Instant.EPOCH)).isFalse();
+        assertThat(closed.contains(utc("2025-06-02T12:00:00Z"))).isFalse();
+        assertThat(closed).hasToString("closed");
+    }
+
+    @Test
+    void stripsUnicodeWhitespaceButNotControlCharacters() {
+        var spaced = TestWindow.resolve(Optional.of("\u2003MON-FRI 09:00-18:00\u3000"), Optional.of("\u2028UTC "));
+        assertThat(spaced.rule()).isEqualTo("configured");
+        assertThat(spaced.value()).hasToString("MON-FRI 09:00-18:00 UTC");
+        assertClosed(TestWindow.resolve(Optional.of("09:00-18:00\u0000"), Optional.of("UTC")), "control characters");
+        assertClosed(TestWindow.resolve(Optional.of("\u000109:00-18:00"), Optional.of("UTC")), "control characters");
+        assertClosed(TestWindow.resolve(Optional.of("09:00-18:00"), Optional.of("UTC\u0000")), "control characters");
+        assertClosed(TestWindow.resolve(Optional.of("09:00-18:00\u001f"), Optional.of("UTC")), "control characters");
+    }
+
+    @Test
+    void describesAConfiguredWindowWithItsZone() {
+        assertThat(window(" MON-FRI 09:00-18:00 ", "Europe/Berlin")).hasToString("MON-FRI 09:00-18:00 Europe/Berlin");
+    }
+
+    private static void assertClosed(Resolved<TestWindow> resolved, String ruleFragment) {
+        assertThat(resolved.value()).isSameAs(TestWindow.closed());
+        assertThat(resolved.rule()).contains(ruleFragment).contains("closed");
+    }
+}

@@ -1,0 +1,112 @@
+package io.changeflow.domain.hint;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.changeflow.domain.state.BindingStatus;
+import io.changeflow.domain.state.StepStatus;
+import java.util.EnumSet;
+import java.util.Optional;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+class NextActionTest {
+
+    /** Deterministic external failures, by meaning: the same MR fails again. */
+    private static final Set<StepStatus> DETERMINISTIC = EnumSet.of(
+            StepStatus.CREATE_PIPELINE_FAILED, StepStatus.HANDLE_PIPELINE_FAILED, StepStatus.HANDLE_REBASE_CONFLICT,
+            StepStatus.BATCH_PIPELINE_FAILED, StepStatus.BATCH_FAILED);
+
+    /** Unknown outcomes that can still resolve. */
+    private static final Set<StepStatus> PENDING = EnumSet.of(
+            StepStatus.HANDLE_PIPELINE_PENDING, StepStatus.CREATE_PIPELINE_PENDING, StepStatus.BATCH_PENDING);
+
+    private static final Set<BindingStatus> FAILED = EnumSet.of(
+            BindingStatus.APPROVAL_FAILED, BindingStatus.CREATE_FAILED, BindingStatus.HANDLE_FAILED);
+
+    /** The rules, written out independently of NextAction. */
+    private static Hint expected(StepStatus step, Optional<BindingStatus> binding) {
+        if (binding.isEmpty()) {
+            return Hint.CAN_REAPPLY;
+        }
+        var status = binding.get();
+        if (status == BindingStatus.REJECTED || status == BindingStatus.CLOSED) {
+            return Hint.CAN_REAPPLY;
+        }
+        if (status == BindingStatus.VALIDATED) {
+            return Hint.NONE;
+        }
+        if (FAILED.contains(status)) {
+            return DETERMINISTIC.contains(step) ? Hint.CONTACT_MAINTAINERS : Hint.KEEP_WAITING;
+        }
+        return PENDING.contains(step) ? Hint.KEEP_WAITING : Hint.NONE;
+    }
+
+    @Test
+    void givesEveryStepAndBindingTheHintOfTheRules() {
+        var walked = 0;
+        for (var step : StepStatus.values()) {
+            for (var binding : BindingStatus.values()) {
+                assertThat(NextAction.of(step, binding)).as(step + "/" + binding).isEqualTo(expected(step, Optional.of(binding)));
+                assertThat(NextAction.of(step, Optional.of(binding))).isEqualTo(NextAction.of(step, binding));
+                walked++;
+            }
+            assertThat(NextAction.of(step, Optional.empty())).as(step + "/detached").isEqualTo(Hint.CAN_REAPPLY);
+        }
+        assertThat(walked).isEqualTo(StepStatus.values().length * BindingStatus.values().length);
+    }
+
+    @Test
+    void deterministicAndPendingSetsAreTheDocumentedOnes() {
+        assertThat(NextAction.DETERMINISTIC_FAILURES).isEqualTo(DETERMINISTIC);
+        assertThat(NextAction.PENDING).isEqualTo(PENDING);
+        assertThat(NextAction.DETERMINISTIC_FAILURES).doesNotContainAnyElementsOf(NextAction.PENDING);
+    }
+
+    @Test
+    void tellsToContactMaintainersAfterAPipelineFailure() {
+        assertThat(NextAction.of(StepStatus.CREATE_PIPELINE_FAILED, BindingStatus.CREATE_FAILED)).isEqualTo(Hint.CONTACT_MAINTAINERS);
+        assertThat(NextAction.of(StepStatus.HANDLE_REBASE_CONFLICT, BindingStatus.HANDLE_FAILED)).isEqualTo(Hint.CONTACT_MAINTAINERS);
+        assertThat(NextAction.of(StepStatus.BATCH_PIPELINE_FAILED, BindingStatus.HANDLE_FAILED)).isEqualTo(Hint.CONTACT_MAINTAINERS);
+    }
+
+    @Test
+    void tellsToKeepWaitingAfterARecoverableFailure() {
+        assertThat(NextAction.of(StepStatus.HANDLE_MERGE_FAILED, BindingStatus.HANDLE_FAILED)).isEqualTo(Hint.KEEP_WAITING);
+        assertThat(NextAction.of(StepStatus.HANDLE_APPROVE_FAILED, BindingStatus.HANDLE_FAILED)).isEqualTo(Hint.KEEP_WAITING);
+        assertThat(NextAction.of(StepStatus.CREATE_FAILED, BindingStatus.CREATE_FAILED)).isEqualTo(Hint.KEEP_WAITING);
+        assertThat(NextAction.of(StepStatus.APPROVAL_SUBMIT_FAILED, BindingStatus.APPROVAL_FAILED)).isEqualTo(Hint.KEEP_WAITING);
+    }
+
+    @Test
+    void tellsToKeepWaitingWhenAPipelineTimedOut() {
+        assertThat(NextAction.of(StepStatus.HANDLE_PIPELINE_PENDING, BindingStatus.MERGING)).isEqualTo(Hint.KEEP_WAITING);
+        assertThat(NextAction.of(StepStatus.CREATE_PIPELINE_PENDING, BindingStatus.MR_CREATING)).isEqualTo(Hint.KEEP_WAITING);
+        assertThat(NextAction.of(StepStatus.BATCH_PENDING, BindingStatus.BATCHED)).isEqualTo(Hint.KEEP_WAITING);
+    }
+
+    @Test
+    void offersReapplyingOnlyWhenRejectedClosedOrReplaced() {
+        assertThat(NextAction.of(StepStatus.APPROVAL_REJECTED, BindingStatus.REJECTED)).isEqualTo(Hint.CAN_REAPPLY);
+        assertThat(NextAction.of(StepStatus.HANDLE_MR_CLOSED, BindingStatus.CLOSED)).isEqualTo(Hint.CAN_REAPPLY);
+        // a deterministic step does not matter once the request is closed
+        assertThat(NextAction.of(StepStatus.CREATE_PIPELINE_FAILED, BindingStatus.CLOSED)).isEqualTo(Hint.CAN_REAPPLY);
+        assertThat(NextAction.of(StepStatus.APPROVAL_SUBMITTED, Optional.empty())).isEqualTo(Hint.CAN_REAPPLY);
+    }
+
+    @Test
+    void saysNothingWhileMovingOrDone() {
+        assertThat(NextAction.of(StepStatus.CALLED_BACK, BindingStatus.VALIDATED)).isEqualTo(Hint.NONE);
+        assertThat(NextAction.of(StepStatus.APPROVAL_SUBMITTED, BindingStatus.APPROVAL_SENT)).isEqualTo(Hint.NONE);
+        assertThat(NextAction.of(StepStatus.BATCH_WAITING, BindingStatus.BATCH_WAITING)).isEqualTo(Hint.NONE);
+    }
+
+    @Test
+    void everyHintHasAMessageForPeople() {
+        for (var hint : Hint.values()) {
+            assertThat(hint.message()).isNotBlank();
+        }
+        assertThat(Hint.CONTACT_MAINTAINERS.message()).containsIgnoringCase("maintainers");
+        assertThat(Hint.KEEP_WAITING.message()).containsIgnoringCase("keep waiting");
+        assertThat(Hint.CAN_REAPPLY.message()).containsIgnoringCase("apply again");
+    }
+}
