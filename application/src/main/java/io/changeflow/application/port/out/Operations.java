@@ -35,7 +35,8 @@ public interface Operations {
      * new owner (pinning the exact status and version read), and appends to the binding history.
      *
      * @return the opened operation, or the row that blocks it
-     * @throws PreemptedException when a concurrent application changed or created the row first
+     * @throws PreemptedException when a concurrent application changed or created the row first, or
+     *                            an operation with this ID already exists (nothing was written)
      */
     OpenResult open(ChangeRequest request, StepOrder order, WorkflowEvent submitEvent, String detail);
 
@@ -64,7 +65,9 @@ public interface Operations {
      * racing callers exactly one flips the state.
      *
      * @return the operation after the write only when this call changed the state; empty when the
-     *         event was not allowed (already applied, stale, replaced owner) or the operation does not exist
+     *         event was not allowed (already applied, stale, replaced owner) or the operation does not exist.
+     *         The write is committed when this method returns, so callers may emit side effects
+     *         (metrics, notifications) right after a non-empty answer.
      */
     Optional<Operation> applyIfAllowed(OperationId id, WorkflowEvent event, StepNote note);
 
@@ -94,6 +97,12 @@ public interface Operations {
 
     /** Operations by ID in one query (missing IDs are left out). */
     List<Operation> findAll(Collection<OperationId> ids);
+
+    /**
+     * Operations whose recorded merge request is {@code iid} in {@code project} (one for a single
+     * request, every member for a batch merge request), in one query; empty when none.
+     */
+    List<Operation> findByMergeRequest(String project, long iid);
 
     /**
      * Remembers the operation's merge request. Idempotent; refuses (returns false) to replace a

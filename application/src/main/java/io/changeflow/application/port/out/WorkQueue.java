@@ -1,11 +1,33 @@
 package io.changeflow.application.port.out;
 
+import java.io.Serializable;
 import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
 
 /**
  * Durable execution of workflow steps in the shared database: a scheduled step survives a crash
- * and is picked up by any instance; waiting is a rescheduling, never a sleeping thread. At most one
- * pending step per operation (or batch): scheduling replaces the pending one.
+ * and is picked up by any instance; waiting is a rescheduling, never a sleeping thread.
+ *
+ * <p><b>Identity.</b> A step is identified by its {@link Step#instanceId() kind and ref}: at most one
+ * step of a kind is pending or running per ref (operation or batch); scheduling a step whose
+ * instance is already pending replaces it (its delay and data). Different kinds of the same ref may
+ * coexist (e.g. a CLOSE while a HANDLE waits): every step re-reads the state when it runs and stops
+ * when it has nothing to do, so a superseded step is harmless.
+ *
+ * <p><b>Running steps.</b> The scheduler adapter runs a due step through the application's
+ * {@code RunWorkflowStep} and applies the returned outcome to the same task: "done" deletes it,
+ * "reschedule" updates it in place (next run time and data), "next" schedules the following step
+ * first and then deletes the current one (a crash in between re-runs the current step, which every
+ * step tolerates). Those continuations of already admitted work are never refused by the backlog
+ * bound. A step that throws is retried later by the adapter's failure policy (steps write their own
+ * failure states before returning; only a failed state write or a JVM error escapes).
+ *
+ * <p><b>Bounded backlog.</b> {@link #schedule} admits new work only while fewer than the configured
+ * number of steps are waiting to run; when full it refuses and the caller writes the declared
+ * failure state, so overload becomes a visible, counted failure instead of "processing" forever.
  */
 public interface WorkQueue {
 
@@ -25,23 +47,92 @@ public interface WorkQueue {
         SETTLE_BATCH
     }
 
-    /** A step to run for {@code ref} (an operationId, or a batch id for batch steps). */
-    record Step(StepKind kind, String ref, int attempt) {
+    /**
+     * A step to run for {@code ref} (an operationId, or a batch id for batch steps).
+     *
+     * @param attempt how many times this step has been run so far plus one (1 for the first run)
+     * @param data    the step's own progress (phase, counters, when waiting started), carried from
+     *                one run to the next; plain strings so a task written by one release is read by the next
+     */
+    record Step(StepKind kind, String ref, int attempt, Map<String, String> data) implements Serializable {
+
+        public Step {
+            Objects.requireNonNull(kind, "kind");
+            Objects.requireNonNull(ref, "ref");
+            if (attempt < 1) {
+                throw new IllegalArgumentException("attempts start at 1");
+            }
+            data = Map.copyOf(data);
+        }
+
+        public Step(StepKind kind, String ref, int attempt) {
+            this(kind, ref, attempt, Map.of());
+        }
+
         public static Step first(StepKind kind, String ref) {
             return new Step(kind, ref, 1);
         }
 
+        /** The same step for its next run, with its data. */
         public Step nextAttempt() {
-            return new Step(kind, ref, attempt + 1);
+            return new Step(kind, ref, attempt + 1, data);
+        }
+
+        /** The task instance name: one per kind and ref (e.g. {@code HANDLE:4f0c...}). */
+        public String instanceId() {
+            return kind.name() + ":" + ref;
+        }
+
+        /** This step with {@code key} set to {@code value}. */
+        public Step with(String key, String value) {
+            var copy = new HashMap<>(data);
+            copy.put(key, value);
+            return new Step(kind, ref, attempt, copy);
+        }
+
+        public Step with(String key, long value) {
+            return with(key, String.valueOf(value));
+        }
+
+        /** This step without {@code key}. */
+        public Step without(String key) {
+            var copy = new HashMap<>(data);
+            copy.remove(key);
+            return new Step(kind, ref, attempt, copy);
+        }
+
+        public Optional<String> value(String key) {
+            return Optional.ofNullable(data.get(key));
+        }
+
+        /** The integer under {@code key}, or {@code fallback} when missing or unreadable. */
+        public int intValue(String key, int fallback) {
+            var raw = data.get(key);
+            if (raw == null) {
+                return fallback;
+            }
+            try {
+                return Integer.parseInt(raw);
+            } catch (NumberFormatException e) {
+                return fallback;
+            }
         }
     }
 
     /**
-     * Schedules {@code step} to run after {@code delay}, replacing a pending step of the same ref.
+     * Schedules {@code step} to run after {@code delay}, replacing a pending step of the same
+     * {@link Step#instanceId() instance}. When that instance is running right now it is left to
+     * finish (it re-reads the state anyway) and this call answers true.
      *
      * @return false when the backlog is full: nothing was scheduled and the caller records a visible failure
      */
     boolean schedule(Step step, Duration delay);
+
+    /**
+     * Whether a step of {@code kind} for {@code ref} is pending or running. The timeout sweep asks
+     * this before re-scheduling, so a step that is alive and waiting keeps its progress.
+     */
+    boolean isScheduled(StepKind kind, String ref);
 
     /** Steps waiting to run (the backlog). */
     int backlog();

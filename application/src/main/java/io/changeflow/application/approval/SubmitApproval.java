@@ -1,0 +1,102 @@
+package io.changeflow.application.approval;
+
+import io.changeflow.application.port.out.Approvals;
+import io.changeflow.application.port.out.ExternalCallException;
+import io.changeflow.application.port.out.Operations;
+import io.changeflow.application.port.out.WorkQueue.Step;
+import io.changeflow.application.port.out.WorkQueue.StepKind;
+import io.changeflow.application.workflow.StateChanges;
+import io.changeflow.application.workflow.StepHandler;
+import io.changeflow.application.workflow.StepOutcome;
+import io.changeflow.domain.operation.Operation;
+import io.changeflow.domain.request.OperationId;
+import io.changeflow.domain.request.StepOrder;
+import io.changeflow.domain.state.BindingStatus;
+import io.changeflow.domain.state.WorkflowEvent;
+import java.lang.System.Logger.Level;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The approval step ({@link StepKind#SUBMIT_APPROVAL}): hands the approval form to the approval
+ * system. APPROVAL_SENDING is written before the call (at submission in the approve-first order; here,
+ * through APPROVAL_REQUESTED, after the merge request passed in the create-first order or on an
+ * operator's re-trigger), APPROVAL_SENT after it, and only if the request is still sending: the
+ * approver's callback may have arrived first, and it must not be overwritten.
+ *
+ * <p>In the create-first order the form carries the merge request number in {@code ext.mrId}; the
+ * callback tells the orders apart by that field. The approval system's submit is idempotent per
+ * operationId, so a re-run after a lost answer gets the same ticket. Transient failures are retried
+ * with backoff by the safety net, which writes APPROVAL_SUBMIT_FAILED (still only from "sending")
+ * when they are used up; a refusal by the approval system fails at once.
+ */
+public final class SubmitApproval implements StepHandler {
+
+    /** The extension field holding the merge request number (create-first order). */
+    public static final String MR_ID = "mrId";
+
+    private static final System.Logger LOG = System.getLogger(SubmitApproval.class.getName());
+
+    private final Operations operations;
+    private final Approvals approvals;
+    private final StateChanges changes;
+
+    public SubmitApproval(Operations operations, Approvals approvals, StateChanges changes) {
+        this.operations = operations;
+        this.approvals = approvals;
+        this.changes = changes;
+    }
+
+    @Override
+    public StepOutcome run(Step step) {
+        var id = OperationId.parse(step.ref());
+        var found = id.flatMap(operations::find);
+        if (found.isEmpty()) {
+            LOG.log(Level.WARNING, () -> "no operation " + step.ref() + " for the approval step");
+            return StepOutcome.done();
+        }
+        var sending = toSending(found.get());
+        if (sending.isEmpty()) {
+            return StepOutcome.done();
+        }
+        var op = sending.get();
+        var ext = op.mergeRequest().map(mr -> Map.of(MR_ID, String.valueOf(mr.iid()))).orElse(Map.of());
+        var form = new Approvals.ApprovalForm(op.id(), op.requester(), op.subject().value(), op.target().value(),
+                op.reason(), op.expiresAt(), ext);
+        String ticket;
+        try {
+            ticket = approvals.submit(form);
+        } catch (ExternalCallException e) {
+            if (e.isTransient()) {
+                throw e;
+            }
+            LOG.log(Level.WARNING, "the approval system refused " + op.id(), e);
+            changes.applyIfAllowed(op.id(), WorkflowEvent.APPROVAL_SUBMIT_FAILED,
+                    "The approval system refused the request; an operator can retry it.");
+            return StepOutcome.done();
+        }
+        operations.recordApprovalTicket(op.id(), ticket);
+        var sent = changes.applyIfAllowed(op.id(), WorkflowEvent.APPROVAL_SUBMITTED,
+                "Sent to the approval system (ticket " + ticket + ").");
+        if (sent.isEmpty()) {
+            LOG.log(Level.INFO, () -> "approval of " + op.id() + " was answered before SENT was written; keeping the answer");
+        }
+        return StepOutcome.done();
+    }
+
+    /** The operation in APPROVAL_SENDING, writing APPROVAL_REQUESTED where that is the way there; empty: nothing to send. */
+    private Optional<Operation> toSending(Operation op) {
+        var binding = op.binding().orElse(null);
+        if (binding == BindingStatus.APPROVAL_SENDING) {
+            return Optional.of(op);
+        }
+        if (binding == BindingStatus.APPROVAL_FAILED
+                || (binding == BindingStatus.MR_CREATED && op.order() == StepOrder.CREATE_FIRST)) {
+            return Optional.of(changes.apply(op, WorkflowEvent.APPROVAL_REQUESTED,
+                    op.mergeRequest().map(mr -> "Requesting approval for merge request !" + mr.iid() + ".")
+                            .orElse("Requesting approval again.")));
+        }
+        LOG.log(Level.INFO, () -> "approval step for " + op.id() + " has nothing to send at " + op.state());
+        return Optional.empty();
+    }
+}

@@ -1,0 +1,87 @@
+package io.changeflow.application.close;
+
+import io.changeflow.application.port.out.MergeRequests;
+import io.changeflow.application.port.out.Operations;
+import io.changeflow.application.port.out.WorkQueue.Step;
+import io.changeflow.application.port.out.WorkQueue.StepKind;
+import io.changeflow.application.workflow.StateChanges;
+import io.changeflow.application.workflow.StepHandler;
+import io.changeflow.application.workflow.StepOutcome;
+import io.changeflow.application.workflow.WorkflowPolicy;
+import io.changeflow.domain.batch.Settlement;
+import io.changeflow.domain.request.OperationId;
+import io.changeflow.domain.state.StepStatus;
+import io.changeflow.domain.state.WorkflowEvent;
+import java.lang.System.Logger.Level;
+import java.time.Duration;
+
+/**
+ * The close step ({@link StepKind#CLOSE}): closes an operation's own merge request after the
+ * approval was rejected or withdrawn in the create-first order (the binding already says REJECTED;
+ * this is cleanup, recorded on the step layer only). Remote state first: a merge request already
+ * closed or merged is not closed again. A merge request still open after closing is looked at again
+ * a few times, then CLOSE_FAILED (safe to retry).
+ */
+public final class CloseMergeRequest implements StepHandler {
+
+    static final Duration RECHECK = Duration.ofSeconds(30);
+
+    private static final System.Logger LOG = System.getLogger(CloseMergeRequest.class.getName());
+
+    private final Operations operations;
+    private final MergeRequests mergeRequests;
+    private final StateChanges changes;
+    private final WorkflowPolicy policy;
+
+    public CloseMergeRequest(Operations operations, MergeRequests mergeRequests, StateChanges changes, WorkflowPolicy policy) {
+        this.operations = operations;
+        this.mergeRequests = mergeRequests;
+        this.changes = changes;
+        this.policy = policy;
+    }
+
+    @Override
+    public StepOutcome run(Step step) {
+        var found = OperationId.parse(step.ref()).flatMap(operations::find);
+        if (found.isEmpty()) {
+            return StepOutcome.done();
+        }
+        var op = found.get();
+        if (op.step() != StepStatus.CLOSE_STARTED
+                && changes.applyIfAllowed(op.id(), WorkflowEvent.CLOSE_STARTED, "Closing the merge request.").isEmpty()) {
+            LOG.log(Level.INFO, () -> "close step for " + op.id() + " has nothing to do at " + op.state());
+            return StepOutcome.done();
+        }
+        if (op.mergeRequest().isEmpty()) {
+            changes.applyIfAllowed(op.id(), WorkflowEvent.CLOSE_DONE, "There was no merge request to close.");
+            return StepOutcome.done();
+        }
+        var mr = op.mergeRequest().get();
+        var before = mergeRequests.get(mr.project(), mr.iid()).state();
+        if (Settlement.needsClose(before)) {
+            mergeRequests.close(mr.project(), mr.iid());
+        }
+        var after = Settlement.needsClose(before) ? mergeRequests.get(mr.project(), mr.iid()).state() : before;
+        return switch (Settlement.afterReread(after)) {
+            case FAILED -> {
+                changes.applyIfAllowed(op.id(), WorkflowEvent.CLOSE_DONE, "Merge request !" + mr.iid() + " is closed.");
+                yield StepOutcome.done();
+            }
+            case MERGED_WINS -> {
+                LOG.log(Level.ERROR, () -> "merge request !" + mr.iid() + " of " + op.id() + " is merged although "
+                        + "its request ended " + op.state() + "; an operator must look at it");
+                changes.applyIfAllowed(op.id(), WorkflowEvent.CLOSE_DONE,
+                        "Merge request !" + mr.iid() + " was already merged; it cannot be closed.");
+                yield StepOutcome.done();
+            }
+            case RETRY_LATER -> {
+                if (step.attempt() > policy.closeRetries()) {
+                    changes.applyIfAllowed(op.id(), WorkflowEvent.CLOSE_FAILED,
+                            "Merge request !" + mr.iid() + " is still open; closing can be retried.");
+                    yield StepOutcome.done();
+                }
+                yield StepOutcome.again(step.nextAttempt(), RECHECK);
+            }
+        };
+    }
+}

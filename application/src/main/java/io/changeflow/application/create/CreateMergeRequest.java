@@ -1,0 +1,188 @@
+package io.changeflow.application.create;
+
+import io.changeflow.application.port.out.MergeRequests;
+import io.changeflow.application.port.out.MergeRequests.RemoteMergeRequest;
+import io.changeflow.application.port.out.Operations;
+import io.changeflow.application.port.out.Targets;
+import io.changeflow.application.port.out.WorkQueue.Step;
+import io.changeflow.application.port.out.WorkQueue.StepKind;
+import io.changeflow.application.workflow.MergeRequestTexts;
+import io.changeflow.application.workflow.PipelineWatch;
+import io.changeflow.application.workflow.StateChanges;
+import io.changeflow.application.workflow.StepHandler;
+import io.changeflow.application.workflow.StepOutcome;
+import io.changeflow.domain.mr.MergeRequestState;
+import io.changeflow.domain.operation.MergeRequestRef;
+import io.changeflow.domain.operation.Operation;
+import io.changeflow.domain.polling.PollObservation;
+import io.changeflow.domain.request.Grant;
+import io.changeflow.domain.request.GrantFile;
+import io.changeflow.domain.request.OperationId;
+import io.changeflow.domain.request.StepOrder;
+import io.changeflow.domain.request.Target;
+import io.changeflow.domain.state.BindingStatus;
+import io.changeflow.domain.state.StepStatus;
+import io.changeflow.domain.state.WorkflowEvent;
+import java.lang.System.Logger.Level;
+import java.time.Clock;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The create step ({@link StepKind#CREATE}): branch, commit and merge request for one operation,
+ * then waiting for the merge request's pipeline by rescheduling itself (no thread waits).
+ *
+ * <p>Correct for both step orders and idempotent when re-triggered, because it decides from the
+ * database where to continue (design 3.6), not from a flag of its caller: the operation row exists in
+ * both orders (opened at submission, where "already in progress" is decided), so the step always
+ * advances it; a merge request already recorded or already on GitLab is reused, and a re-run after
+ * the pipeline passed only hands on to the next step. On GitLab it reads before it writes: an
+ * existing branch is reused, a commit already carrying the grant is not repeated, an existing merge
+ * request for the branch is reused. The file content is rendered from the default branch's current
+ * content.
+ *
+ * <p>Pipeline outcomes: passed moves on per the order stored with the operation (approve-first:
+ * HANDLE; create-first: APPROVAL_REQUESTED and the approval step, with {@code ext.mrId}); failed is
+ * deterministic (CREATE_FAILED, "contact the maintainers"); timed out is unknown (MR_CREATING with the
+ * step "pipeline pending", "keep waiting") and the watch keeps looking at a slow pace for a while.
+ */
+public final class CreateMergeRequest implements StepHandler {
+
+    static final String PHASE = "phase";
+    static final String PIPELINE = "PIPELINE";
+
+    private static final Set<StepStatus> WAITING_FOR_PIPELINE =
+            EnumSet.of(StepStatus.CREATE_MR_OPENED, StepStatus.CREATE_PIPELINE_PENDING);
+
+    private static final System.Logger LOG = System.getLogger(CreateMergeRequest.class.getName());
+
+    private final Operations operations;
+    private final Targets targets;
+    private final MergeRequests mergeRequests;
+    private final StateChanges changes;
+    private final PipelineWatch watch;
+    private final Clock clock;
+
+    public CreateMergeRequest(Operations operations, Targets targets, MergeRequests mergeRequests, StateChanges changes,
+                              PipelineWatch watch, Clock clock) {
+        this.operations = operations;
+        this.targets = targets;
+        this.mergeRequests = mergeRequests;
+        this.changes = changes;
+        this.watch = watch;
+        this.clock = clock;
+    }
+
+    @Override
+    public StepOutcome run(Step step) {
+        var found = OperationId.parse(step.ref()).flatMap(operations::find);
+        if (found.isEmpty()) {
+            LOG.log(Level.WARNING, () -> "no operation " + step.ref() + " for the create step");
+            return StepOutcome.done();
+        }
+        var op = found.get();
+        var binding = op.binding().orElse(null);
+        if (binding == BindingStatus.MR_CREATED
+                || (binding == BindingStatus.APPROVAL_SENDING && op.order() == StepOrder.CREATE_FIRST && op.mergeRequest().isPresent())) {
+            return handOn(op, step);
+        }
+        if (binding != BindingStatus.MR_CREATING && binding != BindingStatus.CREATE_FAILED) {
+            LOG.log(Level.INFO, () -> "create step for " + op.id() + " has nothing to do at " + op.state());
+            return StepOutcome.done();
+        }
+        var waiting = binding == BindingStatus.MR_CREATING && op.mergeRequest().isPresent()
+                && (step.value(PHASE).filter(PIPELINE::equals).isPresent() || WAITING_FOR_PIPELINE.contains(op.step()));
+        return waiting ? awaitPipeline(op, op.mergeRequest().get(), step) : open(op, step);
+    }
+
+    private StepOutcome open(Operation current, Step step) {
+        var started = current.step() == StepStatus.CREATE_STARTED && current.binding().equals(Optional.of(BindingStatus.MR_CREATING))
+                ? current
+                : changes.apply(current, WorkflowEvent.CREATE_STARTED, "Creating the merge request.");
+        var remote = ensureMergeRequest(started, targetOf(started));
+        if (remote.state() == MergeRequestState.CLOSED) {
+            changes.apply(started, WorkflowEvent.MR_CLOSED_REMOTELY, "The merge request !" + remote.iid() + " was closed on GitLab.");
+            return StepOutcome.done();
+        }
+        var ref = new MergeRequestRef(remote.project(), remote.iid(), remote.sourceBranch(), remote.webUrl());
+        if (!operations.recordMergeRequest(started.id(), ref)) {
+            LOG.log(Level.WARNING, () -> started.id() + " already records another merge request; keeping it");
+        }
+        changes.apply(operations.find(started.id()).orElseThrow(), WorkflowEvent.MR_OPENED,
+                "Merge request !" + remote.iid() + " is open; waiting for its pipeline.");
+        return StepOutcome.again(PipelineWatch.start(step.nextAttempt(), clock.instant()).with(PHASE, PIPELINE),
+                watch.firstDelay());
+    }
+
+    private RemoteMergeRequest ensureMergeRequest(Operation op, Target target) {
+        var project = target.project();
+        var branch = MergeRequestTexts.branchOf(op.id());
+        var existing = mergeRequests.findBySourceBranch(project, branch);
+        if (existing.isPresent()) {
+            LOG.log(Level.INFO, () -> "reusing merge request !" + existing.get().iid() + " of " + op.id());
+            return existing.get();
+        }
+        var base = mergeRequests.defaultBranch(project);
+        mergeRequests.createBranch(project, branch, base);
+        var grant = Grant.of(MergeRequestTexts.requestOf(op));
+        var onBranch = GrantFile.parse(target.key(), mergeRequests.readFile(project, branch, target.filePath()));
+        if (!onBranch.grantOf(op.subject()).equals(Optional.of(grant))) {
+            var content = GrantFile.parse(target.key(), mergeRequests.readFile(project, base, target.filePath()))
+                    .with(grant).render();
+            mergeRequests.commit(project, branch, MergeRequestTexts.commitMessageOf(op),
+                    List.of(new MergeRequests.FileChange(target.filePath(), content)));
+        }
+        return mergeRequests.open(project, branch, base, MergeRequestTexts.titleOf(op), MergeRequestTexts.descriptionOf(op));
+    }
+
+    private StepOutcome awaitPipeline(Operation op, MergeRequestRef mr, Step step) {
+        var remote = mergeRequests.get(mr.project(), mr.iid());
+        if (remote.state() == MergeRequestState.CLOSED) {
+            changes.apply(op, WorkflowEvent.MR_CLOSED_REMOTELY, "The merge request !" + mr.iid() + " was closed on GitLab.");
+            return StepOutcome.done();
+        }
+        var observation = remote.state() == MergeRequestState.MERGED
+                ? PollObservation.PASSED
+                : PipelineWatch.observation(mergeRequests.latestPipeline(mr.project(), mr.iid()));
+        return switch (watch.observe(step, observation, clock.instant(), op.updatedAt())) {
+            case PipelineWatch.Verdict.Again again -> StepOutcome.again(again.step().nextAttempt().with(PHASE, PIPELINE), again.delay());
+            case PipelineWatch.Verdict.Passed passed ->
+                    handOn(changes.apply(op, WorkflowEvent.MR_PIPELINE_PASSED, "The merge request pipeline passed."), step);
+            case PipelineWatch.Verdict.Failed failed -> {
+                changes.apply(op, WorkflowEvent.MR_PIPELINE_FAILED,
+                        "The merge request pipeline failed: the change does not pass its checks.");
+                yield StepOutcome.done();
+            }
+            case PipelineWatch.Verdict.TimedOut timedOut -> {
+                if (op.step() != StepStatus.CREATE_PIPELINE_PENDING) {
+                    changes.apply(op, WorkflowEvent.MR_PIPELINE_TIMED_OUT,
+                            "The merge request pipeline did not finish in time; its outcome is unknown.");
+                }
+                yield StepOutcome.again(timedOut.step().nextAttempt().with(PHASE, PIPELINE), timedOut.delay());
+            }
+            case PipelineWatch.Verdict.GaveUp gaveUp -> {
+                LOG.log(Level.WARNING, () -> op.id() + " pipeline still pending; an operator confirms the outcome");
+                yield StepOutcome.done();
+            }
+        };
+    }
+
+    /** After the pipeline passed: the next step of the order stored with the operation. */
+    private StepOutcome handOn(Operation op, Step step) {
+        if (op.order() == StepOrder.APPROVE_FIRST) {
+            return StepOutcome.next(Step.first(StepKind.HANDLE, step.ref()));
+        }
+        if (op.binding().equals(Optional.of(BindingStatus.MR_CREATED))) {
+            changes.apply(op, WorkflowEvent.APPROVAL_REQUESTED,
+                    "Requesting approval for merge request !" + op.mergeRequest().map(MergeRequestRef::iid).orElse(0L) + ".");
+        }
+        return StepOutcome.next(Step.first(StepKind.SUBMIT_APPROVAL, step.ref()));
+    }
+
+    private Target targetOf(Operation op) {
+        return targets.find(op.target())
+                .orElseThrow(() -> new IllegalStateException("target " + op.target() + " is no longer in the catalog"));
+    }
+}

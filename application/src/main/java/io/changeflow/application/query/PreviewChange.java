@@ -1,0 +1,67 @@
+package io.changeflow.application.query;
+
+import io.changeflow.application.port.out.MergeRequests;
+import io.changeflow.application.port.out.Targets;
+import io.changeflow.domain.request.ChangePreview;
+import io.changeflow.domain.request.Grant;
+import io.changeflow.domain.request.OperationId;
+import io.changeflow.domain.request.Submission;
+import io.changeflow.domain.request.TargetKey;
+import java.lang.System.Logger.Level;
+import java.time.Clock;
+import java.util.Optional;
+
+/**
+ * The read-only preview of the change a request's merge request would make, from the target file's
+ * current content on the default branch. The input is read with the same rules as a submission, so
+ * the added line is exactly the one the merge request will write. Any failure (unknown target,
+ * invalid input, GitLab down) gives an empty preview: a preview never blocks submitting.
+ */
+public final class PreviewChange {
+
+    /** The placeholder operation shown when the form has no operationId yet. */
+    static final String PLACEHOLDER = "00000000-0000-0000-0000-000000000000";
+
+    private static final System.Logger LOG = System.getLogger(PreviewChange.class.getName());
+
+    /**
+     * Untrusted input as the client sent it.
+     *
+     * @param subjectId   empty or blank: the requester
+     * @param operationId the form's operationId, shown in the added line when present
+     * @param expiresAt   as in a submission (a date or an instant), optional
+     */
+    public record Command(String targetKey, Optional<String> subjectId, String requester,
+                          Optional<String> operationId, Optional<String> expiresAt) {}
+
+    private final Targets targets;
+    private final MergeRequests mergeRequests;
+    private final Clock clock;
+
+    public PreviewChange(Targets targets, MergeRequests mergeRequests, Clock clock) {
+        this.targets = targets;
+        this.mergeRequests = mergeRequests;
+        this.clock = clock;
+    }
+
+    public Optional<ChangePreview> preview(Command command) {
+        try {
+            var operationId = command.operationId().flatMap(OperationId::parse).map(OperationId::value).orElse(PLACEHOLDER);
+            var submission = new Submission(operationId, command.targetKey(), command.subjectId().orElse(null),
+                    "preview", command.expiresAt().orElse(null));
+            if (!(submission.validate(command.requester(), clock.instant()) instanceof Submission.Validation.Valid valid)) {
+                return Optional.empty();
+            }
+            var target = targets.find(TargetKey.of(valid.request().target().value()));
+            if (target.isEmpty()) {
+                return Optional.empty();
+            }
+            var project = target.get().project();
+            var current = mergeRequests.readFile(project, mergeRequests.defaultBranch(project), target.get().filePath());
+            return Optional.of(ChangePreview.of(target.get(), current, Grant.of(valid.request())));
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "preview unavailable; submitting is not affected", e);
+            return Optional.empty();
+        }
+    }
+}

@@ -1,0 +1,35 @@
+package io.changeflow.application.reconcile;
+
+import io.changeflow.application.port.out.BusinessMetrics;
+import io.changeflow.application.port.out.Operations;
+import io.changeflow.application.port.out.Operations.StepNote;
+import io.changeflow.application.workflow.Emit;
+import io.changeflow.domain.operation.Operation;
+import io.changeflow.domain.request.OperationId;
+import io.changeflow.domain.state.WorkflowEvent;
+import java.util.Optional;
+
+/**
+ * The one advancing method to "in effect" (design 3.7's markValidated), shared by the deploy
+ * callback and reconciliation: {@link Operations#applyIfAllowed} with DEPLOYED flips MERGED to
+ * VALIDATED under row locks, so of two racing paths exactly one gets a non-empty answer. The
+ * "validated" metric is emitted only then, after the write committed: never twice, never for a
+ * rolled-back write.
+ */
+public final class MarkDeployed {
+
+    private final Operations operations;
+    private final BusinessMetrics metrics;
+
+    public MarkDeployed(Operations operations, BusinessMetrics metrics) {
+        this.operations = operations;
+        this.metrics = metrics;
+    }
+
+    /** @return the operation when this call flipped it to VALIDATED; empty when it did not (already done, not merged, unknown) */
+    public Optional<Operation> markDeployed(OperationId id, StepNote note) {
+        var flipped = operations.applyIfAllowed(id, WorkflowEvent.DEPLOYED, note);
+        flipped.ifPresent(op -> Emit.quietly("validated", () -> metrics.validated(op.target().value())));
+        return flipped;
+    }
+}

@@ -1,0 +1,145 @@
+package io.changeflow.application.recovery;
+
+import io.changeflow.application.port.out.Approvals;
+import io.changeflow.application.port.out.AuditLog;
+import io.changeflow.application.port.out.ExternalCallException;
+import io.changeflow.application.port.out.MergeRequests;
+import io.changeflow.application.port.out.Operations;
+import io.changeflow.application.port.out.Operations.StepNote;
+import io.changeflow.application.workflow.StateChanges;
+import io.changeflow.domain.batch.Settlement;
+import io.changeflow.domain.operation.Operation;
+import io.changeflow.domain.request.OperationId;
+import io.changeflow.domain.state.BindingStatus;
+import io.changeflow.domain.state.Transition;
+import io.changeflow.domain.state.Transitions;
+import io.changeflow.domain.state.WorkflowEvent;
+import java.lang.System.Logger.Level;
+import java.time.Clock;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.UUID;
+
+/**
+ * An operator closes a request without merging. The merge request is closed first and re-read, and
+ * "merged" wins (a merged merge request can no longer be closed, so a merge that raced the close is
+ * never lost: the request is recorded as merged instead). A pending approval is withdrawn on a best
+ * effort basis (a late decision is ignored as stale anyway). Then CLOSED_BY_OPERATOR is written, if
+ * the table still allows it. Recorded in the audit log.
+ */
+public final class CloseChangeRequest {
+
+    private static final System.Logger LOG = System.getLogger(CloseChangeRequest.class.getName());
+
+    /**
+     * @param operationId as sent (untrusted)
+     * @param operator    the authenticated operator (written by the server)
+     * @param parameters  already masked and truncated, for the audit entry
+     */
+    public record Command(String operationId, String operator, Map<String, String> parameters) {}
+
+    /** The answer. */
+    public sealed interface Result {
+        record NotFound() implements Result {}
+
+        /** The table does not allow closing from the current state (e.g. merged, in a batch, final). */
+        record NotAllowed(String reason) implements Result {}
+
+        /** Closed: the merge request (if any) is closed and the request says CLOSED. */
+        record Closed() implements Result {}
+
+        /** The merge request turned out merged: the request is recorded as merged, not closed. */
+        record MergedWins() implements Result {}
+
+        /** The merge request is still open after the close, or GitLab could not be reached: nothing changed, retry later. */
+        record RetryLater(String reason) implements Result {}
+    }
+
+    private final Operations operations;
+    private final MergeRequests mergeRequests;
+    private final Approvals approvals;
+    private final StateChanges changes;
+    private final AuditLog audit;
+    private final Clock clock;
+
+    public CloseChangeRequest(Operations operations, MergeRequests mergeRequests, Approvals approvals,
+                              StateChanges changes, AuditLog audit, Clock clock) {
+        this.operations = operations;
+        this.mergeRequests = mergeRequests;
+        this.approvals = approvals;
+        this.changes = changes;
+        this.audit = audit;
+        this.clock = clock;
+    }
+
+    public Result close(Command command) {
+        var id = OperationId.parse(command.operationId());
+        var found = id.flatMap(operations::find);
+        if (found.isEmpty()) {
+            return new Result.NotFound();
+        }
+        var op = found.get();
+        if (Transitions.check(op.state(), WorkflowEvent.CLOSED_BY_OPERATOR) instanceof Transition.Refused refused) {
+            return new Result.NotAllowed("A request cannot be closed while it is " + op.state() + ": " + refused.reason() + ".");
+        }
+        var note = new StepNote("Closed by an operator without merging.", command.operator());
+        Result result;
+        try {
+            result = closeRemotely(op);
+        } catch (ExternalCallException e) {
+            LOG.log(Level.WARNING, "closing " + op.id() + ": GitLab could not be reached", e);
+            result = new Result.RetryLater("GitLab could not be reached; nothing was changed.");
+        }
+        if (result instanceof Result.Closed) {
+            result = changes.applyIfAllowed(op.id(), WorkflowEvent.CLOSED_BY_OPERATOR, note).isPresent()
+                    ? result
+                    : new Result.RetryLater("The request changed meanwhile; look at it again.");
+        }
+        record(command, op.id(), result);
+        return result;
+    }
+
+    private Result closeRemotely(Operation op) {
+        if (op.mergeRequest().isEmpty()) {
+            if (op.binding().map(BindingStatus::isAwaitingApproval).orElse(false)) {
+                withdrawQuietly(op.id());
+            }
+            return new Result.Closed();
+        }
+        var mr = op.mergeRequest().get();
+        var before = mergeRequests.get(mr.project(), mr.iid()).state();
+        if (Settlement.needsClose(before)) {
+            mergeRequests.close(mr.project(), mr.iid());
+        }
+        var after = Settlement.needsClose(before) ? mergeRequests.get(mr.project(), mr.iid()).state() : before;
+        return switch (Settlement.afterReread(after)) {
+            case FAILED -> {
+                if (op.binding().map(BindingStatus::isAwaitingApproval).orElse(false)) {
+                    withdrawQuietly(op.id());
+                }
+                yield new Result.Closed();
+            }
+            case MERGED_WINS -> {
+                changes.applyIfAllowed(op.id(), WorkflowEvent.MERGED, "Merge request !" + mr.iid()
+                        + " was already merged when an operator closed the request: merged wins.");
+                yield new Result.MergedWins();
+            }
+            case RETRY_LATER -> new Result.RetryLater("Merge request !" + mr.iid() + " is still open; try again shortly.");
+        };
+    }
+
+    private void withdrawQuietly(OperationId id) {
+        try {
+            approvals.withdraw(id);
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "could not withdraw the approval of " + id + "; a late decision is ignored as stale", e);
+        }
+    }
+
+    private void record(Command command, OperationId id, Result result) {
+        var parameters = new TreeMap<>(command.parameters() == null ? Map.<String, String>of() : command.parameters());
+        parameters.put("result", result.getClass().getSimpleName());
+        audit.record(new AuditLog.Entry("close:" + UUID.randomUUID(), command.operator(), "CLOSE", id.value(),
+                parameters, clock.instant()));
+    }
+}

@@ -1,0 +1,35 @@
+package io.changeflow.application.recovery;
+
+import io.changeflow.application.port.out.Operations;
+import io.changeflow.application.query.RequestView;
+import io.changeflow.domain.state.BindingStatus;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Finds requests for operators: those in a status (or any non-terminal one) whose last state write
+ * is older than {@code stuckFor}, by the database clock, oldest first.
+ */
+public final class FindStuckRequests {
+
+    public static final int MAX_LIMIT = 500;
+
+    /** @param status empty: any non-terminal status */
+    public record Command(Optional<BindingStatus> status, Duration stuckFor, int limit) {}
+
+    private final Operations operations;
+
+    public FindStuckRequests(Operations operations) {
+        this.operations = operations;
+    }
+
+    public List<RequestView> find(Command command) {
+        var stuckFor = command.stuckFor().isNegative() ? Duration.ZERO : command.stuckFor();
+        var statuses = command.status().map(Set::of).orElse(Set.of());
+        return operations.stuck(statuses, stuckFor, Math.clamp(command.limit(), 1, MAX_LIMIT)).stream()
+                .map(RequestView::summaryOf)
+                .toList();
+    }
+}

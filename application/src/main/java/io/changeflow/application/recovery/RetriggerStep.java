@@ -1,0 +1,78 @@
+package io.changeflow.application.recovery;
+
+import io.changeflow.application.port.out.AuditLog;
+import io.changeflow.application.port.out.Operations;
+import io.changeflow.application.port.out.WorkQueue;
+import io.changeflow.application.port.out.WorkQueue.Step;
+import io.changeflow.application.port.out.WorkQueue.StepKind;
+import io.changeflow.application.workflow.ResumableStep;
+import io.changeflow.domain.request.OperationId;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.UUID;
+
+/**
+ * Re-runs the step where a request stopped (operations recovery). Nothing is written here: the step
+ * itself reads remote state first and moves the request on from its failure state through the
+ * table's start events, so re-triggering is safe: an already merged request finishes as merged, an
+ * already approved bot is skipped, an existing branch or merge request is reused. Recorded in the
+ * audit log with the operator and the (already masked) parameters.
+ */
+public final class RetriggerStep {
+
+    /**
+     * @param operationId as sent (untrusted)
+     * @param operator    the authenticated operator (written by the server, never taken from the client)
+     * @param parameters  the request's parameters, already masked and truncated, for the audit entry
+     */
+    public record Command(String operationId, String operator, Map<String, String> parameters) {}
+
+    /** The answer. */
+    public sealed interface Result {
+        /** No such request. */
+        record NotFound() implements Result {}
+
+        /** Nothing runs on its own from here (e.g. waiting for the approver, or finished). */
+        record NothingToRetrigger(String reason) implements Result {}
+
+        /** @param scheduled false when the work queue is full: nothing was scheduled, try again later */
+        record Retriggered(OperationId operationId, StepKind step, boolean scheduled) implements Result {}
+    }
+
+    private final Operations operations;
+    private final WorkQueue queue;
+    private final AuditLog audit;
+    private final Clock clock;
+
+    public RetriggerStep(Operations operations, WorkQueue queue, AuditLog audit, Clock clock) {
+        this.operations = operations;
+        this.queue = queue;
+        this.audit = audit;
+        this.clock = clock;
+    }
+
+    public Result retrigger(Command command) {
+        var id = OperationId.parse(command.operationId());
+        var op = id.flatMap(operations::find);
+        if (op.isEmpty()) {
+            return new Result.NotFound();
+        }
+        var step = ResumableStep.of(op.get());
+        if (step.isEmpty()) {
+            return new Result.NothingToRetrigger("Nothing to re-run while the request is " + op.get().state() + ".");
+        }
+        var scheduled = queue.schedule(Step.first(step.get(), id.get().value()), Duration.ZERO);
+        audit.record(new AuditLog.Entry("retrigger:" + UUID.randomUUID(), command.operator(), "RETRIGGER",
+                id.get().value(), withStep(command.parameters(), step.get(), scheduled), clock.instant()));
+        return new Result.Retriggered(id.get(), step.get(), scheduled);
+    }
+
+    private static Map<String, String> withStep(Map<String, String> parameters, StepKind step, boolean scheduled) {
+        var all = new TreeMap<>(parameters == null ? Map.<String, String>of() : parameters);
+        all.put("step", step.name());
+        all.put("scheduled", String.valueOf(scheduled));
+        return all;
+    }
+}

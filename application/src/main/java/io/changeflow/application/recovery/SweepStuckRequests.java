@@ -1,0 +1,148 @@
+package io.changeflow.application.recovery;
+
+import io.changeflow.application.port.out.Batches;
+import io.changeflow.application.port.out.Operations;
+import io.changeflow.application.port.out.Targets;
+import io.changeflow.application.port.out.WorkQueue;
+import io.changeflow.application.port.out.WorkQueue.Step;
+import io.changeflow.application.workflow.ResumableStep;
+import io.changeflow.application.workflow.StateChanges;
+import io.changeflow.domain.hint.NextAction;
+import io.changeflow.domain.operation.Operation;
+import io.changeflow.domain.request.StepOrder;
+import io.changeflow.domain.request.Target;
+import io.changeflow.domain.state.BindingStatus;
+import io.changeflow.domain.state.StepStatus;
+import io.changeflow.domain.state.WorkflowEvent;
+import java.lang.System.Logger.Level;
+import java.time.Duration;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The timeout sweep for every "in progress" state of a single request (the design's second known
+ * limitation): nothing stays "processing" without an explicit state, even when a task was lost.
+ * Ages are compared with the database clock ({@link Operations#stuck}).
+ *
+ * <ol>
+ *   <li>Too old ({@code failAfter} without a state write, longer than any step legitimately stays
+ *       silent): the state the step would have declared is written (SENDING: approval submit failed;
+ *       creating: create error, or "pipeline pending" once the merge request is open; merging: handle
+ *       error). Explicitly pending steps ("pipeline pending") are left as they are: they already say
+ *       what they wait for.</li>
+ *   <li>Quiet for {@code lostTaskAfter} with no task pending or running: the step is scheduled again
+ *       (safe: every step reads remote state first). A task that is alive keeps its progress.
+ *       Batch-waiting requests are admitted again (admission is idempotent), in case the admission
+ *       after their approval was lost.</li>
+ * </ol>
+ * Waiting for the approver (SENT), for the deploy callback (MERGED, reconciliation's job) and batch
+ * members being merged (the batch sweep's job) are explicit waits and not touched here.
+ */
+public final class SweepStuckRequests {
+
+    private static final System.Logger LOG = System.getLogger(SweepStuckRequests.class.getName());
+
+    private static final Set<BindingStatus> STEPPING = Set.copyOf(EnumSet.of(BindingStatus.APPROVAL_SENDING,
+            BindingStatus.MR_CREATING, BindingStatus.MR_CREATED, BindingStatus.MERGING));
+
+    /**
+     * @param lostTaskAfter quiet this long without a task: schedule the step again
+     * @param failAfter     quiet this long: write the declared failure (must exceed the longest silent wait of a step)
+     * @param limit         requests per pass
+     */
+    public record Policy(Duration lostTaskAfter, Duration failAfter, int limit) {
+        public Policy {
+            Objects.requireNonNull(lostTaskAfter, "lostTaskAfter");
+            Objects.requireNonNull(failAfter, "failAfter");
+            if (failAfter.compareTo(lostTaskAfter) <= 0 || limit < 1) {
+                throw new IllegalArgumentException("need lostTaskAfter < failAfter and a positive limit");
+            }
+        }
+
+        public static Policy defaults() {
+            return new Policy(Duration.ofMinutes(10), Duration.ofHours(2), 200);
+        }
+    }
+
+    /** One sweep run (no parameters: the policy says everything). */
+    public record Command() {}
+
+    /** What one run did. */
+    public record Result(int failed, int rescheduled, int readmitted) {}
+
+    private final Operations operations;
+    private final Targets targets;
+    private final Batches batches;
+    private final WorkQueue queue;
+    private final StateChanges changes;
+    private final Policy policy;
+
+    public SweepStuckRequests(Operations operations, Targets targets, Batches batches, WorkQueue queue,
+                              StateChanges changes, Policy policy) {
+        this.operations = operations;
+        this.targets = targets;
+        this.batches = batches;
+        this.queue = queue;
+        this.changes = changes;
+        this.policy = policy;
+    }
+
+    public Result sweep(Command command) {
+        var failed = 0;
+        for (var op : operations.stuck(STEPPING, policy.failAfter(), policy.limit())) {
+            if (!NextAction.PENDING.contains(op.step()) && declareFailure(op)) {
+                failed++;
+            }
+        }
+        var rescheduled = 0;
+        var readmitted = 0;
+        var quiet = EnumSet.copyOf(STEPPING);
+        quiet.add(BindingStatus.BATCH_WAITING);
+        for (var op : operations.stuck(quiet, policy.lostTaskAfter(), policy.limit())) {
+            if (op.binding().equals(Optional.of(BindingStatus.BATCH_WAITING))) {
+                var target = targets.find(op.target());
+                if (batches.admit(op.id(), target.map(Target::partition).orElse(Target.DEFAULT_PARTITION))) {
+                    readmitted++;
+                }
+                continue;
+            }
+            if (NextAction.PENDING.contains(op.step())) {
+                continue;
+            }
+            var kind = ResumableStep.of(op);
+            if (kind.isPresent() && !queue.isScheduled(kind.get(), op.id().value())
+                    && queue.schedule(Step.first(kind.get(), op.id().value()), Duration.ZERO)) {
+                LOG.log(Level.WARNING, () -> op.id() + " lost its " + kind.get() + " task; scheduled again");
+                rescheduled++;
+            }
+        }
+        return new Result(failed, rescheduled, readmitted);
+    }
+
+    private boolean declareFailure(Operation op) {
+        var detail = "No progress for " + policy.failAfter().toMinutes() + " minutes; an operator can re-trigger it.";
+        var events = switch (op.binding().orElseThrow()) {
+            case APPROVAL_SENDING -> List.of(WorkflowEvent.APPROVAL_SUBMIT_FAILED);
+            case MR_CREATING -> List.of(op.step() == StepStatus.CREATE_MR_OPENED
+                    ? WorkflowEvent.MR_PIPELINE_TIMED_OUT : WorkflowEvent.CREATE_ERROR);
+            case MR_CREATED -> op.order() == StepOrder.APPROVE_FIRST
+                    ? List.of(WorkflowEvent.HANDLE_ERROR)
+                    : List.of(WorkflowEvent.APPROVAL_REQUESTED, WorkflowEvent.APPROVAL_SUBMIT_FAILED);
+            default -> List.of(WorkflowEvent.HANDLE_ERROR);
+        };
+        var written = false;
+        for (var event : events) {
+            written = changes.applyIfAllowed(op.id(), event, detail).isPresent();
+            if (!written) {
+                break;
+            }
+        }
+        if (written) {
+            LOG.log(Level.WARNING, () -> op.id() + " made no progress at " + op.state() + "; wrote " + events.getLast());
+        }
+        return written;
+    }
+}

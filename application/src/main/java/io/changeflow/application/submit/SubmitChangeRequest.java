@@ -1,0 +1,264 @@
+package io.changeflow.application.submit;
+
+import io.changeflow.application.port.out.BusinessMetrics;
+import io.changeflow.application.port.out.IdempotencyRecords;
+import io.changeflow.application.port.out.Operations;
+import io.changeflow.application.port.out.Targets;
+import io.changeflow.application.port.out.WorkQueue.StepKind;
+import io.changeflow.application.query.RequestView;
+import io.changeflow.application.settings.Settings;
+import io.changeflow.application.workflow.Emit;
+import io.changeflow.application.workflow.MergeRequestTexts;
+import io.changeflow.application.workflow.StepLauncher;
+import io.changeflow.domain.PreemptedException;
+import io.changeflow.domain.operation.Operation;
+import io.changeflow.domain.request.ChangeRequest;
+import io.changeflow.domain.request.FieldError;
+import io.changeflow.domain.request.StepOrder;
+import io.changeflow.domain.request.Submission;
+import io.changeflow.domain.request.Target;
+import io.changeflow.domain.state.BindingStatus;
+import io.changeflow.domain.state.WorkflowEvent;
+import java.lang.System.Logger.Level;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * Accepts a change request: synchronous validation only, then the long-running workflow is handed
+ * to the durable work queue and the answer is "accepted" with the operationId (HTTP 202); the
+ * client polls the request view.
+ *
+ * <p>Order of checks: fields (400), then the idempotency key (the operationId, with the request's
+ * fingerprint), so a retry of an accepted request replays its answer even if access closed since,
+ * then access mode (403), target (400), and "a request is already in progress for this subject and
+ * target" (409) decided by the database when the request is opened. Every refusal after the key was
+ * claimed releases it, so a corrected retry is validated again.
+ *
+ * <p>Rate limiting runs in the web layer before this use case, so a duplicate over quota gets 429
+ * rather than DUPLICATE_SUBMIT: accepted by design.
+ */
+public final class SubmitChangeRequest {
+
+    /** How long an idempotency key is remembered by default. */
+    public static final Duration DEFAULT_KEY_TIME_TO_LIVE = Duration.ofDays(7);
+
+    static final String ACCEPTED_OUTCOME = "ACCEPTED";
+
+    private static final System.Logger LOG = System.getLogger(SubmitChangeRequest.class.getName());
+
+    /** A submission by {@code requester} (the caller's canonical account). */
+    public record Command(Submission submission, String requester) {
+        public Command {
+            Objects.requireNonNull(submission, "submission");
+            Objects.requireNonNull(requester, "requester");
+        }
+    }
+
+    /** The answer; {@link #code()} is the stable code of the API contract. */
+    public sealed interface Result {
+
+        String code();
+
+        /** 202: accepted; the workflow runs asynchronously. */
+        record Accepted(RequestView request) implements Result {
+            public String code() {
+                return "ACCEPTED";
+            }
+        }
+
+        /** 202: the same operationId with the same payload was accepted before: its current view. */
+        record DuplicateSubmit(RequestView request) implements Result {
+            public String code() {
+                return "DUPLICATE_SUBMIT";
+            }
+        }
+
+        /** 400: field errors, all at once. */
+        record Invalid(List<FieldError> fieldErrors) implements Result {
+            public Invalid {
+                fieldErrors = List.copyOf(fieldErrors);
+            }
+
+            public String code() {
+                return "INVALID_REQUEST";
+            }
+        }
+
+        /** 403: submissions are closed (access mode CLOSED, or outside the test window). */
+        record ServiceClosed() implements Result {
+            public String code() {
+                return "SERVICE_CLOSED";
+            }
+        }
+
+        /** 409: an active request (or one awaiting recovery) exists for this subject and target. */
+        record RequestInProgress() implements Result {
+            public String code() {
+                return "REQUEST_IN_PROGRESS";
+            }
+        }
+
+        /** 409: the subject already has this target in effect. */
+        record AlreadyInEffect() implements Result {
+            public String code() {
+                return "ALREADY_IN_EFFECT";
+            }
+        }
+
+        /** 409: the original request with this operationId is still being validated: retry shortly. */
+        record InFlight() implements Result {
+            public String code() {
+                return "IDEMPOTENCY_IN_FLIGHT";
+            }
+        }
+
+        /** 422: the operationId was used for a different payload. */
+        record KeyReused() implements Result {
+            public String code() {
+                return "IDEMPOTENCY_KEY_REUSED";
+            }
+        }
+    }
+
+    private final Operations operations;
+    private final Targets targets;
+    private final IdempotencyRecords idempotency;
+    private final Settings settings;
+    private final StepLauncher launcher;
+    private final BusinessMetrics metrics;
+    private final Clock clock;
+    private final Duration keyTimeToLive;
+
+    public SubmitChangeRequest(Operations operations, Targets targets, IdempotencyRecords idempotency, Settings settings,
+                               StepLauncher launcher, BusinessMetrics metrics, Clock clock, Duration keyTimeToLive) {
+        this.operations = operations;
+        this.targets = targets;
+        this.idempotency = idempotency;
+        this.settings = settings;
+        this.launcher = launcher;
+        this.metrics = metrics;
+        this.clock = clock;
+        this.keyTimeToLive = keyTimeToLive;
+    }
+
+    public Result submit(Command command) {
+        var validation = command.submission().validate(command.requester(), clock.instant());
+        if (validation instanceof Submission.Validation.Invalid invalid) {
+            return new Result.Invalid(invalid.errors());
+        }
+        var request = ((Submission.Validation.Valid) validation).request();
+        var key = request.operationId().value();
+        var fingerprint = request.fingerprint();
+        switch (idempotency.checkOrInsert(key, fingerprint, keyTimeToLive)) {
+            case IdempotencyRecords.Claim.Existing existing -> {
+                return answerExisting(request, fingerprint, existing);
+            }
+            case IdempotencyRecords.Claim.RetryLater retryLater -> {
+                return new Result.InFlight();
+            }
+            case IdempotencyRecords.Claim.Fresh fresh -> {
+                // this caller owns the key: go on below
+            }
+        }
+        Result result;
+        try {
+            result = decide(request);
+        } catch (RuntimeException e) {
+            releaseQuietly(key);
+            throw e;
+        }
+        if (result instanceof Result.Accepted || result instanceof Result.DuplicateSubmit) {
+            try {
+                idempotency.complete(key, ACCEPTED_OUTCOME);
+            } catch (RuntimeException e) {
+                // The request is accepted and stored; a retry finds the operation itself (see answerExisting).
+                LOG.log(Level.WARNING, "could not store the outcome of " + key + "; retries resolve through the operation", e);
+            }
+        } else {
+            releaseQuietly(key);
+        }
+        return result;
+    }
+
+    private Result decide(ChangeRequest request) {
+        if (!settings.accessOpen(clock.instant())) {
+            return new Result.ServiceClosed();
+        }
+        var target = targets.find(request.target());
+        if (target.isEmpty()) {
+            return new Result.Invalid(List.of(new FieldError("targetKey", "UNKNOWN", "there is no such target")));
+        }
+        var earlier = operations.find(request.operationId());
+        if (earlier.isPresent()) {
+            // The key's record expired (or its outcome was never stored), but the operation exists.
+            return sameRequest(earlier.get(), request) ? duplicateOf(earlier.get()) : new Result.KeyReused();
+        }
+        var order = orderFor(target.get());
+        var event = order == StepOrder.APPROVE_FIRST ? WorkflowEvent.SUBMITTED_APPROVE_FIRST : WorkflowEvent.SUBMITTED_CREATE_FIRST;
+        Operations.OpenResult opened;
+        try {
+            opened = operations.open(request, order, event, "Submitted by " + request.requester() + ".");
+        } catch (PreemptedException e) {
+            LOG.log(Level.INFO, () -> "concurrent application for " + request.subject() + "/" + request.target());
+            return new Result.RequestInProgress();
+        }
+        return switch (opened) {
+            case Operations.OpenResult.Blocked blocked when blocked.existing().operationId().equals(request.operationId()) ->
+                    duplicateOf(operations.find(request.operationId()).orElseThrow());
+            case Operations.OpenResult.Blocked blocked when blocked.existing().status() == BindingStatus.VALIDATED ->
+                    new Result.AlreadyInEffect();
+            case Operations.OpenResult.Blocked blocked -> new Result.RequestInProgress();
+            case Operations.OpenResult.Opened o -> accepted(o.operation(), target.get());
+        };
+    }
+
+    /**
+     * Batchable targets always approve first: a batch member joins the waiting set when its approval
+     * is granted and its change travels in the batch's merge request, so a merge request of its own
+     * (which the create-first order opens before approval) would defeat the aggregation.
+     */
+    private StepOrder orderFor(Target target) {
+        return target.batchable() || settings.approveFirst().value() ? StepOrder.APPROVE_FIRST : StepOrder.CREATE_FIRST;
+    }
+
+    private Result accepted(Operation op, Target target) {
+        Emit.quietly("submitted", () -> metrics.submitted(target.key().value()));
+        if (op.order() == StepOrder.APPROVE_FIRST) {
+            launcher.launch(op.id(), StepKind.SUBMIT_APPROVAL, WorkflowEvent.APPROVAL_SUBMIT_FAILED);
+        } else {
+            launcher.launch(op.id(), StepKind.CREATE, WorkflowEvent.CREATE_ERROR);
+        }
+        // Accepted even when the queue refused: the request exists and shows its explicit failure state.
+        var current = operations.find(op.id()).orElse(op);
+        return new Result.Accepted(RequestView.of(current, operations.history(op.id())));
+    }
+
+    private Result answerExisting(ChangeRequest request, String fingerprint, IdempotencyRecords.Claim.Existing existing) {
+        if (!existing.fingerprint().equals(fingerprint)) {
+            return new Result.KeyReused();
+        }
+        var op = operations.find(request.operationId());
+        if (op.isPresent() && sameRequest(op.get(), request)) {
+            return duplicateOf(op.get());
+        }
+        return new Result.InFlight();
+    }
+
+    private Result duplicateOf(Operation op) {
+        return new Result.DuplicateSubmit(RequestView.of(op, operations.history(op.id())));
+    }
+
+    private static boolean sameRequest(Operation op, ChangeRequest request) {
+        return MergeRequestTexts.requestOf(op).fingerprint().equals(request.fingerprint());
+    }
+
+    private void releaseQuietly(String key) {
+        try {
+            idempotency.release(key);
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "could not release idempotency key " + key + "; it expires with its time to live", e);
+        }
+    }
+}

@@ -1,0 +1,97 @@
+package io.changeflow.application.approval;
+
+import io.changeflow.application.recovery.RetriggerStep;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.changeflow.application.fake.FakeTargets;
+import io.changeflow.application.fake.InMemoryChangeflow;
+import io.changeflow.application.port.out.ExternalCallException;
+import io.changeflow.application.port.out.WorkQueue.StepKind;
+import io.changeflow.application.settings.Settings;
+import io.changeflow.domain.hint.Hint;
+import io.changeflow.domain.state.BindingStatus;
+import io.changeflow.domain.state.StepStatus;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class SubmitApprovalTest {
+
+    private final InMemoryChangeflow app = new InMemoryChangeflow();
+
+    {
+        app.config.set(Settings.APPROVE_FIRST, "true");
+    }
+
+    @Test
+    void sendsTheFormAndRecordsSentWithTheTicket() {
+        var id = app.submitAccepted(FakeTargets.SINGLE, "alice");
+
+        app.queue.runUntilIdle();
+
+        var op = app.op(id);
+        assertThat(op.binding()).contains(BindingStatus.APPROVAL_SENT);
+        assertThat(op.approvalTicket()).isEqualTo(app.approvals.ticketOf(id));
+        var form = app.approvals.formOf(id).orElseThrow();
+        assertThat(form.subject()).isEqualTo("alice");
+        assertThat(form.target()).isEqualTo(FakeTargets.SINGLE.value());
+    }
+
+    @Test
+    void transientFailuresAreRetriedWithBackoffByReschedulingNotSleeping() {
+        var id = app.submitAccepted(FakeTargets.SINGLE, "bob");
+        app.approvals.failNextSubmit(new ExternalCallException("approval", ExternalCallException.Kind.HTTP_STATUS, 503, "down", null));
+        var before = app.clock.instant();
+
+        app.queue.runNext();
+
+        var retry = app.queue.pending(StepKind.SUBMIT_APPROVAL, id.value()).orElseThrow();
+        assertThat(Duration.between(before, retry.due())).isEqualTo(Duration.ofSeconds(5));
+        assertThat(app.clock.instant()).isEqualTo(before);
+        assertThat(app.op(id).binding()).contains(BindingStatus.APPROVAL_SENDING);
+        app.queue.runUntilIdle();
+        assertThat(app.op(id).binding()).contains(BindingStatus.APPROVAL_SENT);
+    }
+
+    @Test
+    void aLostAnswerIsRetriedAndStillOpensOnlyOneApproval() {
+        var id = app.submitAccepted(FakeTargets.SINGLE, "carol");
+        app.approvals.loseNextAnswer();
+
+        app.queue.runUntilIdle();
+
+        assertThat(app.approvals.calls()).isEqualTo(2);
+        assertThat(app.approvals.opened()).isEqualTo(1);
+        assertThat(app.op(id).binding()).contains(BindingStatus.APPROVAL_SENT);
+    }
+
+    @Test
+    void exhaustedRetriesEndApprovalFailedAndAnOperatorCanRetry() {
+        var id = app.submitAccepted(FakeTargets.SINGLE, "dave");
+        for (var i = 0; i <= app.policy.transientRetry().maxRetries(); i++) {
+            app.approvals.failNextSubmit(new ExternalCallException("approval", ExternalCallException.Kind.TIMEOUT, 0, "slow", null));
+        }
+
+        app.queue.runUntilIdle();
+
+        var failed = app.op(id);
+        assertThat(failed.binding()).contains(BindingStatus.APPROVAL_FAILED);
+        assertThat(failed.step()).isEqualTo(StepStatus.APPROVAL_SUBMIT_FAILED);
+        assertThat(failed.hint()).isEqualTo(Hint.KEEP_WAITING);
+
+        app.retrigger.retrigger(new RetriggerStep.Command(id.value(), "otto", Map.of()));
+        app.queue.runUntilIdle();
+        assertThat(app.op(id).binding()).contains(BindingStatus.APPROVAL_SENT);
+    }
+
+    @Test
+    void aRefusalByTheApprovalSystemFailsAtOnce() {
+        var id = app.submitAccepted(FakeTargets.SINGLE, "erin");
+        app.approvals.failNextSubmit(ExternalCallException.status("approval", 400, "missing field"));
+
+        app.queue.runUntilIdle();
+
+        assertThat(app.op(id).binding()).contains(BindingStatus.APPROVAL_FAILED);
+        assertThat(app.approvals.calls()).isEqualTo(1);
+    }
+}

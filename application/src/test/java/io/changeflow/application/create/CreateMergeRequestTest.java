@@ -1,0 +1,160 @@
+package io.changeflow.application.create;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.changeflow.application.fake.FakeTargets;
+import io.changeflow.application.fake.InMemoryChangeflow;
+import io.changeflow.application.port.out.MergeRequests.PipelineStatus;
+import io.changeflow.application.port.out.WorkQueue.Step;
+import io.changeflow.application.port.out.WorkQueue.StepKind;
+import io.changeflow.application.workflow.MergeRequestTexts;
+import io.changeflow.domain.hint.Hint;
+import io.changeflow.domain.mr.MergeRequestState;
+import io.changeflow.domain.state.BindingStatus;
+import io.changeflow.domain.state.StepStatus;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The create step in the create-first order (it starts right after submission). */
+class CreateMergeRequestTest {
+
+    private final InMemoryChangeflow app = new InMemoryChangeflow();
+
+    @Test
+    void opensBranchCommitAndMergeRequestThenWaitsForThePipelineByRescheduling() {
+        app.gitlab.nextPipeline(PipelineStatus.NONE, PipelineStatus.RUNNING, PipelineStatus.PASSED);
+        var id = app.submitAccepted(FakeTargets.SINGLE, "alice");
+
+        app.queue.runNext();
+
+        var op = app.op(id);
+        assertThat(op.binding()).contains(BindingStatus.MR_CREATING);
+        assertThat(op.step()).isEqualTo(StepStatus.CREATE_MR_OPENED);
+        var mr = app.mr(id);
+        assertThat(mr.sourceBranch()).isEqualTo(MergeRequestTexts.branchOf(id));
+        assertThat(app.gitlab.description(mr.project(), mr.iid())).contains("Changeflow-Operation: " + id.value());
+        var waiting = app.queue.pending(StepKind.CREATE, id.value()).orElseThrow();
+        assertThat(Duration.between(app.clock.instant(), waiting.due())).isEqualTo(Duration.ofSeconds(10));
+
+        app.queue.runUntilIdle();
+        assertThat(app.op(id).binding()).contains(BindingStatus.APPROVAL_SENT);
+        assertThat(app.gitlab.opens()).isEqualTo(1);
+    }
+
+    @Test
+    void rendersTheFileFromTheDefaultBranchKeepingOtherGrants() {
+        var first = app.submitAccepted(FakeTargets.SINGLE, "bob");
+        app.queue.runUntilIdle();
+        app.gitlab.mergeExternally(app.mr(first).project(), app.mr(first).iid());
+        var second = app.submitAccepted(FakeTargets.SINGLE, "carol");
+
+        app.queue.runUntilIdle();
+
+        var content = app.gitlab.fileOn(FakeTargets.PROJECT, MergeRequestTexts.branchOf(second), "grants/db-prod-readonly.txt")
+                .orElseThrow();
+        assertThat(content).contains("bob until=never op=" + first.value()).contains("carol until=never op=" + second.value());
+    }
+
+    @Test
+    void aReRunReusesTheBranchCommitAndMergeRequest() {
+        app.gitlab.nextPipeline(PipelineStatus.RUNNING);
+        var id = app.submitAccepted(FakeTargets.SINGLE, "dave");
+        app.queue.runNext();
+        app.queue.lose(StepKind.CREATE, id.value());
+
+        app.queue.schedule(Step.first(StepKind.CREATE, id.value()), Duration.ZERO);
+        app.queue.runNext();
+
+        assertThat(app.gitlab.opens()).isEqualTo(1);
+        assertThat(app.gitlab.commits()).isEqualTo(1);
+        assertThat(app.gitlab.mergeRequestsOf(FakeTargets.PROJECT)).hasSize(1);
+    }
+
+    @Test
+    void aReRunAfterACrashBeforeTheMergeRequestWasRecordedFindsItByItsBranch() {
+        var id = app.submitAccepted(FakeTargets.SINGLE, "erin");
+        app.gitlab.nextPipeline(PipelineStatus.RUNNING);
+        // GitLab opened the merge request but the process died before recording it:
+        app.gitlab.createBranch(FakeTargets.PROJECT, MergeRequestTexts.branchOf(id), "main");
+        app.gitlab.open(FakeTargets.PROJECT, MergeRequestTexts.branchOf(id), "main", "t", "d");
+
+        app.queue.runNext();
+
+        assertThat(app.gitlab.opens()).isEqualTo(1);
+        assertThat(app.op(id).step()).isEqualTo(StepStatus.CREATE_MR_OPENED);
+    }
+
+    @Test
+    void aFailedPipelineIsDeterministicAndAsksToContactTheMaintainers() {
+        app.gitlab.nextPipeline(PipelineStatus.RUNNING, PipelineStatus.FAILED);
+        var id = app.submitAccepted(FakeTargets.SINGLE, "frank");
+
+        app.queue.runUntilIdle();
+
+        var op = app.op(id);
+        assertThat(op.binding()).contains(BindingStatus.CREATE_FAILED);
+        assertThat(op.step()).isEqualTo(StepStatus.CREATE_PIPELINE_FAILED);
+        assertThat(op.hint()).isEqualTo(Hint.CONTACT_MAINTAINERS);
+        assertThat(app.approvals.calls()).isZero();
+    }
+
+    @Test
+    void aTimedOutPipelineIsPendingKeepWaitingAndALatePassStillMovesOn() {
+        app.gitlab.nextPipeline(PipelineStatus.RUNNING);
+        var id = app.submitAccepted(FakeTargets.SINGLE, "grace");
+        app.queue.runNext();
+        while (app.op(id).step() != StepStatus.CREATE_PIPELINE_PENDING) {
+            app.queue.runNext();
+        }
+
+        var pending = app.op(id);
+        assertThat(pending.binding()).contains(BindingStatus.MR_CREATING);
+        assertThat(pending.hint()).isEqualTo(Hint.KEEP_WAITING);
+        assertThat(app.queue.pending(StepKind.CREATE, id.value())).isPresent();
+
+        app.gitlab.setPipeline(app.mr(id).project(), app.mr(id).iid(), PipelineStatus.PASSED);
+        app.queue.runUntilIdle();
+        assertThat(app.op(id).binding()).contains(BindingStatus.APPROVAL_SENT);
+    }
+
+    @Test
+    void aPipelinePendingForTooLongStopsLookingAndStaysPendingForAPerson() {
+        app.gitlab.nextPipeline(PipelineStatus.RUNNING);
+        var id = app.submitAccepted(FakeTargets.SINGLE, "heidi");
+
+        app.queue.runUntilIdle();
+
+        assertThat(app.op(id).step()).isEqualTo(StepStatus.CREATE_PIPELINE_PENDING);
+        assertThat(app.op(id).hint()).isEqualTo(Hint.KEEP_WAITING);
+        assertThat(app.queue.pending()).isEmpty();
+    }
+
+    @Test
+    void aMergeRequestClosedOnGitLabWhileWaitingEndsClosed() {
+        app.gitlab.nextPipeline(PipelineStatus.RUNNING);
+        var id = app.submitAccepted(FakeTargets.SINGLE, "ivan");
+        app.queue.runNext();
+        app.gitlab.closeExternally(app.mr(id).project(), app.mr(id).iid());
+
+        app.queue.runUntilIdle();
+
+        assertThat(app.op(id).binding()).contains(BindingStatus.CLOSED);
+        assertThat(app.op(id).step()).isEqualTo(StepStatus.HANDLE_MR_CLOSED);
+        assertThat(app.gitlab.find(app.mr(id).project(), app.mr(id).iid()).orElseThrow().state())
+                .isEqualTo(MergeRequestState.CLOSED);
+    }
+
+    @Test
+    void theStepDoesNothingForARequestThatMovedOn() {
+        var id = app.submitAccepted(FakeTargets.SINGLE, "judy");
+        app.queue.runUntilIdle();
+        var writes = app.operations.writes();
+
+        app.queue.schedule(Step.first(StepKind.CREATE, id.value()), Duration.ZERO);
+        app.queue.runUntilIdle();
+
+        assertThat(app.operations.writes()).isEqualTo(writes);
+        assertThat(app.queue.ran()).extracting(Step::kind).containsSubsequence(List.of(StepKind.CREATE, StepKind.CREATE));
+    }
+}

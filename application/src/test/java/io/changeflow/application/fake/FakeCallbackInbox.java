@@ -1,0 +1,54 @@
+package io.changeflow.application.fake;
+
+import io.changeflow.application.port.out.CallbackInbox;
+import io.changeflow.domain.request.OperationId;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashSet;
+import java.util.List;
+import java.util.OptionalLong;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/** {@link CallbackInbox} in memory; thread-safe (the unique key is the set). */
+public final class FakeCallbackInbox implements CallbackInbox {
+
+    /** A stored deploy report. */
+    public record DeployReport(String deliveryId, String project, long mrIid, String status, List<OperationId> operationIds) {}
+
+    private final Set<String> deliveries = new HashSet<>();
+    private final List<DeployReport> deploys = new ArrayList<>();
+
+    @Override
+    public synchronized boolean firstDelivery(String source, String deliveryId) {
+        return deliveries.add(source + "/" + deliveryId);
+    }
+
+    @Override
+    public synchronized void forget(String source, String deliveryId) {
+        deliveries.remove(source + "/" + deliveryId);
+    }
+
+    @Override
+    public synchronized void recordDeploy(String deliveryId, String project, long mrIid, String status,
+                                          List<OperationId> operationIds) {
+        if (deploys.stream().noneMatch(d -> d.deliveryId().equals(deliveryId))) {
+            deploys.add(new DeployReport(deliveryId, project, mrIid, status, List.copyOf(operationIds)));
+        }
+    }
+
+    @Override
+    public synchronized OptionalLong largestDeployedIid(String project) {
+        return deploys.stream().filter(d -> d.project().equals(project)).mapToLong(DeployReport::mrIid).max();
+    }
+
+    @Override
+    public synchronized Set<OperationId> deployedOperations(Collection<OperationId> ids) {
+        var named = deploys.stream().flatMap(d -> d.operationIds().stream()).collect(Collectors.toSet());
+        return ids.stream().filter(named::contains).collect(Collectors.toUnmodifiableSet());
+    }
+
+    public synchronized List<DeployReport> deploys() {
+        return List.copyOf(deploys);
+    }
+}

@@ -1,0 +1,76 @@
+package io.changeflow.application.fake;
+
+import io.changeflow.application.port.out.IdempotencyRecords;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * {@link IdempotencyRecords} in memory: a record stays (expired or not) until purged, like a row
+ * under a unique key. {@link #answerRetryLaterOnce()} simulates "the insert conflicted but the winner
+ * vanished before it could be read".
+ */
+public final class FakeIdempotencyRecords implements IdempotencyRecords {
+
+    /** One stored record. */
+    public record Record(String fingerprint, Optional<String> outcome, Instant expiresAt) {}
+
+    private final Clock clock;
+    private final Map<String, Record> records = new LinkedHashMap<>();
+    private boolean retryLaterOnce;
+
+    public FakeIdempotencyRecords(Clock clock) {
+        this.clock = clock;
+    }
+
+    @Override
+    public synchronized Claim checkOrInsert(String key, String fingerprint, Duration timeToLive) {
+        if (retryLaterOnce) {
+            retryLaterOnce = false;
+            return new Claim.RetryLater();
+        }
+        var existing = records.get(key);
+        if (existing != null) {
+            return new Claim.Existing(existing.fingerprint(), existing.outcome());
+        }
+        records.put(key, new Record(fingerprint, Optional.empty(), clock.instant().plus(timeToLive)));
+        return new Claim.Fresh();
+    }
+
+    @Override
+    public synchronized void complete(String key, String outcome) {
+        var existing = records.get(key);
+        if (existing != null) {
+            records.put(key, new Record(existing.fingerprint(), Optional.of(outcome), existing.expiresAt()));
+        }
+    }
+
+    @Override
+    public synchronized void release(String key) {
+        records.remove(key);
+    }
+
+    @Override
+    public synchronized int purgeExpired(int chunkSize) {
+        var now = clock.instant();
+        var expired = records.entrySet().stream().filter(e -> !e.getValue().expiresAt().isAfter(now))
+                .limit(chunkSize).map(Map.Entry::getKey).toList();
+        expired.forEach(records::remove);
+        return expired.size();
+    }
+
+    public synchronized Optional<Record> record(String key) {
+        return Optional.ofNullable(records.get(key));
+    }
+
+    public synchronized int size() {
+        return records.size();
+    }
+
+    public synchronized void answerRetryLaterOnce() {
+        retryLaterOnce = true;
+    }
+}

@@ -1,0 +1,49 @@
+package io.changeflow.application.fake;
+
+import io.changeflow.application.port.out.Targets;
+import io.changeflow.domain.request.Target;
+import io.changeflow.domain.request.TargetKey;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+
+/** {@link Targets} in memory, with a standard catalog of one single and one batchable target. */
+public final class FakeTargets implements Targets {
+
+    public static final String PROJECT = "platform/access-config";
+    /** Each request gets its own merge request. */
+    public static final TargetKey SINGLE = TargetKey.of("db-prod-readonly");
+    /** Approved requests wait for the next batch round. */
+    public static final TargetKey BATCHABLE = TargetKey.of("wiki-editors");
+
+    private final Map<TargetKey, Target> targets = new ConcurrentHashMap<>();
+
+    public static FakeTargets standard() {
+        var targets = new FakeTargets();
+        targets.add(new Target(SINGLE, "Production database (read-only)", "Read access to the production database",
+                PROJECT, "grants/" + SINGLE.value() + ".txt", false, null));
+        targets.add(new Target(BATCHABLE, "Wiki editors", "Edit rights on the team wiki",
+                PROJECT, "grants/" + BATCHABLE.value() + ".txt", true, null));
+        return targets;
+    }
+
+    public void add(Target target) {
+        targets.put(target.key(), target);
+    }
+
+    public void remove(TargetKey key) {
+        targets.remove(key);
+    }
+
+    @Override
+    public List<Target> all() {
+        return targets.values().stream().sorted(Comparator.comparing(t -> t.key().value())).toList();
+    }
+
+    @Override
+    public Optional<Target> find(TargetKey key) {
+        return Optional.ofNullable(targets.get(key));
+    }
+}

@@ -1,0 +1,174 @@
+package io.changeflow.application.fake;
+
+import io.changeflow.application.callback.CallbackAnswer;
+import io.changeflow.application.approval.SubmitApproval;
+import io.changeflow.application.callback.HandleApprovalCallback;
+import io.changeflow.application.callback.HandleDeployCallback;
+import io.changeflow.application.close.CloseMergeRequest;
+import io.changeflow.application.create.CreateMergeRequest;
+import io.changeflow.application.handle.HandleMergeRequest;
+import io.changeflow.application.port.out.WorkQueue.StepKind;
+import io.changeflow.application.query.ListMyBindings;
+import io.changeflow.application.query.ListMyRequests;
+import io.changeflow.application.query.PreviewChange;
+import io.changeflow.application.query.ShowChangeRequest;
+import io.changeflow.application.reconcile.MarkDeployed;
+import io.changeflow.application.reconcile.ReconcileMergedRequests;
+import io.changeflow.application.recovery.CloseChangeRequest;
+import io.changeflow.application.recovery.FindStuckRequests;
+import io.changeflow.application.recovery.PurgeExpiredIdempotencyRecords;
+import io.changeflow.application.recovery.RetriggerStep;
+import io.changeflow.application.recovery.ShowOperation;
+import io.changeflow.application.recovery.SweepStuckRequests;
+import io.changeflow.application.settings.Settings;
+import io.changeflow.application.submit.SubmitChangeRequest;
+import io.changeflow.application.workflow.PipelineWatch;
+import io.changeflow.application.workflow.RunWorkflowStep;
+import io.changeflow.application.workflow.StateChanges;
+import io.changeflow.application.workflow.StepLauncher;
+import io.changeflow.application.workflow.WorkflowPolicy;
+import io.changeflow.application.workflow.WorkflowStep;
+import io.changeflow.domain.operation.MergeRequestRef;
+import io.changeflow.domain.operation.Operation;
+import io.changeflow.domain.reconcile.ReconciliationWindow;
+import io.changeflow.domain.request.OperationId;
+import io.changeflow.domain.request.Submission;
+import io.changeflow.domain.request.TargetKey;
+import io.changeflow.domain.state.WorkflowEvent;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The whole application on in-memory fakes, wired the way bootstrap wires it: every port fake, the
+ * settings, the workflow steps behind {@link RunWorkflowStep} on a {@link ManualWorkQueue}, and every
+ * use case. Tests drive it through the use cases and the queue; fields are public for brevity.
+ */
+public final class InMemoryChangeflow {
+
+    public static final String START = "2026-03-02T09:00:00Z";
+    public static final List<String> BOTS = List.of("approver-bot-1", "approver-bot-2");
+    public static final ReconciliationWindow WINDOW = new ReconciliationWindow(Duration.ofMinutes(10), Duration.ofHours(24));
+
+    public final SettableClock clock = SettableClock.at(START);
+    public final FakeOperations operations = new FakeOperations(clock);
+    public final FakeTargets targets = FakeTargets.standard();
+    public final FakeIdempotencyRecords idempotency = new FakeIdempotencyRecords(clock);
+    public final FakeCallbackInbox inbox = new FakeCallbackInbox();
+    public final FakeAuditLog audit = new FakeAuditLog();
+    public final FakeBusinessMetrics metrics = new FakeBusinessMetrics();
+    public final FakeDynamicConfig config = new FakeDynamicConfig().set(Settings.ACCESS_MODE, "OPEN");
+    public final FakePermissions permissions = new FakePermissions().grant("otto", "ops.operator");
+    public final FakeBatches batches = new FakeBatches(operations, clock);
+    public final FakeApprovals approvals = new FakeApprovals();
+    public final FakeMergeRequests gitlab = new FakeMergeRequests(Set.copyOf(BOTS));
+    public final ManualWorkQueue queue = new ManualWorkQueue(clock);
+    public final Settings settings = new Settings(config);
+    public final WorkflowPolicy policy;
+
+    public final StateChanges changes = new StateChanges(operations, metrics);
+    public final StepLauncher launcher = new StepLauncher(queue, changes);
+    public final MarkDeployed markDeployed = new MarkDeployed(operations, metrics);
+
+    public final SubmitChangeRequest submit;
+    public final HandleApprovalCallback approvalCallback;
+    public final HandleDeployCallback deployCallback;
+    public final ReconcileMergedRequests reconcile;
+    public final RunWorkflowStep steps;
+    public final SweepStuckRequests sweep;
+    public final RetriggerStep retrigger;
+    public final CloseChangeRequest closeRequest;
+    public final FindStuckRequests findStuck;
+    public final ShowOperation showOperation;
+    public final PurgeExpiredIdempotencyRecords purge;
+    public final ShowChangeRequest showRequest;
+    public final ListMyRequests myRequests;
+    public final ListMyBindings myBindings;
+    public final PreviewChange preview;
+
+    public InMemoryChangeflow() {
+        this(WorkflowPolicy.defaults(BOTS));
+    }
+
+    public InMemoryChangeflow(WorkflowPolicy policy) {
+        this.policy = policy;
+        submit = new SubmitChangeRequest(operations, targets, idempotency, settings, launcher, metrics, clock,
+                SubmitChangeRequest.DEFAULT_KEY_TIME_TO_LIVE);
+        approvalCallback = new HandleApprovalCallback(inbox, operations, targets, batches, changes, launcher);
+        deployCallback = new HandleDeployCallback(inbox, operations, markDeployed);
+        reconcile = new ReconcileMergedRequests(operations, inbox, markDeployed, audit, WINDOW, clock);
+        var createWatch = new PipelineWatch(policy.pipelinePolling(), policy.pendingRecheck(), policy.pendingGiveUpAfter());
+        steps = new RunWorkflowStep(List.of(
+                new WorkflowStep(StepKind.SUBMIT_APPROVAL, WorkflowEvent.APPROVAL_SUBMIT_FAILED,
+                        new SubmitApproval(operations, approvals, changes), changes, policy.transientRetry()),
+                new WorkflowStep(StepKind.CREATE, WorkflowEvent.CREATE_ERROR,
+                        new CreateMergeRequest(operations, targets, gitlab, changes, createWatch, clock), changes,
+                        policy.transientRetry()),
+                new WorkflowStep(StepKind.HANDLE, WorkflowEvent.HANDLE_ERROR,
+                        new HandleMergeRequest(operations, targets, gitlab, changes, settings, policy, clock), changes,
+                        policy.transientRetry()),
+                new WorkflowStep(StepKind.CLOSE, WorkflowEvent.CLOSE_FAILED,
+                        new CloseMergeRequest(operations, gitlab, changes, policy), changes, policy.transientRetry())));
+        queue.attach(steps);
+        sweep = new SweepStuckRequests(operations, targets, batches, queue, changes, SweepStuckRequests.Policy.defaults());
+        retrigger = new RetriggerStep(operations, queue, audit, clock);
+        closeRequest = new CloseChangeRequest(operations, gitlab, approvals, changes, audit, clock);
+        findStuck = new FindStuckRequests(operations);
+        showOperation = new ShowOperation(operations, audit);
+        purge = new PurgeExpiredIdempotencyRecords(idempotency);
+        showRequest = new ShowChangeRequest(operations, permissions);
+        myRequests = new ListMyRequests(operations);
+        myBindings = new ListMyBindings(operations);
+        preview = new PreviewChange(targets, gitlab, clock);
+    }
+
+    // ---- helpers for tests ---------------------------------------------------------------------------
+
+    private static final AtomicInteger IDS = new AtomicInteger();
+
+    /** A fresh operationId, as the form generates it. */
+    public static String newOperationId() {
+        return String.format("0a0a0000-0000-4000-8000-%012d", IDS.incrementAndGet());
+    }
+
+    public static Submission submission(String operationId, TargetKey target, String subject) {
+        return new Submission(operationId, target.value(), subject, "needed for the quarterly report", null);
+    }
+
+    public SubmitChangeRequest.Result submit(String requester, Submission submission) {
+        return submit.submit(new SubmitChangeRequest.Command(submission, requester));
+    }
+
+    /** Submits for {@code subject} by {@code subject}; fails the test unless accepted. */
+    public OperationId submitAccepted(TargetKey target, String subject) {
+        var id = newOperationId();
+        var result = submit(subject, submission(id, target, subject));
+        if (!(result instanceof SubmitChangeRequest.Result.Accepted)) {
+            throw new AssertionError("expected ACCEPTED, got " + result);
+        }
+        return OperationId.of(id);
+    }
+
+    public Operation op(OperationId id) {
+        return operations.find(id).orElseThrow();
+    }
+
+    public MergeRequestRef mr(OperationId id) {
+        return op(id).mergeRequest().orElseThrow(() -> new AssertionError(id + " has no merge request"));
+    }
+
+    /** The approver decides; the callback echoes the form's extension fields like the approval system does. */
+    public CallbackAnswer decide(OperationId id, HandleApprovalCallback.Decision decision) {
+        var ext = approvals.formOf(id).map(f -> f.ext()).orElse(Map.of());
+        return approvalCallback.handle(new HandleApprovalCallback.Command("cb-" + newOperationId(), id.value(), decision, ext));
+    }
+
+    /** The deploy pipeline reports the operation's merge request in effect (without operation IDs). */
+    public HandleDeployCallback.Result deployed(OperationId id) {
+        var mr = mr(id);
+        return deployCallback.handle(new HandleDeployCallback.Command("dl-" + newOperationId(), mr.project(), mr.iid(),
+                "success", List.of()));
+    }
+}

@@ -1,0 +1,164 @@
+package io.changeflow.application.fake;
+
+import io.changeflow.application.port.out.WorkQueue;
+import io.changeflow.application.workflow.RunWorkflowStep;
+import io.changeflow.application.workflow.StepOutcome;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The durable work queue run by hand, deterministically: steps wait until the {@link SettableClock}
+ * reaches their time; {@link #runNext()} moves the clock to the earliest due step and runs it through
+ * {@link RunWorkflowStep}, applying the outcome the way the scheduler adapter does (done: delete;
+ * reschedule: update in place; next: schedule the follower, then delete). A step that throws stays
+ * queued and is retried five minutes later (the scheduler's failure policy); the exception is
+ * rethrown to the test. The backlog bound refuses new work only, never continuations.
+ */
+public final class ManualWorkQueue implements WorkQueue {
+
+    /** A step waiting to run. */
+    public record Pending(Step step, Instant due, long sequence) {}
+
+    static final Duration RETRY_AFTER_FAILURE = Duration.ofMinutes(5);
+
+    private final SettableClock clock;
+    private final Map<String, Pending> pending = new LinkedHashMap<>();
+    private final List<Step> ran = new ArrayList<>();
+    private RunWorkflowStep runner;
+    private int capacity = Integer.MAX_VALUE;
+    private long sequence;
+    private String running;
+
+    public ManualWorkQueue(SettableClock clock) {
+        this.clock = clock;
+    }
+
+    public void attach(RunWorkflowStep runner) {
+        this.runner = runner;
+    }
+
+    /** How many steps may wait before {@link #schedule} refuses new work. */
+    public synchronized void capacity(int capacity) {
+        this.capacity = capacity;
+    }
+
+    @Override
+    public synchronized boolean schedule(Step step, Duration delay) {
+        var id = step.instanceId();
+        if (id.equals(running)) {
+            return true;
+        }
+        if (!pending.containsKey(id) && pending.size() >= capacity) {
+            return false;
+        }
+        put(step, delay);
+        return true;
+    }
+
+    @Override
+    public synchronized boolean isScheduled(StepKind kind, String ref) {
+        var id = kind.name() + ":" + ref;
+        return pending.containsKey(id) || id.equals(running);
+    }
+
+    @Override
+    public synchronized int backlog() {
+        return pending.size();
+    }
+
+    /** Runs the earliest step (moving the clock forward to its time if needed); false when none waits. */
+    public boolean runNext() {
+        Pending next;
+        synchronized (this) {
+            var first = pending.values().stream()
+                    .min(Comparator.comparing(Pending::due).thenComparingLong(Pending::sequence));
+            if (first.isEmpty()) {
+                return false;
+            }
+            next = first.get();
+            pending.remove(next.step().instanceId());
+            if (next.due().isAfter(clock.instant())) {
+                clock.set(next.due());
+            }
+            running = next.step().instanceId();
+            ran.add(next.step());
+        }
+        StepOutcome outcome;
+        try {
+            outcome = runner.run(next.step());
+        } catch (RuntimeException | Error e) {
+            synchronized (this) {
+                running = null;
+                put(next.step().nextAttempt(), RETRY_AFTER_FAILURE);
+            }
+            throw e;
+        }
+        synchronized (this) {
+            running = null;
+            switch (outcome) {
+                case StepOutcome.Done done -> { }
+                case StepOutcome.Reschedule again -> put(again.step(), again.delay());
+                case StepOutcome.Next then -> put(then.step(), then.delay());
+            }
+        }
+        return true;
+    }
+
+    /** Runs steps until none waits; fails the test if that takes more than {@code maxRuns} runs. */
+    public int runUntilIdle(int maxRuns) {
+        var runs = 0;
+        while (runNext()) {
+            if (++runs > maxRuns) {
+                throw new AssertionError("the work queue did not become idle within " + maxRuns + " runs: " + pending());
+            }
+        }
+        return runs;
+    }
+
+    public int runUntilIdle() {
+        return runUntilIdle(500);
+    }
+
+    /** Runs only the steps due now (without moving the clock). */
+    public int runDue() {
+        var runs = 0;
+        while (true) {
+            synchronized (this) {
+                var due = pending.values().stream().anyMatch(p -> !p.due().isAfter(clock.instant()));
+                if (!due) {
+                    return runs;
+                }
+            }
+            runNext();
+            runs++;
+        }
+    }
+
+    public synchronized List<Pending> pending() {
+        return List.copyOf(pending.values());
+    }
+
+    public synchronized Optional<Pending> pending(StepKind kind, String ref) {
+        return Optional.ofNullable(pending.get(kind.name() + ":" + ref));
+    }
+
+    /** Every step run so far, in order. */
+    public synchronized List<Step> ran() {
+        return List.copyOf(ran);
+    }
+
+    /** Drops a pending step, as if its task was lost (e.g. deleted by a crash before it was persisted). */
+    public synchronized void lose(StepKind kind, String ref) {
+        pending.remove(kind.name() + ":" + ref);
+    }
+
+    private void put(Step step, Duration delay) {
+        pending.put(step.instanceId(), new Pending(step, clock.instant().plus(delay), sequence++));
+    }
+}

@@ -1,0 +1,251 @@
+package io.changeflow.application.handle;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.changeflow.application.callback.HandleApprovalCallback.Decision;
+import io.changeflow.application.fake.FakeTargets;
+import io.changeflow.application.fake.InMemoryChangeflow;
+import io.changeflow.application.port.out.ExternalCallException;
+import io.changeflow.application.port.out.MergeRequests.MergeResult;
+import io.changeflow.application.port.out.MergeRequests.PipelineStatus;
+import io.changeflow.application.port.out.Operations.StepNote;
+import io.changeflow.application.port.out.WorkQueue.Step;
+import io.changeflow.application.port.out.WorkQueue.StepKind;
+import io.changeflow.application.settings.Settings;
+import io.changeflow.domain.hint.Hint;
+import io.changeflow.domain.operation.MergeRequestRef;
+import io.changeflow.domain.request.OperationId;
+import io.changeflow.domain.state.BindingStatus;
+import io.changeflow.domain.state.StepStatus;
+import io.changeflow.domain.state.WorkflowEvent;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+/** The handle step: bot approvals (design 3.4), merge, rebase and pipeline waits (3.5). */
+class HandleMergeRequestTest {
+
+    private static final String BOT_1 = InMemoryChangeflow.BOTS.get(0);
+    private static final String BOT_2 = InMemoryChangeflow.BOTS.get(1);
+
+    private final InMemoryChangeflow app = new InMemoryChangeflow();
+
+    {
+        app.config.set(Settings.APPROVE_FIRST, "true");
+    }
+
+    /** Submits, approves and runs until the handle step is next: the merge request exists. */
+    private OperationId readyToHandle(String subject) {
+        var id = app.submitAccepted(FakeTargets.SINGLE, subject);
+        app.queue.runUntilIdle();
+        app.decide(id, Decision.APPROVED);
+        while (app.queue.pending(StepKind.HANDLE, id.value()).isEmpty()) {
+            app.queue.runNext();
+        }
+        return id;
+    }
+
+    private static ExternalCallException unavailable() {
+        return ExternalCallException.status("gitlab", 502, "Bad Gateway");
+    }
+
+    @Test
+    void aLostApprovalAnswerIsSeenByTheNextAttemptInsteadOfProvokingA401() {
+        var id = readyToHandle("alice");
+        app.gitlab.loseNextApproveAnswer(BOT_1);
+
+        app.queue.runUntilIdle();
+
+        assertThat(app.op(id).binding()).contains(BindingStatus.MERGED);
+        assertThat(app.gitlab.approveCalls(BOT_1)).isEqualTo(1);
+        assertThat(app.gitlab.merges()).isEqualTo(1);
+    }
+
+    @Test
+    void a401ThatMeansAlreadyApprovedIsResolvedByReadingTheApprovers() {
+        var id = readyToHandle("bob");
+        var mr = app.mr(id);
+        app.gitlab.approveAs(mr.project(), mr.iid(), BOT_1);
+        app.gitlab.failApprovalReads(1);
+
+        app.queue.runUntilIdle();
+
+        assertThat(app.op(id).binding()).contains(BindingStatus.MERGED);
+        assertThat(app.gitlab.approveCalls(BOT_1)).isEqualTo(1);
+        assertThat(app.operations.history(id)).extracting(h -> h.event()).doesNotContain(WorkflowEvent.BOTS_APPROVAL_FAILED);
+    }
+
+    @Test
+    void a401ThatMeansMayNotApproveEndsApprovalFailedAfterTheRetriesAndOneMoreRead() {
+        var id = readyToHandle("carol");
+        app.gitlab.forbid(BOT_2);
+        var delays = new ArrayList<Duration>();
+
+        while (app.op(id).binding().equals(Optional.of(BindingStatus.MERGING)) || app.queue.backlog() > 0) {
+            var before = app.clock.instant();
+            var pending = app.queue.pending(StepKind.HANDLE, id.value());
+            if (!app.queue.runNext()) {
+                break;
+            }
+            pending.ifPresent(p -> delays.add(Duration.between(before, p.due())));
+        }
+
+        var op = app.op(id);
+        assertThat(op.binding()).contains(BindingStatus.HANDLE_FAILED);
+        assertThat(op.step()).isEqualTo(StepStatus.HANDLE_APPROVE_FAILED);
+        assertThat(op.detail()).contains(BOT_2);
+        assertThat(app.gitlab.approveCalls(BOT_2)).isEqualTo(Settings.DEFAULT_APPROVAL_MAX_RETRIES + 1);
+        assertThat(app.gitlab.approveCalls(BOT_1)).isEqualTo(1);
+        assertThat(delays).containsSubsequence(Duration.ofSeconds(5), Duration.ofSeconds(10), Duration.ofSeconds(20));
+        assertThat(app.gitlab.mergeCalls()).isZero();
+    }
+
+    @Test
+    void theBotsAreRetriedSeparatelySoTheFirstIsNotApprovedAgain() {
+        var id = readyToHandle("dave");
+        app.gitlab.failNextApprove(BOT_2, unavailable());
+        app.gitlab.failNextApprove(BOT_2, unavailable());
+
+        app.queue.runUntilIdle();
+
+        assertThat(app.op(id).binding()).contains(BindingStatus.MERGED);
+        assertThat(app.gitlab.approveCalls(BOT_1)).isEqualTo(1);
+        assertThat(app.gitlab.approveCalls(BOT_2)).isEqualTo(3);
+    }
+
+    @Test
+    void aFailedReadOfTheApproversCountsAsNotApprovedYet() {
+        var id = readyToHandle("erin");
+        app.gitlab.failApprovalReads(5);
+
+        app.queue.runUntilIdle();
+
+        assertThat(app.op(id).binding()).contains(BindingStatus.MERGED);
+        assertThat(app.gitlab.approveCalls(BOT_1)).isEqualTo(1);
+        assertThat(app.gitlab.approveCalls(BOT_2)).isEqualTo(1);
+    }
+
+    @Test
+    void approvalMaxRetriesIsReadOnEveryUse() {
+        var id = readyToHandle("frank");
+        app.gitlab.forbid(BOT_1);
+        app.config.set(Settings.APPROVAL_MAX_RETRIES, "1");
+        app.queue.runNext();
+        app.config.set(Settings.APPROVAL_MAX_RETRIES, "-5");
+
+        app.queue.runUntilIdle();
+
+        assertThat(app.gitlab.approveCalls(BOT_1)).isEqualTo(2);
+        assertThat(app.op(id).step()).isEqualTo(StepStatus.HANDLE_APPROVE_FAILED);
+    }
+
+    @Test
+    void aMergeRequestThatNeedsARebaseIsRebasedPolledAndMerged() {
+        app.gitlab.nextNeedRebase(false, PipelineStatus.RUNNING, PipelineStatus.PASSED);
+        var id = readyToHandle("grace");
+
+        app.queue.runUntilIdle();
+
+        assertThat(app.op(id).binding()).contains(BindingStatus.MERGED);
+        assertThat(app.gitlab.rebases()).isEqualTo(1);
+        assertThat(app.operations.history(id)).extracting(h -> h.event())
+                .containsSubsequence(WorkflowEvent.BOTS_APPROVED, WorkflowEvent.REBASE_STARTED, WorkflowEvent.MERGED);
+    }
+
+    @Test
+    void aRebaseConflictIsDeterministic() {
+        app.gitlab.nextNeedRebase(true);
+        var id = readyToHandle("heidi");
+
+        app.queue.runUntilIdle();
+
+        var op = app.op(id);
+        assertThat(op.binding()).contains(BindingStatus.HANDLE_FAILED);
+        assertThat(op.step()).isEqualTo(StepStatus.HANDLE_REBASE_CONFLICT);
+        assertThat(op.hint()).isEqualTo(Hint.CONTACT_MAINTAINERS);
+    }
+
+    @Test
+    void aMovedHeadIsReReadAndRetriedABoundedNumberOfTimes() {
+        var id = readyToHandle("ivan");
+        app.gitlab.nextMergeResults(MergeResult.SHA_MISMATCH_OR_LOCKED, MergeResult.CANNOT_BE_MERGED_YET);
+
+        app.queue.runUntilIdle();
+
+        assertThat(app.op(id).binding()).contains(BindingStatus.MERGED);
+        assertThat(app.gitlab.mergeCalls()).isEqualTo(3);
+    }
+
+    @Test
+    void aMergeThatKeepsFailingEndsWithTheHandleErrorWhichCanBeRetriggered() {
+        var id = readyToHandle("judy");
+        for (var i = 0; i <= app.policy.mergeRetries(); i++) {
+            app.gitlab.nextMergeResults(MergeResult.SHA_MISMATCH_OR_LOCKED);
+        }
+
+        app.queue.runUntilIdle();
+
+        var op = app.op(id);
+        assertThat(op.binding()).contains(BindingStatus.HANDLE_FAILED);
+        assertThat(op.step()).isEqualTo(StepStatus.HANDLE_MERGE_FAILED);
+        assertThat(op.hint()).isEqualTo(Hint.KEEP_WAITING);
+        assertThat(app.gitlab.mergeCalls()).isEqualTo(app.policy.mergeRetries() + 1);
+    }
+
+    @Test
+    void aLostMergeAnswerIsResolvedByReadingTheMergeRequestFirst() {
+        var id = readyToHandle("ken");
+        app.gitlab.loseNextMergeAnswer();
+
+        app.queue.runUntilIdle();
+
+        assertThat(app.op(id).binding()).contains(BindingStatus.MERGED);
+        assertThat(app.gitlab.merges()).isEqualTo(1);
+        assertThat(app.gitlab.mergeCalls()).isEqualTo(1);
+    }
+
+    @Test
+    void aMergeRequestClosedOnGitLabEndsClosedWithoutApproving() {
+        var id = readyToHandle("leo");
+        MergeRequestRef mr = app.mr(id);
+        app.gitlab.closeExternally(mr.project(), mr.iid());
+
+        app.queue.runUntilIdle();
+
+        assertThat(app.op(id).binding()).contains(BindingStatus.CLOSED);
+        assertThat(app.op(id).hint()).isEqualTo(Hint.CAN_REAPPLY);
+        assertThat(app.gitlab.approveCalls(BOT_1)).isZero();
+    }
+
+    @Test
+    void waitingNeverHoldsTheClockOrAThread() {
+        app.gitlab.nextNeedRebase(false, PipelineStatus.RUNNING, PipelineStatus.RUNNING, PipelineStatus.PASSED);
+        var id = readyToHandle("mia");
+        Instant start = app.clock.instant();
+
+        app.queue.runNext();
+
+        assertThat(app.clock.instant()).isEqualTo(start);
+        assertThat(app.queue.pending(StepKind.HANDLE, id.value())).isPresent();
+    }
+
+    @Test
+    void aCreateFirstRequestWhosePipelinePassedIsNeverMergedBeforeItIsApproved() {
+        app.config.set(Settings.APPROVE_FIRST, "false");
+        var id = app.submitAccepted(FakeTargets.SINGLE, "nora");
+        app.queue.runNext();
+        // the create step crashed right after writing "pipeline passed", and a stray handle step shows up
+        app.operations.applyIfAllowed(id, WorkflowEvent.MR_PIPELINE_PASSED, StepNote.system("pipeline passed"));
+        app.queue.lose(StepKind.CREATE, id.value());
+        app.queue.schedule(Step.first(StepKind.HANDLE, id.value()), Duration.ZERO);
+        assertThat(app.op(id).binding()).contains(BindingStatus.MR_CREATED);
+
+        app.queue.runUntilIdle();
+
+        assertThat(app.op(id).binding()).contains(BindingStatus.MR_CREATED);
+        assertThat(app.gitlab.approveCalls(BOT_1)).isZero();
+        assertThat(app.gitlab.merges()).isZero();
+    }
+}

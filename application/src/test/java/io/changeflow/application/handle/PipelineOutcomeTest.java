@@ -1,0 +1,97 @@
+package io.changeflow.application.handle;
+
+import io.changeflow.application.query.RequestView;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.changeflow.application.callback.HandleApprovalCallback.Decision;
+import io.changeflow.application.fake.FakeTargets;
+import io.changeflow.application.fake.InMemoryChangeflow;
+import io.changeflow.application.port.out.MergeRequests.PipelineStatus;
+import io.changeflow.application.query.ShowChangeRequest;
+import io.changeflow.application.settings.Settings;
+import io.changeflow.domain.hint.Hint;
+import io.changeflow.domain.identity.Identity;
+import io.changeflow.domain.request.OperationId;
+import io.changeflow.domain.state.BindingStatus;
+import io.changeflow.domain.state.StepStatus;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Design 3.5: a failed pipeline is deterministic ("contact the maintainers"), a timed-out one is
+ * unknown ("you can keep waiting"); the user sees the difference in the request view.
+ */
+class PipelineOutcomeTest {
+
+    private final InMemoryChangeflow app = new InMemoryChangeflow();
+
+    {
+        app.config.set(Settings.APPROVE_FIRST, "true");
+    }
+
+    private OperationId handledAfterRebase(String subject, PipelineStatus... pipelineAfterRebase) {
+        app.gitlab.nextNeedRebase(false, pipelineAfterRebase);
+        var id = app.submitAccepted(FakeTargets.SINGLE, subject);
+        app.queue.runUntilIdle();
+        app.decide(id, Decision.APPROVED);
+        app.queue.runUntilIdle();
+        return id;
+    }
+
+    private RequestView view(OperationId id, String requester) {
+        return app.showRequest.show(new ShowChangeRequest.Command(id.value(), Identity.verified(requester))).orElseThrow();
+    }
+
+    @Test
+    void aPipelineFailedAfterTheRebaseFailsTheRequestAndAsksToContactTheMaintainers() {
+        var id = handledAfterRebase("alice", PipelineStatus.RUNNING, PipelineStatus.FAILED);
+
+        var view = view(id, "alice");
+
+        assertThat(view.status()).contains(BindingStatus.HANDLE_FAILED);
+        assertThat(view.step()).isEqualTo(StepStatus.HANDLE_PIPELINE_FAILED);
+        assertThat(view.hint()).isEqualTo(Hint.CONTACT_MAINTAINERS);
+    }
+
+    @Test
+    void aPipelineTimedOutAfterTheRebaseStaysMergingWithPipelinePendingAndKeepWaiting() {
+        var id = handledAfterRebase("bob", PipelineStatus.RUNNING);
+
+        var view = view(id, "bob");
+
+        assertThat(view.status()).contains(BindingStatus.MERGING);
+        assertThat(view.step()).isEqualTo(StepStatus.HANDLE_PIPELINE_PENDING);
+        assertThat(view.hint()).isEqualTo(Hint.KEEP_WAITING);
+        assertThat(app.gitlab.merges()).isZero();
+    }
+
+    @Test
+    void aPipelinePassingAfterItTimedOutStillMergesWhileItIsLookedAt() {
+        app.gitlab.nextNeedRebase(false, PipelineStatus.RUNNING);
+        var id = app.submitAccepted(FakeTargets.SINGLE, "carol");
+        app.queue.runUntilIdle();
+        app.decide(id, Decision.APPROVED);
+        while (app.op(id).step() != StepStatus.HANDLE_PIPELINE_PENDING) {
+            app.queue.runNext();
+        }
+
+        app.gitlab.setPipeline(app.mr(id).project(), app.mr(id).iid(), PipelineStatus.PASSED);
+        app.queue.runUntilIdle();
+
+        assertThat(app.op(id).binding()).contains(BindingStatus.MERGED);
+    }
+
+    @Test
+    void theCreatePipelineShowsTheSameDifference() {
+        app.config.set(Settings.APPROVE_FIRST, "false");
+        app.gitlab.nextPipeline(PipelineStatus.FAILED);
+        var failed = app.submitAccepted(FakeTargets.SINGLE, "dave");
+        app.queue.runUntilIdle();
+        app.gitlab.nextPipeline(PipelineStatus.RUNNING);
+        var timedOut = app.submitAccepted(FakeTargets.SINGLE, "erin");
+        app.queue.runUntilIdle();
+
+        assertThat(view(failed, "dave").hint()).isEqualTo(Hint.CONTACT_MAINTAINERS);
+        assertThat(view(timedOut, "erin").hint()).isEqualTo(Hint.KEEP_WAITING);
+        assertThat(view(timedOut, "erin").status()).contains(BindingStatus.MR_CREATING);
+    }
+}

@@ -1,0 +1,214 @@
+package io.changeflow.application.port.out;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.changeflow.application.port.out.Operations.OpenResult;
+import io.changeflow.application.port.out.Operations.StepNote;
+import io.changeflow.domain.PreemptedException;
+import io.changeflow.domain.operation.MergeRequestRef;
+import io.changeflow.domain.operation.Operation;
+import io.changeflow.domain.request.ChangeRequest;
+import io.changeflow.domain.request.OperationId;
+import io.changeflow.domain.request.StepOrder;
+import io.changeflow.domain.request.SubjectId;
+import io.changeflow.domain.request.TargetKey;
+import io.changeflow.domain.state.BindingStatus;
+import io.changeflow.domain.state.IllegalTransitionException;
+import io.changeflow.domain.state.StepStatus;
+import io.changeflow.domain.state.WorkflowEvent;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The key semantics of the {@link Operations} port, for every implementation: extend it and return a
+ * fresh, empty store from {@link #operations()} (called once per test). The in-memory fake passes it;
+ * the persistence adapter runs it against the real database.
+ */
+public abstract class OperationsContract {
+
+    private static final AtomicInteger IDS = new AtomicInteger();
+    private static final TargetKey TARGET = TargetKey.of("db-prod-readonly");
+
+    /** A fresh, empty store. */
+    protected abstract Operations operations();
+
+    protected static OperationId newId() {
+        return OperationId.of(String.format("c0de0000-0000-4000-8000-%012d", IDS.incrementAndGet()));
+    }
+
+    protected static ChangeRequest request(OperationId id, String subject) {
+        return new ChangeRequest(id, "alice", TARGET, SubjectId.of(subject), "needed for the quarterly report", Optional.empty());
+    }
+
+    private static Operation opened(OpenResult result) {
+        assertThat(result).isInstanceOf(OpenResult.Opened.class);
+        return ((OpenResult.Opened) result).operation();
+    }
+
+    private static StepNote note(String detail) {
+        return StepNote.system(detail);
+    }
+
+    @Test
+    void opensANewRequestWithBothLayersWritten() {
+        var store = operations();
+        var id = newId();
+        var op = opened(store.open(request(id, "alice"), StepOrder.APPROVE_FIRST, WorkflowEvent.SUBMITTED_APPROVE_FIRST, "submitted"));
+
+        assertThat(op.step()).isEqualTo(StepStatus.APPROVAL_SUBMITTING);
+        assertThat(op.binding()).contains(BindingStatus.APPROVAL_SENDING);
+        assertThat(store.binding(SubjectId.of("alice"), TARGET)).hasValueSatisfying(b -> {
+            assertThat(b.operationId()).isEqualTo(id);
+            assertThat(b.status()).isEqualTo(BindingStatus.APPROVAL_SENDING);
+        });
+        assertThat(store.history(id)).extracting(h -> h.event()).containsExactly(WorkflowEvent.SUBMITTED_APPROVE_FIRST);
+    }
+
+    @Test
+    void blocksASecondRequestWhileTheRelationshipIsActive() {
+        var store = operations();
+        var first = newId();
+        store.open(request(first, "bob"), StepOrder.APPROVE_FIRST, WorkflowEvent.SUBMITTED_APPROVE_FIRST, "submitted");
+
+        var second = store.open(request(newId(), "bob"), StepOrder.APPROVE_FIRST, WorkflowEvent.SUBMITTED_APPROVE_FIRST, "again");
+
+        assertThat(second).isInstanceOfSatisfying(OpenResult.Blocked.class,
+                blocked -> assertThat(blocked.existing().operationId()).isEqualTo(first));
+    }
+
+    @Test
+    void reapplicationReusesTheRowAndDetachesTheOldOwner() {
+        var store = operations();
+        var first = opened(store.open(request(newId(), "carol"), StepOrder.APPROVE_FIRST,
+                WorkflowEvent.SUBMITTED_APPROVE_FIRST, "submitted"));
+        store.apply(first.id(), first.version(), WorkflowEvent.APPROVAL_REJECTED, note("rejected"));
+        var rowBefore = store.binding(SubjectId.of("carol"), TARGET).orElseThrow();
+
+        var second = opened(store.open(request(newId(), "carol"), StepOrder.CREATE_FIRST,
+                WorkflowEvent.SUBMITTED_CREATE_FIRST, "again"));
+
+        var row = store.binding(SubjectId.of("carol"), TARGET).orElseThrow();
+        assertThat(row.operationId()).isEqualTo(second.id());
+        assertThat(row.status()).isEqualTo(BindingStatus.MR_CREATING);
+        assertThat(row.version()).isGreaterThan(rowBefore.version());
+        assertThat(store.bindingsOf(SubjectId.of("carol"))).hasSize(1);
+        assertThat(store.find(first.id()).orElseThrow().binding()).isEmpty();
+    }
+
+    @Test
+    void refusesToOpenAnOperationIdTwice() {
+        var store = operations();
+        var id = newId();
+        store.open(request(id, "dave"), StepOrder.APPROVE_FIRST, WorkflowEvent.SUBMITTED_APPROVE_FIRST, "submitted");
+
+        assertThatThrownBy(() -> store.open(request(id, "erin"), StepOrder.APPROVE_FIRST,
+                WorkflowEvent.SUBMITTED_APPROVE_FIRST, "same id")).isInstanceOf(PreemptedException.class);
+        assertThat(store.binding(SubjectId.of("erin"), TARGET)).isEmpty();
+    }
+
+    @Test
+    void applyIsGuardedByTheVersionRead() {
+        var store = operations();
+        var op = opened(store.open(request(newId(), "frank"), StepOrder.APPROVE_FIRST,
+                WorkflowEvent.SUBMITTED_APPROVE_FIRST, "submitted"));
+        var sent = store.apply(op.id(), op.version(), WorkflowEvent.APPROVAL_SUBMITTED, note("sent"));
+        assertThat(sent.version()).isGreaterThan(op.version());
+
+        assertThatThrownBy(() -> store.apply(op.id(), op.version(), WorkflowEvent.APPROVAL_GRANTED_CREATE, note("stale")))
+                .isInstanceOf(PreemptedException.class);
+        assertThat(store.find(op.id()).orElseThrow().binding()).contains(BindingStatus.APPROVAL_SENT);
+    }
+
+    @Test
+    void applyRefusesWhatTheTableRefusesAndWritesNothing() {
+        var store = operations();
+        var op = opened(store.open(request(newId(), "grace"), StepOrder.APPROVE_FIRST,
+                WorkflowEvent.SUBMITTED_APPROVE_FIRST, "submitted"));
+
+        assertThatThrownBy(() -> store.apply(op.id(), op.version(), WorkflowEvent.DEPLOYED, note("too early")))
+                .isInstanceOf(IllegalTransitionException.class);
+        var after = store.find(op.id()).orElseThrow();
+        assertThat(after.version()).isEqualTo(op.version());
+        assertThat(store.history(op.id())).hasSize(1);
+    }
+
+    @Test
+    void applyIfAllowedFlipsOnceAndThenAnswersEmpty() {
+        var store = operations();
+        var op = opened(store.open(request(newId(), "heidi"), StepOrder.APPROVE_FIRST,
+                WorkflowEvent.SUBMITTED_APPROVE_FIRST, "submitted"));
+
+        assertThat(store.applyIfAllowed(op.id(), WorkflowEvent.APPROVAL_SUBMITTED, note("sent"))).isPresent();
+        assertThat(store.applyIfAllowed(op.id(), WorkflowEvent.APPROVAL_SUBMITTED, note("sent again"))).isEmpty();
+        assertThat(store.applyIfAllowed(newId(), WorkflowEvent.APPROVAL_SUBMITTED, note("unknown"))).isEmpty();
+        assertThat(store.history(op.id())).hasSize(2);
+    }
+
+    @Test
+    void ofRacingApplyIfAllowedCallsExactlyOneFlips() throws Exception {
+        var store = operations();
+        var op = opened(store.open(request(newId(), "ivan"), StepOrder.APPROVE_FIRST,
+                WorkflowEvent.SUBMITTED_APPROVE_FIRST, "submitted"));
+        var start = new CountDownLatch(1);
+        var pool = Executors.newFixedThreadPool(4);
+        try {
+            var results = new ArrayList<Future<Optional<Operation>>>();
+            for (var i = 0; i < 8; i++) {
+                Callable<Optional<Operation>> call = () -> {
+                    start.await();
+                    return store.applyIfAllowed(op.id(), WorkflowEvent.APPROVAL_REJECTED, note("rejected"));
+                };
+                results.add(pool.submit(call));
+            }
+            start.countDown();
+            var flipped = 0;
+            for (var result : results) {
+                if (result.get(10, TimeUnit.SECONDS).isPresent()) {
+                    flipped++;
+                }
+            }
+            assertThat(flipped).isEqualTo(1);
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
+    void replacedOperationStillTakesStepOnlyEventsButNotBindingEvents() {
+        var store = operations();
+        var first = opened(store.open(request(newId(), "judy"), StepOrder.APPROVE_FIRST,
+                WorkflowEvent.SUBMITTED_APPROVE_FIRST, "submitted"));
+        store.apply(first.id(), first.version(), WorkflowEvent.APPROVAL_REJECTED, note("rejected"));
+        opened(store.open(request(newId(), "judy"), StepOrder.APPROVE_FIRST, WorkflowEvent.SUBMITTED_APPROVE_FIRST, "again"));
+
+        assertThat(store.applyIfAllowed(first.id(), WorkflowEvent.APPROVAL_GRANTED_CREATE, note("late"))).isEmpty();
+        assertThat(store.applyIfAllowed(first.id(), WorkflowEvent.CLOSE_STARTED, note("cleanup"))).isPresent();
+        assertThat(store.binding(SubjectId.of("judy"), TARGET).orElseThrow().status()).isEqualTo(BindingStatus.APPROVAL_SENDING);
+    }
+
+    @Test
+    void recordsAMergeRequestIdempotentlyAndFindsOperationsByIt() {
+        var store = operations();
+        var op = opened(store.open(request(newId(), "ken"), StepOrder.CREATE_FIRST,
+                WorkflowEvent.SUBMITTED_CREATE_FIRST, "submitted"));
+        var mr = new MergeRequestRef("platform/access-config", 7, "changeflow/" + op.id(), "https://gitlab.example/mr/7");
+
+        assertThat(store.recordMergeRequest(op.id(), mr)).isTrue();
+        assertThat(store.recordMergeRequest(op.id(), mr)).isTrue();
+        assertThat(store.recordMergeRequest(op.id(), new MergeRequestRef("platform/access-config", 8, "other",
+                "https://gitlab.example/mr/8"))).isFalse();
+        assertThat(store.find(op.id()).orElseThrow().mergeRequest()).contains(mr);
+        assertThat(store.findByMergeRequest("platform/access-config", 7)).extracting(Operation::id).containsExactly(op.id());
+        assertThat(store.findByMergeRequest("platform/access-config", 8)).isEmpty();
+        assertThat(store.findAll(List.of(op.id(), newId()))).extracting(Operation::id).containsExactly(op.id());
+    }
+}

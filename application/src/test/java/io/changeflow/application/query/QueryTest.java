@@ -1,0 +1,114 @@
+package io.changeflow.application.query;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.changeflow.application.callback.HandleApprovalCallback.Decision;
+import io.changeflow.application.fake.FakeTargets;
+import io.changeflow.application.fake.InMemoryChangeflow;
+import io.changeflow.application.port.out.ExternalCallException;
+import io.changeflow.application.settings.Settings;
+import io.changeflow.domain.hint.Hint;
+import io.changeflow.domain.identity.Identity;
+import io.changeflow.domain.state.BindingStatus;
+import io.changeflow.domain.state.WorkflowEvent;
+import java.time.Duration;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+class QueryTest {
+
+    private final InMemoryChangeflow app = new InMemoryChangeflow();
+
+    @Test
+    void theRequestViewCarriesBothLayersTheHintTheMergeRequestAndTheTimeline() {
+        var id = app.submitAccepted(FakeTargets.SINGLE, "alice");
+        app.queue.runUntilIdle();
+
+        var view = app.showRequest.show(new ShowChangeRequest.Command(id.value(), Identity.verified("alice"))).orElseThrow();
+
+        assertThat(view.status()).contains(BindingStatus.APPROVAL_SENT);
+        assertThat(view.stepCode()).isEqualTo(view.step().code());
+        assertThat(view.hint()).isEqualTo(Hint.NONE);
+        assertThat(view.mergeRequest()).isPresent();
+        assertThat(view.timeline()).extracting(RequestView.TimelineEntry::event)
+                .startsWith(WorkflowEvent.SUBMITTED_CREATE_FIRST).endsWith(WorkflowEvent.APPROVAL_SUBMITTED);
+    }
+
+    @Test
+    void onlyTheRequesterOrAnOperatorSeesARequest() {
+        var id = app.submitAccepted(FakeTargets.SINGLE, "bob");
+
+        assertThat(app.showRequest.show(new ShowChangeRequest.Command(id.value(), Identity.verified("carol")))).isEmpty();
+        assertThat(app.showRequest.show(new ShowChangeRequest.Command(id.value(), Identity.verified("otto")))).isPresent();
+        app.permissions.failing(true);
+        assertThat(app.showRequest.show(new ShowChangeRequest.Command(id.value(), Identity.verified("otto")))).isEmpty();
+        assertThat(app.showRequest.show(new ShowChangeRequest.Command(id.value(), Identity.verified("bob")))).isPresent();
+    }
+
+    @Test
+    void aReplacedRequestHasNoStatusAndSaysYouCanApplyAgain() {
+        app.config.set(Settings.APPROVE_FIRST, "true");
+        var first = app.submitAccepted(FakeTargets.SINGLE, "dave");
+        app.queue.runUntilIdle();
+        app.decide(first, Decision.REJECTED);
+        app.submitAccepted(FakeTargets.SINGLE, "dave");
+
+        var view = app.showRequest.show(new ShowChangeRequest.Command(first.value(), Identity.verified("dave"))).orElseThrow();
+
+        assertThat(view.status()).isEmpty();
+        assertThat(view.hint()).isEqualTo(Hint.CAN_REAPPLY);
+    }
+
+    @Test
+    void myRecordsAreNewestFirstAndPaged() {
+        var older = app.submitAccepted(FakeTargets.SINGLE, "erin");
+        app.clock.advance(Duration.ofMinutes(1));
+        var newer = app.submitAccepted(FakeTargets.BATCHABLE, "erin");
+        app.submitAccepted(FakeTargets.SINGLE, "frank");
+
+        var first = app.myRequests.list(new ListMyRequests.Command("erin", 0, 1));
+        var second = app.myRequests.list(new ListMyRequests.Command("erin", 1, 1));
+
+        assertThat(first.items()).extracting(RequestView::operationId).containsExactly(newer);
+        assertThat(first.hasMore()).isTrue();
+        assertThat(second.items()).extracting(RequestView::operationId).containsExactly(older);
+        assertThat(second.hasMore()).isFalse();
+        assertThat(first.items().getFirst().timeline()).isEmpty();
+    }
+
+    @Test
+    void myBindingsListOneRowPerTarget() {
+        app.submitAccepted(FakeTargets.SINGLE, "grace");
+        app.submitAccepted(FakeTargets.BATCHABLE, "grace");
+
+        assertThat(app.myBindings.list(new ListMyBindings.Command("grace"))).hasSize(2);
+        assertThat(app.myBindings.list(new ListMyBindings.Command("Not A Subject!"))).isEmpty();
+    }
+
+    @Test
+    void thePreviewShowsTheLineThatIsReplacedAndTheLineThatIsWritten() {
+        var first = app.submitAccepted(FakeTargets.SINGLE, "heidi");
+        app.queue.runUntilIdle();
+        app.gitlab.mergeExternally(app.mr(first).project(), app.mr(first).iid());
+        var formId = InMemoryChangeflow.newOperationId();
+
+        var preview = app.preview.preview(new PreviewChange.Command(FakeTargets.SINGLE.value(), Optional.empty(), "heidi",
+                Optional.of(formId), Optional.of("2026-12-04"))).orElseThrow();
+
+        assertThat(preview.project()).isEqualTo(FakeTargets.PROJECT);
+        assertThat(preview.removedLine()).contains("heidi until=never op=" + first.value());
+        assertThat(preview.addedLine()).isEqualTo("heidi until=2026-12-05T00:00:00Z op=" + formId);
+    }
+
+    @Test
+    void thePreviewIsEmptyOnAnyFailureAndNeverBlocks() {
+        app.gitlab.failNext("readFile", ExternalCallException.status("gitlab", 503, "down"));
+
+        assertThat(app.preview.preview(new PreviewChange.Command(FakeTargets.SINGLE.value(), Optional.empty(), "ivan",
+                Optional.empty(), Optional.empty()))).isEmpty();
+        assertThat(app.preview.preview(new PreviewChange.Command("no-such-target", Optional.empty(), "ivan",
+                Optional.empty(), Optional.empty()))).isEmpty();
+        assertThat(app.preview.preview(new PreviewChange.Command(FakeTargets.SINGLE.value(), Optional.empty(), "ivan",
+                Optional.empty(), Optional.empty()))).hasValueSatisfying(p -> assertThat(p.removedLine()).isEmpty());
+    }
+}

@@ -1,0 +1,123 @@
+package io.changeflow.application.recovery;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.changeflow.application.callback.HandleApprovalCallback.Decision;
+import io.changeflow.application.fake.FakeTargets;
+import io.changeflow.application.fake.InMemoryChangeflow;
+import io.changeflow.application.port.out.MergeRequests.PipelineStatus;
+import io.changeflow.application.port.out.WorkQueue.StepKind;
+import io.changeflow.application.settings.Settings;
+import io.changeflow.domain.hint.Hint;
+import io.changeflow.domain.state.BindingStatus;
+import io.changeflow.domain.state.StepStatus;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
+/** Timeout sweeps: nothing stays "in progress" without an explicit state, even when its task was lost. */
+class SweepStuckRequestsTest {
+
+    private final InMemoryChangeflow app = new InMemoryChangeflow();
+
+    private SweepStuckRequests.Result sweep() {
+        return app.sweep.sweep(new SweepStuckRequests.Command());
+    }
+
+    @Test
+    void aStepThatLostItsTaskIsScheduledAgainAndTheRequestMovesOn() {
+        app.config.set(Settings.APPROVE_FIRST, "true");
+        var id = app.submitAccepted(FakeTargets.SINGLE, "alice");
+        app.queue.lose(StepKind.SUBMIT_APPROVAL, id.value());
+
+        assertThat(sweep().rescheduled()).as("too early to call it lost").isZero();
+        app.clock.advance(Duration.ofMinutes(11));
+        assertThat(sweep().rescheduled()).isEqualTo(1);
+        app.queue.runUntilIdle();
+
+        assertThat(app.op(id).binding()).contains(BindingStatus.APPROVAL_SENT);
+    }
+
+    @Test
+    void aStepThatIsAliveAndWaitingKeepsItsProgress() {
+        app.gitlab.nextPipeline(PipelineStatus.RUNNING);
+        var id = app.submitAccepted(FakeTargets.SINGLE, "bob");
+        app.queue.runNext();
+        var waiting = app.queue.pending(StepKind.CREATE, id.value()).orElseThrow();
+        app.clock.advance(Duration.ofMinutes(11));
+
+        assertThat(sweep()).isEqualTo(new SweepStuckRequests.Result(0, 0, 0));
+        assertThat(app.queue.pending(StepKind.CREATE, id.value())).contains(waiting);
+    }
+
+    @Test
+    void aRequestQuietForTooLongGetsTheFailureItsStepDeclares() {
+        app.config.set(Settings.APPROVE_FIRST, "true");
+        var id = app.submitAccepted(FakeTargets.SINGLE, "carol");
+        app.queue.lose(StepKind.SUBMIT_APPROVAL, id.value());
+        app.clock.advance(Duration.ofHours(3));
+
+        var result = sweep();
+
+        assertThat(result.failed()).isEqualTo(1);
+        assertThat(result.rescheduled()).isZero();
+        assertThat(app.op(id).binding()).contains(BindingStatus.APPROVAL_FAILED);
+        assertThat(app.op(id).hint()).isEqualTo(Hint.KEEP_WAITING);
+    }
+
+    @Test
+    void aMergingRequestQuietForTooLongEndsHandleFailed() {
+        app.config.set(Settings.APPROVE_FIRST, "false");
+        var id = app.submitAccepted(FakeTargets.SINGLE, "dave");
+        app.queue.runUntilIdle();
+        app.decide(id, Decision.APPROVED);
+        app.queue.lose(StepKind.HANDLE, id.value());
+        app.clock.advance(Duration.ofHours(3));
+
+        sweep();
+
+        assertThat(app.op(id).binding()).contains(BindingStatus.HANDLE_FAILED);
+        assertThat(app.op(id).step()).isEqualTo(StepStatus.HANDLE_MERGE_FAILED);
+    }
+
+    @Test
+    void anExplicitlyPendingPipelineIsLeftAsItIs() {
+        app.gitlab.nextPipeline(PipelineStatus.RUNNING);
+        var id = app.submitAccepted(FakeTargets.SINGLE, "erin");
+        app.queue.runUntilIdle();
+        assertThat(app.op(id).step()).isEqualTo(StepStatus.CREATE_PIPELINE_PENDING);
+        app.clock.advance(Duration.ofHours(30));
+
+        assertThat(sweep()).isEqualTo(new SweepStuckRequests.Result(0, 0, 0));
+        assertThat(app.op(id).step()).isEqualTo(StepStatus.CREATE_PIPELINE_PENDING);
+    }
+
+    @Test
+    void aLostBatchAdmissionIsAdmittedAgain() {
+        var id = app.submitAccepted(FakeTargets.BATCHABLE, "frank");
+        app.queue.runUntilIdle();
+        app.batches.failNextAdmit(new IllegalStateException("database hiccup"));
+        try {
+            app.decide(id, Decision.APPROVED);
+        } catch (IllegalStateException expected) {
+            // the sender retries; the state already says BATCH_WAITING
+        }
+        assertThat(app.op(id).binding()).contains(BindingStatus.BATCH_WAITING);
+        assertThat(app.batches.isWaiting(id)).isFalse();
+        app.clock.advance(Duration.ofMinutes(11));
+
+        assertThat(sweep().readmitted()).isEqualTo(1);
+        assertThat(app.batches.isWaiting(id)).isTrue();
+        assertThat(sweep().readmitted()).isZero();
+    }
+
+    @Test
+    void waitingForTheApproverIsAnExplicitWaitAndNotTouched() {
+        app.config.set(Settings.APPROVE_FIRST, "true");
+        var id = app.submitAccepted(FakeTargets.SINGLE, "grace");
+        app.queue.runUntilIdle();
+        app.clock.advance(Duration.ofDays(3));
+
+        assertThat(sweep()).isEqualTo(new SweepStuckRequests.Result(0, 0, 0));
+        assertThat(app.op(id).binding()).contains(BindingStatus.APPROVAL_SENT);
+    }
+}

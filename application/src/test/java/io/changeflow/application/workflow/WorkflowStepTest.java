@@ -1,0 +1,128 @@
+package io.changeflow.application.workflow;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.changeflow.application.callback.HandleApprovalCallback.Decision;
+import io.changeflow.application.fake.FakeTargets;
+import io.changeflow.application.fake.InMemoryChangeflow;
+import io.changeflow.application.port.out.ExternalCallException;
+import io.changeflow.application.port.out.WorkQueue.Step;
+import io.changeflow.application.port.out.WorkQueue.StepKind;
+import io.changeflow.application.settings.Settings;
+import io.changeflow.domain.PreemptedException;
+import io.changeflow.domain.hint.Hint;
+import io.changeflow.domain.state.BindingStatus;
+import io.changeflow.domain.state.StepStatus;
+import io.changeflow.domain.state.WorkflowEvent;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
+/** The safety net around every step: every exit leaves a terminal or explicitly waiting state. */
+class WorkflowStepTest {
+
+    private final InMemoryChangeflow app = new InMemoryChangeflow();
+
+    @Test
+    void anUnexpectedExceptionInTheCreateStepWritesItsDeclaredFailureState() {
+        var id = app.submitAccepted(FakeTargets.SINGLE, "alice");
+        app.gitlab.failNext("commit", new IllegalStateException("NullPointerException in the client library"));
+
+        app.queue.runUntilIdle();
+
+        var op = app.op(id);
+        assertThat(op.binding()).contains(BindingStatus.CREATE_FAILED);
+        assertThat(op.step()).isEqualTo(StepStatus.CREATE_FAILED);
+        assertThat(op.hint()).isEqualTo(Hint.KEEP_WAITING);
+        assertThat(op.detail()).doesNotContain("NullPointerException");
+        assertThat(app.metrics.count("failed", StepStatus.CREATE_FAILED.name())).isEqualTo(1);
+    }
+
+    @Test
+    void anUnexpectedExceptionInTheHandleStepWritesHandleError() {
+        app.config.set(Settings.APPROVE_FIRST, "true");
+        var id = app.submitAccepted(FakeTargets.SINGLE, "bob");
+        app.queue.runUntilIdle();
+        app.decide(id, Decision.APPROVED);
+        app.gitlab.failNext("merge", new IllegalArgumentException("unexpected"));
+
+        app.queue.runUntilIdle();
+
+        assertThat(app.op(id).binding()).contains(BindingStatus.HANDLE_FAILED);
+        assertThat(app.op(id).step()).isEqualTo(StepStatus.HANDLE_MERGE_FAILED);
+    }
+
+    @Test
+    void aTransientFailureIsRetriedWithBackoffInsteadOfFailing() {
+        var id = app.submitAccepted(FakeTargets.SINGLE, "carol");
+        app.gitlab.failNext("createBranch", ExternalCallException.status("gitlab", 503, "Service Unavailable"));
+        app.gitlab.failNext("createBranch", new ExternalCallException("gitlab", ExternalCallException.Kind.TIMEOUT, 0, "slow", null));
+
+        app.queue.runNext();
+        var retry = app.queue.pending(StepKind.CREATE, id.value()).orElseThrow();
+        assertThat(retry.step().attempt()).isEqualTo(2);
+        assertThat(Duration.between(app.clock.instant(), retry.due())).isEqualTo(Duration.ofSeconds(5));
+        app.queue.runUntilIdle();
+
+        assertThat(app.op(id).binding()).contains(BindingStatus.APPROVAL_SENT);
+    }
+
+    @Test
+    void usedUpTransientRetriesWriteTheDeclaredFailure() {
+        var id = app.submitAccepted(FakeTargets.SINGLE, "dave");
+        for (var i = 0; i <= app.policy.transientRetry().maxRetries(); i++) {
+            app.gitlab.failNext("defaultBranch", ExternalCallException.status("gitlab", 500, "Internal Server Error"));
+        }
+
+        app.queue.runUntilIdle();
+
+        assertThat(app.op(id).binding()).contains(BindingStatus.CREATE_FAILED);
+    }
+
+    @Test
+    void aLostRaceOnAGuardedWriteReRunsTheStepSoItDecidesAgain() {
+        var id = app.submitAccepted(FakeTargets.SINGLE, "erin");
+        var calls = new int[1];
+        var step = new WorkflowStep(StepKind.CREATE, WorkflowEvent.CREATE_ERROR, s -> {
+            calls[0]++;
+            throw new PreemptedException("changed meanwhile");
+        }, app.changes, app.policy.transientRetry());
+
+        var outcome = step.run(Step.first(StepKind.CREATE, id.value()));
+
+        assertThat(outcome).isInstanceOfSatisfying(StepOutcome.Reschedule.class,
+                again -> assertThat(again.delay()).isEqualTo(Duration.ofSeconds(1)));
+        assertThat(app.op(id).binding()).contains(BindingStatus.MR_CREATING);
+    }
+
+    @Test
+    void aJvmErrorIsLoggedAndRethrownWithoutWritingAnything() {
+        var id = app.submitAccepted(FakeTargets.SINGLE, "frank");
+        var writes = app.operations.writes();
+        var step = new WorkflowStep(StepKind.CREATE, WorkflowEvent.CREATE_ERROR, s -> {
+            throw new StackOverflowError();
+        }, app.changes, app.policy.transientRetry());
+
+        assertThatThrownBy(() -> step.run(Step.first(StepKind.CREATE, id.value()))).isInstanceOf(StackOverflowError.class);
+        assertThat(app.operations.writes()).isEqualTo(writes);
+    }
+
+    @Test
+    void whenTheFailureCannotBeWrittenTheExceptionEscapesSoTheSchedulerKeepsTheTask() {
+        var id = app.submitAccepted(FakeTargets.SINGLE, "grace");
+        app.gitlab.failNext("commit", new IllegalStateException("boom"));
+        app.operations.failNextWrite(new IllegalStateException("database down"));
+
+        assertThatThrownBy(() -> {
+            while (app.queue.runNext()) {
+                // run until the failing write escapes
+            }
+        }).hasMessage("database down");
+        assertThat(app.queue.pending(StepKind.CREATE, id.value())).isPresent();
+    }
+
+    @Test
+    void theRunnerRefusesAStepKindNobodyRegisteredSoTheTaskStays() {
+        assertThatThrownBy(() -> app.steps.run(Step.first(StepKind.BATCH, "17"))).isInstanceOf(IllegalStateException.class);
+    }
+}
