@@ -1,0 +1,147 @@
+package io.changeflow.adapter.persistence;
+
+import static io.changeflow.adapter.persistence.jooq.Tables.BINDING;
+import static io.changeflow.adapter.persistence.jooq.Tables.BINDING_HISTORY;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.changeflow.application.port.out.Batches.Claim;
+import io.changeflow.application.port.out.Operations.StepNote;
+import io.changeflow.domain.operation.MergeRequestRef;
+import io.changeflow.domain.request.OperationId;
+import io.changeflow.domain.request.StepOrder;
+import io.changeflow.domain.request.SubjectId;
+import io.changeflow.domain.state.BindingStatus;
+import io.changeflow.domain.state.StepStatus;
+import io.changeflow.domain.state.WorkflowEvent;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+class OperationQueriesTest {
+
+    @RegisterExtension
+    static final io.changeflow.testsupport.TestDatabase db = io.changeflow.testsupport.TestDatabase.freshSchema();
+
+    private static Persistence persistence;
+
+    @BeforeAll
+    static void wire() {
+        persistence = Persistence.on(db, 4);
+    }
+
+    @AfterAll
+    static void unwire() {
+        persistence.close();
+    }
+
+    @Test
+    void storesWhatWasAskedAndBothLayersWithTheirHistory() {
+        var operations = persistence.operations();
+        var expiry = Instant.now().plus(Duration.ofDays(3)).truncatedTo(ChronoUnit.MILLIS);
+        var request = new io.changeflow.domain.request.ChangeRequest(Fixtures.newId(), "ivy",
+                io.changeflow.domain.request.TargetKey.of(Fixtures.unique("db")), SubjectId.of("ivy"), "on call", Optional.of(expiry));
+        var opened = Fixtures.opened(operations, request);
+        assertThat(opened.version()).isEqualTo(1);
+        assertThat(opened.step()).isEqualTo(StepStatus.APPROVAL_SUBMITTING);
+        assertThat(opened.binding()).contains(BindingStatus.APPROVAL_SENDING);
+        assertThat(opened.expiresAt()).contains(expiry);
+        assertThat(opened.order()).isEqualTo(StepOrder.APPROVE_FIRST);
+        assertThat(Duration.between(opened.createdAt(), Instant.now()).abs()).as("stored as UTC").isLessThan(Duration.ofMinutes(1));
+
+        var sent = operations.apply(opened.id(), 1, WorkflowEvent.APPROVAL_SUBMITTED, new StepNote("sent", "system"));
+        operations.recordApprovalTicket(sent.id(), "APR-1");
+        assertThat(operations.find(sent.id()).orElseThrow().approvalTicket()).contains("APR-1");
+        assertThat(operations.history(sent.id())).extracting(h -> h.event())
+                .containsExactly(WorkflowEvent.SUBMITTED_APPROVE_FIRST, WorkflowEvent.APPROVAL_SUBMITTED);
+        var last = operations.history(sent.id()).getLast();
+        assertThat(last.fromStep()).contains(StepStatus.APPROVAL_SUBMITTING);
+        assertThat(last.toBinding()).contains(BindingStatus.APPROVAL_SENT);
+        assertThat(last.fromBinding()).contains(BindingStatus.APPROVAL_SENDING);
+
+        assertThat(operations.bindingsOf(SubjectId.of("ivy"))).extracting(b -> b.operationId()).contains(sent.id());
+        assertThat(operations.requestedBy("ivy", 0, 10)).extracting(o -> o.id()).containsExactly(sent.id());
+        assertThat(operations.findAll(List.of(sent.id(), Fixtures.newId()))).extracting(o -> o.id()).containsExactly(sent.id());
+    }
+
+    @Test
+    void reapplicationResetsTheRowInPlaceAndDetachesTheOldOwner() {
+        var operations = persistence.operations();
+        var target = Fixtures.unique("re");
+        var old = Fixtures.rejected(operations, "jack", target);
+        var row = operations.binding(old.subject(), old.target()).orElseThrow();
+        var again = Fixtures.opened(operations, Fixtures.request("jack", target));
+        var reset = operations.binding(old.subject(), old.target()).orElseThrow();
+        assertThat(reset.operationId()).isEqualTo(again.id());
+        assertThat(reset.version()).isEqualTo(row.version() + 1);
+        assertThat(persistence.dsl().fetchCount(BINDING, BINDING.TARGET_KEY.eq(target))).isEqualTo(1);
+        assertThat(persistence.dsl().fetchCount(BINDING_HISTORY, BINDING_HISTORY.TARGET_KEY.eq(target)
+                .and(BINDING_HISTORY.OUTCOME.in("APPLIED", "REAPPLIED")))).isEqualTo(2);
+        var detached = operations.find(old.id()).orElseThrow();
+        assertThat(detached.binding()).isEmpty();
+        assertThat(operations.applyIfAllowed(old.id(), WorkflowEvent.APPROVAL_SUBMITTED, StepNote.system("late"))).isEmpty();
+    }
+
+    @Test
+    void mergeRequestsAreRecordedOnceAndFoundForSingleRequestsAndBatchMembers() {
+        var operations = persistence.operations();
+        var op = Fixtures.walked(operations, Fixtures.request("kim", Fixtures.unique("mr")), WorkflowEvent.APPROVAL_SUBMITTED,
+                WorkflowEvent.APPROVAL_GRANTED_CREATE);
+        var mr = new MergeRequestRef("group/config", 41, "change/" + op.id(), "https://gitlab.example/group/config/-/merge_requests/41");
+        assertThat(operations.recordMergeRequest(op.id(), mr)).isTrue();
+        assertThat(operations.recordMergeRequest(op.id(), mr)).as("idempotent").isTrue();
+        assertThat(operations.recordMergeRequest(op.id(), new MergeRequestRef("group/config", 42, "b", "u"))).isFalse();
+        assertThat(operations.findByMergeRequest("group/config", 41)).extracting(o -> o.id()).containsExactly(op.id());
+
+        var partition = Fixtures.unique("mrb");
+        var members = Fixtures.bulkWaiting(persistence.dsl(), partition, 3);
+        var batch = ((Claim.Claimed) persistence.batches().claim(partition, 10)).batch();
+        var batchMr = new MergeRequestRef("group/config", 77, "batch/" + batch.id(), "https://gitlab.example/77");
+        persistence.batches().recordMergeRequest(batch.id(), batchMr);
+        assertThat(operations.findByMergeRequest("group/config", 77)).extracting(o -> o.id())
+                .containsExactlyInAnyOrderElementsOf(members);
+        assertThat(operations.find(members.getFirst()).orElseThrow().mergeRequest()).contains(batchMr);
+        assertThat(operations.find(members.getFirst()).orElseThrow().batchId()).contains(batch.id());
+    }
+
+    @Test
+    void theReconciliationWindowAndStuckQueriesUseTheDatabaseClock() {
+        var operations = persistence.operations();
+        var dsl = persistence.dsl();
+        var fresh = Fixtures.merged(operations, "lee", Fixtures.unique("w"));
+        var inWindow = Fixtures.merged(operations, "lee", Fixtures.unique("w"));
+        var tooOld = Fixtures.merged(operations, "lee", Fixtures.unique("w"));
+        dsl.update(BINDING).set(BINDING.UPDATED_AT, Sql.ago(Duration.ofMinutes(30)))
+                .where(BINDING.OPERATION_ID.eq(inWindow.id().value())).execute();
+        dsl.update(BINDING).set(BINDING.UPDATED_AT, Sql.ago(Duration.ofDays(3)))
+                .where(BINDING.OPERATION_ID.eq(tooOld.id().value())).execute();
+
+        var window = operations.mergedBetween(Duration.ofMinutes(10), Duration.ofDays(1), 1000);
+        assertThat(window).extracting(o -> o.id()).contains(inWindow.id()).doesNotContain(fresh.id(), tooOld.id());
+
+        var stuck = operations.stuck(Set.of(BindingStatus.MERGED), Duration.ofMinutes(20), 1000);
+        assertThat(stuck).extracting(o -> o.id()).contains(inWindow.id(), tooOld.id()).doesNotContain(fresh.id());
+        assertThat(stuck.indexOf(stuck.stream().filter(o -> o.id().equals(tooOld.id())).findFirst().orElseThrow()))
+                .as("oldest first").isLessThan(stuck.indexOf(stuck.stream().filter(o -> o.id().equals(inWindow.id())).findFirst().orElseThrow()));
+        assertThat(operations.stuck(Set.of(), Duration.ofMinutes(20), 1000)).extracting(o -> o.id()).contains(inWindow.id());
+    }
+
+    @Test
+    void aStepOnlyWriteOfAReplacedOwnerStillWorks() {
+        var operations = persistence.operations();
+        var target = Fixtures.unique("close");
+        var old = Fixtures.rejected(operations, "mo", target);
+        Fixtures.opened(operations, Fixtures.request("mo", target));
+        var detached = operations.find(old.id()).orElseThrow();
+        var closing = operations.apply(old.id(), detached.version(), WorkflowEvent.CLOSE_STARTED, StepNote.system("closing MR"));
+        assertThat(closing.step()).isEqualTo(StepStatus.CLOSE_STARTED);
+        assertThat(closing.binding()).isEmpty();
+        assertThat(operations.find(OperationId.of(old.id().value())).orElseThrow().version()).isEqualTo(detached.version() + 1);
+    }
+}

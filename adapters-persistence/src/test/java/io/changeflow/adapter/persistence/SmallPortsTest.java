@@ -1,0 +1,160 @@
+package io.changeflow.adapter.persistence;
+
+import static io.changeflow.adapter.persistence.Fixtures.race;
+import static io.changeflow.adapter.persistence.jooq.Tables.IDEMPOTENCY_RECORD;
+import static io.changeflow.adapter.persistence.jooq.Tables.RATE_LIMIT_HIT;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.changeflow.application.port.out.AuditLog;
+import io.changeflow.application.port.out.ClusterRateLimits.Decision;
+import io.changeflow.application.port.out.IdempotencyRecords.Claim;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/** Idempotency records, callback inbox, audit log and cluster rate limits on the real database. */
+class SmallPortsTest {
+
+    @RegisterExtension
+    static final io.changeflow.testsupport.TestDatabase db = io.changeflow.testsupport.TestDatabase.freshSchema();
+
+    private static Persistence persistence;
+    private static ExecutorService pool;
+
+    @BeforeAll
+    static void wire() {
+        persistence = Persistence.on(db, 40);
+        pool = Fixtures.threads(32);
+    }
+
+    @AfterAll
+    static void unwire() {
+        pool.shutdownNow();
+        persistence.close();
+    }
+
+    @Test
+    void concurrentIdempotencyClaimsLetOneProceedAndShowTheWinnerToTheRest() {
+        var records = persistence.idempotencyRecords();
+        for (int round = 0; round < Fixtures.rounds(); round++) {
+            var key = Fixtures.unique("idem");
+            var racers = new ArrayList<Callable<Claim>>();
+            for (int i = 0; i < 32; i++) {
+                racers.add(() -> records.checkOrInsert(key, "fp", Duration.ofHours(1)));
+            }
+            var outcomes = race(pool, racers);
+            assertThat(outcomes).noneMatch(Fixtures.Outcome::failed);
+            assertThat(outcomes).filteredOn(o -> o.value() instanceof Claim.Fresh).hasSize(1);
+            assertThat(outcomes).filteredOn(o -> o.value() instanceof Claim.Existing)
+                    .allMatch(o -> ((Claim.Existing) o.value()).fingerprint().equals("fp"));
+        }
+    }
+
+    @Test
+    void idempotencyRecordsReplayTheirOutcomeExpireAndArePurgedInChunks() {
+        var records = persistence.idempotencyRecords();
+        var dsl = persistence.dsl();
+        var key = Fixtures.unique("k");
+        assertThat(records.checkOrInsert(key, "a", Duration.ofHours(1))).isInstanceOf(Claim.Fresh.class);
+        assertThat(records.checkOrInsert(key, "b", Duration.ofHours(1))).isEqualTo(new Claim.Existing("a", Optional.empty()));
+        records.complete(key, "{\"code\":\"ACCEPTED\"}");
+        assertThat(records.checkOrInsert(key, "a", Duration.ofHours(1)))
+                .isEqualTo(new Claim.Existing("a", Optional.of("{\"code\":\"ACCEPTED\"}")));
+        records.release(key);
+        assertThat(records.checkOrInsert(key, "c", Duration.ofHours(1))).isInstanceOf(Claim.Fresh.class);
+
+        dsl.update(IDEMPOTENCY_RECORD).set(IDEMPOTENCY_RECORD.EXPIRES_AT, Sql.ago(Duration.ofSeconds(1)))
+                .where(IDEMPOTENCY_RECORD.IDEM_KEY.eq(key)).execute();
+        assertThat(records.checkOrInsert(key, "d", Duration.ofHours(1))).as("expired no longer counts")
+                .isInstanceOf(Claim.Fresh.class);
+
+        dsl.deleteFrom(IDEMPOTENCY_RECORD).execute();
+        for (int i = 0; i < 25; i++) {
+            records.checkOrInsert("old" + i, "f", Duration.ZERO);
+        }
+        records.checkOrInsert("live", "f", Duration.ofHours(1));
+        var purged = new ArrayList<Integer>();
+        int n;
+        do {
+            n = records.purgeExpired(10);
+            purged.add(n);
+        } while (n == 10);
+        assertThat(purged).containsExactly(10, 10, 5);
+        assertThat(dsl.fetchCount(IDEMPOTENCY_RECORD)).isEqualTo(1);
+    }
+
+    @Test
+    void callbackDeliveriesAreDeduplicatedAndDeployReportsAreIdempotent() {
+        var inbox = persistence.callbackInbox();
+        var delivery = Fixtures.unique("req");
+        assertThat(inbox.firstDelivery("approval", delivery)).isTrue();
+        assertThat(inbox.firstDelivery("approval", delivery)).isFalse();
+        assertThat(inbox.firstDelivery("deploy", delivery)).as("per source").isTrue();
+        inbox.forget("approval", delivery);
+        assertThat(inbox.firstDelivery("approval", delivery)).isTrue();
+
+        var project = Fixtures.unique("group/app");
+        var named = List.of(Fixtures.newId(), Fixtures.newId());
+        assertThat(inbox.largestDeployedIid(project)).isEmpty();
+        inbox.recordDeploy(Fixtures.unique("d"), project, 12, "success", named);
+        var dup = Fixtures.unique("d");
+        inbox.recordDeploy(dup, project, 30, "success", List.of());
+        inbox.recordDeploy(dup, project, 99, "success", List.of());
+        inbox.recordDeploy(Fixtures.unique("d"), project, 7, "success", List.of());
+        assertThat(inbox.largestDeployedIid(project)).hasValue(30);
+        var other = Fixtures.newId();
+        assertThat(inbox.deployedOperations(List.of(named.getFirst(), named.get(1), other)))
+                .containsExactlyInAnyOrderElementsOf(named);
+    }
+
+    @Test
+    void auditEntriesAreRecordedOnceAndNeverOverwritten() {
+        var audit = persistence.auditLog();
+        var subject = Fixtures.newId().value();
+        var at = Instant.now().truncatedTo(ChronoUnit.MILLIS);
+        var first = new AuditLog.Entry("retrigger-1", "otto", "RETRIGGER", subject,
+                Map.of("step", "HANDLE", "note", "a=b&c d"), at);
+        audit.record(first);
+        audit.record(new AuditLog.Entry("retrigger-1", "mallory", "SETTLE", subject, Map.of(), at.plusSeconds(5)));
+        audit.record(new AuditLog.Entry("retrigger-2", "otto", "SETTLE", subject, Map.of(), at.plusSeconds(9)));
+        var entries = audit.about(subject);
+        assertThat(entries).hasSize(2);
+        assertThat(entries.getFirst()).isEqualTo(first);
+    }
+
+    @Test
+    void theClusterRateLimitNeverAdmitsMoreThanItsLimitAcrossConcurrentCallers() {
+        var limits = persistence.clusterRateLimits();
+        for (int round = 0; round < Math.max(5, Fixtures.rounds() / 5); round++) {
+            var key = Fixtures.unique("apply:alice");
+            var racers = new ArrayList<Callable<Decision>>();
+            for (int i = 0; i < 24; i++) {
+                racers.add(() -> limits.tryAcquire(key, 5, Duration.ofMinutes(1)));
+            }
+            var outcomes = race(pool, racers);
+            assertThat(outcomes).noneMatch(Fixtures.Outcome::failed);
+            assertThat(outcomes).filteredOn(o -> o.value().allowed()).hasSize(5);
+            assertThat(outcomes).filteredOn(o -> !o.value().allowed()).allSatisfy(o -> {
+                assertThat(o.value().retryAfter()).isPositive().isLessThanOrEqualTo(Duration.ofMinutes(1));
+                assertThat(o.value().remaining()).isZero();
+            });
+        }
+        var key = Fixtures.unique("window");
+        assertThat(limits.tryAcquire(key, 2, Duration.ofMinutes(1)).remaining()).isEqualTo(1);
+        persistence.dsl().update(RATE_LIMIT_HIT).set(RATE_LIMIT_HIT.HIT_AT, Sql.ago(Duration.ofMinutes(2)))
+                .where(RATE_LIMIT_HIT.LIMIT_KEY.eq(key)).execute();
+        assertThat(limits.tryAcquire(key, 2, Duration.ofMinutes(1)).remaining()).as("old hits left the window").isEqualTo(1);
+        assertThat(limits.purgeOlderThan(Duration.ofMinutes(1), 1000)).isGreaterThanOrEqualTo(1);
+    }
+
+}
