@@ -1,0 +1,59 @@
+package io.changeflow.adapter.approval;
+
+import io.changeflow.application.port.out.CallbackAuthenticity.Source;
+import java.time.Clock;
+import java.util.EnumMap;
+import java.util.List;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.context.properties.bind.Bindable;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.health.contributor.HealthIndicator;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
+import org.springframework.web.client.RestClient;
+
+/**
+ * The approval system adapter: {@link io.changeflow.application.port.out.Approvals} over HTTP,
+ * {@link io.changeflow.application.port.out.CallbackAuthenticity} for the approval and deploy
+ * callbacks, and the health indicators "approval" and "callbacks".
+ * <p>
+ * Properties: {@code changeflow.approval.base-url} (read on every call, so placeholders such as
+ * {@code ${local.server.port}} resolve once the server runs), {@code changeflow.approval.*}
+ * timeouts and circuit breaker (see {@link ApprovalProperties}), and
+ * {@code changeflow.callbacks.approval.secrets} / {@code changeflow.callbacks.deploy.secrets}
+ * (lists of {@code whsec_<base64>}; several during a rotation; none: callbacks refused, health DOWN).
+ */
+@Configuration(proxyBeanMethods = false)
+public class ApprovalConfiguration {
+
+    static final String BASE_URL = "changeflow.approval.base-url";
+
+    @Bean
+    HttpApprovals httpApprovals(Environment environment, ObjectProvider<RestClient.Builder> restClients) {
+        var properties = Binder.get(environment).bindOrCreate("changeflow.approval", ApprovalProperties.class);
+        return HttpApprovals.create(properties, () -> environment.getProperty(BASE_URL),
+                restClients.getIfAvailable(RestClient::builder));
+    }
+
+    @Bean
+    StandardWebhooksVerifier standardWebhooksVerifier(Environment environment, ObjectProvider<Clock> clock) {
+        var binder = Binder.get(environment);
+        var secrets = new EnumMap<Source, List<String>>(Source.class);
+        secrets.put(Source.APPROVAL, binder.bind("changeflow.callbacks.approval.secrets", Bindable.listOf(String.class))
+                .orElse(List.of()));
+        secrets.put(Source.DEPLOY, binder.bind("changeflow.callbacks.deploy.secrets", Bindable.listOf(String.class))
+                .orElse(List.of()));
+        return new StandardWebhooksVerifier(secrets, clock.getIfAvailable(Clock::systemUTC));
+    }
+
+    @Bean
+    HealthIndicator approvalHealthIndicator(HttpApprovals httpApprovals) {
+        return new ApprovalHealthIndicator(httpApprovals);
+    }
+
+    @Bean
+    HealthIndicator callbacksHealthIndicator(StandardWebhooksVerifier standardWebhooksVerifier) {
+        return new CallbacksHealthIndicator(standardWebhooksVerifier);
+    }
+}

@@ -1,0 +1,236 @@
+package io.changeflow.adapter.approval;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+import io.changeflow.application.port.out.Approvals.ApprovalForm;
+import io.changeflow.application.port.out.CallbackAuthenticity.Verdict;
+import io.changeflow.application.port.out.ExternalCallException;
+import io.changeflow.application.port.out.ExternalCallException.Kind;
+import io.changeflow.domain.request.OperationId;
+import io.changeflow.sandbox.approval.ApprovalSimulator;
+import io.changeflow.sandbox.fault.FaultSettings;
+import io.changeflow.sandbox.fault.Faults;
+import io.github.resilience4j.circuitbreaker.CircuitBreaker;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.function.Supplier;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.health.contributor.Status;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.web.client.RestClient;
+
+/** The real approval client against the approval system simulator over HTTP. */
+@ApprovalSystemTest
+class HttpApprovalsTest {
+
+    @LocalServerPort
+    int port;
+    @Autowired
+    ApprovalSimulator simulator;
+    @Autowired
+    Faults faults;
+    @Autowired
+    VerifyingReceiver receiver;
+
+    private final List<HttpApprovals> clients = new ArrayList<>();
+
+    @AfterEach
+    void tearDown() {
+        clients.forEach(HttpApprovals::close);
+        faults.clear();
+        simulator.reset();
+        receiver.clear();
+    }
+
+    @Test
+    void submitsTheFormAndReturnsTheApprovalSystemsTicket() {
+        var approvals = client(ApprovalProperties.defaults());
+        var form = form(Map.of("mrId", "12"));
+
+        var ticket = approvals.submit(form);
+
+        var stored = simulator.byOperationId(form.operationId().value()).orElseThrow();
+        assertThat(ticket).isEqualTo(stored.ticket());
+        assertThat(stored.form().requester()).isEqualTo("alice");
+        assertThat(stored.form().target()).isEqualTo("db-prod-readonly");
+        assertThat(stored.form().expiresAt()).isEqualTo("2026-12-04T17:00:00Z");
+        assertThat(stored.form().ext()).containsEntry("mrId", "12");
+    }
+
+    @Test
+    void retryAfterALostResponseReturnsTheSameTicket() {
+        var approvals = client(ApprovalProperties.defaults());
+        var form = form(Map.of());
+        faults.configure(Faults.APPROVAL, new FaultSettings(0, 0, 1, 0, 0, 0, 0));
+
+        var lost = catchThrowableOfType(ExternalCallException.class, () -> approvals.submit(form));
+        faults.clear();
+        var ticket = approvals.submit(form);
+
+        assertThat(lost.kind()).isEqualTo(Kind.HTTP_STATUS);
+        assertThat(lost.status()).isEqualTo(504);
+        assertThat(lost.isTransient()).isTrue();
+        assertThat(ticket).isEqualTo(simulator.byOperationId(form.operationId().value()).orElseThrow().ticket());
+        assertThat(simulator.pending()).hasSize(1);
+    }
+
+    @Test
+    void anErrorAnswerCarriesTheRealStatusAndNothingIsApplied() {
+        var approvals = client(ApprovalProperties.defaults());
+        var form = form(Map.of());
+        faults.configure(Faults.APPROVAL, new FaultSettings(0, 1, 0, 0, 0, 0, 0));
+
+        var failure = catchThrowableOfType(ExternalCallException.class, () -> approvals.submit(form));
+
+        assertThat(failure.kind()).isEqualTo(Kind.HTTP_STATUS);
+        assertThat(failure.status()).isIn(500, 503);
+        assertThat(failure.system()).isEqualTo("approval");
+        assertThat(failure.getMessage()).doesNotContain("injected");
+        assertThat(simulator.byOperationId(form.operationId().value())).isEmpty();
+    }
+
+    @Test
+    void aRefusedFormIsAClientErrorThatDoesNotCountAgainstTheBreaker() {
+        var approvals = client(ApprovalProperties.defaults());
+        var form = new ApprovalForm(OperationId.of(UUID.randomUUID().toString()), " ", "alice", "db-prod-readonly",
+                "why", Optional.empty(), Map.of());
+
+        var failure = catchThrowableOfType(ExternalCallException.class, () -> approvals.submit(form));
+
+        assertThat(failure.status()).isEqualTo(400);
+        assertThat(failure.isTransient()).isFalse();
+        assertThat(approvals.circuitBreaker().getMetrics().getNumberOfFailedCalls()).isZero();
+    }
+
+    @Test
+    void withdrawsAPendingApprovalAndAcceptsDecidedOrUnknownOnes() {
+        var approvals = client(ApprovalProperties.defaults());
+        var pending = form(Map.of());
+        var decided = form(Map.of());
+        approvals.submit(pending);
+        simulator.decide(approvals.submit(decided), true, "test");
+
+        approvals.withdraw(pending.operationId());
+        approvals.withdraw(decided.operationId());
+        approvals.withdraw(OperationId.of(UUID.randomUUID().toString()));
+
+        assertThat(simulator.byOperationId(pending.operationId().value()).orElseThrow().status())
+                .isEqualTo(ApprovalSimulator.Status.WITHDRAWN);
+        assertThat(simulator.byOperationId(decided.operationId().value()).orElseThrow().status())
+                .isEqualTo(ApprovalSimulator.Status.APPROVED);
+    }
+
+    @Test
+    void theBreakerOpensAfterRepeatedFailuresAndHealthShowsIt() {
+        var approvals = client(new ApprovalProperties(null, null, null,
+                new ApprovalProperties.Breaker(50f, 4, 4, Duration.ofMinutes(1), 1)));
+        var health = new ApprovalHealthIndicator(approvals);
+        assertThat(health.health().getStatus()).isEqualTo(Status.UP);
+        faults.configure(Faults.APPROVAL, new FaultSettings(0, 1, 0, 0, 0, 0, 0));
+        for (var i = 0; i < 4; i++) {
+            assertThatThrownBy(() -> approvals.submit(form(Map.of())))
+                    .isInstanceOfSatisfying(ExternalCallException.class, e -> assertThat(e.kind()).isEqualTo(Kind.HTTP_STATUS));
+        }
+        faults.clear();
+        var refused = form(Map.of());
+
+        var failure = catchThrowableOfType(ExternalCallException.class, () -> approvals.submit(refused));
+
+        assertThat(failure.kind()).isEqualTo(Kind.CIRCUIT_OPEN);
+        assertThat(failure.isTransient()).isTrue();
+        assertThat(simulator.byOperationId(refused.operationId().value())).as("the call was not made").isEmpty();
+        assertThat(approvals.circuitBreaker().getState()).isEqualTo(CircuitBreaker.State.OPEN);
+        var report = health.health();
+        assertThat(report.getStatus()).isEqualTo(Status.DOWN);
+        assertThat(report.getDetails()).containsEntry("circuitBreaker", "OPEN").containsEntry("failedCalls", 4);
+    }
+
+    @Test
+    void theReadTimeoutBoundsASlowAnswer() {
+        var approvals = client(new ApprovalProperties(null, Duration.ofMillis(300), Duration.ofSeconds(5), null));
+        faults.configure(Faults.APPROVAL, new FaultSettings(5_000, 0, 0, 0, 0, 0, 0));
+
+        var started = System.nanoTime();
+        var failure = catchThrowableOfType(ExternalCallException.class, () -> approvals.submit(form(Map.of())));
+
+        assertThat(failure.kind()).isEqualTo(Kind.TIMEOUT);
+        assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofMillis(3_000));
+    }
+
+    @Test
+    void theTimeLimiterBoundsTheWholeCall() {
+        var approvals = client(new ApprovalProperties(null, Duration.ofSeconds(30), Duration.ofMillis(300), null));
+        faults.configure(Faults.APPROVAL, new FaultSettings(5_000, 0, 0, 0, 0, 0, 0));
+
+        var started = System.nanoTime();
+        var failure = catchThrowableOfType(ExternalCallException.class, () -> approvals.submit(form(Map.of())));
+
+        assertThat(failure.kind()).isEqualTo(Kind.TIMEOUT);
+        assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofMillis(3_000));
+    }
+
+    @Test
+    void anUnreachableSystemIsAnIoFailure() {
+        var approvals = track(HttpApprovals.create(ApprovalProperties.defaults(), () -> "http://127.0.0.1:1/sim/approval",
+                RestClient.builder()));
+
+        var failure = catchThrowableOfType(ExternalCallException.class, () -> approvals.submit(form(Map.of())));
+
+        assertThat(failure.kind()).isEqualTo(Kind.IO);
+        assertThat(failure.isTransient()).isTrue();
+    }
+
+    @Test
+    void withoutABaseUrlEveryCallFailsAndHealthIsDown() {
+        var approvals = track(HttpApprovals.create(ApprovalProperties.defaults(), () -> " ", RestClient.builder()));
+
+        var failure = catchThrowableOfType(ExternalCallException.class, () -> approvals.submit(form(Map.of())));
+
+        assertThat(failure.kind()).isEqualTo(Kind.IO);
+        var report = new ApprovalHealthIndicator(approvals).health();
+        assertThat(report.getStatus()).isEqualTo(Status.DOWN);
+        assertThat(report.getDetails()).containsEntry("baseUrlConfigured", false);
+    }
+
+    @Test
+    void aCallbackCanArriveBeforeTheSubmitCallReturns() {
+        var approvals = client(ApprovalProperties.defaults());
+        simulator.earlyCallbacks(ApprovalSimulator.Result.APPROVED);
+        var form = form(Map.of());
+        receiver.flag(false);
+
+        var ticket = approvals.submit(form);
+        receiver.flag(true);
+
+        var callbacks = receiver.received(VerifyingReceiver.mentioning(form.operationId().value()));
+        assertThat(ticket).isNotBlank();
+        assertThat(callbacks).hasSize(1);
+        assertThat(callbacks.getFirst().verdict()).isEqualTo(Verdict.VALID);
+        assertThat(callbacks.getFirst().flagWhenReceived()).as("submit had answered when the callback came").isFalse();
+        assertThat(callbacks.getFirst().text()).contains("\"result\":\"APPROVED\"");
+    }
+
+    private HttpApprovals client(ApprovalProperties properties) {
+        Supplier<String> baseUrl = () -> "http://localhost:" + port + "/sim/approval";
+        return track(HttpApprovals.create(properties, baseUrl, RestClient.builder()));
+    }
+
+    private HttpApprovals track(HttpApprovals approvals) {
+        clients.add(approvals);
+        return approvals;
+    }
+
+    private static ApprovalForm form(Map<String, String> ext) {
+        return new ApprovalForm(OperationId.of(UUID.randomUUID().toString()), "alice", "alice", "db-prod-readonly",
+                "incident 42", Optional.of(Instant.parse("2026-12-04T17:00:00Z")), ext);
+    }
+}

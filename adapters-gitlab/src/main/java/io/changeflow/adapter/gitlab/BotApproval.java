@@ -1,0 +1,32 @@
+package io.changeflow.adapter.gitlab;
+
+import io.changeflow.application.settings.Settings;
+
+/**
+ * The one place a merge request gets approved. {@code approver.mode} is read on every call, so switching
+ * between the client library and the direct HTTP call with check items needs no restart; callers see the
+ * same exception semantics either way.
+ */
+final class BotApproval {
+
+    private final Settings settings;
+    private final GitLabBots bots;
+    private final Approver clientLibrary;
+    private final Approver directHttp;
+
+    BotApproval(Settings settings, GitLabBots bots, Approver clientLibrary, Approver directHttp) {
+        this.settings = settings;
+        this.bots = bots;
+        this.clientLibrary = clientLibrary;
+        this.directHttp = directHttp;
+    }
+
+    void approve(String project, long iid, String account) {
+        var bot = bots.approver(account);
+        var approver = switch (settings.approverMode().value()) {
+            case CLIENT_LIBRARY -> clientLibrary;
+            case DIRECT_HTTP -> directHttp;
+        };
+        approver.approve(project, iid, bot);
+    }
+}

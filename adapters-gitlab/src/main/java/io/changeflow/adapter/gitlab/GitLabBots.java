@@ -1,0 +1,94 @@
+package io.changeflow.adapter.gitlab;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
+import org.gitlab4j.api.GitLabApi;
+
+/**
+ * One gitlab4j client per bot account, each with its own token and the configured connect and read
+ * timeouts: the author bot, and the approval bots by account name. The base URL is read on every use,
+ * so a placeholder such as {@code ${local.server.port}} resolves once the server runs; the clients are
+ * rebuilt when it changes.
+ */
+final class GitLabBots implements AutoCloseable {
+
+    /** An approval bot: its account, its token (for the direct HTTP call) and its own client. */
+    record ApprovalBot(String account, String token, GitLabApi api) {
+
+        @Override
+        public String toString() {
+            return "ApprovalBot[" + account + "]";
+        }
+    }
+
+    private record Clients(String baseUrl, GitLabApi author, Map<String, ApprovalBot> approvers) {}
+
+    private final GitLabProperties properties;
+    private final Supplier<String> baseUrl;
+    private final List<GitLabApi> created = new ArrayList<>();
+    private volatile Clients clients;
+
+    GitLabBots(GitLabProperties properties, Supplier<String> baseUrl) {
+        this.properties = properties;
+        this.baseUrl = baseUrl;
+    }
+
+    /** The bot that opens merge requests; also used for every read. */
+    GitLabApi author() {
+        return clients().author();
+    }
+
+    /** The approval bot named {@code account}; an unknown name is a configuration error, not a GitLab answer. */
+    ApprovalBot approver(String account) {
+        var bot = clients().approvers().get(account);
+        if (bot == null) {
+            throw new IllegalArgumentException("no approval bot is configured with the account '" + account
+                    + "' (changeflow.gitlab.approvers); configured: " + approverAccounts());
+        }
+        return bot;
+    }
+
+    List<String> approverAccounts() {
+        return properties.approvers().stream().map(GitLabProperties.Bot::account).toList();
+    }
+
+    /** The base URL in use now. */
+    String baseUrl() {
+        return baseUrl.get();
+    }
+
+    private Clients clients() {
+        var url = baseUrl.get();
+        var current = clients;
+        if (current != null && current.baseUrl().equals(url)) {
+            return current;
+        }
+        synchronized (this) {
+            if (clients == null || !clients.baseUrl().equals(url)) {
+                var approvers = new LinkedHashMap<String, ApprovalBot>();
+                for (var bot : properties.approvers()) {
+                    approvers.put(bot.account(), new ApprovalBot(bot.account(), bot.token(), client(url, bot.token())));
+                }
+                clients = new Clients(url, client(url, properties.author().token()), Map.copyOf(approvers));
+            }
+            return clients;
+        }
+    }
+
+    private GitLabApi client(String url, String token) {
+        var api = new GitLabApi(url, token);
+        api.setRequestTimeout(GitLabProperties.millis(properties.connectTimeout()),
+                GitLabProperties.millis(properties.readTimeout()));
+        created.add(api);
+        return api;
+    }
+
+    @Override
+    public synchronized void close() {
+        created.forEach(GitLabApi::close);
+        created.clear();
+    }
+}

@@ -1,0 +1,143 @@
+package io.changeflow.adapter.gitlab;
+
+import io.changeflow.application.port.out.ExternalCallException;
+import io.changeflow.application.port.out.ExternalCallException.Kind;
+import io.github.resilience4j.circuitbreaker.CallNotPermittedException;
+import io.github.resilience4j.circuitbreaker.CircuitBreaker;
+import io.github.resilience4j.timelimiter.TimeLimiter;
+import io.github.resilience4j.timelimiter.TimeLimiterConfig;
+import jakarta.ws.rs.ProcessingException;
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.net.HttpRetryException;
+import java.net.SocketTimeoutException;
+import java.net.http.HttpTimeoutException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeoutException;
+import org.gitlab4j.api.GitLabApiException;
+
+/**
+ * Every call to GitLab goes through here: a resilience4j TimeLimiter bounds it (on top of the HTTP
+ * client's connect and read timeouts), one circuit breaker guards GitLab, and every failure leaves as an
+ * {@link ExternalCallException} with the real HTTP status, or the kind TIMEOUT, CIRCUIT_OPEN or IO.
+ * Only failures that say nothing about the request (no answer, 5xx, 429) count against the breaker:
+ * GitLab's 4xx answers are answers.
+ */
+final class GitLabCalls implements AutoCloseable {
+
+    static final String SYSTEM = "gitlab";
+
+    /** One call to GitLab; may throw anything the client throws. */
+    @FunctionalInterface
+    interface Call<T> {
+        T run() throws Exception;
+    }
+
+    /** The last failure seen, for the health indicator: no message, nothing secret. */
+    record LastFailure(Kind kind, int status, String operation, Instant at) {}
+
+    private final CircuitBreaker breaker;
+    private final TimeLimiter timeLimiter;
+    private final ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
+    private final Clock clock;
+    private volatile LastFailure lastFailure;
+
+    GitLabCalls(CircuitBreaker breaker, Duration callTimeout, Clock clock) {
+        this.breaker = breaker;
+        this.timeLimiter = TimeLimiter.of("gitlab", TimeLimiterConfig.custom()
+                .timeoutDuration(callTimeout)
+                .cancelRunningFuture(true)
+                .build());
+        this.clock = clock;
+    }
+
+    /** Whether a failure should count against the breaker: only those that say GitLab may be unwell. */
+    static boolean countsAsFailure(Throwable failure) {
+        return failure instanceof ExternalCallException e && e.kind() != Kind.CIRCUIT_OPEN && e.isTransient();
+    }
+
+    CircuitBreaker breaker() {
+        return breaker;
+    }
+
+    LastFailure lastFailure() {
+        return lastFailure;
+    }
+
+    /** Runs {@code call} guarded; {@code operation} names it in messages (never a token or a body). */
+    <T> T call(String operation, Call<T> call) {
+        try {
+            return breaker.executeCallable(() -> limited(operation, call));
+        } catch (CallNotPermittedException e) {
+            throw remember(new ExternalCallException(SYSTEM, Kind.CIRCUIT_OPEN, 0,
+                    operation + ": the circuit breaker is open, the call was not made", e), operation);
+        } catch (ExternalCallException e) {
+            throw remember(e, operation);
+        } catch (Exception e) {
+            throw remember(translate(operation, e), operation);
+        }
+    }
+
+    private <T> T limited(String operation, Call<T> call) {
+        try {
+            return timeLimiter.executeFutureSupplier(() -> executor.submit(call::run));
+        } catch (Exception e) {
+            throw translate(operation, e);
+        }
+    }
+
+    private ExternalCallException remember(ExternalCallException e, String operation) {
+        if (e.kind() != Kind.HTTP_STATUS || e.isTransient()) {
+            lastFailure = new LastFailure(e.kind(), e.status(), operation, clock.instant());
+        }
+        return e;
+    }
+
+    /** Maps whatever a call threw to the port's exception, keeping GitLab's real status. */
+    static ExternalCallException translate(String operation, Throwable failure) {
+        if (failure instanceof ExternalCallException e) {
+            return e;
+        }
+        if (failure instanceof TimeoutException e) {
+            return new ExternalCallException(SYSTEM, Kind.TIMEOUT, 0, operation + ": no answer within the call timeout", e);
+        }
+        if (failure instanceof InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return new ExternalCallException(SYSTEM, Kind.IO, 0, operation + ": interrupted while waiting", e);
+        }
+        if (failure instanceof GitLabApiException e && e.getHttpStatus() > 0) {
+            // GitLab's own message stays in the cause (for the server log), never in this message.
+            return new ExternalCallException(SYSTEM, Kind.HTTP_STATUS, e.getHttpStatus(),
+                    operation + ": HTTP " + e.getHttpStatus(), e);
+        }
+        for (var cause = failure; cause != null; cause = cause.getCause()) {
+            if (cause instanceof HttpRetryException retry && retry.responseCode() > 0) {
+                // HttpURLConnection hides a 401 to a streamed request behind this exception: keep the status.
+                return new ExternalCallException(SYSTEM, Kind.HTTP_STATUS, retry.responseCode(),
+                        operation + ": HTTP " + retry.responseCode(), failure);
+            }
+            if (cause instanceof SocketTimeoutException || cause instanceof HttpTimeoutException
+                    || cause instanceof TimeoutException) {
+                return new ExternalCallException(SYSTEM, Kind.TIMEOUT, 0, operation + ": timed out", failure);
+            }
+        }
+        for (var cause = failure; cause != null; cause = cause.getCause()) {
+            if (cause instanceof IOException || cause instanceof ProcessingException
+                    || cause instanceof InterruptedIOException) {
+                return new ExternalCallException(SYSTEM, Kind.IO, 0, operation + ": connection failed ("
+                        + cause.getClass().getSimpleName() + ")", failure);
+            }
+        }
+        return new ExternalCallException(SYSTEM, Kind.IO, 0, operation + ": unexpected failure ("
+                + failure.getClass().getSimpleName() + ")", failure);
+    }
+
+    @Override
+    public void close() {
+        executor.shutdownNow();
+    }
+}

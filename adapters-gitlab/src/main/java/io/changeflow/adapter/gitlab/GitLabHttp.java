@@ -1,0 +1,101 @@
+package io.changeflow.adapter.gitlab;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Supplier;
+import org.gitlab4j.api.GitLabApiException;
+
+/**
+ * Plain HTTP to GitLab's REST v4 for what the client library cannot express (the approval with check
+ * items, the upstream configuration API). Same connect and read timeouts as the client library; failures
+ * are thrown as the client library's {@link GitLabApiException} with the real status, so they are
+ * translated like every other call.
+ */
+final class GitLabHttp {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final Supplier<String> baseUrl;
+    private final Duration readTimeout;
+    private final HttpClient client;
+
+    GitLabHttp(GitLabProperties properties, Supplier<String> baseUrl) {
+        this.baseUrl = baseUrl;
+        this.readTimeout = properties.readTimeout();
+        this.client = HttpClient.newBuilder()
+                .connectTimeout(properties.connectTimeout())
+                .followRedirects(HttpClient.Redirect.NEVER)
+                .build();
+    }
+
+    /** {@code /projects/<url-encoded path or id>}. */
+    static String projectPath(String project) {
+        return "/projects/" + URLEncoder.encode(project, StandardCharsets.UTF_8).replace("+", "%20");
+    }
+
+    HttpResponse<String> get(String path, String token) throws IOException, InterruptedException {
+        var request = HttpRequest.newBuilder(URI.create(baseUrl.get() + "/api/v4" + path))
+                .timeout(readTimeout)
+                .header("PRIVATE-TOKEN", token)
+                .header("Accept", "application/json")
+                .GET()
+                .build();
+        return client.send(request, HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+    }
+
+    HttpResponse<String> postJson(String path, String token, Object body) throws IOException, InterruptedException {
+        var request = HttpRequest.newBuilder(URI.create(baseUrl.get() + "/api/v4" + path))
+                .timeout(readTimeout)
+                .header("PRIVATE-TOKEN", token)
+                .header("Accept", "application/json")
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(body), StandardCharsets.UTF_8))
+                .build();
+        return client.send(request, HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+    }
+
+    static boolean isSuccess(HttpResponse<?> response) {
+        return response.statusCode() >= 200 && response.statusCode() < 300;
+    }
+
+    /** GitLab's error, as the client library would raise it: the status and the body's {@code message}. */
+    static GitLabApiException failure(HttpResponse<String> response) {
+        var message = json(response.body())
+                .map(body -> body.has("message") ? body.get("message") : body.get("error"))
+                .map(node -> node.isTextual() ? node.asText() : node.toString())
+                .orElse("HTTP " + response.statusCode());
+        return new GitLabApiException(message, response.statusCode());
+    }
+
+    /** The {@code check_items} list of a JSON body, if it has one. */
+    static Optional<List<String>> checkItems(String body) {
+        return json(body).map(node -> node.get("check_items")).filter(JsonNode::isArray).map(array -> {
+            var items = new ArrayList<String>();
+            array.forEach(item -> items.add(item.isTextual() ? item.asText() : item.toString()));
+            return List.copyOf(items);
+        });
+    }
+
+    private static Optional<JsonNode> json(String body) {
+        if (body == null || body.isBlank()) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(JSON.readTree(body));
+        } catch (JsonProcessingException e) {
+            return Optional.empty();
+        }
+    }
+}

@@ -1,0 +1,287 @@
+package io.changeflow.adapter.gitlab;
+
+import io.changeflow.application.port.out.ExternalCallException;
+import io.changeflow.application.port.out.MergeRequests;
+import io.changeflow.domain.mr.MergeRequestState;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.Set;
+import org.gitlab4j.api.GitLabApi;
+import org.gitlab4j.api.GitLabApiException;
+import org.gitlab4j.api.models.AcceptMergeRequestParams;
+import org.gitlab4j.api.models.CommitAction;
+import org.gitlab4j.api.models.CommitPayload;
+import org.gitlab4j.api.models.MergeRequest;
+import org.gitlab4j.api.models.MergeRequestFilter;
+import org.gitlab4j.api.models.MergeRequestParams;
+import org.gitlab4j.api.models.Pipeline;
+import org.gitlab4j.api.models.User;
+import org.gitlab4j.models.Constants;
+
+/**
+ * {@link MergeRequests} on GitLab through gitlab4j-api. The author bot creates and reads; approvals go
+ * through {@link BotApproval} as the named approval bot. Every call is guarded by {@link GitLabCalls}
+ * (timeouts, circuit breaker, one exception type).
+ *
+ * <p>GitLab's quirks are handled on purpose: a merge conflict answers 405 (not the documented 406), a stale
+ * sha or a locked merge request 409, and right after a push 422 "Branch cannot be merged" while GitLab is
+ * still checking ({@code detailed_merge_status} {@code checking}/{@code unchecked}); {@link #get} reports
+ * that status and the caller polls, nothing here waits.
+ */
+final class GitLabMergeRequests implements MergeRequests {
+
+    private final GitLabBots bots;
+    private final GitLabCalls calls;
+    private final BotApproval approval;
+
+    GitLabMergeRequests(GitLabBots bots, GitLabCalls calls, BotApproval approval) {
+        this.bots = bots;
+        this.calls = calls;
+        this.approval = approval;
+    }
+
+    @Override
+    public Optional<String> readFile(String project, String ref, String path) {
+        return calls.call("readFile", () -> {
+            try {
+                return Optional.of(author().getRepositoryFileApi().getFile(project, path, ref).getDecodedContentAsString());
+            } catch (GitLabApiException e) {
+                if (isFileOrRefNotFound(e)) {
+                    return Optional.empty();
+                }
+                throw e;
+            }
+        });
+    }
+
+    @Override
+    public String defaultBranch(String project) {
+        return calls.call("defaultBranch", () -> author().getProjectApi().getProject(project).getDefaultBranch());
+    }
+
+    @Override
+    public void createBranch(String project, String branch, String fromRef) {
+        calls.call("createBranch", () -> {
+            try {
+                return author().getRepositoryApi().createBranch(project, branch, fromRef);
+            } catch (GitLabApiException e) {
+                // 400 "Branch already exists": an earlier attempt (maybe one whose answer was lost) made it.
+                if (e.getHttpStatus() == 400 && branchExists(project, branch)) {
+                    return null;
+                }
+                throw e;
+            }
+        });
+    }
+
+    @Override
+    public void commit(String project, String branch, String message, List<FileChange> files) {
+        var actions = new ArrayList<CommitAction>();
+        for (var file : files) {
+            var current = readFile(project, branch, file.path());
+            if (current.isPresent() && current.get().equals(file.content())) {
+                continue;
+            }
+            actions.add(new CommitAction()
+                    .withAction(current.isPresent() ? CommitAction.Action.UPDATE : CommitAction.Action.CREATE)
+                    .withFilePath(file.path())
+                    .withContent(file.content())
+                    .withEncoding(Constants.Encoding.TEXT));
+        }
+        if (actions.isEmpty()) {
+            // Every file already has this content (a re-run after an earlier commit landed): nothing to commit.
+            return;
+        }
+        calls.call("commit", () -> author().getCommitsApi().createCommit(project,
+                new CommitPayload().withBranch(branch).withCommitMessage(message).withActions(actions)));
+    }
+
+    @Override
+    public Optional<RemoteMergeRequest> findBySourceBranch(String project, String branch) {
+        List<MergeRequest> found = calls.call("findBySourceBranch", () -> author().getMergeRequestApi().getMergeRequests(
+                project, new MergeRequestFilter().withSourceBranch(branch).withState(Constants.MergeRequestState.ALL)));
+        return found.stream()
+                .filter(mr -> branch.equals(mr.getSourceBranch()))
+                .filter(mr -> !"closed".equals(mr.getState()))
+                .max(Comparator.comparing((MergeRequest mr) -> !"merged".equals(mr.getState()))
+                        .thenComparing(mr -> mr.getIid() == null ? 0L : mr.getIid()))
+                .map(mr -> toRemote(project, mr));
+    }
+
+    @Override
+    public RemoteMergeRequest open(String project, String sourceBranch, String targetBranch, String title,
+                                   String description) {
+        try {
+            var created = calls.call("open", () -> author().getMergeRequestApi().createMergeRequest(
+                    project, sourceBranch, targetBranch, title, description, null));
+            return toRemote(project, created);
+        } catch (ExternalCallException e) {
+            // 409: an open merge request from this branch exists already (e.g. the answer to an earlier try was lost).
+            if (e.kind() == ExternalCallException.Kind.HTTP_STATUS && e.status() == 409) {
+                var existing = findBySourceBranch(project, sourceBranch);
+                if (existing.isPresent() && existing.get().state() != MergeRequestState.MERGED) {
+                    return existing.get();
+                }
+            }
+            throw e;
+        }
+    }
+
+    @Override
+    public RemoteMergeRequest get(String project, long iid) {
+        return calls.call("get", () -> {
+            try {
+                return toRemote(project, author().getMergeRequestApi().getMergeRequest(project, iid, null, null, true));
+            } catch (GitLabApiException e) {
+                if (e.getHttpStatus() == 404 && !isProjectNotFound(e)) {
+                    return absent(project, iid);
+                }
+                throw e;
+            }
+        });
+    }
+
+    @Override
+    public PipelineStatus latestPipeline(String project, long iid) {
+        List<Pipeline> pipelines = calls.call("latestPipeline",
+                () -> author().getMergeRequestApi().getMergeRequestPipelines(project, iid));
+        return pipelines.stream()
+                .max(Comparator.comparing(p -> p.getId() == null ? 0L : p.getId()))
+                .map(GitLabMergeRequests::toPipelineStatus)
+                .orElse(PipelineStatus.NONE);
+    }
+
+    @Override
+    public Set<String> approvedBy(String project, long iid) {
+        var approvals = calls.call("approvedBy", () -> author().getMergeRequestApi().getApprovals(project, iid));
+        var accounts = new LinkedHashSet<String>();
+        if (approvals.getApprovedBy() != null) {
+            for (User user : approvals.getApprovedBy()) {
+                if (user != null && user.getUsername() != null) {
+                    accounts.add(user.getUsername());
+                }
+            }
+        }
+        return accounts;
+    }
+
+    @Override
+    public void approve(String project, long iid, String account) {
+        approval.approve(project, iid, account);
+    }
+
+    @Override
+    public MergeResult merge(String project, long iid, String sha) {
+        try {
+            calls.call("merge", () -> author().getMergeRequestApi().acceptMergeRequest(
+                    project, iid, new AcceptMergeRequestParams().withSha(sha)));
+            return MergeResult.MERGED;
+        } catch (ExternalCallException e) {
+            if (e.kind() != ExternalCallException.Kind.HTTP_STATUS) {
+                throw e;
+            }
+            return switch (e.status()) {
+                // GitLab answers a conflict with 405 although its docs say 406; both mean "rebase first".
+                case 405, 406 -> MergeResult.NOT_MERGEABLE;
+                case 409 -> MergeResult.SHA_MISMATCH_OR_LOCKED;
+                case 422 -> MergeResult.CANNOT_BE_MERGED_YET;
+                default -> throw e;
+            };
+        }
+    }
+
+    @Override
+    public void rebase(String project, long iid) {
+        calls.call("rebase", () -> {
+            try {
+                return author().getMergeRequestApi().rebaseMergeRequest(project, iid);
+            } catch (GitLabApiException e) {
+                // 409: a rebase is already in progress; progress is read from get() either way.
+                if (e.getHttpStatus() == 409) {
+                    return null;
+                }
+                throw e;
+            }
+        });
+    }
+
+    @Override
+    public void close(String project, long iid) {
+        var current = get(project, iid);
+        if (current.state() != MergeRequestState.OPENED && current.state() != MergeRequestState.LOCKED) {
+            return;
+        }
+        calls.call("close", () -> author().getMergeRequestApi().updateMergeRequest(project, iid,
+                new MergeRequestParams().withStateEvent(Constants.StateEvent.CLOSE)));
+    }
+
+    static RemoteMergeRequest toRemote(String project, MergeRequest mr) {
+        return new RemoteMergeRequest(project, mr.getIid() == null ? 0 : mr.getIid(), toState(mr.getState()),
+                mr.getDetailedMergeStatus(), mr.getSha(), mr.getSourceBranch(), mr.getWebUrl(),
+                Boolean.TRUE.equals(mr.getRebaseInProgress()),
+                Optional.ofNullable(mr.getMergeError()).filter(error -> !error.isBlank()));
+    }
+
+    static MergeRequestState toState(String state) {
+        if (state == null) {
+            return MergeRequestState.ABSENT;
+        }
+        return switch (state.toLowerCase(Locale.ROOT)) {
+            case "opened", "reopened" -> MergeRequestState.OPENED;
+            case "merged" -> MergeRequestState.MERGED;
+            case "closed" -> MergeRequestState.CLOSED;
+            case "locked" -> MergeRequestState.LOCKED;
+            default -> MergeRequestState.ABSENT;
+        };
+    }
+
+    /**
+     * GitLab's pipeline states as the workflow needs them. Waiting states (manual, scheduled, ...) count as
+     * running so the caller's own timeout decides; skipped and canceled count as failed, as a pipeline that
+     * did not run proves nothing.
+     */
+    static PipelineStatus toPipelineStatus(Pipeline pipeline) {
+        if (pipeline.getStatus() == null) {
+            return PipelineStatus.RUNNING;
+        }
+        return switch (pipeline.getStatus()) {
+            case SUCCESS -> PipelineStatus.PASSED;
+            case FAILED, CANCELED, CANCELING, SKIPPED -> PipelineStatus.FAILED;
+            default -> PipelineStatus.RUNNING;
+        };
+    }
+
+    private GitLabApi author() {
+        return bots.author();
+    }
+
+    private static RemoteMergeRequest absent(String project, long iid) {
+        return new RemoteMergeRequest(project, iid, MergeRequestState.ABSENT, null, null, null, null, false,
+                Optional.empty());
+    }
+
+    private boolean branchExists(String project, String branch) throws GitLabApiException {
+        try {
+            author().getRepositoryApi().getBranch(project, branch);
+            return true;
+        } catch (GitLabApiException e) {
+            if (e.getHttpStatus() == 404) {
+                return false;
+            }
+            throw e;
+        }
+    }
+
+    private static boolean isProjectNotFound(GitLabApiException e) {
+        return e.getMessage() != null && e.getMessage().contains("Project Not Found");
+    }
+
+    /** 404 for the file (or the ref) rather than for the project, which must not read as "no such file". */
+    private static boolean isFileOrRefNotFound(GitLabApiException e) {
+        return e.getHttpStatus() == 404 && !isProjectNotFound(e);
+    }
+}

@@ -1,0 +1,272 @@
+package io.changeflow.adapter.gitlab;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import io.changeflow.application.port.out.ExternalCallException;
+import io.changeflow.application.port.out.MergeRequests;
+import io.changeflow.application.port.out.MergeRequests.FileChange;
+import io.changeflow.application.port.out.MergeRequests.MergeResult;
+import io.changeflow.application.port.out.MergeRequests.PipelineStatus;
+import io.changeflow.application.port.out.MergeRequests.RemoteMergeRequest;
+import io.changeflow.domain.mr.MergeRequestState;
+import io.changeflow.sandbox.gitlab.GitLabSimulator;
+import io.changeflow.sandbox.gitlab.PipelineOutcome;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The real gitlab4j client against the GitLab simulator over HTTP: the whole merge request life cycle as
+ * the author and approval bots, and each GitLab quirk the workflow relies on.
+ */
+class GitLabMergeRequestsTest {
+
+    private static final Duration SETTLE = Duration.ofSeconds(5);
+    private static final Duration CHECKING = Duration.ofMillis(300);
+    private static final Duration PIPELINE = Duration.ofMillis(600);
+    private static final Duration REBASE = Duration.ofMillis(200);
+
+    private static SimulatorServer server;
+    private static AdapterContext adapter;
+    private static MergeRequests gitlab;
+
+    private String project;
+
+    @BeforeAll
+    static void start() {
+        server = SimulatorServer.get();
+        adapter = AdapterContext.against(server);
+        gitlab = adapter.mergeRequests();
+    }
+
+    @AfterAll
+    static void stop() {
+        adapter.close();
+    }
+
+    @BeforeEach
+    void newProject() {
+        server.faults().clear();
+        server.gitlab().setTimings(CHECKING, PIPELINE, REBASE);
+        project = "platform/test-" + UUID.randomUUID().toString().substring(0, 8);
+        server.gitlab().ensureProject(project, Map.of("grants/db.txt", "alice\n", "README.md", "# test\n"));
+    }
+
+    @Test
+    void runsTheWholeLifeCycleAsAuthorAndBothApprovalBots() {
+        assertThat(gitlab.defaultBranch(project)).isEqualTo("main");
+        assertThat(gitlab.readFile(project, "main", "grants/db.txt")).contains("alice\n");
+        assertThat(gitlab.readFile(project, "main", "grants/missing.txt")).isEmpty();
+
+        gitlab.createBranch(project, "changeflow/op-1", "main");
+        gitlab.createBranch(project, "changeflow/op-1", "main");
+        gitlab.commit(project, "changeflow/op-1", "Grant bob and carol", List.of(
+                new FileChange("grants/db.txt", "alice\nbob\n"),
+                new FileChange("grants/new/cache.txt", "carol\n")));
+        assertThat(gitlab.readFile(project, "changeflow/op-1", "grants/new/cache.txt")).contains("carol\n");
+
+        var opened = gitlab.open(project, "changeflow/op-1", "main", "Grant bob", "operations: op-1");
+        assertThat(opened.state()).isEqualTo(MergeRequestState.OPENED);
+        assertThat(opened.iid()).isPositive();
+        assertThat(opened.webUrl()).endsWith("/" + project + "/-/merge_requests/" + opened.iid());
+        assertThat(gitlab.findBySourceBranch(project, "changeflow/op-1")).map(RemoteMergeRequest::iid)
+                .contains(opened.iid());
+        assertThat(gitlab.findBySourceBranch(project, "changeflow/none")).isEmpty();
+
+        await().atMost(SETTLE).until(() -> gitlab.latestPipeline(project, opened.iid()) == PipelineStatus.PASSED);
+
+        gitlab.approve(project, opened.iid(), "approval-bot-1");
+        gitlab.approve(project, opened.iid(), "approval-bot-2");
+        assertThat(gitlab.approvedBy(project, opened.iid())).containsExactly("approval-bot-1", "approval-bot-2");
+
+        var ready = awaitMergeable(opened.iid());
+        assertThat(ready.sha()).hasSize(40);
+        assertThat(gitlab.merge(project, opened.iid(), ready.sha())).isEqualTo(MergeResult.MERGED);
+
+        var merged = gitlab.get(project, opened.iid());
+        assertThat(merged.state()).isEqualTo(MergeRequestState.MERGED);
+        assertThat(gitlab.readFile(project, "main", "grants/db.txt")).contains("alice\nbob\n");
+        assertThat(gitlab.readFile(project, "main", "grants/new/cache.txt")).contains("carol\n");
+        assertThat(server.merges()).contains(new SimulatorServer.Merge(project, opened.iid(), "operations: op-1"));
+        gitlab.close(project, opened.iid());
+        assertThat(gitlab.get(project, opened.iid()).state()).isEqualTo(MergeRequestState.MERGED);
+    }
+
+    @Test
+    void reportsCheckingRightAfterAPushSoTheCallerPolls() {
+        server.gitlab().setTimings(Duration.ofHours(1), PIPELINE, REBASE);
+        var iid = openMergeRequest("changeflow/checking", "grants/db.txt", "alice\nbob\n");
+
+        var fresh = gitlab.get(project, iid);
+        assertThat(fresh.state()).isEqualTo(MergeRequestState.OPENED);
+        assertThat(fresh.detailedMergeStatus()).isEqualTo("checking");
+        assertThat(gitlab.get(project, iid).detailedMergeStatus()).isEqualTo("checking");
+
+        server.gitlab().setTimings(CHECKING, PIPELINE, REBASE);
+        assertThat(awaitMergeable(iid).detailedMergeStatus()).isEqualTo("mergeable");
+    }
+
+    @Test
+    void answersCannotBeMergedYetWhileGitLabStillChecksAfterAPush() {
+        server.gitlab().setTimings(Duration.ofHours(1), PIPELINE, REBASE);
+        var iid = openMergeRequest("changeflow/transient", "grants/db.txt", "alice\nbob\n");
+        var sha = gitlab.get(project, iid).sha();
+
+        assertThat(gitlab.merge(project, iid, sha)).isEqualTo(MergeResult.CANNOT_BE_MERGED_YET);
+        assertThat(gitlab.get(project, iid).state()).isEqualTo(MergeRequestState.OPENED);
+
+        server.gitlab().setTimings(CHECKING, PIPELINE, REBASE);
+        assertThat(gitlab.merge(project, iid, awaitMergeable(iid).sha())).isEqualTo(MergeResult.MERGED);
+    }
+
+    @Test
+    void answersShaMismatchWhenTheHeadMovedAndWhenTheMergeRequestIsLocked() {
+        var iid = openMergeRequest("changeflow/moved", "grants/db.txt", "alice\nbob\n");
+        var seen = awaitMergeable(iid).sha();
+        gitlab.commit(project, "changeflow/moved", "Also dave", List.of(new FileChange("grants/db.txt", "alice\nbob\ndave\n")));
+        var moved = awaitMergeable(iid);
+
+        assertThat(gitlab.merge(project, iid, seen)).isEqualTo(MergeResult.SHA_MISMATCH_OR_LOCKED);
+
+        server.gitlab().lock(project, iid, Duration.ofSeconds(30));
+        assertThat(gitlab.get(project, iid).state()).isEqualTo(MergeRequestState.LOCKED);
+        assertThat(gitlab.merge(project, iid, moved.sha())).isEqualTo(MergeResult.SHA_MISMATCH_OR_LOCKED);
+    }
+
+    @Test
+    void answersNotMergeableOnAConflictAndMergesAfterARebaseWhenTheChangeStillApplies() {
+        var first = openMergeRequest("changeflow/first", "grants/db.txt", "alice\nbob\n");
+        var second = openMergeRequest("changeflow/second", "grants/db.txt", "alice\ncarol\n");
+        var third = openMergeRequest("changeflow/third", "grants/other.txt", "dave\n");
+        assertThat(gitlab.merge(project, first, awaitMergeable(first).sha())).isEqualTo(MergeResult.MERGED);
+
+        var conflicting = awaitSettled(second);
+        assertThat(conflicting.detailedMergeStatus()).isEqualTo("conflict");
+        assertThat(gitlab.merge(project, second, conflicting.sha())).isEqualTo(MergeResult.NOT_MERGEABLE);
+
+        server.gitlab().setTimings(CHECKING, PIPELINE, Duration.ofHours(1));
+        gitlab.rebase(project, second);
+        assertThat(gitlab.get(project, second).rebaseInProgress()).isTrue();
+        assertThat(gitlab.get(project, second).detailedMergeStatus()).isEqualTo("checking");
+        server.gitlab().setTimings(CHECKING, PIPELINE, REBASE);
+        var failed = await().atMost(SETTLE).until(() -> gitlab.get(project, second), mr -> !mr.rebaseInProgress());
+        assertThat(failed.mergeError()).hasValueSatisfying(error -> assertThat(error).contains("Rebase failed"));
+
+        var beforeRebase = awaitMergeable(third).sha();
+        gitlab.rebase(project, third);
+        var rebased = await().atMost(SETTLE).until(() -> gitlab.get(project, third), mr -> !mr.rebaseInProgress());
+        assertThat(rebased.mergeError()).isEmpty();
+        assertThat(rebased.sha()).isNotEqualTo(beforeRebase);
+        assertThat(gitlab.merge(project, third, awaitMergeable(third).sha())).isEqualTo(MergeResult.MERGED);
+        assertThat(gitlab.readFile(project, "main", "grants/db.txt")).contains("alice\nbob\n");
+        assertThat(gitlab.readFile(project, "main", "grants/other.txt")).contains("dave\n");
+    }
+
+    @Test
+    void answersUnauthorizedWhenTheAuthorApprovesItsOwnMergeRequestOrAnAccountApprovesTwice() {
+        var iid = openMergeRequest("changeflow/approvals", "grants/db.txt", "alice\nbob\n");
+
+        assertThatThrownBy(() -> gitlab.approve(project, iid, "changeflow-bot"))
+                .isInstanceOf(IllegalArgumentException.class);
+        var selfApproval = AdapterContext.start(server.baseUrl(), Map.of(
+                "approvers[0].account", "changeflow-bot", "approvers[0].token", server.gitlab().author().token()));
+        try (selfApproval) {
+            assertThatThrownBy(() -> selfApproval.mergeRequests().approve(project, iid, "changeflow-bot"))
+                    .isInstanceOfSatisfying(ExternalCallException.class, e -> {
+                        assertThat(e.kind()).isEqualTo(ExternalCallException.Kind.HTTP_STATUS);
+                        assertThat(e.status()).isEqualTo(401);
+                    });
+        }
+
+        gitlab.approve(project, iid, "approval-bot-1");
+        assertThatThrownBy(() -> gitlab.approve(project, iid, "approval-bot-1"))
+                .isInstanceOfSatisfying(ExternalCallException.class, e -> assertThat(e.status()).isEqualTo(401));
+        assertThat(gitlab.approvedBy(project, iid)).containsExactly("approval-bot-1");
+    }
+
+    @Test
+    void reportsPipelinesThatRunPassFailOrHang() {
+        var passing = openMergeRequest("changeflow/passing", "grants/db.txt", "alice\nbob\n");
+        var marked = openMergeRequest("changeflow/marked", "grants/x.txt", "eve " + GitLabSimulator.FAIL_PIPELINE_MARKER);
+        var hanging = openMergeRequest("changeflow/hanging", "grants/y.txt", "frank\n");
+        server.gitlab().forcePipeline(project, hanging, PipelineOutcome.HANG);
+        server.gitlab().setTimings(CHECKING, Duration.ofMinutes(1), REBASE);
+        var slow = openMergeRequest("changeflow/slow", "grants/z.txt", "grace\n");
+
+        assertThat(gitlab.latestPipeline(project, slow)).isEqualTo(PipelineStatus.RUNNING);
+        await().atMost(SETTLE).until(() -> gitlab.latestPipeline(project, passing) == PipelineStatus.PASSED);
+        await().atMost(SETTLE).until(() -> gitlab.latestPipeline(project, marked) == PipelineStatus.FAILED);
+        assertThat(gitlab.latestPipeline(project, hanging)).isEqualTo(PipelineStatus.RUNNING);
+
+        server.gitlab().forcePipeline(project, passing, PipelineOutcome.FAILED);
+        assertThat(gitlab.latestPipeline(project, passing)).isEqualTo(PipelineStatus.FAILED);
+        server.gitlab().forcePipeline(project, slow, PipelineOutcome.SUCCESS);
+        assertThat(gitlab.latestPipeline(project, slow)).isEqualTo(PipelineStatus.PASSED);
+    }
+
+    @Test
+    void closesAnOpenMergeRequestAndSkipsClosedOrMissingOnes() {
+        var iid = openMergeRequest("changeflow/closing", "grants/db.txt", "alice\nbob\n");
+
+        gitlab.close(project, iid);
+        assertThat(gitlab.get(project, iid).state()).isEqualTo(MergeRequestState.CLOSED);
+        gitlab.close(project, iid);
+        assertThat(gitlab.findBySourceBranch(project, "changeflow/closing")).isEmpty();
+
+        assertThat(gitlab.get(project, 9999).state()).isEqualTo(MergeRequestState.ABSENT);
+        gitlab.close(project, 9999);
+    }
+
+    @Test
+    void findsTheExistingMergeRequestWhenOpeningTwice() {
+        var iid = openMergeRequest("changeflow/twice", "grants/db.txt", "alice\nbob\n");
+
+        var again = gitlab.open(project, "changeflow/twice", "main", "Grant bob", "operations: op-2");
+
+        assertThat(again.iid()).isEqualTo(iid);
+    }
+
+    @Test
+    void commitsNothingWhenEveryFileAlreadyHasItsContent() {
+        gitlab.createBranch(project, "changeflow/idempotent", "main");
+        var files = List.of(new FileChange("grants/db.txt", "alice\nbob\n"));
+        gitlab.commit(project, "changeflow/idempotent", "Grant bob", files);
+        var head = server.gitlab().branchHead(project, "changeflow/idempotent").orElseThrow();
+
+        gitlab.commit(project, "changeflow/idempotent", "Grant bob", files);
+
+        assertThat(server.gitlab().branchHead(project, "changeflow/idempotent")).contains(head);
+    }
+
+    @Test
+    void failsWithTheRealStatusForAnUnknownProject() {
+        assertThatThrownBy(() -> gitlab.readFile("platform/no-such-project", "main", "README.md"))
+                .isInstanceOfSatisfying(ExternalCallException.class, e -> {
+                    assertThat(e.status()).isEqualTo(404);
+                    assertThat(e.isTransient()).isFalse();
+                });
+    }
+
+    private long openMergeRequest(String branch, String path, String content) {
+        gitlab.createBranch(project, branch, "main");
+        gitlab.commit(project, branch, "Change " + path, List.of(new FileChange(path, content)));
+        return gitlab.open(project, branch, "main", "Change " + branch, "operations: " + branch).iid();
+    }
+
+    private RemoteMergeRequest awaitMergeable(long iid) {
+        return await().atMost(SETTLE).until(() -> gitlab.get(project, iid),
+                mr -> "mergeable".equals(mr.detailedMergeStatus()));
+    }
+
+    private RemoteMergeRequest awaitSettled(long iid) {
+        return await().atMost(SETTLE).until(() -> gitlab.get(project, iid),
+                mr -> !"checking".equals(mr.detailedMergeStatus()) && !"unchecked".equals(mr.detailedMergeStatus()));
+    }
+}

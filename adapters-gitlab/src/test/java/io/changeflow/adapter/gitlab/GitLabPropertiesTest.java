@@ -1,0 +1,67 @@
+package io.changeflow.adapter.gitlab;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.context.properties.source.MapConfigurationPropertySource;
+
+class GitLabPropertiesTest {
+
+    @Test
+    void givesEverySettingAFiniteDefault() {
+        var defaults = GitLabProperties.defaults();
+
+        assertThat(defaults.baseUrl()).isEqualTo("http://localhost:8080/sim/gitlab");
+        assertThat(defaults.connectTimeout()).isEqualTo(Duration.ofSeconds(2));
+        assertThat(defaults.readTimeout()).isEqualTo(Duration.ofSeconds(10));
+        assertThat(defaults.callTimeout()).isEqualTo(Duration.ofSeconds(15));
+        assertThat(defaults.checkItemsTtl()).isEqualTo(Duration.ofMinutes(10));
+        assertThat(defaults.approvers()).extracting(GitLabProperties.Bot::account)
+                .containsExactly("approval-bot-1", "approval-bot-2");
+        var breaker = defaults.circuitBreaker();
+        assertThat(breaker.failureRateThreshold()).isEqualTo(50f);
+        assertThat(breaker.slidingWindowSize()).isEqualTo(10);
+        assertThat(breaker.minimumNumberOfCalls()).isEqualTo(5);
+        assertThat(breaker.waitDurationInOpenState()).isEqualTo(Duration.ofSeconds(30));
+        assertThat(breaker.permittedCallsInHalfOpenState()).isEqualTo(2);
+    }
+
+    @Test
+    void replacesZeroNegativeAndOutOfRangeValuesWithTheDefaults() {
+        var bound = bind(Map.of(
+                "changeflow.gitlab.base-url", "https://gitlab.example.com/",
+                "changeflow.gitlab.connect-timeout", "0s",
+                "changeflow.gitlab.read-timeout", "-5s",
+                "changeflow.gitlab.call-timeout", "0ms",
+                "changeflow.gitlab.circuit-breaker.failure-rate-threshold", "150",
+                "changeflow.gitlab.circuit-breaker.sliding-window-size", "0",
+                "changeflow.gitlab.approvers[0].account", "reviewer-bot",
+                "changeflow.gitlab.approvers[0].token", "secret-token"));
+
+        assertThat(bound.baseUrl()).isEqualTo("https://gitlab.example.com");
+        assertThat(bound.connectTimeout()).isEqualTo(Duration.ofSeconds(2));
+        assertThat(bound.readTimeout()).isEqualTo(Duration.ofSeconds(10));
+        assertThat(bound.callTimeout()).isEqualTo(Duration.ofSeconds(15));
+        assertThat(bound.circuitBreaker().failureRateThreshold()).isEqualTo(50f);
+        assertThat(bound.circuitBreaker().slidingWindowSize()).isEqualTo(10);
+        assertThat(bound.approvers()).singleElement().satisfies(bot -> {
+            assertThat(bot.account()).isEqualTo("reviewer-bot");
+            assertThat(bot.toString()).doesNotContain("secret-token");
+        });
+    }
+
+    @Test
+    void showsTheBaseUrlWithoutCredentials() {
+        var properties = bind(Map.of("changeflow.gitlab.base-url", "https://bot:secret@gitlab.example.com:8443/gl?x=1"));
+
+        assertThat(properties.safeBaseUrl()).isEqualTo("https://gitlab.example.com:8443/gl");
+    }
+
+    private static GitLabProperties bind(Map<String, String> values) {
+        return new Binder(new MapConfigurationPropertySource(values))
+                .bindOrCreate("changeflow.gitlab", GitLabProperties.class);
+    }
+}

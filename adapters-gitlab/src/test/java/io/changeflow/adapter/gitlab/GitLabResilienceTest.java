@@ -1,0 +1,162 @@
+package io.changeflow.adapter.gitlab;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.changeflow.application.port.out.ExternalCallException;
+import io.changeflow.application.port.out.ExternalCallException.Kind;
+import io.changeflow.application.port.out.MergeRequests.FileChange;
+import io.changeflow.domain.mr.MergeRequestState;
+import io.changeflow.sandbox.fault.FaultSettings;
+import io.changeflow.sandbox.fault.Faults;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.health.contributor.Status;
+
+/**
+ * Timeouts, the circuit breaker, lost responses and the health indicator, with the simulator's fault
+ * injection: every failure reaches the caller as an {@link ExternalCallException} of the right kind, in
+ * bounded time.
+ */
+class GitLabResilienceTest {
+
+    private static SimulatorServer server;
+
+    private String project;
+
+    @BeforeAll
+    static void start() {
+        server = SimulatorServer.get();
+    }
+
+    @BeforeEach
+    void newProject() {
+        server.faults().clear();
+        server.gitlab().setTimings(Duration.ZERO, Duration.ofMillis(600), Duration.ofMillis(200));
+        project = "platform/resilience-" + UUID.randomUUID().toString().substring(0, 8);
+        server.gitlab().ensureProject(project, Map.of("grants/db.txt", "alice\n"));
+    }
+
+    @AfterEach
+    void noFaults() {
+        server.faults().clear();
+    }
+
+    @Test
+    void opensTheBreakerAfterServerErrorsAndReportsItInHealth() {
+        try (var adapter = AdapterContext.start(server.baseUrl(), Map.of(
+                "circuit-breaker.minimum-number-of-calls", "3", "circuit-breaker.sliding-window-size", "4",
+                "circuit-breaker.wait-duration-in-open-state", "1m"))) {
+            var gitlab = adapter.mergeRequests();
+            assertThat(adapter.health().health().getStatus()).isEqualTo(Status.UP);
+            server.faults().configure(Faults.GITLAB, new FaultSettings(0, 1.0, 0, 0, 0, 0, 0));
+
+            for (var attempt = 0; attempt < 3; attempt++) {
+                assertThatThrownBy(() -> gitlab.defaultBranch(project))
+                        .isInstanceOfSatisfying(ExternalCallException.class, e -> {
+                            assertThat(e.kind()).isEqualTo(Kind.HTTP_STATUS);
+                            assertThat(e.status()).isIn(500, 503);
+                            assertThat(e.isTransient()).isTrue();
+                        });
+            }
+            server.faults().clear();
+            assertThatThrownBy(() -> gitlab.defaultBranch(project))
+                    .isInstanceOfSatisfying(ExternalCallException.class,
+                            e -> assertThat(e.kind()).isEqualTo(Kind.CIRCUIT_OPEN));
+
+            var health = adapter.health().health();
+            assertThat(health.getStatus()).isEqualTo(Status.DOWN);
+            assertThat(health.getDetails()).containsEntry("circuitBreaker", "OPEN")
+                    .containsEntry("baseUrl", server.baseUrl());
+            assertThat(health.getDetails().toString()).doesNotContain("token");
+        }
+    }
+
+    @Test
+    void keepsTheBreakerClosedForGitLabsOwnAnswers() {
+        try (var adapter = AdapterContext.start(server.baseUrl(), Map.of(
+                "circuit-breaker.minimum-number-of-calls", "2", "circuit-breaker.sliding-window-size", "2"))) {
+            var gitlab = adapter.mergeRequests();
+            for (var attempt = 0; attempt < 5; attempt++) {
+                assertThatThrownBy(() -> gitlab.defaultBranch("platform/does-not-exist"))
+                        .isInstanceOfSatisfying(ExternalCallException.class, e -> assertThat(e.status()).isEqualTo(404));
+            }
+            assertThat(gitlab.defaultBranch(project)).isEqualTo("main");
+            assertThat(adapter.health().health().getStatus()).isEqualTo(Status.UP);
+        }
+    }
+
+    @Test
+    void turnsASlowAnswerIntoATimeoutAfterTheReadTimeout() {
+        try (var adapter = AdapterContext.start(server.baseUrl(), Map.of(
+                "read-timeout", "300ms", "call-timeout", "5s"))) {
+            server.faults().configure(Faults.GITLAB, new FaultSettings(3000, 0, 0, 0, 0, 0, 0));
+
+            var started = System.nanoTime();
+            assertThatThrownBy(() -> adapter.mergeRequests().get(project, 1))
+                    .isInstanceOfSatisfying(ExternalCallException.class, e -> {
+                        assertThat(e.kind()).isEqualTo(Kind.TIMEOUT);
+                        assertThat(e.isTransient()).isTrue();
+                    });
+            assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofMillis(2500));
+            assertThat(adapter.health().health().getDetails().get("lastFailure").toString()).startsWith("TIMEOUT");
+        }
+    }
+
+    @Test
+    void boundsTheWholeCallWithTheTimeLimiter() {
+        try (var adapter = AdapterContext.start(server.baseUrl(), Map.of(
+                "read-timeout", "10s", "call-timeout", "300ms"))) {
+            server.faults().configure(Faults.GITLAB, new FaultSettings(3000, 0, 0, 0, 0, 0, 0));
+
+            var started = System.nanoTime();
+            assertThatThrownBy(() -> adapter.mergeRequests().approvedBy(project, 1))
+                    .isInstanceOfSatisfying(ExternalCallException.class,
+                            e -> assertThat(e.kind()).isEqualTo(Kind.TIMEOUT));
+            assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofMillis(2500));
+        }
+    }
+
+    @Test
+    void reportsALostResponseAsAnErrorWhileGitLabAppliedTheCall() {
+        try (var adapter = AdapterContext.against(server)) {
+            var gitlab = adapter.mergeRequests();
+            gitlab.createBranch(project, "changeflow/lost", "main");
+            gitlab.commit(project, "changeflow/lost", "Grant bob", List.of(new FileChange("grants/db.txt", "alice\nbob\n")));
+            var iid = gitlab.open(project, "changeflow/lost", "main", "Grant bob", "operations: lost").iid();
+            var sha = gitlab.get(project, iid).sha();
+            server.faults().configure(Faults.GITLAB, new FaultSettings(0, 0, 1.0, 0, 0, 0, 0));
+
+            assertThatThrownBy(() -> gitlab.approve(project, iid, "approval-bot-1"))
+                    .isInstanceOfSatisfying(ExternalCallException.class, e -> {
+                        assertThat(e.status()).isEqualTo(504);
+                        assertThat(e.isTransient()).isTrue();
+                    });
+            assertThatThrownBy(() -> gitlab.merge(project, iid, sha))
+                    .isInstanceOfSatisfying(ExternalCallException.class, e -> assertThat(e.status()).isEqualTo(504));
+
+            server.faults().clear();
+            assertThat(gitlab.approvedBy(project, iid)).containsExactly("approval-bot-1");
+            assertThat(gitlab.get(project, iid).state()).isEqualTo(MergeRequestState.MERGED);
+        }
+    }
+
+    @Test
+    void reportsAnUnreachableGitLabAsAnIoFailureWithoutLeakingCredentials() {
+        try (var adapter = AdapterContext.start("http://user:secret@127.0.0.1:9/sim/gitlab", Map.of(
+                "connect-timeout", "300ms", "author.account", "changeflow-bot", "author.token", "do-not-show"))) {
+            assertThatThrownBy(() -> adapter.mergeRequests().defaultBranch(project))
+                    .isInstanceOfSatisfying(ExternalCallException.class,
+                            e -> assertThat(e.kind()).isIn(Kind.IO, Kind.TIMEOUT));
+
+            var details = adapter.health().health().getDetails().toString();
+            assertThat(details).contains("127.0.0.1:9/sim/gitlab").doesNotContain("secret").doesNotContain("do-not-show");
+        }
+    }
+}

@@ -1,0 +1,83 @@
+package io.changeflow.adapter.gitlab;
+
+import io.changeflow.sandbox.MergeListener;
+import io.changeflow.sandbox.fault.Faults;
+import io.changeflow.sandbox.gitlab.GitLabSimulator;
+import io.changeflow.sandbox.gitlab.GitLabSimulatorConfiguration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.springframework.boot.SpringBootConfiguration;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.web.server.context.WebServerApplicationContext;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Import;
+
+/**
+ * The sandbox's GitLab simulator in a minimal Spring Boot web application on a random port, started once
+ * per test JVM and shared by the adapter tests (each test works in its own project).
+ */
+final class SimulatorServer {
+
+    /** A merge seen by the simulator's {@link MergeListener}. */
+    record Merge(String project, long iid, String description) {}
+
+    @SpringBootConfiguration
+    @EnableAutoConfiguration
+    @Import(GitLabSimulatorConfiguration.class)
+    static class App {
+
+        @Bean
+        Faults faults() {
+            return new Faults();
+        }
+
+        @Bean
+        MergeListener recordingMergeListener() {
+            return (project, iid, description) -> MERGES.add(new Merge(project, iid, description));
+        }
+    }
+
+    private static final List<Merge> MERGES = new CopyOnWriteArrayList<>();
+    private static SimulatorServer instance;
+
+    private final ConfigurableApplicationContext context;
+    private final int port;
+
+    private SimulatorServer(ConfigurableApplicationContext context) {
+        this.context = context;
+        this.port = ((WebServerApplicationContext) context).getWebServer().getPort();
+    }
+
+    static synchronized SimulatorServer get() {
+        if (instance == null) {
+            var context = new SpringApplicationBuilder(App.class)
+                    .properties("server.port=0", "spring.main.banner-mode=off",
+                            "sandbox.gitlab.checking-duration=300ms",
+                            "sandbox.gitlab.pipeline-duration=600ms",
+                            "sandbox.gitlab.rebase-duration=200ms")
+                    .run();
+            instance = new SimulatorServer(context);
+            Runtime.getRuntime().addShutdownHook(new Thread(context::close));
+        }
+        return instance;
+    }
+
+    /** What {@code changeflow.gitlab.base-url} must be to talk to the simulator. */
+    String baseUrl() {
+        return "http://localhost:" + port + "/sim/gitlab";
+    }
+
+    GitLabSimulator gitlab() {
+        return context.getBean(GitLabSimulator.class);
+    }
+
+    Faults faults() {
+        return context.getBean(Faults.class);
+    }
+
+    List<Merge> merges() {
+        return List.copyOf(MERGES);
+    }
+}

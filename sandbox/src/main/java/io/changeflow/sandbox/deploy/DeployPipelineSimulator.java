@@ -1,0 +1,154 @@
+package io.changeflow.sandbox.deploy;
+
+import io.changeflow.sandbox.MergeListener;
+import io.changeflow.sandbox.fault.Faults;
+import io.changeflow.sandbox.webhook.CallbackControls;
+import io.changeflow.sandbox.webhook.WebhookSender;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.UUID;
+import java.util.regex.Pattern;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * The deployment pipeline, simulated: after every merge it rolls the change out and calls back
+ * {@code POST /callbacks/deploy} ({@code {projectId, mrIid, status: "success", operationIds?}},
+ * signed per Standard Webhooks), in merge order: runs are queued on one thread, each a fixed delay
+ * after its merge. A configurable share of callbacks is lost on purpose, so that reconciliation has
+ * something to do; the {@code deploy} fault settings and {@link #callbacks()} add duplicates, late
+ * and lost callbacks.
+ */
+public final class DeployPipelineSimulator implements MergeListener, AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(DeployPipelineSimulator.class);
+    static final String CALLBACK_PATH = "/callbacks/deploy";
+    private static final Pattern OPERATION_LINE = Pattern.compile(
+            "^\\s*Changeflow-Operation:\\s*([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})\\s*$",
+            Pattern.MULTILINE);
+
+    /** A merge whose callback was lost on purpose. */
+    public record LostCallback(String project, long mrIid) {}
+
+    private final WebhookSender sender;
+    private final CallbackControls callbacks;
+    private final Faults faults;
+    private final JsonMapper json;
+    private final Duration delay;
+    private final List<LostCallback> lost = new ArrayList<>();
+    private volatile double lostShare;
+    private volatile boolean includeOperationIds;
+
+    public DeployPipelineSimulator(DeployPipelineProperties properties, WebhookSender sender, CallbackControls callbacks,
+                                   Faults faults, JsonMapper json) {
+        this.sender = sender;
+        this.callbacks = callbacks;
+        this.faults = faults;
+        this.json = json;
+        this.delay = properties.delay();
+        this.lostShare = properties.lostShare();
+        this.includeOperationIds = properties.includeOperationIds();
+    }
+
+    /**
+     * Queues the deploy run of one merge. Synchronized, so that runs are queued in the order the
+     * merges are reported, and run in that order.
+     */
+    @Override
+    public synchronized void merged(String project, long iid, String description) {
+        if (faults.chance(lostShare)) {
+            lost(project, iid, "lost share");
+            return;
+        }
+        var plan = callbacks.next();
+        if (plan.lost()) {
+            lost(project, iid, "fault injection");
+            return;
+        }
+        var body = new LinkedHashMap<String, Object>();
+        body.put("projectId", project);
+        body.put("mrIid", iid);
+        body.put("status", "success");
+        if (includeOperationIds) {
+            var ids = operationIds(description);
+            if (!ids.isEmpty()) {
+                body.put("operationIds", ids);
+            }
+        }
+        var delivery = new WebhookSender.Delivery("msg_" + UUID.randomUUID(), CALLBACK_PATH, json.writeValueAsBytes(body));
+        var when = delay.plus(plan.extraDelay());
+        sender.send(delivery, when);
+        if (plan.duplicate()) {
+            sender.send(delivery, when);
+        }
+    }
+
+    /** The operation IDs listed as {@code Changeflow-Operation: <uuid>} lines, in order, lower case. */
+    static List<String> operationIds(String description) {
+        if (description == null) {
+            return List.of();
+        }
+        var ids = new LinkedHashSet<String>();
+        var matcher = OPERATION_LINE.matcher(description);
+        while (matcher.find()) {
+            ids.add(matcher.group(1).toLowerCase(Locale.ROOT));
+        }
+        return List.copyOf(ids);
+    }
+
+    public double lostShare() {
+        return lostShare;
+    }
+
+    /** Changes the share of lost callbacks at runtime. */
+    public void lostShare(double share) {
+        if (!(share >= 0 && share <= 1)) {
+            throw new IllegalArgumentException("lostShare is a share in [0, 1]");
+        }
+        lostShare = share;
+    }
+
+    public boolean includeOperationIds() {
+        return includeOperationIds;
+    }
+
+    public void includeOperationIds(boolean include) {
+        includeOperationIds = include;
+    }
+
+    /** One-shot controls of the outgoing callbacks: lose, duplicate or delay the next ones. */
+    public CallbackControls callbacks() {
+        return callbacks;
+    }
+
+    /** Merges whose callback was lost on purpose, in merge order. */
+    public synchronized List<LostCallback> lostCallbacks() {
+        return List.copyOf(lost);
+    }
+
+    /** The delivery log of the callbacks. */
+    public List<WebhookSender.Attempt> deliveries() {
+        return sender.attempts();
+    }
+
+    /** Forgets lost callbacks and one-shot controls (tests). */
+    public synchronized void reset() {
+        lost.clear();
+        callbacks.reset();
+    }
+
+    @Override
+    public void close() {
+        sender.close();
+    }
+
+    private void lost(String project, long iid, String why) {
+        lost.add(new LostCallback(project, iid));
+        log.info("deploy callback of {}!{} is lost on purpose ({})", project, iid, why);
+    }
+}

@@ -1,0 +1,1064 @@
+package io.changeflow.sandbox.gitlab;
+
+import io.changeflow.sandbox.MergeListener;
+import io.changeflow.sandbox.gitlab.GitLabSimulatorProperties.Account;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.HashMap;
+import java.util.HexFormat;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.function.Predicate;
+
+/**
+ * An in-memory GitLab: projects, branches, files, commits, merge requests, pipelines, approvals and the
+ * approval check items. Thread-safe: every access holds this object's monitor, so merges (and the
+ * {@link MergeListener} notifications, made while merging) happen in one order.
+ *
+ * <p>Time-based behaviour (mergeability checks, pipelines, rebases) is evaluated lazily against the clock
+ * when state is read, so there are no background threads and a settable clock makes tests deterministic.
+ *
+ * <p>Conflict model: a branch remembers the files of the ref it was created from (its base). Its change is
+ * every path whose content differs from the base. A merge request conflicts when its target changed one of
+ * those paths since the base to something else than the branch has. Merging writes the change onto the
+ * target; rebasing moves the base to the target's current files (or fails with {@code merge_error} on
+ * conflict).
+ *
+ * <p>The public methods are the control API for tests and for {@code /sim/gitlab/_control}; the REST v4
+ * controller uses the package-private ones.
+ */
+public class GitLabSimulator {
+
+    /** File content that makes a pipeline of a change containing it fail (see {@link PipelineOutcome#AUTO}). */
+    public static final String FAIL_PIPELINE_MARKER = "FAIL_PIPELINE";
+
+    private static final HexFormat HEX = HexFormat.of();
+
+    private final Clock clock;
+    private final MergeListener mergeListener;
+    private volatile GitLabSimulatorProperties properties;
+
+    private final Map<Long, Project> projects = new LinkedHashMap<>();
+    private final Map<String, User> usersByToken = new HashMap<>();
+    private User root;
+    private long nextProjectId;
+    private long nextMergeRequestId;
+    private long nextPipelineId;
+    private long nextUserId;
+    private long shaCounter;
+
+    /**
+     * @param properties    accounts, timings and seeded projects
+     * @param clock         time source of every time-based behaviour
+     * @param mergeListener told about every merge, in merge order; may be null
+     */
+    public GitLabSimulator(GitLabSimulatorProperties properties, Clock clock, MergeListener mergeListener) {
+        this.properties = Objects.requireNonNull(properties, "properties");
+        this.clock = Objects.requireNonNull(clock, "clock");
+        this.mergeListener = mergeListener;
+        reset();
+    }
+
+    // ------------------------------------------------------------------ control API (public)
+
+    /** Forgets everything and starts over with the configured accounts and seeded projects. */
+    public synchronized void reset() {
+        projects.clear();
+        usersByToken.clear();
+        nextProjectId = 1;
+        nextMergeRequestId = 1;
+        nextPipelineId = 1;
+        nextUserId = 1;
+        shaCounter = 0;
+        root = addUser("root", "Administrator", null);
+        var p = properties;
+        addUser(p.author().username(), "Changeflow author bot", p.author().token());
+        for (var approver : p.approvers()) {
+            addUser(approver.username(), "Approval bot " + approver.username(), approver.token());
+        }
+        for (var path : p.projects()) {
+            ensureProject(path, Map.of("README.md", "# " + path + "\n"));
+        }
+    }
+
+    /** The current settings. */
+    public GitLabSimulatorProperties properties() {
+        return properties;
+    }
+
+    /**
+     * Changes how long mergeability checks, pipelines and rebases take. Checks and rebases under way follow
+     * the new durations at once; pipelines keep the duration they started with (force their outcome instead).
+     */
+    public void setTimings(Duration checking, Duration pipeline, Duration rebase) {
+        properties = properties.withTimings(checking, pipeline, rebase);
+    }
+
+    /** The bot that opens merge requests. */
+    public Account author() {
+        return properties.author();
+    }
+
+    /** The approval bots. */
+    public List<Account> approvers() {
+        return properties.approvers();
+    }
+
+    /** Creates the project with {@code files} on {@code main} unless it exists; answers its numeric id. */
+    public synchronized long ensureProject(String path, Map<String, String> files) {
+        var existing = findProject(path);
+        if (existing.isPresent()) {
+            return existing.get().id;
+        }
+        var project = new Project(nextProjectId++, path, "main", now());
+        var commit = newCommit(project, List.of(), "Initial commit", root, new TreeMap<>(files));
+        var main = new Branch("main", commit.sha, commit.files);
+        project.branches.put(main.name, main);
+        projects.put(project.id, project);
+        return project.id;
+    }
+
+    /**
+     * Commits {@code files} straight to {@code branch} (created from the default branch when missing), as a
+     * person pushing would: open merge requests from or into that branch are re-checked.
+     */
+    public synchronized String push(String projectPath, String branch, Map<String, String> files, String message) {
+        var project = project(projectPath);
+        var b = project.branches.get(branch);
+        if (b == null) {
+            var from = project.branches.get(project.defaultBranch);
+            b = new Branch(branch, from.head, from.files);
+            project.branches.put(branch, b);
+        }
+        var newFiles = new TreeMap<>(b.files);
+        newFiles.putAll(files);
+        applyPush(project, b, newFiles, message, root);
+        return b.head;
+    }
+
+    /** The content of {@code path} on {@code ref} (a branch name or a commit sha), if the file exists. */
+    public synchronized Optional<String> file(String projectPath, String ref, String path) {
+        return Optional.ofNullable(filesAt(project(projectPath), ref).get(path));
+    }
+
+    /** The head sha of {@code branch}, if the branch exists. */
+    public synchronized Optional<String> branchHead(String projectPath, String branch) {
+        return Optional.ofNullable(project(projectPath).branches.get(branch)).map(b -> b.head);
+    }
+
+    /**
+     * Sets the approval check items of a project (the upstream configuration API answers them from now on).
+     *
+     * @param enforce when true an approval without check items is refused with 422 (end of the compatibility
+     *                period); when false only approvals that carry stale items are refused
+     */
+    public synchronized void setCheckItems(String projectPath, List<String> items, boolean enforce) {
+        var project = project(projectPath);
+        project.checkItems = List.copyOf(items);
+        project.enforceCheckItems = enforce;
+    }
+
+    public synchronized List<String> checkItems(String projectPath) {
+        return project(projectPath).checkItems;
+    }
+
+    /** Makes the pipelines of merge request {@code iid}'s source branch end as {@code outcome}. */
+    public synchronized void forcePipeline(String projectPath, long iid, PipelineOutcome outcome) {
+        var project = project(projectPath);
+        forceBranchPipeline(projectPath, mergeRequest(project, iid).sourceBranch, outcome);
+    }
+
+    /** Makes the pipelines of {@code branch} end as {@code outcome} ({@link PipelineOutcome#AUTO} to undo). */
+    public synchronized void forceBranchPipeline(String projectPath, String branch, PipelineOutcome outcome) {
+        var project = project(projectPath);
+        if (outcome == PipelineOutcome.AUTO) {
+            project.forcedOutcomes.remove(branch);
+        } else {
+            project.forcedOutcomes.put(branch, outcome);
+        }
+    }
+
+    /** Requires a successful pipeline before merging (GitLab's "Pipelines must succeed"); off by default. */
+    public synchronized void requirePipelineSuccess(String projectPath, boolean required) {
+        project(projectPath).onlyAllowMergeIfPipelineSucceeds = required;
+    }
+
+    /** Locks merge request {@code iid} for {@code duration}: its state reads {@code locked}, merging answers 409. */
+    public synchronized void lock(String projectPath, long iid, Duration duration) {
+        mergeRequest(project(projectPath), iid).lockedUntil = now().plus(duration);
+    }
+
+    /** Usernames that approved merge request {@code iid}, in approval order. */
+    public synchronized List<String> approvedBy(String projectPath, long iid) {
+        return mergeRequest(project(projectPath), iid).approvals.stream().map(a -> a.user.username).toList();
+    }
+
+    /** {@code opened}, {@code merged}, {@code closed} or {@code locked}. */
+    public synchronized String mergeRequestState(String projectPath, long iid) {
+        var mr = mergeRequest(project(projectPath), iid);
+        return mr.state(now());
+    }
+
+    /** The merge request's {@code detailed_merge_status} now. */
+    public synchronized String detailedMergeStatus(String projectPath, long iid) {
+        var project = project(projectPath);
+        var mr = mergeRequest(project, iid);
+        settle(project, mr);
+        return detailedStatus(project, mr);
+    }
+
+    /** The merge request's head sha (its source branch head while open). */
+    public synchronized String mergeRequestSha(String projectPath, long iid) {
+        var project = project(projectPath);
+        var mr = mergeRequest(project, iid);
+        settle(project, mr);
+        return sha(project, mr);
+    }
+
+    /** Numbers of the merge requests of a project, oldest first. */
+    public synchronized List<Long> mergeRequestIids(String projectPath) {
+        return List.copyOf(project(projectPath).mergeRequests.keySet());
+    }
+
+    // ------------------------------------------------------------------ REST v4 operations (package-private)
+
+    synchronized User authenticate(String token) {
+        if (token == null) {
+            throw GitLabError.unauthorized();
+        }
+        var user = usersByToken.get(token);
+        if (user == null) {
+            throw GitLabError.unauthorized();
+        }
+        return user;
+    }
+
+    synchronized Map<String, Object> userJson(User user) {
+        return GitLabJson.user(user, properties.webUrl());
+    }
+
+    synchronized Map<String, Object> projectJson(String idOrPath) {
+        var project = project(idOrPath);
+        return GitLabJson.project(project, properties.webUrl());
+    }
+
+    synchronized Map<String, Object> fileJson(String idOrPath, String path, String ref) {
+        var project = project(idOrPath);
+        var resolvedRef = ref == null || ref.isBlank() ? project.defaultBranch : ref;
+        var files = filesAtOrNull(project, resolvedRef);
+        if (files == null || !files.containsKey(path)) {
+            throw GitLabError.notFound("File");
+        }
+        var commitSha = headOf(project, resolvedRef);
+        return GitLabJson.file(path, files.get(path), resolvedRef, commitSha, lastCommitTouching(project, commitSha, path));
+    }
+
+    synchronized String rawFile(String idOrPath, String path, String ref) {
+        var project = project(idOrPath);
+        var files = filesAtOrNull(project, ref == null || ref.isBlank() ? project.defaultBranch : ref);
+        if (files == null || !files.containsKey(path)) {
+            throw GitLabError.notFound("File");
+        }
+        return files.get(path);
+    }
+
+    synchronized Map<String, Object> branchJson(String idOrPath, String branch) {
+        var project = project(idOrPath);
+        var b = project.branches.get(branch);
+        if (b == null) {
+            throw GitLabError.notFound("Branch");
+        }
+        return GitLabJson.branch(project, b, project.commits.get(b.head), properties.webUrl(), isMerged(project, b));
+    }
+
+    synchronized Map<String, Object> createBranch(String idOrPath, String branch, String ref, User caller) {
+        var project = project(idOrPath);
+        if (branch == null || branch.isBlank() || ref == null || ref.isBlank()) {
+            throw GitLabError.of(400, "branch and ref are missing");
+        }
+        if (project.branches.containsKey(branch)) {
+            throw GitLabError.of(400, "Branch already exists");
+        }
+        var files = filesAtOrNull(project, ref);
+        if (files == null) {
+            throw GitLabError.of(400, "Invalid reference name: " + ref);
+        }
+        var b = new Branch(branch, headOf(project, ref), files);
+        project.branches.put(branch, b);
+        return GitLabJson.branch(project, b, project.commits.get(b.head), properties.webUrl(), false);
+    }
+
+    /** {@code POST /projects/:id/repository/commits}: several actions in one commit, all or nothing. */
+    synchronized Map<String, Object> commit(String idOrPath, String branch, String message, String startBranch,
+                                            List<Map<String, Object>> actions, User caller) {
+        var project = project(idOrPath);
+        if (branch == null || branch.isBlank() || message == null || message.isBlank()) {
+            throw GitLabError.of(400, "branch, commit_message are missing");
+        }
+        if (actions == null || actions.isEmpty()) {
+            throw GitLabError.of(400, "actions is empty");
+        }
+        var b = project.branches.get(branch);
+        if (b == null) {
+            var start = startBranch == null || startBranch.isBlank() ? null : project.branches.get(startBranch);
+            if (start == null) {
+                throw GitLabError.of(400, "You can only create or edit files when you are on a branch");
+            }
+            b = new Branch(branch, start.head, start.files);
+            project.branches.put(branch, b);
+        }
+        var files = new TreeMap<>(b.files);
+        for (var action : actions) {
+            applyAction(files, action);
+        }
+        var commit = applyPush(project, b, files, message, caller);
+        return GitLabJson.commit(project, commit, properties.webUrl());
+    }
+
+    synchronized List<Map<String, Object>> listMergeRequests(String idOrPath, Predicate<Map<String, Object>> filter) {
+        var project = project(idOrPath);
+        var result = new ArrayList<Map<String, Object>>();
+        for (var mr : project.mergeRequests.values().stream().sorted((a, b) -> Long.compare(b.id, a.id)).toList()) {
+            settle(project, mr);
+            var json = mergeRequestJson(project, mr, false, false);
+            if (filter.test(json)) {
+                result.add(json);
+            }
+        }
+        return result;
+    }
+
+    synchronized Map<String, Object> createMergeRequest(String idOrPath, String source, String target, String title,
+                                                        String description, User caller) {
+        var project = project(idOrPath);
+        if (source == null || source.isBlank() || title == null || title.isBlank()) {
+            throw GitLabError.of(400, "source_branch, title are missing");
+        }
+        var targetBranch = target == null || target.isBlank() ? project.defaultBranch : target;
+        var src = project.branches.get(source);
+        if (src == null || !project.branches.containsKey(targetBranch)) {
+            throw GitLabError.validation(422, "Source branch or target branch does not exist");
+        }
+        if (source.equals(targetBranch)) {
+            throw GitLabError.validation(422, "You can't use same project/branch for source and target");
+        }
+        for (var other : project.mergeRequests.values()) {
+            if (other.state.equals("opened") && other.sourceBranch.equals(source)
+                    && other.targetBranch.equals(targetBranch)) {
+                throw GitLabError.validation(409,
+                        "Another open merge request already exists for this source branch: !" + other.iid);
+            }
+        }
+        var now = now();
+        var mr = new MergeRequest(nextMergeRequestId++, project.nextIid++, source, targetBranch, title,
+                description == null ? "" : description, caller, now);
+        mr.checkingSince = now;
+        project.mergeRequests.put(mr.iid, mr);
+        var hasPipeline = project.pipelines.values().stream()
+                .anyMatch(p -> p.ref.equals(source) && p.sha.equals(src.head));
+        if (!hasPipeline) {
+            newPipeline(project, src, src.head, "merge_request_event", caller);
+        }
+        return mergeRequestJson(project, mr, true, false);
+    }
+
+    synchronized Map<String, Object> getMergeRequest(String idOrPath, long iid, boolean includeRebaseInProgress,
+                                                     boolean includeDivergedCommitsCount) {
+        var project = project(idOrPath);
+        var mr = mergeRequest(project, iid);
+        settle(project, mr);
+        var json = mergeRequestJson(project, mr, true, includeRebaseInProgress);
+        if (includeDivergedCommitsCount) {
+            json.put("diverged_commits_count", divergedCommits(project, mr));
+        }
+        return json;
+    }
+
+    /** {@code PUT /projects/:id/merge_requests/:iid}: title, description and {@code state_event} (close, reopen). */
+    synchronized Map<String, Object> updateMergeRequest(String idOrPath, long iid, String stateEvent, String title,
+                                                        String description, User caller) {
+        var project = project(idOrPath);
+        var mr = mergeRequest(project, iid);
+        settle(project, mr);
+        var now = now();
+        if (title != null && !title.isBlank()) {
+            mr.title = title;
+        }
+        if (description != null) {
+            mr.description = description;
+        }
+        if ("close".equals(stateEvent) && mr.state.equals("opened")) {
+            mr.state = "closed";
+            mr.closedAt = now;
+            mr.closedBy = caller;
+        } else if ("reopen".equals(stateEvent) && mr.state.equals("closed")) {
+            mr.state = "opened";
+            mr.closedAt = null;
+            mr.closedBy = null;
+            mr.checkingSince = now;
+        }
+        mr.updatedAt = now;
+        return mergeRequestJson(project, mr, true, false);
+    }
+
+    synchronized List<Map<String, Object>> mergeRequestPipelines(String idOrPath, long iid) {
+        var project = project(idOrPath);
+        var mr = mergeRequest(project, iid);
+        settle(project, mr);
+        var now = now();
+        return project.pipelines.values().stream()
+                .filter(p -> p.ref.equals(mr.sourceBranch))
+                .sorted((a, b) -> Long.compare(b.id, a.id))
+                .map(p -> GitLabJson.pipelineBasic(project, p, status(project, p, now), properties.webUrl()))
+                .toList();
+    }
+
+    synchronized Map<String, Object> pipelineJson(String idOrPath, long pipelineId) {
+        var project = project(idOrPath);
+        var pipeline = project.pipelines.get(pipelineId);
+        if (pipeline == null) {
+            throw GitLabError.notFound("");
+        }
+        var now = now();
+        return GitLabJson.pipeline(project, pipeline, status(project, pipeline, now), pipelineTimes(pipeline, now),
+                properties.webUrl());
+    }
+
+    synchronized Map<String, Object> approvalsJson(String idOrPath, long iid, User caller) {
+        var project = project(idOrPath);
+        var mr = mergeRequest(project, iid);
+        settle(project, mr);
+        return GitLabJson.approvals(project, mr, caller, properties.approvalsRequired(), mergeStatus(project, mr),
+                properties.webUrl());
+    }
+
+    /**
+     * {@code POST .../approve}. 401 when the caller authored the merge request or already approved it (GitLab
+     * gives no other hint), 409 on a stale {@code sha}, 422 with the items in effect when the request carries
+     * stale check items (or none while they are enforced).
+     *
+     * @param checkItems the items the request acknowledges; null when the request carried none
+     */
+    synchronized Map<String, Object> approve(String idOrPath, long iid, String sha, List<String> checkItems,
+                                             User caller) {
+        var project = project(idOrPath);
+        var mr = mergeRequest(project, iid);
+        settle(project, mr);
+        if (!mr.state.equals("opened") || mr.author == caller
+                || mr.approvals.stream().anyMatch(a -> a.user == caller)) {
+            throw GitLabError.unauthorized();
+        }
+        if (sha != null && !sha.isBlank() && !sha.equals(sha(project, mr))) {
+            throw GitLabError.of(409, "SHA does not match HEAD of source branch: " + sha(project, mr));
+        }
+        var stale = checkItems != null
+                ? !new HashSet<>(checkItems).equals(new HashSet<>(project.checkItems))
+                : project.enforceCheckItems && !project.checkItems.isEmpty();
+        if (stale) {
+            var body = new LinkedHashMap<String, Object>();
+            body.put("message", "422 Unprocessable Entity: the approval check items changed");
+            body.put("check_items", project.checkItems);
+            throw GitLabError.withBody(422, body);
+        }
+        mr.approvals.add(new Approval(caller, now()));
+        mr.updatedAt = now();
+        return GitLabJson.approvals(project, mr, caller, properties.approvalsRequired(), mergeStatus(project, mr),
+                properties.webUrl());
+    }
+
+    /** The check items now in effect: what the upstream configuration API answers. */
+    synchronized Map<String, Object> checkItemsJson(String idOrPath) {
+        var project = project(idOrPath);
+        var body = new LinkedHashMap<String, Object>();
+        body.put("project_id", project.id);
+        body.put("check_items", project.checkItems);
+        body.put("enforced", project.enforceCheckItems);
+        return body;
+    }
+
+    /**
+     * {@code PUT .../merge}. Answers as GitLab really does: 405 for a conflict (the docs say 406) and for a
+     * merge request that is not open, 409 for a stale {@code sha} or a locked merge request, 422
+     * "Branch cannot be merged" while mergeability is still being checked right after a push.
+     */
+    synchronized Map<String, Object> merge(String idOrPath, long iid, String sha, User caller) {
+        var project = project(idOrPath);
+        var mr = mergeRequest(project, iid);
+        settle(project, mr);
+        var now = now();
+        if (!mr.state.equals("opened")) {
+            throw GitLabError.methodNotAllowed();
+        }
+        if (mr.lockedUntil != null && now.isBefore(mr.lockedUntil)) {
+            throw GitLabError.of(409, "409 Conflict: the merge request is locked");
+        }
+        var head = sha(project, mr);
+        if (sha != null && !sha.isBlank() && !sha.equals(head)) {
+            throw GitLabError.of(409, "SHA does not match HEAD of source branch: " + head);
+        }
+        if (mr.rebaseRequestedAt != null || checking(mr, now)) {
+            throw GitLabError.of(422, "Branch cannot be merged");
+        }
+        var src = project.branches.get(mr.sourceBranch);
+        var target = project.branches.get(mr.targetBranch);
+        if (src == null || target == null || conflicts(src, target)) {
+            throw GitLabError.methodNotAllowed();
+        }
+        if (project.onlyAllowMergeIfPipelineSucceeds && !"success".equals(latestPipelineStatus(project, mr, now))) {
+            throw GitLabError.methodNotAllowed();
+        }
+        var merged = new TreeMap<>(target.files);
+        applyChange(merged, src);
+        var commit = newCommit(project, List.of(target.head, src.head),
+                "Merge branch '" + src.name + "' into '" + target.name + "'\n\n" + mr.title, caller, merged);
+        target.files = commit.files;
+        target.head = commit.sha;
+        mr.state = "merged";
+        mr.mergedAt = now;
+        mr.mergedBy = caller;
+        mr.mergeCommitSha = commit.sha;
+        mr.mergedSha = src.head;
+        mr.updatedAt = now;
+        mr.mergeError = null;
+        recheckMergeRequestsInto(project, target.name, mr);
+        if (mergeListener != null) {
+            // Told inside the lock on purpose: the deploy pipeline must see merges in merge order.
+            mergeListener.merged(project.path, mr.iid, mr.description);
+        }
+        return mergeRequestJson(project, mr, true, false);
+    }
+
+    /** {@code PUT .../rebase}: 202 now; the rebase completes (or fails with {@code merge_error}) after a moment. */
+    synchronized Map<String, Object> rebase(String idOrPath, long iid, User caller) {
+        var project = project(idOrPath);
+        var mr = mergeRequest(project, iid);
+        settle(project, mr);
+        if (!mr.state.equals("opened")) {
+            throw GitLabError.of(403, "403 Forbidden");
+        }
+        if (mr.rebaseRequestedAt != null) {
+            throw GitLabError.of(409, "409 Conflict: a rebase is already in progress");
+        }
+        mr.rebaseRequestedAt = now();
+        mr.rebaseRequestedBy = caller;
+        mr.mergeError = null;
+        var body = new LinkedHashMap<String, Object>();
+        body.put("rebase_in_progress", true);
+        return body;
+    }
+
+    // ------------------------------------------------------------------ internals
+
+    private User addUser(String username, String name, String token) {
+        var user = new User(nextUserId++, username, name);
+        if (token != null) {
+            usersByToken.put(token, user);
+        }
+        return user;
+    }
+
+    private Instant now() {
+        return clock.instant();
+    }
+
+    private Optional<Project> findProject(String idOrPath) {
+        if (idOrPath == null) {
+            return Optional.empty();
+        }
+        if (idOrPath.chars().allMatch(Character::isDigit) && !idOrPath.isEmpty()) {
+            return Optional.ofNullable(projects.get(Long.parseLong(idOrPath)));
+        }
+        return projects.values().stream().filter(p -> p.path.equals(idOrPath)).findFirst();
+    }
+
+    private Project project(String idOrPath) {
+        return findProject(idOrPath).orElseThrow(() -> GitLabError.notFound("Project"));
+    }
+
+    private MergeRequest mergeRequest(Project project, long iid) {
+        var mr = project.mergeRequests.get(iid);
+        if (mr == null) {
+            throw GitLabError.of(404, "404 Not found");
+        }
+        return mr;
+    }
+
+    private String sha(Project project, MergeRequest mr) {
+        if (mr.mergedSha != null) {
+            return mr.mergedSha;
+        }
+        var src = project.branches.get(mr.sourceBranch);
+        return src == null ? null : src.head;
+    }
+
+    /** Files at a branch or commit sha; null when the ref does not exist. */
+    private Map<String, String> filesAtOrNull(Project project, String ref) {
+        var branch = project.branches.get(ref);
+        if (branch != null) {
+            return branch.files;
+        }
+        var commit = project.commits.get(ref);
+        return commit == null ? null : commit.files;
+    }
+
+    private Map<String, String> filesAt(Project project, String ref) {
+        var files = filesAtOrNull(project, ref);
+        return files == null ? Map.of() : files;
+    }
+
+    private String headOf(Project project, String ref) {
+        var branch = project.branches.get(ref);
+        return branch != null ? branch.head : ref;
+    }
+
+    private String lastCommitTouching(Project project, String sha, String path) {
+        var current = project.commits.get(sha);
+        while (current != null && !current.parents.isEmpty()) {
+            var parent = project.commits.get(current.parents.getFirst());
+            if (parent == null || !Objects.equals(parent.files.get(path), current.files.get(path))) {
+                return current.sha;
+            }
+            current = parent;
+        }
+        return current == null ? sha : current.sha;
+    }
+
+    private boolean isMerged(Project project, Branch branch) {
+        return project.mergeRequests.values().stream()
+                .anyMatch(mr -> mr.state.equals("merged") && mr.sourceBranch.equals(branch.name));
+    }
+
+    private static void applyAction(Map<String, String> files, Map<String, Object> action) {
+        var kind = String.valueOf(action.get("action"));
+        var path = action.get("file_path") == null ? null : String.valueOf(action.get("file_path"));
+        if (path == null || path.isBlank()) {
+            throw GitLabError.of(400, "actions[file_path] is missing");
+        }
+        var content = action.get("content") == null ? "" : String.valueOf(action.get("content"));
+        if ("base64".equals(action.get("encoding"))) {
+            content = new String(Base64.getMimeDecoder().decode(content), StandardCharsets.UTF_8);
+        }
+        switch (kind) {
+            case "create" -> {
+                if (files.containsKey(path)) {
+                    throw GitLabError.of(400, "A file with this name already exists");
+                }
+                files.put(path, content);
+            }
+            case "update" -> {
+                if (!files.containsKey(path)) {
+                    throw GitLabError.of(400, "A file with this name doesn't exist");
+                }
+                files.put(path, content);
+            }
+            case "delete" -> {
+                if (files.remove(path) == null) {
+                    throw GitLabError.of(400, "A file with this name doesn't exist");
+                }
+            }
+            case "move" -> {
+                var previous = action.get("previous_path") == null ? null : String.valueOf(action.get("previous_path"));
+                if (previous == null || !files.containsKey(previous)) {
+                    throw GitLabError.of(400, "A file with this name doesn't exist");
+                }
+                var old = files.remove(previous);
+                files.put(path, action.get("content") == null ? old : content);
+            }
+            case "chmod" -> {
+                if (!files.containsKey(path)) {
+                    throw GitLabError.of(400, "A file with this name doesn't exist");
+                }
+            }
+            default -> throw GitLabError.of(400, "actions[action] does not have a valid value");
+        }
+    }
+
+    /** Records a commit on {@code branch} and everything a push triggers. */
+    private Commit applyPush(Project project, Branch branch, Map<String, String> files, String message, User author) {
+        var commit = newCommit(project, List.of(branch.head), message, author, files);
+        branch.files = commit.files;
+        branch.head = commit.sha;
+        afterPush(project, branch, author);
+        return commit;
+    }
+
+    private void afterPush(Project project, Branch branch, User pusher) {
+        var now = now();
+        if (!branch.name.equals(project.defaultBranch)) {
+            newPipeline(project, branch, branch.head, "push", pusher);
+        }
+        for (var mr : project.mergeRequests.values()) {
+            if (mr.state.equals("opened") && mr.sourceBranch.equals(branch.name)) {
+                mr.checkingSince = now;
+                mr.updatedAt = now;
+            }
+        }
+        recheckMergeRequestsInto(project, branch.name, null);
+    }
+
+    /** A changed target branch makes GitLab re-check the mergeability of every open merge request into it. */
+    private void recheckMergeRequestsInto(Project project, String target, MergeRequest except) {
+        var now = now();
+        for (var mr : project.mergeRequests.values()) {
+            if (mr != except && mr.state.equals("opened") && mr.targetBranch.equals(target)) {
+                mr.checkingSince = now;
+            }
+        }
+    }
+
+    private Commit newCommit(Project project, List<String> parents, String message, User author,
+                             Map<String, String> files) {
+        var sha = newSha(project.path + "\n" + message + "\n" + files.hashCode());
+        var parentFiles = parents.isEmpty() ? Map.<String, String>of() : project.commits.get(parents.getFirst()).files;
+        int additions = 0;
+        int deletions = 0;
+        for (var path : union(parentFiles.keySet(), files.keySet())) {
+            if (!Objects.equals(parentFiles.get(path), files.get(path))) {
+                additions += lines(files.get(path));
+                deletions += lines(parentFiles.get(path));
+            }
+        }
+        var commit = new Commit(sha, List.copyOf(parents), message, author, now(), Map.copyOf(files), additions,
+                deletions);
+        project.commits.put(sha, commit);
+        return commit;
+    }
+
+    private static int lines(String content) {
+        return content == null || content.isEmpty() ? 0 : (int) content.lines().count();
+    }
+
+    private String newSha(String seed) {
+        try {
+            var digest = MessageDigest.getInstance("SHA-1");
+            return HEX.formatHex(digest.digest((seed + "\n" + (shaCounter++) + "\n" + System.nanoTime())
+                    .getBytes(StandardCharsets.UTF_8)));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-1 is part of every JDK", e);
+        }
+    }
+
+    private static Set<String> union(Set<String> a, Set<String> b) {
+        var all = new LinkedHashSet<>(a);
+        all.addAll(b);
+        return all;
+    }
+
+    /** Paths whose content on the branch differs from its base (null value: deleted). */
+    private static Map<String, String> change(Branch branch) {
+        var change = new LinkedHashMap<String, String>();
+        for (var path : union(branch.base.keySet(), branch.files.keySet())) {
+            if (!Objects.equals(branch.base.get(path), branch.files.get(path))) {
+                change.put(path, branch.files.get(path));
+            }
+        }
+        return change;
+    }
+
+    private static void applyChange(Map<String, String> files, Branch branch) {
+        change(branch).forEach((path, content) -> {
+            if (content == null) {
+                files.remove(path);
+            } else {
+                files.put(path, content);
+            }
+        });
+    }
+
+    private static boolean conflicts(Branch source, Branch target) {
+        for (var entry : change(source).entrySet()) {
+            var path = entry.getKey();
+            var onTarget = target.files.get(path);
+            if (!Objects.equals(onTarget, source.base.get(path)) && !Objects.equals(onTarget, entry.getValue())) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private int divergedCommits(Project project, MergeRequest mr) {
+        var src = project.branches.get(mr.sourceBranch);
+        var target = project.branches.get(mr.targetBranch);
+        return src == null || target == null || src.base.equals(target.files) ? 0 : 1;
+    }
+
+    /** Completes a due rebase. */
+    private void settle(Project project, MergeRequest mr) {
+        if (mr.rebaseRequestedAt == null || now().isBefore(mr.rebaseRequestedAt.plus(properties.rebaseDuration()))) {
+            return;
+        }
+        mr.rebaseRequestedAt = null;
+        var src = project.branches.get(mr.sourceBranch);
+        var target = project.branches.get(mr.targetBranch);
+        if (src == null || target == null || !mr.state.equals("opened")) {
+            return;
+        }
+        if (conflicts(src, target)) {
+            mr.mergeError = "Rebase failed: Rebase locally, resolve all conflicts, then push the branch.";
+            return;
+        }
+        if (src.base.equals(target.files)) {
+            return;
+        }
+        var rebased = new TreeMap<>(target.files);
+        applyChange(rebased, src);
+        src.base = target.files;
+        src.baseSha = target.head;
+        var commit = newCommit(project, List.of(target.head), "Rebase " + src.name + " onto " + target.name,
+                mr.rebaseRequestedBy == null ? root : mr.rebaseRequestedBy, rebased);
+        src.files = commit.files;
+        src.head = commit.sha;
+        afterPush(project, src, mr.rebaseRequestedBy == null ? root : mr.rebaseRequestedBy);
+    }
+
+    /** Timings are read now, so shortening them (tests, the control API) also shortens waits already under way. */
+    private boolean checking(MergeRequest mr, Instant now) {
+        return mr.checkingSince != null && now.isBefore(mr.checkingSince.plus(properties.checkingDuration()));
+    }
+
+    private String detailedStatus(Project project, MergeRequest mr) {
+        var now = now();
+        if (!mr.state(now).equals("opened")) {
+            return "not_open";
+        }
+        if (mr.rebaseRequestedAt != null || checking(mr, now)) {
+            return "checking";
+        }
+        var src = project.branches.get(mr.sourceBranch);
+        var target = project.branches.get(mr.targetBranch);
+        if (src == null || target == null) {
+            return "broken_status";
+        }
+        if (conflicts(src, target)) {
+            return "conflict";
+        }
+        if (project.onlyAllowMergeIfPipelineSucceeds) {
+            var status = latestPipelineStatus(project, mr, now);
+            if (!"success".equals(status)) {
+                return "failed".equals(status) || "canceled".equals(status) ? "ci_must_pass" : "ci_still_running";
+            }
+        }
+        return "mergeable";
+    }
+
+    private String mergeStatus(Project project, MergeRequest mr) {
+        return switch (detailedStatus(project, mr)) {
+            case "checking" -> "checking";
+            case "conflict", "broken_status" -> "cannot_be_merged";
+            default -> "can_be_merged";
+        };
+    }
+
+    private Pipeline latestPipeline(Project project, MergeRequest mr) {
+        return project.pipelines.values().stream()
+                .filter(p -> p.ref.equals(mr.sourceBranch))
+                .max((a, b) -> Long.compare(a.id, b.id))
+                .orElse(null);
+    }
+
+    private String latestPipelineStatus(Project project, MergeRequest mr, Instant now) {
+        var latest = latestPipeline(project, mr);
+        return latest == null ? null : status(project, latest, now);
+    }
+
+    private void newPipeline(Project project, Branch branch, String sha, String source, User user) {
+        var before = project.commits.get(sha);
+        var beforeSha = before == null || before.parents.isEmpty() ? "0000000000000000000000000000000000000000"
+                : before.parents.getFirst();
+        var marker = change(branch).values().stream().anyMatch(c -> c != null && c.contains(FAIL_PIPELINE_MARKER));
+        var pipeline = new Pipeline(nextPipelineId++, project.nextPipelineIid++, branch.name, sha, beforeSha, source,
+                user, now(), properties.pipelineDuration(), marker);
+        project.pipelines.put(pipeline.id, pipeline);
+    }
+
+    private String status(Project project, Pipeline pipeline, Instant now) {
+        var forced = project.forcedOutcomes.getOrDefault(pipeline.ref, PipelineOutcome.AUTO);
+        var elapsed = Duration.between(pipeline.createdAt, now);
+        var queue = pipeline.duration.dividedBy(5);
+        return switch (forced) {
+            case SUCCESS -> "success";
+            case FAILED -> "failed";
+            case HANG -> elapsed.compareTo(queue) < 0 ? "pending" : "running";
+            case AUTO -> {
+                if (elapsed.compareTo(pipeline.duration) >= 0) {
+                    yield pipeline.marker ? "failed" : "success";
+                }
+                yield elapsed.compareTo(queue) < 0 ? "pending" : "running";
+            }
+        };
+    }
+
+    /** started_at, finished_at and duration of a pipeline as far as known now. */
+    private PipelineTimes pipelineTimes(Pipeline pipeline, Instant now) {
+        var started = pipeline.createdAt.plus(pipeline.duration.dividedBy(5));
+        var finished = pipeline.createdAt.plus(pipeline.duration);
+        return new PipelineTimes(now.isBefore(started) ? null : started, now.isBefore(finished) ? null : finished);
+    }
+
+    private Map<String, Object> mergeRequestJson(Project project, MergeRequest mr, boolean single,
+                                                 boolean includeRebaseInProgress) {
+        var src = project.branches.get(mr.sourceBranch);
+        var target = project.branches.get(mr.targetBranch);
+        var latest = latestPipeline(project, mr);
+        var now = now();
+        var view = new MergeRequestView(mr.state(now), detailedStatus(project, mr), mergeStatus(project, mr),
+                sha(project, mr), src == null ? null : src.baseSha,
+                src != null && target != null && conflicts(src, target) && mr.state.equals("opened"),
+                latest == null ? null : GitLabJson.pipelineBasic(project, latest, status(project, latest, now),
+                        properties.webUrl()),
+                src == null ? 0 : change(src).size(), mr.rebaseRequestedAt != null);
+        return GitLabJson.mergeRequest(project, mr, view, single, includeRebaseInProgress, properties.webUrl());
+    }
+
+    // ------------------------------------------------------------------ model
+
+    record User(long id, String username, String name) {}
+
+    record Approval(User user, Instant at) {}
+
+    record Commit(String sha, List<String> parents, String message, User author, Instant at,
+                  Map<String, String> files, int additions, int deletions) {}
+
+    record PipelineTimes(Instant startedAt, Instant finishedAt) {}
+
+    /** What the JSON of a merge request needs beyond the stored fields. */
+    record MergeRequestView(String state, String detailedMergeStatus, String mergeStatus, String sha,
+                            String baseSha, boolean hasConflicts, Map<String, Object> headPipeline,
+                            int changesCount, boolean rebaseInProgress) {}
+
+    static final class Project {
+        final long id;
+        final String path;
+        final String defaultBranch;
+        final Instant createdAt;
+        final Map<String, Branch> branches = new LinkedHashMap<>();
+        final Map<String, Commit> commits = new HashMap<>();
+        final Map<Long, MergeRequest> mergeRequests = new LinkedHashMap<>();
+        final Map<Long, Pipeline> pipelines = new LinkedHashMap<>();
+        final Map<String, PipelineOutcome> forcedOutcomes = new HashMap<>();
+        long nextIid = 1;
+        long nextPipelineIid = 1;
+        List<String> checkItems = List.of();
+        boolean enforceCheckItems;
+        boolean onlyAllowMergeIfPipelineSucceeds;
+
+        Project(long id, String path, String defaultBranch, Instant createdAt) {
+            this.id = id;
+            this.path = path;
+            this.defaultBranch = defaultBranch;
+            this.createdAt = createdAt;
+        }
+
+        String name() {
+            var slash = path.lastIndexOf('/');
+            return slash < 0 ? path : path.substring(slash + 1);
+        }
+
+        String namespace() {
+            var slash = path.lastIndexOf('/');
+            return slash < 0 ? "" : path.substring(0, slash);
+        }
+    }
+
+    static final class Branch {
+        final String name;
+        String head;
+        Map<String, String> files;
+        /** The files of the ref this branch was created from, or rebased onto. */
+        Map<String, String> base;
+        String baseSha;
+
+        /** A new branch at {@code sha}, whose base is the same commit. */
+        Branch(String name, String sha, Map<String, String> files) {
+            this.name = name;
+            this.head = sha;
+            this.files = Map.copyOf(files);
+            this.base = this.files;
+            this.baseSha = sha;
+        }
+    }
+
+    static final class MergeRequest {
+        final long id;
+        final long iid;
+        final String sourceBranch;
+        final String targetBranch;
+        final User author;
+        final Instant createdAt;
+        final List<Approval> approvals = new ArrayList<>();
+        String title;
+        String description;
+        String state = "opened";
+        Instant updatedAt;
+        Instant mergedAt;
+        Instant closedAt;
+        User mergedBy;
+        User closedBy;
+        String mergeCommitSha;
+        String mergedSha;
+        String mergeError;
+        /** The last push to the source or target; mergeability is being checked for the configured time after it. */
+        Instant checkingSince;
+        /** A rebase was asked for and is in progress until the configured rebase duration has passed. */
+        Instant rebaseRequestedAt;
+        User rebaseRequestedBy;
+        Instant lockedUntil;
+
+        MergeRequest(long id, long iid, String sourceBranch, String targetBranch, String title, String description,
+                     User author, Instant createdAt) {
+            this.id = id;
+            this.iid = iid;
+            this.sourceBranch = sourceBranch;
+            this.targetBranch = targetBranch;
+            this.title = title;
+            this.description = description;
+            this.author = author;
+            this.createdAt = createdAt;
+            this.updatedAt = createdAt;
+        }
+
+        String state(Instant now) {
+            return state.equals("opened") && lockedUntil != null && now.isBefore(lockedUntil) ? "locked" : state;
+        }
+    }
+
+    static final class Pipeline {
+        final long id;
+        final long iid;
+        final String ref;
+        final String sha;
+        final String beforeSha;
+        final String source;
+        final User user;
+        final Instant createdAt;
+        final Duration duration;
+        final boolean marker;
+
+        Pipeline(long id, long iid, String ref, String sha, String beforeSha, String source, User user,
+                 Instant createdAt, Duration duration, boolean marker) {
+            this.id = id;
+            this.iid = iid;
+            this.ref = ref;
+            this.sha = sha;
+            this.beforeSha = beforeSha;
+            this.source = source;
+            this.user = user;
+            this.createdAt = createdAt;
+            this.duration = duration;
+            this.marker = marker;
+        }
+    }
+}

@@ -1,0 +1,60 @@
+package io.changeflow.sandbox.gitlab;
+
+import io.changeflow.sandbox.MergeListener;
+import io.changeflow.sandbox.fault.Faults;
+import java.time.Clock;
+import org.apache.tomcat.util.buf.EncodedSolidusHandling;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.tomcat.TomcatConnectorCustomizer;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/**
+ * The GitLab simulator's beans: the in-memory {@link GitLabSimulator}, its REST v4 endpoints under
+ * {@code /sim/gitlab/api/v4}, the test-control API under {@code /sim/gitlab/_control} and fault injection.
+ * Needs a {@link Faults} bean; tells every {@link MergeListener} bean about each merge, in merge order.
+ * Settings: {@code sandbox.gitlab.*} ({@link GitLabSimulatorProperties}).
+ */
+@Configuration(proxyBeanMethods = false)
+@EnableConfigurationProperties(GitLabSimulatorProperties.class)
+public class GitLabSimulatorConfiguration {
+
+    @Bean
+    GitLabSimulator gitLabSimulator(GitLabSimulatorProperties properties, ObjectProvider<MergeListener> listeners) {
+        // Resolved at merge time, so a listener may itself depend on the simulator without a cycle.
+        MergeListener notifyAll = (project, iid, description) ->
+                listeners.orderedStream().forEach(listener -> listener.merged(project, iid, description));
+        return new GitLabSimulator(properties, Clock.systemUTC(), notifyAll);
+    }
+
+    @Bean
+    GitLabApiController gitLabApiController(GitLabSimulator gitLabSimulator) {
+        return new GitLabApiController(gitLabSimulator);
+    }
+
+    @Bean
+    GitLabControlController gitLabControlController(GitLabSimulator gitLabSimulator) {
+        return new GitLabControlController(gitLabSimulator);
+    }
+
+    @Bean
+    GitLabFaultFilter gitLabFaultFilter(Faults faults) {
+        return new GitLabFaultFilter(faults);
+    }
+
+    /**
+     * GitLab clients address projects and files by URL-encoded path ({@code platform%2Faccess-config});
+     * Tomcat rejects an encoded slash unless told to pass it through to the application.
+     */
+    @Configuration(proxyBeanMethods = false)
+    @ConditionalOnClass(name = "org.apache.catalina.connector.Connector")
+    static class EncodedSlashes {
+
+        @Bean
+        TomcatConnectorCustomizer gitLabEncodedSlashes() {
+            return connector -> connector.setEncodedSolidusHandling(EncodedSolidusHandling.PASS_THROUGH.getValue());
+        }
+    }
+}

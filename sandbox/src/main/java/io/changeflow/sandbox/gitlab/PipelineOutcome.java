@@ -1,0 +1,17 @@
+package io.changeflow.sandbox.gitlab;
+
+/** How the simulator's pipelines of a branch (or of a merge request's source branch) end. */
+public enum PipelineOutcome {
+    /**
+     * The default: pending, then running for the configured pipeline duration, then {@code failed} when the
+     * change (the files that differ from the branch's base) contains the marker {@code FAIL_PIPELINE},
+     * otherwise {@code success}.
+     */
+    AUTO,
+    /** Succeeds now, whatever the duration. */
+    SUCCESS,
+    /** Fails now, whatever the duration. */
+    FAILED,
+    /** Never finishes: stays {@code running}, so callers hit their own timeout. */
+    HANG
+}

@@ -1,0 +1,299 @@
+package io.changeflow.sandbox.gitlab;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.changeflow.sandbox.MergeListener;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** The simulator's state machine with a hand-moved clock: mergeability, conflicts, rebase, pipelines, approvals. */
+class GitLabSimulatorTest {
+
+    private static final String PROJECT = "platform/access-config";
+    private static final Duration CHECKING = Duration.ofSeconds(2);
+    private static final Duration PIPELINE = Duration.ofSeconds(10);
+    private static final Duration REBASE = Duration.ofSeconds(1);
+
+    private final MutableClock clock = new MutableClock();
+    private final List<String> merges = new ArrayList<>();
+    private GitLabSimulator gitlab;
+    private GitLabSimulator.User author;
+    private GitLabSimulator.User bot1;
+    private GitLabSimulator.User bot2;
+
+    @BeforeEach
+    void start() {
+        var properties = GitLabSimulatorProperties.defaults().withTimings(CHECKING, PIPELINE, REBASE);
+        MergeListener listener = (project, iid, description) -> merges.add(project + "!" + iid + " " + description);
+        gitlab = new GitLabSimulator(properties, clock, listener);
+        gitlab.push(PROJECT, "main", Map.of("grants/db.txt", "alice\n"), "Seed");
+        author = gitlab.authenticate("author-bot-token");
+        bot1 = gitlab.authenticate("approval-bot-1-token");
+        bot2 = gitlab.authenticate("approval-bot-2-token");
+    }
+
+    @Test
+    void addressesProjectsByNumericIdAndByPath() {
+        var id = gitlab.ensureProject("team/other", Map.of("a.txt", "a"));
+
+        assertThat(gitlab.projectJson(String.valueOf(id)).get("path_with_namespace")).isEqualTo("team/other");
+        assertThat(gitlab.projectJson("team/other").get("id")).isEqualTo(id);
+        assertThat(gitlab.ensureProject("team/other", Map.of())).isEqualTo(id);
+        assertThatThrownBy(() -> gitlab.projectJson("team/missing"))
+                .isInstanceOfSatisfying(GitLabError.class, e -> assertThat(e.status()).isEqualTo(404));
+    }
+
+    @Test
+    void refusesUnknownTokens() {
+        assertThatThrownBy(() -> gitlab.authenticate("nope"))
+                .isInstanceOfSatisfying(GitLabError.class, e -> assertThat(e.status()).isEqualTo(401));
+        assertThatThrownBy(() -> gitlab.authenticate(null)).isInstanceOf(GitLabError.class);
+    }
+
+    @Test
+    void commitsSeveralActionsAtOnceOrNothing() {
+        gitlab.createBranch(PROJECT, "feature", "main", author);
+        commit("feature", action("create", "grants/new.txt", "bob\n"), action("update", "grants/db.txt", "alice\nbob\n"));
+        assertThat(gitlab.file(PROJECT, "feature", "grants/new.txt")).contains("bob\n");
+        assertThat(gitlab.file(PROJECT, "feature", "grants/db.txt")).contains("alice\nbob\n");
+
+        assertThatThrownBy(() -> commit("feature", action("update", "grants/other.txt", "x"),
+                action("create", "grants/new.txt", "again")))
+                .isInstanceOfSatisfying(GitLabError.class, e -> assertThat(e.status()).isEqualTo(400));
+        assertThatThrownBy(() -> commit("feature", action("create", "grants/fresh.txt", "x"),
+                action("create", "grants/new.txt", "again")))
+                .isInstanceOfSatisfying(GitLabError.class, e -> assertThat(e.body().get("message"))
+                        .isEqualTo("A file with this name already exists"));
+        assertThat(gitlab.file(PROJECT, "feature", "grants/fresh.txt")).isEmpty();
+        assertThat(gitlab.file(PROJECT, "main", "grants/new.txt")).isEmpty();
+    }
+
+    @Test
+    void staysCheckingForTheConfiguredTimeAfterEveryPush() {
+        var iid = open("feature", "grants/db.txt", "alice\nbob\n");
+        assertThat(gitlab.detailedMergeStatus(PROJECT, iid)).isEqualTo("checking");
+        assertThat(merge(iid, null)).isEqualTo(422);
+
+        clock.advance(CHECKING);
+        assertThat(gitlab.detailedMergeStatus(PROJECT, iid)).isEqualTo("mergeable");
+
+        commit("feature", action("update", "grants/db.txt", "alice\nbob\ncarol\n"));
+        assertThat(gitlab.detailedMergeStatus(PROJECT, iid)).isEqualTo("checking");
+    }
+
+    @Test
+    void mergesOnlyTheHeadItWasShownAndNotWhileLocked() {
+        var iid = open("feature", "grants/db.txt", "alice\nbob\n");
+        clock.advance(CHECKING);
+
+        assertThat(merge(iid, "0".repeat(40))).isEqualTo(409);
+        gitlab.lock(PROJECT, iid, Duration.ofSeconds(5));
+        assertThat(gitlab.mergeRequestState(PROJECT, iid)).isEqualTo("locked");
+        assertThat(merge(iid, gitlab.mergeRequestSha(PROJECT, iid))).isEqualTo(409);
+
+        clock.advance(Duration.ofSeconds(5));
+        assertThat(merge(iid, gitlab.mergeRequestSha(PROJECT, iid))).isEqualTo(200);
+        assertThat(gitlab.mergeRequestState(PROJECT, iid)).isEqualTo("merged");
+        assertThat(gitlab.file(PROJECT, "main", "grants/db.txt")).contains("alice\nbob\n");
+        assertThat(merge(iid, null)).isEqualTo(405);
+    }
+
+    @Test
+    void makesOtherMergeRequestsOnTheSameFileConflictUntilARebaseCanApplyThem() {
+        var first = open("first", "grants/db.txt", "alice\nbob\n");
+        var second = open("second", "grants/db.txt", "alice\ncarol\n");
+        var sameContent = open("same", "grants/db.txt", "alice\nbob\n");
+        var otherFile = open("other", "grants/cache.txt", "dave\n");
+        clock.advance(CHECKING);
+
+        assertThat(merge(first, null)).isEqualTo(200);
+        assertThat(gitlab.detailedMergeStatus(PROJECT, second)).isEqualTo("checking");
+        clock.advance(CHECKING);
+        assertThat(gitlab.detailedMergeStatus(PROJECT, second)).isEqualTo("conflict");
+        assertThat(gitlab.getMergeRequest(PROJECT, second, false, false).get("has_conflicts")).isEqualTo(true);
+        assertThat(merge(second, null)).isEqualTo(405);
+        assertThat(gitlab.detailedMergeStatus(PROJECT, sameContent)).isEqualTo("mergeable");
+        assertThat(gitlab.detailedMergeStatus(PROJECT, otherFile)).isEqualTo("mergeable");
+
+        gitlab.rebase(PROJECT, second, author);
+        assertThat(gitlab.getMergeRequest(PROJECT, second, true, false).get("rebase_in_progress")).isEqualTo(true);
+        assertThatThrownBy(() -> gitlab.rebase(PROJECT, second, author))
+                .isInstanceOfSatisfying(GitLabError.class, e -> assertThat(e.status()).isEqualTo(409));
+        clock.advance(REBASE);
+        var failed = gitlab.getMergeRequest(PROJECT, second, true, false);
+        assertThat(failed.get("rebase_in_progress")).isEqualTo(false);
+        assertThat((String) failed.get("merge_error")).startsWith("Rebase failed");
+
+        var before = gitlab.mergeRequestSha(PROJECT, otherFile);
+        gitlab.rebase(PROJECT, otherFile, author);
+        clock.advance(REBASE);
+        var rebased = gitlab.getMergeRequest(PROJECT, otherFile, true, false);
+        assertThat(rebased.get("merge_error")).isNull();
+        assertThat(rebased.get("sha")).isNotEqualTo(before);
+        assertThat(gitlab.file(PROJECT, "other", "grants/db.txt")).contains("alice\nbob\n");
+        clock.advance(CHECKING);
+        assertThat(merge(otherFile, (String) rebased.get("sha"))).isEqualTo(200);
+        assertThat(gitlab.file(PROJECT, "main", "grants/cache.txt")).contains("dave\n");
+        assertThat(gitlab.file(PROJECT, "main", "grants/db.txt")).contains("alice\nbob\n");
+    }
+
+    @Test
+    void runsPipelinesOverTimeAndFailsThoseWhoseChangeCarriesTheMarker() {
+        gitlab.push(PROJECT, "main", Map.of("README.md", "mentions " + GitLabSimulator.FAIL_PIPELINE_MARKER), "Doc");
+        var passing = open("passing", "grants/db.txt", "alice\nbob\n");
+        var marked = open("marked", "grants/db.txt", "alice\n" + GitLabSimulator.FAIL_PIPELINE_MARKER + "\n");
+
+        assertThat(pipelineStatus(passing)).isEqualTo("pending");
+        clock.advance(PIPELINE.dividedBy(2));
+        assertThat(pipelineStatus(passing)).isEqualTo("running");
+        clock.advance(PIPELINE);
+        assertThat(pipelineStatus(passing)).isEqualTo("success");
+        assertThat(pipelineStatus(marked)).isEqualTo("failed");
+
+        var pipelineId = (Long) gitlab.mergeRequestPipelines(PROJECT, passing).getFirst().get("id");
+        var single = gitlab.pipelineJson(PROJECT, pipelineId);
+        assertThat(single.get("status")).isEqualTo("success");
+        assertThat(single.get("finished_at")).isNotNull();
+        assertThat(single.get("duration")).isEqualTo(8);
+    }
+
+    @Test
+    void letsTestsForceOrHangPipelinesPerMergeRequestOrBranch() {
+        var iid = open("forced", "grants/db.txt", "alice\nbob\n");
+
+        gitlab.forcePipeline(PROJECT, iid, PipelineOutcome.FAILED);
+        assertThat(pipelineStatus(iid)).isEqualTo("failed");
+        gitlab.forceBranchPipeline(PROJECT, "forced", PipelineOutcome.SUCCESS);
+        assertThat(pipelineStatus(iid)).isEqualTo("success");
+        gitlab.forcePipeline(PROJECT, iid, PipelineOutcome.HANG);
+        clock.advance(Duration.ofHours(1));
+        assertThat(pipelineStatus(iid)).isEqualTo("running");
+        gitlab.forcePipeline(PROJECT, iid, PipelineOutcome.AUTO);
+        assertThat(pipelineStatus(iid)).isEqualTo("success");
+    }
+
+    @Test
+    void createsAPipelineOnEveryPushToTheSourceBranch() {
+        var iid = open("pushes", "grants/db.txt", "alice\nbob\n");
+        commit("pushes", action("update", "grants/db.txt", "alice\nbob\ncarol\n"));
+
+        var pipelines = gitlab.mergeRequestPipelines(PROJECT, iid);
+        assertThat(pipelines).hasSize(2);
+        assertThat(pipelines.getFirst().get("sha")).isEqualTo(gitlab.mergeRequestSha(PROJECT, iid));
+    }
+
+    @Test
+    void answersUnauthorizedToSelfApprovalAndToASecondApprovalOfTheSameAccount() {
+        var iid = open("approvals", "grants/db.txt", "alice\nbob\n");
+
+        assertThatThrownBy(() -> gitlab.approve(PROJECT, iid, null, null, author))
+                .isInstanceOfSatisfying(GitLabError.class, e -> assertThat(e.status()).isEqualTo(401));
+        gitlab.approve(PROJECT, iid, null, null, bot1);
+        assertThatThrownBy(() -> gitlab.approve(PROJECT, iid, null, null, bot1))
+                .isInstanceOfSatisfying(GitLabError.class, e -> {
+                    assertThat(e.status()).isEqualTo(401);
+                    assertThat(e.body()).containsEntry("message", "401 Unauthorized");
+                });
+        assertThatThrownBy(() -> gitlab.approve(PROJECT, iid, "0".repeat(40), null, bot2))
+                .isInstanceOfSatisfying(GitLabError.class, e -> assertThat(e.status()).isEqualTo(409));
+        gitlab.approve(PROJECT, iid, gitlab.mergeRequestSha(PROJECT, iid), null, bot2);
+
+        assertThat(gitlab.approvedBy(PROJECT, iid)).containsExactly("approval-bot-1", "approval-bot-2");
+        var approvals = gitlab.approvalsJson(PROJECT, iid, bot1);
+        assertThat(approvals.get("approved")).isEqualTo(true);
+        assertThat(approvals.get("user_has_approved")).isEqualTo(true);
+        assertThat(approvals.get("approvals_left")).isEqualTo(0);
+    }
+
+    @Test
+    void refusesStaleCheckItemsWithTheItemsInEffect() {
+        var iid = open("items", "grants/db.txt", "alice\nbob\n");
+        gitlab.setCheckItems(PROJECT, List.of("ticket-linked", "owner-informed"), false);
+
+        assertThat(gitlab.checkItemsJson(PROJECT).get("check_items")).isEqualTo(List.of("ticket-linked", "owner-informed"));
+        assertThatThrownBy(() -> gitlab.approve(PROJECT, iid, null, List.of("ticket-linked"), bot1))
+                .isInstanceOfSatisfying(GitLabError.class, e -> {
+                    assertThat(e.status()).isEqualTo(422);
+                    assertThat(e.body().get("check_items")).isEqualTo(List.of("ticket-linked", "owner-informed"));
+                });
+        gitlab.approve(PROJECT, iid, null, null, bot1);
+
+        gitlab.setCheckItems(PROJECT, List.of("ticket-linked"), true);
+        assertThatThrownBy(() -> gitlab.approve(PROJECT, iid, null, null, bot2))
+                .isInstanceOfSatisfying(GitLabError.class, e -> assertThat(e.status()).isEqualTo(422));
+        gitlab.approve(PROJECT, iid, null, List.of("ticket-linked"), bot2);
+        assertThat(gitlab.approvedBy(PROJECT, iid)).containsExactly("approval-bot-1", "approval-bot-2");
+    }
+
+    @Test
+    void tellsTheMergeListenerAboutEveryMergeInMergeOrder() {
+        var first = open("one", "grants/a.txt", "a\n");
+        var second = open("two", "grants/b.txt", "b\n");
+        clock.advance(CHECKING);
+
+        assertThat(merge(second, null)).isEqualTo(200);
+        clock.advance(CHECKING);
+        assertThat(merge(first, null)).isEqualTo(200);
+
+        assertThat(merges).containsExactly(PROJECT + "!" + second + " operations: two", PROJECT + "!" + first + " operations: one");
+    }
+
+    @Test
+    void closesAndReopensAndRefusesASecondOpenMergeRequestFromTheSameBranch() {
+        var iid = open("closing", "grants/db.txt", "alice\nbob\n");
+        assertThatThrownBy(() -> gitlab.createMergeRequest(PROJECT, "closing", "main", "Again", "", author))
+                .isInstanceOfSatisfying(GitLabError.class, e -> assertThat(e.status()).isEqualTo(409));
+
+        gitlab.updateMergeRequest(PROJECT, iid, "close", null, null, author);
+        assertThat(gitlab.mergeRequestState(PROJECT, iid)).isEqualTo("closed");
+        assertThat(merge(iid, null)).isEqualTo(405);
+        gitlab.updateMergeRequest(PROJECT, iid, "reopen", null, null, author);
+        assertThat(gitlab.mergeRequestState(PROJECT, iid)).isEqualTo("opened");
+    }
+
+    @Test
+    void startsOverOnReset() {
+        open("gone", "grants/db.txt", "x\n");
+
+        gitlab.reset();
+
+        assertThat(gitlab.mergeRequestIids(PROJECT)).isEmpty();
+        assertThat(gitlab.file(PROJECT, "main", "README.md")).contains("# " + PROJECT + "\n");
+        assertThat(gitlab.file(PROJECT, "main", "grants/db.txt")).isEmpty();
+    }
+
+    private long open(String branch, String path, String content) {
+        gitlab.createBranch(PROJECT, branch, "main", author);
+        var exists = gitlab.file(PROJECT, branch, path).isPresent();
+        commit(branch, action(exists ? "update" : "create", path, content));
+        var json = gitlab.createMergeRequest(PROJECT, branch, "main", "Change " + branch, "operations: " + branch, author);
+        return (Long) json.get("iid");
+    }
+
+    @SafeVarargs
+    private void commit(String branch, Map<String, Object>... actions) {
+        gitlab.commit(PROJECT, branch, "Change", null, List.of(actions), author);
+    }
+
+    private static Map<String, Object> action(String action, String path, String content) {
+        return Map.of("action", action, "file_path", path, "content", content);
+    }
+
+    private int merge(long iid, String sha) {
+        try {
+            gitlab.merge(PROJECT, iid, sha, author);
+            return 200;
+        } catch (GitLabError e) {
+            return e.status();
+        }
+    }
+
+    private String pipelineStatus(long iid) {
+        return (String) gitlab.mergeRequestPipelines(PROJECT, iid).getFirst().get("status");
+    }
+}
