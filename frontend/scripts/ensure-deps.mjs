@@ -1,0 +1,47 @@
+#!/usr/bin/env node
+// Runs `npm ci` only when node_modules does not match package-lock.json (Maven calls this on every
+// build). The stamp records a hash of the lock file, the Node version and the platform; `npm ci`
+// deletes node_modules first, so a failed or interrupted install leaves no stamp and the next build
+// installs again. Force a fresh install with FRONTEND_FORCE_CI=1 (or by deleting node_modules).
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const lockFile = join(root, 'package-lock.json');
+const modules = join(root, 'node_modules');
+const stampFile = join(modules, '.changeflow-install-stamp');
+
+if (!existsSync(lockFile)) {
+  console.error('frontend: package-lock.json is missing; run `npm install` in frontend/ and commit the lock file.');
+  process.exit(1);
+}
+
+const expected = createHash('sha256')
+  .update(readFileSync(lockFile))
+  .update(`\0${process.version}\0${process.platform}\0${process.arch}`)
+  .digest('hex');
+
+const current = existsSync(stampFile) ? readFileSync(stampFile, 'utf8').trim() : null;
+const upToDate = current === expected && existsSync(join(modules, '.package-lock.json'));
+
+if (upToDate && process.env.FRONTEND_FORCE_CI !== '1') {
+  console.log('frontend: node_modules is up to date with package-lock.json; skipping npm ci');
+  process.exit(0);
+}
+
+console.log('frontend: running npm ci');
+const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+const result = spawnSync(npm, ['ci', '--no-audit', '--no-fund'], {
+  cwd: root,
+  stdio: 'inherit',
+  shell: process.platform === 'win32',
+});
+if (result.error) {
+  console.error(`frontend: could not run npm: ${result.error.message}`);
+  process.exit(1);
+}
+if (result.status !== 0) process.exit(result.status ?? 1);
+writeFileSync(stampFile, `${expected}\n`);

@@ -1,0 +1,101 @@
+import { api, type ApiResult } from './client';
+import type {
+  Batch,
+  Binding,
+  ConfigEntry,
+  Decision,
+  DemoUser,
+  InboxItem,
+  Me,
+  OperationDetail,
+  PageOf,
+  Preview,
+  ReconciliationResult,
+  RequestView,
+  RetriggerResult,
+  SubmitRequestBody,
+  Target,
+} from './types';
+
+const enc = encodeURIComponent;
+
+export const getMe = (signal?: AbortSignal) => api.get<Me>('/api/me', { signal });
+
+/** The shape of /sandbox/demo-users is open: accept names or objects, in a list or under `users`. */
+export function normalizeDemoUsers(data: unknown): DemoUser[] {
+  const list: unknown[] = Array.isArray(data)
+    ? data
+    : data !== null && typeof data === 'object' && Array.isArray((data as { users?: unknown }).users)
+      ? ((data as { users: unknown[] }).users)
+      : [];
+  return list.flatMap((item): DemoUser[] => {
+    if (typeof item === 'string' && item !== '') return [{ user: item, label: item, role: null }];
+    if (item === null || typeof item !== 'object') return [];
+    const o = item as Record<string, unknown>;
+    const user = [o.user, o.account, o.id, o.name].find((v): v is string => typeof v === 'string' && v !== '');
+    if (!user) return [];
+    const label = [o.displayName, o.label, o.name].find((v): v is string => typeof v === 'string' && v !== '') ?? user;
+    const rawRole = o.role ?? o.roles ?? o.description;
+    const role = Array.isArray(rawRole)
+      ? rawRole.filter((r) => typeof r === 'string').join(', ') || null
+      : typeof rawRole === 'string' && rawRole !== ''
+        ? rawRole
+        : null;
+    return [{ user, label, role }];
+  });
+}
+
+export async function getDemoUsers(signal?: AbortSignal): Promise<ApiResult<DemoUser[]>> {
+  const result = await api.get<unknown>('/sandbox/demo-users', { signal });
+  return result.ok ? { ...result, data: normalizeDemoUsers(result.data) } : result;
+}
+
+export const sandboxLogin = (user: string) => api.post<unknown>('/sandbox/login', { user });
+export const sandboxLogout = () => api.post<unknown>('/sandbox/logout');
+
+export const getTargets = (signal?: AbortSignal) => api.get<Target[]>('/api/targets', { signal });
+
+export const getPreview = (targetKey: string, subjectId: string, signal?: AbortSignal) =>
+  api.get<Preview | null>('/api/requests/preview', { query: { targetKey, subjectId }, signal });
+
+export const submitRequest = (body: SubmitRequestBody) => api.post<RequestView>('/api/requests', body);
+
+export const getRequest = (operationId: string, signal?: AbortSignal) =>
+  api.get<RequestView>(`/api/requests/${enc(operationId)}`, { signal });
+
+export const listMyRequests = (page: number, size: number, signal?: AbortSignal) =>
+  api.get<PageOf<RequestView>>('/api/requests', { query: { page, size }, signal });
+
+export const listMyBindings = (signal?: AbortSignal) => api.get<Binding[]>('/api/bindings', { signal });
+
+export const getInbox = (signal?: AbortSignal) => api.get<InboxItem[]>('/sim/approval/inbox', { signal });
+
+export const decide = (ticket: string, decision: Decision) =>
+  api.post<unknown>(`/sim/approval/inbox/${enc(ticket)}/decision`, { decision });
+
+export const findOperations = (
+  query: { status?: string; stuckForSeconds?: number | null; limit?: number },
+  signal?: AbortSignal,
+) => api.get<RequestView[]>('/ops/operations', { query, signal });
+
+export const getOperation = (operationId: string, signal?: AbortSignal) =>
+  api.get<OperationDetail>(`/ops/operations/${enc(operationId)}`, { signal });
+
+export const retrigger = (operationId: string) =>
+  api.post<RetriggerResult>(`/ops/operations/${enc(operationId)}/retrigger`);
+
+export const closeOperation = (operationId: string) =>
+  api.post<unknown>(`/ops/operations/${enc(operationId)}/close`);
+
+export const startBatchRound = (partition: string) =>
+  api.post<{ batchId?: number | string } | null>('/ops/batch-rounds', {}, { query: { partition } });
+
+export const listBatches = (limit: number, signal?: AbortSignal) =>
+  api.get<Batch[]>('/ops/batches', { query: { limit }, signal });
+
+export const settleBatch = (id: number | string) =>
+  api.post<{ outcome?: string } | null>(`/ops/batches/${enc(String(id))}/settle`);
+
+export const runReconciliation = () => api.post<ReconciliationResult>('/ops/reconciliation-runs');
+
+export const getConfig = (signal?: AbortSignal) => api.get<ConfigEntry[]>('/ops/config', { signal });

@@ -1,0 +1,142 @@
+import type { ReactNode } from 'react';
+import type { RequestView } from '../api/types';
+import { formatDate, formatDateTime } from '../logic/format';
+import { safeHttpUrl } from '../logic/safeUrl';
+import { buildTimeline, statusLabel } from '../logic/timeline';
+import { HintBox } from './HintBox';
+import { StatusBadge } from './StatusBadge';
+import { Timeline } from './Timeline';
+
+export function MergeRequestLink({ view }: { view: Pick<RequestView, 'mergeRequest'> }) {
+  const mr = view.mergeRequest;
+  if (!mr) return <span className="muted">Not created yet</span>;
+  const href = safeHttpUrl(mr.webUrl);
+  const text = `${mr.project}!${mr.iid}`;
+  return href ? (
+    <a href={href} target="_blank" rel="noopener noreferrer" data-testid="mr-link">
+      {text} <span className="visually-hidden">(opens in a new tab)</span>
+    </a>
+  ) : (
+    <span data-testid="mr-link">{text}</span>
+  );
+}
+
+export interface RequestDetailsProps {
+  view: RequestView;
+  /** Shown next to the status (the requester page puts its live-update state there). */
+  statusExtra?: ReactNode;
+  onApplyAgain?: () => void;
+  targetBatchable?: boolean;
+}
+
+/** Status, hint, merge request and timeline of one request (requester and operator pages). */
+export function RequestDetails({ view, onApplyAgain, targetBatchable, statusExtra }: RequestDetailsProps) {
+  const timeline = view.timeline ?? [];
+  return (
+    <div className="request-details">
+      <div className="status-row">
+        <StatusBadge status={view.status} testId="request-status" />
+        {view.step ? (
+          <span className="muted" data-testid="request-step">
+            Step: <code>{view.step}</code>
+            {view.stepCode !== null && view.stepCode !== undefined ? <> ({view.stepCode})</> : null}
+          </span>
+        ) : null}
+        {statusExtra}
+      </div>
+      <p className="visually-hidden" role="status" aria-live="polite" data-testid="status-announcement">
+        Status: {statusLabel(view.status)}
+      </p>
+
+      <HintBox hint={view.hint} onApplyAgain={onApplyAgain} />
+
+      <dl className="facts">
+        <div>
+          <dt>Target</dt>
+          <dd>
+            <code>{view.targetKey}</code>
+          </dd>
+        </div>
+        <div>
+          <dt>Subject</dt>
+          <dd>{view.subjectId}</dd>
+        </div>
+        <div>
+          <dt>Requested by</dt>
+          <dd>{view.requester}</dd>
+        </div>
+        <div>
+          <dt>Reason</dt>
+          <dd>{view.reason}</dd>
+        </div>
+        <div>
+          <dt>Expires</dt>
+          <dd>{view.expiresAt ? formatDate(view.expiresAt) : 'Never'}</dd>
+        </div>
+        <div>
+          <dt>Merge request</dt>
+          <dd>
+            <MergeRequestLink view={view} />
+          </dd>
+        </div>
+        {view.batchId !== null && view.batchId !== undefined ? (
+          <div>
+            <dt>Batch</dt>
+            <dd data-testid="batch-id">{String(view.batchId)}</dd>
+          </div>
+        ) : null}
+        <div>
+          <dt>Submitted</dt>
+          <dd>{formatDateTime(view.createdAt)}</dd>
+        </div>
+        <div>
+          <dt>Last change</dt>
+          <dd>{formatDateTime(view.updatedAt)}</dd>
+        </div>
+      </dl>
+
+      <section aria-labelledby="timeline-title">
+        <h2 id="timeline-title">Progress</h2>
+        <Timeline milestones={buildTimeline(view, targetBatchable)} />
+      </section>
+
+      {timeline.length > 0 ? (
+        <details className="events">
+          <summary>All events ({timeline.length})</summary>
+          <div className="table-wrap">
+            <table data-testid="events">
+              <thead>
+                <tr>
+                  <th scope="col">When</th>
+                  <th scope="col">Event</th>
+                  <th scope="col">State</th>
+                  <th scope="col">Detail</th>
+                </tr>
+              </thead>
+              <tbody>
+                {timeline.map((e, i) => (
+                  <tr key={`${e.event}-${e.at}-${i}`}>
+                    <td>{formatDateTime(e.at)}</td>
+                    <td>
+                      <code>{e.event}</code>
+                    </td>
+                    <td>
+                      {e.status ?? '—'}
+                      {e.step ? (
+                        <>
+                          {' '}
+                          / <code>{e.step}</code>
+                        </>
+                      ) : null}
+                    </td>
+                    <td>{e.detail ?? ''}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        </details>
+      ) : null}
+    </div>
+  );
+}

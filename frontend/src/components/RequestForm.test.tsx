@@ -1,0 +1,166 @@
+import { act } from 'react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { envelope, mockFetch, type RecordedCall, type Reply } from '../test/fetchMock';
+import { TARGETS, view } from '../test/fixtures';
+import { click, flush, render, type, type Rendered } from '../test/render';
+import { RequestForm, type RequestFormProps } from './RequestForm';
+
+let r: Rendered | null = null;
+let restore: (() => void) | null = null;
+
+afterEach(async () => {
+  await r?.unmount();
+  r = null;
+  restore?.();
+  restore = null;
+  vi.useRealTimers();
+});
+
+/** Submissions answer from `replies` in order; the preview answers "unavailable". */
+function backend(replies: Reply[]) {
+  let n = 0;
+  const mock = mockFetch((call: RecordedCall) => {
+    if (call.url.startsWith('/api/requests/preview')) return envelope('PREVIEW_UNAVAILABLE', null);
+    if (call.method === 'POST' && call.url === '/api/requests') return replies[Math.min(n++, replies.length - 1)] ?? 'network-error';
+    return { status: 404, body: { code: 'NOT_FOUND', message: 'Not found', data: null, traceId: 't' } };
+  });
+  restore = mock.restore;
+  return { posts: () => mock.calls.filter((c) => c.method === 'POST') };
+}
+
+async function renderForm(props: Partial<RequestFormProps> = {}) {
+  const onAccepted = vi.fn();
+  const generateId = vi.fn(() => `op-${generateId.mock.calls.length}`);
+  r = await render(
+    <RequestForm targets={TARGETS} onAccepted={onAccepted} onNewRequest={() => undefined} generateId={generateId} {...props} />,
+  );
+  return { onAccepted, generateId, r };
+}
+
+async function fill(rendered: Rendered, values: { target?: string; reason?: string; subject?: string } = {}) {
+  await type(rendered.byTestId<HTMLSelectElement>('field-target'), values.target ?? 'db-prod-readonly');
+  await type(rendered.byTestId<HTMLTextAreaElement>('field-reason'), values.reason ?? 'On-call this week');
+  if (values.subject) await type(rendered.byTestId<HTMLInputElement>('field-subject'), values.subject);
+}
+
+async function submitForm(rendered: Rendered) {
+  await click(rendered.byTestId('submit-request'));
+  await flush();
+}
+
+describe('RequestForm', () => {
+  it('generates the operationId once when the form opens and reuses it on every retry', async () => {
+    const api = backend(['network-error', envelope('INTERNAL_ERROR', null, 500), envelope('ACCEPTED', view({ operationId: 'op-1' }), 202)]);
+    const { onAccepted, generateId, r: form } = await renderForm();
+    expect(generateId).toHaveBeenCalledTimes(1);
+    expect(form.byTestId('operation-id').textContent).toBe('op-1');
+
+    await fill(form, { subject: 'bob' });
+    await submitForm(form);
+    expect(form.byTestId('submit-error').textContent).toMatch(/cannot reach the server/i);
+    await submitForm(form);
+    expect(form.byTestId('error-code').textContent).toBe('INTERNAL_ERROR');
+    await submitForm(form);
+
+    const bodies = api.posts().map((c) => c.body as Record<string, unknown>);
+    expect(bodies).toHaveLength(3);
+    expect(new Set(bodies.map((b) => b.operationId))).toEqual(new Set(['op-1']));
+    expect(bodies[0]).toEqual({ operationId: 'op-1', targetKey: 'db-prod-readonly', subjectId: 'bob', reason: 'On-call this week' });
+    expect(generateId).toHaveBeenCalledTimes(1);
+    expect(onAccepted).toHaveBeenCalledWith('op-1');
+  });
+
+  it('stays locked after DUPLICATE_SUBMIT and links to the request instead of showing a new one', async () => {
+    const api = backend([envelope('DUPLICATE_SUBMIT', view({ operationId: 'op-1' }), 202)]);
+    const { onAccepted, r: form } = await renderForm();
+    await fill(form);
+    await submitForm(form);
+
+    expect(onAccepted).not.toHaveBeenCalled();
+    const notice = form.byTestId('duplicate-notice');
+    expect(notice.textContent).toMatch(/already submitted/i);
+    expect(form.byTestId<HTMLAnchorElement>('duplicate-link').getAttribute('href')).toBe('/requests/op-1');
+    expect(form.byTestId<HTMLButtonElement>('submit-request').disabled).toBe(true);
+    expect(form.container.querySelector('fieldset')?.disabled).toBe(true);
+    expect(form.byTestId('form-status').textContent).toMatch(/already submitted/i);
+
+    await submitForm(form);
+    expect(api.posts()).toHaveLength(1);
+  });
+
+  it('shows 400 field errors next to their fields', async () => {
+    backend([
+      envelope('INVALID_REQUEST', { fieldErrors: [{ field: 'subjectId', code: 'UNKNOWN', message: 'No such person.' }, { field: 'other', code: 'X', message: 'Odd.' }] }, 400, {
+        message: 'Some fields are invalid.',
+        traceId: 'tr-400',
+      }),
+    ]);
+    const { r: form } = await renderForm();
+    await fill(form, { subject: 'nobody' });
+    await submitForm(form);
+    expect(form.byTestId('field-error-subjectId').textContent).toBe('No such person.');
+    expect(form.byTestId('field-subject').getAttribute('aria-invalid')).toBe('true');
+    expect(form.byTestId('field-subject').getAttribute('aria-describedby')).toContain(form.byTestId('field-error-subjectId').id);
+    expect(form.byTestId('field-errors-other').textContent).toContain('other: Odd.');
+    expect(form.byTestId('error-trace-id').textContent).toBe('tr-400');
+    expect(form.byTestId<HTMLButtonElement>('submit-request').disabled).toBe(false);
+  });
+
+  it('checks required fields before sending anything', async () => {
+    const api = backend([envelope('ACCEPTED', view(), 202)]);
+    const { r: form } = await renderForm();
+    await submitForm(form);
+    expect(form.byTestId('field-error-targetKey')).toBeTruthy();
+    expect(form.byTestId('field-error-reason')).toBeTruthy();
+    expect(api.posts()).toHaveLength(0);
+  });
+
+  it.each([
+    ['REQUEST_IN_PROGRESS', 409, 'An active request exists for this subject and target.'],
+    ['IDEMPOTENCY_KEY_REUSED', 422, 'This reference was used for a different request.'],
+    ['SERVICE_CLOSED', 403, 'Submissions are closed right now.'],
+  ])('shows %s as message, code and traceId', async (code, status, message) => {
+    backend([envelope(code, null, status, { message, traceId: `tr-${status}` })]);
+    const { onAccepted, r: form } = await renderForm();
+    await fill(form);
+    await submitForm(form);
+    expect(form.byTestId('error-message').textContent).toBe(message);
+    expect(form.byTestId('error-code').textContent).toBe(code);
+    expect(form.byTestId('error-trace-id').textContent).toBe(`tr-${status}`);
+    expect(form.container.textContent).not.toContain('{');
+    expect(onAccepted).not.toHaveBeenCalled();
+  });
+
+  it('after 429 shows when to retry and re-enables submitting then, with the same operationId', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] });
+    vi.setSystemTime(new Date('2026-03-01T12:00:00Z'));
+    const api = backend([
+      { status: 429, body: { code: 'RATE_LIMITED', message: 'Too many submissions, please try again later', data: { retryAfterSeconds: 5 }, traceId: 'tr-429' }, headers: { 'Retry-After': '5' } },
+      envelope('ACCEPTED', view({ operationId: 'op-1' }), 202),
+    ]);
+    const { onAccepted, r: form } = await renderForm();
+    await fill(form);
+    await submitForm(form);
+
+    const button = form.byTestId<HTMLButtonElement>('submit-request');
+    expect(button.disabled).toBe(true);
+    expect(form.byTestId('retry-after').textContent).toMatch(/try again in 5 s/);
+    expect(form.byTestId('error-code').textContent).toBe('RATE_LIMITED');
+
+    await act(async () => {
+      await vi.advanceTimersByTimeAsync(2000);
+    });
+    expect(form.byTestId('retry-after').textContent).toMatch(/try again in 3 s/);
+    expect(button.disabled).toBe(true);
+
+    await act(async () => {
+      await vi.advanceTimersByTimeAsync(3000);
+    });
+    expect(form.byTestId('retry-after').textContent).toMatch(/try again now/i);
+    expect(button.disabled).toBe(false);
+
+    await submitForm(form);
+    expect(api.posts().map((c) => (c.body as { operationId: string }).operationId)).toEqual(['op-1', 'op-1']);
+    expect(onAccepted).toHaveBeenCalledWith('op-1');
+  });
+});

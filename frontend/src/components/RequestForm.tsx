@@ -1,0 +1,290 @@
+import { useId, useState, type FormEvent } from 'react';
+import { type ApiFailure } from '../api/client';
+import { submitRequest } from '../api/endpoints';
+import type { SubmitRequestBody, Target } from '../api/types';
+import { newOperationId } from '../logic/operationId';
+import { todayIso } from '../logic/format';
+import { useSecondsUntil } from '../logic/hooks';
+import { Link } from '../router/router';
+import { ErrorNotice } from './ErrorNotice';
+import { PreviewPanel } from './PreviewPanel';
+
+export interface RequestFormValues {
+  targetKey: string;
+  subjectId: string;
+  reason: string;
+  expiresAt: string;
+}
+
+export interface RequestFormProps {
+  targets: Target[];
+  initial?: Partial<RequestFormValues>;
+  /** A fresh form (new operationId) was asked for. */
+  onNewRequest: () => void;
+  /** ACCEPTED: the caller opens the request page. */
+  onAccepted: (operationId: string) => void;
+  /** Injected for tests. */
+  generateId?: () => string;
+  now?: () => number;
+}
+
+type FieldName = keyof RequestFormValues;
+const FIELDS: readonly FieldName[] = ['targetKey', 'subjectId', 'reason', 'expiresAt'];
+
+type Phase = 'editing' | 'submitting' | 'duplicate';
+
+function clientErrors(values: RequestFormValues, today: string): Partial<Record<FieldName, string>> {
+  const errors: Partial<Record<FieldName, string>> = {};
+  if (!values.targetKey) errors.targetKey = 'Choose a target.';
+  if (!values.reason.trim()) errors.reason = 'Say why you need this change.';
+  if (values.expiresAt && values.expiresAt < today) errors.expiresAt = 'The expiry date cannot be in the past.';
+  return errors;
+}
+
+/**
+ * The request form. Its operationId is generated once, when the form opens, and sent unchanged on
+ * every retry of this form, so a retry after a lost answer is recognised by the server
+ * (DUPLICATE_SUBMIT) instead of creating a second request. A new form (the parent remounts it with
+ * a new key) gets a new operationId.
+ */
+export function RequestForm({ targets, initial, onNewRequest, onAccepted, generateId, now = Date.now }: RequestFormProps) {
+  const [operationId] = useState(() => (generateId ?? newOperationId)());
+  const [values, setValues] = useState<RequestFormValues>({
+    targetKey: initial?.targetKey ?? '',
+    subjectId: initial?.subjectId ?? '',
+    reason: initial?.reason ?? '',
+    expiresAt: initial?.expiresAt ?? '',
+  });
+  const [phase, setPhase] = useState<Phase>('editing');
+  const [attempts, setAttempts] = useState(0);
+  const [error, setError] = useState<ApiFailure | null>(null);
+  const [fieldErrors, setFieldErrors] = useState<Partial<Record<FieldName, string>>>({});
+  const [otherFieldErrors, setOtherFieldErrors] = useState<string[]>([]);
+  const [retryAt, setRetryAt] = useState<number | null>(null);
+  const [duplicateOf, setDuplicateOf] = useState<string | null>(null);
+  const [status, setStatus] = useState('');
+  const secondsLeft = useSecondsUntil(retryAt, now);
+  const baseId = useId();
+  const ids = Object.fromEntries(FIELDS.map((f) => [f, `${baseId}-${f}`])) as Record<FieldName, string>;
+
+  const waitingForRetry = secondsLeft !== null && secondsLeft > 0;
+  const locked = phase === 'duplicate';
+  const canSubmit = phase === 'editing' && !waitingForRetry;
+  const target = targets.find((t) => t.key === values.targetKey);
+
+  const update = (field: FieldName) => (event: { target: { value: string } }) => {
+    const value = event.target.value;
+    setValues((v) => ({ ...v, [field]: value }));
+    if (fieldErrors[field]) setFieldErrors((e) => ({ ...e, [field]: undefined }));
+  };
+
+  async function handleSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (!canSubmit) return;
+    const local = clientErrors(values, todayIso(new Date(now())));
+    setFieldErrors(local);
+    setOtherFieldErrors([]);
+    if (Object.keys(local).length > 0) {
+      setStatus('Please correct the highlighted fields.');
+      return;
+    }
+    const body: SubmitRequestBody = { operationId, targetKey: values.targetKey, reason: values.reason.trim() };
+    if (values.subjectId.trim()) body.subjectId = values.subjectId.trim();
+    if (values.expiresAt) body.expiresAt = values.expiresAt;
+
+    setPhase('submitting');
+    setAttempts((a) => a + 1);
+    setError(null);
+    setRetryAt(null);
+    setStatus('Submitting your request…');
+    const result = await submitRequest(body);
+
+    if (result.ok) {
+      const id = result.data?.operationId ?? operationId;
+      if (result.code === 'DUPLICATE_SUBMIT') {
+        // Already submitted earlier (e.g. the first answer was lost): not a new request. Stay locked.
+        setDuplicateOf(id);
+        setPhase('duplicate');
+        setStatus('This request was already submitted.');
+        return;
+      }
+      setStatus('Request submitted.');
+      onAccepted(id);
+      return;
+    }
+
+    setPhase('editing');
+    setError(result);
+    if (result.code === 'INVALID_REQUEST' && result.fieldErrors.length > 0) {
+      const mapped: Partial<Record<FieldName, string>> = {};
+      const others: string[] = [];
+      for (const fe of result.fieldErrors) {
+        if ((FIELDS as readonly string[]).includes(fe.field)) mapped[fe.field as FieldName] = fe.message;
+        else others.push(`${fe.field}: ${fe.message}`);
+      }
+      setFieldErrors(mapped);
+      setOtherFieldErrors(others);
+    }
+    if (result.status === 429) {
+      const seconds = result.retryAfterSeconds ?? 30;
+      setRetryAt(now() + seconds * 1000);
+      setStatus(`Too many submissions. You can try again in ${seconds} seconds.`);
+    } else {
+      setStatus('The request was not submitted.');
+    }
+  }
+
+  const describedBy = (field: FieldName, hint?: string) =>
+    [hint, fieldErrors[field] ? `${ids[field]}-error` : undefined].filter(Boolean).join(' ') || undefined;
+
+  const fieldError = (field: FieldName) =>
+    fieldErrors[field] ? (
+      <p className="field-error" id={`${ids[field]}-error`} data-testid={`field-error-${field}`}>
+        {fieldErrors[field]}
+      </p>
+    ) : null;
+
+  return (
+    <form className="request-form" onSubmit={handleSubmit} noValidate data-testid="request-form" aria-labelledby={`${baseId}-title`}>
+      <h2 id={`${baseId}-title`}>New request</h2>
+      <p className="form-meta">
+        Request reference: <code data-testid="operation-id">{operationId}</code>
+      </p>
+
+      <fieldset disabled={locked || phase === 'submitting'} className="form-fields">
+        <legend className="visually-hidden">Request details</legend>
+        <div className="field">
+          <label htmlFor={ids.targetKey}>Target</label>
+          <select
+            id={ids.targetKey}
+            value={values.targetKey}
+            onChange={update('targetKey')}
+            aria-invalid={fieldErrors.targetKey ? true : undefined}
+            aria-describedby={describedBy('targetKey', target ? `${ids.targetKey}-desc` : undefined)}
+            data-testid="field-target"
+            required
+          >
+            <option value="">Choose a target…</option>
+            {targets.map((t) => (
+              <option key={t.key} value={t.key}>
+                {t.name || t.key}
+              </option>
+            ))}
+          </select>
+          {target ? (
+            <p className="field-hint" id={`${ids.targetKey}-desc`}>
+              {target.description}
+              {target.batchable ? ' Merged together with other requests in batch rounds.' : ''}
+            </p>
+          ) : null}
+          {fieldError('targetKey')}
+        </div>
+
+        <div className="field">
+          <label htmlFor={ids.subjectId}>
+            Subject <span className="optional">(optional)</span>
+          </label>
+          <input
+            id={ids.subjectId}
+            type="text"
+            value={values.subjectId}
+            onChange={update('subjectId')}
+            autoComplete="off"
+            placeholder="Defaults to you"
+            aria-invalid={fieldErrors.subjectId ? true : undefined}
+            aria-describedby={describedBy('subjectId', `${ids.subjectId}-hint`)}
+            data-testid="field-subject"
+          />
+          <p className="field-hint" id={`${ids.subjectId}-hint`}>
+            Who the change is for: an account or employee ID. Leave empty for yourself.
+          </p>
+          {fieldError('subjectId')}
+        </div>
+
+        <div className="field">
+          <label htmlFor={ids.reason}>Reason</label>
+          <textarea
+            id={ids.reason}
+            value={values.reason}
+            onChange={update('reason')}
+            rows={3}
+            required
+            aria-invalid={fieldErrors.reason ? true : undefined}
+            aria-describedby={describedBy('reason')}
+            data-testid="field-reason"
+          />
+          {fieldError('reason')}
+        </div>
+
+        <div className="field">
+          <label htmlFor={ids.expiresAt}>
+            Expires on <span className="optional">(optional)</span>
+          </label>
+          <input
+            id={ids.expiresAt}
+            type="date"
+            value={values.expiresAt}
+            min={todayIso(new Date(now()))}
+            onChange={update('expiresAt')}
+            aria-invalid={fieldErrors.expiresAt ? true : undefined}
+            aria-describedby={describedBy('expiresAt')}
+            data-testid="field-expires"
+          />
+          {fieldError('expiresAt')}
+        </div>
+      </fieldset>
+
+      <PreviewPanel targetKey={values.targetKey} subjectId={values.subjectId.trim()} />
+
+      {otherFieldErrors.length > 0 ? (
+        <ul className="field-error" data-testid="field-errors-other">
+          {otherFieldErrors.map((m) => (
+            <li key={m}>{m}</li>
+          ))}
+        </ul>
+      ) : null}
+
+      {error ? <ErrorNotice error={error} title="Your request was not submitted." testId="submit-error" /> : null}
+
+      {retryAt !== null ? (
+        <p className="notice notice-info" data-testid="retry-after" data-seconds={secondsLeft ?? 0}>
+          {waitingForRetry
+            ? `You can try again in ${secondsLeft} s (at ${new Date(retryAt).toLocaleTimeString()}).`
+            : 'You can try again now.'}
+        </p>
+      ) : null}
+
+      {locked && duplicateOf ? (
+        <div className="notice notice-info" data-testid="duplicate-notice">
+          <p>
+            <strong>Already submitted.</strong> This form was submitted before, so no new request was created.
+          </p>
+          <p>
+            <Link to={`/requests/${encodeURIComponent(duplicateOf)}`} data-testid="duplicate-link">
+              Follow the request you already submitted
+            </Link>
+          </p>
+        </div>
+      ) : null}
+
+      {error?.code === 'IDEMPOTENCY_KEY_REUSED' ? (
+        <p className="notice notice-info">
+          This form was already used for a different request. Start a new request to submit these details.
+        </p>
+      ) : null}
+
+      <p className="visually-hidden" role="status" aria-live="polite" data-testid="form-status">
+        {status}
+      </p>
+
+      <div className="form-actions">
+        <button type="submit" disabled={!canSubmit} data-testid="submit-request">
+          {phase === 'submitting' ? 'Submitting…' : attempts > 0 && !locked ? 'Submit again' : 'Submit request'}
+        </button>
+        <button type="button" className="button-secondary" onClick={onNewRequest} data-testid="new-request">
+          New request
+        </button>
+      </div>
+    </form>
+  );
+}

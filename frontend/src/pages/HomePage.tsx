@@ -1,0 +1,109 @@
+import { useEffect, useRef, useState } from 'react';
+import { getTargets } from '../api/endpoints';
+import type { Target } from '../api/types';
+import { ErrorNotice } from '../components/ErrorNotice';
+import { Loading } from '../components/Loading';
+import { PageHeading } from '../components/PageHeading';
+import { RequestForm, type RequestFormValues } from '../components/RequestForm';
+import { useLoad } from '../logic/hooks';
+import { navigate, useLocation } from '../router/router';
+
+/** History state carried by "Apply again": the new form starts with these values. */
+export interface PrefillState {
+  prefill: Partial<RequestFormValues>;
+}
+
+function prefillOf(state: unknown): Partial<RequestFormValues> | null {
+  if (state && typeof state === 'object' && 'prefill' in state) {
+    const prefill = (state as PrefillState).prefill;
+    if (prefill && typeof prefill === 'object') return prefill;
+  }
+  return null;
+}
+
+/** Requester home: the catalog of targets and the request form. */
+export function HomePage() {
+  const location = useLocation();
+  const [targets, reload] = useLoad((signal) => getTargets(signal), []);
+  // Each opened form has its own key: a new key mounts a new form with a new operationId.
+  const [form, setForm] = useState<{ key: number; initial: Partial<RequestFormValues> } | null>(() => {
+    const prefill = prefillOf(location.state);
+    return prefill ? { key: 1, initial: prefill } : null;
+  });
+  const nextKey = useRef(2);
+  const formRef = useRef<HTMLDivElement>(null);
+  const lastState = useRef(location.state);
+
+  useEffect(() => {
+    if (location.state === lastState.current) return;
+    lastState.current = location.state;
+    const prefill = prefillOf(location.state);
+    if (prefill) setForm({ key: nextKey.current++, initial: prefill });
+  }, [location.state]);
+
+  const openForm = (initial: Partial<RequestFormValues> = {}) => {
+    setForm({ key: nextKey.current++, initial });
+    requestAnimationFrame(() => formRef.current?.querySelector<HTMLElement>('select, input, textarea')?.focus());
+  };
+
+  const list: Target[] = targets.status === 'ok' && Array.isArray(targets.data) ? targets.data : [];
+
+  return (
+    <div className="home">
+      <PageHeading>Request a change</PageHeading>
+      <div className="home-grid">
+        <section className="panel catalog" aria-labelledby="catalog-title" data-testid="catalog">
+          <h2 id="catalog-title">Catalog</h2>
+          {targets.status === 'loading' ? <Loading label="Loading the catalog…" /> : null}
+          {targets.status === 'error' ? (
+            <ErrorNotice error={targets.error} title="Could not load the catalog." onRetry={reload} />
+          ) : null}
+          {targets.status === 'ok' && list.length === 0 ? <p className="muted">The catalog is empty.</p> : null}
+          <ul className="target-list">
+            {list.map((t) => (
+              <li key={t.key} className="target" data-testid="catalog-target" data-target={t.key}>
+                <div>
+                  <p className="target-name">
+                    {t.name || t.key}
+                    {t.batchable ? <span className="tag">batched</span> : null}
+                  </p>
+                  <p className="muted">{t.description}</p>
+                  <p className="muted small">
+                    <code>{t.key}</code>
+                  </p>
+                </div>
+                <button
+                  type="button"
+                  className="button-secondary"
+                  onClick={() => openForm({ targetKey: t.key })}
+                  aria-label={`Request ${t.name || t.key}`}
+                >
+                  Request
+                </button>
+              </li>
+            ))}
+          </ul>
+        </section>
+
+        <div className="panel form-panel" ref={formRef}>
+          {form ? (
+            <RequestForm
+              key={form.key}
+              targets={list}
+              initial={form.initial}
+              onNewRequest={() => openForm()}
+              onAccepted={(id) => navigate(`/requests/${encodeURIComponent(id)}`)}
+            />
+          ) : (
+            <div className="form-placeholder">
+              <p>Pick a target from the catalog, or start an empty request.</p>
+              <button type="button" onClick={() => openForm()} data-testid="open-request-form">
+                New request
+              </button>
+            </div>
+          )}
+        </div>
+      </div>
+    </div>
+  );
+}

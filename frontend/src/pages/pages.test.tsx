@@ -1,0 +1,179 @@
+import { act } from 'react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { App } from '../App';
+import { envelope, mockFetch, type RecordedCall, type Reply } from '../test/fetchMock';
+import { entry, TARGETS, view } from '../test/fixtures';
+import { click, flush, render, waitFor, type Rendered } from '../test/render';
+import { navigate } from '../router/router';
+import { HomePage } from './HomePage';
+import { RequestPage } from './RequestPage';
+
+let r: Rendered | null = null;
+let restore: (() => void) | null = null;
+
+function backend(handler: (call: RecordedCall) => Reply) {
+  const mock = mockFetch(handler);
+  restore = mock.restore;
+  return mock;
+}
+
+beforeEach(() => {
+  window.history.replaceState(null, '', '/');
+});
+
+afterEach(async () => {
+  await r?.unmount();
+  r = null;
+  restore?.();
+  restore = null;
+  vi.useRealTimers();
+});
+
+describe('HomePage', () => {
+  it('"New request" opens a fresh form with a new operationId', async () => {
+    backend((c) => (c.url === '/api/targets' ? envelope('OK', TARGETS) : envelope('PREVIEW_UNAVAILABLE', null)));
+    r = await render(<HomePage />);
+    await flush();
+    expect(r.allByTestId('catalog-target')).toHaveLength(2);
+    await click(r.byTestId('open-request-form'));
+    const first = r.byTestId('operation-id').textContent;
+    expect(first).toMatch(/^[0-9a-f-]{36}$/);
+    await click(r.byTestId('new-request'));
+    const second = r.byTestId('operation-id').textContent;
+    expect(second).toMatch(/^[0-9a-f-]{36}$/);
+    expect(second).not.toBe(first);
+  });
+
+  it('"Apply again" state pre-fills a new form', async () => {
+    backend((c) => (c.url === '/api/targets' ? envelope('OK', TARGETS) : envelope('PREVIEW_UNAVAILABLE', null)));
+    navigate('/', { state: { prefill: { targetKey: 'wiki-editors', subjectId: 'bob', reason: 'Docs sprint' } } });
+    r = await render(<HomePage />);
+    await flush();
+    expect(r.byTestId<HTMLSelectElement>('field-target').value).toBe('wiki-editors');
+    expect(r.byTestId<HTMLInputElement>('field-subject').value).toBe('bob');
+    expect(r.byTestId<HTMLTextAreaElement>('field-reason').value).toBe('Docs sprint');
+  });
+});
+
+describe('RequestPage', () => {
+  it('shows status, hint, merge request link and timeline, and stops polling at a final state', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    const answers = [
+      view({ status: 'MERGED', step: 'HANDLE_MERGED', mergeRequest: { project: 'platform/access-config', iid: 12, webUrl: 'https://gitlab.example/mr/12' } }),
+      view({
+        status: 'VALIDATED',
+        step: 'CALLED_BACK',
+        hint: { code: 'NONE', message: 'Done.' },
+        mergeRequest: { project: 'platform/access-config', iid: 12, webUrl: 'https://gitlab.example/mr/12' },
+        timeline: [entry('DEPLOYED', 'VALIDATED')],
+      }),
+    ];
+    let n = 0;
+    const api = backend(() => envelope('OK', answers[Math.min(n++, answers.length - 1)]));
+    r = await render(<RequestPage operationId="op-1" />);
+    await flush();
+    expect(r.byTestId('request-status').dataset.status).toBe('MERGED');
+    expect(r.byTestId<HTMLAnchorElement>('mr-link').href).toBe('https://gitlab.example/mr/12');
+    expect(r.byTestId('hint').dataset.hint).toBe('NONE');
+    expect(r.byTestId('timeline').querySelector('[data-step="IN_EFFECT"]')?.getAttribute('data-state')).toBe('current');
+
+    await act(async () => {
+      await vi.advanceTimersByTimeAsync(1000);
+    });
+    await flush();
+    expect(r.byTestId('request-status').dataset.status).toBe('VALIDATED');
+    expect(r.byTestId('poll-status').dataset.phase).toBe('stopped');
+    expect(r.allByTestId('timeline-step').every((s) => s.dataset.state === 'done')).toBe(true);
+    await act(async () => {
+      await vi.advanceTimersByTimeAsync(60_000);
+    });
+    expect(api.calls).toHaveLength(2);
+    expect(api.calls[0]?.url).toBe('/api/requests/op-1');
+  });
+
+  it('CAN_REAPPLY offers "Apply again", which opens a pre-filled form', async () => {
+    backend(() =>
+      envelope(
+        'OK',
+        view({ status: 'REJECTED', hint: { code: 'CAN_REAPPLY', message: 'You can apply again.' }, reason: 'Need it', targetKey: 'wiki-editors', subjectId: 'bob' }),
+      ),
+    );
+    r = await render(<RequestPage operationId="op-1" />);
+    await flush();
+    await click(r.byTestId('apply-again'));
+    expect(window.location.pathname).toBe('/');
+    expect(window.history.state).toEqual({ prefill: { targetKey: 'wiki-editors', subjectId: 'bob', reason: 'Need it' } });
+  });
+
+  it('a missing request shows the error with its code and stops', async () => {
+    const api = backend(() => envelope('NOT_FOUND', null, 404, { message: 'Not found.', traceId: 'tr-404' }));
+    r = await render(<RequestPage operationId="nope" />);
+    await flush();
+    expect(r.byTestId('error-code').textContent).toBe('NOT_FOUND');
+    expect(r.byTestId('error-trace-id').textContent).toBe('tr-404');
+    expect(r.byTestId('poll-status').dataset.phase).toBe('stopped');
+    expect(api.calls).toHaveLength(1);
+  });
+});
+
+describe('App session', () => {
+  it('offers the sandbox demo users on 401 and signs in', async () => {
+    let signedIn = false;
+    const api = backend((c) => {
+      if (c.url === '/api/me')
+        return signedIn
+          ? envelope('OK', { account: 'otto', verified: true, permissions: ['ops.operator'], sandbox: true })
+          : envelope('UNAUTHENTICATED', null, 401);
+      if (c.url === '/sandbox/demo-users') return envelope('OK', [{ user: 'alice', role: 'requester' }, { user: 'otto', role: 'operator' }]);
+      if (c.url === '/sandbox/login') {
+        signedIn = true;
+        return envelope('OK', null);
+      }
+      if (c.url === '/api/targets') return envelope('OK', TARGETS);
+      return envelope('NOT_FOUND', null, 404);
+    });
+    r = await render(<App />);
+    await flush(6);
+    expect(r.byTestId('sign-in')).toBeTruthy();
+    await click(r.byTestId('sign-in-as-otto'));
+    await flush(6);
+    expect(api.calls.find((c) => c.url === '/sandbox/login')?.body).toEqual({ user: 'otto' });
+    expect(r.byTestId('current-user').textContent).toBe('otto');
+    expect(r.queryByTestId('nav-ops')).not.toBeNull();
+    expect(r.queryByTestId('nav-inbox')).not.toBeNull();
+  });
+
+  it('hides the operations link without ops permissions and says when the server cannot be reached', async () => {
+    backend((c) =>
+      c.url === '/api/me' ? envelope('OK', { account: 'alice', verified: true, permissions: [], sandbox: false }) : envelope('OK', TARGETS),
+    );
+    r = await render(<App />);
+    await flush(6);
+    expect(r.byTestId('current-user').textContent).toBe('alice');
+    expect(r.queryByTestId('nav-ops')).toBeNull();
+    expect(r.queryByTestId('nav-inbox')).toBeNull();
+    expect(r.queryByTestId('sign-out')).toBeNull();
+    await r.unmount();
+    restore?.();
+
+    backend(() => 'network-error');
+    r = await render(<App />);
+    await flush(6);
+    expect(r.byTestId('error-message').textContent).toMatch(/cannot reach the server/i);
+  });
+
+  it('shows a 403 from an ops endpoint as "Access denied"', async () => {
+    backend((c) => {
+      if (c.url === '/api/me') return envelope('OK', { account: 'alice', verified: true, permissions: [], sandbox: true });
+      if (c.url.startsWith('/ops/config')) return envelope('ACCESS_DENIED', null, 403, { message: 'Access denied', traceId: 'tr-403' });
+      return envelope('OK', []);
+    });
+    window.history.replaceState(null, '', '/ops/config');
+    r = await render(<App />);
+    const rendered = r;
+    await waitFor(() => rendered.queryByTestId('error-code') !== null);
+    expect(r.byTestId('error-message').textContent).toBe('Access denied');
+    expect(r.byTestId('error-code').textContent).toBe('ACCESS_DENIED');
+    expect(r.byTestId('error-trace-id').textContent).toBe('tr-403');
+  });
+});
