@@ -1,0 +1,152 @@
+package io.changeflow.adapter.web;
+
+import io.changeflow.application.port.out.AuditLog;
+import io.changeflow.application.port.out.Permissions;
+import io.changeflow.domain.identity.Identity;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.time.Clock;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.web.servlet.HandlerInterceptor;
+import org.springframework.web.servlet.HandlerMapping;
+
+/**
+ * Interceptor 2 of 4: authorization of the configured paths ({@code changeflow.authorization.paths},
+ * default {@code /ops/**} and {@code /sandbox/faults}), before argument binding, so a malformed body
+ * on a protected path gets 401 or 403, never a 400 that pre-empts the check. Access needs any one of
+ * the rule codes ({@code changeflow.authorization.rule-codes}, default {@code ops.operator},
+ * {@code ops.admin}), all checked in one {@link Permissions#granted} round trip.
+ *
+ * <p>Failure behaviour: authorization fails closed and reveals nothing.
+ * <ul>
+ *   <li>401 UNAUTHENTICATED: no readable login identity, or the login source failed.</li>
+ *   <li>403 ACCESS_DENIED, message exactly "Access denied": an identity without any of the rule
+ *       codes, an UNVERIFIED identity, a missing rule code, or a permission service that throws,
+ *       answers null, is slower than its deadline ({@code changeflow.permissions.timeout}) or whose
+ *       bulkhead is full. The reason goes only to the log.</li>
+ *   <li>Operations writes (POST, PUT, PATCH, DELETE): the client's parameters are copied, then the
+ *       reserved {@code __authenticatedOperator} is overwritten with the login identity
+ *       ({@link OperatorParameters}), and an audit entry with masked, truncated parameters is
+ *       written. If the audit log fails, the write is refused with 503 UNAVAILABLE: no operator
+ *       action without an audit trail.</li>
+ * </ul>
+ */
+final class AuthorizationInterceptor implements HandlerInterceptor, AutoCloseable {
+
+    static final String DENIED_METRIC = "changeflow.authorization.denied";
+
+    private static final Logger log = LoggerFactory.getLogger(AuthorizationInterceptor.class);
+    private static final Set<String> WRITE_METHODS = Set.of("POST", "PUT", "PATCH", "DELETE");
+    private static final int MAX_SUBJECT_LENGTH = 200;
+
+    private final CallerIdentity identities;
+    private final Permissions permissions;
+    private final TimeBoxedCalls permissionCalls;
+    private final Set<String> ruleCodes;
+    private final AuditLog auditLog;
+    private final Clock clock;
+    private final JsonResponses responses;
+    private final SafeMeters meters;
+
+    AuthorizationInterceptor(CallerIdentity identities, Permissions permissions, TimeBoxedCalls permissionCalls,
+            Set<String> ruleCodes, AuditLog auditLog, Clock clock, JsonResponses responses, SafeMeters meters) {
+        if (ruleCodes.isEmpty()) {
+            throw new IllegalArgumentException("at least one rule code is required");
+        }
+        this.identities = identities;
+        this.permissions = permissions;
+        this.permissionCalls = permissionCalls;
+        this.ruleCodes = Set.copyOf(ruleCodes);
+        this.auditLog = auditLog;
+        this.clock = clock;
+        this.responses = responses;
+        this.meters = meters;
+    }
+
+    @Override
+    public boolean preHandle(HttpServletRequest request, HttpServletResponse response, Object handler) throws IOException {
+        var caller = identities.current(request);
+        if (!(caller instanceof CallerIdentity.Caller.Known(var identity))) {
+            log.info("unauthenticated {} {}: {}", request.getMethod(), request.getRequestURI(), caller.getClass().getSimpleName());
+            meters.increment(DENIED_METRIC, Map.of("status", "401"));
+            responses.writeError(request, response, ErrorCode.UNAUTHENTICATED);
+            return false;
+        }
+        if (!identity.isVerified()) {
+            return deny(request, response, identity, "unverified identity");
+        }
+        var refusal = permissionRefusal(identity);
+        if (refusal != null) {
+            return deny(request, response, identity, refusal);
+        }
+        if (WRITE_METHODS.contains(request.getMethod())) {
+            var parameters = OperatorParameters.of(request.getParameterMap(), identity.account());
+            request.setAttribute(OperatorParameters.ATTRIBUTE, parameters);
+            if (!audit(request, identity, parameters)) {
+                responses.writeError(request, response, ErrorCode.UNAVAILABLE);
+                return false;
+            }
+        }
+        return true;
+    }
+
+    @Override
+    public void close() {
+        permissionCalls.close();
+    }
+
+    /** Why {@code identity} may not pass, or null when it holds one of the rule codes. Never throws. */
+    private String permissionRefusal(Identity identity) {
+        try {
+            var outcome = permissionCalls.call(() -> permissions.granted(identity, ruleCodes));
+            if (outcome instanceof TimeBoxedCalls.Outcome.Failed<Set<String>>(var reason, var cause)) {
+                log.warn("permission service failed ({}) for {}; access denied", reason, identity, cause);
+                return "permission service " + reason;
+            }
+            if (outcome instanceof TimeBoxedCalls.Outcome.Done<Set<String>>(var granted) && granted != null
+                    && granted.stream().filter(Objects::nonNull).anyMatch(ruleCodes::contains)) {
+                return null;
+            }
+            return "none of " + ruleCodes + " granted";
+        } catch (RuntimeException e) {
+            log.warn("permission check failed for {}; access denied", identity, e);
+            return "permission check failed";
+        }
+    }
+
+    private boolean deny(HttpServletRequest request, HttpServletResponse response, Identity identity, String reason)
+            throws IOException {
+        log.info("access denied {} {} for {}: {}", request.getMethod(), request.getRequestURI(), identity, reason);
+        meters.increment(DENIED_METRIC, Map.of("status", "403"));
+        responses.writeError(request, response, ErrorCode.ACCESS_DENIED);
+        return false;
+    }
+
+    private boolean audit(HttpServletRequest request, Identity identity, OperatorParameters parameters) {
+        try {
+            var pattern = request.getAttribute(HandlerMapping.BEST_MATCHING_PATTERN_ATTRIBUTE);
+            var action = request.getMethod() + " " + (pattern instanceof String p ? p : request.getRequestURI());
+            auditLog.record(new AuditLog.Entry("http:" + RequestTraceFilter.traceId(request), identity.account(), action,
+                    subject(request), parameters.forAudit(), clock.instant()));
+            return true;
+        } catch (RuntimeException e) {
+            log.error("audit log failed for {} by {}; operations write refused", request.getRequestURI(), identity, e);
+            return false;
+        }
+    }
+
+    /** The identifiers in the path (e.g. the operationId), else the path: what the entry is about. */
+    private static String subject(HttpServletRequest request) {
+        var subject = request.getRequestURI();
+        if (request.getAttribute(HandlerMapping.URI_TEMPLATE_VARIABLES_ATTRIBUTE) instanceof Map<?, ?> variables
+                && !variables.isEmpty()) {
+            subject = String.join(",", variables.values().stream().map(String::valueOf).toList());
+        }
+        return subject.length() <= MAX_SUBJECT_LENGTH ? subject : subject.substring(0, MAX_SUBJECT_LENGTH);
+    }
+}

@@ -1,0 +1,39 @@
+package io.changeflow.adapter.web;
+
+import io.changeflow.application.settings.Settings;
+import java.util.ArrayList;
+import java.util.List;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.RestController;
+
+/**
+ * {@code GET /ops/config}: every dynamic setting as the service sees it right now: raw value,
+ * resolved value, the fallback rule that produced it, and which source answered (file, environment,
+ * or none). Protected by the operations authorization like every {@code /ops/**} path.
+ */
+@RestController
+final class ConfigController {
+
+    /** One setting. {@code raw} and {@code source} are null when the key is missing. */
+    record ConfigEntry(String key, String raw, String resolved, String rule, String source) {}
+
+    private final Settings settings;
+    private final RateLimitSettings rateLimitSettings;
+    private final FileDynamicConfig config;
+
+    ConfigController(Settings settings, RateLimitSettings rateLimitSettings, FileDynamicConfig config) {
+        this.settings = settings;
+        this.rateLimitSettings = rateLimitSettings;
+        this.config = config;
+    }
+
+    @GetMapping("/ops/config")
+    ApiResponse<List<ConfigEntry>> config() {
+        var described = new ArrayList<>(settings.describeAll());
+        described.addAll(rateLimitSettings.describe());
+        return ApiResponse.ok(described.stream()
+                .map(d -> new ConfigEntry(d.key(), d.raw().orElse(null), d.resolved(), d.rule(),
+                        config.sourceOf(d.key()).orElse(null)))
+                .toList());
+    }
+}

@@ -1,0 +1,73 @@
+package io.changeflow.adapter.web;
+
+import java.time.Duration;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Calls one dependency with a deadline, on its own small bounded pool (a bulkhead): a slow or hung
+ * dependency holds at most {@code threads} threads plus a short queue, never the request threads
+ * beyond the deadline. Never throws: the outcome says what happened.
+ */
+final class TimeBoxedCalls implements AutoCloseable {
+
+    /** What a call came to. */
+    sealed interface Outcome<T> {
+
+        /** The dependency answered in time (the value may be null if it answered null). */
+        record Done<T>(T value) implements Outcome<T> {}
+
+        /**
+         * It did not: {@code reason} is {@code timeout}, {@code rejected} (bulkhead full),
+         * {@code interrupted} or {@code error} (it threw; {@code cause} holds the exception).
+         */
+        record Failed<T>(String reason, Throwable cause) implements Outcome<T> {}
+    }
+
+    private final ThreadPoolExecutor pool;
+    private final Duration timeout;
+
+    TimeBoxedCalls(String name, int threads, int queue, Duration timeout) {
+        this.timeout = timeout;
+        var counter = new AtomicInteger();
+        this.pool = new ThreadPoolExecutor(threads, threads, 60, TimeUnit.SECONDS, new ArrayBlockingQueue<>(queue), task -> {
+            var thread = new Thread(task, name + "-" + counter.incrementAndGet());
+            thread.setDaemon(true);
+            return thread;
+        });
+        this.pool.allowCoreThreadTimeOut(true);
+    }
+
+    <T> Outcome<T> call(Callable<T> task) {
+        Future<T> future;
+        try {
+            future = pool.submit(task);
+        } catch (RejectedExecutionException e) {
+            return new Outcome.Failed<>("rejected", e);
+        }
+        try {
+            return new Outcome.Done<>(future.get(timeout.toMillis(), TimeUnit.MILLISECONDS));
+        } catch (TimeoutException e) {
+            future.cancel(true);
+            return new Outcome.Failed<>("timeout", e);
+        } catch (InterruptedException e) {
+            future.cancel(true);
+            Thread.currentThread().interrupt();
+            return new Outcome.Failed<>("interrupted", e);
+        } catch (ExecutionException e) {
+            return new Outcome.Failed<>("error", e.getCause() == null ? e : e.getCause());
+        }
+    }
+
+    @Override
+    public void close() {
+        pool.shutdownNow();
+    }
+}

@@ -1,0 +1,42 @@
+package io.changeflow.adapter.web;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.changeflow.domain.identity.Identity;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+import org.springframework.core.io.ClassPathResource;
+import org.springframework.core.io.FileSystemResource;
+
+class EmbeddedDefaultsTest {
+
+    @Test
+    void theDemoDirectoryKnowsTheContractsPeople() {
+        var file = DirectoryFile.load(new ClassPathResource("changeflow/demo-directory.properties"));
+        var directory = new FileDirectory(file);
+        assertThat(directory.accountOf("E1001")).hasValue("alice");
+        assertThat(directory.accountOf("e1002")).hasValue("bob");
+        assertThat(directory.accountOf("E7777")).isEmpty();
+        assertThat(file.byAccount("alice")).hasValueSatisfying(p -> assertThat(p.email()).isEqualTo("alice@corp.example"));
+        assertThat(file.people()).extracting(DirectoryFile.Person::account).contains("alice", "bob", "amy", "otto");
+    }
+
+    @Test
+    void aMissingDirectoryFileIsAnEmptyDirectoryNotAFailedStart() {
+        var file = DirectoryFile.load(new FileSystemResource("/nonexistent/directory.properties"));
+        assertThat(file.people()).isEmpty();
+        assertThat(new FileDirectory(file).accountOf("E1001")).isEmpty();
+    }
+
+    @Test
+    void configuredPermissionsGrantOnlyWhatIsConfiguredToVerifiedIdentities() {
+        var permissions = new ConfiguredPermissions(Map.of("otto", "ops.operator", "Ada", " ops.admin , other "));
+        var wanted = Set.of("ops.operator", "ops.admin");
+        assertThat(permissions.granted(Identity.verified("otto"), wanted)).containsExactly("ops.operator");
+        assertThat(permissions.granted(Identity.verified("ada"), wanted)).containsExactly("ops.admin");
+        assertThat(permissions.granted(Identity.verified("alice"), wanted)).isEmpty();
+        assertThat(permissions.granted(new Identity("otto", Identity.Trust.UNVERIFIED), wanted)).isEmpty();
+        assertThat(permissions.granted(Identity.verified("otto"), Set.of("ops.unknown"))).isEmpty();
+    }
+}

@@ -1,0 +1,202 @@
+package io.changeflow.adapter.web;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.delete;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.header;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.jsonPath;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
+
+import java.io.ByteArrayInputStream;
+import java.net.http.HttpRequest;
+import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.Test;
+import org.springframework.http.MediaType;
+
+class ErrorModelWebTest extends WebTestSupport {
+
+    @Test
+    void everyAnswerCarriesTheTraceIdInHeaderAndEnvelope() throws Exception {
+        var result = mvc.perform(get("/test/boom")).andExpect(status().isInternalServerError()).andReturn();
+        var header = result.getResponse().getHeader(RequestTraceFilter.HEADER);
+        assertThat(header).matches("[0-9a-f]{16}");
+        assertThat(result.getResponse().getContentAsString()).contains("\"traceId\":\"" + header + "\"");
+    }
+
+    @Test
+    void serverErrorAnswersAGenericMessageAndNeverTheExceptionText() throws Exception {
+        mvc.perform(get("/test/boom"))
+                .andExpect(status().isInternalServerError())
+                .andExpect(jsonPath("$.code").value("INTERNAL_ERROR"))
+                .andExpect(jsonPath("$.message").value(ErrorCode.INTERNAL_ERROR.defaultMessage()))
+                .andExpect(jsonPath("$.data").doesNotExist());
+    }
+
+    @Test
+    void aSecurityExceptionFromDeepInsideIsA403NeverA500() throws Exception {
+        mvc.perform(get("/test/denied"))
+                .andExpect(status().isForbidden())
+                .andExpect(jsonPath("$.code").value("ACCESS_DENIED"))
+                .andExpect(jsonPath("$.message").value("Access denied"));
+    }
+
+    @Test
+    void aTransientUpstreamFailureIs503WithoutTheUpstreamBody() throws Exception {
+        mvc.perform(get("/test/upstream"))
+                .andExpect(status().isServiceUnavailable())
+                .andExpect(jsonPath("$.code").value("UNAVAILABLE"));
+    }
+
+    @Test
+    void malformedJsonIs400InvalidRequest() throws Exception {
+        mvc.perform(post("/test/json").contentType(MediaType.APPLICATION_JSON).content("{\"a\": [1, 2"))
+                .andExpect(status().isBadRequest())
+                .andExpect(jsonPath("$.code").value("INVALID_REQUEST"))
+                .andExpect(jsonPath("$.message").value("The request body is not valid JSON or does not have the expected fields."));
+    }
+
+    @Test
+    void missingParameterIs400WithTheFieldNamed() throws Exception {
+        mvc.perform(get("/test/count"))
+                .andExpect(status().isBadRequest())
+                .andExpect(jsonPath("$.code").value("INVALID_REQUEST"))
+                .andExpect(jsonPath("$.data.fieldErrors[0].field").value("limit"))
+                .andExpect(jsonPath("$.data.fieldErrors[0].code").value("REQUIRED"));
+    }
+
+    @Test
+    void wrongParameterTypeIs400WithTheFieldNamed() throws Exception {
+        mvc.perform(get("/test/count").param("limit", "ten"))
+                .andExpect(status().isBadRequest())
+                .andExpect(jsonPath("$.data.fieldErrors[0].field").value("limit"))
+                .andExpect(jsonPath("$.data.fieldErrors[0].code").value("INVALID_FORMAT"));
+    }
+
+    @Test
+    void wrongMethodIs405WithAllowHeader() throws Exception {
+        mvc.perform(delete("/test/count"))
+                .andExpect(status().isMethodNotAllowed())
+                .andExpect(jsonPath("$.code").value("METHOD_NOT_ALLOWED"))
+                .andExpect(header().string("Allow", "GET"));
+    }
+
+    @Test
+    void aClientAcceptingNothingWeProduceGets406InJson() throws Exception {
+        mvc.perform(get("/test/requests/op-1").accept(MediaType.APPLICATION_XML))
+                .andExpect(status().isNotAcceptable())
+                .andExpect(jsonPath("$.code").value("NOT_ACCEPTABLE"));
+    }
+
+    @Test
+    void unsupportedMediaTypeIs415() throws Exception {
+        mvc.perform(post("/test/json").contentType(MediaType.TEXT_PLAIN).content("hello"))
+                .andExpect(status().isUnsupportedMediaType())
+                .andExpect(jsonPath("$.code").value("UNSUPPORTED_MEDIA_TYPE"));
+    }
+
+    @Test
+    void bodyAnnouncedOverTheLimitIs413Unread() throws Exception {
+        mvc.perform(post("/test/json").contentType(MediaType.APPLICATION_JSON).content("{\"a\":\"" + "x".repeat(2000) + "\"}"))
+                .andExpect(status().isPayloadTooLarge())
+                .andExpect(jsonPath("$.code").value("PAYLOAD_TOO_LARGE"));
+    }
+
+    @Test
+    void chunkedBodyWithoutContentLengthIsCutAtTheLimitWith413() throws Exception {
+        var body = ("{\"a\":\"" + "x".repeat(5000) + "\"}").getBytes(StandardCharsets.UTF_8);
+        var response = send(HttpRequest.newBuilder(uri("/test/json"))
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofInputStream(() -> new ByteArrayInputStream(body))));
+        assertThat(response.headers().firstValue("Content-Length")).isEmpty();
+        assertThat(response.statusCode()).isEqualTo(413);
+        assertThat(response.body()).contains("\"code\":\"PAYLOAD_TOO_LARGE\"");
+    }
+
+    @Test
+    void chunkedRawBodyOverTheLimitIs413AndUnderTheLimitIsRead() throws Exception {
+        var big = "y".repeat(4000).getBytes(StandardCharsets.UTF_8);
+        var tooBig = send(HttpRequest.newBuilder(uri("/test/raw")).header("Content-Type", "text/plain")
+                .POST(HttpRequest.BodyPublishers.ofInputStream(() -> new ByteArrayInputStream(big))));
+        assertThat(tooBig.statusCode()).isEqualTo(413);
+
+        var small = "y".repeat(500).getBytes(StandardCharsets.UTF_8);
+        var fine = send(HttpRequest.newBuilder(uri("/test/raw")).header("Content-Type", "text/plain")
+                .POST(HttpRequest.BodyPublishers.ofInputStream(() -> new ByteArrayInputStream(small))));
+        assertThat(fine.statusCode()).isEqualTo(200);
+        assertThat(fine.body()).contains("\"data\":500");
+    }
+
+    @Test
+    void oversizedFormBodyOverRealHttpIsRefused() throws Exception {
+        var response = send(HttpRequest.newBuilder(uri("/test/form"))
+                .header("Content-Type", "application/x-www-form-urlencoded")
+                .POST(HttpRequest.BodyPublishers.ofString("a=" + "z".repeat(5000))));
+        assertThat(response.statusCode()).isEqualTo(413);
+        assertThat(response.body()).contains("\"code\":\"PAYLOAD_TOO_LARGE\"");
+    }
+
+    @Test
+    void unknownApiPathIs404JsonWithNoStore() throws Exception {
+        mvc.perform(get("/api/nothing-here").accept(MediaType.APPLICATION_JSON))
+                .andExpect(status().isNotFound())
+                .andExpect(header().string("Cache-Control", "no-store"))
+                .andExpect(jsonPath("$.code").value("NOT_FOUND"));
+    }
+
+    @Test
+    void postToAnUnknownPathIs404NotAMethodError() throws Exception {
+        mvc.perform(post("/api/nothing-here").contentType(MediaType.APPLICATION_JSON).content("{}"))
+                .andExpect(status().isNotFound())
+                .andExpect(jsonPath("$.code").value("NOT_FOUND"));
+    }
+
+    @Test
+    void aHandlerRaisedClientErrorKeepsItsCodeAndMessage() throws Exception {
+        mvc.perform(get("/test/missing/op-1"))
+                .andExpect(status().isNotFound())
+                .andExpect(jsonPath("$.code").value("NOT_FOUND"))
+                .andExpect(jsonPath("$.message").value("Not found."));
+    }
+
+    @Test
+    void theErrorPageOfTheContainerAnswersTheEnvelopeToo() throws Exception {
+        var response = send(HttpRequest.newBuilder(uri("/error")).GET());
+        assertThat(response.statusCode()).isEqualTo(404);
+        assertThat(response.body()).contains("\"code\":\"NOT_FOUND\"").contains("\"traceId\"");
+    }
+
+    @Test
+    void anExceptionEscapingAFilterIsAnsweredByTheErrorPageWithTheGenericEnvelope() throws Exception {
+        var response = send(HttpRequest.newBuilder(uri("/test/filter-boom")).GET());
+        assertThat(response.statusCode()).isEqualTo(500);
+        assertThat(response.body()).contains("\"code\":\"INTERNAL_ERROR\"")
+                .contains("\"traceId\":\"" + response.headers().firstValue(RequestTraceFilter.HEADER).orElseThrow() + "\"");
+        assertThat(registry.timed(ApiMetrics.NAME, "method", "GET", "status", "500")).isEqualTo(1);
+    }
+
+    @Test
+    void accessGateClosesSubmissionsWhenTheModeIsMissing() throws Exception {
+        mvc.perform(post("/test/gated"))
+                .andExpect(status().isForbidden())
+                .andExpect(jsonPath("$.code").value("SERVICE_CLOSED"));
+    }
+
+    @Test
+    void accessGateClosesSubmissionsOnAMisspelledMode() throws Exception {
+        writeConfig("ACCESS_MODE=OPNE\n");
+        mvc.perform(post("/test/gated")).andExpect(status().isForbidden()).andExpect(jsonPath("$.code").value("SERVICE_CLOSED"));
+    }
+
+    @Test
+    void accessGateOpensOnlyWhenTheModeSaysOpenOrTheWindowContainsNow() throws Exception {
+        writeConfig("ACCESS_MODE= open \n");
+        mvc.perform(post("/test/gated")).andExpect(status().isAccepted());
+
+        clock.set(java.time.Instant.parse("2026-03-04T10:30:00Z"));
+        writeConfig("ACCESS_MODE=TEST_WINDOW\nACCESS_TEST_WINDOW=MON-FRI 09:00-18:00\nACCESS_ZONE=UTC\n");
+        mvc.perform(post("/test/gated")).andExpect(status().isAccepted());
+        writeConfig("ACCESS_MODE=TEST_WINDOW\nACCESS_TEST_WINDOW=MON-FRI 09:00-18:00\nACCESS_ZONE=Mars/Olympus\n");
+        mvc.perform(post("/test/gated")).andExpect(status().isForbidden());
+    }
+}

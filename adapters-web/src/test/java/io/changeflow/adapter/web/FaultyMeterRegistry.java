@@ -1,0 +1,67 @@
+package io.changeflow.adapter.web;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Tag;
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+
+/** A meter registry that, once {@link #faulty} is set, throws on every lookup the web layer makes. */
+final class FaultyMeterRegistry extends SimpleMeterRegistry {
+
+    volatile boolean faulty;
+
+    private void check() {
+        if (faulty) {
+            throw new IllegalStateException("metrics backend down (injected)");
+        }
+    }
+
+    @Override
+    public Counter counter(String name, Iterable<Tag> tags) {
+        check();
+        return super.counter(name, tags);
+    }
+
+    @Override
+    public Counter counter(String name, String... tags) {
+        check();
+        return super.counter(name, tags);
+    }
+
+    @Override
+    public Counter counter(String name, Tags tags) {
+        check();
+        return super.counter(name, tags);
+    }
+
+    @Override
+    public Timer timer(String name, Iterable<Tag> tags) {
+        check();
+        return super.timer(name, tags);
+    }
+
+    @Override
+    public Timer timer(String name, String... tags) {
+        check();
+        return super.timer(name, tags);
+    }
+
+    @Override
+    public Timer timer(String name, Tags tags) {
+        check();
+        return super.timer(name, tags);
+    }
+
+    /** The count of a counter, 0 when it does not exist. */
+    double count(String name, String... tags) {
+        var counter = find(name).tags(tags).counter();
+        return counter == null ? 0 : counter.count();
+    }
+
+    /** The number of recordings of a timer, 0 when it does not exist. */
+    long timed(String name, String... tags) {
+        var timer = find(name).tags(tags).timer();
+        return timer == null ? 0 : timer.count();
+    }
+}

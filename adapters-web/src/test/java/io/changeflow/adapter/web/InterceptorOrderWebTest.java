@@ -1,0 +1,51 @@
+package io.changeflow.adapter.web;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.beans.factory.annotation.Qualifier;
+import org.springframework.mock.web.MockHttpServletRequest;
+import org.springframework.web.servlet.HandlerInterceptor;
+import org.springframework.web.servlet.HandlerMapping;
+import org.springframework.web.servlet.handler.MappedInterceptor;
+
+class InterceptorOrderWebTest extends WebTestSupport {
+
+    @Autowired
+    @Qualifier("requestMappingHandlerMapping")
+    HandlerMapping controllers;
+
+    @Autowired
+    @Qualifier("resourceHandlerMapping")
+    HandlerMapping resources;
+
+    private static List<Class<?>> chain(HandlerMapping mapping, String method, String path) throws Exception {
+        var request = new MockHttpServletRequest(method, path);
+        request.setContentType("application/json");
+        var chain = mapping.getHandler(request);
+        assertThat(chain).isNotNull();
+        return chain.getInterceptorList().stream()
+                .map(i -> i instanceof MappedInterceptor mapped ? mapped.getInterceptor() : i)
+                .<Class<?>>map(HandlerInterceptor::getClass)
+                .filter(type -> type.getPackageName().equals(RateLimitInterceptor.class.getPackageName()))
+                .toList();
+    }
+
+    @Test
+    void interceptorsRunRateLimitThenAuthorizationThenApiMetricsThenBusinessActivity() throws Exception {
+        assertThat(chain(controllers, "GET", "/ops/test-read"))
+                .containsExactly(RateLimitInterceptor.class, AuthorizationInterceptor.class, ApiMetricsInterceptor.class);
+        assertThat(chain(controllers, "POST", "/test/submit"))
+                .containsExactly(RateLimitInterceptor.class, ApiMetricsInterceptor.class, BusinessActivityInterceptor.class);
+        assertThat(chain(controllers, "GET", "/legacy/stats"))
+                .as("a wildcard allowlist entry was refused").containsExactly(RateLimitInterceptor.class, ApiMetricsInterceptor.class);
+    }
+
+    @Test
+    void staticResourcesPassThroughTheInterceptorsToo() throws Exception {
+        assertThat(chain(resources, "GET", "/assets/app-3f9a1c2e.js")).contains(ApiMetricsInterceptor.class);
+        assertThat(chain(resources, "GET", "/ops/unknown")).contains(AuthorizationInterceptor.class);
+    }
+}

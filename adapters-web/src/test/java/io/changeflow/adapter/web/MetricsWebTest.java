@@ -1,0 +1,147 @@
+package io.changeflow.adapter.web;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.TreeMap;
+import org.junit.jupiter.api.Test;
+import org.springframework.http.MediaType;
+import org.springframework.test.web.servlet.request.MockHttpServletRequestBuilder;
+
+class MetricsWebTest extends WebTestSupport {
+
+    private long timed(String uri, String method, String status) {
+        return registry.timed(ApiMetrics.NAME, "uri", uri, "method", method, "status", status);
+    }
+
+    @Test
+    void everyKindOfEndpointIsTimedUnderItsUriTemplate() throws Exception {
+        mvc.perform(as(get("/test/requests/op-1"), "alice")).andExpect(status().isOk());
+        mvc.perform(get("/legacy/stats")).andExpect(status().isOk());
+        mvc.perform(get("/assets/app-3f9a1c2e.js")).andExpect(status().isOk());
+        mvc.perform(get("/assets/gone.js")).andExpect(status().isNotFound());
+        mvc.perform(get("/test/boom")).andExpect(status().isInternalServerError());
+
+        assertThat(timed("/test/requests/{id}", "GET", "200")).isEqualTo(1);
+        assertThat(registry.timed(ApiMetrics.NAME, "uri", "/test/requests/{id}", "outcome", "SUCCESS")).isEqualTo(1);
+        assertThat(timed("/legacy/stats", "GET", "200")).isEqualTo(1);
+        assertThat(timed("/assets/**", "GET", "200")).isEqualTo(1);
+        assertThat(timed("NOT_FOUND", "GET", "404")).isEqualTo(1);
+        assertThat(registry.timed(ApiMetrics.NAME, "uri", "/test/boom", "status", "500", "outcome", "SERVER_ERROR")).isEqualTo(1);
+        assertThat(registry.find("http.server.requests").timers()).as("Boot's own request metric still works").isNotEmpty();
+    }
+
+    @Test
+    void requestsRejectedBeforeTheMetricsInterceptorAreStillTimedOnce() throws Exception {
+        mvc.perform(get("/ops/test-read")).andExpect(status().isUnauthorized());
+        mvc.perform(as(get("/ops/test-read"), "alice")).andExpect(status().isForbidden());
+        for (var i = 0; i < 4; i++) {
+            mvc.perform(as(post("/test/submit").contentType(MediaType.APPLICATION_JSON).content("{}"), "alice"));
+        }
+        mvc.perform(post("/test/json").contentType(MediaType.APPLICATION_JSON).content("{\"a\":\"" + "x".repeat(3000) + "\"}"))
+                .andExpect(status().isPayloadTooLarge());
+
+        assertThat(timed("/ops/test-read", "GET", "401")).isEqualTo(1);
+        assertThat(timed("/ops/test-read", "GET", "403")).isEqualTo(1);
+        assertThat(timed("/test/submit", "POST", "202")).isEqualTo(3);
+        assertThat(timed("/test/submit", "POST", "429")).isEqualTo(1);
+        assertThat(timed("UNKNOWN", "POST", "413")).isEqualTo(1);
+    }
+
+    @Test
+    void businessActivityIsCountedOnArrivalAndOn2xxOnlyForTheAllowlist() throws Exception {
+        mvc.perform(as(get("/test/requests/op-7"), "alice")).andExpect(status().isOk());
+        mvc.perform(as(post("/test/submit").contentType(MediaType.APPLICATION_JSON).content("{oops"), "alice"))
+                .andExpect(status().isBadRequest());
+        mvc.perform(as(get("/test/count").param("limit", "1"), "alice")).andExpect(status().isOk());
+        mvc.perform(as(get("/legacy/stats"), "alice")).andExpect(status().isOk());
+
+        assertThat(registry.count(BusinessActivityInterceptor.RECEIVED, "activity", "GET /test/requests/{id}", "user", "alice")).isEqualTo(1);
+        assertThat(registry.count(BusinessActivityInterceptor.SUCCEEDED, "activity", "GET /test/requests/{id}", "user", "alice")).isEqualTo(1);
+        assertThat(registry.count(BusinessActivityInterceptor.RECEIVED, "activity", "POST /test/submit", "user", "alice")).isEqualTo(1);
+        assertThat(registry.count(BusinessActivityInterceptor.SUCCEEDED, "activity", "POST /test/submit", "user", "alice")).isZero();
+        assertThat(registry.find(BusinessActivityInterceptor.RECEIVED).counters()).hasSize(2);
+    }
+
+    @Test
+    void oneNameIsCountedForOnePersonHoweverTheProxySpellsThem() throws Exception {
+        mvc.perform(as(get("/test/requests/op-7"), "Alice")).andExpect(status().isOk());
+        mvc.perform(get("/test/requests/op-7").header(CallerIdentity.EMAIL_HEADER, "alice@corp.example")).andExpect(status().isOk());
+        mvc.perform(as(get("/test/requests/op-7"), "E1001")).andExpect(status().isOk());
+        assertThat(registry.find(BusinessActivityInterceptor.RECEIVED).counters()).singleElement()
+                .satisfies(counter -> {
+                    assertThat(counter.getId().getTag("user")).isEqualTo("alice");
+                    assertThat(counter.count()).isEqualTo(3);
+                });
+    }
+
+    @Test
+    void untrustworthyOrMissingIdentitiesAreSkippedNotGuessed() throws Exception {
+        mvc.perform(as(get("/test/requests/op-7"), "E9999")).andExpect(status().isOk());
+        mvc.perform(get("/test/requests/op-7")).andExpect(status().isOk());
+        directory.failure = new IllegalStateException("directory down");
+        mvc.perform(as(get("/test/requests/op-7"), "E1001")).andExpect(status().isOk());
+        assertThat(registry.find(BusinessActivityInterceptor.RECEIVED).counters()).isEmpty();
+        assertThat(registry.find(BusinessActivityInterceptor.SUCCEEDED).counters()).isEmpty();
+    }
+
+    @Test
+    void aMeterRegistryThrowingOnEveryCallChangesNoAnswerByteForByte() throws Exception {
+        var healthy = runScenario();
+        assertThat(registry.find(ApiMetrics.NAME).timers()).isNotEmpty();
+
+        registry.clear();
+        registry.faulty = true;
+        var faulty = runScenario();
+        registry.faulty = false;
+
+        assertThat(registry.find(ApiMetrics.NAME).timers()).as("the fault was active").isEmpty();
+        assertThat(faulty).containsExactlyElementsOf(healthy);
+    }
+
+    /** Status, headers and body of a fixed set of requests, with the per-request traceId blanked. */
+    private List<String> runScenario() throws Exception {
+        clock.advance(Duration.ofHours(2));
+        auditLog.reset();
+        permissions.reset();
+        permissions.grant("otto", "ops.operator");
+        var requests = new ArrayList<MockHttpServletRequestBuilder>();
+        requests.add(get("/legacy/stats"));
+        requests.add(as(get("/test/requests/op-1"), "alice"));
+        for (var i = 0; i < 4; i++) {
+            requests.add(as(post("/test/submit").contentType(MediaType.APPLICATION_JSON).content("{\"operationId\":\"x\"}"), "alice"));
+        }
+        requests.add(get("/ops/test-read"));
+        requests.add(as(get("/ops/test-read"), "alice"));
+        requests.add(as(get("/ops/test-read"), "otto"));
+        requests.add(as(post("/ops/test-actions/op-9").contentType(MediaType.APPLICATION_JSON).content("{}")
+                .param(OperatorParameters.RESERVED, "mallory"), "otto"));
+        requests.add(as(get("/ops/config"), "otto"));
+        requests.add(get("/assets/app-3f9a1c2e.js"));
+        requests.add(get("/assets/missing.js"));
+        requests.add(get("/requests/abc").header("Accept", "text/html"));
+        requests.add(get("/test/boom"));
+        requests.add(post("/test/json").contentType(MediaType.APPLICATION_JSON).content("{bad"));
+        requests.add(get("/test/count").param("limit", "x"));
+        var answers = new ArrayList<String>();
+        for (var request : requests) {
+            var response = mvc.perform(request).andReturn().getResponse();
+            var traceId = response.getHeader(RequestTraceFilter.HEADER);
+            var headers = new TreeMap<String, List<String>>();
+            for (var name : response.getHeaderNames()) {
+                if (!name.equalsIgnoreCase(RequestTraceFilter.HEADER) && !name.equalsIgnoreCase("Date")) {
+                    headers.put(name, response.getHeaders(name));
+                }
+            }
+            answers.add(response.getStatus() + " " + headers + " "
+                    + response.getContentAsString(StandardCharsets.UTF_8).replace(traceId, "<trace>"));
+        }
+        return answers;
+    }
+}

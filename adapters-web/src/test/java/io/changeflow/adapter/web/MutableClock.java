@@ -1,0 +1,41 @@
+package io.changeflow.adapter.web;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.util.concurrent.atomic.AtomicReference;
+
+/** A clock the test moves by hand. */
+final class MutableClock extends Clock {
+
+    private final AtomicReference<Instant> now;
+
+    MutableClock(Instant start) {
+        this.now = new AtomicReference<>(start);
+    }
+
+    void advance(Duration duration) {
+        now.updateAndGet(i -> i.plus(duration));
+    }
+
+    void set(Instant instant) {
+        now.set(instant);
+    }
+
+    @Override
+    public Instant instant() {
+        return now.get();
+    }
+
+    @Override
+    public ZoneId getZone() {
+        return ZoneOffset.UTC;
+    }
+
+    @Override
+    public Clock withZone(ZoneId zone) {
+        return this;
+    }
+}

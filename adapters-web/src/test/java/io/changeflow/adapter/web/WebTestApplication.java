@@ -1,0 +1,63 @@
+package io.changeflow.adapter.web;
+
+import java.time.Instant;
+import org.springframework.boot.SpringBootConfiguration;
+import jakarta.servlet.Filter;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.web.servlet.FilterRegistrationBean;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Import;
+
+/**
+ * A minimal application around the web adapter: the adapter's configuration, in-memory fakes of
+ * the ports, and test-only endpoints. No component scanning: everything is listed.
+ */
+@SpringBootConfiguration
+@EnableAutoConfiguration
+@Import({WebConfiguration.class, TestEndpoints.class, ResponseRecording.class})
+class WebTestApplication {
+
+    static final Instant START = Instant.parse("2026-03-02T10:00:00Z");
+
+    @Bean
+    MutableClock clock() {
+        return new MutableClock(START);
+    }
+
+    @Bean
+    FakePermissions fakePermissions() {
+        return new FakePermissions();
+    }
+
+    @Bean
+    FakeDirectory fakeDirectory() {
+        var directory = new FakeDirectory();
+        directory.reset();
+        return directory;
+    }
+
+    @Bean
+    FakeAuditLog fakeAuditLog() {
+        return new FakeAuditLog();
+    }
+
+    @Bean
+    FakeClusterRateLimits fakeClusterRateLimits(MutableClock clock) {
+        return new FakeClusterRateLimits(clock);
+    }
+
+    /** A filter that fails outside Spring MVC, so the container's error dispatch has to answer. */
+    @Bean
+    FilterRegistrationBean<Filter> failingFilter() {
+        var registration = new FilterRegistrationBean<Filter>((request, response, chain) -> {
+            throw new IllegalStateException("UPDATE grants SET owner = 'x' failed: java.sql.SQLSyntaxErrorException");
+        });
+        registration.addUrlPatterns("/test/filter-boom");
+        return registration;
+    }
+
+    @Bean
+    FaultyMeterRegistry faultyMeterRegistry() {
+        return new FaultyMeterRegistry();
+    }
+}

@@ -1,0 +1,87 @@
+package io.changeflow.adapter.web;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.time.Duration;
+import org.junit.jupiter.api.BeforeEach;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.test.web.servlet.MockMvc;
+import org.springframework.test.web.servlet.request.MockHttpServletRequestBuilder;
+import org.springframework.test.web.servlet.request.RequestPostProcessor;
+
+/** Shared fixtures of the web tests: the context's fakes, reset before every test. */
+@WebLayerTest
+abstract class WebTestSupport {
+
+    @Autowired
+    MockMvc mvc;
+    @Autowired
+    MutableClock clock;
+    @Autowired
+    FakePermissions permissions;
+    @Autowired
+    FakeDirectory directory;
+    @Autowired
+    FakeAuditLog auditLog;
+    @Autowired
+    FakeClusterRateLimits clusterLimits;
+    @Autowired
+    FaultyMeterRegistry registry;
+    @Autowired
+    FileDynamicConfig dynamicConfig;
+    @Autowired
+    SlidingWindowLimiter limiter;
+    @LocalServerPort
+    int port;
+
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+    @BeforeEach
+    void resetFakes() throws IOException {
+        permissions.reset();
+        directory.reset();
+        auditLog.reset();
+        clusterLimits.reset();
+        registry.faulty = false;
+        registry.clear();
+        // Every rate-limit window of earlier tests has passed.
+        clock.advance(Duration.ofHours(2));
+        writeConfig("");
+    }
+
+    /** Replaces the dynamic config file and applies it at once (tests of hot reload wait for the poll instead). */
+    void writeConfig(String content) throws IOException {
+        Files.createDirectories(dynamicConfig.file().getParent());
+        Files.writeString(dynamicConfig.file(), content, StandardCharsets.UTF_8);
+        dynamicConfig.refresh();
+    }
+
+    static MockHttpServletRequestBuilder as(MockHttpServletRequestBuilder request, String user) {
+        return request.header(CallerIdentity.USER_HEADER, user);
+    }
+
+    static RequestPostProcessor peer(String address) {
+        return request -> {
+            request.setRemoteAddr(address);
+            return request;
+        };
+    }
+
+    /** A real HTTP call on the random port; the body goes to the leak scan. */
+    HttpResponse<String> send(HttpRequest.Builder request) throws IOException, InterruptedException {
+        var built = request.build();
+        var response = http.send(built, HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+        ResponseCorpus.record("HTTP " + built.method() + " " + built.uri(), response.body());
+        return response;
+    }
+
+    URI uri(String path) {
+        return URI.create("http://localhost:" + port + path);
+    }
+}
