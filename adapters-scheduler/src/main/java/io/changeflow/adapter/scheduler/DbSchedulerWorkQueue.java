@@ -1,0 +1,95 @@
+package io.changeflow.adapter.scheduler;
+
+import com.github.kagkarlsson.scheduler.SchedulerClient;
+import io.changeflow.adapter.scheduler.WorkflowStepTask.Placement;
+import io.changeflow.application.port.out.WorkQueue;
+import java.sql.SQLException;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Objects;
+import javax.sql.DataSource;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * {@link WorkQueue} on db-scheduler's {@code scheduled_tasks}: every step is a row of the
+ * {@link WorkflowStepTask}, so it survives a crash and any instance runs it.
+ *
+ * <p>The backlog bound counts the workflow rows not picked right now, cluster-wide. It is checked
+ * before a new row is written, not atomically with it: callers racing at the boundary can overshoot
+ * it by their number, which is harmless for an overload guard and keeps admission free of locks.
+ * Replacing a pending step never counts as new work, and continuations written by the task itself
+ * ({@code Reschedule}, {@code Next}) bypass the bound.
+ */
+final class DbSchedulerWorkQueue implements WorkQueue {
+
+    private static final Logger log = LoggerFactory.getLogger(DbSchedulerWorkQueue.class);
+    private static final String COUNT_BACKLOG =
+            "select count(*) from " + SchedulerTable.NAME + " where task_name = ? and picked = ?";
+
+    private final DataSource dataSource;
+    private final SchedulerClient client;
+    private final int capacity;
+    private final Clock clock;
+    private volatile Runnable dueNow = () -> { };
+
+    DbSchedulerWorkQueue(DataSource dataSource, WorkflowStepTask task, int capacity, Clock clock) {
+        if (capacity < 1) {
+            throw new IllegalArgumentException("the backlog capacity must be positive, was " + capacity);
+        }
+        this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
+        this.capacity = capacity;
+        this.clock = Objects.requireNonNull(clock, "clock");
+        this.client = SchedulerClient.Builder.create(dataSource, task.task())
+                .jdbcCustomization(SchedulerTable.dialect(dataSource))
+                .build();
+    }
+
+    @Override
+    public boolean schedule(Step step, Duration delay) {
+        Objects.requireNonNull(step, "step");
+        Objects.requireNonNull(delay, "delay");
+        var dueAtOnce = delay.isZero() || delay.isNegative();
+        var time = clock.instant().plus(dueAtOnce ? Duration.ZERO : delay);
+        var placed = WorkflowStepTask.place(client, step, time, () -> backlog() < capacity);
+        if (placed.isEmpty()) {
+            log.warn("backlog full ({} workflow steps waiting); refused {}", capacity, step.instanceId());
+            return false;
+        }
+        if (placed.get() == Placement.RUNNING) {
+            log.debug("{} is running right now; left to finish", step.instanceId());
+        } else if (dueAtOnce) {
+            dueNow.run();
+        }
+        return true;
+    }
+
+    @Override
+    public boolean isScheduled(StepKind kind, String ref) {
+        return client.getScheduledExecution(WorkflowStepTask.id(kind, ref)).isPresent();
+    }
+
+    @Override
+    public int backlog() {
+        try (var connection = dataSource.getConnection();
+             var statement = connection.prepareStatement(COUNT_BACKLOG)) {
+            statement.setString(1, WorkflowStepTask.NAME);
+            statement.setBoolean(2, false);
+            try (var rows = statement.executeQuery()) {
+                rows.next();
+                return rows.getInt(1);
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot count the workflow backlog", e);
+        }
+    }
+
+    int capacity() {
+        return capacity;
+    }
+
+    /** Lets work that is due at once wake the local scheduler instead of waiting for its next poll. */
+    void onDueNow(Runnable wakeUp) {
+        this.dueNow = Objects.requireNonNull(wakeUp, "wakeUp");
+    }
+}

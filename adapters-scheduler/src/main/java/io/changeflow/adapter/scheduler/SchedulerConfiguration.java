@@ -1,0 +1,55 @@
+package io.changeflow.adapter.scheduler;
+
+import io.changeflow.application.port.out.WorkQueue;
+import io.changeflow.application.workflow.RunWorkflowStep;
+import java.time.Clock;
+import javax.sql.DataSource;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.health.contributor.HealthIndicator;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/**
+ * The scheduler adapter: durable workflow steps and cluster-wide recurring jobs on db-scheduler, in
+ * the application's database ({@code scheduled_tasks}, created by the persistence adapter's Flyway
+ * migrations).
+ *
+ * <p>Needs a {@link DataSource} and a {@link RunWorkflowStep} bean (looked up on the first step
+ * run, so the workflow's beans may depend on the {@link WorkQueue}); registers every
+ * {@link RecurringJob} bean, zero included. Provides the {@link WorkQueue}, the scheduler's
+ * lifecycle (starts after the context is refreshed, stops first, letting running steps finish) and
+ * the health indicator {@code scheduler}. Settings: {@code changeflow.scheduler.*} and
+ * {@code changeflow.workflow.backlog-capacity}.
+ *
+ * <p>Do not also put db-scheduler's Spring Boot starter on the classpath: it would build a second
+ * scheduler on the same table that knows none of these tasks.
+ */
+@Configuration(proxyBeanMethods = false)
+@EnableConfigurationProperties({SchedulerSettings.class, BacklogSettings.class})
+public class SchedulerConfiguration {
+
+    @Bean
+    WorkflowStepTask workflowStepTask(ObjectProvider<RunWorkflowStep> runWorkflowStep, SchedulerSettings settings) {
+        return new WorkflowStepTask(runWorkflowStep::getObject, settings.retryBackoff());
+    }
+
+    @Bean
+    DbSchedulerWorkQueue workQueue(DataSource dataSource, WorkflowStepTask workflowStepTask, BacklogSettings backlog) {
+        return new DbSchedulerWorkQueue(dataSource, workflowStepTask, backlog.backlogCapacity(), Clock.systemUTC());
+    }
+
+    @Bean
+    ManagedScheduler managedScheduler(DataSource dataSource, SchedulerSettings settings,
+                                      WorkflowStepTask workflowStepTask, DbSchedulerWorkQueue workQueue,
+                                      ObjectProvider<RecurringJob> recurringJobs) {
+        return new ManagedScheduler(dataSource, settings, workflowStepTask, workQueue,
+                recurringJobs.orderedStream().toList(), Clock.systemUTC());
+    }
+
+    /** Shown as {@code scheduler} in {@code /actuator/health}. */
+    @Bean
+    HealthIndicator schedulerHealthIndicator(ManagedScheduler managedScheduler, DataSource dataSource) {
+        return new SchedulerHealthIndicator(managedScheduler, dataSource);
+    }
+}

@@ -1,0 +1,262 @@
+package io.changeflow.adapter.scheduler;
+
+import com.github.kagkarlsson.scheduler.SchedulerClient;
+import com.github.kagkarlsson.scheduler.exceptions.TaskInstanceCurrentlyExecutingException;
+import com.github.kagkarlsson.scheduler.exceptions.TaskInstanceNotFoundException;
+import com.github.kagkarlsson.scheduler.task.CompletionHandler;
+import com.github.kagkarlsson.scheduler.task.ExecutionComplete;
+import com.github.kagkarlsson.scheduler.task.ExecutionContext;
+import com.github.kagkarlsson.scheduler.task.ExecutionOperations;
+import com.github.kagkarlsson.scheduler.task.SchedulableInstance;
+import com.github.kagkarlsson.scheduler.task.Task;
+import com.github.kagkarlsson.scheduler.task.TaskInstance;
+import com.github.kagkarlsson.scheduler.task.TaskInstanceId;
+import com.github.kagkarlsson.scheduler.task.helper.Tasks;
+import io.changeflow.application.port.out.WorkQueue.Step;
+import io.changeflow.application.port.out.WorkQueue.StepKind;
+import io.changeflow.application.workflow.RunWorkflowStep;
+import io.changeflow.application.workflow.StepOutcome;
+import io.changeflow.domain.polling.ExponentialBackoff;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The db-scheduler task that runs workflow steps. One row per step instance: task name
+ * {@value #NAME}, instance id {@link Step#instanceId() KIND:ref}, data the step's attempt and data.
+ *
+ * <p><b>Row format.</b> The data is a {@code java.util.HashMap<String, String>} (Java
+ * serialization, db-scheduler's default): {@value #ATTEMPT} holds the attempt, every step data entry
+ * is stored under {@value #DATA_PREFIX}{@code <key>}. Only JDK types are in the blob, so rows written
+ * by one release are read by the next however the application's classes move; an instance whose
+ * kind no longer exists fails to run and is retried (and shows in the scheduler's health).
+ *
+ * <p><b>Running.</b> A due row runs through {@link RunWorkflowStep}; its outcome is applied to the
+ * same row: done deletes it, reschedule updates it in place (time and data), next turns it into the
+ * follower's row in one update (or, when the follower already has a row, updates that first and
+ * then deletes the current one; a crash in between runs the current step again). Removal and update
+ * are guarded by the row's version, so a run that was declared dead and taken over by another
+ * instance can no longer touch the row. Anything thrown (an unregistered kind, a failed
+ * state write, a JVM error) keeps the row and runs it again after a bounded exponential backoff, with
+ * the attempt counted up; so does a run whose instance died.
+ */
+final class WorkflowStepTask {
+
+    static final String NAME = "workflow-step";
+    static final String ATTEMPT = "attempt";
+    static final String DATA_PREFIX = "data.";
+    /** The width of {@code scheduled_tasks.task_instance}. */
+    static final int MAX_INSTANCE_ID_LENGTH = 100;
+
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    static final Class<HashMap<String, String>> DATA_CLASS = (Class) HashMap.class;
+
+    private static final Logger log = LoggerFactory.getLogger(WorkflowStepTask.class);
+    private static final int MAX_PLACEMENT_TRIES = 5;
+
+    /** What placing a step did. */
+    enum Placement {
+        /** A new row. */
+        ADDED,
+        /** The pending row of the same instance got the new time and data. */
+        REPLACED,
+        /** The instance is running right now: left alone (it re-reads the state anyway). */
+        RUNNING
+    }
+
+    private final Supplier<RunWorkflowStep> runner;
+    private final ExponentialBackoff retry;
+    private final Task<HashMap<String, String>> task;
+
+    /**
+     * @param runner looked up whenever a step runs, so the task can exist before the workflow's beans
+     * @param retry  the delay before re-running a step that threw, by consecutive failures
+     */
+    WorkflowStepTask(Supplier<RunWorkflowStep> runner, ExponentialBackoff retry) {
+        this.runner = Objects.requireNonNull(runner, "runner");
+        this.retry = Objects.requireNonNull(retry, "retry");
+        this.task = Tasks.custom(NAME, DATA_CLASS)
+                .onFailure(this::retryLater)
+                .onDeadExecution(this::runAgain)
+                .execute(this::execute);
+    }
+
+    Task<HashMap<String, String>> task() {
+        return task;
+    }
+
+    static TaskInstanceId id(StepKind kind, String ref) {
+        return TaskInstanceId.of(NAME, kind.name() + ":" + ref);
+    }
+
+    /**
+     * Writes {@code step} due at {@code time}: a new row when its instance has none (only if
+     * {@code admitNew} agrees), else the pending row is updated; a running instance is left alone.
+     * Races with pickers and other writers are settled by re-reading (the row's version guards
+     * every update).
+     *
+     * @return empty when {@code admitNew} refused a new row
+     */
+    static Optional<Placement> place(SchedulerClient client, Step step, Instant time, BooleanSupplier admitNew) {
+        var id = step.instanceId();
+        if (id.length() > MAX_INSTANCE_ID_LENGTH) {
+            throw new IllegalArgumentException("a step instance id has at most " + MAX_INSTANCE_ID_LENGTH
+                    + " characters: " + id);
+        }
+        var taskInstanceId = TaskInstanceId.of(NAME, id);
+        var data = data(step);
+        for (var tries = 0; tries < MAX_PLACEMENT_TRIES; tries++) {
+            var existing = client.getScheduledExecution(taskInstanceId);
+            if (existing.isEmpty()) {
+                if (!admitNew.getAsBoolean()) {
+                    return Optional.empty();
+                }
+                if (client.scheduleIfNotExists(new TaskInstance<>(NAME, id, data), time)) {
+                    return Optional.of(Placement.ADDED);
+                }
+                continue; // created by someone else in between: look again
+            }
+            if (existing.get().isPicked()) {
+                return Optional.of(Placement.RUNNING);
+            }
+            try {
+                if (client.reschedule(taskInstanceId, time, data)) {
+                    return Optional.of(Placement.REPLACED);
+                }
+                // lost the race on the row's version (picked or rescheduled meanwhile): look again
+            } catch (TaskInstanceCurrentlyExecutingException e) {
+                return Optional.of(Placement.RUNNING);
+            } catch (TaskInstanceNotFoundException e) {
+                // finished and deleted in between: look again
+            }
+        }
+        throw new IllegalStateException("could not place " + id + ": its row kept changing under "
+                + MAX_PLACEMENT_TRIES + " attempts");
+    }
+
+    /** The row data of {@code step}. */
+    static HashMap<String, String> data(Step step) {
+        var data = new HashMap<String, String>();
+        data.put(ATTEMPT, Integer.toString(step.attempt()));
+        step.data().forEach((key, value) -> data.put(DATA_PREFIX + key, value));
+        return data;
+    }
+
+    /**
+     * The step of a row.
+     *
+     * @throws IllegalArgumentException the instance id names no known step kind
+     */
+    static Step step(String instanceId, Map<String, String> data) {
+        var colon = instanceId.indexOf(':');
+        if (colon < 0) {
+            throw new IllegalArgumentException("not a step instance id (KIND:ref): " + instanceId);
+        }
+        var kind = StepKind.valueOf(instanceId.substring(0, colon));
+        var ref = instanceId.substring(colon + 1);
+        var stepData = new HashMap<String, String>();
+        if (data != null) {
+            data.forEach((key, value) -> {
+                if (key != null && value != null && key.startsWith(DATA_PREFIX)) {
+                    stepData.put(key.substring(DATA_PREFIX.length()), value);
+                }
+            });
+        }
+        return new Step(kind, ref, attempt(data), stepData);
+    }
+
+    /** The same row data with the attempt counted up (for a run that threw or died). */
+    static HashMap<String, String> nextAttempt(Map<String, String> data) {
+        var next = data == null ? new HashMap<String, String>() : new HashMap<>(data);
+        next.put(ATTEMPT, Integer.toString(attempt(data) + 1));
+        return next;
+    }
+
+    private static int attempt(Map<String, String> data) {
+        var raw = data == null ? null : data.get(ATTEMPT);
+        if (raw == null) {
+            return 1;
+        }
+        try {
+            return Math.max(1, Integer.parseInt(raw));
+        } catch (NumberFormatException e) {
+            return 1;
+        }
+    }
+
+    private CompletionHandler<HashMap<String, String>> execute(TaskInstance<HashMap<String, String>> instance,
+                                                               ExecutionContext context) {
+        var step = step(instance.getId(), instance.getData());
+        var outcome = runner.get().run(step);
+        var client = context.getSchedulerClient();
+        return (complete, operations) -> apply(outcome, client, complete, operations);
+    }
+
+    private void apply(StepOutcome outcome, SchedulerClient client, ExecutionComplete complete,
+                       ExecutionOperations<HashMap<String, String>> operations) {
+        switch (outcome) {
+            case StepOutcome.Done done -> operations.remove();
+            case StepOutcome.Reschedule again ->
+                    operations.reschedule(complete, complete.getTimeDone().plus(again.delay()), data(again.step()));
+            case StepOutcome.Next next -> follow(next, client, complete, operations);
+        }
+    }
+
+    /**
+     * Hands over to the follower. When it has no row yet, the current row becomes the follower's in one
+     * version-guarded update: there is never a moment with neither row, and never one with the current
+     * row still picked after its follower exists (a fast follower that hands back to this kind would
+     * otherwise find it "running" and be dropped). Otherwise the follower's pending row is replaced
+     * (or a running follower left alone) first, and the current row deleted after: a crash in between
+     * runs the current step again, which every step tolerates.
+     */
+    private void follow(StepOutcome.Next next, SchedulerClient client, ExecutionComplete complete,
+                        ExecutionOperations<HashMap<String, String>> operations) {
+        var follower = next.step();
+        var time = complete.getTimeDone().plus(next.delay());
+        if (client.getScheduledExecution(TaskInstanceId.of(NAME, follower.instanceId())).isEmpty()) {
+            try {
+                operations.removeAndScheduleNew(
+                        SchedulableInstance.of(new TaskInstance<>(NAME, follower.instanceId(), data(follower)), time));
+                return;
+            } catch (RuntimeException e) {
+                log.debug("{} could not become {} in place ({}); placing it separately",
+                        complete.getExecution().taskInstance.getId(), follower.instanceId(), e.toString());
+            }
+        }
+        var placed = place(client, follower, time, () -> true);
+        if (placed.orElseThrow() == Placement.RUNNING) {
+            log.info("{} is running right now; {} leaves it to finish", follower.instanceId(),
+                    complete.getExecution().taskInstance.getId());
+        }
+        operations.remove();
+    }
+
+    private void retryLater(ExecutionComplete complete, ExecutionOperations<HashMap<String, String>> operations) {
+        var execution = complete.getExecution();
+        var delay = retry.delayBefore(execution.consecutiveFailures + 1);
+        var at = complete.getTimeDone().plus(delay);
+        // db-scheduler has logged the failure with its stack trace already
+        log.warn("{} failed ({} in a row); running it again at {}", execution.taskInstance.getId(),
+                execution.consecutiveFailures + 1, at);
+        operations.reschedule(complete, at, nextAttempt(dataOf(execution.taskInstance)));
+    }
+
+    private void runAgain(ExecutionComplete complete, ExecutionOperations<HashMap<String, String>> operations) {
+        var execution = complete.getExecution();
+        log.warn("{} was picked by {} whose heartbeats stopped at {}; running it again",
+                execution.taskInstance.getId(), execution.pickedBy, execution.lastHeartbeat);
+        operations.reschedule(complete, complete.getTimeDone(), nextAttempt(dataOf(execution.taskInstance)));
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, String> dataOf(TaskInstance<?> instance) {
+        return (Map<String, String>) instance.getData();
+    }
+}

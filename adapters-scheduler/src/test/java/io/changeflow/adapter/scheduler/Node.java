@@ -1,0 +1,82 @@
+package io.changeflow.adapter.scheduler;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import io.changeflow.application.workflow.RunWorkflowStep;
+import io.changeflow.testsupport.TestDatabase;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * One application instance on the test schema, wired as {@link SchedulerConfiguration} wires it:
+ * its own connection pool, work queue and scheduler.
+ */
+final class Node implements AutoCloseable {
+
+    private final HikariDataSource pool;
+    private final DbSchedulerWorkQueue queue;
+    private final ManagedScheduler scheduler;
+
+    private Node(TestDatabase db, SchedulerSettings settings, int capacity, RunWorkflowStep runner, List<RecurringJob> jobs) {
+        var config = new HikariConfig();
+        config.setJdbcUrl(db.jdbcUrl());
+        config.setUsername(db.user());
+        config.setPassword(db.password());
+        config.setMaximumPoolSize(settings.threads() + 4);
+        config.setMinimumIdle(1);
+        config.setPoolName("node-" + settings.name());
+        this.pool = new HikariDataSource(config);
+        var task = new WorkflowStepTask(() -> runner, settings.retryBackoff());
+        this.queue = new DbSchedulerWorkQueue(pool, task, capacity, Clock.systemUTC());
+        this.scheduler = new ManagedScheduler(pool, settings, task, queue, jobs, Clock.systemUTC());
+    }
+
+    /**
+     * Short intervals: heartbeat 100 ms, dead after 1 s without one (ten missed heartbeats, a margin for
+     * a busy build machine), polling 100 ms, retries after 300 ms doubling to 1 s.
+     */
+    static SchedulerSettings fast(String name) {
+        return new SchedulerSettings(Duration.ofMillis(100), 4, Duration.ofMillis(100), Duration.ofSeconds(1),
+                Duration.ofSeconds(2), Duration.ofMillis(300), Duration.ofSeconds(1), name);
+    }
+
+    static Node of(TestDatabase db, String name, RunWorkflowStep runner) {
+        return new Node(db, fast(name), 10_000, runner, List.of());
+    }
+
+    static Node of(TestDatabase db, SchedulerSettings settings, int capacity, RunWorkflowStep runner, List<RecurringJob> jobs) {
+        return new Node(db, settings, capacity, runner, jobs);
+    }
+
+    Node start() {
+        scheduler.start();
+        return this;
+    }
+
+    /** A graceful stop: running steps may finish. */
+    void stop() {
+        scheduler.stop();
+    }
+
+    /**
+     * The instance dies: its connections are gone, so from now on it can neither stamp heartbeats nor
+     * complete, pick or write anything (its threads linger until {@link #close()}).
+     */
+    void kill() {
+        pool.close();
+    }
+
+    DbSchedulerWorkQueue queue() {
+        return queue;
+    }
+
+    @Override
+    public void close() {
+        try {
+            scheduler.stop();
+        } finally {
+            pool.close();
+        }
+    }
+}
