@@ -26,7 +26,7 @@ public final class HandleDeployCallback {
     /** The inbox source name of deploy callbacks. */
     public static final String SOURCE = "deploy";
     /** The only status that means "in effect". */
-    public static final String SUCCESS = "success";
+    public static final String SUCCESS = CallbackInbox.IN_EFFECT;
 
     private static final System.Logger LOG = System.getLogger(HandleDeployCallback.class.getName());
 

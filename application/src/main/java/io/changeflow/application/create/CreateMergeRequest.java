@@ -43,10 +43,13 @@ import java.util.Set;
  * request for the branch is reused. The file content is rendered from the default branch's current
  * content.
  *
- * <p>Pipeline outcomes: passed moves on per the order stored with the operation (approve-first:
- * HANDLE; create-first: APPROVAL_REQUESTED and the approval step, with {@code ext.mrId}); failed is
- * deterministic (CREATE_FAILED, "contact the maintainers"); timed out is unknown (MR_CREATING with the
- * step "pipeline pending", "keep waiting") and the watch keeps looking at a slow pace for a while.
+ * <p>Pipeline outcomes count only for the merge request's head: the latest pipeline is compared with
+ * the head sha read just before, and one that ran for an earlier commit (someone pushed to the branch
+ * after it passed) is looked at again like a running one. Passed moves on per the order stored with
+ * the operation (approve-first: HANDLE; create-first: APPROVAL_REQUESTED and the approval step, with
+ * {@code ext.mrId}); failed is deterministic (CREATE_FAILED, "contact the maintainers"); timed out is
+ * unknown (MR_CREATING with the step "pipeline pending", "keep waiting") and the watch keeps looking at
+ * a slow pace for a while.
  */
 public final class CreateMergeRequest implements StepHandler {
 
@@ -143,9 +146,10 @@ public final class CreateMergeRequest implements StepHandler {
             changes.apply(op, WorkflowEvent.MR_CLOSED_REMOTELY, "The merge request !" + mr.iid() + " was closed on GitLab.");
             return StepOutcome.done();
         }
+        // Only the head's own pipeline counts: one that ran for an earlier commit is still "running".
         var observation = remote.state() == MergeRequestState.MERGED
                 ? PollObservation.PASSED
-                : PipelineWatch.observation(mergeRequests.latestPipeline(mr.project(), mr.iid()));
+                : PipelineWatch.observation(mergeRequests.latestPipeline(mr.project(), mr.iid()), remote.sha());
         return switch (watch.observe(step, observation, clock.instant(), op.updatedAt())) {
             case PipelineWatch.Verdict.Again again -> StepOutcome.again(again.step().nextAttempt().with(PHASE, PIPELINE), again.delay());
             case PipelineWatch.Verdict.Passed passed ->

@@ -1,5 +1,6 @@
 package io.changeflow.application.recovery;
 
+import io.changeflow.application.batch.ReadmitBatchMember;
 import io.changeflow.application.port.out.AuditLog;
 import io.changeflow.application.port.out.Operations;
 import io.changeflow.application.port.out.WorkQueue;
@@ -19,6 +20,11 @@ import java.util.UUID;
  * table's start events, so re-triggering is safe: an already merged request finishes as merged, an
  * already approved bot is skipped, an existing branch or merge request is reused. Recorded in the
  * audit log with the operator and the (already masked) parameters.
+ *
+ * <p>A failed batch member (the culprit bisection isolated, or a member of a batch that gave up) has
+ * no step of its own: re-triggering it is {@link ReadmitBatchMember}, back to the waiting set for a
+ * later batch round (answered as {@link Result.Retriggered} with the step {@link StepKind#BATCH}; that
+ * use case writes the audit entry).
  */
 public final class RetriggerStep {
 
@@ -37,18 +43,24 @@ public final class RetriggerStep {
         /** Nothing runs on its own from here (e.g. waiting for the approver, or finished). */
         record NothingToRetrigger(String reason) implements Result {}
 
-        /** @param scheduled false when the work queue is full: nothing was scheduled, try again later */
+        /**
+         * @param step      the step scheduled; {@link StepKind#BATCH} for a failed batch member readmitted to the
+         *                  waiting set
+         * @param scheduled false when the work queue is full: nothing was scheduled, try again later
+         */
         record Retriggered(OperationId operationId, StepKind step, boolean scheduled) implements Result {}
     }
 
     private final Operations operations;
     private final WorkQueue queue;
+    private final ReadmitBatchMember readmit;
     private final AuditLog audit;
     private final Clock clock;
 
-    public RetriggerStep(Operations operations, WorkQueue queue, AuditLog audit, Clock clock) {
+    public RetriggerStep(Operations operations, WorkQueue queue, ReadmitBatchMember readmit, AuditLog audit, Clock clock) {
         this.operations = operations;
         this.queue = queue;
+        this.readmit = readmit;
         this.audit = audit;
         this.clock = clock;
     }
@@ -62,6 +74,14 @@ public final class RetriggerStep {
         var step = ResumableStep.of(op.get());
         if (step.isEmpty()) {
             return new Result.NothingToRetrigger("Nothing to re-run while the request is " + op.get().state() + ".");
+        }
+        if (step.get() == StepKind.BATCH) {
+            return switch (readmit.readmit(new ReadmitBatchMember.Command(id.get().value(), command.operator(),
+                    command.parameters()))) {
+                case ReadmitBatchMember.Result.Readmitted readmitted -> new Result.Retriggered(id.get(), StepKind.BATCH, true);
+                case ReadmitBatchMember.Result.NotAllowed refused -> new Result.NothingToRetrigger(refused.reason());
+                case ReadmitBatchMember.Result.NotFound notFound -> new Result.NotFound();
+            };
         }
         var scheduled = queue.schedule(Step.first(step.get(), id.get().value()), Duration.ZERO);
         audit.record(new AuditLog.Entry("retrigger:" + UUID.randomUUID(), command.operator(), "RETRIGGER",

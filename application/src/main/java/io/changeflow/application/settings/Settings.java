@@ -4,11 +4,14 @@ import io.changeflow.application.port.out.DynamicConfig;
 import io.changeflow.domain.config.AccessMode;
 import io.changeflow.domain.config.AccessPolicy;
 import io.changeflow.domain.config.ApproverMode;
+import io.changeflow.domain.config.RateLimitScope;
 import io.changeflow.domain.config.RateLimitSetting;
+import io.changeflow.domain.config.RateLimitWindow;
 import io.changeflow.domain.config.Resolved;
 import io.changeflow.domain.config.RetryCount;
 import io.changeflow.domain.config.TestWindow;
 import io.changeflow.domain.config.Toggle;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
@@ -28,6 +31,8 @@ public final class Settings {
     public static final String APPROVE_FIRST = "workflow.approveFirst";
     public static final String APPROVAL_MAX_RETRIES = "approval.maxRetries";
     public static final String APPROVER_MODE = "approver.mode";
+    public static final String RATE_LIMIT_SCOPE = "ratelimit.scope";
+    public static final String RATE_LIMIT_WINDOW_SECONDS = "ratelimit.windowSeconds";
 
     /** The default of {@code approval.maxRetries}. */
     public static final int DEFAULT_APPROVAL_MAX_RETRIES = 3;
@@ -73,6 +78,16 @@ public final class Settings {
         return ApproverMode.resolve(read(APPROVER_MODE));
     }
 
+    /** Where rate-limit quotas are counted: missing, unknown or unreadable is LOCAL (needs no dependency). */
+    public Resolved<RateLimitScope> rateLimitScope() {
+        return RateLimitScope.resolve(read(RATE_LIMIT_SCOPE));
+    }
+
+    /** The sliding rate-limit window: 60 s unless a positive number of seconds is set, capped at one hour. */
+    public Resolved<Duration> rateLimitWindow() {
+        return RateLimitWindow.resolve(read(RATE_LIMIT_WINDOW_SECONDS));
+    }
+
     /** Every setting of the contract: raw value, resolved value and the rule applied. */
     public List<Described> describeAll() {
         return List.of(
@@ -84,7 +99,9 @@ public final class Settings {
                         "read together with " + ACCESS_TEST_WINDOW),
                 describe(APPROVE_FIRST, approveFirst(), String::valueOf),
                 describe(APPROVAL_MAX_RETRIES, approvalMaxRetries(), String::valueOf),
-                describe(APPROVER_MODE, approverMode(), ApproverMode::name));
+                describe(APPROVER_MODE, approverMode(), ApproverMode::name),
+                describe(RATE_LIMIT_SCOPE, rateLimitScope(), RateLimitScope::name),
+                describe(RATE_LIMIT_WINDOW_SECONDS, rateLimitWindow(), w -> String.valueOf(w.toSeconds())));
     }
 
     private <T> Described describe(String key, Resolved<T> resolved, java.util.function.Function<T, String> show) {

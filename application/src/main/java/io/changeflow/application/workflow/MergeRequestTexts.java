@@ -4,10 +4,11 @@ import io.changeflow.domain.operation.Operation;
 import io.changeflow.domain.request.ChangeRequest;
 import io.changeflow.domain.request.OperationId;
 import java.time.Instant;
+import java.util.List;
 
 /**
- * Names and texts of an operation's merge request, derived from the operation alone so that every
- * re-run of a step finds the same branch (remote-state idempotency).
+ * Names and texts of an operation's (or a batch's) merge request, derived from the operation (or the
+ * batch's id) alone so that every re-run of a step finds the same branch (remote-state idempotency).
  */
 public final class MergeRequestTexts {
 
@@ -38,6 +39,39 @@ public final class MergeRequestTexts {
                 + "- Until: " + op.expiresAt().map(Instant::toString).orElse("no expiry") + "\n"
                 + "- Reason: " + op.reason().replace("\n", " ") + "\n\n"
                 + OPERATION_TRAILER + op.id().value() + "\n";
+    }
+
+    /** The source branch of a batch's merge request. */
+    public static String batchBranchOf(long batchId) {
+        return "changeflow/batch-" + batchId;
+    }
+
+    /** The title of a batch's merge request. */
+    public static String batchTitleOf(long batchId, List<Operation> members) {
+        var targets = members.stream().map(op -> op.target().value()).distinct().sorted().toList();
+        return "Batch " + batchId + ": " + members.size() + (members.size() == 1 ? " change" : " changes") + " to "
+                + String.join(", ", targets);
+    }
+
+    /** The commit message of a batch: its title and one trailer line per operation it carries. */
+    public static String batchCommitMessageOf(long batchId, List<Operation> members) {
+        var message = new StringBuilder(batchTitleOf(batchId, members)).append("\n\n");
+        members.forEach(op -> message.append(OPERATION_TRAILER).append(op.id().value()).append('\n'));
+        return message.toString();
+    }
+
+    /** The description of a batch's merge request: one line per change, then the trailers. */
+    public static String batchDescriptionOf(long batchId, List<Operation> members) {
+        var text = new StringBuilder("Changes requested through Changeflow, merged together as batch ")
+                .append(batchId).append(".\n\n");
+        for (var op : members) {
+            text.append("- ").append(op.subject().value()).append(" -> ").append(op.target().value())
+                    .append(" (requested by ").append(op.requester()).append(", until ")
+                    .append(op.expiresAt().map(Instant::toString).orElse("no expiry")).append(")\n");
+        }
+        text.append('\n');
+        members.forEach(op -> text.append(OPERATION_TRAILER).append(op.id().value()).append('\n'));
+        return text.toString();
     }
 
     /** The request an operation was opened for. */

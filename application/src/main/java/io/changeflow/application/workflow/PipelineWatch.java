@@ -1,6 +1,6 @@
 package io.changeflow.application.workflow;
 
-import io.changeflow.application.port.out.MergeRequests.PipelineStatus;
+import io.changeflow.application.port.out.MergeRequests.Pipeline;
 import io.changeflow.application.port.out.WorkQueue.Step;
 import io.changeflow.domain.polling.PollDecision;
 import io.changeflow.domain.polling.PollObservation;
@@ -92,10 +92,20 @@ public final class PipelineWatch {
         };
     }
 
-    /** How a pipeline status reads as an observation: not started yet counts as running. */
-    public static PollObservation observation(PipelineStatus status) {
-        return switch (status) {
-            case NONE, RUNNING -> PollObservation.RUNNING;
+    /**
+     * How the latest pipeline reads as an observation of the merge request whose head is {@code headSha}
+     * (from {@code MergeRequests.get}): no pipeline yet counts as running, and so does a pipeline that
+     * ran for another commit. That is the previous head's pipeline (after a push or a rebase GitLab
+     * creates the new head's a moment later): its PASSED would approve code it never checked, and its
+     * FAILED says nothing about the new head either, so the watch keeps looking until the head's own
+     * pipeline answers (or the polling times out into "pending").
+     */
+    public static PollObservation observation(Optional<Pipeline> latest, String headSha) {
+        if (latest.isEmpty() || !latest.get().ranFor(headSha)) {
+            return PollObservation.RUNNING;
+        }
+        return switch (latest.get().status()) {
+            case RUNNING -> PollObservation.RUNNING;
             case PASSED -> PollObservation.PASSED;
             case FAILED -> PollObservation.FAILED;
         };

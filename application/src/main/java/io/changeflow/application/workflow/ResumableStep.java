@@ -23,7 +23,12 @@ public final class ResumableStep {
 
     /**
      * The step to run, or empty when nothing runs on its own from here: waiting for the approver,
-     * for a batch round, for the deploy callback, finished, or a batch member (settled with its batch).
+     * for a batch round, for the deploy callback, finished, or a batch member in a batch (settled with
+     * its batch).
+     *
+     * <p>{@link StepKind#BATCH} for a failed batch member (the culprit of a bisection, or a member of a
+     * batch that gave up) means "back into the batch path": an operator's re-trigger readmits it to the
+     * waiting set ({@code ReadmitBatchMember}); it is never a step scheduled with the operation as ref.
      */
     public static Optional<StepKind> of(Operation op) {
         if (op.binding().isEmpty()) {
@@ -34,7 +39,7 @@ public final class ResumableStep {
             case MR_CREATING, CREATE_FAILED -> Optional.of(StepKind.CREATE);
             case MR_CREATED -> Optional.of(op.order() == StepOrder.APPROVE_FIRST ? StepKind.HANDLE : StepKind.SUBMIT_APPROVAL);
             case MERGING -> Optional.of(StepKind.HANDLE);
-            case HANDLE_FAILED -> BATCH_FAILURES.contains(op.step()) ? Optional.empty() : Optional.of(StepKind.HANDLE);
+            case HANDLE_FAILED -> Optional.of(BATCH_FAILURES.contains(op.step()) ? StepKind.BATCH : StepKind.HANDLE);
             case REJECTED, CLOSED -> CLOSING.contains(op.step()) ? Optional.of(StepKind.CLOSE) : Optional.empty();
             case APPROVAL_SENT, BATCH_WAITING, BATCHED, MERGED, VALIDATED -> Optional.empty();
         };

@@ -4,14 +4,13 @@ import io.changeflow.domain.polling.ExponentialBackoff;
 import io.changeflow.domain.polling.RetryPolicy;
 import io.changeflow.domain.polling.TieredPolling;
 import java.time.Duration;
-import java.util.List;
 import java.util.Objects;
 
 /**
  * The static timings and limits of the workflow steps (set at startup; the dynamic settings such as
- * {@code approval.maxRetries} are read per use from {@code Settings}).
+ * {@code approval.maxRetries} are read per use from {@code Settings}). The approval bots are not here:
+ * they are the GitLab adapter's configuration, read from {@code MergeRequests.approvalAccounts()}.
  *
- * @param approvalBots       the GitLab accounts that approve every merge request, each retried separately
  * @param approvalBackoff    delay before approval retry n of one bot ({@code approval.maxRetries} bounds n)
  * @param pipelinePolling    waiting for a merge request pipeline: short, then long intervals, then "timed out"
  * @param rebasePolling      waiting for a rebase to finish
@@ -23,16 +22,12 @@ import java.util.Objects;
  * @param maxRebases         rebases of one merge request within one handle step before giving up
  * @param closeRetries       re-checks of a merge request that is still open after being closed
  */
-public record WorkflowPolicy(List<String> approvalBots, ExponentialBackoff approvalBackoff,
+public record WorkflowPolicy(ExponentialBackoff approvalBackoff,
                              TieredPolling pipelinePolling, TieredPolling rebasePolling, Duration pendingRecheck,
                              Duration pendingGiveUpAfter, RetryPolicy transientRetry, int mergeRetries,
                              Duration mergeRetryDelay, int maxRebases, int closeRetries) {
 
     public WorkflowPolicy {
-        approvalBots = List.copyOf(approvalBots);
-        if (approvalBots.isEmpty()) {
-            throw new IllegalArgumentException("at least one approval bot is needed");
-        }
         Objects.requireNonNull(approvalBackoff, "approvalBackoff");
         Objects.requireNonNull(pipelinePolling, "pipelinePolling");
         Objects.requireNonNull(rebasePolling, "rebasePolling");
@@ -45,10 +40,9 @@ public record WorkflowPolicy(List<String> approvalBots, ExponentialBackoff appro
         }
     }
 
-    /** Production-like defaults for the given approval bots. */
-    public static WorkflowPolicy defaults(List<String> approvalBots) {
-        return new WorkflowPolicy(approvalBots,
-                new ExponentialBackoff(Duration.ofSeconds(5), Duration.ofMinutes(5)),
+    /** Production-like defaults. */
+    public static WorkflowPolicy defaults() {
+        return new WorkflowPolicy(new ExponentialBackoff(Duration.ofSeconds(5), Duration.ofMinutes(5)),
                 new TieredPolling(Duration.ofSeconds(10), 6, Duration.ofMinutes(1), Duration.ofMinutes(30)),
                 new TieredPolling(Duration.ofSeconds(5), 6, Duration.ofSeconds(20), Duration.ofMinutes(10)),
                 Duration.ofMinutes(10), Duration.ofHours(24),

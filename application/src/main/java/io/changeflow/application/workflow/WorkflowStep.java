@@ -7,10 +7,15 @@ import io.changeflow.domain.PreemptedException;
 import io.changeflow.domain.polling.RetryPolicy;
 import io.changeflow.domain.request.OperationId;
 import io.changeflow.domain.state.WorkflowEvent;
+import java.io.InterruptedIOException;
 import java.lang.System.Logger.Level;
+import java.nio.channels.ClosedByInterruptException;
 import java.time.Duration;
+import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.Locale;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * The safety net around one operation step (the design's {@code @WorkflowStep(onErrorStep,
@@ -24,11 +29,21 @@ import java.util.Objects;
  *       re-reads the state and decides again;</li>
  *   <li>any other exception writes the step's declared failure event ({@code onError}) if the table
  *       allows it from the current state, and ends the step: every exit leaves an explicit state;</li>
+ *   <li>an interruption (the scheduler interrupts running steps at shutdown, after its maximum wait)
+ *       is transient, whatever exception it surfaced as: when the current thread is interrupted, or the
+ *       exception's cause chain holds an {@link InterruptedException}, an {@link InterruptedIOException}
+ *       or a {@link ClosedByInterruptException}, nothing is written, the interrupt flag is restored and
+ *       the exception is rethrown, so the scheduler keeps the task and runs the step again later (on
+ *       this or another instance), where it re-reads remote state first. A deploy never fails a
+ *       request;</li>
  *   <li>a {@link Error} is logged and rethrown without touching the database (the JVM may be in a
  *       bad state); the scheduler retries the task later and the timeout sweep is the last resort.</li>
  * </ul>
  * If writing the declared failure itself fails (e.g. the database is down), the exception escapes so
  * the scheduler keeps the task and retries it.
+ *
+ * <p>Steps whose ref is not an operation (the batch steps) declare their ending as an {@link OnFailure}
+ * instead of an event: e.g. a batch whose step fails unexpectedly goes to settlement.
  */
 public final class WorkflowStep {
 
@@ -39,10 +54,20 @@ public final class WorkflowStep {
 
     private static final System.Logger LOG = System.getLogger(WorkflowStep.class.getName());
 
+    /**
+     * How a step ends after an unexpected failure (or after its transient retries are used up): it
+     * writes what the failure means and answers how to continue. Whatever it throws escapes, so the
+     * scheduler keeps the task and retries it.
+     */
+    @FunctionalInterface
+    public interface OnFailure {
+        StepOutcome failed(Step step, RuntimeException cause);
+    }
+
     private final StepKind kind;
-    private final WorkflowEvent onError;
+    private final Optional<WorkflowEvent> onError;
     private final StepHandler handler;
-    private final StateChanges changes;
+    private final OnFailure onFailure;
     private final RetryPolicy transientRetry;
 
     /**
@@ -55,9 +80,27 @@ public final class WorkflowStep {
     public WorkflowStep(StepKind kind, WorkflowEvent onError, StepHandler handler, StateChanges changes,
                         RetryPolicy transientRetry) {
         this.kind = Objects.requireNonNull(kind, "kind");
-        this.onError = Objects.requireNonNull(onError, "onError");
+        this.onError = Optional.of(Objects.requireNonNull(onError, "onError"));
         this.handler = Objects.requireNonNull(handler, "handler");
-        this.changes = Objects.requireNonNull(changes, "changes");
+        Objects.requireNonNull(changes, "changes");
+        this.onFailure = (step, cause) -> writeDeclaredFailure(kind, onError, changes, step, cause);
+        this.transientRetry = Objects.requireNonNull(transientRetry, "transientRetry");
+    }
+
+    /**
+     * A step whose ref is not an operation (e.g. a batch): the same retries of transient failures and
+     * lost races, and {@code onFailure} instead of a declared failure event.
+     *
+     * @param kind           the step kind this wraps
+     * @param handler        the step body
+     * @param onFailure      how the step ends after an unexpected failure or used-up retries
+     * @param transientRetry how often and how far apart transient external failures are retried
+     */
+    public WorkflowStep(StepKind kind, StepHandler handler, OnFailure onFailure, RetryPolicy transientRetry) {
+        this.kind = Objects.requireNonNull(kind, "kind");
+        this.onError = Optional.empty();
+        this.handler = Objects.requireNonNull(handler, "handler");
+        this.onFailure = Objects.requireNonNull(onFailure, "onFailure");
         this.transientRetry = Objects.requireNonNull(transientRetry, "transientRetry");
     }
 
@@ -65,41 +108,81 @@ public final class WorkflowStep {
         return kind;
     }
 
-    /** The event written when the step fails unexpectedly. */
-    public WorkflowEvent onError() {
+    /** The event written when the step fails unexpectedly; empty for a step with its own {@link OnFailure}. */
+    public Optional<WorkflowEvent> onError() {
         return onError;
     }
 
     public StepOutcome run(Step step) {
         try {
             return handler.run(step);
-        } catch (ExternalCallException e) {
-            if (e.isTransient()) {
-                var failures = step.intValue(TRANSIENT_FAILURES, 0) + 1;
-                var delay = transientRetry.afterFailure(failures);
-                if (delay.isPresent()) {
-                    LOG.log(Level.WARNING, () -> step.instanceId() + " hit a transient " + e.system()
-                            + " failure (" + e.kind() + " " + e.status() + "); retry " + failures + " in " + delay.get());
-                    return StepOutcome.again(step.nextAttempt().with(TRANSIENT_FAILURES, failures), delay.get());
-                }
-            }
-            return fail(step, e);
-        } catch (PreemptedException e) {
-            var preemptions = step.intValue(PREEMPTIONS, 0) + 1;
-            if (preemptions <= MAX_PREEMPTIONS) {
-                LOG.log(Level.INFO, () -> step.instanceId() + " lost a race on a state write; re-reading");
-                return StepOutcome.again(step.nextAttempt().with(PREEMPTIONS, preemptions), PREEMPTED_RETRY);
-            }
-            return fail(step, e);
         } catch (RuntimeException e) {
-            return fail(step, e);
+            if (interrupted(e)) {
+                Thread.currentThread().interrupt();
+                LOG.log(Level.INFO, () -> step.instanceId() + " was interrupted (" + e.getClass().getSimpleName()
+                        + "); nothing written, the scheduler runs it again later");
+                throw e;
+            }
+            return afterFailure(step, e);
         } catch (Error e) {
             LOG.log(Level.ERROR, "[CRITICAL] JVM-level error in " + step.instanceId() + "; nothing written", e);
             throw e;
         }
     }
 
+    /**
+     * Whether {@code failure} means the step was interrupted rather than failed: the thread's interrupt
+     * flag is set, or an interruption is somewhere in the cause chain (clients wrap it, e.g. an
+     * {@link ExternalCallException} of kind IO around an {@link InterruptedIOException}).
+     */
+    static boolean interrupted(Throwable failure) {
+        if (Thread.currentThread().isInterrupted()) {
+            return true;
+        }
+        var seen = Collections.newSetFromMap(new IdentityHashMap<Throwable, Boolean>());
+        for (var t = failure; t != null && seen.add(t); t = t.getCause()) {
+            if (t instanceof InterruptedException || t instanceof InterruptedIOException
+                    || t instanceof ClosedByInterruptException) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private StepOutcome afterFailure(Step step, RuntimeException failure) {
+        return switch (failure) {
+            case ExternalCallException e when e.isTransient() -> afterTransientFailure(step, e);
+            case PreemptedException e -> afterPreemption(step, e);
+            default -> fail(step, failure);
+        };
+    }
+
+    private StepOutcome afterTransientFailure(Step step, ExternalCallException e) {
+        var failures = step.intValue(TRANSIENT_FAILURES, 0) + 1;
+        var delay = transientRetry.afterFailure(failures);
+        if (delay.isEmpty()) {
+            return fail(step, e);
+        }
+        LOG.log(Level.WARNING, () -> step.instanceId() + " hit a transient " + e.system()
+                + " failure (" + e.kind() + " " + e.status() + "); retry " + failures + " in " + delay.get());
+        return StepOutcome.again(step.nextAttempt().with(TRANSIENT_FAILURES, failures), delay.get());
+    }
+
+    private StepOutcome afterPreemption(Step step, PreemptedException e) {
+        var preemptions = step.intValue(PREEMPTIONS, 0) + 1;
+        if (preemptions > MAX_PREEMPTIONS) {
+            return fail(step, e);
+        }
+        LOG.log(Level.INFO, () -> step.instanceId() + " lost a race on a state write; re-reading");
+        return StepOutcome.again(step.nextAttempt().with(PREEMPTIONS, preemptions), PREEMPTED_RETRY);
+    }
+
     private StepOutcome fail(Step step, RuntimeException cause) {
+        return onFailure.failed(step, cause);
+    }
+
+    private static StepOutcome writeDeclaredFailure(StepKind kind, WorkflowEvent onError, StateChanges changes, Step step,
+                                                    RuntimeException cause) {
         LOG.log(Level.ERROR, "step " + step.instanceId() + " failed unexpectedly; writing " + onError, cause);
         var id = OperationId.parse(step.ref());
         if (id.isEmpty()) {

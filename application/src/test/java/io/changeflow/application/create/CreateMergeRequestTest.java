@@ -23,7 +23,7 @@ class CreateMergeRequestTest {
 
     @Test
     void opensBranchCommitAndMergeRequestThenWaitsForThePipelineByRescheduling() {
-        app.gitlab.nextPipeline(PipelineStatus.NONE, PipelineStatus.RUNNING, PipelineStatus.PASSED);
+        app.gitlab.nextPipelineDelay(1).nextPipeline(PipelineStatus.RUNNING, PipelineStatus.PASSED);
         var id = app.submitAccepted(FakeTargets.SINGLE, "alice");
 
         app.queue.runNext();
@@ -115,6 +115,43 @@ class CreateMergeRequestTest {
 
         app.gitlab.setPipeline(app.mr(id).project(), app.mr(id).iid(), PipelineStatus.PASSED);
         app.queue.runUntilIdle();
+        assertThat(app.op(id).binding()).contains(BindingStatus.APPROVAL_SENT);
+    }
+
+    @Test
+    void aPassedPipelineOfAnEarlierHeadDoesNotCountAfterSomeonePushedToTheBranch() {
+        app.gitlab.nextPipeline(PipelineStatus.RUNNING);
+        var id = app.submitAccepted(FakeTargets.SINGLE, "kate");
+        app.queue.runNext();
+        var mr = app.mr(id);
+        app.gitlab.setPipeline(mr.project(), mr.iid(), PipelineStatus.PASSED);
+        app.gitlab.pushExternally(mr.project(), mr.iid());
+
+        for (var look = 1; look <= 3; look++) {
+            app.queue.runNext();
+            assertThat(app.op(id).binding()).as("look %d", look).contains(BindingStatus.MR_CREATING);
+            assertThat(app.op(id).step()).isEqualTo(StepStatus.CREATE_MR_OPENED);
+        }
+        assertThat(app.approvals.calls()).isZero();
+
+        app.gitlab.setPipeline(mr.project(), mr.iid(), PipelineStatus.PASSED);
+        app.queue.runUntilIdle();
+
+        assertThat(app.op(id).binding()).contains(BindingStatus.APPROVAL_SENT);
+    }
+
+    @Test
+    void aPipelineOfTheHeadThatAppearsOnlyAfterSomeLooksIsWaitedFor() {
+        app.gitlab.nextPipelineDelay(3).nextPipeline(PipelineStatus.PASSED);
+        var id = app.submitAccepted(FakeTargets.SINGLE, "liam");
+        app.queue.runNext();
+
+        for (var look = 1; look <= 3; look++) {
+            app.queue.runNext();
+            assertThat(app.op(id).step()).as("look %d finds no pipeline", look).isEqualTo(StepStatus.CREATE_MR_OPENED);
+        }
+        app.queue.runUntilIdle();
+
         assertThat(app.op(id).binding()).contains(BindingStatus.APPROVAL_SENT);
     }
 

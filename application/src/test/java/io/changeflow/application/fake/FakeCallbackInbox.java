@@ -10,11 +10,18 @@ import java.util.OptionalLong;
 import java.util.Set;
 import java.util.stream.Collectors;
 
-/** {@link CallbackInbox} in memory; thread-safe (the unique key is the set). */
+/**
+ * {@link CallbackInbox} in memory; thread-safe (the unique key is the set). Every report is stored;
+ * only {@link CallbackInbox#IN_EFFECT} reports count as deployed (watermark, named operations).
+ */
 public final class FakeCallbackInbox implements CallbackInbox {
 
     /** A stored deploy report. */
-    public record DeployReport(String deliveryId, String project, long mrIid, String status, List<OperationId> operationIds) {}
+    public record DeployReport(String deliveryId, String project, long mrIid, String status, List<OperationId> operationIds) {
+        boolean inEffect() {
+            return CallbackInbox.IN_EFFECT.equals(status);
+        }
+    }
 
     private final Set<String> deliveries = new HashSet<>();
     private final List<DeployReport> deploys = new ArrayList<>();
@@ -39,12 +46,14 @@ public final class FakeCallbackInbox implements CallbackInbox {
 
     @Override
     public synchronized OptionalLong largestDeployedIid(String project) {
-        return deploys.stream().filter(d -> d.project().equals(project)).mapToLong(DeployReport::mrIid).max();
+        return deploys.stream().filter(DeployReport::inEffect).filter(d -> d.project().equals(project))
+                .mapToLong(DeployReport::mrIid).max();
     }
 
     @Override
     public synchronized Set<OperationId> deployedOperations(Collection<OperationId> ids) {
-        var named = deploys.stream().flatMap(d -> d.operationIds().stream()).collect(Collectors.toSet());
+        var named = deploys.stream().filter(DeployReport::inEffect).flatMap(d -> d.operationIds().stream())
+                .collect(Collectors.toSet());
         return ids.stream().filter(named::contains).collect(Collectors.toUnmodifiableSet());
     }
 

@@ -10,25 +10,34 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 
 /**
  * GitLab in memory, as the workflow sees it: projects with branches and files, merge requests with
- * monotonically increasing numbers per project, approvals, pipelines, merge with the head sha,
- * rebase (which takes a few reads to finish, may conflict and starts a new pipeline), close.
+ * monotonically increasing numbers per project, approvals, pipelines tied to the commit they ran for,
+ * merge with the head sha, rebase (which takes a few reads to finish, may conflict and makes a new head
+ * with a new pipeline), close.
  *
  * <p>Faithful to the awkward parts: approving twice answers 401, exactly like an account that may
- * not approve; merging needs every required approver and a passed pipeline. Faults: any method can
+ * not approve; merging needs every approval bot and a passed pipeline of the current head; a new head
+ * (a rebase, {@link #pushExternally}) gets its pipeline only after {@link #nextPipelineDelay} looks (or
+ * {@link #setPipeline}), and until then the latest pipeline is the previous head's. Faults: any method can
  * be made to fail ({@link #failNext}); an approval or a merge can be applied while its answer is lost
  * ({@link #loseNextApproveAnswer}, {@link #loseNextMergeAnswer}); reads of the approvers can fail
- * ({@link #failApprovalReads}); an account can be forbidden to approve ({@link #forbid}).
+ * ({@link #failApprovalReads}); an account can be forbidden to approve ({@link #forbid}). Like the sandbox's
+ * GitLab simulator, a pipeline fails when the change (a file of the source branch that differs from the
+ * target branch) contains the marker {@value #FAIL_PIPELINE} (in any case: subjects are lower case).
  */
 public final class FakeMergeRequests implements MergeRequests {
 
     private static final String MAIN = "main";
+    /** A change containing this text (in any case) fails its pipeline. */
+    public static final String FAIL_PIPELINE = "FAIL_PIPELINE";
 
     private static final class Mr {
         final String project;
@@ -40,7 +49,12 @@ public final class FakeMergeRequests implements MergeRequests {
         MergeRequestState state = MergeRequestState.OPENED;
         String sha;
         final Set<String> approvedBy = new LinkedHashSet<>();
-        Deque<PipelineStatus> pipeline;
+        /** The latest pipeline GitLab shows (null: none yet). */
+        Run pipeline;
+        /** The new head's pipeline GitLab has not created yet, and how many more looks until it has. */
+        Run comingPipeline;
+        int looksUntilPipeline;
+        int pipelineDelay;
         boolean needsRebase;
         boolean rebaseConflict;
         List<PipelineStatus> pipelineAfterRebase;
@@ -58,6 +72,26 @@ public final class FakeMergeRequests implements MergeRequests {
         }
     }
 
+    /** One pipeline: the commit it ran for and its statuses, one per look (the last one sticks). */
+    private static final class Run {
+        final long id;
+        final String sha;
+        final Deque<PipelineStatus> statuses;
+
+        Run(long id, String sha, List<PipelineStatus> statuses) {
+            if (statuses.isEmpty()) {
+                throw new IllegalArgumentException("a pipeline needs at least one status");
+            }
+            this.id = id;
+            this.sha = sha;
+            this.statuses = new ArrayDeque<>(statuses);
+        }
+
+        boolean passedFor(String head) {
+            return sha.equals(head) && statuses.peek() == PipelineStatus.PASSED;
+        }
+    }
+
     private static final class Project {
         final Map<String, Map<String, String>> branches = new HashMap<>();
         final Map<Long, Mr> mrs = new LinkedHashMap<>();
@@ -68,15 +102,18 @@ public final class FakeMergeRequests implements MergeRequests {
         }
     }
 
-    private final Set<String> requiredApprovers;
+    private List<String> approvalAccounts;
     private final Map<String, Project> projects = new HashMap<>();
     private final Map<String, Deque<RuntimeException>> failures = new HashMap<>();
     private final Set<String> forbidden = new LinkedHashSet<>();
     private final Map<String, Integer> lostApproveAnswers = new HashMap<>();
     private final Map<String, Integer> approveCalls = new HashMap<>();
+    private final List<String> approvals = new ArrayList<>();
     private final Map<String, Deque<RuntimeException>> approveFailures = new HashMap<>();
     private final Deque<MergeResult> scriptedMerges = new ArrayDeque<>();
+    private final Map<String, Deque<Runnable>> hooks = new HashMap<>();
     private List<PipelineStatus> nextPipeline = List.of(PipelineStatus.PASSED);
+    private int nextPipelineDelay;
     private boolean nextNeedsRebase;
     private boolean nextRebaseConflict;
     private List<PipelineStatus> nextPipelineAfterRebase = List.of(PipelineStatus.PASSED);
@@ -84,6 +121,7 @@ public final class FakeMergeRequests implements MergeRequests {
     private int failingApprovalReads;
     private int lostMergeAnswers;
     private int shaCounter;
+    private long pipelineIds;
     private int mergeCalls;
     private int merges;
     private int commits;
@@ -91,9 +129,9 @@ public final class FakeMergeRequests implements MergeRequests {
     private int closes;
     private int rebases;
 
-    /** @param requiredApprovers accounts whose approval a merge needs (the approval bots) */
-    public FakeMergeRequests(Set<String> requiredApprovers) {
-        this.requiredApprovers = Set.copyOf(requiredApprovers);
+    /** @param approvalAccounts the approval bots, in the order the port names them; a merge needs each one's approval */
+    public FakeMergeRequests(List<String> approvalAccounts) {
+        this.approvalAccounts = List.copyOf(approvalAccounts);
     }
 
     // ---- the port ----------------------------------------------------------------------------------
@@ -128,7 +166,7 @@ public final class FakeMergeRequests implements MergeRequests {
         commits++;
         project(project).mrs.values().stream()
                 .filter(mr -> mr.source.equals(branch) && mr.state == MergeRequestState.OPENED)
-                .forEach(mr -> mr.sha = nextSha());
+                .forEach(mr -> newHead(mr, nextPipeline));
     }
 
     @Override
@@ -151,8 +189,8 @@ public final class FakeMergeRequests implements MergeRequests {
         }
         branch(project, sourceBranch);
         var mr = new Mr(project, p.nextIid++, sourceBranch, targetBranch, title, description);
-        mr.sha = nextSha();
-        mr.pipeline = new ArrayDeque<>(nextPipeline);
+        mr.pipelineDelay = nextPipelineDelay;
+        newHead(mr, nextPipeline);
         mr.needsRebase = nextNeedsRebase;
         mr.rebaseConflict = nextRebaseConflict;
         mr.pipelineAfterRebase = nextPipelineAfterRebase;
@@ -174,21 +212,31 @@ public final class FakeMergeRequests implements MergeRequests {
                 mr.mergeError = Optional.of("Rebase failed: merge conflict");
             } else {
                 mr.needsRebase = false;
-                mr.sha = nextSha();
-                mr.pipeline = new ArrayDeque<>(mr.pipelineAfterRebase);
+                newHead(mr, mr.pipelineAfterRebase);
             }
         }
         return snapshot(mr);
     }
 
     @Override
-    public synchronized PipelineStatus latestPipeline(String project, long iid) {
+    public synchronized Optional<Pipeline> latestPipeline(String project, long iid) {
         fault("latestPipeline");
         var mr = existing(project, iid);
-        if (mr.pipeline.isEmpty()) {
-            return PipelineStatus.NONE;
+        if (mr.comingPipeline != null && mr.looksUntilPipeline-- <= 0) {
+            mr.pipeline = mr.comingPipeline;
+            mr.comingPipeline = null;
         }
-        return mr.pipeline.size() > 1 ? mr.pipeline.poll() : mr.pipeline.peek();
+        var run = mr.pipeline;
+        if (run == null) {
+            return Optional.empty();
+        }
+        var status = run.statuses.size() > 1 ? run.statuses.poll() : run.statuses.peek();
+        return Optional.of(new Pipeline(run.id, run.sha, status));
+    }
+
+    @Override
+    public synchronized List<String> approvalAccounts() {
+        return approvalAccounts;
     }
 
     @Override
@@ -214,6 +262,7 @@ public final class FakeMergeRequests implements MergeRequests {
             throw ExternalCallException.status("gitlab", 401, "401 Unauthorized");
         }
         mr.approvedBy.add(account);
+        approvals.add(account);
         if (lostApproveAnswers.getOrDefault(account, 0) > 0) {
             lostApproveAnswers.merge(account, -1, Integer::sum);
             throw new ExternalCallException("gitlab", ExternalCallException.Kind.TIMEOUT, 0, "read timed out", null);
@@ -235,7 +284,8 @@ public final class FakeMergeRequests implements MergeRequests {
         if (!mr.sha.equals(sha)) {
             return MergeResult.SHA_MISMATCH_OR_LOCKED;
         }
-        if (mr.pipeline.peek() != PipelineStatus.PASSED || !mr.approvedBy.containsAll(requiredApprovers)) {
+        // GitLab's "pipelines must succeed": the head's own pipeline, not an earlier commit's.
+        if (mr.pipeline == null || !mr.pipeline.passedFor(mr.sha) || !mr.approvedBy.containsAll(approvalAccounts)) {
             return MergeResult.CANNOT_BE_MERGED_YET;
         }
         mergeNow(mr);
@@ -274,6 +324,22 @@ public final class FakeMergeRequests implements MergeRequests {
         return this;
     }
 
+    /**
+     * In the next merge requests, every new head (opening, a rebase, a push) gets its pipeline only
+     * after {@code looks} looks at {@link #latestPipeline}; until then the latest pipeline is the
+     * previous head's (none right after opening).
+     */
+    public synchronized FakeMergeRequests nextPipelineDelay(int looks) {
+        nextPipelineDelay = looks;
+        return this;
+    }
+
+    /** The approval bots the port names from now on (GitLab's configuration changed). */
+    public synchronized FakeMergeRequests approvalAccounts(List<String> accounts) {
+        approvalAccounts = List.copyOf(accounts);
+        return this;
+    }
+
     /** The next merge requests cannot be merged before a rebase, which conflicts or runs these pipelines. */
     public synchronized FakeMergeRequests nextNeedRebase(boolean conflict, PipelineStatus... pipelineAfterRebase) {
         nextNeedsRebase = true;
@@ -299,6 +365,15 @@ public final class FakeMergeRequests implements MergeRequests {
     /** The next merge attempts answer these results without merging (a MERGED entry lets the merge go through). */
     public synchronized FakeMergeRequests nextMergeResults(MergeResult... results) {
         scriptedMerges.addAll(List.of(results));
+        return this;
+    }
+
+    /**
+     * Runs {@code action} when the next call of {@code method} (e.g. "close", "open") reaches GitLab, just
+     * before it applies: e.g. the merge request merges right before a close, or another settler runs first.
+     */
+    public synchronized FakeMergeRequests beforeNext(String method, Runnable action) {
+        hooks.computeIfAbsent(method, m -> new ArrayDeque<>()).add(action);
         return this;
     }
 
@@ -340,8 +415,29 @@ public final class FakeMergeRequests implements MergeRequests {
         existing(project, iid).state = MergeRequestState.CLOSED;
     }
 
+    /** GitLab shows a new pipeline for the merge request's current head now, with these statuses (one per look). */
     public synchronized void setPipeline(String project, long iid, PipelineStatus... statuses) {
-        existing(project, iid).pipeline = new ArrayDeque<>(List.of(statuses));
+        var mr = existing(project, iid);
+        mr.pipeline = new Run(++pipelineIds, mr.sha, List.of(statuses));
+        mr.comingPipeline = null;
+    }
+
+    /**
+     * Someone pushes a commit to the merge request's source branch: a new head whose pipeline
+     * ({@code statuses}) GitLab creates after the merge request's pipeline delay; until then the latest
+     * pipeline is the previous head's. Without statuses no pipeline comes until {@link #setPipeline}.
+     *
+     * @return the new head sha
+     */
+    public synchronized String pushExternally(String project, long iid, PipelineStatus... statuses) {
+        var mr = existing(project, iid);
+        if (statuses.length == 0) {
+            mr.sha = nextSha();
+            mr.comingPipeline = null;
+        } else {
+            newHead(mr, List.of(statuses));
+        }
+        return mr.sha;
     }
 
     /** Lets the rebase of existing merge requests conflict or not from now on. */
@@ -376,6 +472,16 @@ public final class FakeMergeRequests implements MergeRequests {
         return approveCalls.getOrDefault(account, 0);
     }
 
+    /** Accounts whose approval GitLab accepted, in the order it did. */
+    public synchronized List<String> approvalsInOrder() {
+        return List.copyOf(approvals);
+    }
+
+    /** The merge request's head sha now. */
+    public synchronized String headSha(String project, long iid) {
+        return existing(project, iid).sha;
+    }
+
     public synchronized int mergeCalls() {
         return mergeCalls;
     }
@@ -403,6 +509,29 @@ public final class FakeMergeRequests implements MergeRequests {
 
     // ---- internals ---------------------------------------------------------------------------------
 
+    /** A new head sha; its pipeline shows up after the merge request's pipeline delay (at once without one). */
+    private void newHead(Mr mr, List<PipelineStatus> statuses) {
+        mr.sha = nextSha();
+        var run = new Run(++pipelineIds, mr.sha, carriesFailMarker(mr) ? List.of(PipelineStatus.FAILED) : statuses);
+        if (mr.pipelineDelay <= 0) {
+            mr.pipeline = run;
+            mr.comingPipeline = null;
+        } else {
+            mr.comingPipeline = run;
+            mr.looksUntilPipeline = mr.pipelineDelay;
+        }
+    }
+
+    /** Whether a file of the source branch that differs from the target branch contains {@link #FAIL_PIPELINE}. */
+    private boolean carriesFailMarker(Mr mr) {
+        var branches = project(mr.project).branches;
+        var source = branches.getOrDefault(mr.source, Map.of());
+        var target = branches.getOrDefault(mr.target, Map.of());
+        return source.entrySet().stream()
+                .filter(file -> !Objects.equals(target.get(file.getKey()), file.getValue()))
+                .anyMatch(file -> file.getValue().toUpperCase(Locale.ROOT).contains(FAIL_PIPELINE));
+    }
+
     private void mergeNow(Mr mr) {
         mr.state = MergeRequestState.MERGED;
         merges++;
@@ -411,6 +540,10 @@ public final class FakeMergeRequests implements MergeRequests {
     }
 
     private void fault(String method) {
+        var hook = hooks.getOrDefault(method, new ArrayDeque<>()).poll();
+        if (hook != null) {
+            hook.run();
+        }
         var queue = failures.get(method);
         if (queue != null && !queue.isEmpty()) {
             throw queue.poll();

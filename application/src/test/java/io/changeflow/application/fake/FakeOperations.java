@@ -23,12 +23,14 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
+import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Function;
 
 /**
  * {@link Operations} in memory, faithful to the port contract: one row per subject-target (I5),
@@ -48,6 +50,7 @@ public final class FakeOperations implements Operations {
     private final List<HistoryEntry> history = new ArrayList<>();
     private int writes;
     private RuntimeException nextWriteFailure;
+    private Function<Long, Optional<MergeRequestRef>> batchMergeRequests = batchId -> Optional.empty();
 
     public FakeOperations(Clock clock) {
         this.clock = clock;
@@ -134,9 +137,11 @@ public final class FakeOperations implements Operations {
     }
 
     private static Operation copy(Operation op, Transition.Moved moved, String detail, Instant now) {
+        // like the adapter: a member that waits again (or is readmitted) no longer belongs to its batch
+        var leavesBatch = moved.event() == WorkflowEvent.BATCH_REQUEUED || moved.event() == WorkflowEvent.BATCH_READMITTED;
         return new Operation(op.id(), op.requester(), op.subject(), op.target(), op.reason(), op.expiresAt(), op.order(),
-                moved.step(), op.version() + 1, op.binding(), op.mergeRequest(), op.approvalTicket(), op.batchId(), detail,
-                op.createdAt(), now);
+                moved.step(), op.version() + 1, op.binding(), op.mergeRequest(), op.approvalTicket(),
+                leavesBatch ? Optional.empty() : op.batchId(), detail, op.createdAt(), now);
     }
 
     @Override
@@ -189,6 +194,13 @@ public final class FakeOperations implements Operations {
     }
 
     @Override
+    public synchronized Map<BindingStatus, Long> countByStatus() {
+        var counts = new EnumMap<BindingStatus, Long>(BindingStatus.class);
+        rows.values().forEach(row -> counts.merge(row.status(), 1L, Long::sum));
+        return counts;
+    }
+
+    @Override
     public synchronized List<Operation> findAll(Collection<OperationId> ids) {
         return ids.stream().distinct().map(this::read).flatMap(Optional::stream).toList();
     }
@@ -235,6 +247,14 @@ public final class FakeOperations implements Operations {
         }
     }
 
+    /**
+     * For the batch fake: where a batch member's merge request comes from (its batch's), as the adapter
+     * joins it. {@code lookup} is called under this fake's lock, so it must not take the batch fake's.
+     */
+    public synchronized void resolveBatchMergeRequests(Function<Long, Optional<MergeRequestRef>> lookup) {
+        batchMergeRequests = lookup;
+    }
+
     /** The next state write (apply or applyIfAllowed) throws {@code failure} and writes nothing, like a database that is down. */
     public synchronized void failNextWrite(RuntimeException failure) {
         nextWriteFailure = failure;
@@ -257,8 +277,9 @@ public final class FakeOperations implements Operations {
         }
         var row = rows.get(new Key(op.subject(), op.target()));
         var binding = row != null && row.owner().equals(id) ? Optional.of(row.status()) : Optional.<BindingStatus>empty();
+        var mergeRequest = op.mergeRequest().isPresent() ? op.mergeRequest() : op.batchId().flatMap(batchMergeRequests);
         return Optional.of(new Operation(op.id(), op.requester(), op.subject(), op.target(), op.reason(), op.expiresAt(),
-                op.order(), op.step(), op.version(), binding, op.mergeRequest(), op.approvalTicket(), op.batchId(),
+                op.order(), op.step(), op.version(), binding, mergeRequest, op.approvalTicket(), op.batchId(),
                 op.detail(), op.createdAt(), op.updatedAt()));
     }
 

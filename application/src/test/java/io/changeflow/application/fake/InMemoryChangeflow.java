@@ -2,6 +2,16 @@ package io.changeflow.application.fake;
 
 import io.changeflow.application.callback.CallbackAnswer;
 import io.changeflow.application.approval.SubmitApproval;
+import io.changeflow.application.batch.BatchPolicy;
+import io.changeflow.application.batch.BatchSteps;
+import io.changeflow.application.batch.ListBatches;
+import io.changeflow.application.batch.MergeBatch;
+import io.changeflow.application.batch.ReadmitBatchMember;
+import io.changeflow.application.batch.RunBatchRound;
+import io.changeflow.application.batch.RunScheduledBatchRounds;
+import io.changeflow.application.batch.SettleBatch;
+import io.changeflow.application.batch.SettleBatchStep;
+import io.changeflow.application.batch.SweepStuckBatches;
 import io.changeflow.application.callback.HandleApprovalCallback;
 import io.changeflow.application.callback.HandleDeployCallback;
 import io.changeflow.application.close.CloseMergeRequest;
@@ -36,19 +46,20 @@ import io.changeflow.domain.request.Submission;
 import io.changeflow.domain.request.TargetKey;
 import io.changeflow.domain.state.WorkflowEvent;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The whole application on in-memory fakes, wired the way bootstrap wires it: every port fake, the
- * settings, the workflow steps behind {@link RunWorkflowStep} on a {@link ManualWorkQueue}, and every
- * use case. Tests drive it through the use cases and the queue; fields are public for brevity.
+ * settings, the workflow steps (the batch steps included) behind {@link RunWorkflowStep} on a
+ * {@link ManualWorkQueue}, and every use case. Tests drive it through the use cases and the queue; fields are public for brevity.
  */
 public final class InMemoryChangeflow {
 
     public static final String START = "2026-03-02T09:00:00Z";
+    /** The approval bots the fake GitLab names ({@code MergeRequests.approvalAccounts}), in their order. */
     public static final List<String> BOTS = List.of("approver-bot-1", "approver-bot-2");
     public static final ReconciliationWindow WINDOW = new ReconciliationWindow(Duration.ofMinutes(10), Duration.ofHours(24));
 
@@ -63,10 +74,11 @@ public final class InMemoryChangeflow {
     public final FakePermissions permissions = new FakePermissions().grant("otto", "ops.operator");
     public final FakeBatches batches = new FakeBatches(operations, clock);
     public final FakeApprovals approvals = new FakeApprovals();
-    public final FakeMergeRequests gitlab = new FakeMergeRequests(Set.copyOf(BOTS));
+    public final FakeMergeRequests gitlab = new FakeMergeRequests(BOTS);
     public final ManualWorkQueue queue = new ManualWorkQueue(clock);
     public final Settings settings = new Settings(config);
     public final WorkflowPolicy policy;
+    public final BatchPolicy batchPolicy;
 
     public final StateChanges changes = new StateChanges(operations, metrics);
     public final StepLauncher launcher = new StepLauncher(queue, changes);
@@ -87,20 +99,32 @@ public final class InMemoryChangeflow {
     public final ListMyRequests myRequests;
     public final ListMyBindings myBindings;
     public final PreviewChange preview;
+    public final RunBatchRound batchRound;
+    public final RunScheduledBatchRounds scheduledBatchRounds;
+    public final SettleBatch settleBatch;
+    public final SweepStuckBatches sweepBatches;
+    public final ReadmitBatchMember readmit;
+    public final ListBatches listBatches;
 
     public InMemoryChangeflow() {
-        this(WorkflowPolicy.defaults(BOTS));
+        this(WorkflowPolicy.defaults());
     }
 
     public InMemoryChangeflow(WorkflowPolicy policy) {
+        this(policy, BatchPolicy.defaults());
+    }
+
+    public InMemoryChangeflow(WorkflowPolicy policy, BatchPolicy batchPolicy) {
         this.policy = policy;
+        this.batchPolicy = batchPolicy;
         submit = new SubmitChangeRequest(operations, targets, idempotency, settings, launcher, metrics, clock,
                 SubmitChangeRequest.DEFAULT_KEY_TIME_TO_LIVE);
         approvalCallback = new HandleApprovalCallback(inbox, operations, targets, batches, changes, launcher);
         deployCallback = new HandleDeployCallback(inbox, operations, markDeployed);
         reconcile = new ReconcileMergedRequests(operations, inbox, markDeployed, audit, WINDOW, clock);
         var createWatch = new PipelineWatch(policy.pipelinePolling(), policy.pendingRecheck(), policy.pendingGiveUpAfter());
-        steps = new RunWorkflowStep(List.of(
+        settleBatch = new SettleBatch(batches, operations, targets, gitlab, metrics, audit, batchPolicy, clock);
+        var workflowSteps = new ArrayList<WorkflowStep>(List.of(
                 new WorkflowStep(StepKind.SUBMIT_APPROVAL, WorkflowEvent.APPROVAL_SUBMIT_FAILED,
                         new SubmitApproval(operations, approvals, changes), changes, policy.transientRetry()),
                 new WorkflowStep(StepKind.CREATE, WorkflowEvent.CREATE_ERROR,
@@ -111,9 +135,18 @@ public final class InMemoryChangeflow {
                         policy.transientRetry()),
                 new WorkflowStep(StepKind.CLOSE, WorkflowEvent.CLOSE_FAILED,
                         new CloseMergeRequest(operations, gitlab, changes, policy), changes, policy.transientRetry())));
+        workflowSteps.addAll(BatchSteps.of(
+                new MergeBatch(batches, operations, targets, gitlab, metrics, settings, policy, clock),
+                new SettleBatchStep(settleBatch, policy), policy.transientRetry()));
+        steps = new RunWorkflowStep(workflowSteps);
         queue.attach(steps);
         sweep = new SweepStuckRequests(operations, targets, batches, queue, changes, SweepStuckRequests.Policy.defaults());
-        retrigger = new RetriggerStep(operations, queue, audit, clock);
+        batchRound = new RunBatchRound(batches, queue, audit, batchPolicy, clock);
+        scheduledBatchRounds = new RunScheduledBatchRounds(targets, batchRound);
+        sweepBatches = new SweepStuckBatches(batches, queue, batchPolicy);
+        readmit = new ReadmitBatchMember(operations, targets, batches, changes, audit, clock);
+        listBatches = new ListBatches(batches, operations);
+        retrigger = new RetriggerStep(operations, queue, readmit, audit, clock);
         closeRequest = new CloseChangeRequest(operations, gitlab, approvals, changes, audit, clock);
         findStuck = new FindStuckRequests(operations);
         showOperation = new ShowOperation(operations, audit);

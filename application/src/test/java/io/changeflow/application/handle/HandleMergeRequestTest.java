@@ -21,6 +21,7 @@ import io.changeflow.domain.state.WorkflowEvent;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
@@ -49,6 +50,56 @@ class HandleMergeRequestTest {
 
     private static ExternalCallException unavailable() {
         return ExternalCallException.status("gitlab", 502, "Bad Gateway");
+    }
+
+    @Test
+    void approvesWithTheBotsTheMergeRequestsPortNamesInItsOrder() {
+        app.gitlab.approvalAccounts(List.of("bot-c", "bot-a", "bot-b"));
+        var id = readyToHandle("nina");
+
+        app.queue.runUntilIdle();
+
+        assertThat(app.op(id).binding()).contains(BindingStatus.MERGED);
+        assertThat(app.gitlab.approvalsInOrder()).containsExactly("bot-c", "bot-a", "bot-b");
+        assertThat(app.gitlab.approveCalls(BOT_1)).isZero();
+    }
+
+    @Test
+    void neverMergesWhenThePortNamesNoApprovalBots() {
+        app.gitlab.approvalAccounts(List.of());
+        var id = readyToHandle("olga");
+
+        app.queue.runUntilIdle();
+
+        assertThat(app.op(id).binding()).contains(BindingStatus.HANDLE_FAILED);
+        assertThat(app.op(id).step()).isEqualTo(StepStatus.HANDLE_MERGE_FAILED);
+        assertThat(app.gitlab.mergeCalls()).isZero();
+        assertThat(app.gitlab.approvalsInOrder()).isEmpty();
+    }
+
+    @Test
+    void afterARebaseThePreviousHeadsPassedPipelineIsNotTrustedAndTheMergeWaitsForTheRebasedHeadsOwn() {
+        // GitLab creates every new head's pipeline two looks late: meanwhile the latest one is the old head's
+        app.gitlab.nextPipelineDelay(2).nextNeedRebase(false, PipelineStatus.PASSED);
+        var id = readyToHandle("paul");
+        var mr = app.mr(id);
+        var headBefore = app.gitlab.headSha(mr.project(), mr.iid());
+        while (app.gitlab.rebases() == 0 || app.gitlab.headSha(mr.project(), mr.iid()).equals(headBefore)) {
+            app.queue.runNext();
+        }
+
+        for (var look = 1; look <= 2; look++) {
+            app.queue.runNext();
+            assertThat(app.op(id).binding()).as("look %d sees the old head's pipeline", look).contains(BindingStatus.MERGING);
+        }
+        assertThat(app.gitlab.mergeCalls()).as("only the attempt that asked for the rebase").isEqualTo(1);
+
+        app.queue.runUntilIdle();
+
+        assertThat(app.op(id).binding()).contains(BindingStatus.MERGED);
+        assertThat(app.gitlab.mergeCalls()).isEqualTo(2);
+        assertThat(app.operations.history(id)).extracting(h -> h.event())
+                .doesNotContain(WorkflowEvent.HANDLE_ERROR, WorkflowEvent.HANDLE_PIPELINE_FAILED);
     }
 
     @Test

@@ -127,6 +127,31 @@ class DeployAndReconcileTest {
     }
 
     @Test
+    void reconciliationTakesOnlyInEffectReportsAsTheWatermarkOrAsNamingOperations() {
+        var lost = merged("judy");
+        var later = merged("karl");
+        app.clock.advance(Duration.ofMinutes(11));
+        // reports stored for the record that do not mean "in effect": above both, and naming both
+        app.inbox.recordDeploy("failed-report", FakeTargets.PROJECT, app.mr(later).iid() + 10, "failed",
+                List.of(lost, later));
+        app.inbox.recordDeploy("canceled-report", FakeTargets.PROJECT, app.mr(later).iid() + 20, "canceled", List.of());
+
+        assertThat(app.inbox.largestDeployedIid(FakeTargets.PROJECT)).isEmpty();
+        assertThat(app.inbox.deployedOperations(List.of(lost, later))).isEmpty();
+        assertThat(app.reconcile.reconcile(ReconcileMergedRequests.Command.scheduled()).advanced()).isZero();
+        assertThat(app.op(lost).binding()).contains(BindingStatus.MERGED);
+        assertThat(app.op(later).binding()).contains(BindingStatus.MERGED);
+        assertThat(app.inbox.deploys()).hasSize(2);
+
+        app.inbox.recordDeploy("success-report", FakeTargets.PROJECT, app.mr(lost).iid(), "success", List.of());
+
+        assertThat(app.inbox.largestDeployedIid(FakeTargets.PROJECT)).hasValue(app.mr(lost).iid());
+        assertThat(app.reconcile.reconcile(ReconcileMergedRequests.Command.scheduled()).advanced()).isEqualTo(1);
+        assertThat(app.op(lost).binding()).contains(BindingStatus.VALIDATED);
+        assertThat(app.op(later).binding()).as("above the in-effect watermark").contains(BindingStatus.MERGED);
+    }
+
+    @Test
     void anOperatorRunIsAudited() {
         app.reconcile.reconcile(new ReconcileMergedRequests.Command(Optional.of("otto"), 100));
 

@@ -15,13 +15,47 @@ import io.changeflow.domain.hint.Hint;
 import io.changeflow.domain.state.BindingStatus;
 import io.changeflow.domain.state.StepStatus;
 import io.changeflow.domain.state.WorkflowEvent;
+import java.io.InterruptedIOException;
+import java.io.UncheckedIOException;
+import java.nio.channels.ClosedByInterruptException;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletionException;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /** The safety net around every step: every exit leaves a terminal or explicitly waiting state. */
 class WorkflowStepTest {
 
     private final InMemoryChangeflow app = new InMemoryChangeflow();
+
+    @AfterEach
+    void theTestThreadIsNotLeftInterrupted() {
+        Thread.interrupted();
+    }
+
+    /** A create step of a fresh request whose body fails with {@code failure} (after {@code before}). */
+    private WorkflowStep createStepFailingWith(Runnable before, RuntimeException failure) {
+        return new WorkflowStep(StepKind.CREATE, WorkflowEvent.CREATE_ERROR, s -> {
+            before.run();
+            throw failure;
+        }, app.changes, app.policy.transientRetry());
+    }
+
+    /** Runs {@code step} for a fresh request: the failure escapes unchanged, nothing is written, the flag is set. */
+    private void assertInterruptedWithoutWriting(WorkflowStep step, RuntimeException failure) {
+        var id = app.submitAccepted(FakeTargets.SINGLE, "iris");
+        var writes = app.operations.writes();
+        var failed = app.metrics.count("failed", StepStatus.CREATE_FAILED.name());
+
+        assertThatThrownBy(() -> step.run(Step.first(StepKind.CREATE, id.value()))).isSameAs(failure);
+
+        assertThat(Thread.interrupted()).as("interrupt flag restored").isTrue();
+        assertThat(app.operations.writes()).isEqualTo(writes);
+        assertThat(app.op(id).binding()).contains(BindingStatus.MR_CREATING);
+        assertThat(app.metrics.count("failed", StepStatus.CREATE_FAILED.name())).isEqualTo(failed);
+    }
 
     @Test
     void anUnexpectedExceptionInTheCreateStepWritesItsDeclaredFailureState() {
@@ -122,7 +156,86 @@ class WorkflowStepTest {
     }
 
     @Test
+    void anExceptionWhileTheThreadIsInterruptedWritesNothingAndIsRethrownWithTheFlagStillSet() {
+        var failure = new IllegalStateException("the client gave up: thread interrupted");
+        assertInterruptedWithoutWriting(createStepFailingWith(() -> Thread.currentThread().interrupt(), failure), failure);
+    }
+
+    @Test
+    void anInterruptedExceptionInTheCauseChainWritesNothingAndRestoresTheInterruptFlag() {
+        var failure = new CompletionException(new IllegalStateException("waiting for the answer",
+                new InterruptedException("sleep interrupted")));
+        assertInterruptedWithoutWriting(createStepFailingWith(() -> { }, failure), failure);
+    }
+
+    @Test
+    void anInterruptedIoExceptionBehindATransientExternalFailureIsNotRetriedByTheStepButRethrown() {
+        var failure = new ExternalCallException("gitlab", ExternalCallException.Kind.IO, 0, "read interrupted",
+                new InterruptedIOException("interrupted while reading"));
+        assertThat(failure.isTransient()).isTrue();
+        assertInterruptedWithoutWriting(createStepFailingWith(() -> { }, failure), failure);
+    }
+
+    @Test
+    void aClosedByInterruptExceptionInTheCauseChainWritesNothingAndIsRethrown() {
+        var failure = new UncheckedIOException(new ClosedByInterruptException());
+        assertInterruptedWithoutWriting(createStepFailingWith(() -> { }, failure), failure);
+    }
+
+    @Test
+    void anInterruptedBatchStepDoesNotRunItsOwnEndingAndIsRethrown() {
+        var endings = new ArrayList<RuntimeException>();
+        var failure = new IllegalStateException("interrupted", new InterruptedException());
+        var step = new WorkflowStep(StepKind.BATCH, s -> {
+            throw failure;
+        }, (s, cause) -> {
+            endings.add(cause);
+            return StepOutcome.done();
+        }, app.policy.transientRetry());
+
+        assertThatThrownBy(() -> step.run(Step.first(StepKind.BATCH, "17"))).isSameAs(failure);
+
+        assertThat(Thread.interrupted()).isTrue();
+        assertThat(endings).isEmpty();
+    }
+
+    @Test
+    void anInterruptedStepStaysScheduledAndSucceedsWhenTheSchedulerRunsItAgain() {
+        var id = app.submitAccepted(FakeTargets.SINGLE, "ivy");
+        app.gitlab.failNext("commit", new ExternalCallException("gitlab", ExternalCallException.Kind.IO, 0,
+                "connection closed", new ClosedByInterruptException()));
+
+        assertThatThrownBy(() -> {
+            while (app.queue.runNext()) {
+                // run until the interruption escapes, as the scheduler's shutdown would see it
+            }
+        }).isInstanceOf(ExternalCallException.class);
+        assertThat(Thread.interrupted()).isTrue();
+        assertThat(app.op(id).binding()).contains(BindingStatus.MR_CREATING);
+        assertThat(app.queue.pending(StepKind.CREATE, id.value())).isPresent();
+
+        app.queue.runUntilIdle();
+
+        assertThat(app.op(id).binding()).contains(BindingStatus.APPROVAL_SENT);
+    }
+
+    @Test
+    void anUnexpectedExceptionWithoutInterruptionStillWritesTheDeclaredFailure() {
+        var id = app.submitAccepted(FakeTargets.SINGLE, "jack");
+        var step = createStepFailingWith(() -> { }, new IllegalStateException("boom", new IllegalArgumentException("no")));
+
+        assertThat(step.run(Step.first(StepKind.CREATE, id.value()))).isInstanceOf(StepOutcome.Done.class);
+
+        assertThat(Thread.currentThread().isInterrupted()).isFalse();
+        assertThat(app.op(id).binding()).contains(BindingStatus.CREATE_FAILED);
+    }
+
+    @Test
     void theRunnerRefusesAStepKindNobodyRegisteredSoTheTaskStays() {
-        assertThatThrownBy(() -> app.steps.run(Step.first(StepKind.BATCH, "17"))).isInstanceOf(IllegalStateException.class);
+        var withoutBatchSteps = new RunWorkflowStep(List.of(new WorkflowStep(StepKind.CLOSE, WorkflowEvent.CLOSE_FAILED,
+                s -> StepOutcome.done(), app.changes, app.policy.transientRetry())));
+
+        assertThatThrownBy(() -> withoutBatchSteps.run(Step.first(StepKind.BATCH, "17")))
+                .isInstanceOf(IllegalStateException.class);
     }
 }

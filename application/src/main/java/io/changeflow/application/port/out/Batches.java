@@ -2,11 +2,13 @@ package io.changeflow.application.port.out;
 
 import io.changeflow.domain.PreemptedException;
 import io.changeflow.domain.batch.Batch;
+import io.changeflow.domain.batch.Bisection;
 import io.changeflow.domain.operation.MergeRequestRef;
 import io.changeflow.domain.request.OperationId;
 import io.changeflow.domain.state.BatchStatus;
 import java.time.Duration;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -30,8 +32,20 @@ public interface Batches {
     /**
      * One claim transaction: take the partition's slot (occupied: {@link Claim.SlotOccupied}),
      * read up to {@code maxRequests} waiting requests without locking, claim them with a guarded
-     * update whose row count must match (else roll back everything), append the membership history
-     * and move the members to BATCH_CLAIMED. Nothing waiting rolls back so no empty batch survives.
+     * update whose row count must match, append the membership history and move the members to
+     * BATCH_CLAIMED (guarded by the versions read). Nothing waiting rolls back so no empty batch
+     * survives ({@link Claim.NothingToClaim}). The oldest waiting request decides what is claimed: its
+     * bisection group (a requeued half of a failed batch, see {@link #settle}) or the fresh requests
+     * (no group); one claim never mixes groups, and the batch's {@link Batch#depth()} is the group's.
+     * A waiting request whose operation no longer allows BATCH_CLAIMED (e.g. closed by an operator) is
+     * dropped from the waiting set. Statements: a fixed number per thousand requests (IN lists and
+     * multi-row inserts of at most 1000).
+     *
+     * @return what the claim did; a {@link Claim.Claimed} batch is committed with all its members
+     * @throws PreemptedException a guarded write's row count did not match the rows read (another
+     *                            claim or a state write took one of them first): everything is rolled
+     *                            back (no batch, no membership, no member moved, the slot free again),
+     *                            so the caller may simply claim again
      */
     Claim claim(String partition, int maxRequests);
 
@@ -55,12 +69,78 @@ public interface Batches {
     /** Running batches created longer ago than {@code age} (database clock), for the timeout sweep. */
     List<Batch> runningOlderThan(Duration age);
 
+    /**
+     * Remembers the batch's merge request (its members show it as theirs). Idempotent for the same
+     * merge request; the batch's status is not looked at, so a step that opened the merge request just
+     * after the batch was settled still records it (and then closes it).
+     */
     void recordMergeRequest(long batchId, MergeRequestRef mergeRequest);
 
     /**
-     * Guarded batch status write ({@code WHERE status = from}); a terminal status releases the slot.
+     * Low-level guarded batch status write ({@code WHERE status = from}); a terminal status releases the
+     * slot, FAILED also deletes the members' waiting-set rows. The members' own states are not touched:
+     * the batch workflow uses {@link #settle} and {@link #block}, which move batch and members together.
      *
      * @throws PreemptedException the batch is no longer in {@code from}
      */
     void changeStatus(long batchId, BatchStatus from, BatchStatus to, String detail);
+
+    /**
+     * Ends an active batch, in ONE transaction, in this order:
+     * <ol>
+     *   <li>the batch's guarded status write ({@code WHERE id = ? AND status = from}) to SUCCEEDED
+     *       ({@link Resolution.Merged}) or FAILED ({@link Resolution.Failed}); it comes first so that
+     *       of two settlers (the batch step, the timeout sweep, an operator) the second finds nothing in
+     *       {@code from} and rolls back whole, writing nothing; the terminal status releases the
+     *       partition's slot by the same write;</li>
+     *   <li>the members' transitions through the domain's transition table, each member pinned to the
+     *       state and version read (operation rows first, binding rows second): merged, every member
+     *       BATCH_MERGED; failed, per the {@link io.changeflow.domain.batch.Bisection.Plan}:
+     *       {@code RequeueAll} and {@code Split} BATCH_REQUEUED, {@code Blame} BATCH_CULPRIT_FAILED (the
+     *       hint says CONTACT_MAINTAINERS), {@code GiveUp} BATCH_GAVE_UP;</li>
+     *   <li>the members' waiting-set rows: requeued members wait again in place, keeping their
+     *       admission time (so they come before younger requests): {@code RequeueAll} in the same
+     *       bisection group and depth, {@code Split} as two new groups at the plan's depth, which later
+     *       rounds claim separately (a claim never mixes groups); every other member's row is deleted
+     *       (a blamed or given-up member can be admitted again by {@code BATCH_READMITTED});</li>
+     *   <li>the append-only membership history (REQUEUED or RELEASED); the CLAIMED entries stay, so
+     *       {@link Batch#members()} still names every member, and nothing of the operations' history
+     *       or the audit log is removed.</li>
+     * </ol>
+     * No statement carries more than 1000 members; the cost grows by a fixed number of statements per
+     * thousand members.
+     *
+     * @param from the status read (RUNNING or BLOCKED)
+     * @param note the batch row's detail and the members' history note (actor included)
+     * @return the batch as settled (its {@code updatedAt} is the database clock at settlement)
+     * @throws PreemptedException the batch is no longer in {@code from} (another settler won), or a member's
+     *                            state changed since it was read: nothing was written
+     * @throws IllegalArgumentException a failure plan that does not name exactly the batch's members: nothing
+     *                                  was written
+     * @throws io.changeflow.domain.state.IllegalBatchTransitionException {@code from} is terminal
+     */
+    Batch settle(long batchId, BatchStatus from, Resolution resolution, Operations.StepNote note);
+
+    /** How {@link #settle} ends a batch. */
+    sealed interface Resolution {
+        /** The batch merge request merged: the batch SUCCEEDED, every member BATCH_MERGED (then MERGED). */
+        record Merged() implements Resolution {}
+
+        /** The batch failed: the batch FAILED, the members as {@code plan} says. */
+        record Failed(Bisection.Plan<OperationId> plan) implements Resolution {
+            public Failed {
+                Objects.requireNonNull(plan, "plan");
+            }
+        }
+    }
+
+    /**
+     * RUNNING -> BLOCKED with every member BATCH_BLOCKED (still BATCHED, step "batch pending", hint
+     * KEEP_WAITING), in one transaction, the batch's guarded write first. A blocked batch keeps its
+     * partition's slot until it is settled ({@link #settle} from BLOCKED).
+     *
+     * @return the blocked batch
+     * @throws PreemptedException the batch is no longer RUNNING (or a member changed): nothing was written
+     */
+    Batch block(long batchId, Operations.StepNote note);
 }

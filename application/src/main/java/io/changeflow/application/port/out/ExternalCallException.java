@@ -18,7 +18,12 @@ public class ExternalCallException extends ChangeflowException {
         /** The circuit breaker is open: the call was not made. */
         CIRCUIT_OPEN,
         /** The connection failed or broke: the call may or may not have been applied. */
-        IO
+        IO,
+        /**
+         * The adapter is not configured (e.g. no address or no credentials): the call was not made, and
+         * retrying cannot help until the configuration changes. Not transient.
+         */
+        NOT_CONFIGURED
     }
 
     private final String system;
@@ -50,8 +55,12 @@ public class ExternalCallException extends ChangeflowException {
         return status;
     }
 
-    /** Worth retrying later with the same input (no answer, 5xx, 429, breaker open). */
+    /** Worth retrying later with the same input (no answer, 5xx, 429, breaker open; never a missing configuration). */
     public boolean isTransient() {
-        return kind != Kind.HTTP_STATUS || status >= 500 || status == 429 || status == 408;
+        return switch (kind) {
+            case TIMEOUT, CIRCUIT_OPEN, IO -> true;
+            case NOT_CONFIGURED -> false;
+            case HTTP_STATUS -> status >= 500 || status == 429 || status == 408;
+        };
     }
 }

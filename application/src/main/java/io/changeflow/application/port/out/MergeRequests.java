@@ -2,13 +2,15 @@ package io.changeflow.application.port.out;
 
 import io.changeflow.domain.mr.MergeRequestState;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 
 /**
  * GitLab, as the workflow needs it. The author bot creates branches, commits and merge requests;
- * the approval bots approve; merging uses the head sha seen (GitLab refuses if it moved).
- * All methods throw {@link ExternalCallException} on failure, with the real HTTP status.
+ * the approval bots ({@link #approvalAccounts}) approve; merging uses the head sha seen (GitLab refuses
+ * if it moved). All methods that call GitLab throw {@link ExternalCallException} on failure, with the
+ * real HTTP status.
  */
 public interface MergeRequests {
 
@@ -20,11 +22,29 @@ public interface MergeRequests {
     /** A file to create or update in one commit. */
     record FileChange(String path, String content) {}
 
-    /** The latest pipeline of a merge request. */
+    /**
+     * A pipeline of a merge request, tied to the commit it ran for: its result speaks for {@code sha}
+     * only, so a passed pipeline of an older head says nothing about the merge request's head now.
+     *
+     * @param id     GitLab's pipeline ID (grows with every new pipeline)
+     * @param sha    the commit the pipeline ran for ("" when GitLab did not say)
+     * @param status what it says about that commit
+     */
+    record Pipeline(long id, String sha, PipelineStatus status) {
+        public Pipeline {
+            sha = sha == null ? "" : sha;
+            Objects.requireNonNull(status, "status");
+        }
+
+        /** Whether this pipeline ran for {@code headSha} (the merge request's head as {@link #get} reads it). */
+        public boolean ranFor(String headSha) {
+            return !sha.isEmpty() && sha.equals(headSha);
+        }
+    }
+
+    /** What a pipeline says about the commit it ran for. */
     enum PipelineStatus {
-        /** No pipeline yet (GitLab has not created it). */
-        NONE,
-        /** Created, pending or running. */
+        /** Created, pending or running (or waiting, e.g. for a manual job). */
         RUNNING,
         /** Succeeded. */
         PASSED,
@@ -64,14 +84,31 @@ public interface MergeRequests {
     /** Reads the merge request; while GitLab still computes mergeability (checking/unchecked) the caller polls. */
     RemoteMergeRequest get(String project, long iid);
 
-    PipelineStatus latestPipeline(String project, long iid);
+    /**
+     * The merge request's latest pipeline (the highest ID), whichever commit it ran for: right after a
+     * push or a rebase it can still be the previous head's, until GitLab creates the new head's. The
+     * caller compares {@link Pipeline#sha} with the head sha of {@link #get}.
+     *
+     * @return empty when the merge request has no pipeline yet (GitLab has not created it)
+     */
+    Optional<Pipeline> latestPipeline(String project, long iid);
+
+    /**
+     * The approval bot accounts, in the order the workflow approves with them; every one of them approves
+     * each merge request. Configuration of this adapter, not a GitLab call: no duplicates, the same answer
+     * for the life of the process, never throws {@link ExternalCallException}. Empty when no approval bot
+     * is configured: then nothing may be merged (the workflow refuses, it never reads empty as "no
+     * approval needed").
+     */
+    List<String> approvalAccounts();
 
     /** Accounts that approved the merge request so far. */
     Set<String> approvedBy(String project, long iid);
 
     /**
-     * Approves as approval bot {@code account}. GitLab answers 401 both when this account already
-     * approved and when it may not approve: the caller re-reads {@link #approvedBy} to tell them apart.
+     * Approves as approval bot {@code account} (one of {@link #approvalAccounts}). GitLab answers 401 both
+     * when this account already approved and when it may not approve: the caller re-reads
+     * {@link #approvedBy} to tell them apart.
      */
     void approve(String project, long iid, String account);
 

@@ -16,6 +16,7 @@ import io.changeflow.domain.state.WorkflowEvent;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
@@ -95,6 +96,12 @@ public interface Operations {
      */
     List<Operation> mergedBetween(Duration minAge, Duration maxAge, int limit);
 
+    /**
+     * How many subject-target rows are in each binding status now (each relationship once, in its
+     * current owner's status), in one aggregate query. Statuses without rows are absent.
+     */
+    Map<BindingStatus, Long> countByStatus();
+
     /** Operations by ID in one query (missing IDs are left out). */
     List<Operation> findAll(Collection<OperationId> ids);
 
@@ -105,8 +112,12 @@ public interface Operations {
     List<Operation> findByMergeRequest(String project, long iid);
 
     /**
-     * Remembers the operation's merge request. Idempotent; refuses (returns false) to replace a
-     * different merge request already recorded.
+     * Remembers the operation's merge request. Idempotent; refuses to replace a different merge request
+     * already recorded.
+     *
+     * @return true when {@code mergeRequest} is the operation's merge request now (recorded now or
+     *         before); false when another merge request is recorded (nothing changed) or no operation
+     *         has the ID {@code id}
      */
     boolean recordMergeRequest(OperationId id, MergeRequestRef mergeRequest);
 

@@ -211,4 +211,15 @@ public abstract class OperationsContract {
         assertThat(store.findByMergeRequest("platform/access-config", 8)).isEmpty();
         assertThat(store.findAll(List.of(op.id(), newId()))).extracting(Operation::id).containsExactly(op.id());
     }
+
+    @Test
+    void recordingAMergeRequestForAMissingOperationAnswersFalseAndCreatesNothing() {
+        var store = operations();
+        var missing = newId();
+        var mr = new MergeRequestRef("platform/access-config", 9, "changeflow/" + missing, "https://gitlab.example/mr/9");
+
+        assertThat(store.recordMergeRequest(missing, mr)).isFalse();
+        assertThat(store.find(missing)).isEmpty();
+        assertThat(store.findByMergeRequest("platform/access-config", 9)).isEmpty();
+    }
 }

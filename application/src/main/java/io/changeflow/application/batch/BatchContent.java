@@ -1,0 +1,69 @@
+package io.changeflow.application.batch;
+
+import io.changeflow.application.port.out.Operations;
+import io.changeflow.application.port.out.Targets;
+import io.changeflow.application.workflow.MergeRequestTexts;
+import io.changeflow.domain.batch.Batch;
+import io.changeflow.domain.operation.Operation;
+import io.changeflow.domain.request.Grant;
+import io.changeflow.domain.request.OperationId;
+import io.changeflow.domain.request.Target;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+
+/**
+ * What a batch's merge request carries: the members (read in one query, in claim order), the one
+ * GitLab project they all change, and per target file the members' grants, so that members touching
+ * the same file are combined into one file content.
+ */
+sealed interface BatchContent {
+
+    /** The members can go into one merge request. */
+    record Ready(String project, List<Operation> members, List<FileGrants> files) implements BatchContent {}
+
+    /** They cannot, for a reason that would not change by trying again (deterministic). */
+    record Unmergeable(String reason) implements BatchContent {}
+
+    /** One target's file and the grants the batch adds to it. */
+    record FileGrants(Target target, List<Grant> grants) {}
+
+    static BatchContent of(Batch batch, Operations operations, Targets targets) {
+        var found = operations.findAll(batch.members()).stream()
+                .collect(Collectors.toMap(Operation::id, Function.identity()));
+        var members = new ArrayList<Operation>(batch.members().size());
+        for (OperationId id : batch.members()) {
+            var op = found.get(id);
+            if (op == null) {
+                return new Unmergeable("its member " + id + " does not exist");
+            }
+            members.add(op);
+        }
+        var files = new LinkedHashMap<String, List<Grant>>();
+        var targetOfFile = new LinkedHashMap<String, Target>();
+        String project = null;
+        for (var op : members) {
+            var target = targets.find(op.target());
+            if (target.isEmpty()) {
+                return new Unmergeable("the target " + op.target() + " of " + op.id() + " is no longer in the catalog");
+            }
+            if (project == null) {
+                project = target.get().project();
+            } else if (!project.equals(target.get().project())) {
+                return new Unmergeable("its members change more than one GitLab project (" + project + ", "
+                        + target.get().project() + "); a partition must lie within one project");
+            }
+            targetOfFile.putIfAbsent(target.get().filePath(), target.get());
+            files.computeIfAbsent(target.get().filePath(), path -> new ArrayList<>())
+                    .add(Grant.of(MergeRequestTexts.requestOf(op)));
+        }
+        if (project == null) {
+            return new Unmergeable("it has no members");
+        }
+        var grants = new ArrayList<FileGrants>(files.size());
+        files.forEach((path, added) -> grants.add(new FileGrants(targetOfFile.get(path), List.copyOf(added))));
+        return new Ready(project, List.copyOf(members), List.copyOf(grants));
+    }
+}

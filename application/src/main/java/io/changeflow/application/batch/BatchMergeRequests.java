@@ -1,0 +1,50 @@
+package io.changeflow.application.batch;
+
+import io.changeflow.application.port.out.Batches;
+import io.changeflow.application.port.out.MergeRequests;
+import io.changeflow.application.port.out.Operations;
+import io.changeflow.application.port.out.Targets;
+import io.changeflow.application.workflow.MergeRequestTexts;
+import io.changeflow.domain.batch.Batch;
+import io.changeflow.domain.operation.MergeRequestRef;
+import java.util.Optional;
+
+/**
+ * Finds a batch's merge request: the one recorded, or (when a crash came between opening it and
+ * recording it) the one GitLab has for the batch's branch, which is then recorded.
+ */
+final class BatchMergeRequests {
+
+    private final Batches batches;
+    private final Operations operations;
+    private final Targets targets;
+    private final MergeRequests mergeRequests;
+
+    BatchMergeRequests(Batches batches, Operations operations, Targets targets, MergeRequests mergeRequests) {
+        this.batches = batches;
+        this.operations = operations;
+        this.targets = targets;
+        this.mergeRequests = mergeRequests;
+    }
+
+    Optional<MergeRequestRef> find(Batch batch) {
+        if (batch.mergeRequest().isPresent()) {
+            return batch.mergeRequest();
+        }
+        if (!(BatchContent.of(batch, operations, targets) instanceof BatchContent.Ready ready)) {
+            return Optional.empty();
+        }
+        return find(batch, ready.project());
+    }
+
+    /** Like {@link #find(Batch)} when the batch's project is known. */
+    Optional<MergeRequestRef> find(Batch batch, String project) {
+        if (batch.mergeRequest().isPresent()) {
+            return batch.mergeRequest();
+        }
+        var found = mergeRequests.findBySourceBranch(project, MergeRequestTexts.batchBranchOf(batch.id()))
+                .map(r -> new MergeRequestRef(r.project(), r.iid(), r.sourceBranch(), r.webUrl()));
+        found.ifPresent(mr -> batches.recordMergeRequest(batch.id(), mr));
+        return found;
+    }
+}

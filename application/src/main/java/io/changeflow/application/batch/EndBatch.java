@@ -1,0 +1,85 @@
+package io.changeflow.application.batch;
+
+import io.changeflow.application.port.out.Batches;
+import io.changeflow.application.port.out.Batches.Resolution;
+import io.changeflow.application.port.out.BusinessMetrics;
+import io.changeflow.application.port.out.Operations.StepNote;
+import io.changeflow.application.workflow.Emit;
+import io.changeflow.domain.batch.Batch;
+import io.changeflow.domain.batch.Bisection;
+import io.changeflow.domain.operation.MergeRequestRef;
+import io.changeflow.domain.request.OperationId;
+import io.changeflow.domain.state.StepStatus;
+import java.time.Duration;
+import java.util.Optional;
+
+/**
+ * The batch's state writes ({@link Batches#settle}, {@link Batches#block}) with the texts its members
+ * show, and the metrics: the batch's size and duration ({@code batchCompleted}) and the members that
+ * stopped at a failure ({@code failed}). They are recorded after the settlement committed, by the one
+ * settler that won, outside any failure handling and through {@link Emit#quietly}: nothing a metric
+ * does can fail, trigger or repeat a settlement.
+ */
+final class EndBatch {
+
+    private final Batches batches;
+    private final BusinessMetrics metrics;
+
+    EndBatch(Batches batches, BusinessMetrics metrics) {
+        this.batches = batches;
+        this.metrics = metrics;
+    }
+
+    /** Members MERGED, batch SUCCEEDED. */
+    Batch merged(Batch batch, Optional<MergeRequestRef> mr, String actor) {
+        var note = new StepNote("Merged with batch " + batch.id() + mr.map(m -> " (merge request !" + m.iid() + ")").orElse("")
+                + ".", actor);
+        var settled = batches.settle(batch.id(), batch.status(), new Resolution.Merged(), note);
+        count(settled, true);
+        return settled;
+    }
+
+    /** Batch FAILED, members as the plan says. */
+    Batch failed(Batch batch, Bisection.Plan<OperationId> plan, String reason, String actor) {
+        var note = new StepNote(failureNote(batch, plan, reason), actor);
+        var settled = batches.settle(batch.id(), batch.status(), new Resolution.Failed(plan), note);
+        count(settled, false);
+        // the members that stopped at a failure count like any request that did
+        switch (plan) {
+            case Bisection.Plan.Blame<OperationId> blame ->
+                    Emit.quietly("failed", () -> metrics.failed(StepStatus.BATCH_PIPELINE_FAILED));
+            case Bisection.Plan.GiveUp<OperationId> giveUp -> giveUp.members().forEach(member ->
+                    Emit.quietly("failed", () -> metrics.failed(StepStatus.BATCH_FAILED)));
+            case Bisection.Plan.RequeueAll<OperationId> all -> { }
+            case Bisection.Plan.Split<OperationId> split -> { }
+        }
+        return settled;
+    }
+
+    /** RUNNING -> BLOCKED: the slot stays held until someone settles it. */
+    Batch blocked(Batch batch, String reason) {
+        return batches.block(batch.id(), StepNote.system("Batch " + batch.id() + " is blocked: " + reason
+                + "; its outcome is unknown, an operator settles it."));
+    }
+
+    private static String failureNote(Batch batch, Bisection.Plan<OperationId> plan, String reason) {
+        var failed = "Batch " + batch.id() + " did not merge (" + reason + ")";
+        return switch (plan) {
+            case Bisection.Plan.RequeueAll<OperationId> all ->
+                    failed + "; no change is blamed, every change waits for a later round.";
+            case Bisection.Plan.Split<OperationId> split ->
+                    failed + "; its changes are retried in two smaller batches to find the cause.";
+            case Bisection.Plan.Blame<OperationId> blame ->
+                    failed + " with this change alone in it: this change is the cause; contact the maintainers.";
+            case Bisection.Plan.GiveUp<OperationId> giveUp ->
+                    failed + " and the split limit is reached before the cause was found; contact the maintainers.";
+        };
+    }
+
+    private void count(Batch settled, boolean merged) {
+        // both instants are the database clock's: no skew between application servers
+        var duration = Duration.between(settled.createdAt(), settled.updatedAt());
+        Emit.quietly("batchCompleted", () -> metrics.batchCompleted(settled.members().size(),
+                duration.isNegative() ? Duration.ZERO : duration, merged));
+    }
+}

@@ -1,0 +1,308 @@
+package io.changeflow.application.batch;
+
+import io.changeflow.application.port.out.Batches;
+import io.changeflow.application.port.out.BusinessMetrics;
+import io.changeflow.application.port.out.MergeRequests;
+import io.changeflow.application.port.out.MergeRequests.FileChange;
+import io.changeflow.application.port.out.Operations;
+import io.changeflow.application.port.out.Targets;
+import io.changeflow.application.port.out.WorkQueue.Step;
+import io.changeflow.application.port.out.WorkQueue.StepKind;
+import io.changeflow.application.settings.Settings;
+import io.changeflow.application.workflow.ApproveAndMerge;
+import io.changeflow.application.workflow.MergeRequestTexts;
+import io.changeflow.application.workflow.PipelineWatch;
+import io.changeflow.application.workflow.StepHandler;
+import io.changeflow.application.workflow.StepOutcome;
+import io.changeflow.application.workflow.WorkflowPolicy;
+import io.changeflow.domain.batch.Batch;
+import io.changeflow.domain.batch.FailureKind;
+import io.changeflow.domain.batch.Settlement;
+import io.changeflow.domain.mr.MergeRequestState;
+import io.changeflow.domain.operation.MergeRequestRef;
+import io.changeflow.domain.request.GrantFile;
+import io.changeflow.domain.state.BatchStatus;
+import java.lang.System.Logger.Level;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Optional;
+
+/**
+ * The batch step ({@link StepKind#BATCH}, ref = the batch id): one branch, one commit and one merge
+ * request holding every member's grant (members changing the same file are combined into one file
+ * content by {@link GrantFile}), then its pipeline, then the same approve-with-each-bot, merge-with-sha
+ * and rebase path as single requests ({@link ApproveAndMerge}), with the same remote-state idempotency:
+ * an existing branch, commit or merge request is reused, a merged merge request finishes as merged.
+ *
+ * <ul>
+ *   <li>merged: the batch is settled as merged (members MERGED, batch SUCCEEDED); the deploy callback
+ *       or reconciliation takes the members on to VALIDATED, since they carry the batch's merge request;</li>
+ *   <li>pipeline failed, rebase conflict, or members that cannot go into one merge request:
+ *       deterministic, settled ({@link StepKind#SETTLE_BATCH}) with bisection;</li>
+ *   <li>approval failed, merging stuck, the merge request closed by someone, or an unexpected error
+ *       (after the transient retries of {@link io.changeflow.application.workflow.WorkflowStep}): settled
+ *       as transient, every member waits again and no one is blamed;</li>
+ *   <li>pipeline timed out: the batch is BLOCKED (members "batch pending", hint KEEP_WAITING) and keeps
+ *       its partition's slot; the step still looks at the pipeline at a slow pace, so a late result still
+ *       finishes (or fails) the batch by itself, until an operator settles it.</li>
+ * </ul>
+ * A run that finds its batch already ended (settled by the sweep or an operator meanwhile) closes the
+ * batch's merge request if it is still open and stops: a merge request opened just after a settlement
+ * is never left behind.
+ */
+public final class MergeBatch implements StepHandler {
+
+    /** Phases before the shared choreography's own. */
+    static final String CREATE = "CREATE";
+    static final String CHECKS = "CHECKS";
+
+    private static final System.Logger LOG = System.getLogger(MergeBatch.class.getName());
+
+    private final Batches batches;
+    private final Operations operations;
+    private final Targets targets;
+    private final MergeRequests mergeRequests;
+    private final BatchMergeRequests batchMergeRequests;
+    private final EndBatch end;
+    private final ApproveAndMerge choreography;
+    private final PipelineWatch checks;
+    private final Clock clock;
+
+    public MergeBatch(Batches batches, Operations operations, Targets targets, MergeRequests mergeRequests,
+                      BusinessMetrics metrics, Settings settings, WorkflowPolicy policy, Clock clock) {
+        this.batches = batches;
+        this.operations = operations;
+        this.targets = targets;
+        this.mergeRequests = mergeRequests;
+        this.batchMergeRequests = new BatchMergeRequests(batches, operations, targets, mergeRequests);
+        this.end = new EndBatch(batches, metrics);
+        this.choreography = new ApproveAndMerge(mergeRequests, settings, policy, clock);
+        this.checks = new PipelineWatch(policy.pipelinePolling(), policy.pendingRecheck(), policy.pendingGiveUpAfter());
+        this.clock = clock;
+    }
+
+    /** The first run of merging {@code batchId} (what a batch round schedules). */
+    public static Step first(long batchId) {
+        return Step.first(StepKind.BATCH, String.valueOf(batchId));
+    }
+
+    /**
+     * How the batch step ends after an unexpected error or used-up transient retries: the batch goes to
+     * settlement as a transient failure (close, re-read, merged wins; otherwise every member waits again).
+     */
+    public static StepOutcome onFailure(Step step, RuntimeException cause) {
+        LOG.log(Level.ERROR, "batch step " + step.instanceId() + " failed unexpectedly; settling the batch", cause);
+        long batchId;
+        try {
+            batchId = Long.parseLong(step.ref());
+        } catch (NumberFormatException e) {
+            return StepOutcome.done();
+        }
+        return StepOutcome.next(SettleBatchStep.first(batchId, Optional.of(FailureKind.TRANSIENT),
+                "the batch step stopped on an unexpected error"));
+    }
+
+    @Override
+    public StepOutcome run(Step step) {
+        Optional<Batch> found;
+        try {
+            found = batches.find(Long.parseLong(step.ref()));
+        } catch (NumberFormatException e) {
+            found = Optional.empty();
+        }
+        if (found.isEmpty()) {
+            LOG.log(Level.WARNING, () -> "no batch " + step.ref() + " for the batch step");
+            return StepOutcome.done();
+        }
+        var batch = found.get();
+        if (batch.status().isTerminal()) {
+            closeLeftover(batch);
+            return StepOutcome.done();
+        }
+        var subject = new BatchMerge(batch);
+        var phase = step.value(ApproveAndMerge.PHASE).orElse(CREATE);
+        if (phase.equals(CHECKS)) {
+            return awaitChecks(batch, mergeRequestOf(batch), step, subject);
+        }
+        var shared = ApproveAndMerge.phaseOf(step);
+        if (shared.isPresent()) {
+            return choreography.resume(shared.get(), mergeRequestOf(batch), step, subject);
+        }
+        return create(batch, step, subject);
+    }
+
+    /** Branch, one commit with every member's grant, merge request; then its pipeline. */
+    private StepOutcome create(Batch batch, Step step, BatchMerge subject) {
+        var content = BatchContent.of(batch, operations, targets);
+        if (content instanceof BatchContent.Unmergeable unmergeable) {
+            LOG.log(Level.WARNING, () -> "batch " + batch.id() + " cannot be merged: " + unmergeable.reason());
+            return settle(batch, Optional.of(FailureKind.DETERMINISTIC), unmergeable.reason());
+        }
+        var ready = (BatchContent.Ready) content;
+        var mr = batchMergeRequests.find(batch, ready.project()).orElseGet(() -> open(batch, ready));
+        var remote = mergeRequests.get(mr.project(), mr.iid());
+        var finished = choreography.finishedRemotely(remote, mr, subject);
+        if (finished.isPresent()) {
+            return finished.get();
+        }
+        if (remote.state() == MergeRequestState.ABSENT) {
+            throw new IllegalStateException("merge request !" + mr.iid() + " of batch " + batch.id() + " does not exist");
+        }
+        return StepOutcome.again(PipelineWatch.start(step.nextAttempt(), clock.instant()).with(ApproveAndMerge.PHASE, CHECKS),
+                checks.firstDelay());
+    }
+
+    private MergeRequestRef open(Batch batch, BatchContent.Ready ready) {
+        var project = ready.project();
+        var branch = MergeRequestTexts.batchBranchOf(batch.id());
+        var base = mergeRequests.defaultBranch(project);
+        mergeRequests.createBranch(project, branch, base);
+        var files = new ArrayList<FileChange>();
+        for (var file : ready.files()) {
+            var target = file.target();
+            var onBranch = GrantFile.parse(target.key(), mergeRequests.readFile(project, branch, target.filePath()));
+            var alreadyThere = file.grants().stream().allMatch(g -> onBranch.grantOf(g.subject()).equals(Optional.of(g)));
+            if (!alreadyThere) {
+                var content = GrantFile.parse(target.key(), mergeRequests.readFile(project, base, target.filePath()))
+                        .with(file.grants()).render();
+                files.add(new FileChange(target.filePath(), content));
+            }
+        }
+        if (!files.isEmpty()) {
+            mergeRequests.commit(project, branch, MergeRequestTexts.batchCommitMessageOf(batch.id(), ready.members()), files);
+        }
+        var remote = mergeRequests.open(project, branch, base, MergeRequestTexts.batchTitleOf(batch.id(), ready.members()),
+                MergeRequestTexts.batchDescriptionOf(batch.id(), ready.members()));
+        var ref = new MergeRequestRef(remote.project(), remote.iid(), remote.sourceBranch(), remote.webUrl());
+        batches.recordMergeRequest(batch.id(), ref);
+        LOG.log(Level.INFO, () -> "batch " + batch.id() + " of " + ready.members().size() + " opened merge request !" + ref.iid());
+        return ref;
+    }
+
+    /** The merge request's pipeline; passed: approve and merge. */
+    private StepOutcome awaitChecks(Batch batch, MergeRequestRef mr, Step step, BatchMerge subject) {
+        var remote = mergeRequests.get(mr.project(), mr.iid());
+        var finished = choreography.finishedRemotely(remote, mr, subject);
+        if (finished.isPresent()) {
+            return finished.get();
+        }
+        if (remote.state() == MergeRequestState.ABSENT) {
+            throw new IllegalStateException("merge request !" + mr.iid() + " of batch " + batch.id() + " disappeared");
+        }
+        // Only the head's own pipeline counts: one that ran for an earlier commit is still "running".
+        var observation = PipelineWatch.observation(mergeRequests.latestPipeline(mr.project(), mr.iid()), remote.sha());
+        return switch (checks.observe(step, observation, clock.instant(), batch.updatedAt())) {
+            case PipelineWatch.Verdict.Again again -> StepOutcome.again(again.step().nextAttempt(), again.delay());
+            case PipelineWatch.Verdict.Passed passed -> choreography.approveAndMerge(mr, step, subject);
+            case PipelineWatch.Verdict.Failed failed -> settle(batch, Optional.of(FailureKind.DETERMINISTIC),
+                    "the pipeline of merge request !" + mr.iid() + " failed");
+            case PipelineWatch.Verdict.TimedOut timedOut -> {
+                subject.pipelineTimedOut(mr);
+                yield StepOutcome.again(timedOut.step().nextAttempt(), timedOut.delay());
+            }
+            case PipelineWatch.Verdict.GaveUp gaveUp -> subject.pipelineGaveUp(mr);
+        };
+    }
+
+    private MergeRequestRef mergeRequestOf(Batch batch) {
+        return batchMergeRequests.find(batch)
+                .orElseThrow(() -> new IllegalStateException("batch " + batch.id() + " has no merge request recorded"));
+    }
+
+    /** The batch ended while this step was away: a merge request it opened afterwards must not stay open. */
+    private void closeLeftover(Batch batch) {
+        if (batch.status() != BatchStatus.FAILED) {
+            return;
+        }
+        var mr = batchMergeRequests.find(batch);
+        if (mr.isPresent() && Settlement.needsClose(mergeRequests.get(mr.get().project(), mr.get().iid()).state())) {
+            LOG.log(Level.WARNING, () -> "batch " + batch.id() + " ended FAILED with merge request !" + mr.get().iid()
+                    + " still open; closing it");
+            mergeRequests.close(mr.get().project(), mr.get().iid());
+        }
+    }
+
+    private static StepOutcome settle(Batch batch, Optional<FailureKind> kind, String reason) {
+        return StepOutcome.next(SettleBatchStep.first(batch.id(), kind, reason));
+    }
+
+    /** The batch as the choreography's subject. */
+    private final class BatchMerge implements ApproveAndMerge.Subject {
+
+        private Batch current;
+
+        BatchMerge(Batch batch) {
+            this.current = batch;
+        }
+
+        @Override
+        public String describe() {
+            return "batch " + current.id();
+        }
+
+        @Override
+        public Instant lastWrite() {
+            return current.updatedAt();
+        }
+
+        @Override
+        public void approved(MergeRequestRef mr) {
+            LOG.log(Level.INFO, () -> "batch " + current.id() + ": merge request !" + mr.iid() + " is approved");
+        }
+
+        @Override
+        public void rebaseStarting(MergeRequestRef mr) {
+            LOG.log(Level.INFO, () -> "batch " + current.id() + ": rebasing merge request !" + mr.iid());
+        }
+
+        @Override
+        public StepOutcome merged(MergeRequestRef mr) {
+            current = end.merged(current, Optional.of(mr), "system");
+            return StepOutcome.done();
+        }
+
+        @Override
+        public StepOutcome closedRemotely(MergeRequestRef mr) {
+            // Closed by someone on GitLab: the settlement re-reads it (merged wins) and blames no one
+            // unless the merge request's own pipeline failed.
+            return settle(current, Optional.empty(), "merge request !" + mr.iid() + " was closed on GitLab");
+        }
+
+        @Override
+        public StepOutcome approvalFailed(MergeRequestRef mr, String bot, int attempts) {
+            return settle(current, Optional.of(FailureKind.TRANSIENT), "the approval bot " + bot
+                    + " could not approve merge request !" + mr.iid() + " after " + attempts + " attempts");
+        }
+
+        @Override
+        public StepOutcome rebaseConflict(MergeRequestRef mr, String detail) {
+            return settle(current, Optional.of(FailureKind.DETERMINISTIC), "rebasing merge request !" + mr.iid()
+                    + " hit a conflict");
+        }
+
+        @Override
+        public StepOutcome pipelineFailed(MergeRequestRef mr) {
+            return settle(current, Optional.of(FailureKind.DETERMINISTIC), "the pipeline of merge request !" + mr.iid()
+                    + " failed after the rebase");
+        }
+
+        @Override
+        public void pipelineTimedOut(MergeRequestRef mr) {
+            if (current.status() == BatchStatus.RUNNING) {
+                current = end.blocked(current, "the pipeline of merge request !" + mr.iid() + " did not finish in time");
+            }
+        }
+
+        @Override
+        public StepOutcome pipelineGaveUp(MergeRequestRef mr) {
+            LOG.log(Level.WARNING, () -> "batch " + current.id() + " pipeline still pending; an operator settles it");
+            return StepOutcome.done();
+        }
+
+        @Override
+        public StepOutcome stuck(MergeRequestRef mr, String detail) {
+            return settle(current, Optional.of(FailureKind.TRANSIENT), detail);
+        }
+    }
+}

@@ -1,0 +1,89 @@
+package io.changeflow.application.batch;
+
+import io.changeflow.application.port.out.AuditLog;
+import io.changeflow.application.port.out.Batches;
+import io.changeflow.application.port.out.Operations;
+import io.changeflow.application.port.out.Operations.StepNote;
+import io.changeflow.application.port.out.Targets;
+import io.changeflow.application.workflow.StateChanges;
+import io.changeflow.domain.request.OperationId;
+import io.changeflow.domain.state.Transition;
+import io.changeflow.domain.state.Transitions;
+import io.changeflow.domain.state.WorkflowEvent;
+import java.time.Clock;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.UUID;
+
+/**
+ * An operator sends a failed batch member (the culprit bisection isolated, or a member of a batch
+ * that gave up) back to the waiting set: BATCH_READMITTED, then admission into its partition's waiting
+ * set, where a later round claims it like a fresh request (e.g. after the maintainers fixed what made
+ * its pipeline fail). Admission is idempotent; should it fail after the state write, the stuck-request
+ * sweep admits the waiting request again. Recorded in the audit log.
+ */
+public final class ReadmitBatchMember {
+
+    /**
+     * @param operationId as sent (untrusted)
+     * @param operator    the authenticated operator (written by the server)
+     * @param parameters  already masked and truncated, for the audit entry
+     */
+    public record Command(String operationId, String operator, Map<String, String> parameters) {}
+
+    /** The answer. */
+    public sealed interface Result {
+        record NotFound() implements Result {}
+
+        /** The request is not a failed batch member (or its target left the catalog). */
+        record NotAllowed(String reason) implements Result {}
+
+        /** Back in the waiting set of {@code partition}. */
+        record Readmitted(OperationId operationId, String partition) implements Result {}
+    }
+
+    private final Operations operations;
+    private final Targets targets;
+    private final Batches batches;
+    private final StateChanges changes;
+    private final AuditLog audit;
+    private final Clock clock;
+
+    public ReadmitBatchMember(Operations operations, Targets targets, Batches batches, StateChanges changes, AuditLog audit,
+                              Clock clock) {
+        this.operations = operations;
+        this.targets = targets;
+        this.batches = batches;
+        this.changes = changes;
+        this.audit = audit;
+        this.clock = clock;
+    }
+
+    public Result readmit(Command command) {
+        var id = OperationId.parse(command.operationId());
+        var found = id.flatMap(operations::find);
+        if (found.isEmpty()) {
+            return new Result.NotFound();
+        }
+        var op = found.get();
+        Result result;
+        var target = targets.find(op.target());
+        if (Transitions.check(op.state(), WorkflowEvent.BATCH_READMITTED) instanceof Transition.Refused refused) {
+            result = new Result.NotAllowed("Only a failed batch member can be readmitted; the request is " + op.state()
+                    + ": " + refused.reason() + ".");
+        } else if (target.isEmpty() || !target.get().batchable()) {
+            result = new Result.NotAllowed("The target " + op.target() + " is no longer batchable in the catalog.");
+        } else if (changes.applyIfAllowed(op.id(), WorkflowEvent.BATCH_READMITTED, new StepNote(
+                "Sent back to the waiting set by an operator; a later batch round merges it.", command.operator())).isEmpty()) {
+            result = new Result.NotAllowed("The request changed meanwhile; look at it again.");
+        } else {
+            batches.admit(op.id(), target.get().partition());
+            result = new Result.Readmitted(op.id(), target.get().partition());
+        }
+        var parameters = new TreeMap<>(command.parameters() == null ? Map.<String, String>of() : command.parameters());
+        parameters.put("result", result.getClass().getSimpleName());
+        audit.record(new AuditLog.Entry("readmit:" + UUID.randomUUID(), command.operator(), "READMIT", op.id().value(),
+                parameters, clock.instant()));
+        return result;
+    }
+}

@@ -1,0 +1,197 @@
+package io.changeflow.application.batch;
+
+import io.changeflow.application.port.out.AuditLog;
+import io.changeflow.application.port.out.Batches;
+import io.changeflow.application.port.out.BusinessMetrics;
+import io.changeflow.application.port.out.ExternalCallException;
+import io.changeflow.application.port.out.MergeRequests;
+import io.changeflow.application.port.out.Operations;
+import io.changeflow.application.port.out.Targets;
+import io.changeflow.application.workflow.PipelineWatch;
+import io.changeflow.domain.PreemptedException;
+import io.changeflow.domain.batch.Batch;
+import io.changeflow.domain.batch.Bisection;
+import io.changeflow.domain.batch.FailureKind;
+import io.changeflow.domain.batch.Settlement;
+import io.changeflow.domain.mr.MergeRequestState;
+import io.changeflow.domain.operation.MergeRequestRef;
+import io.changeflow.domain.polling.PollObservation;
+import io.changeflow.domain.request.OperationId;
+import java.lang.System.Logger.Level;
+import java.time.Clock;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.UUID;
+
+/**
+ * Settles an active batch (design 3.7): the batch step after a failure, the timeout sweep, and the
+ * operators' "settle" action all come here. If the batch's merge request is still open it is closed
+ * first, then re-read, and "merged" wins: a merged merge request can no longer be closed, so when a
+ * merge races the close the merge is never lost (members MERGED, batch SUCCEEDED). Otherwise the batch
+ * ends FAILED and its members follow the bisection plan: a deterministic failure (pipeline failed,
+ * rebase conflict) splits the members into halves retried separately, until the culprit fails alone
+ * (CONTACT_MAINTAINERS) or the split limit gives up; a transient or unknown one (timeouts, GitLab
+ * errors, a settle by an operator of a batch whose pipeline never answered) requeues every member and
+ * blames no one. When the caller does not say which kind it was, the merge request's own pipeline
+ * decides: a failed pipeline of its head is deterministic, anything else is not.
+ *
+ * <p>Idempotent and safe under races: the settlement is one transaction whose first write is the
+ * batch's guarded status write, so of two settlers the loser's transaction rolls back whole and this
+ * answers {@link Result.AlreadySettled}; a batch already ended answers the same without calling GitLab.
+ * Operator settlements are recorded in the audit log.
+ */
+public final class SettleBatch {
+
+    private static final System.Logger LOG = System.getLogger(SettleBatch.class.getName());
+
+    /**
+     * @param kind       what kind of failure it was, when known (empty: decided by the merge request's pipeline)
+     * @param reason     why the batch is settled, for the batch's and its members' notes
+     * @param operator   the authenticated operator; empty when the system settles (no audit entry)
+     * @param parameters the operator's parameters, already masked and truncated, for the audit entry
+     */
+    public record Command(long batchId, Optional<FailureKind> kind, String reason, Optional<String> operator,
+                          Map<String, String> parameters) {
+        public Command {
+            Objects.requireNonNull(kind, "kind");
+            Objects.requireNonNull(reason, "reason");
+            Objects.requireNonNull(operator, "operator");
+            parameters = parameters == null ? Map.of() : Map.copyOf(parameters);
+        }
+
+        /** An operator's settle action (a stuck or blocked batch). */
+        public static Command byOperator(long batchId, String operator, Map<String, String> parameters) {
+            return new Command(batchId, Optional.empty(), "settled by an operator", Optional.of(operator), parameters);
+        }
+
+        /** The workflow settles (the batch step after a failure, or the timeout sweep). */
+        public static Command bySystem(long batchId, Optional<FailureKind> kind, String reason) {
+            return new Command(batchId, kind, reason, Optional.empty(), Map.of());
+        }
+    }
+
+    /** The answer. */
+    public sealed interface Result {
+        /** No such batch. */
+        record NotFound() implements Result {}
+
+        /** The batch had already ended (or another settler ended it first): nothing was done now. */
+        record AlreadySettled(Batch batch) implements Result {}
+
+        /** The merge request turned out merged: members MERGED, batch SUCCEEDED. */
+        record MergedWins(Batch batch) implements Result {}
+
+        /** The batch FAILED; its members followed {@code plan}. */
+        record Failed(Batch batch, FailureKind kind, Bisection.Plan<OperationId> plan) implements Result {}
+
+        /** The merge request is still open after the close, or GitLab could not be reached: nothing changed. */
+        record RetryLater(String reason) implements Result {}
+    }
+
+    private final Batches batches;
+    private final MergeRequests mergeRequests;
+    private final BatchMergeRequests batchMergeRequests;
+    private final EndBatch end;
+    private final AuditLog audit;
+    private final BatchPolicy policy;
+    private final Clock clock;
+
+    public SettleBatch(Batches batches, Operations operations, Targets targets, MergeRequests mergeRequests,
+                       BusinessMetrics metrics, AuditLog audit, BatchPolicy policy, Clock clock) {
+        this.batches = batches;
+        this.mergeRequests = mergeRequests;
+        this.batchMergeRequests = new BatchMergeRequests(batches, operations, targets, mergeRequests);
+        this.end = new EndBatch(batches, metrics);
+        this.audit = audit;
+        this.policy = policy;
+        this.clock = clock;
+    }
+
+    public Result settle(Command command) {
+        var result = settleNow(command);
+        command.operator().ifPresent(operator -> record(command, operator, result));
+        return result;
+    }
+
+    private Result settleNow(Command command) {
+        var found = batches.find(command.batchId());
+        if (found.isEmpty()) {
+            return new Result.NotFound();
+        }
+        var batch = found.get();
+        if (batch.status().isTerminal()) {
+            return new Result.AlreadySettled(batch);
+        }
+        var actor = command.operator().orElse("system");
+        Optional<MergeRequestRef> mr;
+        MergeRequestState state;
+        Optional<MergeRequests.RemoteMergeRequest> remote = Optional.empty();
+        try {
+            mr = batchMergeRequests.find(batch);
+            if (mr.isEmpty()) {
+                state = MergeRequestState.ABSENT;
+            } else {
+                var before = mergeRequests.get(mr.get().project(), mr.get().iid());
+                if (Settlement.needsClose(before.state())) {
+                    mergeRequests.close(mr.get().project(), mr.get().iid());
+                    before = mergeRequests.get(mr.get().project(), mr.get().iid());
+                }
+                remote = Optional.of(before);
+                state = before.state();
+            }
+        } catch (ExternalCallException e) {
+            LOG.log(Level.WARNING, "settling batch " + batch.id() + ": GitLab could not be reached", e);
+            return new Result.RetryLater("GitLab could not be reached; nothing was changed.");
+        }
+        try {
+            return switch (Settlement.afterReread(state)) {
+                case MERGED_WINS -> new Result.MergedWins(end.merged(batch, mr, actor));
+                case RETRY_LATER -> new Result.RetryLater("Merge request !" + mr.map(MergeRequestRef::iid).orElse(0L)
+                        + " of batch " + batch.id() + " is still open after closing it; settle again shortly.");
+                case FAILED -> failed(batch, command, remote, actor);
+            };
+        } catch (PreemptedException e) {
+            // Another settler ended the batch first: its transaction won, ours wrote nothing.
+            var now = batches.find(batch.id()).orElse(batch);
+            if (now.status().isTerminal()) {
+                LOG.log(Level.INFO, () -> "batch " + batch.id() + " was settled meanwhile (" + now.status() + ")");
+                return new Result.AlreadySettled(now);
+            }
+            throw e;
+        }
+    }
+
+    private Result failed(Batch batch, Command command, Optional<MergeRequests.RemoteMergeRequest> remote, String actor) {
+        var kind = command.kind().orElseGet(() -> kindFromPipeline(remote));
+        var plan = Bisection.plan(batch.members(), batch.depth(), policy.maxSplits(), kind);
+        var settled = end.failed(batch, plan, command.reason(), actor);
+        LOG.log(Level.INFO, () -> "batch " + batch.id() + " failed (" + kind + ", " + command.reason() + "): "
+                + plan.getClass().getSimpleName());
+        return new Result.Failed(settled, kind, plan);
+    }
+
+    /** A failed pipeline of the merge request's head is deterministic; anything else is unknown. */
+    private FailureKind kindFromPipeline(Optional<MergeRequests.RemoteMergeRequest> remote) {
+        if (remote.isEmpty()) {
+            return FailureKind.TRANSIENT;
+        }
+        try {
+            var pipeline = mergeRequests.latestPipeline(remote.get().project(), remote.get().iid());
+            return PipelineWatch.observation(pipeline, remote.get().sha()) == PollObservation.FAILED
+                    ? FailureKind.DETERMINISTIC
+                    : FailureKind.TRANSIENT;
+        } catch (ExternalCallException e) {
+            LOG.log(Level.WARNING, "could not read the pipeline of !" + remote.get().iid() + "; blaming no one", e);
+            return FailureKind.TRANSIENT;
+        }
+    }
+
+    private void record(Command command, String operator, Result result) {
+        var parameters = new TreeMap<>(command.parameters());
+        parameters.put("result", result.getClass().getSimpleName());
+        audit.record(new AuditLog.Entry("settle-batch:" + UUID.randomUUID(), operator, "SETTLE_BATCH",
+                "batch:" + command.batchId(), parameters, clock.instant()));
+    }
+}

@@ -1,0 +1,74 @@
+package io.changeflow.application.batch;
+
+import io.changeflow.application.port.out.Batches;
+import io.changeflow.application.port.out.WorkQueue;
+import io.changeflow.application.port.out.WorkQueue.StepKind;
+import java.lang.System.Logger.Level;
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.Optional;
+
+/**
+ * The batch timeout sweep: a batch whose instance crashed is finished or settled, never leaked. Ages
+ * are the database clock's ({@link Batches#runningOlderThan}).
+ *
+ * <ol>
+ *   <li>RUNNING for longer than {@link BatchPolicy#timeout()}: settled ({@link StepKind#SETTLE_BATCH}:
+ *       close, re-read, merged wins; otherwise FAILED, transient unless the merge request's own pipeline
+ *       failed), unless a settlement is already pending or running. A batch step that is still alive
+ *       finds the batch ended on its next run and stops.</li>
+ *   <li>RUNNING for longer than {@link BatchPolicy#lostTaskAfter()} with neither its batch step nor a
+ *       settlement pending or running (its task was lost): the batch step is scheduled again; it reads
+ *       the batch's merge request and GitLab's state first, so it continues where the lost one stopped.</li>
+ * </ol>
+ * BLOCKED batches are left alone: they hold their slot on purpose until an operator settles them.
+ */
+public final class SweepStuckBatches {
+
+    private static final System.Logger LOG = System.getLogger(SweepStuckBatches.class.getName());
+
+    /** One sweep run (no parameters: the policy says everything). */
+    public record Command() {}
+
+    /** What one run scheduled. */
+    public record Result(int settling, int resumed) {}
+
+    private final Batches batches;
+    private final WorkQueue queue;
+    private final BatchPolicy policy;
+
+    public SweepStuckBatches(Batches batches, WorkQueue queue, BatchPolicy policy) {
+        this.batches = batches;
+        this.queue = queue;
+        this.policy = policy;
+    }
+
+    public Result sweep(Command command) {
+        var settling = 0;
+        var timedOut = new HashSet<Long>();
+        for (var batch : batches.runningOlderThan(policy.timeout())) {
+            timedOut.add(batch.id());
+            var ref = String.valueOf(batch.id());
+            if (!queue.isScheduled(StepKind.SETTLE_BATCH, ref)
+                    && queue.schedule(SettleBatchStep.first(batch.id(), Optional.empty(),
+                            "it did not finish within " + policy.timeout().toMinutes() + " minutes"), Duration.ZERO)) {
+                LOG.log(Level.WARNING, () -> "batch " + batch.id() + " is running for longer than " + policy.timeout()
+                        + "; settling it");
+                settling++;
+            }
+        }
+        var resumed = 0;
+        for (var batch : batches.runningOlderThan(policy.lostTaskAfter())) {
+            var ref = String.valueOf(batch.id());
+            if (timedOut.contains(batch.id()) || queue.isScheduled(StepKind.BATCH, ref)
+                    || queue.isScheduled(StepKind.SETTLE_BATCH, ref)) {
+                continue;
+            }
+            if (queue.schedule(MergeBatch.first(batch.id()), Duration.ZERO)) {
+                LOG.log(Level.WARNING, () -> "batch " + batch.id() + " lost its batch step; scheduled again");
+                resumed++;
+            }
+        }
+        return new Result(settling, resumed);
+    }
+}

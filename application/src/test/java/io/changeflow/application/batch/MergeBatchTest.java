@@ -1,0 +1,286 @@
+package io.changeflow.application.batch;
+
+import static io.changeflow.application.batch.Batching.batch;
+import static io.changeflow.application.batch.Batching.claimed;
+import static io.changeflow.application.batch.Batching.round;
+import static io.changeflow.application.batch.Batching.roundsUntilNothingWaits;
+import static io.changeflow.application.batch.Batching.waiting;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.changeflow.application.callback.CallbackAnswer;
+import io.changeflow.application.fake.FakeTargets;
+import io.changeflow.application.fake.InMemoryChangeflow;
+import io.changeflow.application.port.out.ExternalCallException;
+import io.changeflow.application.port.out.MergeRequests.PipelineStatus;
+import io.changeflow.application.port.out.WorkQueue.StepKind;
+import io.changeflow.application.workflow.WorkflowPolicy;
+import io.changeflow.domain.batch.Batch;
+import io.changeflow.domain.hint.Hint;
+import io.changeflow.domain.request.OperationId;
+import io.changeflow.domain.request.Target;
+import io.changeflow.domain.request.TargetKey;
+import io.changeflow.domain.state.BatchStatus;
+import io.changeflow.domain.state.BindingStatus;
+import io.changeflow.domain.state.StepStatus;
+import io.changeflow.domain.state.WorkflowEvent;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** The batch step: one merge request for all members, the shared merge path, bisection of failures. */
+class MergeBatchTest {
+
+    private static final String FILE = "grants/" + FakeTargets.BATCHABLE.value() + ".txt";
+
+    private final InMemoryChangeflow app = new InMemoryChangeflow();
+
+    private static ExternalCallException unavailable() {
+        return ExternalCallException.status("gitlab", 502, "Bad Gateway");
+    }
+
+    @Test
+    void aBatchOfRequestsLandsAsOneMergeRequestWithEveryGrantInOneCommit() {
+        var ids = waiting(app, "anna", "ben", "cleo", "dora", "emil");
+        var batch = claimed(app);
+
+        app.queue.runUntilIdle();
+
+        assertThat(app.gitlab.opens()).isEqualTo(1);
+        assertThat(app.gitlab.commits()).isEqualTo(1);
+        var settled = batch(app, batch.id());
+        var mr = settled.mergeRequest().orElseThrow();
+        assertThat(mr.sourceBranch()).isEqualTo("changeflow/batch-" + batch.id());
+        var file = app.gitlab.fileOn(FakeTargets.PROJECT, "main", FILE).orElseThrow();
+        assertThat(file.lines().filter(line -> !line.startsWith("#")))
+                .hasSize(5)
+                .allSatisfy(line -> assertThat(line).contains(" until=never op="));
+        for (var id : ids) {
+            assertThat(file).contains(app.op(id).subject().value() + " until=never op=" + id.value());
+        }
+        assertThat(app.gitlab.approvers(FakeTargets.PROJECT, mr.iid())).containsExactlyInAnyOrderElementsOf(InMemoryChangeflow.BOTS);
+        assertThat(app.gitlab.description(FakeTargets.PROJECT, mr.iid())).contains(ids.stream().map(OperationId::value).toList());
+        assertThat(settled.status()).isEqualTo(BatchStatus.SUCCEEDED);
+        assertThat(ids).allSatisfy(id -> {
+            assertThat(app.op(id).binding()).contains(BindingStatus.MERGED);
+            assertThat(app.op(id).step()).isEqualTo(StepStatus.HANDLE_MERGED);
+            assertThat(app.op(id).mergeRequest()).contains(mr);
+        });
+        assertThat(app.metrics.count("batchCompleted", "true")).isEqualTo(1);
+        assertThat(app.batches.active()).isEmpty();
+    }
+
+    @Test
+    void membersOfDifferentTargetsAreCommittedTogetherOneFileEach() {
+        var other = TargetKey.of("wiki-readers");
+        app.targets.add(new Target(other, "Wiki readers", "Read the team wiki", FakeTargets.PROJECT,
+                "grants/wiki-readers.txt", true, null));
+        var editor = waiting(app, "fred");
+        var reader = waiting(app, other, "gina");
+        var alsoEditor = waiting(app, "hugo");
+
+        claimed(app);
+        app.queue.runUntilIdle();
+
+        assertThat(app.gitlab.commits()).isEqualTo(1);
+        assertThat(app.gitlab.fileOn(FakeTargets.PROJECT, "main", FILE).orElseThrow())
+                .contains("fred until=never op=" + editor.value()).contains("hugo until=never op=" + alsoEditor.value());
+        assertThat(app.gitlab.fileOn(FakeTargets.PROJECT, "main", "grants/wiki-readers.txt").orElseThrow())
+                .contains("gina until=never op=" + reader.value()).doesNotContain("fred");
+        assertThat(List.of(editor, reader, alsoEditor)).allSatisfy(id -> assertThat(app.op(id).binding()).contains(BindingStatus.MERGED));
+    }
+
+    @Test
+    void theDeployCallbackOfTheBatchMergeRequestTakesEveryMemberToValidated() {
+        var ids = waiting(app, "ida", "jan", "kai");
+        claimed(app);
+        app.queue.runUntilIdle();
+
+        var result = app.deployed(ids.getFirst());
+
+        assertThat(result.answer()).isEqualTo(CallbackAnswer.PROCESSED);
+        assertThat(result.advanced()).isEqualTo(3);
+        assertThat(ids).allSatisfy(id -> assertThat(app.op(id).binding()).contains(BindingStatus.VALIDATED));
+        assertThat(app.metrics.count("validated", FakeTargets.BATCHABLE.value())).isEqualTo(3);
+    }
+
+    @Test
+    void aFailedBatchWithOneBadMemberBisectsUntilOnlyTheBadOneFails() {
+        var good = new ArrayList<OperationId>();
+        good.addAll(waiting(app, "anna", "ben"));
+        var bad = waiting(app, "fail_pipeline");
+        good.addAll(waiting(app, "dora", "emil", "fay", "gus", "hana"));
+
+        var batches = roundsUntilNothingWaits(app);
+
+        assertThat(app.op(bad).binding()).contains(BindingStatus.HANDLE_FAILED);
+        assertThat(app.op(bad).step()).isEqualTo(StepStatus.BATCH_PIPELINE_FAILED);
+        assertThat(app.op(bad).hint()).isEqualTo(Hint.CONTACT_MAINTAINERS);
+        assertThat(good).allSatisfy(id -> assertThat(app.op(id).binding()).contains(BindingStatus.MERGED));
+        // 8 -> (4 -> (2 ok) + (2 -> (1 culprit) + (1 ok))) + (4 ok): the oldest half goes first, halves
+        // without the culprit merge at once
+        assertThat(batches).extracting(Batch::status).containsExactly(BatchStatus.FAILED, BatchStatus.FAILED,
+                BatchStatus.SUCCEEDED, BatchStatus.FAILED, BatchStatus.FAILED, BatchStatus.SUCCEEDED, BatchStatus.SUCCEEDED);
+        assertThat(batches).extracting(Batch::depth).containsExactly(0, 1, 2, 2, 3, 3, 1);
+        assertThat(batches).extracting(b -> b.members().size()).containsExactly(8, 4, 2, 2, 1, 1, 4);
+        assertThat(batches.get(4).members()).containsExactly(bad);
+        assertThat(app.metrics.count("failed", StepStatus.BATCH_PIPELINE_FAILED.name())).isEqualTo(1);
+        assertThat(app.metrics.count("batchCompleted", "true")).isEqualTo(3);
+        assertThat(app.metrics.count("batchCompleted", "false")).isEqualTo(4);
+        assertThat(app.batches.active()).isEmpty();
+        assertThat(app.gitlab.mergeRequestsOf(FakeTargets.PROJECT)).hasSize(7);
+    }
+
+    @Test
+    void theSplitLimitGivesUpAndFailsTheRemainingGroupForTheMaintainers() {
+        var capped = new InMemoryChangeflow(WorkflowPolicy.defaults(),
+                new BatchPolicy(16, 1, BatchPolicy.DEFAULT_TIMEOUT, BatchPolicy.DEFAULT_LOST_TASK_AFTER));
+        var first = waiting(capped, "anna");
+        var bad = waiting(capped, "fail_pipeline");
+        var others = waiting(capped, "cleo", "dora");
+
+        var batches = roundsUntilNothingWaits(capped);
+
+        assertThat(batches).extracting(Batch::status).containsExactly(BatchStatus.FAILED, BatchStatus.FAILED,
+                BatchStatus.SUCCEEDED);
+        assertThat(List.of(first, bad)).allSatisfy(id -> {
+            assertThat(capped.op(id).binding()).contains(BindingStatus.HANDLE_FAILED);
+            assertThat(capped.op(id).step()).isEqualTo(StepStatus.BATCH_FAILED);
+            assertThat(capped.op(id).hint()).isEqualTo(Hint.CONTACT_MAINTAINERS);
+        });
+        assertThat(others).allSatisfy(id -> assertThat(capped.op(id).binding()).contains(BindingStatus.MERGED));
+    }
+
+    @Test
+    void aTransientFailureRequeuesEveryMemberWithoutBlame() {
+        var ids = waiting(app, "ivan", "jana", "kurt");
+        for (var i = 0; i <= app.policy.transientRetry().maxRetries(); i++) {
+            app.gitlab.failNext("open", unavailable());
+        }
+        var batch = claimed(app);
+
+        app.queue.runUntilIdle();
+
+        var failed = batch(app, batch.id());
+        assertThat(failed.status()).isEqualTo(BatchStatus.FAILED);
+        assertThat(ids).allSatisfy(id -> {
+            assertThat(app.op(id).binding()).contains(BindingStatus.BATCH_WAITING);
+            assertThat(app.batches.isWaiting(id)).isTrue();
+            assertThat(app.batches.groupOf(id)).isEmpty();
+            assertThat(app.operations.history(id)).extracting(h -> h.event()).containsOnlyOnce(WorkflowEvent.BATCH_REQUEUED);
+        });
+        assertThat(app.metrics.total("failed")).isZero();
+        assertThat(app.gitlab.commits()).as("re-runs reuse the branch and its commit").isEqualTo(1);
+        assertThat(app.gitlab.opens()).isZero();
+
+        var again = claimed(app);
+        app.queue.runUntilIdle();
+        assertThat(again.depth()).isZero();
+        assertThat(ids).allSatisfy(id -> assertThat(app.op(id).binding()).contains(BindingStatus.MERGED));
+    }
+
+    @Test
+    void aRebaseConflictIsDeterministicAndBisects() {
+        var ids = waiting(app, "lena", "max");
+        app.gitlab.nextNeedRebase(true);
+
+        var batch = claimed(app);
+        app.queue.runUntilIdle();
+
+        assertThat(batch(app, batch.id()).status()).isEqualTo(BatchStatus.FAILED);
+        assertThat(app.batches.groupOf(ids.get(0))).isPresent().isNotEqualTo(app.batches.groupOf(ids.get(1)));
+        assertThat(app.gitlab.rebases()).isEqualTo(1);
+    }
+
+    @Test
+    void aPipelineTimeoutBlocksTheBatchWhichHoldsTheSlotUntilAnOperatorSettlesIt() {
+        var ids = waiting(app, "nils", "olga");
+        app.gitlab.nextPipeline(PipelineStatus.RUNNING);
+        var batch = claimed(app);
+        while (batch(app, batch.id()).status() == BatchStatus.RUNNING) {
+            app.queue.runNext();
+        }
+
+        assertThat(batch(app, batch.id()).status()).isEqualTo(BatchStatus.BLOCKED);
+        assertThat(ids).allSatisfy(id -> {
+            assertThat(app.op(id).binding()).contains(BindingStatus.BATCHED);
+            assertThat(app.op(id).step()).isEqualTo(StepStatus.BATCH_PENDING);
+            assertThat(app.op(id).hint()).isEqualTo(Hint.KEEP_WAITING);
+        });
+        waiting(app, "paul");
+        assertThat(round(app)).isEqualTo(new RunBatchRound.Result.SlotOccupied());
+        app.clock.advance(Duration.ofHours(3));
+        assertThat(app.sweepBatches.sweep(new SweepStuckBatches.Command())).isEqualTo(new SweepStuckBatches.Result(0, 0));
+        assertThat(batch(app, batch.id()).status()).as("blocked batches wait for an operator").isEqualTo(BatchStatus.BLOCKED);
+
+        var settled = app.settleBatch.settle(SettleBatch.Command.byOperator(batch.id(), "otto", Map.of()));
+
+        assertThat(settled).isInstanceOf(SettleBatch.Result.Failed.class);
+        assertThat(batch(app, batch.id()).status()).isEqualTo(BatchStatus.FAILED);
+        assertThat(ids).allSatisfy(id -> assertThat(app.op(id).binding()).contains(BindingStatus.BATCH_WAITING));
+        app.gitlab.nextPipeline(PipelineStatus.PASSED);
+        assertThat(round(app)).isInstanceOf(RunBatchRound.Result.Claimed.class);
+        app.queue.runUntilIdle();
+        assertThat(ids).allSatisfy(id -> assertThat(app.op(id).binding()).contains(BindingStatus.MERGED));
+    }
+
+    @Test
+    void aBlockedBatchWhosePipelinePassesLateStillMergesByItself() {
+        var ids = waiting(app, "quin", "rosa");
+        app.gitlab.nextPipeline(PipelineStatus.RUNNING);
+        var batch = claimed(app);
+        while (batch(app, batch.id()).status() == BatchStatus.RUNNING) {
+            app.queue.runNext();
+        }
+        var mr = batch(app, batch.id()).mergeRequest().orElseThrow();
+
+        app.gitlab.setPipeline(mr.project(), mr.iid(), PipelineStatus.PASSED);
+        app.queue.runUntilIdle();
+
+        assertThat(batch(app, batch.id()).status()).isEqualTo(BatchStatus.SUCCEEDED);
+        assertThat(ids).allSatisfy(id -> assertThat(app.op(id).binding()).contains(BindingStatus.MERGED));
+    }
+
+    @Test
+    void aMetricsFailureNeverTriggersASettlement() {
+        var ids = waiting(app, "sara", "tom");
+        app.metrics.failWith(new IllegalStateException("metrics backend down"));
+        var batch = claimed(app);
+
+        app.queue.runUntilIdle();
+
+        assertThat(batch(app, batch.id()).status()).isEqualTo(BatchStatus.SUCCEEDED);
+        assertThat(ids).allSatisfy(id -> assertThat(app.op(id).binding()).contains(BindingStatus.MERGED));
+        assertThat(app.queue.ran()).noneMatch(step -> step.kind() == StepKind.SETTLE_BATCH);
+        assertThat(app.batches.settlements()).isEqualTo(1);
+    }
+
+    @Test
+    void aLostMergeAnswerIsReadBackAsMergedWithoutMergingTwice() {
+        var ids = waiting(app, "uma", "vic");
+        app.gitlab.loseNextMergeAnswer();
+
+        var batch = claimed(app);
+        app.queue.runUntilIdle();
+
+        assertThat(batch(app, batch.id()).status()).isEqualTo(BatchStatus.SUCCEEDED);
+        assertThat(app.gitlab.merges()).isEqualTo(1);
+        assertThat(ids).allSatisfy(id -> assertThat(app.op(id).binding()).contains(BindingStatus.MERGED));
+    }
+
+    @Test
+    void membersThatCannotShareOneMergeRequestAreSeparatedByBisection() {
+        var elsewhere = TargetKey.of("infra-admins");
+        app.targets.add(new Target(elsewhere, "Infra admins", "Admin the infrastructure", "platform/infra-config",
+                "grants/infra-admins.txt", true, null));
+        var here = waiting(app, "walt");
+        var there = waiting(app, elsewhere, "xena");
+
+        var batches = roundsUntilNothingWaits(app);
+
+        assertThat(batches).extracting(Batch::status).containsExactly(BatchStatus.FAILED, BatchStatus.SUCCEEDED,
+                BatchStatus.SUCCEEDED);
+        assertThat(List.of(here, there)).allSatisfy(id -> assertThat(app.op(id).binding()).contains(BindingStatus.MERGED));
+    }
+}
