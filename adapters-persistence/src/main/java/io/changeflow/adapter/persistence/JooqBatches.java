@@ -17,13 +17,13 @@ import static org.jooq.impl.DSL.row;
 
 import io.changeflow.adapter.persistence.jooq.tables.records.MergeBatchRecord;
 import io.changeflow.application.port.out.Batches;
+import io.changeflow.application.port.out.Operations.StepNote;
 import io.changeflow.domain.PreemptedException;
 import io.changeflow.domain.batch.Batch;
+import io.changeflow.domain.batch.Bisection;
 import io.changeflow.domain.operation.MergeRequestRef;
 import io.changeflow.domain.request.OperationId;
 import io.changeflow.domain.state.BatchStatus;
-import io.changeflow.domain.state.BindingStatus;
-import io.changeflow.domain.state.StepStatus;
 import io.changeflow.domain.state.Transition;
 import io.changeflow.domain.state.Transitions;
 import io.changeflow.domain.state.WorkflowEvent;
@@ -40,6 +40,7 @@ import org.jooq.Condition;
 import org.jooq.DSLContext;
 import org.jooq.Record2;
 import org.jooq.Row2;
+import org.jooq.Row3;
 
 /**
  * {@link Batches} on {@code merge_batch} (the generated {@code active_slot} with its unique index
@@ -51,6 +52,7 @@ final class JooqBatches implements Batches {
     static final String CLAIMED = "CLAIMED";
     static final String RELEASED = "RELEASED";
     static final String DROPPED = "DROPPED";
+    static final String REQUEUED = "REQUEUED";
 
     private static final String CLAIM_NOTE = "claimed by batch ";
 
@@ -152,7 +154,7 @@ final class JooqBatches implements Batches {
                 .map(r -> new Waiting(r.get(MERGE_BATCH_REQUEST.ID), r.get(MERGE_BATCH_REQUEST.OPERATION_ID)))
                 .toList();
 
-        var states = readStates(ctx, pending);
+        var states = readStates(ctx, pending.stream().map(Waiting::operationId).toList());
         var eligible = new ArrayList<Waiting>(pending.size());
         var dropped = new ArrayList<Waiting>();
         for (var w : pending) {
@@ -164,10 +166,7 @@ final class JooqBatches implements Batches {
             }
         }
         for (var chunk : chunks(dropped)) {
-            requireRows(ctx.deleteFrom(MERGE_BATCH_REQUEST)
-                    .where(MERGE_BATCH_REQUEST.ID.in(chunk.stream().map(Waiting::requestId).toList()))
-                    .and(MERGE_BATCH_REQUEST.BATCH_ID.isNull())
-                    .execute(), chunk.size(), "dropping requests that no longer wait");
+            requireRows(deleteRequests(ctx, chunk, Optional.empty()), chunk.size(), "dropping requests that no longer wait");
             insertMembership(ctx, batchId, chunk, DROPPED);
         }
         if (eligible.isEmpty()) {
@@ -183,7 +182,8 @@ final class JooqBatches implements Batches {
                     .execute(), chunk.size(), "claim of batch " + batchId);
             insertMembership(ctx, batchId, chunk, CLAIMED);
         }
-        moveMembers(ctx, batchId, eligible, states);
+        moveMembers(ctx, WorkflowEvent.BATCH_CLAIMED, eligible.stream().map(Waiting::operationId).toList(), states,
+                new StepNote(CLAIM_NOTE + batchId, "system"), Optional.of(batchId));
         if (depth != 0) {
             ctx.update(MERGE_BATCH).set(MERGE_BATCH.DEPTH, depth).where(MERGE_BATCH.ID.eq(batchId)).execute();
         }
@@ -201,14 +201,15 @@ final class JooqBatches implements Batches {
         }
     }
 
-    private static Map<String, MemberState> readStates(DSLContext ctx, List<Waiting> pending) {
-        var states = new HashMap<String, MemberState>(pending.size() * 2);
-        for (var chunk : chunks(pending)) {
+    /** The members' operation and binding state, plain reads by primary key and unique key, chunks of 1000. */
+    private static Map<String, MemberState> readStates(DSLContext ctx, List<String> operationIds) {
+        var states = new HashMap<String, MemberState>(operationIds.size() * 2);
+        for (var chunk : chunks(operationIds)) {
             ctx.select(OPERATION.ID, OPERATION.VERSION, OPERATION.STEP, BINDING.STATUS, BINDING.VERSION,
                             OPERATION.SUBJECT_ID, OPERATION.TARGET_KEY)
                     .from(OPERATION)
                     .leftJoin(BINDING).on(BINDING.OPERATION_ID.eq(OPERATION.ID))
-                    .where(OPERATION.ID.in(chunk.stream().map(Waiting::operationId).toList()))
+                    .where(OPERATION.ID.in(chunk))
                     .forEach(r -> states.put(r.get(OPERATION.ID), new MemberState(r.get(OPERATION.VERSION),
                             r.get(OPERATION.STEP), r.get(BINDING.STATUS), r.get(BINDING.VERSION), r.get(OPERATION.SUBJECT_ID),
                             r.get(OPERATION.TARGET_KEY))));
@@ -216,65 +217,121 @@ final class JooqBatches implements Batches {
         return states;
     }
 
-    /** Every member goes BATCH_WAITING -> BATCHED (step BATCH_CLAIMED), both layers, pinned to the versions read. */
-    private static void moveMembers(DSLContext ctx, long batchId, List<Waiting> members, Map<String, MemberState> states) {
-        var note = CLAIM_NOTE + batchId;
-        var toStep = StepStatus.BATCH_CLAIMED;
-        var toStatus = BindingStatus.BATCHED.name();
-        for (var chunk : chunks(members)) {
-            var ids = chunk.stream().map(Waiting::operationId).toList();
-            var operationVersions = new ArrayList<Row2<String, Long>>(chunk.size());
-            var bindingVersions = new ArrayList<Row2<String, Long>>(chunk.size());
-            for (var id : ids) {
-                var s = states.get(id);
-                var moved = (Transition.Moved) Transitions.require(s.workflowState(), WorkflowEvent.BATCH_CLAIMED);
-                if (!toStep.equals(moved.step()) || !moved.binding().map(Enum::name).orElse("").equals(toStatus)) {
-                    throw new IllegalStateException("the transition table no longer moves BATCH_CLAIMED to BATCHED");
-                }
-                operationVersions.add(row(id, s.operationVersion()));
-                bindingVersions.add(row(id, s.bindingVersion()));
+    /**
+     * Applies {@code event} to every member through the transition table, both layers, each row pinned to
+     * the version (and binding status) read: one {@code UPDATE operation} and one {@code UPDATE binding}
+     * per chunk of 1000 (operation first, binding second, as everywhere), row counts checked, and one
+     * multi-row insert each into the two history tables. {@code claimedBy}: the batch a claim assigns;
+     * BATCH_REQUEUED clears the assignment (as a single write of it does), other events keep it.
+     */
+    private static void moveMembers(DSLContext ctx, WorkflowEvent event, List<String> ids, Map<String, MemberState> states,
+                                    StepNote note, Optional<Long> claimedBy) {
+        if (ids.isEmpty()) {
+            return;
+        }
+        Transition.Moved target = null;
+        for (var id : ids) {
+            var state = states.get(id);
+            if (state == null) {
+                throw new PreemptedException("member " + id + " of the batch no longer exists");
             }
-            requireRows(ctx.update(OPERATION.forceIndex("PRIMARY"))
+            var moved = Transitions.require(state.workflowState(), event);
+            if (target == null) {
+                target = moved;
+            } else if (!target.step().equals(moved.step()) || !target.binding().equals(moved.binding())) {
+                throw new IllegalStateException(event + " leads the members of one batch to different states");
+            }
+        }
+        var toStep = target.step();
+        var toStatus = target.binding().map(Enum::name).orElseThrow();
+        var detail = truncate(note.detail(), 1000);
+        for (var chunk : chunks(ids)) {
+            var operationVersions = new ArrayList<Row2<String, Long>>(chunk.size());
+            var bindingVersions = new ArrayList<Row3<String, String, Long>>(chunk.size());
+            var bindingChanges = false;
+            for (var id : chunk) {
+                var st = states.get(id);
+                operationVersions.add(row(id, st.operationVersion()));
+                bindingVersions.add(row(id, st.bindingStatus(), st.bindingVersion()));
+                bindingChanges |= !toStatus.equals(st.bindingStatus());
+            }
+            var update = ctx.update(OPERATION.forceIndex("PRIMARY"))
                     .set(OPERATION.STEP, toStep.code())
                     .set(OPERATION.VERSION, OPERATION.VERSION.plus(1))
-                    .set(OPERATION.BATCH_ID, batchId)
-                    .set(OPERATION.DETAIL, note)
-                    .set(OPERATION.UPDATED_AT, now())
-                    .where(OPERATION.ID.in(ids))
+                    .set(OPERATION.DETAIL, detail)
+                    .set(OPERATION.UPDATED_AT, now());
+            if (claimedBy.isPresent()) {
+                update = update.set(OPERATION.BATCH_ID, claimedBy.get());
+            } else if (event == WorkflowEvent.BATCH_REQUEUED) {
+                update = update.set(OPERATION.BATCH_ID, (Long) null);
+            }
+            requireRows(update.where(OPERATION.ID.in(chunk))
                     .and(row(OPERATION.ID, OPERATION.VERSION).in(operationVersions))
-                    .execute(), chunk.size(), "operations claimed by batch " + batchId);
-            requireRows(ctx.update(BINDING.forceIndex("uk_binding_operation"))
-                    .set(BINDING.STATUS, toStatus)
-                    .set(BINDING.VERSION, BINDING.VERSION.plus(1))
-                    .set(BINDING.UPDATED_AT, now())
-                    .where(BINDING.OPERATION_ID.in(ids))
-                    .and(BINDING.STATUS.eq(BindingStatus.BATCH_WAITING.name()))
-                    .and(row(BINDING.OPERATION_ID, BINDING.VERSION).in(bindingVersions))
-                    .execute(), chunk.size(), "bindings claimed by batch " + batchId);
+                    .execute(), chunk.size(), "operations of the batch (" + event + ")");
+            if (bindingChanges) {
+                requireRows(ctx.update(BINDING.forceIndex("uk_binding_operation"))
+                        .set(BINDING.STATUS, toStatus)
+                        .set(BINDING.VERSION, BINDING.VERSION.plus(1))
+                        .set(BINDING.UPDATED_AT, now())
+                        .where(BINDING.OPERATION_ID.in(chunk))
+                        .and(row(BINDING.OPERATION_ID, BINDING.STATUS, BINDING.VERSION).in(bindingVersions))
+                        .execute(), chunk.size(), "bindings of the batch (" + event + ")");
+            } else {
+                // the relationship's last write time drives the stuck and reconciliation windows
+                requireRows(ctx.update(BINDING.forceIndex("uk_binding_operation"))
+                        .set(BINDING.UPDATED_AT, now())
+                        .where(BINDING.OPERATION_ID.in(chunk))
+                        .and(row(BINDING.OPERATION_ID, BINDING.STATUS, BINDING.VERSION).in(bindingVersions))
+                        .execute(), chunk.size(), "bindings of the batch (" + event + ")");
+            }
 
             var opHistory = ctx.insertInto(OPERATION_HISTORY, OPERATION_HISTORY.OPERATION_ID, OPERATION_HISTORY.EVENT,
                     OPERATION_HISTORY.FROM_STEP, OPERATION_HISTORY.TO_STEP, OPERATION_HISTORY.FROM_BINDING,
                     OPERATION_HISTORY.TO_BINDING, OPERATION_HISTORY.VERSION, OPERATION_HISTORY.DETAIL,
                     OPERATION_HISTORY.ACTOR);
-            for (var id : ids) {
-                var s = states.get(id);
-                opHistory = opHistory.values(id, WorkflowEvent.BATCH_CLAIMED.name(), s.step(), toStep.code(),
-                        s.bindingStatus(), toStatus, s.operationVersion() + 1, note, "system");
+            for (var id : chunk) {
+                var st = states.get(id);
+                opHistory = opHistory.values(id, event.name(), st.step(), toStep.code(), st.bindingStatus(), toStatus,
+                        st.operationVersion() + 1, detail, note.actor());
             }
             opHistory.execute();
 
-            var bindingHistory = ctx.insertInto(BINDING_HISTORY, BINDING_HISTORY.SUBJECT_ID, BINDING_HISTORY.TARGET_KEY,
-                    BINDING_HISTORY.OPERATION_ID, BINDING_HISTORY.EVENT, BINDING_HISTORY.OUTCOME,
-                    BINDING_HISTORY.FROM_STATUS, BINDING_HISTORY.TO_STATUS, BINDING_HISTORY.FROM_VERSION,
-                    BINDING_HISTORY.TO_VERSION, BINDING_HISTORY.DETAIL, BINDING_HISTORY.ACTOR);
-            for (var id : ids) {
-                var s = states.get(id);
-                bindingHistory = bindingHistory.values(s.subject(), s.target(), id,
-                        WorkflowEvent.BATCH_CLAIMED.name(), "CHANGED", s.bindingStatus(), toStatus, s.bindingVersion(),
-                        s.bindingVersion() + 1, note, "system");
+            if (bindingChanges) {
+                var bindingHistory = ctx.insertInto(BINDING_HISTORY, BINDING_HISTORY.SUBJECT_ID, BINDING_HISTORY.TARGET_KEY,
+                        BINDING_HISTORY.OPERATION_ID, BINDING_HISTORY.EVENT, BINDING_HISTORY.OUTCOME,
+                        BINDING_HISTORY.FROM_STATUS, BINDING_HISTORY.TO_STATUS, BINDING_HISTORY.FROM_VERSION,
+                        BINDING_HISTORY.TO_VERSION, BINDING_HISTORY.DETAIL, BINDING_HISTORY.ACTOR);
+                for (var id : chunk) {
+                    var st = states.get(id);
+                    bindingHistory = bindingHistory.values(st.subject(), st.target(), id, event.name(), "CHANGED",
+                            st.bindingStatus(), toStatus, st.bindingVersion(), st.bindingVersion() + 1, detail, note.actor());
+                }
+                bindingHistory.execute();
             }
-            bindingHistory.execute();
         }
+    }
+
+    /**
+     * Deletes waiting-set rows by primary key only, still held by {@code batchId} (empty: still
+     * waiting). The multi-table form is the one DELETE both MySQL and MariaDB accept an index hint in:
+     * on a small table the optimizer would rather scan it whole for a long IN list, and a scanning
+     * DELETE locks every row and gap it passes, which would block admissions (I3) until commit.
+     */
+    private static int deleteRequests(DSLContext ctx, List<Waiting> rows, Optional<Long> batchId) {
+        var sql = new StringBuilder("DELETE r FROM merge_batch_request AS r FORCE INDEX (PRIMARY) WHERE r.id IN (");
+        var bindings = new ArrayList<Object>(rows.size() + 1);
+        for (var i = 0; i < rows.size(); i++) {
+            sql.append(i == 0 ? "?" : ", ?");
+            bindings.add(rows.get(i).requestId());
+        }
+        sql.append(')');
+        if (batchId.isPresent()) {
+            sql.append(" AND r.batch_id = ?");
+            bindings.add(batchId.get());
+        } else {
+            sql.append(" AND r.batch_id IS NULL");
+        }
+        return ctx.execute(sql.toString(), bindings.toArray());
     }
 
     private static void insertMembership(DSLContext ctx, long batchId, List<Waiting> members, String action) {
@@ -302,8 +359,12 @@ final class JooqBatches implements Batches {
 
     @Override
     public Optional<Batch> find(long batchId) {
-        return dsl.selectFrom(MERGE_BATCH).where(MERGE_BATCH.ID.eq(batchId)).fetchOptional()
-                .map(b -> toBatch(b, members(List.of(batchId)).getOrDefault(batchId, List.of())));
+        return findIn(dsl, batchId);
+    }
+
+    private static Optional<Batch> findIn(DSLContext ctx, long batchId) {
+        return ctx.selectFrom(MERGE_BATCH).where(MERGE_BATCH.ID.eq(batchId)).fetchOptional()
+                .map(b -> toBatch(b, members(ctx, List.of(batchId)).getOrDefault(batchId, List.of())));
     }
 
     @Override
@@ -327,15 +388,15 @@ final class JooqBatches implements Batches {
     }
 
     private List<Batch> withMembers(List<MergeBatchRecord> batches) {
-        var members = members(batches.stream().map(MergeBatchRecord::getId).toList());
+        var members = members(dsl, batches.stream().map(MergeBatchRecord::getId).toList());
         return batches.stream().map(b -> toBatch(b, members.getOrDefault(b.getId(), List.of()))).toList();
     }
 
     /** Members by batch from the append-only membership history (it survives settlement). */
-    private Map<Long, List<OperationId>> members(List<Long> batchIds) {
+    private static Map<Long, List<OperationId>> members(DSLContext ctx, List<Long> batchIds) {
         var members = new LinkedHashMap<Long, List<OperationId>>();
         for (var chunk : chunks(batchIds)) {
-            dsl.select(MERGE_BATCH_MEMBERSHIP_HISTORY.BATCH_ID, MERGE_BATCH_MEMBERSHIP_HISTORY.OPERATION_ID)
+            ctx.select(MERGE_BATCH_MEMBERSHIP_HISTORY.BATCH_ID, MERGE_BATCH_MEMBERSHIP_HISTORY.OPERATION_ID)
                     .from(MERGE_BATCH_MEMBERSHIP_HISTORY)
                     .where(MERGE_BATCH_MEMBERSHIP_HISTORY.BATCH_ID.in(chunk))
                     .and(MERGE_BATCH_MEMBERSHIP_HISTORY.ACTION.eq(CLAIMED))
@@ -377,18 +438,164 @@ final class JooqBatches implements Batches {
                     .and(MERGE_BATCH.STATUS.eq(code(from)))
                     .execute(), "batch " + batchId + " " + from + " -> " + to);
             if (to == BatchStatus.FAILED) {
-                var released = ctx.select(MERGE_BATCH_REQUEST.ID, MERGE_BATCH_REQUEST.OPERATION_ID)
-                        .from(MERGE_BATCH_REQUEST).where(MERGE_BATCH_REQUEST.BATCH_ID.eq(batchId))
-                        .fetch(r -> new Waiting(r.value1(), r.value2()));
+                var released = claimedRows(ctx, batchId);
                 for (var chunk : chunks(released)) {
-                    requireRows(ctx.deleteFrom(MERGE_BATCH_REQUEST)
-                            .where(MERGE_BATCH_REQUEST.ID.in(chunk.stream().map(Waiting::requestId).toList()))
-                            .and(MERGE_BATCH_REQUEST.BATCH_ID.eq(batchId))
-                            .execute(), chunk.size(), "releasing members of batch " + batchId);
+                    requireRows(deleteRequests(ctx, chunk, Optional.of(batchId)), chunk.size(),
+                            "releasing members of batch " + batchId);
                     insertMembership(ctx, batchId, chunk, RELEASED);
                 }
             }
         });
+    }
+
+    /**
+     * Design 3.3 and 3.7 in one transaction: the guarded batch write first (a second settler finds
+     * nothing in {@code from} and rolls back whole), then the members through the transition table
+     * (operation rows, then binding rows, pinned to the versions read), then their waiting-set rows
+     * (requeued in place, keeping their admission time, or deleted) and the membership history. The
+     * plan must name exactly the batch's claimed members.
+     */
+    @Override
+    public Batch settle(long batchId, BatchStatus from, Resolution resolution, StepNote note) {
+        var to = resolution instanceof Resolution.Merged ? BatchStatus.SUCCEEDED : BatchStatus.FAILED;
+        Transitions.requireBatch(from, to);
+        return dsl.transactionResult(tx -> {
+            var ctx = tx.dsl();
+            guardedStatus(ctx, batchId, from, to, note.detail());
+            var claimed = claimedRows(ctx, batchId);
+            var settlement = Settling.of(batchId, claimed, resolution);
+            var states = readStates(ctx, claimed.stream().map(Waiting::operationId).toList());
+            settlement.events().forEach((event, ids) -> moveMembers(ctx, event, ids, states, note, Optional.empty()));
+            for (var group : settlement.requeued()) {
+                for (var chunk : chunks(group.rows())) {
+                    var update = ctx.update(MERGE_BATCH_REQUEST.forceIndex("PRIMARY"))
+                            .set(MERGE_BATCH_REQUEST.BATCH_ID, (Long) null);
+                    if (group.regroup()) {
+                        update = update.set(MERGE_BATCH_REQUEST.BISECT_GROUP, group.group())
+                                .set(MERGE_BATCH_REQUEST.DEPTH, group.depth());
+                    }
+                    requireRows(update.where(MERGE_BATCH_REQUEST.ID.in(chunk.stream().map(Waiting::requestId).toList()))
+                            .and(MERGE_BATCH_REQUEST.BATCH_ID.eq(batchId))
+                            .execute(), chunk.size(), "requeueing members of batch " + batchId);
+                    insertMembership(ctx, batchId, chunk, REQUEUED);
+                }
+            }
+            for (var chunk : chunks(settlement.released())) {
+                requireRows(deleteRequests(ctx, chunk, Optional.of(batchId)), chunk.size(),
+                        "releasing members of batch " + batchId);
+                insertMembership(ctx, batchId, chunk, RELEASED);
+            }
+            return findIn(ctx, batchId).orElseThrow();
+        });
+    }
+
+    /** RUNNING -> BLOCKED, the guarded batch write first, then every member BATCH_BLOCKED. */
+    @Override
+    public Batch block(long batchId, StepNote note) {
+        return dsl.transactionResult(tx -> {
+            var ctx = tx.dsl();
+            guardedStatus(ctx, batchId, BatchStatus.RUNNING, BatchStatus.BLOCKED, note.detail());
+            var ids = claimedRows(ctx, batchId).stream().map(Waiting::operationId).toList();
+            moveMembers(ctx, WorkflowEvent.BATCH_BLOCKED, ids, readStates(ctx, ids), note, Optional.empty());
+            return findIn(ctx, batchId).orElseThrow();
+        });
+    }
+
+    private static void guardedStatus(DSLContext ctx, long batchId, BatchStatus from, BatchStatus to, String detail) {
+        Transitions.requireBatch(from, to);
+        requireOneRow(ctx.update(MERGE_BATCH)
+                .set(MERGE_BATCH.STATUS, code(to))
+                .set(MERGE_BATCH.VERSION, MERGE_BATCH.VERSION.plus(1))
+                .set(MERGE_BATCH.DETAIL, truncate(detail, 1000))
+                .set(MERGE_BATCH.UPDATED_AT, now())
+                .where(MERGE_BATCH.ID.eq(batchId))
+                .and(MERGE_BATCH.STATUS.eq(code(from)))
+                .execute(), "batch " + batchId + " " + from + " -> " + to);
+    }
+
+    /**
+     * The batch's claimed waiting-set rows, in claim order. The index on {@code batch_id} is forced: the
+     * table holds mostly waiting rows (NULL) and one claimed batch per partition, so its statistics
+     * see few distinct values and would rather scan the primary key.
+     */
+    private static List<Waiting> claimedRows(DSLContext ctx, long batchId) {
+        return ctx.select(MERGE_BATCH_REQUEST.ID, MERGE_BATCH_REQUEST.OPERATION_ID)
+                .from(MERGE_BATCH_REQUEST.forceIndex("idx_merge_batch_request_batch"))
+                .where(MERGE_BATCH_REQUEST.BATCH_ID.eq(batchId))
+                .orderBy(MERGE_BATCH_REQUEST.ID)
+                .fetch(r -> new Waiting(r.value1(), r.value2()));
+    }
+
+    /** What a resolution does to the claimed rows: each member's event, the rows requeued (by group), the rows released. */
+    private record Settling(Map<WorkflowEvent, List<String>> events, List<Requeue> requeued, List<Waiting> released) {
+
+        /** Rows waiting again; {@code regroup}: as the new bisection {@code group} at {@code depth}, else unchanged. */
+        record Requeue(List<Waiting> rows, boolean regroup, String group, int depth) {}
+
+        static Settling of(long batchId, List<Waiting> claimed, Resolution resolution) {
+            var byOperation = new HashMap<String, Waiting>(claimed.size() * 2);
+            claimed.forEach(w -> byOperation.put(w.operationId(), w));
+            var named = new ArrayList<OperationId>(claimed.size());
+            var events = new LinkedHashMap<WorkflowEvent, List<String>>();
+            var requeued = new ArrayList<Requeue>();
+            var released = new ArrayList<Waiting>();
+            switch (resolution) {
+                case Resolution.Merged merged -> {
+                    claimed.forEach(w -> named.add(OperationId.of(w.operationId())));
+                    events.put(WorkflowEvent.BATCH_MERGED, claimed.stream().map(Waiting::operationId).toList());
+                    released.addAll(claimed);
+                }
+                case Resolution.Failed failed -> {
+                    switch (failed.plan()) {
+                        case Bisection.Plan.RequeueAll<OperationId> all -> {
+                            named.addAll(all.members());
+                            events.put(WorkflowEvent.BATCH_REQUEUED, values(all.members()));
+                            requeued.add(new Requeue(rows(all.members(), byOperation), false, null, 0));
+                        }
+                        case Bisection.Plan.Split<OperationId> split -> {
+                            named.addAll(split.firstHalf());
+                            named.addAll(split.secondHalf());
+                            var all = new ArrayList<>(values(split.firstHalf()));
+                            all.addAll(values(split.secondHalf()));
+                            events.put(WorkflowEvent.BATCH_REQUEUED, all);
+                            requeued.add(new Requeue(rows(split.firstHalf(), byOperation), true, "b" + batchId + "a",
+                                    split.depth()));
+                            requeued.add(new Requeue(rows(split.secondHalf(), byOperation), true, "b" + batchId + "b",
+                                    split.depth()));
+                        }
+                        case Bisection.Plan.Blame<OperationId> blame -> {
+                            named.add(blame.culprit());
+                            events.put(WorkflowEvent.BATCH_CULPRIT_FAILED, values(List.of(blame.culprit())));
+                            released.addAll(rows(List.of(blame.culprit()), byOperation));
+                        }
+                        case Bisection.Plan.GiveUp<OperationId> giveUp -> {
+                            named.addAll(giveUp.members());
+                            events.put(WorkflowEvent.BATCH_GAVE_UP, values(giveUp.members()));
+                            released.addAll(rows(giveUp.members(), byOperation));
+                        }
+                    }
+                }
+            }
+            if (named.size() != claimed.size() || named.stream().map(OperationId::value).distinct().count() != claimed.size()) {
+                throw new IllegalArgumentException("the plan names " + named.size() + " members, batch " + batchId
+                        + " has " + claimed.size());
+            }
+            return new Settling(events, requeued, released);
+        }
+
+        private static List<String> values(List<OperationId> ids) {
+            return ids.stream().map(OperationId::value).toList();
+        }
+
+        private static List<Waiting> rows(List<OperationId> ids, Map<String, Waiting> byOperation) {
+            return ids.stream().map(id -> {
+                var row = byOperation.get(id.value());
+                if (row == null) {
+                    throw new IllegalArgumentException(id + " is not a member of the batch");
+                }
+                return row;
+            }).toList();
+        }
     }
 
     static byte code(BatchStatus status) {

@@ -10,13 +10,22 @@ import io.changeflow.domain.request.OperationId;
 import java.util.Collection;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Objects;
 import java.util.OptionalLong;
 import java.util.Set;
 import org.jooq.DSLContext;
 import org.jooq.impl.DSL;
 
-/** {@link CallbackInbox} on {@code callback_delivery}, {@code deploy_callback} and {@code deploy_callback_operation}. */
+/**
+ * {@link CallbackInbox} on {@code callback_delivery}, {@code deploy_callback} and {@code deploy_callback_operation}.
+ * Every deploy report is stored with its status; the reads that say "deployed" (the watermark, the named
+ * operations) take only {@link CallbackInbox#IN_EFFECT} rows, the watermark by the index
+ * {@code (project, status, mr_iid)} (V5).
+ */
 final class JooqCallbackInbox implements CallbackInbox {
+
+    /** The length of {@code deploy_callback.status}: a longer status is stored cut (it is for the record only). */
+    static final int STATUS_LENGTH = 32;
 
     private final DSLContext dsl;
 
@@ -57,7 +66,7 @@ final class JooqCallbackInbox implements CallbackInbox {
                         .set(DEPLOY_CALLBACK.DELIVERY_ID, deliveryId)
                         .set(DEPLOY_CALLBACK.PROJECT, project)
                         .set(DEPLOY_CALLBACK.MR_IID, mrIid)
-                        .set(DEPLOY_CALLBACK.STATUS, status)
+                        .set(DEPLOY_CALLBACK.STATUS, storable(status))
                         .returningResult(DEPLOY_CALLBACK.ID)
                         .fetchOne()
                         .value1();
@@ -79,10 +88,20 @@ final class JooqCallbackInbox implements CallbackInbox {
         });
     }
 
+    /** {@code status} cut to the column's length in characters (code points), never splitting one. */
+    static String storable(String status) {
+        Objects.requireNonNull(status, "status");
+        if (status.codePointCount(0, status.length()) <= STATUS_LENGTH) {
+            return status;
+        }
+        return status.substring(0, status.offsetByCodePoints(0, STATUS_LENGTH));
+    }
+
     @Override
     public OptionalLong largestDeployedIid(String project) {
         var max = dsl.select(DSL.max(DEPLOY_CALLBACK.MR_IID)).from(DEPLOY_CALLBACK)
-                .where(DEPLOY_CALLBACK.PROJECT.eq(project)).fetchOne().value1();
+                .where(DEPLOY_CALLBACK.PROJECT.eq(project)).and(DEPLOY_CALLBACK.STATUS.eq(IN_EFFECT))
+                .fetchOne().value1();
         return max == null ? OptionalLong.empty() : OptionalLong.of(max);
     }
 
@@ -91,7 +110,9 @@ final class JooqCallbackInbox implements CallbackInbox {
         var found = new HashSet<OperationId>();
         for (var chunk : chunks(ids.stream().map(OperationId::value).distinct().toList())) {
             dsl.selectDistinct(DEPLOY_CALLBACK_OPERATION.OPERATION_ID).from(DEPLOY_CALLBACK_OPERATION)
+                    .join(DEPLOY_CALLBACK).on(DEPLOY_CALLBACK.ID.eq(DEPLOY_CALLBACK_OPERATION.DEPLOY_CALLBACK_ID))
                     .where(DEPLOY_CALLBACK_OPERATION.OPERATION_ID.in(chunk))
+                    .and(DEPLOY_CALLBACK.STATUS.eq(IN_EFFECT))
                     .forEach(r -> found.add(OperationId.of(r.value1())));
         }
         return Set.copyOf(found);

@@ -35,8 +35,10 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
+import java.util.EnumMap;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
@@ -44,6 +46,7 @@ import org.jooq.Condition;
 import org.jooq.DSLContext;
 import org.jooq.Record;
 import org.jooq.SelectOnConditionStep;
+import org.jooq.impl.DSL;
 
 /**
  * {@link Operations} on the {@code operation}, {@code binding} and history tables. Every
@@ -342,6 +345,16 @@ final class JooqOperations implements Operations {
         return BINDING.STATUS.eq(BindingStatus.MERGED.name())
                 .and(BINDING.UPDATED_AT.gt(Sql.ago(maxAge)))
                 .and(BINDING.UPDATED_AT.lt(Sql.ago(minAge)));
+    }
+
+    /** One aggregate read of the binding table's status index. */
+    @Override
+    public Map<BindingStatus, Long> countByStatus() {
+        var counts = new EnumMap<BindingStatus, Long>(BindingStatus.class);
+        var count = DSL.count();
+        dsl.select(BINDING.STATUS, count).from(BINDING).groupBy(BINDING.STATUS)
+                .forEach(r -> counts.put(status(r.get(BINDING.STATUS)), r.get(count).longValue()));
+        return counts;
     }
 
     @Override

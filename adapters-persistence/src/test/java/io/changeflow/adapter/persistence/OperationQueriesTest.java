@@ -98,6 +98,11 @@ class OperationQueriesTest {
         assertThat(operations.recordMergeRequest(op.id(), mr)).as("idempotent").isTrue();
         assertThat(operations.recordMergeRequest(op.id(), new MergeRequestRef("group/config", 42, "b", "u"))).isFalse();
         assertThat(operations.findByMergeRequest("group/config", 41)).extracting(o -> o.id()).containsExactly(op.id());
+        var missing = Fixtures.newId();
+        assertThat(operations.recordMergeRequest(missing, new MergeRequestRef("group/config", 43, "c", "u")))
+                .as("no such operation").isFalse();
+        assertThat(operations.find(missing)).isEmpty();
+        assertThat(operations.findByMergeRequest("group/config", 43)).isEmpty();
 
         var partition = Fixtures.unique("mrb");
         var members = Fixtures.bulkWaiting(persistence.dsl(), partition, 3);

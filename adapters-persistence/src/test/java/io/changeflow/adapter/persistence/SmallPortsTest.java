@@ -1,11 +1,13 @@
 package io.changeflow.adapter.persistence;
 
 import static io.changeflow.adapter.persistence.Fixtures.race;
+import static io.changeflow.adapter.persistence.jooq.Tables.DEPLOY_CALLBACK;
 import static io.changeflow.adapter.persistence.jooq.Tables.IDEMPOTENCY_RECORD;
 import static io.changeflow.adapter.persistence.jooq.Tables.RATE_LIMIT_HIT;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.changeflow.application.port.out.AuditLog;
+import io.changeflow.application.port.out.CallbackInbox;
 import io.changeflow.application.port.out.ClusterRateLimits.Decision;
 import io.changeflow.application.port.out.IdempotencyRecords.Claim;
 import java.time.Duration;
@@ -115,6 +117,30 @@ class SmallPortsTest {
         var other = Fixtures.newId();
         assertThat(inbox.deployedOperations(List.of(named.getFirst(), named.get(1), other)))
                 .containsExactlyInAnyOrderElementsOf(named);
+    }
+
+    @Test
+    void onlyInEffectReportsRaiseTheDeployWatermarkOrNameOperationsDeployedTheOthersAreKeptForTheRecord() {
+        var inbox = persistence.callbackInbox();
+        var dsl = persistence.dsl();
+        var project = Fixtures.unique("group/watermark");
+        var namedByFailure = Fixtures.newId();
+        var namedBySuccess = Fixtures.newId();
+
+        inbox.recordDeploy(Fixtures.unique("d"), project, 50, "failed", List.of(namedByFailure));
+        assertThat(inbox.largestDeployedIid(project)).as("a failed deploy is no watermark").isEmpty();
+        inbox.recordDeploy(Fixtures.unique("d"), project, 12, CallbackInbox.IN_EFFECT, List.of(namedBySuccess));
+        inbox.recordDeploy(Fixtures.unique("d"), project, 99, "canceled", List.of());
+        inbox.recordDeploy(Fixtures.unique("d"), project, 98, "SUCCESS", List.of());
+        var cut = "x".repeat(JooqCallbackInbox.STATUS_LENGTH - 1) + "\uD83D\uDE00";
+        var longStatus = cut + " and more";
+        inbox.recordDeploy(Fixtures.unique("d"), project, 97, longStatus, List.of());
+
+        assertThat(inbox.largestDeployedIid(project)).hasValue(12);
+        assertThat(inbox.deployedOperations(List.of(namedByFailure, namedBySuccess))).containsExactly(namedBySuccess);
+        assertThat(dsl.fetch(DEPLOY_CALLBACK, DEPLOY_CALLBACK.PROJECT.eq(project)).map(r -> r.getStatus()))
+                .as("every report is stored with its status").containsExactlyInAnyOrder("failed", "success", "canceled",
+                        "SUCCESS", cut);
     }
 
     @Test
