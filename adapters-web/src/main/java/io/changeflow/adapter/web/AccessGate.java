@@ -4,9 +4,12 @@ import io.changeflow.application.settings.Settings;
 import java.time.Clock;
 
 /**
- * The access-mode check of the submit endpoint: {@link Settings#accessOpen} at the clock's now, else
- * 403 SERVICE_CLOSED. Fails closed: a missing mode means TEST_WINDOW, an unknown one CLOSED, a
- * missing or invalid window or zone a closed window, and any unexpected exception closed too.
+ * Whether submissions are open right now ({@link Settings#accessOpen} at the clock's now), as
+ * {@code GET /api/me} tells the SPA. The submit endpoint itself leaves the decision to
+ * {@code SubmitChangeRequest}, which checks access after the idempotency key so that a retry of an
+ * accepted request still replays its answer after access closed. Fails closed: a missing mode means
+ * TEST_WINDOW, an unknown one CLOSED, a missing or invalid window or zone a closed window, and any
+ * unexpected exception closed too.
  */
 final class AccessGate {
 
@@ -23,14 +26,6 @@ final class AccessGate {
             return settings.accessOpen(clock.instant());
         } catch (RuntimeException e) {
             return false;
-        }
-    }
-
-    /** Throws SERVICE_CLOSED (403) unless submissions are open now. */
-    void requireOpen() {
-        if (!isOpen()) {
-            throw ApiException.of(ErrorCode.SERVICE_CLOSED, "access mode " + settings.accessMode().value()
-                    + ", window " + settings.testWindow().value());
         }
     }
 }

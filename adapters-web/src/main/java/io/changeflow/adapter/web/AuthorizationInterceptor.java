@@ -1,14 +1,12 @@
 package io.changeflow.adapter.web;
 
 import io.changeflow.application.port.out.AuditLog;
-import io.changeflow.application.port.out.Permissions;
 import io.changeflow.domain.identity.Identity;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.time.Clock;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -16,27 +14,28 @@ import org.springframework.web.servlet.HandlerInterceptor;
 import org.springframework.web.servlet.HandlerMapping;
 
 /**
- * Interceptor 2 of 4: authorization of the configured paths ({@code changeflow.authorization.paths},
- * default {@code /ops/**} and {@code /sandbox/faults}), before argument binding, so a malformed body
- * on a protected path gets 401 or 403, never a 400 that pre-empts the check. Access needs any one of
- * the rule codes ({@code changeflow.authorization.rule-codes}, default {@code ops.operator},
- * {@code ops.admin}), all checked in one {@link Permissions#granted} round trip.
+ * Interceptor 2 of 4: authorization of the paths in the {@link AuthorizationRules} table
+ * ({@code changeflow.authorization.rules}; by default {@code /ops/**} and {@code /sandbox/faults/**}
+ * for operators, {@code /sim/approval/inbox/**} for approvers and operators), before argument
+ * binding, so a malformed body on a protected path gets 401 or 403, never a 400 that pre-empts the
+ * check. Access needs any one of the matching rule's codes, all checked in one
+ * {@link io.changeflow.application.port.out.Permissions#granted} round trip ({@link PermissionChecks}).
  *
  * <p>Failure behaviour: authorization fails closed and reveals nothing.
  * <ul>
  *   <li>401 UNAUTHENTICATED: no readable login identity, or the login source failed.</li>
  *   <li>403 ACCESS_DENIED, message exactly "Access denied": an identity without any of the rule
- *       codes, an UNVERIFIED identity, a missing rule code, or a permission service that throws,
+ *       codes, an UNVERIFIED identity, a path no rule matches, or a permission service that throws,
  *       answers null, is slower than its deadline ({@code changeflow.permissions.timeout}) or whose
  *       bulkhead is full. The reason goes only to the log.</li>
- *   <li>Operations writes (POST, PUT, PATCH, DELETE): the client's parameters are copied, then the
- *       reserved {@code __authenticatedOperator} is overwritten with the login identity
+ *   <li>Writes (POST, PUT, PATCH, DELETE) on a protected path: the client's parameters are copied,
+ *       then the reserved {@code __authenticatedOperator} is overwritten with the login identity
  *       ({@link OperatorParameters}), and an audit entry with masked, truncated parameters is
  *       written. If the audit log fails, the write is refused with 503 UNAVAILABLE: no operator
  *       action without an audit trail.</li>
  * </ul>
  */
-final class AuthorizationInterceptor implements HandlerInterceptor, AutoCloseable {
+final class AuthorizationInterceptor implements HandlerInterceptor {
 
     static final String DENIED_METRIC = "changeflow.authorization.denied";
 
@@ -45,23 +44,18 @@ final class AuthorizationInterceptor implements HandlerInterceptor, AutoCloseabl
     private static final int MAX_SUBJECT_LENGTH = 200;
 
     private final CallerIdentity identities;
-    private final Permissions permissions;
-    private final TimeBoxedCalls permissionCalls;
-    private final Set<String> ruleCodes;
+    private final PermissionChecks permissions;
+    private final AuthorizationRules rules;
     private final AuditLog auditLog;
     private final Clock clock;
     private final JsonResponses responses;
     private final SafeMeters meters;
 
-    AuthorizationInterceptor(CallerIdentity identities, Permissions permissions, TimeBoxedCalls permissionCalls,
-            Set<String> ruleCodes, AuditLog auditLog, Clock clock, JsonResponses responses, SafeMeters meters) {
-        if (ruleCodes.isEmpty()) {
-            throw new IllegalArgumentException("at least one rule code is required");
-        }
+    AuthorizationInterceptor(CallerIdentity identities, PermissionChecks permissions, AuthorizationRules rules,
+            AuditLog auditLog, Clock clock, JsonResponses responses, SafeMeters meters) {
         this.identities = identities;
         this.permissions = permissions;
-        this.permissionCalls = permissionCalls;
-        this.ruleCodes = Set.copyOf(ruleCodes);
+        this.rules = rules;
         this.auditLog = auditLog;
         this.clock = clock;
         this.responses = responses;
@@ -80,7 +74,7 @@ final class AuthorizationInterceptor implements HandlerInterceptor, AutoCloseabl
         if (!identity.isVerified()) {
             return deny(request, response, identity, "unverified identity");
         }
-        var refusal = permissionRefusal(identity);
+        var refusal = permissionRefusal(request, identity);
         if (refusal != null) {
             return deny(request, response, identity, refusal);
         }
@@ -95,24 +89,19 @@ final class AuthorizationInterceptor implements HandlerInterceptor, AutoCloseabl
         return true;
     }
 
-    @Override
-    public void close() {
-        permissionCalls.close();
-    }
-
-    /** Why {@code identity} may not pass, or null when it holds one of the rule codes. Never throws. */
-    private String permissionRefusal(Identity identity) {
+    /** Why {@code identity} may not pass, or null when it holds one of the matching rule's codes. Never throws. */
+    private String permissionRefusal(HttpServletRequest request, Identity identity) {
         try {
-            var outcome = permissionCalls.call(() -> permissions.granted(identity, ruleCodes));
-            if (outcome instanceof TimeBoxedCalls.Outcome.Failed<Set<String>>(var reason, var cause)) {
+            var ruleCodes = rules.ruleCodesFor(request);
+            if (ruleCodes.isEmpty()) {
+                return "no authorization rule matches the path";
+            }
+            var answer = permissions.check(identity, ruleCodes.get());
+            if (answer instanceof PermissionChecks.Answer.Failed(var reason, var cause)) {
                 log.warn("permission service failed ({}) for {}; access denied", reason, identity, cause);
                 return "permission service " + reason;
             }
-            if (outcome instanceof TimeBoxedCalls.Outcome.Done<Set<String>>(var granted) && granted != null
-                    && granted.stream().filter(Objects::nonNull).anyMatch(ruleCodes::contains)) {
-                return null;
-            }
-            return "none of " + ruleCodes + " granted";
+            return answer.heldOrNone().isEmpty() ? "none of " + ruleCodes.get() + " granted" : null;
         } catch (RuntimeException e) {
             log.warn("permission check failed for {}; access denied", identity, e);
             return "permission check failed";

@@ -1,7 +1,6 @@
 package io.changeflow.adapter.web;
 
 import io.changeflow.application.settings.Settings;
-import java.util.ArrayList;
 import java.util.List;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RestController;
@@ -18,20 +17,16 @@ final class ConfigController {
     record ConfigEntry(String key, String raw, String resolved, String rule, String source) {}
 
     private final Settings settings;
-    private final RateLimitSettings rateLimitSettings;
     private final FileDynamicConfig config;
 
-    ConfigController(Settings settings, RateLimitSettings rateLimitSettings, FileDynamicConfig config) {
+    ConfigController(Settings settings, FileDynamicConfig config) {
         this.settings = settings;
-        this.rateLimitSettings = rateLimitSettings;
         this.config = config;
     }
 
     @GetMapping("/ops/config")
     ApiResponse<List<ConfigEntry>> config() {
-        var described = new ArrayList<>(settings.describeAll());
-        described.addAll(rateLimitSettings.describe());
-        return ApiResponse.ok(described.stream()
+        return ApiResponse.ok(settings.describeAll().stream()
                 .map(d -> new ConfigEntry(d.key(), d.raw().orElse(null), d.resolved(), d.rule(),
                         config.sourceOf(d.key()).orElse(null)))
                 .toList());

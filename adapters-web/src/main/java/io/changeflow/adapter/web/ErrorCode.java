@@ -11,12 +11,27 @@ enum ErrorCode {
     INVALID_REQUEST(HttpStatus.BAD_REQUEST, "The request is not valid; please correct it and try again."),
     /** No readable login identity, or the login source failed: sign in (again). */
     UNAUTHENTICATED(HttpStatus.UNAUTHORIZED, "Sign-in required."),
+    /** A callback without a valid Standard Webhooks signature: nothing was processed or stored. */
+    INVALID_SIGNATURE(HttpStatus.UNAUTHORIZED, "The callback signature is missing or invalid."),
     /** The caller is known but may not do this; the message never says which permission is missing. */
     ACCESS_DENIED(HttpStatus.FORBIDDEN, "Access denied"),
     /** Submissions are closed (access mode CLOSED, or outside the test window): try again later. */
     SERVICE_CLOSED(HttpStatus.FORBIDDEN, "Submissions are closed right now; please try again later."),
     /** No such path, asset or resource. */
     NOT_FOUND(HttpStatus.NOT_FOUND, "Not found."),
+    /** An active request (or one awaiting recovery) exists for this subject and target: follow that one. */
+    REQUEST_IN_PROGRESS(HttpStatus.CONFLICT, "A request for this subject and target is already in progress."),
+    /** The subject already has this target in effect: nothing to request. */
+    ALREADY_IN_EFFECT(HttpStatus.CONFLICT, "This access is already in effect for the subject."),
+    /** The original request with this operationId is still being validated: retry in a moment. */
+    IDEMPOTENCY_IN_FLIGHT(HttpStatus.CONFLICT, "Your earlier submission is still being checked; please retry in a moment."),
+    /** An operations action the request's current state does not allow (e.g. closing a merged request). */
+    ACTION_NOT_ALLOWED(HttpStatus.CONFLICT, "This action is not possible in the request's current state."),
+    /** A settlement of a batch that had already ended (or another settler ended it first): nothing was done now. */
+    ALREADY_SETTLED(HttpStatus.CONFLICT, "This batch has already ended; nothing was changed."),
+    /** The operationId was used before for a different payload: open the form again (new operationId). */
+    IDEMPOTENCY_KEY_REUSED(HttpStatus.UNPROCESSABLE_CONTENT,
+            "This operationId was already used for a different request; please start a new form."),
     /** The path exists but not for this HTTP method (the {@code Allow} header lists the methods). */
     METHOD_NOT_ALLOWED(HttpStatus.METHOD_NOT_ALLOWED, "This method is not allowed here."),
     /** The client accepts no representation we can produce: accept application/json. */

@@ -2,6 +2,7 @@ package io.changeflow.adapter.web;
 
 import io.changeflow.application.port.out.ClusterRateLimits;
 import io.changeflow.application.settings.Settings;
+import io.changeflow.domain.config.RateLimitScope;
 import io.changeflow.domain.identity.Identity;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
@@ -20,8 +21,8 @@ import org.springframework.web.servlet.HandlerInterceptor;
  * downstream work and before argument binding. Runs before the idempotency check, so a duplicate
  * over quota gets 429 (by design).
  *
- * <p>The limit is read on every request ({@link Settings#rateLimit}), and so are the scope and window
- * ({@link RateLimitSettings}). The subject is the canonical login identity, else {@code ip:} plus the
+ * <p>The limit is read on every request ({@link Settings#rateLimit}), and so are the scope
+ * ({@link Settings#rateLimitScope}) and the window ({@link Settings#rateLimitWindow}). The subject is the canonical login identity, else {@code ip:} plus the
  * client address by the trusted-proxy rule; never a shared bucket (one caller could exhaust it).
  * A rejection answers 429 RATE_LIMITED with {@code Retry-After}, {@code RateLimit-Policy} and
  * {@code RateLimit} headers (IETF draft httpapi-ratelimit-headers) and is counted by
@@ -42,7 +43,6 @@ final class RateLimitInterceptor implements HandlerInterceptor, AutoCloseable {
     private static final Pattern SAFE_BUCKET = Pattern.compile("[^A-Za-z0-9._-]");
 
     private final Settings settings;
-    private final RateLimitSettings rateLimitSettings;
     private final SlidingWindowLimiter localLimiter;
     private final ClusterRateLimits clusterLimits;
     private final TimeBoxedCalls clusterCalls;
@@ -55,11 +55,10 @@ final class RateLimitInterceptor implements HandlerInterceptor, AutoCloseable {
      * @param clusterLimits the shared store, or null when none is wired (cluster scope then degrades to local)
      * @param clusterCalls  the deadline and bulkhead for calls to the shared store
      */
-    RateLimitInterceptor(Settings settings, RateLimitSettings rateLimitSettings, SlidingWindowLimiter localLimiter,
+    RateLimitInterceptor(Settings settings, SlidingWindowLimiter localLimiter,
             ClusterRateLimits clusterLimits, TimeBoxedCalls clusterCalls, CallerIdentity identities, TrustedProxies proxies,
             SafeMeters meters, JsonResponses responses) {
         this.settings = settings;
-        this.rateLimitSettings = rateLimitSettings;
         this.localLimiter = localLimiter;
         this.clusterLimits = clusterLimits;
         this.clusterCalls = clusterCalls;
@@ -88,7 +87,7 @@ final class RateLimitInterceptor implements HandlerInterceptor, AutoCloseable {
                 return true;
             }
             limit = configured.getAsInt();
-            window = rateLimitSettings.window().value();
+            window = settings.rateLimitWindow().value();
             decision = acquire(bucket, bucket + ":" + subject(request), limit, window);
         } catch (RuntimeException e) {
             log.error("rate limiting failed for bucket {}; request allowed", bucket, e);
@@ -112,7 +111,7 @@ final class RateLimitInterceptor implements HandlerInterceptor, AutoCloseable {
     }
 
     private SlidingWindowLimiter.Decision acquire(String bucket, String key, int limit, Duration window) {
-        if (rateLimitSettings.scope().value() == RateLimitSettings.Scope.CLUSTER) {
+        if (settings.rateLimitScope().value() == RateLimitScope.CLUSTER) {
             if (clusterLimits == null) {
                 degraded(bucket, "cluster_missing");
             } else {

@@ -60,6 +60,20 @@ final class SafeMeters {
         }
     }
 
+    /** Records a value on a distribution summary (e.g. a batch size); never throws. */
+    void summary(String name, Map<String, String> tags, double amount) {
+        try {
+            var safe = normalize(tags);
+            if (safe.isEmpty()) {
+                log.debug("metric {} skipped: empty or invalid tags", name);
+                return;
+            }
+            registry.summary(name, safe.get()).record(amount);
+        } catch (RuntimeException | LinkageError e) {
+            failed(name, e);
+        }
+    }
+
     /** The tags as Micrometer tags, or empty when any key or value is missing, blank or invalid. */
     static Optional<Tags> normalize(Map<String, String> tags) {
         var result = new ArrayList<Tag>(tags.size());

@@ -1,11 +1,30 @@
 package io.changeflow.adapter.web;
 
+import io.changeflow.application.batch.ListBatches;
+import io.changeflow.application.batch.RunBatchRound;
+import io.changeflow.application.batch.SettleBatch;
+import io.changeflow.application.callback.HandleApprovalCallback;
+import io.changeflow.application.callback.HandleDeployCallback;
 import io.changeflow.application.port.out.AuditLog;
+import io.changeflow.application.port.out.BusinessMetrics;
+import io.changeflow.application.port.out.CallbackAuthenticity;
 import io.changeflow.application.port.out.ClusterRateLimits;
 import io.changeflow.application.port.out.Directory;
 import io.changeflow.application.port.out.DynamicConfig;
 import io.changeflow.application.port.out.Permissions;
+import io.changeflow.application.query.ListMyBindings;
+import io.changeflow.application.query.ListMyRequests;
+import io.changeflow.application.query.ListTargets;
+import io.changeflow.application.query.PreviewChange;
+import io.changeflow.application.query.ShowChangeRequest;
+import io.changeflow.application.query.ShowStats;
+import io.changeflow.application.reconcile.ReconcileMergedRequests;
+import io.changeflow.application.recovery.CloseChangeRequest;
+import io.changeflow.application.recovery.FindStuckRequests;
+import io.changeflow.application.recovery.RetriggerStep;
+import io.changeflow.application.recovery.ShowOperation;
 import io.changeflow.application.settings.Settings;
+import io.changeflow.application.submit.SubmitChangeRequest;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.observation.DefaultMeterObservationHandler;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -14,7 +33,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
-import java.util.HashSet;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.tomcat.ConfigurableTomcatWebServerFactory;
@@ -29,16 +47,25 @@ import org.springframework.core.io.DefaultResourceLoader;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * The web adapter: the HTTP contract's cross-cutting half. Import it from the application.
+ * The web adapter: the HTTP contract. Import it from the application.
  *
- * <p>It provides: the four interceptors in their order (rate limit, authorization, API metrics,
+ * <p>It provides: the endpoints (user API {@code /api/**}, signed callbacks {@code /callbacks/**},
+ * operations API {@code /ops/**} including the legacy {@code GET /ops/stats} and {@code GET /ops/config});
+ * the four interceptors in their order (rate limit, authorization by the path table, API metrics,
  * business activity); the filters (traceId, body size limit, server-written operator parameter);
  * the error model (one {@code @RestControllerAdvice} plus the container error page); the SPA's
- * static resources with their cache headers and fallback; {@code GET /ops/config}; the embedded
- * configuration center ({@link DynamicConfig} on a watched file plus the Environment) and the one
- * {@link Settings} bean of the application; the sandbox demo login (only with
- * {@code changeflow.sandbox.demo-login=true}); a meter observation handler that cannot throw, in
- * place of Boot's (so a failing metrics registry cannot break {@code http.server.requests} either).
+ * static resources with their cache headers and fallback; the embedded configuration center
+ * ({@link DynamicConfig} on a watched file plus the Environment) and the one {@link Settings} bean of
+ * the application; the application's {@link BusinessMetrics} on Micrometer; the sandbox demo login
+ * (only with {@code changeflow.sandbox.demo-login=true}); a meter observation handler that cannot
+ * throw, in place of Boot's (so a failing metrics registry cannot break {@code http.server.requests}).
+ *
+ * <p>It needs, as beans: the use cases {@link SubmitChangeRequest}, {@link ShowChangeRequest},
+ * {@link ListMyRequests}, {@link ListMyBindings}, {@link ListTargets}, {@link PreviewChange},
+ * {@link HandleApprovalCallback}, {@link HandleDeployCallback}, {@link FindStuckRequests},
+ * {@link ShowOperation}, {@link RetriggerStep}, {@link CloseChangeRequest},
+ * {@link ReconcileMergedRequests}, {@link ShowStats}, {@link ListBatches}, {@link RunBatchRound},
+ * {@link SettleBatch}; and the port {@link CallbackAuthenticity}.
  *
  * <p>Embedded defaults, active unless {@code changeflow.identity.embedded-defaults=false}: a
  * {@link Directory} read from a properties file and a {@link Permissions} read from
@@ -47,8 +74,8 @@ import tools.jackson.databind.json.JsonMapper;
  *
  * <p>Optional collaborators: a {@link Clock} (else the UTC system clock), a {@link MeterRegistry},
  * an {@link AuditLog} (else audit entries go to the log), a {@link ClusterRateLimits} (else
- * {@code ratelimit.scope=cluster} degrades to local limiting). Every setting is in
- * docs/configuration.md.
+ * {@code ratelimit.scope=cluster} degrades to local limiting), a {@link JsonMapper}. Every setting
+ * is in docs/configuration.md.
  */
 @Configuration(proxyBeanMethods = false)
 public class WebConfiguration {
@@ -69,11 +96,6 @@ public class WebConfiguration {
     @Bean
     Settings settings(DynamicConfig dynamicConfig) {
         return new Settings(dynamicConfig);
-    }
-
-    @Bean
-    RateLimitSettings rateLimitSettings(DynamicConfig dynamicConfig) {
-        return new RateLimitSettings(dynamicConfig);
     }
 
     @Bean
@@ -130,21 +152,28 @@ public class WebConfiguration {
     }
 
     @Bean
-    RateLimitInterceptor rateLimitInterceptor(Settings settings, RateLimitSettings rateLimitSettings,
-            SlidingWindowLimiter limiter, ObjectProvider<ClusterRateLimits> clusterLimits, CallerIdentity identities,
+    RateLimitInterceptor rateLimitInterceptor(Settings settings, SlidingWindowLimiter limiter, ObjectProvider<ClusterRateLimits> clusterLimits, CallerIdentity identities,
             TrustedProxies proxies, SafeMeters meters, JsonResponses responses, WebProperties properties) {
-        return new RateLimitInterceptor(settings, rateLimitSettings, limiter, clusterLimits.getIfAvailable(),
+        return new RateLimitInterceptor(settings, limiter, clusterLimits.getIfAvailable(),
                 new TimeBoxedCalls("ratelimit-cluster", 4, 16, properties.clusterRateLimitTimeout()),
                 identities, proxies, meters, responses);
     }
 
     @Bean
-    AuthorizationInterceptor authorizationInterceptor(CallerIdentity identities, Permissions permissions,
-            ObjectProvider<AuditLog> auditLog, ObjectProvider<Clock> clock, JsonResponses responses, SafeMeters meters,
-            WebProperties properties) {
-        return new AuthorizationInterceptor(identities, permissions,
-                new TimeBoxedCalls("permission-check", 8, 16, properties.permissionsTimeout()),
-                new HashSet<>(properties.authorizationRuleCodes()), auditLog.getIfAvailable(LoggingAuditLog::new),
+    AuthorizationRules authorizationRules(WebProperties properties) {
+        return AuthorizationRules.of(properties.authorizationRules());
+    }
+
+    @Bean(destroyMethod = "close")
+    PermissionChecks permissionChecks(Permissions permissions, WebProperties properties) {
+        return new PermissionChecks(permissions, new TimeBoxedCalls("permission-check", 8, 16, properties.permissionsTimeout()));
+    }
+
+    @Bean
+    AuthorizationInterceptor authorizationInterceptor(CallerIdentity identities, PermissionChecks permissions,
+            AuthorizationRules rules, ObjectProvider<AuditLog> auditLog, ObjectProvider<Clock> clock, JsonResponses responses,
+            SafeMeters meters) {
+        return new AuthorizationInterceptor(identities, permissions, rules, auditLog.getIfAvailable(LoggingAuditLog::new),
                 clock(clock), responses, meters);
     }
 
@@ -167,9 +196,10 @@ public class WebConfiguration {
 
     @Bean
     WebMvcSetup changeflowWebMvcSetup(RateLimitInterceptor rateLimit, AuthorizationInterceptor authorization,
-            ApiMetricsInterceptor apiMetrics, BusinessActivityInterceptor businessActivity, WebProperties properties) {
-        return new WebMvcSetup(rateLimit, authorization, properties.authorizationPaths(), apiMetrics, businessActivity,
-                new SpaFallbackResolver(properties.apiPrefixes()));
+            AuthorizationRules rules, ApiMetricsInterceptor apiMetrics, BusinessActivityInterceptor businessActivity,
+            CallerIdentity identities, WebProperties properties) {
+        return new WebMvcSetup(rateLimit, authorization, rules.patterns(), apiMetrics, businessActivity,
+                new SpaFallbackResolver(properties.apiPrefixes()), new VerifiedCallerResolver(identities));
     }
 
     @Bean
@@ -210,8 +240,43 @@ public class WebConfiguration {
     }
 
     @Bean
-    ConfigController configController(Settings settings, RateLimitSettings rateLimitSettings, FileDynamicConfig config) {
-        return new ConfigController(settings, rateLimitSettings, config);
+    ConfigController configController(Settings settings, FileDynamicConfig config) {
+        return new ConfigController(settings, config);
+    }
+
+    /** The application's business outcome metrics on Micrometer; never throws into the business code. */
+    @Bean
+    BusinessMetrics micrometerBusinessMetrics(SafeMeters meters) {
+        return new MicrometerBusinessMetrics(meters);
+    }
+
+    @Bean
+    RequestsController requestsController(SubmitChangeRequest submit, ShowChangeRequest show, ListMyRequests myRequests,
+            PreviewChange preview) {
+        return new RequestsController(submit, show, myRequests, preview);
+    }
+
+    @Bean
+    UserController userController(CallerIdentity identities, PermissionChecks permissions, AuthorizationRules rules,
+            AccessGate accessGate, ListTargets targets, ListMyBindings bindings, WebProperties properties) {
+        return new UserController(identities, permissions, rules, accessGate, targets, bindings, properties.demoLogin());
+    }
+
+    @Bean
+    CallbacksController callbacksController(CallbackAuthenticity authenticity, HandleApprovalCallback approvals,
+            HandleDeployCallback deploys, ObjectProvider<JsonMapper> mapper) {
+        return new CallbacksController(authenticity, approvals, deploys, mapper.getIfAvailable(() -> JsonMapper.builder().build()));
+    }
+
+    @Bean
+    OperationsController operationsController(FindStuckRequests find, ShowOperation show, RetriggerStep retrigger,
+            CloseChangeRequest close, ReconcileMergedRequests reconcile, ShowStats stats) {
+        return new OperationsController(find, show, retrigger, close, reconcile, stats);
+    }
+
+    @Bean
+    BatchesController batchesController(ListBatches list, RunBatchRound round, SettleBatch settle) {
+        return new BatchesController(list, round, settle);
     }
 
     @Bean

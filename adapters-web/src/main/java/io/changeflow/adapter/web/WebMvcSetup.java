@@ -4,13 +4,15 @@ import java.time.Duration;
 import java.util.List;
 import org.springframework.core.Ordered;
 import org.springframework.http.CacheControl;
+import org.springframework.web.method.support.HandlerMethodArgumentResolver;
 import org.springframework.web.servlet.config.annotation.InterceptorRegistry;
 import org.springframework.web.servlet.config.annotation.ResourceHandlerRegistry;
 import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
 
 /**
- * Registers the four interceptors in their fixed order (Spring runs them in registration order) and
- * the static resources of the single-page app. Ordered first among the MVC configurers so its
+ * Registers the four interceptors in their fixed order (Spring runs them in registration order),
+ * the resolver of the verified caller ({@link VerifiedCallerResolver}) and the static resources of
+ * the single-page app. Ordered first among the MVC configurers so its
  * {@code /**} resource mapping takes precedence over Boot's default one (Boot skips a pattern that
  * is already mapped).
  */
@@ -25,15 +27,23 @@ final class WebMvcSetup implements WebMvcConfigurer, Ordered {
     private final ApiMetricsInterceptor apiMetrics;
     private final BusinessActivityInterceptor businessActivity;
     private final SpaFallbackResolver spaFallback;
+    private final VerifiedCallerResolver verifiedCaller;
 
     WebMvcSetup(RateLimitInterceptor rateLimit, AuthorizationInterceptor authorization, List<String> protectedPaths,
-            ApiMetricsInterceptor apiMetrics, BusinessActivityInterceptor businessActivity, SpaFallbackResolver spaFallback) {
+            ApiMetricsInterceptor apiMetrics, BusinessActivityInterceptor businessActivity, SpaFallbackResolver spaFallback,
+            VerifiedCallerResolver verifiedCaller) {
         this.rateLimit = rateLimit;
         this.authorization = authorization;
         this.protectedPaths = List.copyOf(protectedPaths);
         this.apiMetrics = apiMetrics;
         this.businessActivity = businessActivity;
         this.spaFallback = spaFallback;
+        this.verifiedCaller = verifiedCaller;
+    }
+
+    @Override
+    public void addArgumentResolvers(List<HandlerMethodArgumentResolver> resolvers) {
+        resolvers.add(verifiedCaller);
     }
 
     @Override
@@ -45,7 +55,7 @@ final class WebMvcSetup implements WebMvcConfigurer, Ordered {
     public void addInterceptors(InterceptorRegistry registry) {
         // 1. Rate limiting first: a rejected request costs nothing downstream and never reaches the business counts.
         registry.addInterceptor(rateLimit);
-        // 2. Authorization of the protected paths, before argument binding.
+        // 2. Authorization of the paths of the rule table, before argument binding.
         if (!protectedPaths.isEmpty()) {
             registry.addInterceptor(authorization).addPathPatterns(protectedPaths);
         }

@@ -25,8 +25,7 @@ record WebProperties(
         boolean demoLogin,
         int rateLimitMaxKeys,
         Duration clusterRateLimitTimeout,
-        List<String> authorizationPaths,
-        List<String> authorizationRuleCodes,
+        List<AuthorizationRules.Rule> authorizationRules,
         List<String> businessActivities,
         DataSize maxBodySize,
         List<String> apiPrefixes) {
@@ -34,8 +33,18 @@ record WebProperties(
     static final String DEFAULT_DYNAMIC_CONFIG_FILE = "config/dynamic.properties";
     static final String DEFAULT_DIRECTORY_LOCATION = "classpath:changeflow/demo-directory.properties";
 
+    /** Settings of an earlier version that the rule table replaced; set, they stop start-up rather than be ignored. */
+    static final List<String> REPLACED = List.of("changeflow.authorization.paths", "changeflow.authorization.rule-codes");
+
     static WebProperties load(Environment environment) {
         var binder = Binder.get(environment);
+        for (var replaced : REPLACED) {
+            if (binder.bind(replaced, Bindable.listOf(String.class)).isBound()) {
+                // Ignoring it could leave a path the operator meant to protect open.
+                throw new IllegalStateException(replaced + " is no longer read: set changeflow.authorization.rules "
+                        + "(path patterns and rule codes per rule; see docs/configuration.md)");
+            }
+        }
         return new WebProperties(
                 Path.of(binder.bind("changeflow.dynamic-config.file", String.class).orElse(DEFAULT_DYNAMIC_CONFIG_FILE)),
                 binder.bind("changeflow.dynamic-config.poll-interval", Duration.class).orElse(Duration.ofSeconds(2)),
@@ -47,8 +56,8 @@ record WebProperties(
                 binder.bind("changeflow.sandbox.demo-login", Boolean.class).orElse(false),
                 binder.bind("changeflow.ratelimit.max-keys", Integer.class).orElse(50_000),
                 binder.bind("changeflow.ratelimit.cluster-timeout", Duration.class).orElse(Duration.ofMillis(500)),
-                strings(binder, "changeflow.authorization.paths", List.of("/ops/**", "/sandbox/faults")),
-                strings(binder, "changeflow.authorization.rule-codes", List.of("ops.operator", "ops.admin")),
+                binder.bind("changeflow.authorization.rules", Bindable.listOf(AuthorizationRules.Rule.class))
+                        .orElse(AuthorizationRules.DEFAULTS),
                 strings(binder, "changeflow.metrics.business-activities", List.of(
                         "POST /api/requests",
                         "GET /api/requests",

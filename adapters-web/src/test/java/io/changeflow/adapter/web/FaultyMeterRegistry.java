@@ -1,12 +1,13 @@
 package io.changeflow.adapter.web;
 
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.Tag;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 
-/** A meter registry that, once {@link #faulty} is set, throws on every lookup the web layer makes. */
+/** A meter registry that, once {@link #faulty} is set, throws on every lookup the web layer makes (counters, timers, summaries). */
 final class FaultyMeterRegistry extends SimpleMeterRegistry {
 
     volatile boolean faulty;
@@ -51,6 +52,18 @@ final class FaultyMeterRegistry extends SimpleMeterRegistry {
     public Timer timer(String name, Tags tags) {
         check();
         return super.timer(name, tags);
+    }
+
+    @Override
+    public DistributionSummary summary(String name, Iterable<Tag> tags) {
+        check();
+        return super.summary(name, tags);
+    }
+
+    @Override
+    public DistributionSummary summary(String name, String... tags) {
+        check();
+        return super.summary(name, tags);
     }
 
     /** The count of a counter, 0 when it does not exist. */

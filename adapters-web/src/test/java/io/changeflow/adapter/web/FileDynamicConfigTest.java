@@ -42,7 +42,7 @@ class FileDynamicConfigTest {
                 assertThat(text).contains("#" + described.key() + "=");
                 assertThat(config.get(described.key())).isEmpty();
             }
-            assertThat(text).contains("#" + RateLimitSettings.SCOPE + "=").contains("#" + RateLimitSettings.WINDOW_SECONDS + "=");
+            assertThat(text).contains("#" + Settings.RATE_LIMIT_SCOPE + "=").contains("#" + Settings.RATE_LIMIT_WINDOW_SECONDS + "=");
         }
     }
 

@@ -29,7 +29,7 @@ class RateLimitInterceptorTest {
     private RateLimitInterceptor interceptor(Clock clock) {
         var config = (io.changeflow.application.port.out.DynamicConfig) key -> Optional.empty();
         var proxies = TrustedProxies.parse(List.of("127.0.0.0/8"));
-        return new RateLimitInterceptor(new Settings(config), new RateLimitSettings(config), new SlidingWindowLimiter(clock, 10),
+        return new RateLimitInterceptor(new Settings(config), new SlidingWindowLimiter(clock, 10),
                 null, new TimeBoxedCalls("test", 1, 1, Duration.ofMillis(100)),
                 new CallerIdentity(proxies, id -> Optional.empty(), false), proxies, new SafeMeters(registry),
                 new JsonResponses(JsonMapper.builder().build()));
@@ -76,10 +76,9 @@ class RateLimitInterceptorTest {
     @Test
     void clusterScopeWithoutAStoreLimitsLocallyAndCountsIt() throws Exception {
         var config = (io.changeflow.application.port.out.DynamicConfig) key ->
-                key.equals(RateLimitSettings.SCOPE) ? Optional.of("cluster") : Optional.empty();
+                key.equals(Settings.RATE_LIMIT_SCOPE) ? Optional.of("cluster") : Optional.empty();
         var proxies = TrustedProxies.parse(List.of("127.0.0.0/8"));
-        try (var interceptor = new RateLimitInterceptor(new Settings(config), new RateLimitSettings(config),
-                new SlidingWindowLimiter(new MutableClock(Instant.EPOCH), 10), null,
+        try (var interceptor = new RateLimitInterceptor(new Settings(config), new SlidingWindowLimiter(new MutableClock(Instant.EPOCH), 10), null,
                 new TimeBoxedCalls("test", 1, 1, Duration.ofMillis(100)), new CallerIdentity(proxies, id -> Optional.empty(), false),
                 proxies, new SafeMeters(registry), new JsonResponses(JsonMapper.builder().build()))) {
             assertThat(interceptor.preHandle(new MockHttpServletRequest(), new MockHttpServletResponse(), handler())).isTrue();

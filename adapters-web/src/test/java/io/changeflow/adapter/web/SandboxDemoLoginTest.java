@@ -29,7 +29,7 @@ import org.springframework.test.web.servlet.MockMvc;
 @SpringBootTest(classes = SandboxTestApplication.class, properties = {
         "changeflow.sandbox.demo-login=true",
         "changeflow.permissions.grants.otto=ops.operator",
-        "changeflow.permissions.grants.amy=approvals.decide",
+        "changeflow.permissions.grants.amy=approvals.approver",
         "spring.main.banner-mode=off"})
 @AutoConfigureMockMvc
 class SandboxDemoLoginTest {
@@ -113,5 +113,27 @@ class SandboxDemoLoginTest {
         mvc.perform(get("/ops/config").header(CallerIdentity.USER_HEADER, "otto"))
                 .andExpect(status().isOk())
                 .andExpect(jsonPath("$.data[?(@.key=='ACCESS_MODE')].rule").value("missing: restricted default TEST_WINDOW"));
+    }
+
+    @Test
+    void theDefaultRulesLetTheDemoApproverIntoTheInboxAndNotIntoOperations() throws Exception {
+        var amy = new Cookie(CallerIdentity.DEMO_COOKIE, "amy");
+        mvc.perform(get("/sim/approval/inbox").cookie(amy)).andExpect(status().isOk());
+        mvc.perform(get("/sim/approval/inbox").cookie(new Cookie(CallerIdentity.DEMO_COOKIE, "otto"))).andExpect(status().isOk());
+        mvc.perform(get("/sim/approval/inbox").cookie(new Cookie(CallerIdentity.DEMO_COOKIE, "bob"))).andExpect(status().isForbidden());
+        mvc.perform(get("/ops/config").cookie(amy)).andExpect(status().isForbidden());
+        mvc.perform(get("/sim/gitlab/api/v4/projects/1")).andExpect(status().isOk());
+    }
+
+    @Test
+    void meTellsTheSpaItRunsInTheSandboxAndWhatTheDemoUserMayDo() throws Exception {
+        mvc.perform(get("/api/me").cookie(new Cookie(CallerIdentity.DEMO_COOKIE, "amy")))
+                .andExpect(status().isOk())
+                .andExpect(jsonPath("$.data.account").value("amy"))
+                .andExpect(jsonPath("$.data.sandbox").value(true))
+                .andExpect(jsonPath("$.data.permissions[0]").value("approvals.approver"));
+        mvc.perform(get("/api/me").header(CallerIdentity.USER_HEADER, "E1004"))
+                .andExpect(jsonPath("$.data.account").value("otto"))
+                .andExpect(jsonPath("$.data.permissions[0]").value("ops.operator"));
     }
 }

@@ -107,7 +107,9 @@ class TestEndpoints {
 
     @PostMapping("/test/gated")
     ResponseEntity<ApiResponse<Void>> gated() {
-        accessGate.requireOpen();
+        if (!accessGate.isOpen()) {
+            throw ApiException.of(ErrorCode.SERVICE_CLOSED, "access closed");
+        }
         return ResponseEntity.status(HttpStatus.ACCEPTED).body(ApiResponse.of("ACCEPTED", "Accepted.", null));
     }
 
@@ -132,5 +134,34 @@ class TestEndpoints {
     @PutMapping(path = "/sandbox/faults", consumes = MediaType.APPLICATION_JSON_VALUE)
     ApiResponse<Map<String, Object>> faults(@RequestBody Map<String, Object> body) {
         return ApiResponse.ok(body);
+    }
+
+    /** Stands in for the sandbox's per-system fault switch ({@code /sandbox/faults/**}). */
+    @PutMapping(path = "/sandbox/faults/{system}", consumes = MediaType.APPLICATION_JSON_VALUE)
+    ApiResponse<String> systemFaults(@PathVariable String system, @RequestBody Map<String, Object> body) {
+        return ApiResponse.ok(system);
+    }
+
+    /** Stands in for the sandbox approver inbox (approvers and operators only). */
+    @GetMapping("/sim/approval/inbox")
+    ApiResponse<String> approverInbox() {
+        return ApiResponse.ok("inbox");
+    }
+
+    @PostMapping(path = "/sim/approval/inbox/{ticket}/decision", consumes = MediaType.APPLICATION_JSON_VALUE)
+    ApiResponse<String> approverDecision(@PathVariable String ticket, @RequestBody Map<String, Object> body) {
+        return ApiResponse.ok(ticket);
+    }
+
+    /** Stands in for the approval simulator's machine API (open: the approval client calls it unauthenticated). */
+    @PostMapping("/sim/approval/api/approvals")
+    ApiResponse<String> approvalSystemApi() {
+        return ApiResponse.ok("ticket");
+    }
+
+    /** Stands in for the GitLab simulator's API (open: the GitLab client authenticates with a token of its own). */
+    @GetMapping("/sim/gitlab/api/v4/projects/{id}")
+    ApiResponse<String> gitlabApi(@PathVariable String id) {
+        return ApiResponse.ok(id);
     }
 }

@@ -9,12 +9,14 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
 
 /**
- * A minimal application around the web adapter: the adapter's configuration, in-memory fakes of
- * the ports, and test-only endpoints. No component scanning: everything is listed.
+ * The application around the web adapter for its tests: the adapter's configuration, the
+ * application's use cases on in-memory fakes ({@link InMemoryUseCases}), fakes of the ports the web
+ * layer calls itself, a real Standard Webhooks verifier ({@link TestWebhooks}) and test-only
+ * endpoints. No component scanning: everything is listed.
  */
 @SpringBootConfiguration
 @EnableAutoConfiguration
-@Import({WebConfiguration.class, TestEndpoints.class, ResponseRecording.class})
+@Import({WebConfiguration.class, InMemoryUseCases.class, TestEndpoints.class, ResponseRecording.class})
 class WebTestApplication {
 
     static final Instant START = Instant.parse("2026-03-02T10:00:00Z");
@@ -39,6 +41,11 @@ class WebTestApplication {
     @Bean
     FakeAuditLog fakeAuditLog() {
         return new FakeAuditLog();
+    }
+
+    @Bean
+    TestWebhooks testWebhooks(MutableClock clock) {
+        return new TestWebhooks(clock);
     }
 
     @Bean

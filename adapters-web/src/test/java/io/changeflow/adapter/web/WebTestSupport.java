@@ -1,5 +1,8 @@
 package io.changeflow.adapter.web;
 
+import io.changeflow.application.fake.InMemoryChangeflow;
+import io.changeflow.application.port.out.MergeRequests.PipelineStatus;
+import io.changeflow.application.settings.Settings;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -37,6 +40,10 @@ abstract class WebTestSupport {
     FileDynamicConfig dynamicConfig;
     @Autowired
     SlidingWindowLimiter limiter;
+    @Autowired
+    InMemoryChangeflow app;
+    @Autowired
+    TestWebhooks webhooks;
     @LocalServerPort
     int port;
 
@@ -48,11 +55,32 @@ abstract class WebTestSupport {
         directory.reset();
         auditLog.reset();
         clusterLimits.reset();
+        settleSharedWork();
+        app.gitlab.nextPipeline(PipelineStatus.PASSED).nextPipelineDelay(0);
+        webhooks.reset();
+        app.config.set(Settings.ACCESS_MODE, "OPEN");
+        app.permissions.failing(false);
         registry.faulty = false;
         registry.clear();
         // Every rate-limit window of earlier tests has passed.
         clock.advance(Duration.ofHours(2));
         writeConfig("");
+    }
+
+    /**
+     * Runs the work earlier tests left queued (the application is shared by the whole suite), so that
+     * faults a test queues on the fakes (e.g. a failing pipeline) act on that test's requests only.
+     */
+    private void settleSharedWork() {
+        for (var i = 0; i < 1_000; i++) {
+            try {
+                if (!app.queue.runNext()) {
+                    return;
+                }
+            } catch (RuntimeException | AssertionError e) {
+                // That step failed on purpose in its own test; the queue retries it later like the scheduler would.
+            }
+        }
     }
 
     /** Replaces the dynamic config file and applies it at once (tests of hot reload wait for the poll instead). */

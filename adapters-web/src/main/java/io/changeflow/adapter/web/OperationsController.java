@@ -1,0 +1,204 @@
+package io.changeflow.adapter.web;
+
+import com.fasterxml.jackson.annotation.JsonUnwrapped;
+import io.changeflow.application.port.out.AuditLog;
+import io.changeflow.application.query.ShowStats;
+import io.changeflow.application.reconcile.ReconcileMergedRequests;
+import io.changeflow.application.recovery.CloseChangeRequest;
+import io.changeflow.application.recovery.FindStuckRequests;
+import io.changeflow.application.recovery.RetriggerStep;
+import io.changeflow.application.recovery.ShowOperation;
+import io.changeflow.domain.operation.HistoryEntry;
+import io.changeflow.domain.request.FieldError;
+import io.changeflow.domain.state.BindingStatus;
+import jakarta.servlet.http.HttpServletRequest;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.RestController;
+
+/**
+ * The operators' API on requests: find (stuck) requests, everything about one, re-trigger the step
+ * where it stopped, close it without merging, run the lost-callback reconciliation now, and the
+ * legacy statistics map. Authorization ({@code ops.operator} or {@code ops.admin}) and the audit of
+ * every write happen in the authorization interceptor before these handlers run; the operator
+ * passed to the use cases is the server-written {@code __authenticatedOperator}
+ * ({@link OperatorParameters}), never anything the client sent.
+ */
+@RestController
+final class OperationsController {
+
+    /** Everything about one request: the request view's fields, then both layers, history, audit and actions. */
+    record DetailsJson(@JsonUnwrapped RequestJson request, RequestJson.BindingJson binding, List<HistoryJson> history,
+                       List<AuditJson> audit, List<String> allowedActions, String retriggerStep) {}
+
+    /** One state write, both layers before and after. */
+    record HistoryJson(String event, String fromStep, String toStep, String fromStatus, String toStatus, String detail,
+                       String actor, String at) {
+        static HistoryJson of(HistoryEntry h) {
+            return new HistoryJson(h.event().name(), h.fromStep().map(Enum::name).orElse(null), h.toStep().name(),
+                    h.fromBinding().map(Enum::name).orElse(null), h.toBinding().map(Enum::name).orElse(null), h.detail(),
+                    h.actor(), h.at().toString());
+        }
+    }
+
+    /** One audit entry (its parameters were masked and truncated before they were stored). */
+    record AuditJson(String actor, String action, String subject, Map<String, String> parameters, String at) {
+        static AuditJson of(AuditLog.Entry e) {
+            return new AuditJson(e.actor(), e.action(), e.subject(), e.parameters(), e.at().toString());
+        }
+    }
+
+    /** What a re-trigger did. */
+    record RetriggerJson(String operationId, String step, boolean scheduled) {}
+
+    /** What a reconciliation run did. */
+    record ReconciliationJson(int examined, int advanced) {}
+
+    static final int DEFAULT_FIND_LIMIT = 100;
+    /** {@code stuckForSeconds} above this (ten years) is read as this. */
+    static final long MAX_STUCK_FOR_SECONDS = Duration.ofDays(3650).toSeconds();
+
+    private static final Logger log = LoggerFactory.getLogger(OperationsController.class);
+
+    private final FindStuckRequests find;
+    private final ShowOperation show;
+    private final RetriggerStep retrigger;
+    private final CloseChangeRequest close;
+    private final ReconcileMergedRequests reconcile;
+    private final ShowStats stats;
+
+    OperationsController(FindStuckRequests find, ShowOperation show, RetriggerStep retrigger, CloseChangeRequest close,
+            ReconcileMergedRequests reconcile, ShowStats stats) {
+        this.find = find;
+        this.show = show;
+        this.retrigger = retrigger;
+        this.close = close;
+        this.reconcile = reconcile;
+        this.stats = stats;
+    }
+
+    /** Requests in {@code status} (any non-terminal one when absent) untouched for {@code stuckForSeconds}, oldest first. */
+    @GetMapping("/ops/operations")
+    ApiResponse<List<RequestJson>> find(@RequestParam(required = false) String status,
+            @RequestParam(defaultValue = "0") long stuckForSeconds, @RequestParam(defaultValue = "100") int limit) {
+        var wanted = parseStatus(status);
+        var stuckFor = Duration.ofSeconds(Math.clamp(stuckForSeconds, 0, MAX_STUCK_FOR_SECONDS));
+        return ApiResponse.ok(find.find(new FindStuckRequests.Command(wanted, stuckFor, limit)).stream()
+                .map(RequestJson::summaryOf).toList());
+    }
+
+    @GetMapping("/ops/operations/{operationId}")
+    ApiResponse<DetailsJson> show(@PathVariable String operationId) {
+        var details = show.show(new ShowOperation.Command(operationId))
+                .orElseThrow(() -> ApiException.of(ErrorCode.NOT_FOUND, "no operation " + clip(operationId)));
+        return ApiResponse.ok(new DetailsJson(RequestJson.of(details.request()),
+                details.binding().map(RequestJson.BindingJson::of).orElse(null),
+                details.history().stream().map(HistoryJson::of).toList(),
+                details.audit().stream().map(AuditJson::of).toList(),
+                details.allowedActions().stream().map(Enum::name).sorted().toList(),
+                details.retriggerStep().map(Enum::name).orElse(null)));
+    }
+
+    /** 200 RETRIGGERED (or NOT_SCHEDULED when the work queue is full); 404; 409 ACTION_NOT_ALLOWED. */
+    @PostMapping("/ops/operations/{operationId}/retrigger")
+    ApiResponse<RetriggerJson> retrigger(@PathVariable String operationId, HttpServletRequest request) {
+        var operator = operator(request);
+        var result = retrigger.retrigger(new RetriggerStep.Command(operationId, operator.operator(), operator.forAudit()));
+        return switch (result) {
+            case RetriggerStep.Result.NotFound notFound -> throw ApiException.of(ErrorCode.NOT_FOUND,
+                    "retrigger of unknown operation " + clip(operationId));
+            case RetriggerStep.Result.NothingToRetrigger nothing -> throw new ApiException(ErrorCode.ACTION_NOT_ALLOWED,
+                    "Nothing to re-run: the request is not stopped at a step that can be re-triggered.", null, nothing.reason());
+            case RetriggerStep.Result.Retriggered done -> done.scheduled()
+                    ? ApiResponse.of("RETRIGGERED", "The step " + done.step() + " is scheduled to run again.",
+                            new RetriggerJson(done.operationId().value(), done.step().name(), true))
+                    : ApiResponse.of("NOT_SCHEDULED", "The work queue is full; nothing was scheduled. Try again shortly.",
+                            new RetriggerJson(done.operationId().value(), done.step().name(), false));
+        };
+    }
+
+    /** 200 CLOSED, MERGED_WINS or RETRY_LATER (nothing changed); 404; 409 ACTION_NOT_ALLOWED. */
+    @PostMapping("/ops/operations/{operationId}/close")
+    ApiResponse<Void> close(@PathVariable String operationId, HttpServletRequest request) {
+        var operator = operator(request);
+        var result = close.close(new CloseChangeRequest.Command(operationId, operator.operator(), operator.forAudit()));
+        return switch (result) {
+            case CloseChangeRequest.Result.NotFound notFound -> throw ApiException.of(ErrorCode.NOT_FOUND,
+                    "close of unknown operation " + clip(operationId));
+            case CloseChangeRequest.Result.NotAllowed refused -> throw new ApiException(ErrorCode.ACTION_NOT_ALLOWED,
+                    "The request cannot be closed in its current state.", null, refused.reason());
+            case CloseChangeRequest.Result.Closed closed ->
+                    ApiResponse.of("CLOSED", "Closed without merging; its merge request (if any) is closed.", null);
+            case CloseChangeRequest.Result.MergedWins merged ->
+                    ApiResponse.of("MERGED_WINS", "The merge request was already merged; the request is recorded as merged.", null);
+            case CloseChangeRequest.Result.RetryLater later -> ApiResponse.of("RETRY_LATER", later.reason(), null);
+        };
+    }
+
+    /** Runs the lost-callback reconciliation now. */
+    @PostMapping("/ops/reconciliation-runs")
+    ApiResponse<ReconciliationJson> reconcile(HttpServletRequest request,
+            @RequestParam(defaultValue = "" + ReconcileMergedRequests.DEFAULT_LIMIT) int limit) {
+        var operator = operator(request);
+        var result = reconcile.reconcile(new ReconcileMergedRequests.Command(Optional.of(operator.operator()),
+                Math.clamp(limit, 1, ReconcileMergedRequests.DEFAULT_LIMIT * 10)));
+        return ApiResponse.of("RECONCILED", result.advanced() + " of " + result.examined() + " merged request(s) advanced.",
+                new ReconciliationJson(result.examined(), result.advanced()));
+    }
+
+    /**
+     * Legacy: a raw map, no envelope; its shape is frozen (keys, order, number values). Counts the
+     * subject-target relationships by their current status: {@code requests} all of them,
+     * {@code inProgress}, {@code validated}, {@code failed}, {@code rejected}, {@code closed}
+     * (the last five add up to {@code requests}).
+     */
+    @GetMapping("/ops/stats")
+    Map<String, Object> stats() {
+        var shown = stats.show(new ShowStats.Command());
+        var map = new LinkedHashMap<String, Object>();
+        map.put("requests", shown.total());
+        map.put("inProgress", shown.inProgress());
+        map.put("validated", shown.count(BindingStatus.VALIDATED));
+        map.put("failed", shown.failed());
+        map.put("rejected", shown.count(BindingStatus.REJECTED));
+        map.put("closed", shown.count(BindingStatus.CLOSED));
+        return map;
+    }
+
+    /** The server-written operator; without it (a path the authorization table does not cover) nothing is done. */
+    private static OperatorParameters operator(HttpServletRequest request) {
+        return OperatorParameters.of(request).orElseThrow(() -> {
+            log.error("operations write {} without a server-written operator: is the path in changeflow.authorization.rules?",
+                    request.getRequestURI());
+            return ApiException.of(ErrorCode.ACCESS_DENIED, "no authenticated operator");
+        });
+    }
+
+    private static Optional<BindingStatus> parseStatus(String status) {
+        if (status == null || status.isBlank()) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(BindingStatus.valueOf(status.strip().toUpperCase(Locale.ROOT)));
+        } catch (IllegalArgumentException e) {
+            throw new ApiException(ErrorCode.INVALID_REQUEST, "Unknown status.",
+                    Map.of("fieldErrors", List.of(new FieldError("status", "INVALID_VALUE", "status is a binding status, e.g. MERGING"))),
+                    "unknown status filter");
+        }
+    }
+
+    private static String clip(String value) {
+        var clean = value.replaceAll("\\p{Cntrl}", "?");
+        return clean.length() <= 64 ? clean : clean.substring(0, 64) + "...";
+    }
+}

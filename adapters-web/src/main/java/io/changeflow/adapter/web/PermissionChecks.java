@@ -1,0 +1,64 @@
+package io.changeflow.adapter.web;
+
+import io.changeflow.application.port.out.Permissions;
+import io.changeflow.domain.identity.Identity;
+import java.util.Objects;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/**
+ * Asks the {@link Permissions} port which of some rule codes a person holds: one round trip, with a
+ * deadline and a bulkhead ({@code changeflow.permissions.timeout}). Never throws: the answer says
+ * what happened, and callers treat a failure as "holds nothing" (fail closed).
+ */
+final class PermissionChecks implements AutoCloseable {
+
+    /** The answer of one check. */
+    sealed interface Answer {
+
+        /** The service answered: the codes held among those asked (never null, no null elements). */
+        record Held(Set<String> codes) implements Answer {}
+
+        /** The service threw, answered null, was too slow or its bulkhead was full. */
+        record Failed(String reason, Throwable cause) implements Answer {}
+
+        /** The codes held; none for a failure. */
+        default Set<String> heldOrNone() {
+            return this instanceof Held held ? held.codes() : Set.of();
+        }
+    }
+
+    private final Permissions permissions;
+    private final TimeBoxedCalls calls;
+
+    PermissionChecks(Permissions permissions, TimeBoxedCalls calls) {
+        this.permissions = permissions;
+        this.calls = calls;
+    }
+
+    /** Which of {@code ruleCodes} {@code identity} holds. An UNVERIFIED identity holds nothing and is never asked about. */
+    Answer check(Identity identity, Set<String> ruleCodes) {
+        if (!identity.isVerified() || ruleCodes.isEmpty()) {
+            return new Answer.Held(Set.of());
+        }
+        try {
+            var outcome = calls.call(() -> permissions.granted(identity, ruleCodes));
+            if (outcome instanceof TimeBoxedCalls.Outcome.Failed<Set<String>>(var reason, var cause)) {
+                return new Answer.Failed(reason, cause);
+            }
+            var granted = ((TimeBoxedCalls.Outcome.Done<Set<String>>) outcome).value();
+            if (granted == null) {
+                return new Answer.Failed("null answer", null);
+            }
+            return new Answer.Held(granted.stream().filter(Objects::nonNull).filter(ruleCodes::contains)
+                    .collect(Collectors.toUnmodifiableSet()));
+        } catch (RuntimeException e) {
+            return new Answer.Failed("error", e);
+        }
+    }
+
+    @Override
+    public void close() {
+        calls.close();
+    }
+}

@@ -1,0 +1,271 @@
+package io.changeflow.adapter.web;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.jsonPath;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
+
+import io.changeflow.application.callback.HandleApprovalCallback;
+import io.changeflow.application.callback.HandleApprovalCallback.Decision;
+import io.changeflow.application.fake.FakeTargets;
+import io.changeflow.application.fake.InMemoryChangeflow;
+import io.changeflow.application.port.out.CallbackAuthenticity.Source;
+import io.changeflow.domain.request.OperationId;
+import io.changeflow.domain.state.BindingStatus;
+import java.net.http.HttpRequest;
+import java.time.Duration;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.hamcrest.Matchers;
+import org.junit.jupiter.api.Test;
+import org.springframework.test.web.servlet.ResultActions;
+import org.springframework.test.web.servlet.request.MockHttpServletRequestBuilder;
+
+/** Signed callbacks: verified on the raw bytes before anything is parsed or stored, then the use cases. */
+class CallbacksWebTest extends WebTestSupport {
+
+    private static final AtomicInteger PEOPLE = new AtomicInteger();
+
+    private static MockHttpServletRequestBuilder approval() {
+        return post("/callbacks/approval");
+    }
+
+    private static MockHttpServletRequestBuilder deploy() {
+        return post("/callbacks/deploy");
+    }
+
+    /** A request waiting for its approver (create-first: its merge request exists). */
+    private OperationId awaitingApproval() {
+        var id = app.submitAccepted(FakeTargets.SINGLE, "cb" + PEOPLE.incrementAndGet());
+        app.queue.runUntilIdle();
+        assertThat(app.op(id).binding()).contains(BindingStatus.APPROVAL_SENT);
+        return id;
+    }
+
+    private String decision(String requestId, OperationId id, String result) {
+        return "{\"requestId\":\"" + requestId + "\",\"operationId\":\"" + id.value() + "\",\"result\":\"" + result
+                + "\",\"ext\":{\"mrId\":\"" + app.mr(id).iid() + "\"}}";
+    }
+
+    private static String newRequestId() {
+        return "apr-cb-" + UUID.randomUUID();
+    }
+
+    /** The use case never saw the delivery: no state write, and its requestId is still unknown to the inbox. */
+    private void assertNothingProcessed(int writesBefore, OperationId id, String requestId) {
+        assertThat(app.operations.writes()).isEqualTo(writesBefore);
+        assertThat(app.op(id).binding()).contains(BindingStatus.APPROVAL_SENT);
+        assertThat(app.inbox.firstDelivery(HandleApprovalCallback.SOURCE, requestId)).as("never recorded").isTrue();
+        app.inbox.forget(HandleApprovalCallback.SOURCE, requestId);
+    }
+
+    private static void expectInvalidSignature(ResultActions result) throws Exception {
+        result.andExpect(status().isUnauthorized())
+                .andExpect(jsonPath("$.code").value("INVALID_SIGNATURE"))
+                .andExpect(jsonPath("$.data").value(Matchers.nullValue()));
+    }
+
+    @Test
+    void aValidlySignedApprovalIsProcessedAndMovesTheRequestOn() throws Exception {
+        var id = awaitingApproval();
+        mvc.perform(webhooks.approval(decision(newRequestId(), id, "APPROVED")).applyTo(approval()))
+                .andExpect(status().isOk())
+                .andExpect(jsonPath("$.code").value("PROCESSED"))
+                .andExpect(jsonPath("$.traceId").isNotEmpty());
+        assertThat(app.op(id).binding()).contains(BindingStatus.MERGING);
+    }
+
+    @Test
+    void theSameDeliveryAgainIsDuplicateAndALateOneForAFinishedWaitIsIgnoredStale() throws Exception {
+        var id = awaitingApproval();
+        var signed = webhooks.approval(decision(newRequestId(), id, "REJECTED"));
+        mvc.perform(signed.applyTo(approval())).andExpect(status().isOk()).andExpect(jsonPath("$.code").value("PROCESSED"));
+        assertThat(app.op(id).binding()).contains(BindingStatus.REJECTED);
+
+        mvc.perform(signed.applyTo(approval())).andExpect(status().isOk()).andExpect(jsonPath("$.code").value("DUPLICATE"));
+        mvc.perform(webhooks.approval(decision(newRequestId(), id, "APPROVED")).applyTo(approval()))
+                .andExpect(status().isOk())
+                .andExpect(jsonPath("$.code").value("IGNORED_STALE"));
+        assertThat(app.op(id).binding()).contains(BindingStatus.REJECTED);
+    }
+
+    @Test
+    void aCallbackForAnUnknownOperationIsIgnoredStale() throws Exception {
+        var body = "{\"requestId\":\"" + newRequestId() + "\",\"operationId\":\"" + InMemoryChangeflow.newOperationId()
+                + "\",\"result\":\"APPROVED\"}";
+        mvc.perform(webhooks.approval(body).applyTo(approval())).andExpect(status().isOk())
+                .andExpect(jsonPath("$.code").value("IGNORED_STALE"));
+    }
+
+    @Test
+    void aTamperedBodyIs401AndNothingIsProcessed() throws Exception {
+        var id = awaitingApproval();
+        var requestId = newRequestId();
+        var writes = app.operations.writes();
+        var signed = webhooks.approval(decision(requestId, id, "REJECTED"));
+        expectInvalidSignature(mvc.perform(signed.withBody(decision(requestId, id, "APPROVED")).applyTo(approval())));
+        expectInvalidSignature(mvc.perform(signed.withBody(decision(requestId, id, "REJECTED") + " ").applyTo(approval())));
+        assertNothingProcessed(writes, id, requestId);
+    }
+
+    @Test
+    void missingOrMalformedSignatureHeadersAre401AndNothingIsProcessed() throws Exception {
+        var id = awaitingApproval();
+        var requestId = newRequestId();
+        var writes = app.operations.writes();
+        var body = decision(requestId, id, "APPROVED");
+        var signed = webhooks.approval(body);
+        expectInvalidSignature(mvc.perform(approval().contentType("application/json").content(body)));
+        expectInvalidSignature(mvc.perform(approval().contentType("application/json").content(body)
+                .header("webhook-id", signed.id()).header("webhook-timestamp", signed.timestamp())));
+        expectInvalidSignature(mvc.perform(approval().contentType("application/json").content(body)
+                .header("webhook-id", signed.id()).header("webhook-signature", signed.signature())));
+        expectInvalidSignature(mvc.perform(approval().contentType("application/json").content(body)
+                .header("webhook-id", signed.id()).header("webhook-timestamp", signed.timestamp())
+                .header("webhook-signature", "v1,not-base64!!")));
+        expectInvalidSignature(mvc.perform(approval().contentType("application/json").content(body)
+                .header("webhook-id", signed.id()).header("webhook-id", "msg_other")
+                .header("webhook-timestamp", signed.timestamp()).header("webhook-signature", signed.signature())));
+        assertNothingProcessed(writes, id, requestId);
+    }
+
+    @Test
+    void aSignatureMadeWithAnotherSecretIs401AndNothingIsProcessed() throws Exception {
+        var id = awaitingApproval();
+        var requestId = newRequestId();
+        var writes = app.operations.writes();
+        var body = decision(requestId, id, "APPROVED");
+        expectInvalidSignature(mvc.perform(TestWebhooks.sign(TestWebhooks.WRONG_SECRET, body, clock.instant()).applyTo(approval())));
+        expectInvalidSignature(mvc.perform(TestWebhooks.sign(TestWebhooks.DEPLOY_SECRET, body, clock.instant()).applyTo(approval())));
+        assertNothingProcessed(writes, id, requestId);
+    }
+
+    @Test
+    void aTimestampOutsideTheFiveMinuteToleranceIs401AndNothingIsProcessed() throws Exception {
+        var id = awaitingApproval();
+        var requestId = newRequestId();
+        var writes = app.operations.writes();
+        var body = decision(requestId, id, "APPROVED");
+        expectInvalidSignature(mvc.perform(TestWebhooks.sign(TestWebhooks.APPROVAL_SECRET, body,
+                clock.instant().minus(Duration.ofMinutes(6))).applyTo(approval())));
+        expectInvalidSignature(mvc.perform(TestWebhooks.sign(TestWebhooks.APPROVAL_SECRET, body,
+                clock.instant().plus(Duration.ofMinutes(6))).applyTo(approval())));
+        assertNothingProcessed(writes, id, requestId);
+        mvc.perform(TestWebhooks.sign(TestWebhooks.APPROVAL_SECRET, body, clock.instant().minus(Duration.ofMinutes(4)))
+                .applyTo(approval())).andExpect(status().isOk()).andExpect(jsonPath("$.code").value("PROCESSED"));
+    }
+
+    @Test
+    void duringASecretRotationEitherSecretIsAccepted() throws Exception {
+        webhooks.secrets(Source.APPROVAL, TestWebhooks.WRONG_SECRET, TestWebhooks.APPROVAL_SECRET);
+        var id = awaitingApproval();
+        var old = webhooks.approval(decision(newRequestId(), id, "APPROVED"));
+        var rotated = TestWebhooks.sign(TestWebhooks.WRONG_SECRET, "x", clock.instant());
+        var bothSignatures = new TestWebhooks.Signed(old.id(), old.timestamp(), rotated.signature() + " " + old.signature(),
+                old.body());
+        mvc.perform(bothSignatures.applyTo(approval())).andExpect(status().isOk()).andExpect(jsonPath("$.code").value("PROCESSED"));
+    }
+
+    @Test
+    void withoutAConfiguredSecretEveryCallbackIsRefused503AndNothingIsProcessed() throws Exception {
+        var id = awaitingApproval();
+        var requestId = newRequestId();
+        var writes = app.operations.writes();
+        webhooks.secrets(Source.APPROVAL);
+        mvc.perform(webhooks.approval(decision(requestId, id, "APPROVED")).applyTo(approval()))
+                .andExpect(status().isServiceUnavailable())
+                .andExpect(jsonPath("$.code").value("UNAVAILABLE"));
+        mvc.perform(approval().contentType("application/json").content(decision(requestId, id, "APPROVED")))
+                .andExpect(status().isServiceUnavailable());
+        assertNothingProcessed(writes, id, requestId);
+    }
+
+    @Test
+    void aSignedBodyThatIsNotTheExpectedJsonIs400() throws Exception {
+        mvc.perform(webhooks.approval("{not json").applyTo(approval()))
+                .andExpect(status().isBadRequest())
+                .andExpect(jsonPath("$.code").value("INVALID_REQUEST"));
+        mvc.perform(webhooks.approval("[1,2]").applyTo(approval())).andExpect(status().isBadRequest());
+        mvc.perform(webhooks.approval("{\"requestId\":\"r1\",\"result\":\"MAYBE\"}").applyTo(approval()))
+                .andExpect(status().isBadRequest())
+                .andExpect(jsonPath("$.data.fieldErrors[0].field").value("result"))
+                .andExpect(jsonPath("$.data.fieldErrors[0].code").value("INVALID_VALUE"));
+        mvc.perform(webhooks.approval("{\"operationId\":\"x\"}").applyTo(approval()))
+                .andExpect(status().isBadRequest())
+                .andExpect(jsonPath("$.data.fieldErrors[?(@.field=='requestId')].code").value("REQUIRED"))
+                .andExpect(jsonPath("$.data.fieldErrors[?(@.field=='result')].code").value("REQUIRED"));
+        mvc.perform(webhooks.deploy("{\"projectId\":\"p\",\"mrIid\":\"twelve\"}").applyTo(deploy()))
+                .andExpect(status().isBadRequest())
+                .andExpect(jsonPath("$.data.fieldErrors[0].field").value("mrIid"));
+    }
+
+    @Test
+    void aProcessingFailureIs500SoTheSenderRetriesAndTheRetryIsProcessed() throws Exception {
+        var id = awaitingApproval();
+        var signed = webhooks.approval(decision(newRequestId(), id, "APPROVED"));
+        app.operations.failNextWrite(new IllegalStateException("UPDATE binding SET status = 'MERGING' failed: deadlock"));
+        mvc.perform(signed.applyTo(approval()))
+                .andExpect(status().isInternalServerError())
+                .andExpect(jsonPath("$.code").value("INTERNAL_ERROR"));
+        assertThat(app.op(id).binding()).contains(BindingStatus.APPROVAL_SENT);
+
+        mvc.perform(signed.applyTo(approval())).andExpect(status().isOk()).andExpect(jsonPath("$.code").value("PROCESSED"));
+        assertThat(app.op(id).binding()).contains(BindingStatus.MERGING);
+    }
+
+    @Test
+    void aValidDeployReportAdvancesTheMergedRequestAndItsRepeatIsDuplicate() throws Exception {
+        var id = awaitingApproval();
+        app.decide(id, Decision.APPROVED);
+        app.queue.runUntilIdle();
+        assertThat(app.op(id).binding()).contains(BindingStatus.MERGED);
+        var body = "{\"projectId\":\"" + FakeTargets.PROJECT + "\",\"mrIid\":" + app.mr(id).iid()
+                + ",\"status\":\"success\",\"operationIds\":[\"" + id.value() + "\"]}";
+        var signed = webhooks.deploy(body);
+
+        mvc.perform(signed.applyTo(deploy()))
+                .andExpect(status().isOk())
+                .andExpect(jsonPath("$.code").value("PROCESSED"))
+                .andExpect(jsonPath("$.data.advanced").value(1));
+        assertThat(app.op(id).binding()).contains(BindingStatus.VALIDATED);
+        mvc.perform(signed.applyTo(deploy()))
+                .andExpect(status().isOk())
+                .andExpect(jsonPath("$.code").value("DUPLICATE"))
+                .andExpect(jsonPath("$.data.advanced").value(0));
+    }
+
+    @Test
+    void aDeployReportSignedForTheApprovalSourceIs401AndNothingIsStored() throws Exception {
+        var reports = app.inbox.deploys().size();
+        var body = "{\"projectId\":\"" + FakeTargets.PROJECT + "\",\"mrIid\":999,\"status\":\"success\"}";
+        expectInvalidSignature(mvc.perform(webhooks.approval(body).applyTo(deploy())));
+        assertThat(app.inbox.deploys()).hasSize(reports);
+    }
+
+    @Test
+    void overRealHttpTheRawBytesAreVerifiedExactlyAsSent() throws Exception {
+        var id = awaitingApproval();
+        var body = "{ \"requestId\" : \"" + newRequestId() + "\",\n  \"operationId\": \"" + id.value()
+                + "\", \"result\": \"WITHDRAWN\", \"note\": \"caf\u00e9 \u2713\" }";
+        var signed = webhooks.approval(body);
+        var tampered = send(signed.withBody(body.replace("WITHDRAWN", "APPROVED")).applyTo(HttpRequest.newBuilder(uri("/callbacks/approval"))));
+        assertThat(tampered.statusCode()).isEqualTo(401);
+        assertThat(tampered.body()).contains("\"code\":\"INVALID_SIGNATURE\"");
+        assertThat(app.op(id).binding()).contains(BindingStatus.APPROVAL_SENT);
+
+        var accepted = send(signed.applyTo(HttpRequest.newBuilder(uri("/callbacks/approval"))));
+        assertThat(accepted.statusCode()).isEqualTo(200);
+        assertThat(accepted.body()).contains("\"code\":\"PROCESSED\"");
+        assertThat(app.op(id).binding()).contains(BindingStatus.REJECTED);
+    }
+
+    @Test
+    void deployCallbacksWithoutOperationIdsAdvanceByTheMergeRequest() throws Exception {
+        var id = awaitingApproval();
+        app.decide(id, Decision.APPROVED);
+        app.queue.runUntilIdle();
+        var body = "{\"projectId\":\"" + FakeTargets.PROJECT + "\",\"mrIid\":" + app.mr(id).iid() + ",\"status\":\"success\"}";
+        mvc.perform(webhooks.deploy(body).applyTo(deploy())).andExpect(status().isOk()).andExpect(jsonPath("$.data.advanced").value(1));
+        assertThat(app.inbox.deploys()).anySatisfy(r -> assertThat(r.mrIid()).isEqualTo(app.mr(id).iid()));
+    }
+}

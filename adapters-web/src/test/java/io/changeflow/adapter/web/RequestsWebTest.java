@@ -1,0 +1,330 @@
+package io.changeflow.adapter.web;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.header;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.jsonPath;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
+
+import io.changeflow.application.callback.HandleApprovalCallback.Decision;
+import io.changeflow.application.fake.FakeTargets;
+import io.changeflow.application.fake.InMemoryChangeflow;
+import io.changeflow.application.port.out.ExternalCallException;
+import io.changeflow.application.port.out.MergeRequests.PipelineStatus;
+import io.changeflow.application.settings.Settings;
+import io.changeflow.domain.request.OperationId;
+import java.net.http.HttpRequest;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.hamcrest.Matchers;
+import org.junit.jupiter.api.Test;
+import org.springframework.http.MediaType;
+import org.springframework.test.web.servlet.request.MockHttpServletRequestBuilder;
+import tools.jackson.databind.json.JsonMapper;
+
+/** The requester's endpoints on the application's use cases (in-memory fakes). */
+class RequestsWebTest extends WebTestSupport {
+
+    private static final AtomicInteger PEOPLE = new AtomicInteger();
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+
+    /** A person nobody else in the suite uses, so one subject-target row per test. */
+    private static String newPerson() {
+        return "req" + PEOPLE.incrementAndGet();
+    }
+
+    private static String body(String operationId, String targetKey, String reason) {
+        return "{\"operationId\":\"" + operationId + "\",\"targetKey\":\"" + targetKey + "\",\"reason\":\"" + reason + "\"}";
+    }
+
+    private static MockHttpServletRequestBuilder submit(String person, String body) {
+        return as(post("/api/requests").contentType(MediaType.APPLICATION_JSON).content(body), person);
+    }
+
+    @Test
+    void aSubmissionIsAccepted202WithTheRequestViewAndItsLocation() throws Exception {
+        var person = newPerson();
+        var id = InMemoryChangeflow.newOperationId();
+        mvc.perform(submit(person, body(id, "db-prod-readonly", "on call next week")))
+                .andExpect(status().isAccepted())
+                .andExpect(header().string("Location", "/api/requests/" + id))
+                .andExpect(jsonPath("$.code").value("ACCEPTED"))
+                .andExpect(jsonPath("$.traceId").isNotEmpty())
+                .andExpect(jsonPath("$.data.operationId").value(id))
+                .andExpect(jsonPath("$.data.targetKey").value("db-prod-readonly"))
+                .andExpect(jsonPath("$.data.subjectId").value(person))
+                .andExpect(jsonPath("$.data.requester").value(person))
+                .andExpect(jsonPath("$.data.reason").value("on call next week"))
+                .andExpect(jsonPath("$.data.stepOrder").value("CREATE_FIRST"))
+                .andExpect(jsonPath("$.data.status").value("MR_CREATING"))
+                .andExpect(jsonPath("$.data.hint.code").value("NONE"))
+                .andExpect(jsonPath("$.data.timeline[0].event").value("SUBMITTED_CREATE_FIRST"))
+                .andExpect(jsonPath("$.data.expiresAt").value(Matchers.nullValue()));
+        assertThat(app.op(OperationId.of(id)).requester()).isEqualTo(person);
+    }
+
+    @Test
+    void aDuplicateSubmitReplaysTheOriginalAnswerAndStays202() throws Exception {
+        var person = newPerson();
+        var id = InMemoryChangeflow.newOperationId();
+        var first = mvc.perform(submit(person, body(id, "db-prod-readonly", "incident 7"))).andExpect(status().isAccepted())
+                .andReturn().getResponse().getContentAsString();
+        var writes = app.operations.writes();
+
+        var again = mvc.perform(submit(person, body(id, "db-prod-readonly", "incident 7")))
+                .andExpect(status().isAccepted())
+                .andExpect(header().string("Location", "/api/requests/" + id))
+                .andExpect(jsonPath("$.code").value("DUPLICATE_SUBMIT"))
+                .andReturn().getResponse().getContentAsString();
+
+        assertThat(JSON.readTree(again).get("data")).as("the original request's answer").isEqualTo(JSON.readTree(first).get("data"));
+        assertThat(app.operations.writes()).as("nothing written again").isEqualTo(writes);
+    }
+
+    @Test
+    void theSameOperationIdWithAnotherPayloadIs422() throws Exception {
+        var person = newPerson();
+        var id = InMemoryChangeflow.newOperationId();
+        mvc.perform(submit(person, body(id, "db-prod-readonly", "first reason"))).andExpect(status().isAccepted());
+        mvc.perform(submit(person, body(id, "db-prod-readonly", "another reason")))
+                .andExpect(status().isUnprocessableContent())
+                .andExpect(jsonPath("$.code").value("IDEMPOTENCY_KEY_REUSED"))
+                .andExpect(jsonPath("$.data").value(Matchers.nullValue()));
+    }
+
+    @Test
+    void aDuplicateOverQuotaIs429BecauseRateLimitingRunsBeforeTheIdempotencyCheck() throws Exception {
+        writeConfig("APPLY_RATE_LIMIT=1\n");
+        var person = newPerson();
+        var request = body(InMemoryChangeflow.newOperationId(), "db-prod-readonly", "retry storm");
+        mvc.perform(submit(person, request)).andExpect(status().isAccepted())
+                .andExpect(header().string("RateLimit-Policy", "\"apply\";q=1;w=60"));
+        var writes = app.operations.writes();
+        mvc.perform(submit(person, request))
+                .andExpect(status().isTooManyRequests())
+                .andExpect(jsonPath("$.code").value("RATE_LIMITED"))
+                .andExpect(jsonPath("$.message").value("Too many submissions, please try again later"))
+                .andExpect(header().exists("Retry-After"));
+        assertThat(app.operations.writes()).isEqualTo(writes);
+    }
+
+    @Test
+    void withoutAnyLimitConfiguredTheAnnotationDefaultOfTenApplies() throws Exception {
+        var person = newPerson();
+        mvc.perform(submit(person, body(InMemoryChangeflow.newOperationId(), "db-prod-readonly", "x")))
+                .andExpect(header().string("RateLimit-Policy", "\"apply\";q=10;w=60"));
+    }
+
+    @Test
+    void missingFieldsAre400WithEveryFieldError() throws Exception {
+        mvc.perform(submit(newPerson(), "{\"subjectId\":\"Not A Subject!\"}"))
+                .andExpect(status().isBadRequest())
+                .andExpect(jsonPath("$.code").value("INVALID_REQUEST"))
+                .andExpect(jsonPath("$.data.fieldErrors[?(@.field=='operationId')].code").value("REQUIRED"))
+                .andExpect(jsonPath("$.data.fieldErrors[?(@.field=='targetKey')].code").value("REQUIRED"))
+                .andExpect(jsonPath("$.data.fieldErrors[?(@.field=='reason')].code").value("REQUIRED"))
+                .andExpect(jsonPath("$.data.fieldErrors[?(@.field=='subjectId')].code").value("INVALID_FORMAT"));
+        mvc.perform(submit(newPerson(), "{\"operationId\":\"not-a-uuid\",\"targetKey\":\"db-prod-readonly\",\"reason\":\"r\","
+                        + "\"expiresAt\":\"2001-01-01\"}"))
+                .andExpect(status().isBadRequest())
+                .andExpect(jsonPath("$.data.fieldErrors[?(@.field=='operationId')].code").value("INVALID_FORMAT"))
+                .andExpect(jsonPath("$.data.fieldErrors[?(@.field=='expiresAt')].code").value("IN_THE_PAST"));
+    }
+
+    @Test
+    void anUnknownTargetIs400AndItsKeyCanBeUsedAgainAfterTheFix() throws Exception {
+        var person = newPerson();
+        var id = InMemoryChangeflow.newOperationId();
+        mvc.perform(submit(person, body(id, "no-such-target", "typo")))
+                .andExpect(status().isBadRequest())
+                .andExpect(jsonPath("$.data.fieldErrors[0].field").value("targetKey"))
+                .andExpect(jsonPath("$.data.fieldErrors[0].code").value("UNKNOWN"));
+        mvc.perform(submit(person, body(id, "db-prod-readonly", "typo"))).andExpect(status().isAccepted());
+    }
+
+    @Test
+    void malformedJsonIs400ButOnlyForAnIdentifiedCaller() throws Exception {
+        mvc.perform(post("/api/requests").contentType(MediaType.APPLICATION_JSON).content("{\"operationId\": "))
+                .andExpect(status().isUnauthorized())
+                .andExpect(jsonPath("$.code").value("UNAUTHENTICATED"));
+        mvc.perform(submit(newPerson(), "{\"operationId\": "))
+                .andExpect(status().isBadRequest())
+                .andExpect(jsonPath("$.code").value("INVALID_REQUEST"));
+    }
+
+    @Test
+    void aBodyThatIsNoFormIs400NeverA500() throws Exception {
+        for (var body : new String[] {"null", "[]", "\"text\"", "{\"operationId\":{\"a\":1}}"}) {
+            mvc.perform(submit(newPerson(), body))
+                    .andExpect(status().isBadRequest())
+                    .andExpect(jsonPath("$.code").value("INVALID_REQUEST"));
+        }
+    }
+
+    @Test
+    void anUnverifiedEmployeeIdMayNotSubmit() throws Exception {
+        mvc.perform(submit("E9999", body(InMemoryChangeflow.newOperationId(), "db-prod-readonly", "x")))
+                .andExpect(status().isForbidden())
+                .andExpect(jsonPath("$.code").value("ACCESS_DENIED"))
+                .andExpect(jsonPath("$.message").value("Access denied"));
+    }
+
+    @Test
+    void anActiveRequestForTheSameSubjectAndTargetIs409RequestInProgress() throws Exception {
+        var person = newPerson();
+        mvc.perform(submit(person, body(InMemoryChangeflow.newOperationId(), "db-prod-readonly", "one"))).andExpect(status().isAccepted());
+        mvc.perform(submit(person, body(InMemoryChangeflow.newOperationId(), "db-prod-readonly", "two")))
+                .andExpect(status().isConflict())
+                .andExpect(jsonPath("$.code").value("REQUEST_IN_PROGRESS"));
+    }
+
+    @Test
+    void accessThatIsAlreadyInEffectIs409AlreadyInEffect() throws Exception {
+        var person = newPerson();
+        var id = app.submitAccepted(FakeTargets.SINGLE, person);
+        app.queue.runUntilIdle();
+        app.decide(id, Decision.APPROVED);
+        app.queue.runUntilIdle();
+        app.deployed(id);
+
+        mvc.perform(submit(person, body(InMemoryChangeflow.newOperationId(), "db-prod-readonly", "again")))
+                .andExpect(status().isConflict())
+                .andExpect(jsonPath("$.code").value("ALREADY_IN_EFFECT"));
+    }
+
+    @Test
+    void anOriginalStillBeingValidatedIs409IdempotencyInFlight() throws Exception {
+        app.idempotency.answerRetryLaterOnce();
+        mvc.perform(submit(newPerson(), body(InMemoryChangeflow.newOperationId(), "db-prod-readonly", "x")))
+                .andExpect(status().isConflict())
+                .andExpect(jsonPath("$.code").value("IDEMPOTENCY_IN_FLIGHT"));
+    }
+
+    @Test
+    void closedAccessIs403ServiceClosed() throws Exception {
+        app.config.set(Settings.ACCESS_MODE, "closd");
+        mvc.perform(submit(newPerson(), body(InMemoryChangeflow.newOperationId(), "db-prod-readonly", "x")))
+                .andExpect(status().isForbidden())
+                .andExpect(jsonPath("$.code").value("SERVICE_CLOSED"));
+    }
+
+    @Test
+    void aRetryOfAnAcceptedRequestStillReplaysAfterAccessClosed() throws Exception {
+        var person = newPerson();
+        var request = body(InMemoryChangeflow.newOperationId(), "db-prod-readonly", "x");
+        mvc.perform(submit(person, request)).andExpect(status().isAccepted());
+        app.config.set(Settings.ACCESS_MODE, "CLOSED");
+        mvc.perform(submit(person, request)).andExpect(status().isAccepted()).andExpect(jsonPath("$.code").value("DUPLICATE_SUBMIT"));
+    }
+
+    @Test
+    void theRequesterSeesTheRequestWithHintTimelineAndMergeRequest() throws Exception {
+        var person = newPerson();
+        app.gitlab.nextPipeline(PipelineStatus.RUNNING, PipelineStatus.FAILED);
+        var id = app.submitAccepted(FakeTargets.SINGLE, person);
+        app.queue.runUntilIdle();
+        app.gitlab.nextPipeline(PipelineStatus.PASSED);
+
+        mvc.perform(as(get("/api/requests/" + id.value()), person))
+                .andExpect(status().isOk())
+                .andExpect(jsonPath("$.code").value("OK"))
+                .andExpect(jsonPath("$.data.status").value("CREATE_FAILED"))
+                .andExpect(jsonPath("$.data.step").value("CREATE_PIPELINE_FAILED"))
+                .andExpect(jsonPath("$.data.stepCode").isNumber())
+                .andExpect(jsonPath("$.data.hint.code").value("CONTACT_MAINTAINERS"))
+                .andExpect(jsonPath("$.data.hint.message").isNotEmpty())
+                .andExpect(jsonPath("$.data.mergeRequest.project").value(FakeTargets.PROJECT))
+                .andExpect(jsonPath("$.data.mergeRequest.iid").isNumber())
+                .andExpect(jsonPath("$.data.mergeRequest.webUrl").isNotEmpty())
+                .andExpect(jsonPath("$.data.timeline.length()").value(Matchers.greaterThan(1)))
+                .andExpect(jsonPath("$.data.timeline[0].at").isNotEmpty());
+    }
+
+    @Test
+    void someoneElsesRequestIs404UnlessTheViewerIsAnOperator() throws Exception {
+        var person = newPerson();
+        var id = app.submitAccepted(FakeTargets.SINGLE, person);
+        mvc.perform(as(get("/api/requests/" + id.value()), newPerson()))
+                .andExpect(status().isNotFound())
+                .andExpect(jsonPath("$.code").value("NOT_FOUND"));
+        mvc.perform(as(get("/api/requests/" + id.value()), "otto")).andExpect(status().isOk());
+        mvc.perform(as(get("/api/requests/not-a-uuid"), person)).andExpect(status().isNotFound());
+        mvc.perform(as(get("/api/requests/" + InMemoryChangeflow.newOperationId()), person)).andExpect(status().isNotFound());
+        mvc.perform(get("/api/requests/" + id.value())).andExpect(status().isUnauthorized());
+    }
+
+    @Test
+    void myRecordsArePagedNewestFirstWithoutTimelines() throws Exception {
+        var person = newPerson();
+        var ids = new java.util.ArrayList<String>();
+        for (var subject : new String[] {person + "a", person + "b", person + "c"}) {
+            var id = InMemoryChangeflow.newOperationId();
+            ids.add(id);
+            mvc.perform(submit(person, "{\"operationId\":\"" + id + "\",\"targetKey\":\"db-prod-readonly\",\"subjectId\":\""
+                    + subject + "\",\"reason\":\"team access\"}")).andExpect(status().isAccepted());
+            app.clock.advance(java.time.Duration.ofSeconds(1));
+        }
+        mvc.perform(as(get("/api/requests").param("size", "2"), person))
+                .andExpect(status().isOk())
+                .andExpect(jsonPath("$.data.items.length()").value(2))
+                .andExpect(jsonPath("$.data.items[0].operationId").value(ids.get(2)))
+                .andExpect(jsonPath("$.data.items[1].operationId").value(ids.get(1)))
+                .andExpect(jsonPath("$.data.items[0].timeline").doesNotExist())
+                .andExpect(jsonPath("$.data.page").value(0))
+                .andExpect(jsonPath("$.data.size").value(2))
+                .andExpect(jsonPath("$.data.hasMore").value(true));
+        mvc.perform(as(get("/api/requests").param("page", "1").param("size", "2"), person))
+                .andExpect(jsonPath("$.data.items.length()").value(1))
+                .andExpect(jsonPath("$.data.items[0].operationId").value(ids.get(0)))
+                .andExpect(jsonPath("$.data.hasMore").value(false));
+        mvc.perform(as(get("/api/requests").param("page", "first"), person))
+                .andExpect(status().isBadRequest())
+                .andExpect(jsonPath("$.data.fieldErrors[0].field").value("page"));
+    }
+
+    @Test
+    void thePreviewShowsTheLineTheMergeRequestWouldWrite() throws Exception {
+        var person = newPerson();
+        var id = InMemoryChangeflow.newOperationId();
+        mvc.perform(as(get("/api/requests/preview").param("targetKey", "db-prod-readonly").param("operationId", id), person))
+                .andExpect(status().isOk())
+                .andExpect(jsonPath("$.code").value("OK"))
+                .andExpect(jsonPath("$.data.project").value(FakeTargets.PROJECT))
+                .andExpect(jsonPath("$.data.filePath").value("grants/db-prod-readonly.txt"))
+                .andExpect(jsonPath("$.data.removedLine").value(Matchers.nullValue()))
+                .andExpect(jsonPath("$.data.addedLine").value(Matchers.allOf(Matchers.containsString(person),
+                        Matchers.containsString(id))));
+    }
+
+    @Test
+    void anyPreviewFailureIs200PreviewUnavailableWithNullData() throws Exception {
+        var person = newPerson();
+        for (var request : new MockHttpServletRequestBuilder[] {
+                get("/api/requests/preview").param("targetKey", "no-such-target"),
+                get("/api/requests/preview"),
+                get("/api/requests/preview").param("targetKey", "db-prod-readonly").param("subjectId", "Bad Subject!")}) {
+            mvc.perform(as(request, person))
+                    .andExpect(status().isOk())
+                    .andExpect(jsonPath("$.code").value("PREVIEW_UNAVAILABLE"))
+                    .andExpect(jsonPath("$.data").value(Matchers.nullValue()));
+        }
+        app.gitlab.failNext("defaultBranch", ExternalCallException.status("gitlab", 502, "<html>Bad Gateway</html>"));
+        mvc.perform(as(get("/api/requests/preview").param("targetKey", "db-prod-readonly"), person))
+                .andExpect(status().isOk())
+                .andExpect(jsonPath("$.code").value("PREVIEW_UNAVAILABLE"));
+    }
+
+    @Test
+    void overRealHttpASubmissionAndItsDuplicateAreBoth202() throws Exception {
+        var person = newPerson();
+        var request = body(InMemoryChangeflow.newOperationId(), "wiki-editors", "over the wire");
+        for (var expected : new String[] {"ACCEPTED", "DUPLICATE_SUBMIT"}) {
+            var response = send(HttpRequest.newBuilder(uri("/api/requests"))
+                    .header("Content-Type", "application/json").header(CallerIdentity.USER_HEADER, person)
+                    .POST(HttpRequest.BodyPublishers.ofString(request)));
+            assertThat(response.statusCode()).isEqualTo(202);
+            assertThat(JSON.readTree(response.body()).get("code").stringValue()).isEqualTo(expected);
+            assertThat(JSON.readTree(response.body()).at("/data/stepOrder").stringValue()).isEqualTo("APPROVE_FIRST");
+        }
+    }
+}
