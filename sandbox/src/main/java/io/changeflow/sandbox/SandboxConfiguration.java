@@ -16,7 +16,8 @@ import org.springframework.context.annotation.PropertySource;
  * application imports this only in the {@code sandbox} profile; the production profile has none of it.
  * <p>
  * Settings are {@code sandbox.*}; their defaults, and the application-side settings that must agree
- * with them (callback secrets, the approval client's base URL), come from
+ * with them (callback secrets, the approval client's base URL, the GitLab adapter's base URL and bot
+ * accounts), come from
  * {@code io/changeflow/sandbox/sandbox-defaults.properties} with the lowest precedence.
  */
 @Configuration(proxyBeanMethods = false)

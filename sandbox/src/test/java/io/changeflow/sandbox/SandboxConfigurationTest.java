@@ -5,12 +5,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.changeflow.sandbox.approval.ApprovalSimulator;
 import io.changeflow.sandbox.deploy.DeployPipelineSimulator;
 import io.changeflow.sandbox.fault.Faults;
+import io.changeflow.sandbox.gitlab.GitLabSimulatorProperties;
 import io.changeflow.sandbox.webhook.WebhookProperties;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.context.properties.bind.Bindable;
+import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.context.ApplicationContext;
 import org.springframework.context.annotation.Import;
@@ -54,5 +57,22 @@ class SandboxConfigurationTest {
         assertThat(environment.getProperty("changeflow.callbacks.approval.secrets")).isEqualTo(webhook.approvalSecret());
         assertThat(environment.getProperty("changeflow.callbacks.deploy.secrets")).isEqualTo(webhook.deploySecret());
         assertThat(environment.getProperty("changeflow.approval.base-url")).endsWith("/sim/approval");
+    }
+
+    /** What the GitLab adapter binds from {@code changeflow.gitlab.author} and {@code changeflow.gitlab.approvers[n]}. */
+    record Bot(String account, String token) {}
+
+    @Test
+    void theGitLabAdapterTalksToTheGitLabSimulatorOfThisProcessWithTheSimulatorsBots() {
+        var simulator = context.getBean(GitLabSimulatorProperties.class);
+        var binder = Binder.get(environment);
+
+        assertThat(environment.getProperty("changeflow.gitlab.base-url"))
+                .isEqualTo("http://localhost:" + environment.getProperty("server.port", "8080") + "/sim/gitlab");
+        assertThat(binder.bind("changeflow.gitlab.author", Bot.class).get())
+                .isEqualTo(new Bot(simulator.author().username(), simulator.author().token()));
+        assertThat(binder.bind("changeflow.gitlab.approvers", Bindable.listOf(Bot.class)).get())
+                .containsExactlyElementsOf(simulator.approvers().stream()
+                        .map(account -> new Bot(account.username(), account.token())).toList());
     }
 }

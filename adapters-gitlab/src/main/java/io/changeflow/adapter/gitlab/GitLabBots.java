@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.Supplier;
 import org.gitlab4j.api.GitLabApi;
 
@@ -26,6 +27,9 @@ final class GitLabBots implements AutoCloseable {
 
     private record Clients(String baseUrl, GitLabApi author, Map<String, ApprovalBot> approvers) {}
 
+    static final String BASE_URL_NOT_SET = "changeflow.gitlab.base-url is not set";
+    static final String AUTHOR_TOKEN_NOT_SET = "changeflow.gitlab.author.token is not set";
+
     private final GitLabProperties properties;
     private final Supplier<String> baseUrl;
     private final List<GitLabApi> created = new ArrayList<>();
@@ -43,21 +47,35 @@ final class GitLabBots implements AutoCloseable {
 
     /** The approval bot named {@code account}; an unknown name is a configuration error, not a GitLab answer. */
     ApprovalBot approver(String account) {
-        var bot = clients().approvers().get(account);
-        if (bot == null) {
+        if (!approverAccounts().contains(account)) {
             throw new IllegalArgumentException("no approval bot is configured with the account '" + account
                     + "' (changeflow.gitlab.approvers); configured: " + approverAccounts());
         }
-        return bot;
+        return clients().approvers().get(account);
     }
 
+    /** The approval bots' accounts in configuration order, each once (the first entry of a repeated account wins). */
     List<String> approverAccounts() {
-        return properties.approvers().stream().map(GitLabProperties.Bot::account).toList();
+        return properties.approvers().stream().map(GitLabProperties.Bot::account).distinct().toList();
     }
 
-    /** The base URL in use now. */
+    /** The base URL in use now; empty when not set. */
     String baseUrl() {
         return baseUrl.get();
+    }
+
+    /**
+     * What keeps the adapter from calling GitLab now, as a message naming the setting (e.g.
+     * {@value #BASE_URL_NOT_SET}); empty when it is configured.
+     */
+    Optional<String> notConfigured() {
+        if (baseUrl.get().isEmpty()) {
+            return Optional.of(BASE_URL_NOT_SET);
+        }
+        if (!properties.author().hasToken()) {
+            return Optional.of(AUTHOR_TOKEN_NOT_SET);
+        }
+        return Optional.empty();
     }
 
     private Clients clients() {
@@ -70,7 +88,9 @@ final class GitLabBots implements AutoCloseable {
             if (clients == null || !clients.baseUrl().equals(url)) {
                 var approvers = new LinkedHashMap<String, ApprovalBot>();
                 for (var bot : properties.approvers()) {
-                    approvers.put(bot.account(), new ApprovalBot(bot.account(), bot.token(), client(url, bot.token())));
+                    if (!approvers.containsKey(bot.account())) {
+                        approvers.put(bot.account(), new ApprovalBot(bot.account(), bot.token(), client(url, bot.token())));
+                    }
                 }
                 clients = new Clients(url, client(url, properties.author().token()), Map.copyOf(approvers));
             }

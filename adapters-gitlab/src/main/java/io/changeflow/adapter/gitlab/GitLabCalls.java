@@ -15,9 +15,11 @@ import java.net.http.HttpTimeoutException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Supplier;
 import org.gitlab4j.api.GitLabApiException;
 
 /**
@@ -44,10 +46,16 @@ final class GitLabCalls implements AutoCloseable {
     private final TimeLimiter timeLimiter;
     private final ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
     private final Clock clock;
+    private final Supplier<Optional<String>> notConfigured;
     private volatile LastFailure lastFailure;
 
-    GitLabCalls(CircuitBreaker breaker, Duration callTimeout, Clock clock) {
+    /**
+     * @param notConfigured what keeps the adapter from calling GitLab now (a message naming the setting),
+     *                      asked before every call; empty when configured
+     */
+    GitLabCalls(CircuitBreaker breaker, Duration callTimeout, Clock clock, Supplier<Optional<String>> notConfigured) {
         this.breaker = breaker;
+        this.notConfigured = notConfigured;
         this.timeLimiter = TimeLimiter.of("gitlab", TimeLimiterConfig.custom()
                 .timeoutDuration(callTimeout)
                 .cancelRunningFuture(true)
@@ -68,8 +76,17 @@ final class GitLabCalls implements AutoCloseable {
         return lastFailure;
     }
 
-    /** Runs {@code call} guarded; {@code operation} names it in messages (never a token or a body). */
+    /**
+     * Runs {@code call} guarded; {@code operation} names it in messages (never a token or a body). While the
+     * adapter is not configured nothing is called: it fails at once with kind NOT_CONFIGURED (not transient,
+     * not counted by the breaker).
+     */
     <T> T call(String operation, Call<T> call) {
+        var missing = notConfigured.get();
+        if (missing.isPresent()) {
+            throw remember(new ExternalCallException(SYSTEM, Kind.NOT_CONFIGURED, 0,
+                    operation + ": " + missing.get() + ", the call was not made", null), operation);
+        }
         try {
             return breaker.executeCallable(() -> limited(operation, call));
         } catch (CallNotPermittedException e) {

@@ -17,6 +17,12 @@ import org.springframework.core.env.Environment;
  * The GitLab adapter: {@link MergeRequests} on gitlab4j-api with connect/read timeouts, a TimeLimiter and
  * a circuit breaker, the approval funnel ({@code approver.mode} read on every call through the
  * {@link DynamicConfig} bean) and the health indicator {@code gitlab}. Settings: {@code changeflow.gitlab.*}.
+ *
+ * <p>Nothing points at a GitLab by default: without {@code changeflow.gitlab.base-url} (or without the
+ * author bot's token) every call fails at once with an {@code ExternalCallException} of kind NOT_CONFIGURED
+ * and health {@code gitlab} is DOWN saying which setting is missing; without approval bots
+ * {@code approvalAccounts()} is empty and the workflow merges nothing. The sandbox's defaults point
+ * everything at its GitLab simulator.
  */
 @Configuration(proxyBeanMethods = false)
 @EnableConfigurationProperties(GitLabProperties.class)
@@ -30,7 +36,7 @@ public class GitLabConfiguration {
     }
 
     @Bean
-    GitLabCalls gitLabCalls(GitLabProperties properties) {
+    GitLabCalls gitLabCalls(GitLabProperties properties, GitLabBots gitLabBots) {
         var settings = properties.circuitBreaker();
         var breaker = CircuitBreaker.of(GitLabCalls.SYSTEM, CircuitBreakerConfig.custom()
                 .slidingWindowType(CircuitBreakerConfig.SlidingWindowType.COUNT_BASED)
@@ -42,7 +48,7 @@ public class GitLabConfiguration {
                 .automaticTransitionFromOpenToHalfOpenEnabled(true)
                 .recordException(GitLabCalls::countsAsFailure)
                 .build());
-        return new GitLabCalls(breaker, properties.callTimeout(), Clock.systemUTC());
+        return new GitLabCalls(breaker, properties.callTimeout(), Clock.systemUTC(), gitLabBots::notConfigured);
     }
 
     @Bean
@@ -58,7 +64,7 @@ public class GitLabConfiguration {
     /** Shown as {@code gitlab} in {@code /actuator/health}. */
     @Bean("gitlab")
     HealthIndicator gitlabHealthIndicator(GitLabCalls gitLabCalls, GitLabBots gitLabBots) {
-        return new GitLabHealthIndicator(gitLabCalls, gitLabBots::baseUrl);
+        return new GitLabHealthIndicator(gitLabCalls, gitLabBots::baseUrl, gitLabBots::notConfigured);
     }
 
     /**

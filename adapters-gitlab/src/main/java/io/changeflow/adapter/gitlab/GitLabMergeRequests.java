@@ -18,7 +18,6 @@ import org.gitlab4j.api.models.CommitPayload;
 import org.gitlab4j.api.models.MergeRequest;
 import org.gitlab4j.api.models.MergeRequestFilter;
 import org.gitlab4j.api.models.MergeRequestParams;
-import org.gitlab4j.api.models.Pipeline;
 import org.gitlab4j.api.models.User;
 import org.gitlab4j.models.Constants;
 
@@ -146,13 +145,17 @@ final class GitLabMergeRequests implements MergeRequests {
     }
 
     @Override
-    public PipelineStatus latestPipeline(String project, long iid) {
-        List<Pipeline> pipelines = calls.call("latestPipeline",
+    public Optional<Pipeline> latestPipeline(String project, long iid) {
+        List<org.gitlab4j.api.models.Pipeline> pipelines = calls.call("latestPipeline",
                 () -> author().getMergeRequestApi().getMergeRequestPipelines(project, iid));
         return pipelines.stream()
                 .max(Comparator.comparing(p -> p.getId() == null ? 0L : p.getId()))
-                .map(GitLabMergeRequests::toPipelineStatus)
-                .orElse(PipelineStatus.NONE);
+                .map(GitLabMergeRequests::toPipeline);
+    }
+
+    @Override
+    public List<String> approvalAccounts() {
+        return bots.approverAccounts();
     }
 
     @Override
@@ -239,12 +242,18 @@ final class GitLabMergeRequests implements MergeRequests {
         };
     }
 
+    /** A pipeline as the port reports it: its ID, the commit it ran for and its status. */
+    static Pipeline toPipeline(org.gitlab4j.api.models.Pipeline pipeline) {
+        return new Pipeline(pipeline.getId() == null ? 0L : pipeline.getId(), pipeline.getSha(),
+                toPipelineStatus(pipeline));
+    }
+
     /**
      * GitLab's pipeline states as the workflow needs them. Waiting states (manual, scheduled, ...) count as
      * running so the caller's own timeout decides; skipped and canceled count as failed, as a pipeline that
      * did not run proves nothing.
      */
-    static PipelineStatus toPipelineStatus(Pipeline pipeline) {
+    static PipelineStatus toPipelineStatus(org.gitlab4j.api.models.Pipeline pipeline) {
         if (pipeline.getStatus() == null) {
             return PipelineStatus.RUNNING;
         }

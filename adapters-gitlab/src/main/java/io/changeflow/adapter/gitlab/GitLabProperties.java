@@ -6,14 +6,18 @@ import java.util.List;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
 /**
- * Settings of the GitLab adapter ({@code changeflow.gitlab.*}). Every setting has a safe, finite default;
+ * Settings of the GitLab adapter ({@code changeflow.gitlab.*}). Every timing has a safe, finite default;
  * a missing, zero or negative duration falls back to its default, so no call can ever wait forever.
- * The defaults point at the sandbox's GitLab simulator and its bot accounts.
+ * Where GitLab is and who the bots are has no default: they are empty until configured (the sandbox's
+ * defaults point them at its GitLab simulator). Without a base URL or an author token every call fails
+ * at once and health {@code gitlab} is DOWN; without approval bots the workflow merges nothing.
  *
  * @param baseUrl          GitLab's address without {@code /api/v4}, e.g. {@code https://gitlab.example.com};
- *                         read again on every call (see {@link GitLabConfiguration})
- * @param author           the bot that creates branches, commits and merge requests (and reads)
- * @param approvers        the approval bots; {@code MergeRequests.approve} names one by its account
+ *                         read again on every call (see {@link GitLabConfiguration}); empty when not set
+ * @param author           the bot that creates branches, commits and merge requests (and reads); account
+ *                         and token empty when not set
+ * @param approvers        the approval bots ({@code changeflow.gitlab.approvers[n].account}, {@code .token});
+ *                         {@code MergeRequests.approve} names one by its account; empty when not set
  * @param connectTimeout   TCP connect timeout of every call (default 2 s)
  * @param readTimeout      socket read timeout of every call (default 10 s)
  * @param callTimeout      hard limit of one call including retries inside the client (resilience4j
@@ -26,14 +30,20 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 record GitLabProperties(String baseUrl, Bot author, List<Bot> approvers, Duration connectTimeout,
                         Duration readTimeout, Duration callTimeout, Duration checkItemsTtl, CircuitBreaker circuitBreaker) {
 
-    /** A bot account: the username GitLab shows and its personal access token (never logged). */
+    /** A bot account: the username GitLab shows and its personal access token (never logged); empty when not set. */
     record Bot(String account, String token) {
 
+        /** No bot configured. */
+        static final Bot NONE = new Bot("", "");
+
         Bot {
-            if (account == null || account.isBlank()) {
-                throw new IllegalArgumentException("a GitLab bot needs an account name");
-            }
-            token = token == null ? "" : token;
+            account = account == null ? "" : account.strip();
+            token = token == null ? "" : token.strip();
+        }
+
+        /** Whether a token is set: without one GitLab answers nothing but 401. */
+        boolean hasToken() {
+            return !token.isEmpty();
         }
 
         @Override
@@ -66,15 +76,16 @@ record GitLabProperties(String baseUrl, Bot author, List<Bot> approvers, Duratio
         }
     }
 
-    static final String DEFAULT_BASE_URL = "http://localhost:8080/sim/gitlab";
-
     GitLabProperties {
         baseUrl = normalizeBaseUrl(baseUrl);
-        author = author == null ? new Bot("changeflow-bot", "author-bot-token") : author;
-        approvers = approvers == null || approvers.isEmpty()
-                ? List.of(new Bot("approval-bot-1", "approval-bot-1-token"),
-                          new Bot("approval-bot-2", "approval-bot-2-token"))
-                : List.copyOf(approvers);
+        author = author == null ? Bot.NONE : author;
+        approvers = approvers == null ? List.of() : List.copyOf(approvers);
+        for (var i = 0; i < approvers.size(); i++) {
+            if (approvers.get(i).account().isEmpty()) {
+                throw new IllegalArgumentException("a GitLab approval bot needs an account name (changeflow.gitlab.approvers["
+                        + i + "].account)");
+            }
+        }
         connectTimeout = positive(connectTimeout, Duration.ofSeconds(2));
         readTimeout = positive(readTimeout, Duration.ofSeconds(10));
         callTimeout = positive(callTimeout, Duration.ofSeconds(15));
@@ -114,10 +125,10 @@ record GitLabProperties(String baseUrl, Bot author, List<Bot> approvers, Duratio
         return value == null || value <= 0 ? fallback : value;
     }
 
-    /** Blank: the default; otherwise trimmed, without trailing slashes. */
+    /** Blank: empty (not set); otherwise trimmed, without trailing slashes. */
     static String normalizeBaseUrl(String url) {
         if (url == null || url.isBlank()) {
-            return DEFAULT_BASE_URL;
+            return "";
         }
         url = url.trim();
         var end = url.length();

@@ -15,7 +15,7 @@ import org.springframework.context.annotation.Import;
 
 /**
  * The adapter as the application wires it: {@link GitLabConfiguration} in a Spring context with a
- * {@link DynamicConfig} bean, pointed at the simulator, with test-specific {@code changeflow.gitlab.*}.
+ * {@link DynamicConfig} bean, pointed at the simulator and its bots, with test-specific {@code changeflow.gitlab.*}.
  */
 final class AdapterContext implements AutoCloseable {
 
@@ -35,10 +35,36 @@ final class AdapterContext implements AutoCloseable {
         this.context = context;
     }
 
-    /** An adapter against {@code baseUrl}; {@code properties} are relative to {@code changeflow.gitlab.}. */
+    /** The simulator's author bot, as {@code changeflow.gitlab.*} (the adapter has no default bots). */
+    static final Map<String, String> SIMULATOR_AUTHOR = Map.of(
+            "author.account", "changeflow-bot", "author.token", "author-bot-token");
+    /** The simulator's approval bots, as {@code changeflow.gitlab.*}. */
+    static final Map<String, String> SIMULATOR_APPROVERS = Map.of(
+            "approvers[0].account", "approval-bot-1", "approvers[0].token", "approval-bot-1-token",
+            "approvers[1].account", "approval-bot-2", "approvers[1].token", "approval-bot-2-token");
+
+    /**
+     * An adapter against {@code baseUrl}; {@code properties} are relative to {@code changeflow.gitlab.}. The
+     * simulator's bots are configured unless {@code properties} name an author or approvers of their own.
+     */
     static AdapterContext start(String baseUrl, Map<String, String> properties) {
+        var bots = new LinkedHashMap<String, String>();
+        if (properties.keySet().stream().noneMatch(k -> k.startsWith("author."))) {
+            bots.putAll(SIMULATOR_AUTHOR);
+        }
+        if (properties.keySet().stream().noneMatch(k -> k.startsWith("approvers"))) {
+            bots.putAll(SIMULATOR_APPROVERS);
+        }
+        bots.putAll(properties);
+        return startExactly(baseUrl, bots);
+    }
+
+    /** An adapter with exactly {@code properties} (relative to {@code changeflow.gitlab.}) and the test timeouts. */
+    static AdapterContext startExactly(String baseUrl, Map<String, String> properties) {
         var all = new LinkedHashMap<String, String>();
-        all.put("changeflow.gitlab.base-url", baseUrl);
+        if (baseUrl != null) {
+            all.put("changeflow.gitlab.base-url", baseUrl);
+        }
         all.put("changeflow.gitlab.connect-timeout", "1s");
         all.put("changeflow.gitlab.read-timeout", "3s");
         all.put("changeflow.gitlab.call-timeout", "5s");

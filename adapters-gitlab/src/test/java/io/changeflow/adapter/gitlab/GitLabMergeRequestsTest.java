@@ -8,14 +8,18 @@ import io.changeflow.application.port.out.ExternalCallException;
 import io.changeflow.application.port.out.MergeRequests;
 import io.changeflow.application.port.out.MergeRequests.FileChange;
 import io.changeflow.application.port.out.MergeRequests.MergeResult;
+import io.changeflow.application.port.out.MergeRequests.Pipeline;
 import io.changeflow.application.port.out.MergeRequests.PipelineStatus;
 import io.changeflow.application.port.out.MergeRequests.RemoteMergeRequest;
+import io.changeflow.application.workflow.PipelineWatch;
 import io.changeflow.domain.mr.MergeRequestState;
+import io.changeflow.domain.polling.PollObservation;
 import io.changeflow.sandbox.gitlab.GitLabSimulator;
 import io.changeflow.sandbox.gitlab.PipelineOutcome;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -80,7 +84,7 @@ class GitLabMergeRequestsTest {
                 .contains(opened.iid());
         assertThat(gitlab.findBySourceBranch(project, "changeflow/none")).isEmpty();
 
-        await().atMost(SETTLE).until(() -> gitlab.latestPipeline(project, opened.iid()) == PipelineStatus.PASSED);
+        await().atMost(SETTLE).until(() -> statusOf(opened.iid()) == PipelineStatus.PASSED);
 
         gitlab.approve(project, opened.iid(), "approval-bot-1");
         gitlab.approve(project, opened.iid(), "approval-bot-2");
@@ -200,15 +204,50 @@ class GitLabMergeRequestsTest {
         server.gitlab().setTimings(CHECKING, Duration.ofMinutes(1), REBASE);
         var slow = openMergeRequest("changeflow/slow", "grants/z.txt", "grace\n");
 
-        assertThat(gitlab.latestPipeline(project, slow)).isEqualTo(PipelineStatus.RUNNING);
-        await().atMost(SETTLE).until(() -> gitlab.latestPipeline(project, passing) == PipelineStatus.PASSED);
-        await().atMost(SETTLE).until(() -> gitlab.latestPipeline(project, marked) == PipelineStatus.FAILED);
-        assertThat(gitlab.latestPipeline(project, hanging)).isEqualTo(PipelineStatus.RUNNING);
+        assertThat(statusOf(slow)).isEqualTo(PipelineStatus.RUNNING);
+        await().atMost(SETTLE).until(() -> statusOf(passing) == PipelineStatus.PASSED);
+        await().atMost(SETTLE).until(() -> statusOf(marked) == PipelineStatus.FAILED);
+        assertThat(statusOf(hanging)).isEqualTo(PipelineStatus.RUNNING);
 
         server.gitlab().forcePipeline(project, passing, PipelineOutcome.FAILED);
-        assertThat(gitlab.latestPipeline(project, passing)).isEqualTo(PipelineStatus.FAILED);
+        assertThat(statusOf(passing)).isEqualTo(PipelineStatus.FAILED);
         server.gitlab().forcePipeline(project, slow, PipelineOutcome.SUCCESS);
-        assertThat(gitlab.latestPipeline(project, slow)).isEqualTo(PipelineStatus.PASSED);
+        assertThat(statusOf(slow)).isEqualTo(PipelineStatus.PASSED);
+        for (var iid : List.of(passing, marked, hanging, slow)) {
+            assertThat(gitlab.latestPipeline(project, iid)).get().extracting(Pipeline::sha)
+                    .as("each pipeline names the commit it ran for").isEqualTo(gitlab.get(project, iid).sha());
+        }
+    }
+
+    @Test
+    void aPipelineThatPassedForAnEarlierHeadKeepsThatHeadsShaSoItIsNotTakenForANewCommit() {
+        var branch = "changeflow/stale";
+        var iid = openMergeRequest(branch, "grants/db.txt", "alice\nbob\n");
+        await().atMost(SETTLE).until(() -> statusOf(iid) == PipelineStatus.PASSED);
+        var passed = gitlab.latestPipeline(project, iid).orElseThrow();
+        var oldHead = gitlab.get(project, iid).sha();
+        assertThat(passed.sha()).isEqualTo(oldHead);
+        assertThat(PipelineWatch.observation(Optional.of(passed), oldHead)).isEqualTo(PollObservation.PASSED);
+
+        // the new head's pipeline takes a minute, so it is certainly still running when read below
+        server.gitlab().setTimings(CHECKING, Duration.ofMinutes(1), REBASE);
+        gitlab.commit(project, branch, "Grant carol too", List.of(new FileChange("grants/db.txt", "alice\nbob\ncarol\n")));
+
+        var newHead = gitlab.get(project, iid).sha();
+        assertThat(newHead).isNotEqualTo(oldHead);
+        assertThat(PipelineWatch.observation(Optional.of(passed), newHead))
+                .as("the passed pipeline speaks for the old head only").isEqualTo(PollObservation.RUNNING);
+        var latest = gitlab.latestPipeline(project, iid).orElseThrow();
+        assertThat(latest.id()).isGreaterThan(passed.id());
+        assertThat(latest.sha()).isEqualTo(newHead);
+        assertThat(latest.status()).isEqualTo(PipelineStatus.RUNNING);
+        assertThat(PipelineWatch.observation(Optional.of(latest), newHead)).isEqualTo(PollObservation.RUNNING);
+
+        server.gitlab().forcePipeline(project, iid, PipelineOutcome.SUCCESS);
+        var finished = gitlab.latestPipeline(project, iid).orElseThrow();
+        assertThat(finished.id()).isEqualTo(latest.id());
+        assertThat(PipelineWatch.observation(Optional.of(finished), gitlab.get(project, iid).sha()))
+                .isEqualTo(PollObservation.PASSED);
     }
 
     @Test
@@ -252,6 +291,11 @@ class GitLabMergeRequestsTest {
                     assertThat(e.status()).isEqualTo(404);
                     assertThat(e.isTransient()).isFalse();
                 });
+    }
+
+    /** The latest pipeline's status, or null while GitLab shows none. */
+    private PipelineStatus statusOf(long iid) {
+        return gitlab.latestPipeline(project, iid).map(Pipeline::status).orElse(null);
     }
 
     private long openMergeRequest(String branch, String path, String content) {

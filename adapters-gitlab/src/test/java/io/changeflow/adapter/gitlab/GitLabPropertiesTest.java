@@ -1,8 +1,10 @@
 package io.changeflow.adapter.gitlab;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.context.properties.bind.Binder;
@@ -11,16 +13,21 @@ import org.springframework.boot.context.properties.source.MapConfigurationProper
 class GitLabPropertiesTest {
 
     @Test
-    void givesEverySettingAFiniteDefault() {
+    void givesEveryTimingAFiniteDefaultAndPointsAtNoGitLabAndNoBotsUntilConfigured() {
         var defaults = GitLabProperties.defaults();
 
-        assertThat(defaults.baseUrl()).isEqualTo("http://localhost:8080/sim/gitlab");
+        assertThat(defaults.baseUrl()).isEmpty();
+        assertThat(defaults.author().account()).isEmpty();
+        assertThat(defaults.author().hasToken()).isFalse();
+        assertThat(defaults.approvers()).isEmpty();
+        assertThat(bind(Map.of("changeflow.gitlab.base-url", "  "))).satisfies(blank -> {
+            assertThat(blank.baseUrl()).isEmpty();
+            assertThat(blank.approvers()).isEmpty();
+        });
         assertThat(defaults.connectTimeout()).isEqualTo(Duration.ofSeconds(2));
         assertThat(defaults.readTimeout()).isEqualTo(Duration.ofSeconds(10));
         assertThat(defaults.callTimeout()).isEqualTo(Duration.ofSeconds(15));
         assertThat(defaults.checkItemsTtl()).isEqualTo(Duration.ofMinutes(10));
-        assertThat(defaults.approvers()).extracting(GitLabProperties.Bot::account)
-                .containsExactly("approval-bot-1", "approval-bot-2");
         var breaker = defaults.circuitBreaker();
         assertThat(breaker.failureRateThreshold()).isEqualTo(50f);
         assertThat(breaker.slidingWindowSize()).isEqualTo(10);
@@ -51,6 +58,31 @@ class GitLabPropertiesTest {
             assertThat(bot.account()).isEqualTo("reviewer-bot");
             assertThat(bot.toString()).doesNotContain("secret-token");
         });
+    }
+
+    @Test
+    void bindsTheAuthorAndTheApprovalBotsByListIndex() {
+        var bound = bind(Map.of(
+                "changeflow.gitlab.author.account", "changeflow-bot",
+                "changeflow.gitlab.author.token", "author-token",
+                "changeflow.gitlab.approvers[0].account", "approval-bot-1",
+                "changeflow.gitlab.approvers[0].token", "token-1",
+                "changeflow.gitlab.approvers[1].account", "approval-bot-2",
+                "changeflow.gitlab.approvers[1].token", "token-2"));
+
+        assertThat(bound.author().account()).isEqualTo("changeflow-bot");
+        assertThat(bound.author().hasToken()).isTrue();
+        assertThat(bound.approvers()).extracting(GitLabProperties.Bot::account)
+                .containsExactly("approval-bot-1", "approval-bot-2");
+    }
+
+    @Test
+    void refusesAnApprovalBotWithoutAnAccountNamingTheSetting() {
+        assertThatThrownBy(() -> new GitLabProperties("https://gitlab.example.com", null,
+                List.of(new GitLabProperties.Bot("approval-bot-1", "t1"), new GitLabProperties.Bot(" ", "t2")),
+                null, null, null, null, null))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("changeflow.gitlab.approvers[1].account");
     }
 
     @Test

@@ -19,6 +19,7 @@ import io.changeflow.application.port.out.ExternalCallException;
 import io.changeflow.application.port.out.MergeRequests;
 import io.changeflow.application.port.out.MergeRequests.FileChange;
 import io.changeflow.application.port.out.MergeRequests.MergeResult;
+import io.changeflow.application.port.out.MergeRequests.Pipeline;
 import io.changeflow.application.port.out.MergeRequests.PipelineStatus;
 import io.changeflow.application.port.out.MergeRequests.RemoteMergeRequest;
 import io.changeflow.domain.mr.MergeRequestState;
@@ -89,7 +90,7 @@ class GitLabResponseShapeTest {
     void simulatorAnswersMergeRequestsProjectsAndFilesInTheDocumentedShape() {
         var iid = openMergeRequest("changeflow/shape", "grants/db-prod-readonly.txt", "alice\nbob\ncarol\n");
         await().atMost(Duration.ofSeconds(5)).until(() -> againstSimulator.mergeRequests().latestPipeline(project, iid)
-                == PipelineStatus.PASSED);
+                .map(Pipeline::status).equals(Optional.of(PipelineStatus.PASSED)));
 
         assertSameShape(documented("merge-request.json"),
                 simulator("GET", "/merge_requests/" + iid + "?include_rebase_in_progress=true").body());
@@ -149,6 +150,7 @@ class GitLabResponseShapeTest {
         stub("GET", base + "/merge_requests/133", 200, "merge-request.json");
         stub("GET", base + "/merge_requests/133/approvals", 200, "approvals.json");
         stub("GET", base + "/merge_requests/133/pipelines", 200, "merge-request-pipelines.json");
+        stubGet(base + "/merge_requests/134/pipelines", JSON.createArrayNode());
         stub("PUT", base + "/merge_requests/1/merge", 405, "merge-405-conflict.json");
         stub("PUT", base + "/merge_requests/2/merge", 409, "merge-409-sha-mismatch.json");
         stub("PUT", base + "/merge_requests/3/merge", 422, "merge-422-cannot-be-merged.json");
@@ -163,7 +165,9 @@ class GitLabResponseShapeTest {
                 "changeflow/op-6f1c7e52", "https://gitlab.example.com/platform/access-config/-/merge_requests/133",
                 false, Optional.empty()));
         assertThat(gitlab.approvedBy(DOCUMENTED_PROJECT, 133)).containsExactly("approval-bot-1", "approval-bot-2");
-        assertThat(gitlab.latestPipeline(DOCUMENTED_PROJECT, 133)).isEqualTo(PipelineStatus.RUNNING);
+        assertThat(gitlab.latestPipeline(DOCUMENTED_PROJECT, 133)).contains(
+                new Pipeline(1287133, "959e04d7c7a30600c894bd3c0cd0e1ce7f42c11d", PipelineStatus.RUNNING));
+        assertThat(gitlab.latestPipeline(DOCUMENTED_PROJECT, 134)).as("no pipeline yet").isEmpty();
         assertThat(gitlab.merge(DOCUMENTED_PROJECT, 1, "a")).isEqualTo(MergeResult.NOT_MERGEABLE);
         assertThat(gitlab.merge(DOCUMENTED_PROJECT, 2, "a")).isEqualTo(MergeResult.SHA_MISMATCH_OR_LOCKED);
         assertThat(gitlab.merge(DOCUMENTED_PROJECT, 3, "a")).isEqualTo(MergeResult.CANNOT_BE_MERGED_YET);
@@ -191,6 +195,7 @@ class GitLabResponseShapeTest {
         approvals.set("approved_by", simulatorApprovals.get("approved_by"));
         var pipelines = documented("merge-request-pipelines.json");
         ((ObjectNode) pipelines.get(0)).set("status", simulatorPipelines.get(0).get("status"));
+        ((ObjectNode) pipelines.get(0)).set("sha", simulatorPipelines.get(0).get("sha"));
         ((ObjectNode) pipelines.get(0)).put("id", Long.MAX_VALUE / 2);
         var base = "/api/v4/projects/" + clientEncoded(project) + "/merge_requests/" + iid;
         stubGet(base, mergeRequest);
@@ -202,8 +207,12 @@ class GitLabResponseShapeTest {
         assertThat(fromDocumented.get(project, iid)).isEqualTo(fromSimulator.get(project, iid));
         assertThat(fromDocumented.get(project, iid).state()).isEqualTo(MergeRequestState.LOCKED);
         assertThat(fromDocumented.approvedBy(project, iid)).isEqualTo(fromSimulator.approvedBy(project, iid));
-        assertThat(fromDocumented.latestPipeline(project, iid)).isEqualTo(fromSimulator.latestPipeline(project, iid))
-                .isEqualTo(PipelineStatus.FAILED);
+        var documentedPipeline = fromDocumented.latestPipeline(project, iid).orElseThrow();
+        var simulatorPipeline = fromSimulator.latestPipeline(project, iid).orElseThrow();
+        assertThat(documentedPipeline.id()).isEqualTo(Long.MAX_VALUE / 2);
+        assertThat(documentedPipeline.status()).isEqualTo(simulatorPipeline.status()).isEqualTo(PipelineStatus.FAILED);
+        assertThat(documentedPipeline.sha()).isEqualTo(simulatorPipeline.sha())
+                .isEqualTo(fromSimulator.get(project, iid).sha());
     }
 
     /** Every documented field is there, with the documented JSON type wherever both values are non-null. */

@@ -16,6 +16,7 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -42,7 +43,10 @@ import java.util.function.Predicate;
  */
 public class GitLabSimulator {
 
-    /** File content that makes a pipeline of a change containing it fail (see {@link PipelineOutcome#AUTO}). */
+    /**
+     * File content that makes a pipeline of a change containing it fail (see {@link PipelineOutcome#AUTO}),
+     * in any case: subjects are lower case, so a grant line carries it as e.g. {@code svc-fail_pipeline}.
+     */
     public static final String FAIL_PIPELINE_MARKER = "FAIL_PIPELINE";
 
     private static final HexFormat HEX = HexFormat.of();
@@ -878,13 +882,18 @@ public class GitLabSimulator {
         var before = project.commits.get(sha);
         var beforeSha = before == null || before.parents.isEmpty() ? "0000000000000000000000000000000000000000"
                 : before.parents.getFirst();
-        var marker = change(branch).values().stream().anyMatch(c -> c != null && c.contains(FAIL_PIPELINE_MARKER));
+        var marker = change(branch).values().stream().anyMatch(GitLabSimulator::carriesFailMarker);
         var pipeline = new Pipeline(nextPipelineId++, project.nextPipelineIid++, branch.name, sha, beforeSha, source,
                 user, now(), properties.pipelineDuration(), marker);
         project.pipelines.put(pipeline.id, pipeline);
     }
 
-    private String status(Project project, Pipeline pipeline, Instant now) {
+    /** Whether a changed file's content contains {@link #FAIL_PIPELINE_MARKER}, ignoring case. */
+    static boolean carriesFailMarker(String content) {
+        return content != null && content.toUpperCase(Locale.ROOT).contains(FAIL_PIPELINE_MARKER);
+    }
+
+        private String status(Project project, Pipeline pipeline, Instant now) {
         var forced = project.forcedOutcomes.getOrDefault(pipeline.ref, PipelineOutcome.AUTO);
         var elapsed = Duration.between(pipeline.createdAt, now);
         var queue = pipeline.duration.dividedBy(5);

@@ -4,8 +4,8 @@ package io.changeflow.sandbox.gitlab;
 public enum PipelineOutcome {
     /**
      * The default: pending, then running for the configured pipeline duration, then {@code failed} when the
-     * change (the files that differ from the branch's base) contains the marker {@code FAIL_PIPELINE},
-     * otherwise {@code success}.
+     * change (the files that differ from the branch's base) contains the marker {@code FAIL_PIPELINE} in any
+     * case (e.g. the subject {@code svc-fail_pipeline} in a grant line), otherwise {@code success}.
      */
     AUTO,
     /** Succeeds now, whatever the duration. */

@@ -163,6 +163,20 @@ class GitLabSimulatorTest {
     }
 
     @Test
+    void failsThePipelineOfAGrantLineWhoseLowerCaseSubjectCarriesTheMarkerInAnyCase() {
+        var lowerCase = open("lower", "grants/db.txt",
+                "alice\nsvc-fail_pipeline until=2026-12-05T00:00:00Z op=0a0a0000-0000-4000-8000-000000000001\n");
+        var mixedCase = open("mixed", "grants/cache.txt", "svc-Fail_Pipeline\n");
+        var lookalike = open("lookalike", "grants/queue.txt", "svc-fail-pipeline\nsvc-failpipeline\n");
+
+        clock.advance(PIPELINE);
+
+        assertThat(pipelineStatus(lowerCase)).isEqualTo("failed");
+        assertThat(pipelineStatus(mixedCase)).isEqualTo("failed");
+        assertThat(pipelineStatus(lookalike)).isEqualTo("success");
+    }
+
+    @Test
     void letsTestsForceOrHangPipelinesPerMergeRequestOrBranch() {
         var iid = open("forced", "grants/db.txt", "alice\nbob\n");
 
