@@ -1,0 +1,53 @@
+package io.changeflow.bootstrap;
+
+import io.changeflow.application.port.out.Targets;
+import io.changeflow.domain.request.Target;
+import io.changeflow.domain.request.TargetKey;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Optional;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+
+/**
+ * The catalog of targets, from configuration ({@code changeflow.catalog.targets[n].*}). An entry
+ * without a valid key, project or file is a startup error: a broken catalog must not half-work.
+ */
+@ConfigurationProperties("changeflow.catalog")
+record CatalogProperties(List<Entry> targets) {
+
+    record Entry(String key, String name, String description, String project, String filePath, boolean batchable,
+                 String partition) {}
+
+    CatalogProperties {
+        targets = targets == null ? List.of() : List.copyOf(targets);
+    }
+
+    Targets toTargets() {
+        var byKey = new LinkedHashMap<TargetKey, Target>();
+        for (var entry : targets) {
+            var key = TargetKey.parse(entry.key()).orElseThrow(
+                    () -> new IllegalStateException("changeflow.catalog: invalid target key '" + entry.key() + "'"));
+            if (entry.project() == null || entry.project().isBlank() || entry.filePath() == null || entry.filePath().isBlank()) {
+                throw new IllegalStateException("changeflow.catalog: target " + key + " needs a project and a filePath");
+            }
+            var target = new Target(key, entry.name() == null ? key.value() : entry.name(),
+                    entry.description() == null ? "" : entry.description(), entry.project(), entry.filePath(),
+                    entry.batchable(), entry.partition());
+            if (byKey.putIfAbsent(key, target) != null) {
+                throw new IllegalStateException("changeflow.catalog: target " + key + " is listed twice");
+            }
+        }
+        var all = List.copyOf(byKey.values());
+        return new Targets() {
+            @Override
+            public List<Target> all() {
+                return all;
+            }
+
+            @Override
+            public Optional<Target> find(TargetKey key) {
+                return Optional.ofNullable(byKey.get(key));
+            }
+        };
+    }
+}

@@ -1,0 +1,49 @@
+package io.changeflow.bootstrap;
+
+import io.changeflow.adapter.scheduler.RecurringJob;
+import io.changeflow.application.port.out.ClusterRateLimits;
+import io.changeflow.application.reconcile.ReconcileMergedRequests;
+import io.changeflow.application.recovery.PurgeExpiredIdempotencyRecords;
+import io.changeflow.application.recovery.SweepStuckRequests;
+import java.time.Duration;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/**
+ * The recurring jobs; the scheduler adapter runs each on one instance at a time, cluster-wide.
+ * Every job is idempotent: a run cut short by a crash runs again in full.
+ */
+@Configuration(proxyBeanMethods = false)
+class RecurringJobsConfiguration {
+
+    /** Attempts older than the longest rate-limit window are useless; purged in chunks. */
+    static final Duration RATE_LIMIT_HISTORY = Duration.ofHours(1);
+    static final int PURGE_CHUNK = 1000;
+
+    @Bean
+    RecurringJob reconcileDeploymentsJob(ReconcileMergedRequests reconcile, WorkflowProperties properties) {
+        return new RecurringJob("reconcile-deployments", properties.reconciliationEvery(),
+                () -> reconcile.reconcile(ReconcileMergedRequests.Command.scheduled()));
+    }
+
+    @Bean
+    RecurringJob sweepStuckRequestsJob(SweepStuckRequests sweep, WorkflowProperties properties) {
+        return new RecurringJob("sweep-stuck-requests", properties.sweepEvery(),
+                () -> sweep.sweep(new SweepStuckRequests.Command()));
+    }
+
+    @Bean
+    RecurringJob purgeIdempotencyRecordsJob(PurgeExpiredIdempotencyRecords purge) {
+        return new RecurringJob("purge-idempotency-records", Duration.ofMinutes(10),
+                () -> purge.purge(PurgeExpiredIdempotencyRecords.Command.defaults()));
+    }
+
+    @Bean
+    RecurringJob purgeRateLimitHitsJob(ClusterRateLimits rateLimits) {
+        return new RecurringJob("purge-rate-limit-hits", Duration.ofMinutes(5), () -> {
+            while (rateLimits.purgeOlderThan(RATE_LIMIT_HISTORY, PURGE_CHUNK) == PURGE_CHUNK) {
+                // keep deleting in bounded chunks until a chunk comes back short
+            }
+        });
+    }
+}

@@ -1,0 +1,199 @@
+package io.changeflow.bootstrap;
+
+import io.changeflow.application.approval.SubmitApproval;
+import io.changeflow.application.batch.BatchSteps;
+import io.changeflow.application.batch.MergeBatch;
+import io.changeflow.application.batch.ReadmitBatchMember;
+import io.changeflow.application.batch.SettleBatch;
+import io.changeflow.application.batch.SettleBatchStep;
+import io.changeflow.application.callback.HandleApprovalCallback;
+import io.changeflow.application.callback.HandleDeployCallback;
+import io.changeflow.application.close.CloseMergeRequest;
+import io.changeflow.application.create.CreateMergeRequest;
+import io.changeflow.application.handle.HandleMergeRequest;
+import io.changeflow.application.port.out.Approvals;
+import io.changeflow.application.port.out.AuditLog;
+import io.changeflow.application.port.out.Batches;
+import io.changeflow.application.port.out.BusinessMetrics;
+import io.changeflow.application.port.out.CallbackInbox;
+import io.changeflow.application.port.out.IdempotencyRecords;
+import io.changeflow.application.port.out.MergeRequests;
+import io.changeflow.application.port.out.Operations;
+import io.changeflow.application.port.out.Permissions;
+import io.changeflow.application.port.out.Targets;
+import io.changeflow.application.port.out.WorkQueue;
+import io.changeflow.application.port.out.WorkQueue.StepKind;
+import io.changeflow.application.query.ListMyBindings;
+import io.changeflow.application.query.ListMyRequests;
+import io.changeflow.application.query.ListTargets;
+import io.changeflow.application.query.PreviewChange;
+import io.changeflow.application.query.ShowChangeRequest;
+import io.changeflow.application.query.ShowStats;
+import io.changeflow.application.reconcile.MarkDeployed;
+import io.changeflow.application.reconcile.ReconcileMergedRequests;
+import io.changeflow.application.recovery.CloseChangeRequest;
+import io.changeflow.application.recovery.FindStuckRequests;
+import io.changeflow.application.recovery.PurgeExpiredIdempotencyRecords;
+import io.changeflow.application.recovery.RetriggerStep;
+import io.changeflow.application.recovery.ShowOperation;
+import io.changeflow.application.recovery.SweepStuckRequests;
+import io.changeflow.application.settings.Settings;
+import io.changeflow.application.submit.SubmitChangeRequest;
+import io.changeflow.application.workflow.PipelineWatch;
+import io.changeflow.application.workflow.RunWorkflowStep;
+import io.changeflow.application.workflow.StateChanges;
+import io.changeflow.application.workflow.StepLauncher;
+import io.changeflow.application.workflow.WorkflowPolicy;
+import io.changeflow.application.workflow.WorkflowStep;
+import io.changeflow.domain.state.WorkflowEvent;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/** The use cases, built explicitly on the ports the adapters provide (no Spring in application). */
+@Configuration(proxyBeanMethods = false)
+@EnableConfigurationProperties({WorkflowProperties.class, CatalogProperties.class})
+class WorkflowConfiguration {
+
+    @Bean
+    Clock clock() {
+        return Clock.systemUTC();
+    }
+
+    @Bean
+    Targets targets(CatalogProperties catalog) {
+        return catalog.toTargets();
+    }
+
+    @Bean
+    WorkflowPolicy workflowPolicy(WorkflowProperties properties) {
+        return properties.toPolicy();
+    }
+
+    @Bean
+    StateChanges stateChanges(Operations operations, BusinessMetrics metrics) {
+        return new StateChanges(operations, metrics);
+    }
+
+    @Bean
+    StepLauncher stepLauncher(WorkQueue queue, StateChanges changes) {
+        return new StepLauncher(queue, changes);
+    }
+
+    @Bean
+    MarkDeployed markDeployed(Operations operations, BusinessMetrics metrics) {
+        return new MarkDeployed(operations, metrics);
+    }
+
+    @Bean
+    SubmitChangeRequest submitChangeRequest(Operations operations, Targets targets, IdempotencyRecords idempotency,
+                                            Settings settings, StepLauncher launcher, BusinessMetrics metrics,
+                                            Clock clock, WorkflowProperties properties) {
+        return new SubmitChangeRequest(operations, targets, idempotency, settings, launcher, metrics, clock,
+                properties.keyTimeToLive(SubmitChangeRequest.DEFAULT_KEY_TIME_TO_LIVE));
+    }
+
+    @Bean
+    HandleApprovalCallback handleApprovalCallback(CallbackInbox inbox, Operations operations, Targets targets,
+                                                  Batches batches, StateChanges changes, StepLauncher launcher) {
+        return new HandleApprovalCallback(inbox, operations, targets, batches, changes, launcher);
+    }
+
+    @Bean
+    HandleDeployCallback handleDeployCallback(CallbackInbox inbox, Operations operations, MarkDeployed markDeployed) {
+        return new HandleDeployCallback(inbox, operations, markDeployed);
+    }
+
+    @Bean
+    ReconcileMergedRequests reconcileMergedRequests(Operations operations, CallbackInbox inbox, MarkDeployed markDeployed,
+                                                    AuditLog audit, WorkflowProperties properties, Clock clock) {
+        return new ReconcileMergedRequests(operations, inbox, markDeployed, audit, properties.reconciliationWindow(), clock);
+    }
+
+    @Bean
+    RunWorkflowStep runWorkflowStep(Operations operations, Targets targets, Approvals approvals, MergeRequests gitlab,
+                                    Batches batches, BusinessMetrics metrics, SettleBatch settleBatch,
+                                    StateChanges changes, Settings settings, WorkflowPolicy policy, Clock clock) {
+        var pipelineWatch = new PipelineWatch(policy.pipelinePolling(), policy.pendingRecheck(), policy.pendingGiveUpAfter());
+        var steps = new ArrayList<WorkflowStep>(List.of(
+                new WorkflowStep(StepKind.SUBMIT_APPROVAL, WorkflowEvent.APPROVAL_SUBMIT_FAILED,
+                        new SubmitApproval(operations, approvals, changes), changes, policy.transientRetry()),
+                new WorkflowStep(StepKind.CREATE, WorkflowEvent.CREATE_ERROR,
+                        new CreateMergeRequest(operations, targets, gitlab, changes, pipelineWatch, clock), changes,
+                        policy.transientRetry()),
+                new WorkflowStep(StepKind.HANDLE, WorkflowEvent.HANDLE_ERROR,
+                        new HandleMergeRequest(operations, targets, gitlab, changes, settings, policy, clock), changes,
+                        policy.transientRetry()),
+                new WorkflowStep(StepKind.CLOSE, WorkflowEvent.CLOSE_FAILED,
+                        new CloseMergeRequest(operations, gitlab, changes, policy), changes, policy.transientRetry())));
+        steps.addAll(BatchSteps.of(new MergeBatch(batches, operations, targets, gitlab, metrics, settings, policy, clock),
+                new SettleBatchStep(settleBatch, policy), policy.transientRetry()));
+        return new RunWorkflowStep(steps);
+    }
+
+    @Bean
+    SweepStuckRequests sweepStuckRequests(Operations operations, Targets targets, Batches batches, WorkQueue queue,
+                                          StateChanges changes, WorkflowProperties properties) {
+        return new SweepStuckRequests(operations, targets, batches, queue, changes, properties.sweepPolicy());
+    }
+
+    @Bean
+    RetriggerStep retriggerStep(Operations operations, WorkQueue queue, ReadmitBatchMember readmit, AuditLog audit,
+                                Clock clock) {
+        return new RetriggerStep(operations, queue, readmit, audit, clock);
+    }
+
+    @Bean
+    CloseChangeRequest closeChangeRequest(Operations operations, MergeRequests gitlab, Approvals approvals,
+                                          StateChanges changes, AuditLog audit, Clock clock) {
+        return new CloseChangeRequest(operations, gitlab, approvals, changes, audit, clock);
+    }
+
+    @Bean
+    FindStuckRequests findStuckRequests(Operations operations) {
+        return new FindStuckRequests(operations);
+    }
+
+    @Bean
+    ShowOperation showOperation(Operations operations, AuditLog audit) {
+        return new ShowOperation(operations, audit);
+    }
+
+    @Bean
+    PurgeExpiredIdempotencyRecords purgeExpiredIdempotencyRecords(IdempotencyRecords idempotency) {
+        return new PurgeExpiredIdempotencyRecords(idempotency);
+    }
+
+    @Bean
+    ShowChangeRequest showChangeRequest(Operations operations, Permissions permissions) {
+        return new ShowChangeRequest(operations, permissions);
+    }
+
+    @Bean
+    ShowStats showStats(Operations operations) {
+        return new ShowStats(operations);
+    }
+
+    @Bean
+    ListMyRequests listMyRequests(Operations operations) {
+        return new ListMyRequests(operations);
+    }
+
+    @Bean
+    ListMyBindings listMyBindings(Operations operations) {
+        return new ListMyBindings(operations);
+    }
+
+    @Bean
+    ListTargets listTargets(Targets targets) {
+        return new ListTargets(targets);
+    }
+
+    @Bean
+    PreviewChange previewChange(Targets targets, MergeRequests gitlab, Clock clock) {
+        return new PreviewChange(targets, gitlab, clock);
+    }
+}

@@ -1,0 +1,87 @@
+package io.changeflow.bootstrap;
+
+import io.changeflow.application.recovery.SweepStuckRequests;
+import io.changeflow.application.workflow.WorkflowPolicy;
+import io.changeflow.domain.polling.ExponentialBackoff;
+import io.changeflow.domain.polling.RetryPolicy;
+import io.changeflow.domain.polling.TieredPolling;
+import io.changeflow.domain.reconcile.ReconciliationWindow;
+import java.time.Duration;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+
+/**
+ * Static timings of the workflow ({@code changeflow.workflow.*}), read at startup. Every value has a
+ * finite default; a missing or non-positive duration falls back to it. The dynamic settings
+ * ({@code approval.maxRetries}, {@code workflow.approveFirst}, ...) are read per use instead.
+ */
+@ConfigurationProperties("changeflow.workflow")
+record WorkflowProperties(Polling pipeline, Polling rebase, Duration approvalBackoffBase, Duration approvalBackoffMax,
+                          Duration pendingRecheck, Duration pendingGiveUpAfter, Integer transientRetries,
+                          Integer mergeRetries, Duration mergeRetryDelay, Integer maxRebases, Integer closeRetries,
+                          Sweep sweep, Reconciliation reconciliation, Duration idempotencyKeyTimeToLive) {
+
+    /** Tiered polling: {@code shortAttempts} waits of {@code shortInterval}, then {@code longInterval}, up to {@code timeout}. */
+    record Polling(Duration shortInterval, Integer shortAttempts, Duration longInterval, Duration timeout) {
+
+        TieredPolling toPolicy(TieredPolling defaults) {
+            return new TieredPolling(or(shortInterval, defaults.shortInterval()),
+                    shortAttempts == null || shortAttempts < 0 ? defaults.shortAttempts() : shortAttempts,
+                    or(longInterval, defaults.longInterval()), or(timeout, defaults.timeout()));
+        }
+    }
+
+    /** The stuck-request sweep: re-schedule after {@code lostTaskAfter} of silence, fail after {@code failAfter}. */
+    record Sweep(Duration every, Duration lostTaskAfter, Duration failAfter, Integer limit) {}
+
+    /** Lost deploy callbacks: every {@code every}, records merged between {@code minAge} and {@code maxAge} ago. */
+    record Reconciliation(Duration every, Duration minAge, Duration maxAge) {}
+
+    WorkflowPolicy toPolicy() {
+        var d = WorkflowPolicy.defaults();
+        var transientBackoff = d.transientRetry().backoff();
+        return new WorkflowPolicy(
+                new ExponentialBackoff(or(approvalBackoffBase, d.approvalBackoff().base()),
+                        or(approvalBackoffMax, d.approvalBackoff().max())),
+                pipeline == null ? d.pipelinePolling() : pipeline.toPolicy(d.pipelinePolling()),
+                rebase == null ? d.rebasePolling() : rebase.toPolicy(d.rebasePolling()),
+                or(pendingRecheck, d.pendingRecheck()), or(pendingGiveUpAfter, d.pendingGiveUpAfter()),
+                new RetryPolicy(nonNegative(transientRetries, d.transientRetry().maxRetries()), transientBackoff),
+                nonNegative(mergeRetries, d.mergeRetries()), or(mergeRetryDelay, d.mergeRetryDelay()),
+                nonNegative(maxRebases, d.maxRebases()), nonNegative(closeRetries, d.closeRetries()));
+    }
+
+    SweepStuckRequests.Policy sweepPolicy() {
+        var d = SweepStuckRequests.Policy.defaults();
+        if (sweep == null) {
+            return d;
+        }
+        return new SweepStuckRequests.Policy(or(sweep.lostTaskAfter(), d.lostTaskAfter()),
+                or(sweep.failAfter(), d.failAfter()), sweep.limit() == null || sweep.limit() < 1 ? d.limit() : sweep.limit());
+    }
+
+    Duration sweepEvery() {
+        return sweep == null ? Duration.ofMinutes(1) : or(sweep.every(), Duration.ofMinutes(1));
+    }
+
+    ReconciliationWindow reconciliationWindow() {
+        return new ReconciliationWindow(
+                reconciliation == null ? Duration.ofMinutes(10) : or(reconciliation.minAge(), Duration.ofMinutes(10)),
+                reconciliation == null ? Duration.ofHours(24) : or(reconciliation.maxAge(), Duration.ofHours(24)));
+    }
+
+    Duration reconciliationEvery() {
+        return reconciliation == null ? Duration.ofMinutes(5) : or(reconciliation.every(), Duration.ofMinutes(5));
+    }
+
+    Duration keyTimeToLive(Duration fallback) {
+        return or(idempotencyKeyTimeToLive, fallback);
+    }
+
+    private static Duration or(Duration value, Duration fallback) {
+        return value == null || value.isNegative() || value.isZero() ? fallback : value;
+    }
+
+    private static int nonNegative(Integer value, int fallback) {
+        return value == null || value < 0 ? fallback : value;
+    }
+}

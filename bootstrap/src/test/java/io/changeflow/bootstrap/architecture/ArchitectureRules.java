@@ -1,0 +1,95 @@
+package io.changeflow.bootstrap.architecture;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+
+import com.tngtech.archunit.base.DescribedPredicate;
+import com.tngtech.archunit.core.domain.JavaCall;
+import com.tngtech.archunit.lang.ArchRule;
+import java.util.List;
+
+/**
+ * The architecture rules, parameterised by the root package so that the same rules run against
+ * Changeflow ({@code io.changeflow}) and against a fixture of deliberate violations that proves each
+ * rule can fail.
+ */
+final class ArchitectureRules {
+
+    private ArchitectureRules() {
+    }
+
+    static ArchRule domainDependsOnTheJdkOnly(String root) {
+        return classes().that().resideInAPackage(root + ".domain..")
+                .should().onlyDependOnClassesThat().resideInAnyPackage("java..", root + ".domain..")
+                .as("domain depends only on the JDK");
+    }
+
+    static ArchRule applicationDependsOnDomainAndTheJdkOnly(String root) {
+        return classes().that().resideInAPackage(root + ".application..")
+                .should().onlyDependOnClassesThat()
+                .resideInAnyPackage("java..", root + ".domain..", root + ".application..")
+                .as("application depends only on domain and the JDK");
+    }
+
+    static ArchRule noSpringInTheCore(String root) {
+        return noClasses().that().resideInAnyPackage(root + ".domain..", root + ".application..")
+                .should().dependOnClassesThat().resideInAnyPackage("org.springframework..")
+                .as("Spring is nowhere in domain or application");
+    }
+
+    static ArchRule jooqOnlyInPersistence(String root) {
+        return noClasses().that().resideOutsideOfPackage(root + ".adapter.persistence..")
+                .should().dependOnClassesThat().resideInAnyPackage("org.jooq..")
+                .as("jOOQ only in the persistence adapter");
+    }
+
+    static ArchRule gitlab4jOnlyInTheGitLabAdapter(String root) {
+        return noClasses().that().resideOutsideOfPackage(root + ".adapter.gitlab..")
+                .should().dependOnClassesThat().resideInAnyPackage("org.gitlab4j..")
+                .as("gitlab4j only in the GitLab adapter");
+    }
+
+    static ArchRule noWallClockInTheCore(String root) {
+        return noClasses().that().resideInAnyPackage(root + ".domain..", root + ".application..")
+                .should().callMethodWhere(readsTheWallClock())
+                .as("no wall clock in the core: time comes from an injected java.time.Clock");
+    }
+
+    /** Each adapter may depend on application and domain, never on another adapter or on bootstrap. */
+    static List<ArchRule> adaptersAreIndependent(String root) {
+        var adapters = List.of("web", "persistence", "gitlab", "approval", "scheduler");
+        return adapters.stream()
+                .map(adapter -> (ArchRule) noClasses().that().resideInAPackage(root + ".adapter." + adapter + "..")
+                        .should().dependOnClassesThat().resideInAnyPackage(otherAdapters(root, adapter, adapters))
+                        .as("the " + adapter + " adapter depends on no other adapter, on bootstrap or on the sandbox"))
+                .toList();
+    }
+
+    private static String[] otherAdapters(String root, String adapter, List<String> adapters) {
+        var others = new java.util.ArrayList<String>();
+        adapters.stream().filter(a -> !a.equals(adapter)).forEach(a -> others.add(root + ".adapter." + a + ".."));
+        others.add(root + ".bootstrap..");
+        others.add(root + ".sandbox..");
+        return others.toArray(String[]::new);
+    }
+
+    private static DescribedPredicate<JavaCall<?>> readsTheWallClock() {
+        return new DescribedPredicate<>("reads the wall clock (Instant.now(), LocalDateTime.now(), "
+                + "System.currentTimeMillis(), Clock.systemUTC(), ...)") {
+            @Override
+            public boolean test(JavaCall<?> call) {
+                var owner = call.getTarget().getOwner().getFullName();
+                var name = call.getTarget().getName();
+                return switch (owner) {
+                    case "java.lang.System" -> name.equals("currentTimeMillis") || name.equals("nanoTime");
+                    case "java.time.Clock" -> name.equals("systemUTC") || name.equals("systemDefaultZone");
+                    case "java.time.Instant", "java.time.LocalDateTime", "java.time.LocalDate", "java.time.LocalTime",
+                         "java.time.ZonedDateTime", "java.time.OffsetDateTime", "java.time.OffsetTime",
+                         "java.time.Year", "java.time.YearMonth", "java.time.MonthDay" ->
+                            name.equals("now") && call.getTarget().getRawParameterTypes().isEmpty();
+                    default -> false;
+                };
+            }
+        };
+    }
+}
