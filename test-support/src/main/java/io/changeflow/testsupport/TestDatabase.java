@@ -23,7 +23,8 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * @Test void something() { var ds = db.dataSource(); var url = db.jdbcUrl(); }
  * }</pre>
  *
- * <p>Outside JUnit's extension model (e.g. jqwik), use {@link #open()} and {@link #close()}.
+ * <p>Outside JUnit's extension model (e.g. a benchmark or a plain main method), use {@link #open()} and
+ * {@link #close()}.
  * Schema names carry a random suffix, so parallel runs on one shared server never collide.
  *
  * <p>Run the tests against a server of your own with {@code DB_URL=jdbc:mysql://127.0.0.1:3306/
