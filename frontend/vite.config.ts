@@ -1,16 +1,9 @@
 import react from '@vitejs/plugin-react';
-import type { IncomingMessage } from 'node:http';
 import { defineConfig } from 'vitest/config';
 import { inlineReleaseGuard } from './tooling/inline-release-guard.ts';
 
 /** The running backend the dev server proxies to (README start command: http://localhost:8080). */
 const backend = process.env.CHANGEFLOW_BACKEND ?? 'http://localhost:8080';
-
-/** A browser navigation to an app route (e.g. /ops/batches) gets the dev index.html, not the backend. */
-function navigationBypass(req: IncomingMessage): string | undefined {
-  const accept = req.headers.accept ?? '';
-  return req.method === 'GET' && accept.includes('text/html') ? '/index.html' : undefined;
-}
 
 export default defineConfig({
   plugins: [react(), inlineReleaseGuard()],
@@ -24,12 +17,14 @@ export default defineConfig({
   server: {
     port: 5173,
     strictPort: true,
+    // The server's prefixes; the app's own routes (/, /requests/..., /console/...) stay with the dev server,
+    // as in production, where a page load under these prefixes never gets the app's page either.
     proxy: {
       '/api': { target: backend },
       '/sandbox': { target: backend },
       '/sim': { target: backend },
       '/actuator': { target: backend },
-      '/ops': { target: backend, bypass: navigationBypass },
+      '/ops': { target: backend },
     },
   },
   test: {

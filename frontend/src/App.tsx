@@ -8,6 +8,7 @@ import { HomePage } from './pages/HomePage';
 import { NotFoundPage } from './pages/NotFoundPage';
 import { RecordsPage } from './pages/RecordsPage';
 import { RequestPage } from './pages/RequestPage';
+import { CONSOLE, isConsolePath } from './ops/paths';
 import { releaseGuard } from './release/guard';
 import { lazyWithGuard } from './release/lazyWithGuard';
 import { Link, matchPath, NavLink, useLocation } from './router/router';
@@ -27,7 +28,7 @@ function Routes() {
   if (matchPath('/records', pathname)) return <RecordsPage />;
   if (matchPath('/bindings', pathname)) return <BindingsPage />;
   if (matchPath('/inbox', pathname)) return <InboxPage />;
-  if (pathname === '/ops' || pathname.startsWith('/ops/')) return <OpsApp />;
+  if (isConsolePath(pathname)) return <OpsApp />;
   return <NotFoundPage />;
 }
 
@@ -83,7 +84,7 @@ function Shell() {
               </NavLink>
             ) : null}
             {canOperate(me) ? (
-              <NavLink to="/ops" data-testid="nav-ops">
+              <NavLink to={CONSOLE} data-testid="nav-ops">
                 Operations
               </NavLink>
             ) : null}

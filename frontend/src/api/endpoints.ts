@@ -1,6 +1,7 @@
 import { api, type ApiResult } from './client';
 import type {
   Batch,
+  BatchRound,
   Binding,
   ConfigEntry,
   Decision,
@@ -13,6 +14,7 @@ import type {
   ReconciliationResult,
   RequestView,
   RetriggerResult,
+  Settlement,
   SubmitRequestBody,
   Target,
 } from './types';
@@ -55,8 +57,17 @@ export const sandboxLogout = () => api.post<unknown>('/sandbox/logout');
 
 export const getTargets = (signal?: AbortSignal) => api.get<Target[]>('/api/targets', { signal });
 
-export const getPreview = (targetKey: string, subjectId: string, signal?: AbortSignal) =>
-  api.get<Preview | null>('/api/requests/preview', { query: { targetKey, subjectId }, signal });
+/** What the preview reads: the form's fields, so the shown line is the one the merge request would add. */
+export interface PreviewQuery {
+  targetKey: string;
+  subjectId?: string;
+  operationId?: string;
+  expiresAt?: string;
+}
+
+/** 200 OK with the preview, or 200 PREVIEW_UNAVAILABLE with data null (never blocks submitting). */
+export const getPreview = (query: PreviewQuery, signal?: AbortSignal) =>
+  api.get<Preview | null>('/api/requests/preview', { query: { ...query }, signal });
 
 export const submitRequest = (body: SubmitRequestBody) => api.post<RequestView>('/api/requests', body);
 
@@ -88,13 +99,13 @@ export const closeOperation = (operationId: string) =>
   api.post<unknown>(`/ops/operations/${enc(operationId)}/close`);
 
 export const startBatchRound = (partition: string) =>
-  api.post<{ batchId?: number | string } | null>('/ops/batch-rounds', {}, { query: { partition } });
+  api.post<BatchRound | null>('/ops/batch-rounds', {}, { query: { partition } });
 
 export const listBatches = (limit: number, signal?: AbortSignal) =>
   api.get<Batch[]>('/ops/batches', { query: { limit }, signal });
 
 export const settleBatch = (id: number | string) =>
-  api.post<{ outcome?: string } | null>(`/ops/batches/${enc(String(id))}/settle`);
+  api.post<Settlement | null>(`/ops/batches/${enc(String(id))}/settle`);
 
 export const runReconciliation = () => api.post<ReconciliationResult>('/ops/reconciliation-runs');
 

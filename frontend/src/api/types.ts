@@ -5,6 +5,8 @@ export interface Me {
   verified: boolean;
   permissions: string[];
   sandbox: boolean;
+  /** Whether the access mode accepts submissions right now (a submission may still be refused). */
+  submissionsOpen: boolean;
 }
 
 export interface DemoUser {
@@ -64,6 +66,8 @@ export interface RequestView {
   step: string | null;
   stepCode: number | null;
   hint: Hint | null;
+  /** Note on the last step (e.g. why it stopped), safe to show. */
+  detail?: string | null;
   mergeRequest: MergeRequestLink | null;
   batchId: number | string | null;
   timeline?: TimelineEntry[];
@@ -107,12 +111,36 @@ export interface InboxItem {
 
 export type Decision = 'APPROVE' | 'REJECT';
 
-/** GET /ops/operations/{id}: the request view plus both layers, history and audit. */
+/** One state write of GET /ops/operations/{id}: both layers before and after. */
+export interface HistoryEntry {
+  event: string;
+  fromStep: string | null;
+  toStep: string | null;
+  fromStatus: string | null;
+  toStatus: string | null;
+  detail: string | null;
+  actor: string | null;
+  at: string;
+}
+
+/** One audit entry (parameters already masked and cut by the server). */
+export interface AuditEntry {
+  actor: string;
+  action: string;
+  subject: string | null;
+  parameters: Record<string, string> | null;
+  at: string;
+}
+
+/** GET /ops/operations/{id}: the request view's fields (flattened) plus both layers, history and audit. */
 export interface OperationDetail extends RequestView {
-  binding?: Record<string, unknown> | null;
-  history?: Array<Record<string, unknown>>;
-  audit?: Array<Record<string, unknown>>;
+  binding?: Binding | null;
+  history?: HistoryEntry[];
+  audit?: AuditEntry[];
+  /** RETRIGGER, CLOSE; absent: the buttons stay enabled and the server decides. */
   allowedActions?: string[];
+  /** The step a re-trigger would run, or null. */
+  retriggerStep?: string | null;
 }
 
 export interface RetriggerResult {
@@ -126,11 +154,32 @@ export interface Batch {
   partition: string;
   status: string;
   depth: number | null;
-  members: unknown[];
+  /** The members' request views (without timeline), in claim order. */
+  members: RequestView[];
   mergeRequest: MergeRequestLink | null;
   detail: string | null;
   createdAt: string | null;
   updatedAt: string | null;
+}
+
+/** POST /ops/batch-rounds (codes CLAIMED, SLOT_OCCUPIED, NOTHING_TO_CLAIM; the last two with nulls). */
+export interface BatchRound {
+  partition: string;
+  batchId: number | string | null;
+  members: string[] | null;
+  scheduled: boolean | null;
+}
+
+/** POST /ops/batches/{id}/settle (code SETTLED). */
+export interface Settlement {
+  batchId: number | string;
+  /** MERGED_WINS, FAILED or RETRY_LATER. */
+  outcome: string;
+  batchStatus: string | null;
+  /** TRANSIENT or DETERMINISTIC (FAILED only). */
+  failureKind: string | null;
+  /** REQUEUE_ALL, SPLIT, BLAME or GIVE_UP (FAILED only). */
+  plan: string | null;
 }
 
 export interface ReconciliationResult {
@@ -143,4 +192,6 @@ export interface ConfigEntry {
   raw: string | null;
   resolved: unknown;
   rule: string | null;
+  /** file or environment; null for a missing key. */
+  source?: string | null;
 }

@@ -6,11 +6,21 @@ type PreviewState = { status: 'idle' } | { status: 'loading' } | { status: 'read
 
 export const PREVIEW_DEBOUNCE_MS = 400;
 
+export interface PreviewPanelProps {
+  targetKey: string;
+  subjectId: string;
+  /** The form's operationId: the previewed line carries it, as the merge request will. */
+  operationId?: string;
+  /** yyyy-mm-dd or an instant; an invalid one only makes the preview unavailable. */
+  expiresAt?: string;
+}
+
 /**
- * Read-only preview of the change the merge request would make. It never blocks submitting: any
- * failure (or empty data, code PREVIEW_UNAVAILABLE) only says that no preview is available.
+ * Read-only preview of the change the merge request would make, for the form's current fields. It
+ * never blocks submitting: code OK with data shows it; any failure (or PREVIEW_UNAVAILABLE with data
+ * null) only says that no preview is available.
  */
-export function PreviewPanel({ targetKey, subjectId }: { targetKey: string; subjectId: string }) {
+export function PreviewPanel({ targetKey, subjectId, operationId, expiresAt }: PreviewPanelProps) {
   const [state, setState] = useState<PreviewState>({ status: 'idle' });
 
   useEffect(() => {
@@ -21,9 +31,16 @@ export function PreviewPanel({ targetKey, subjectId }: { targetKey: string; subj
     const controller = new AbortController();
     setState({ status: 'loading' });
     const timer = setTimeout(() => {
-      void getPreview(targetKey, subjectId, controller.signal).then((result) => {
+      const query = { targetKey, subjectId: subjectId || undefined, operationId, expiresAt: expiresAt || undefined };
+      void getPreview(query, controller.signal).then((result) => {
         if (controller.signal.aborted) return;
-        if (result.ok && result.data && typeof result.data === 'object' && result.data.filePath) {
+        if (
+          result.ok &&
+          result.code !== 'PREVIEW_UNAVAILABLE' &&
+          result.data &&
+          typeof result.data === 'object' &&
+          result.data.filePath
+        ) {
           setState({ status: 'ready', preview: result.data });
         } else {
           setState({ status: 'unavailable' });
@@ -34,7 +51,7 @@ export function PreviewPanel({ targetKey, subjectId }: { targetKey: string; subj
       clearTimeout(timer);
       controller.abort();
     };
-  }, [targetKey, subjectId]);
+  }, [targetKey, subjectId, operationId, expiresAt]);
 
   if (state.status === 'idle') return null;
   return (

@@ -49,6 +49,11 @@ export function RequestDetails({ view, onApplyAgain, targetBatchable, statusExtr
       </p>
 
       <HintBox hint={view.hint} onApplyAgain={onApplyAgain} />
+      {view.detail ? (
+        <p className="muted" data-testid="request-detail">
+          Last note: {view.detail}
+        </p>
+      ) : null}
 
       <dl className="facts">
         <div>

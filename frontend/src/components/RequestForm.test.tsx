@@ -2,7 +2,7 @@ import { act } from 'react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { envelope, mockFetch, type RecordedCall, type Reply } from '../test/fetchMock';
 import { TARGETS, view } from '../test/fixtures';
-import { click, flush, render, type, type Rendered } from '../test/render';
+import { click, flush, render, type, waitFor, type Rendered } from '../test/render';
 import { RequestForm, type RequestFormProps } from './RequestForm';
 
 let r: Rendered | null = null;
@@ -162,5 +162,53 @@ describe('RequestForm', () => {
     await submitForm(form);
     expect(api.posts().map((c) => (c.body as { operationId: string }).operationId)).toEqual(['op-1', 'op-1']);
     expect(onAccepted).toHaveBeenCalledWith('op-1');
+  });
+
+  it('previews with the form\'s operationId and expiry: OK shows the line, PREVIEW_UNAVAILABLE only says "no preview"', async () => {
+    let available = true;
+    const mock = mockFetch((call: RecordedCall) => {
+      if (call.url.startsWith('/api/requests/preview')) {
+        return available
+          ? envelope('OK', {
+              project: 'platform/access-config',
+              filePath: 'grants/db-prod-readonly.txt',
+              removedLine: null,
+              addedLine: 'bob until=2099-12-31T00:00:00Z op=op-1',
+            })
+          : envelope('PREVIEW_UNAVAILABLE', null, 200, { message: 'No preview right now; you can still submit.' });
+      }
+      return envelope('NOT_FOUND', null, 404);
+    });
+    restore = mock.restore;
+    const { r: form } = await renderForm();
+    await fill(form, { subject: 'bob' });
+    await type(form.byTestId<HTMLInputElement>('field-expires'), '2099-12-31');
+    await waitFor(() => form.queryByTestId('preview')?.dataset.previewState === 'ready');
+    const previews = mock.calls.filter((c) => c.url.startsWith('/api/requests/preview'));
+    const last = new URL(previews[previews.length - 1]!.url, 'http://localhost');
+    expect(Object.fromEntries(last.searchParams)).toEqual({
+      targetKey: 'db-prod-readonly',
+      subjectId: 'bob',
+      operationId: 'op-1',
+      expiresAt: '2099-12-31',
+    });
+    expect(form.byTestId('preview').textContent).toContain('+ bob until=2099-12-31T00:00:00Z op=op-1');
+    expect(form.byTestId('preview').textContent).toContain('grants/db-prod-readonly.txt');
+
+    available = false;
+    await type(form.byTestId<HTMLInputElement>('field-subject'), 'carol');
+    await waitFor(() => form.queryByTestId('preview')?.dataset.previewState === 'unavailable');
+    expect(form.byTestId('preview').textContent).toMatch(/no preview is available/i);
+    expect(form.byTestId<HTMLButtonElement>('submit-request').disabled).toBe(false);
+  });
+
+  it('describes the chosen target as sentences, batch rounds included', async () => {
+    backend([]);
+    const targets = [{ key: 'vpn-staging', name: 'VPN to staging', description: 'Network access to staging', batchable: true }];
+    const { r: form } = await renderForm({ targets });
+    await type(form.byTestId<HTMLSelectElement>('field-target'), 'vpn-staging');
+    expect(form.container.querySelector('.field-hint')?.textContent).toBe(
+      'Network access to staging. Merged together with other requests in batch rounds.',
+    );
   });
 });

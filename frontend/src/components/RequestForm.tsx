@@ -174,7 +174,9 @@ export function RequestForm({ targets, initial, onNewRequest, onAccepted, genera
           {target ? (
             <p className="field-hint" id={`${ids.targetKey}-desc`}>
               {target.description}
-              {target.batchable ? ' Merged together with other requests in batch rounds.' : ''}
+              {target.batchable
+                ? `${/[.!?]\s*$/.test(target.description) || target.description === '' ? '' : '.'} Merged together with other requests in batch rounds.`
+                : ''}
             </p>
           ) : null}
           {fieldError('targetKey')}
@@ -234,7 +236,12 @@ export function RequestForm({ targets, initial, onNewRequest, onAccepted, genera
         </div>
       </fieldset>
 
-      <PreviewPanel targetKey={values.targetKey} subjectId={values.subjectId.trim()} />
+      <PreviewPanel
+        targetKey={values.targetKey}
+        subjectId={values.subjectId.trim()}
+        operationId={operationId}
+        expiresAt={values.expiresAt}
+      />
 
       {otherFieldErrors.length > 0 ? (
         <ul className="field-error" data-testid="field-errors-other">

@@ -1,14 +1,93 @@
 import { useState } from 'react';
 import { listBatches, settleBatch, startBatchRound } from '../api/endpoints';
+import type { BatchRound, RequestView, Settlement } from '../api/types';
 import { ErrorNotice } from '../components/ErrorNotice';
+import { HintText } from '../components/HintText';
 import { Loading } from '../components/Loading';
 import { PageHeading } from '../components/PageHeading';
 import { MergeRequestLink } from '../components/RequestDetails';
+import { StatusBadge } from '../components/StatusBadge';
 import { displayValue, formatDateTime } from '../logic/format';
 import { useLoad } from '../logic/hooks';
-import { ActionResult, outcomeOf, type ActionOutcome } from './common';
+import { Link } from '../router/router';
+import { ActionResult, informational, outcomeOf, type ActionOutcome, type Tone } from './common';
+import { consolePaths } from './paths';
 
 const ACTIVE = new Set(['RUNNING', 'BLOCKED']);
+
+/** A member as the server sends it (a request view); an older server's bare id is read as one. */
+export function memberView(member: unknown): Partial<RequestView> & { operationId: string } {
+  if (typeof member === 'string' || typeof member === 'number') return { operationId: String(member) };
+  if (member && typeof member === 'object' && typeof (member as { operationId?: unknown }).operationId === 'string') {
+    return member as RequestView;
+  }
+  return { operationId: displayValue(member) };
+}
+
+/** What a round did, in words beyond the server's message. */
+export function roundExtra(code: string, data: BatchRound | null): string | undefined {
+  if (code !== 'CLAIMED' || !data) return undefined;
+  const count = Array.isArray(data.members) ? data.members.length : 0;
+  const batch = data.batchId !== null && data.batchId !== undefined ? `Batch ${data.batchId}` : 'A batch';
+  return data.scheduled === false
+    ? `${batch} could not start; its ${count} request(s) wait for a later round.`
+    : `${batch} took ${count} request(s).`;
+}
+
+export function roundTone(code: string, data: BatchRound | null): Tone {
+  if (code === 'CLAIMED') return data?.scheduled === false ? 'warning' : 'success';
+  return code === 'SLOT_OCCUPIED' ? 'warning' : 'info';
+}
+
+/** The settlement's outcome, failure kind and plan for the members, in words. */
+export function settlementExtra(data: Settlement | null): string | undefined {
+  if (!data?.outcome) return undefined;
+  const parts = [`Outcome: ${data.outcome}.`];
+  if (data.batchStatus) parts.push(`Batch now ${data.batchStatus}.`);
+  if (data.failureKind) parts.push(`Failure: ${data.failureKind}.`);
+  if (data.plan) parts.push(`Members: ${PLANS[data.plan] ?? data.plan}.`);
+  return parts.join(' ');
+}
+
+const PLANS: Record<string, string> = {
+  REQUEUE_ALL: 'all wait for a later round (REQUEUE_ALL)',
+  SPLIT: 'retried in two halves (SPLIT)',
+  BLAME: 'the one member failed (BLAME)',
+  GIVE_UP: 'every member failed, split limit reached (GIVE_UP)',
+};
+
+export function settlementTone(data: Settlement | null): Tone {
+  if (data?.outcome === 'RETRY_LATER') return 'warning';
+  return data?.outcome === 'FAILED' ? 'info' : 'success';
+}
+
+function Members({ members }: { members: unknown[] }) {
+  if (members.length === 0) return <>—</>;
+  return (
+    <ul className="member-list" data-testid="batch-members">
+      {members.map(memberView).map((m) => (
+        <li key={m.operationId} data-testid="batch-member" data-operation-id={m.operationId}>
+          <Link to={consolePaths.operation(m.operationId)}>
+            <code>{m.operationId.slice(0, 8)}</code>
+            <span className="visually-hidden"> (request {m.operationId})</span>
+          </Link>{' '}
+          {m.status !== undefined ? <StatusBadge status={m.status} /> : null}{' '}
+          {m.targetKey ? (
+            <span className="muted small">
+              <code>{m.targetKey}</code>
+              {m.subjectId ? ` / ${m.subjectId}` : ''}
+            </span>
+          ) : null}{' '}
+          {m.hint ? (
+            <span className="muted small">
+              <HintText hint={m.hint} />
+            </span>
+          ) : null}
+        </li>
+      ))}
+    </ul>
+  );
+}
 
 /** Batches and their members; start a batch round; settle a stuck or blocked batch. */
 export function BatchesPage() {
@@ -21,7 +100,13 @@ export function BatchesPage() {
     setBusy('round');
     const result = await startBatchRound(partition.trim() || 'global');
     setBusy(null);
-    setOutcome(outcomeOf(result, (d) => (d && d.batchId !== undefined ? `Batch ${d.batchId}.` : undefined)));
+    setOutcome(
+      outcomeOf(
+        result,
+        (d) => roundExtra(result.ok ? result.code : '', d),
+        (code, d) => roundTone(code, d),
+      ),
+    );
     reload();
   }
 
@@ -29,7 +114,12 @@ export function BatchesPage() {
     setBusy(`settle-${id}`);
     const result = await settleBatch(id);
     setBusy(null);
-    setOutcome(outcomeOf(result, (d) => (d?.outcome ? `Outcome: ${d.outcome}.` : undefined)));
+    // ALREADY_SETTLED: it had ended (or another operator ended it first); nothing was done.
+    setOutcome(
+      !result.ok && result.code === 'ALREADY_SETTLED'
+        ? informational(result, 'Nothing was done.')
+        : outcomeOf(result, settlementExtra, (_code, d) => settlementTone(d)),
+    );
     reload();
   }
 
@@ -84,7 +174,9 @@ export function BatchesPage() {
               </div>
               <div>
                 <dt>Members</dt>
-                <dd>{Array.isArray(b.members) ? b.members.map(displayValue).join(', ') || '—' : '—'}</dd>
+                <dd>
+                  <Members members={Array.isArray(b.members) ? b.members : []} />
+                </dd>
               </div>
               {b.detail ? (
                 <div>

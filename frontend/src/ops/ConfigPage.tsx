@@ -28,6 +28,7 @@ export function ConfigPage() {
                 <th scope="col">Raw value</th>
                 <th scope="col">Resolved</th>
                 <th scope="col">Rule applied</th>
+                <th scope="col">Source</th>
               </tr>
             </thead>
             <tbody>
@@ -41,6 +42,7 @@ export function ConfigPage() {
                     <code>{displayValue(c.resolved)}</code>
                   </td>
                   <td>{c.rule ?? '—'}</td>
+                  <td data-testid="config-source">{c.source ?? '—'}</td>
                 </tr>
               ))}
             </tbody>

@@ -1,12 +1,156 @@
 import { useState } from 'react';
 import { closeOperation, getOperation, retrigger } from '../api/endpoints';
+import type { AuditEntry, Binding, HistoryEntry } from '../api/types';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { Loading } from '../components/Loading';
 import { PageHeading } from '../components/PageHeading';
 import { RequestDetails } from '../components/RequestDetails';
+import { StatusBadge } from '../components/StatusBadge';
+import { formatDate, formatDateTime } from '../logic/format';
 import { useLoad } from '../logic/hooks';
 import { Link } from '../router/router';
-import { ActionResult, GenericTable, outcomeOf, type ActionOutcome } from './common';
+import { ActionResult, outcomeOf, type ActionOutcome, type Tone } from './common';
+import { consolePaths } from './paths';
+
+/** RETRIGGERED scheduled the step; NOT_SCHEDULED (work queue full) did nothing. */
+export function retriggerTone(code: string): Tone {
+  return code === 'RETRIGGERED' ? 'success' : 'warning';
+}
+
+/** CLOSED closed it; MERGED_WINS recorded it as merged; RETRY_LATER changed nothing. */
+export function closeTone(code: string): Tone {
+  if (code === 'CLOSED') return 'success';
+  return code === 'MERGED_WINS' ? 'info' : 'warning';
+}
+
+function transition(from: string | null | undefined, to: string | null | undefined) {
+  if (!from && !to) return '—';
+  if (!from || from === to) return <code>{to ?? '—'}</code>;
+  return (
+    <>
+      <code>{from}</code> → <code>{to ?? '—'}</code>
+    </>
+  );
+}
+
+function parametersText(parameters: AuditEntry['parameters']): string {
+  if (!parameters || typeof parameters !== 'object') return '—';
+  const entries = Object.entries(parameters);
+  return entries.length === 0 ? '—' : entries.map(([k, v]) => `${k}=${String(v)}`).join(', ');
+}
+
+/** Both layers' history, oldest first as the server sends it. */
+export function HistoryTable({ rows }: { rows: HistoryEntry[] }) {
+  if (rows.length === 0) return <p className="muted">None.</p>;
+  return (
+    <div className="table-wrap">
+      <table data-testid="ops-history">
+        <caption className="visually-hidden">History of both state layers</caption>
+        <thead>
+          <tr>
+            <th scope="col">When</th>
+            <th scope="col">Event</th>
+            <th scope="col">Step</th>
+            <th scope="col">Status</th>
+            <th scope="col">Actor</th>
+            <th scope="col">Detail</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((h, i) => (
+            <tr key={`${h.event}-${h.at}-${i}`} data-testid="history-entry" data-event={h.event}>
+              <td>{formatDateTime(h.at)}</td>
+              <td>
+                <code>{h.event}</code>
+              </td>
+              <td>{transition(h.fromStep, h.toStep)}</td>
+              <td>{transition(h.fromStatus, h.toStatus)}</td>
+              <td>{h.actor ?? '—'}</td>
+              <td>{h.detail ?? ''}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+/** Who did what to this request, with the (masked) parameters. */
+export function AuditTable({ rows }: { rows: AuditEntry[] }) {
+  if (rows.length === 0) return <p className="muted">None.</p>;
+  return (
+    <div className="table-wrap">
+      <table data-testid="ops-audit">
+        <caption className="visually-hidden">Audit entries</caption>
+        <thead>
+          <tr>
+            <th scope="col">When</th>
+            <th scope="col">Operator</th>
+            <th scope="col">Action</th>
+            <th scope="col">Subject</th>
+            <th scope="col">Parameters</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((a, i) => (
+            <tr key={`${a.action}-${a.at}-${i}`} data-testid="audit-entry" data-action={a.action}>
+              <td>{formatDateTime(a.at)}</td>
+              <td>{a.actor}</td>
+              <td>
+                <code>{a.action}</code>
+              </td>
+              <td>
+                <code>{a.subject ?? '—'}</code>
+              </td>
+              <td>{parametersText(a.parameters)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+/** The subject-target row, whoever's request owns it now. */
+function BindingFacts({ binding, operationId }: { binding: Binding; operationId: string }) {
+  const owner = binding.operationId;
+  return (
+    <dl className="facts compact" data-testid="ops-binding" data-status={binding.status}>
+      <div>
+        <dt>Subject / target</dt>
+        <dd>
+          {binding.subjectId} / <code>{binding.targetKey}</code>
+        </dd>
+      </div>
+      <div>
+        <dt>Status</dt>
+        <dd>
+          <StatusBadge status={binding.status} />
+        </dd>
+      </div>
+      <div>
+        <dt>Owned by</dt>
+        <dd>
+          {!owner ? (
+            '—'
+          ) : owner === operationId ? (
+            'this request'
+          ) : (
+            <Link to={consolePaths.operation(owner)}>another request ({owner.slice(0, 8)})</Link>
+          )}
+        </dd>
+      </div>
+      <div>
+        <dt>Expires</dt>
+        <dd>{binding.expiresAt ? formatDate(binding.expiresAt) : 'Never'}</dd>
+      </div>
+      <div>
+        <dt>Last change</dt>
+        <dd>{formatDateTime(binding.updatedAt)}</dd>
+      </div>
+    </dl>
+  );
+}
 
 /** Whether the server lists the action as allowed; an absent list allows everything. */
 export function isAllowed(allowed: unknown, action: string): boolean {
@@ -26,9 +170,15 @@ export function OperationPage({ operationId }: { operationId: string }) {
     setOutcome(null);
     if (action === 'retrigger') {
       const result = await retrigger(operationId);
-      setOutcome(outcomeOf(result, (d) => (d?.step ? `Step ${d.step}${d.scheduled ? ' scheduled' : ''}.` : undefined)));
+      setOutcome(
+        outcomeOf(
+          result,
+          (d) => (d?.step ? `Step ${d.step}${d.scheduled ? ' scheduled.' : ' not scheduled.'}` : undefined),
+          retriggerTone,
+        ),
+      );
     } else {
-      setOutcome(outcomeOf(await closeOperation(operationId)));
+      setOutcome(outcomeOf(await closeOperation(operationId), undefined, closeTone));
     }
     setBusy(false);
     setConfirmClose(false);
@@ -40,7 +190,7 @@ export function OperationPage({ operationId }: { operationId: string }) {
   return (
     <section className="panel" data-testid="ops-operation-page" data-operation-id={operationId}>
       <p className="breadcrumb">
-        <Link to="/ops">Stuck requests</Link>
+        <Link to={consolePaths.stuck}>Stuck requests</Link>
       </p>
       <PageHeading>Operation</PageHeading>
       <p className="muted">
@@ -86,7 +236,14 @@ export function OperationPage({ operationId }: { operationId: string }) {
               </button>
             </div>
             {Array.isArray(detail.allowedActions) ? (
-              <p className="muted small">Allowed now: {detail.allowedActions.join(', ') || 'none'}</p>
+              <p className="muted small" data-testid="ops-allowed-actions">
+                Allowed now: {detail.allowedActions.join(', ') || 'none'}
+              </p>
+            ) : null}
+            {detail.retriggerStep ? (
+              <p className="muted small" data-testid="ops-retrigger-step">
+                A re-trigger runs the step <code>{detail.retriggerStep}</code>.
+              </p>
             ) : null}
             <ActionResult outcome={outcome} testId="ops-action-result" />
           </section>
@@ -109,20 +266,22 @@ export function OperationPage({ operationId }: { operationId: string }) {
             {detail.binding ? (
               <>
                 <h3>Binding row</h3>
-                <GenericTable rows={[detail.binding]} testId="ops-binding" caption="Binding row" />
+                <BindingFacts binding={detail.binding} operationId={operationId} />
               </>
-            ) : null}
+            ) : (
+              <p className="muted">No subject-target row.</p>
+            )}
           </section>
 
           <RequestDetails view={detail} />
 
           <section aria-labelledby="history-title" className="subsection">
             <h2 id="history-title">History</h2>
-            <GenericTable rows={Array.isArray(detail.history) ? detail.history : []} testId="ops-history" caption="History" />
+            <HistoryTable rows={Array.isArray(detail.history) ? detail.history : []} />
           </section>
           <section aria-labelledby="audit-title" className="subsection">
             <h2 id="audit-title">Audit</h2>
-            <GenericTable rows={Array.isArray(detail.audit) ? detail.audit : []} testId="ops-audit" caption="Audit" />
+            <AuditTable rows={Array.isArray(detail.audit) ? detail.audit : []} />
           </section>
         </>
       ) : null}

@@ -11,6 +11,7 @@ import { formatDateTime } from '../logic/format';
 import { STATUS_LABELS } from '../logic/timeline';
 import { Link } from '../router/router';
 import { ActionResult, outcomeOf, type ActionOutcome } from './common';
+import { consolePaths } from './paths';
 
 type Search = { status: 'idle' } | { status: 'loading' } | { status: 'ok'; rows: RequestView[] } | { status: 'error'; error: ApiFailure };
 
@@ -85,7 +86,7 @@ export function OperationsPage() {
               {search.rows.map((r) => (
                 <tr key={r.operationId} data-testid="ops-result" data-operation-id={r.operationId}>
                   <td>
-                    <Link to={`/ops/operations/${encodeURIComponent(r.operationId)}`}>
+                    <Link to={consolePaths.operation(r.operationId)}>
                       <code>{r.operationId.slice(0, 8)}</code>
                     </Link>
                   </td>

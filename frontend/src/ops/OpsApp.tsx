@@ -4,6 +4,7 @@ import { BatchesPage } from './BatchesPage';
 import { ConfigPage } from './ConfigPage';
 import { OperationPage } from './OperationPage';
 import { OperationsPage } from './OperationsPage';
+import { CONSOLE, consolePaths } from './paths';
 
 /**
  * The operations console (one lazily loaded chunk). Reaching it needs ops.operator or ops.admin;
@@ -12,21 +13,24 @@ import { OperationsPage } from './OperationsPage';
 export default function OpsApp() {
   const { pathname } = useLocation();
   let page;
-  const op = matchPath('/ops/operations/:id', pathname);
+  const op = matchPath(`${CONSOLE}/operations/:id`, pathname);
   if (op?.id) page = <OperationPage key={op.id} operationId={op.id} />;
-  else if (matchPath('/ops', pathname) || matchPath('/ops/operations', pathname)) page = <OperationsPage />;
-  else if (matchPath('/ops/batches', pathname)) page = <BatchesPage />;
-  else if (matchPath('/ops/config', pathname)) page = <ConfigPage />;
+  else if (matchPath(CONSOLE, pathname) || matchPath(`${CONSOLE}/operations`, pathname)) page = <OperationsPage />;
+  else if (matchPath(consolePaths.batches, pathname)) page = <BatchesPage />;
+  else if (matchPath(consolePaths.config, pathname)) page = <ConfigPage />;
   else page = <NotFoundPage />;
 
   return (
     <div className="ops" data-testid="ops">
       <nav className="subnav" aria-label="Operations">
-        <Link to="/ops" aria-current={pathname === '/ops' || pathname.startsWith('/ops/operations') ? 'page' : undefined}>
+        <Link
+          to={consolePaths.stuck}
+          aria-current={pathname === CONSOLE || pathname.startsWith(`${CONSOLE}/operations`) ? 'page' : undefined}
+        >
           Stuck requests
         </Link>
-        <NavLink to="/ops/batches">Batches</NavLink>
-        <NavLink to="/ops/config">Configuration</NavLink>
+        <NavLink to={consolePaths.batches}>Batches</NavLink>
+        <NavLink to={consolePaths.config}>Configuration</NavLink>
       </nav>
       {page}
     </div>

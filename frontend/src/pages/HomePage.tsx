@@ -7,6 +7,7 @@ import { PageHeading } from '../components/PageHeading';
 import { RequestForm, type RequestFormValues } from '../components/RequestForm';
 import { useLoad } from '../logic/hooks';
 import { navigate, useLocation } from '../router/router';
+import { useOptionalMe } from '../session/session';
 
 /** History state carried by "Apply again": the new form starts with these values. */
 export interface PrefillState {
@@ -24,6 +25,7 @@ function prefillOf(state: unknown): Partial<RequestFormValues> | null {
 /** Requester home: the catalog of targets and the request form. */
 export function HomePage() {
   const location = useLocation();
+  const me = useOptionalMe();
   const [targets, reload] = useLoad((signal) => getTargets(signal), []);
   // Each opened form has its own key: a new key mounts a new form with a new operationId.
   const [form, setForm] = useState<{ key: number; initial: Partial<RequestFormValues> } | null>(() => {
@@ -51,6 +53,17 @@ export function HomePage() {
   return (
     <div className="home">
       <PageHeading>Request a change</PageHeading>
+      {me && !me.verified ? (
+        <p className="notice notice-error" data-testid="unverified-notice">
+          Your identity could not be verified with the company directory, so you cannot submit or follow requests.
+          Contact the maintainers if this is wrong.
+        </p>
+      ) : null}
+      {me && me.verified && !me.submissionsOpen ? (
+        <p className="notice notice-warning" data-testid="submissions-closed" role="status">
+          Submissions are closed right now. You can prepare a request, but it will be refused until they open again.
+        </p>
+      ) : null}
       <div className="home-grid">
         <section className="panel catalog" aria-labelledby="catalog-title" data-testid="catalog">
           <h2 id="catalog-title">Catalog</h2>

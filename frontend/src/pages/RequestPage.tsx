@@ -1,7 +1,9 @@
+import { getTargets } from '../api/endpoints';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { Loading } from '../components/Loading';
 import { PageHeading } from '../components/PageHeading';
 import { RequestDetails } from '../components/RequestDetails';
+import { useLoad } from '../logic/hooks';
 import type { PollerSnapshot } from '../logic/polling';
 import { useRequestFollow } from '../logic/useRequestFollow';
 import { Link, navigate } from '../router/router';
@@ -25,6 +27,10 @@ export function pollText(snapshot: PollerSnapshot): string {
 /** Follow one request live. */
 export function RequestPage({ operationId }: { operationId: string }) {
   const { view, error, snapshot, refreshNow } = useRequestFollow(operationId);
+  // Whether the target is merged in batch rounds: the timeline expects "picked up by a batch round" then.
+  const [targets] = useLoad((signal) => getTargets(signal), []);
+  const target =
+    view && targets.status === 'ok' && Array.isArray(targets.data) ? targets.data.find((t) => t.key === view.targetKey) : undefined;
 
   const applyAgain = () => {
     if (!view) return;
@@ -62,7 +68,9 @@ export function RequestPage({ operationId }: { operationId: string }) {
         />
       ) : null}
       {!view && !error ? <Loading label="Loading the request…" /> : null}
-      {view ? <RequestDetails view={view} onApplyAgain={applyAgain} statusExtra={pollRow} /> : null}
+      {view ? (
+        <RequestDetails view={view} onApplyAgain={applyAgain} statusExtra={pollRow} targetBatchable={target?.batchable} />
+      ) : null}
     </section>
   );
 }

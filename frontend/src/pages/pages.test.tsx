@@ -69,7 +69,7 @@ describe('RequestPage', () => {
       }),
     ];
     let n = 0;
-    const api = backend(() => envelope('OK', answers[Math.min(n++, answers.length - 1)]));
+    const api = backend((c) => (c.url === '/api/targets' ? envelope('OK', TARGETS) : envelope('OK', answers[Math.min(n++, answers.length - 1)])));
     r = await render(<RequestPage operationId="op-1" />);
     await flush();
     expect(r.byTestId('request-status').dataset.status).toBe('MERGED');
@@ -87,8 +87,9 @@ describe('RequestPage', () => {
     await act(async () => {
       await vi.advanceTimersByTimeAsync(60_000);
     });
-    expect(api.calls).toHaveLength(2);
-    expect(api.calls[0]?.url).toBe('/api/requests/op-1');
+    const polls = api.calls.filter((c) => c.url !== '/api/targets');
+    expect(polls).toHaveLength(2);
+    expect(polls[0]?.url).toBe('/api/requests/op-1');
   });
 
   it('CAN_REAPPLY offers "Apply again", which opens a pre-filled form', async () => {
@@ -105,6 +106,26 @@ describe('RequestPage', () => {
     expect(window.history.state).toEqual({ prefill: { targetKey: 'wiki-editors', subjectId: 'bob', reason: 'Need it' } });
   });
 
+  it('expects a batch round, not a merge request of its own, for a batchable target', async () => {
+    backend((c) =>
+      c.url === '/api/targets'
+        ? envelope('OK', TARGETS)
+        : envelope('OK', view({ targetKey: 'wiki-editors', status: 'APPROVAL_SENT', timeline: [entry('SUBMITTED_APPROVE_FIRST', 'APPROVAL_SENDING')] })),
+    );
+    r = await render(<RequestPage operationId="op-1" />);
+    await flush();
+    const steps = r.allByTestId('timeline-step').map((s) => s.dataset.step);
+    expect(steps).toContain('BATCH_CLAIMED');
+    expect(steps).not.toContain('MR_READY');
+  });
+
+  it('shows the server\'s note on the last step', async () => {
+    backend(() => envelope('OK', view({ status: 'HANDLE_FAILED', step: 'HANDLE_FAILED', detail: 'The pipeline of the merge request failed.' })));
+    r = await render(<RequestPage operationId="op-1" />);
+    await flush();
+    expect(r.byTestId('request-detail').textContent).toBe('Last note: The pipeline of the merge request failed.');
+  });
+
   it('a missing request shows the error with its code and stops', async () => {
     const api = backend(() => envelope('NOT_FOUND', null, 404, { message: 'Not found.', traceId: 'tr-404' }));
     r = await render(<RequestPage operationId="nope" />);
@@ -112,7 +133,7 @@ describe('RequestPage', () => {
     expect(r.byTestId('error-code').textContent).toBe('NOT_FOUND');
     expect(r.byTestId('error-trace-id').textContent).toBe('tr-404');
     expect(r.byTestId('poll-status').dataset.phase).toBe('stopped');
-    expect(api.calls).toHaveLength(1);
+    expect(api.calls.filter((c) => c.url !== '/api/targets')).toHaveLength(1);
   });
 });
 
@@ -168,12 +189,33 @@ describe('App session', () => {
       if (c.url.startsWith('/ops/config')) return envelope('ACCESS_DENIED', null, 403, { message: 'Access denied', traceId: 'tr-403' });
       return envelope('OK', []);
     });
-    window.history.replaceState(null, '', '/ops/config');
+    window.history.replaceState(null, '', '/console/config');
     r = await render(<App />);
     const rendered = r;
     await waitFor(() => rendered.queryByTestId('error-code') !== null);
     expect(r.byTestId('error-message').textContent).toBe('Access denied');
     expect(r.byTestId('error-code').textContent).toBe('ACCESS_DENIED');
     expect(r.byTestId('error-trace-id').textContent).toBe('tr-403');
+  });
+
+  it('says when submissions are closed (submissionsOpen false) and when the identity is not verified', async () => {
+    let me = { account: 'alice', verified: true, permissions: [] as string[], sandbox: true, submissionsOpen: false };
+    backend((c) => (c.url === '/api/me' ? envelope('OK', me) : envelope('OK', TARGETS)));
+    r = await render(<App />);
+    await flush(6);
+    expect(r.byTestId('submissions-closed').textContent).toMatch(/submissions are closed/i);
+    expect(r.queryByTestId('unverified-notice')).toBeNull();
+    await r.unmount();
+
+    me = { ...me, submissionsOpen: true };
+    r = await render(<App />);
+    await flush(6);
+    expect(r.queryByTestId('submissions-closed')).toBeNull();
+    await r.unmount();
+
+    me = { ...me, verified: false };
+    r = await render(<App />);
+    await flush(6);
+    expect(r.byTestId('unverified-notice')).toBeTruthy();
   });
 });

@@ -36,6 +36,8 @@ async function resolveSession(): Promise<SessionState> {
         verified: data?.verified ?? false,
         permissions: Array.isArray(data?.permissions) ? data.permissions : [],
         sandbox: data?.sandbox === true,
+        // Absent (an older server): unknown, so the form says nothing and the server decides.
+        submissionsOpen: data?.submissionsOpen !== false,
       },
     };
   }
@@ -82,6 +84,12 @@ export function useSession(): Session {
   const session = useContext(SessionContext);
   if (!session) throw new Error('useSession outside SessionProvider');
   return session;
+}
+
+/** The signed-in person, or null (signed out, or rendered outside the session, e.g. in tests). */
+export function useOptionalMe(): Me | null {
+  const session = useContext(SessionContext);
+  return session?.state.phase === 'signedIn' ? session.state.me : null;
 }
 
 /** The signed-in person; pages are only rendered once signed in. */

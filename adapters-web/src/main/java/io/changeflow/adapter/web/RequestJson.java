@@ -3,6 +3,7 @@ package io.changeflow.adapter.web;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import io.changeflow.application.query.RequestView;
 import io.changeflow.domain.hint.Hint;
+import io.changeflow.domain.hint.NextAction;
 import io.changeflow.domain.operation.Binding;
 import io.changeflow.domain.operation.MergeRequestRef;
 import java.time.Instant;
@@ -22,8 +23,8 @@ record RequestJson(String operationId, String targetKey, String subjectId, Strin
 
     /** What to do next, with a message safe to show. */
     record HintJson(String code, String message) {
-        static HintJson of(Hint hint) {
-            return new HintJson(hint.name(), hint.message());
+        static HintJson of(Hint hint, String message) {
+            return new HintJson(hint.name(), message);
         }
     }
 
@@ -62,7 +63,7 @@ record RequestJson(String operationId, String targetKey, String subjectId, Strin
     private static RequestJson from(RequestView view, List<TimelineJson> timeline) {
         return new RequestJson(view.operationId().value(), view.targetKey().value(), view.subjectId().value(),
                 view.requester(), view.reason(), text(view.expiresAt()), view.stepOrder().name(),
-                view.status().map(Enum::name).orElse(null), view.step().name(), view.stepCode(), HintJson.of(view.hint()),
+                view.status().map(Enum::name).orElse(null), view.step().name(), view.stepCode(), HintJson.of(view.hint(), NextAction.message(view.step(), view.status())),
                 view.detail(), view.mergeRequest().map(MergeRequestJson::of).orElse(null), view.batchId().orElse(null),
                 timeline, view.createdAt().toString(), view.updatedAt().toString());
     }

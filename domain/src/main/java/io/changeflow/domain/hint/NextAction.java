@@ -50,4 +50,24 @@ public final class NextAction {
     public static Hint of(StepStatus step, BindingStatus binding) {
         return of(step, Optional.of(binding));
     }
+
+    /**
+     * The person-readable sentence shown with the hint: the hint's own message when there is
+     * something to do, otherwise what is happening now (so a finished request never reads "being
+     * processed").
+     */
+    public static String message(StepStatus step, Optional<BindingStatus> binding) {
+        var hint = of(step, binding);
+        if (hint != Hint.NONE || binding.isEmpty()) {
+            return hint.message();
+        }
+        return switch (binding.get()) {
+            case VALIDATED -> "Your change is in effect.";
+            case MERGED -> "Your change is merged; the deployment is rolling it out.";
+            case APPROVAL_SENDING, APPROVAL_SENT -> "Waiting for an approver's decision.";
+            case BATCH_WAITING -> "Approved; waiting for the next batch round, which merges it together with other changes.";
+            case BATCHED -> "Being merged together with other approved changes.";
+            default -> hint.message();
+        };
+    }
 }

@@ -109,4 +109,26 @@ class NextActionTest {
         assertThat(Hint.KEEP_WAITING.message()).containsIgnoringCase("keep waiting");
         assertThat(Hint.CAN_REAPPLY.message()).containsIgnoringCase("apply again");
     }
+
+    @Test
+    void aFinishedRequestSaysItIsInEffectNotThatItIsBeingProcessed() {
+        assertThat(NextAction.message(StepStatus.CALLED_BACK, Optional.of(BindingStatus.VALIDATED)))
+                .isEqualTo("Your change is in effect.");
+        assertThat(NextAction.message(StepStatus.HANDLE_MERGED, Optional.of(BindingStatus.MERGED))).contains("merged");
+        assertThat(NextAction.message(StepStatus.APPROVAL_SUBMITTED, Optional.of(BindingStatus.APPROVAL_SENT)))
+                .contains("approver");
+    }
+
+    @Test
+    void aHintThatAsksForSomethingKeepsItsOwnMessage() {
+        for (var step : StepStatus.values()) {
+            for (var binding : BindingStatus.values()) {
+                var hint = NextAction.of(step, binding);
+                if (hint != Hint.NONE) {
+                    assertThat(NextAction.message(step, Optional.of(binding))).isEqualTo(hint.message());
+                }
+            }
+        }
+        assertThat(NextAction.message(StepStatus.APPROVAL_REJECTED, Optional.empty())).isEqualTo(Hint.CAN_REAPPLY.message());
+    }
 }

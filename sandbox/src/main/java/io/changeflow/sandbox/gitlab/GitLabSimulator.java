@@ -22,7 +22,9 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.function.Predicate;
+import java.util.function.Supplier;
 
 /**
  * An in-memory GitLab: projects, branches, files, commits, merge requests, pipelines, approvals and the
@@ -53,6 +55,7 @@ public class GitLabSimulator {
 
     private final Clock clock;
     private final MergeListener mergeListener;
+    private final Supplier<String> serverWebUrl;
     private volatile GitLabSimulatorProperties properties;
 
     private final Map<Long, Project> projects = new LinkedHashMap<>();
@@ -70,9 +73,20 @@ public class GitLabSimulator {
      * @param mergeListener told about every merge, in merge order; may be null
      */
     public GitLabSimulator(GitLabSimulatorProperties properties, Clock clock, MergeListener mergeListener) {
+        this(properties, clock, mergeListener, () -> GitLabSimulatorProperties.DEFAULT_WEB_URL);
+    }
+
+    /**
+     * @param serverWebUrl where this simulator's web pages are, asked on every use while
+     *                     {@code sandbox.gitlab.web-url} is not set (e.g. {@code http://localhost:<the server's
+     *                     port>/sim/gitlab}: the port is only known once the server runs)
+     */
+    public GitLabSimulator(GitLabSimulatorProperties properties, Clock clock, MergeListener mergeListener,
+                           Supplier<String> serverWebUrl) {
         this.properties = Objects.requireNonNull(properties, "properties");
         this.clock = Objects.requireNonNull(clock, "clock");
         this.mergeListener = mergeListener;
+        this.serverWebUrl = Objects.requireNonNull(serverWebUrl, "serverWebUrl");
         reset();
     }
 
@@ -96,6 +110,21 @@ public class GitLabSimulator {
         for (var path : p.projects()) {
             ensureProject(path, Map.of("README.md", "# " + path + "\n"));
         }
+    }
+
+    /**
+     * The base of every {@code web_url} (merge requests: {@code <base>/<project path>/-/merge_requests/<iid>},
+     * a page {@link GitLabWebController} serves): {@code sandbox.gitlab.web-url} when set, else where the server
+     * runs now.
+     */
+    public String webUrl() {
+        var fixed = properties.webUrl();
+        if (fixed != null) {
+            return fixed;
+        }
+        var server = serverWebUrl.get();
+        return server == null || server.isBlank() ? GitLabSimulatorProperties.DEFAULT_WEB_URL
+                : GitLabSimulatorProperties.stripSlash(server.trim());
     }
 
     /** The current settings. */
@@ -237,6 +266,44 @@ public class GitLabSimulator {
         return List.copyOf(project(projectPath).mergeRequests.keySet());
     }
 
+    /**
+     * Everything the merge request's web page shows ({@link GitLabWebController}), read at once. The change is
+     * what the merge did to the target (first parent of the merge commit to the merge commit) once merged,
+     * else the source branch against its base.
+     */
+    synchronized MergeRequestPage.View mergeRequestPage(String projectPath, long iid) {
+        var project = project(projectPath);
+        var mr = mergeRequest(project, iid);
+        settle(project, mr);
+        var now = now();
+        Map<String, String> before = Map.of();
+        Map<String, String> after = Map.of();
+        var mergeCommit = mr.mergeCommitSha == null ? null : project.commits.get(mr.mergeCommitSha);
+        if (mergeCommit != null) {
+            var parent = mergeCommit.parents().isEmpty() ? null : project.commits.get(mergeCommit.parents().getFirst());
+            before = parent == null ? Map.of() : parent.files();
+            after = mergeCommit.files();
+        } else {
+            var src = project.branches.get(mr.sourceBranch);
+            if (src != null) {
+                before = src.base;
+                after = src.files;
+            }
+        }
+        var changes = new ArrayList<MergeRequestPage.FileChange>();
+        for (var path : new TreeSet<>(union(before.keySet(), after.keySet()))) {
+            if (!Objects.equals(before.get(path), after.get(path))) {
+                changes.add(new MergeRequestPage.FileChange(path, before.get(path), after.get(path)));
+            }
+        }
+        var latest = latestPipeline(project, mr);
+        return new MergeRequestPage.View(project.path, mr.iid, mr.title, mr.description, mr.state(now),
+                detailedStatus(project, mr), mr.sourceBranch, mr.targetBranch, mr.author.username(), mr.createdAt,
+                mr.mergedAt, mr.closedAt, mr.approvals.stream().map(a -> a.user().username()).toList(),
+                properties.approvalsRequired(), latest == null ? null : latest.id,
+                latest == null ? null : status(project, latest, now), mr.mergeError, List.copyOf(changes));
+    }
+
     // ------------------------------------------------------------------ REST v4 operations (package-private)
 
     synchronized User authenticate(String token) {
@@ -251,12 +318,12 @@ public class GitLabSimulator {
     }
 
     synchronized Map<String, Object> userJson(User user) {
-        return GitLabJson.user(user, properties.webUrl());
+        return GitLabJson.user(user, webUrl());
     }
 
     synchronized Map<String, Object> projectJson(String idOrPath) {
         var project = project(idOrPath);
-        return GitLabJson.project(project, properties.webUrl());
+        return GitLabJson.project(project, webUrl());
     }
 
     synchronized Map<String, Object> fileJson(String idOrPath, String path, String ref) {
@@ -285,7 +352,7 @@ public class GitLabSimulator {
         if (b == null) {
             throw GitLabError.notFound("Branch");
         }
-        return GitLabJson.branch(project, b, project.commits.get(b.head), properties.webUrl(), isMerged(project, b));
+        return GitLabJson.branch(project, b, project.commits.get(b.head), webUrl(), isMerged(project, b));
     }
 
     synchronized Map<String, Object> createBranch(String idOrPath, String branch, String ref, User caller) {
@@ -302,7 +369,7 @@ public class GitLabSimulator {
         }
         var b = new Branch(branch, headOf(project, ref), files);
         project.branches.put(branch, b);
-        return GitLabJson.branch(project, b, project.commits.get(b.head), properties.webUrl(), false);
+        return GitLabJson.branch(project, b, project.commits.get(b.head), webUrl(), false);
     }
 
     /** {@code POST /projects/:id/repository/commits}: several actions in one commit, all or nothing. */
@@ -329,7 +396,7 @@ public class GitLabSimulator {
             applyAction(files, action);
         }
         var commit = applyPush(project, b, files, message, caller);
-        return GitLabJson.commit(project, commit, properties.webUrl());
+        return GitLabJson.commit(project, commit, webUrl());
     }
 
     synchronized List<Map<String, Object>> listMergeRequests(String idOrPath, Predicate<Map<String, Object>> filter) {
@@ -426,7 +493,7 @@ public class GitLabSimulator {
         return project.pipelines.values().stream()
                 .filter(p -> p.ref.equals(mr.sourceBranch))
                 .sorted((a, b) -> Long.compare(b.id, a.id))
-                .map(p -> GitLabJson.pipelineBasic(project, p, status(project, p, now), properties.webUrl()))
+                .map(p -> GitLabJson.pipelineBasic(project, p, status(project, p, now), webUrl()))
                 .toList();
     }
 
@@ -438,7 +505,7 @@ public class GitLabSimulator {
         }
         var now = now();
         return GitLabJson.pipeline(project, pipeline, status(project, pipeline, now), pipelineTimes(pipeline, now),
-                properties.webUrl());
+                webUrl());
     }
 
     synchronized Map<String, Object> approvalsJson(String idOrPath, long iid, User caller) {
@@ -446,7 +513,7 @@ public class GitLabSimulator {
         var mr = mergeRequest(project, iid);
         settle(project, mr);
         return GitLabJson.approvals(project, mr, caller, properties.approvalsRequired(), mergeStatus(project, mr),
-                properties.webUrl());
+                webUrl());
     }
 
     /**
@@ -480,7 +547,7 @@ public class GitLabSimulator {
         mr.approvals.add(new Approval(caller, now()));
         mr.updatedAt = now();
         return GitLabJson.approvals(project, mr, caller, properties.approvalsRequired(), mergeStatus(project, mr),
-                properties.webUrl());
+                webUrl());
     }
 
     /** The check items now in effect: what the upstream configuration API answers. */
@@ -927,9 +994,9 @@ public class GitLabSimulator {
                 sha(project, mr), src == null ? null : src.baseSha,
                 src != null && target != null && conflicts(src, target) && mr.state.equals("opened"),
                 latest == null ? null : GitLabJson.pipelineBasic(project, latest, status(project, latest, now),
-                        properties.webUrl()),
+                        webUrl()),
                 src == null ? 0 : change(src).size(), mr.rebaseRequestedAt != null);
-        return GitLabJson.mergeRequest(project, mr, view, single, includeRebaseInProgress, properties.webUrl());
+        return GitLabJson.mergeRequest(project, mr, view, single, includeRebaseInProgress, webUrl());
     }
 
     // ------------------------------------------------------------------ model

@@ -10,10 +10,12 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
 import org.springframework.boot.tomcat.TomcatConnectorCustomizer;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
 
 /**
  * The GitLab simulator's beans: the in-memory {@link GitLabSimulator}, its REST v4 endpoints under
- * {@code /sim/gitlab/api/v4}, the test-control API under {@code /sim/gitlab/_control} and fault injection.
+ * {@code /sim/gitlab/api/v4}, the test-control API under {@code /sim/gitlab/_control}, the merge request
+ * pages its {@code web_url} fields point at ({@link GitLabWebController}) and fault injection.
  * Needs a {@link Faults} bean; tells every {@link MergeListener} bean about each merge, in merge order.
  * Settings: {@code sandbox.gitlab.*} ({@link GitLabSimulatorProperties}).
  */
@@ -22,11 +24,28 @@ import org.springframework.context.annotation.Configuration;
 public class GitLabSimulatorConfiguration {
 
     @Bean
-    GitLabSimulator gitLabSimulator(GitLabSimulatorProperties properties, ObjectProvider<MergeListener> listeners) {
+    GitLabSimulator gitLabSimulator(GitLabSimulatorProperties properties, ObjectProvider<MergeListener> listeners,
+                                    Environment environment) {
         // Resolved at merge time, so a listener may itself depend on the simulator without a cycle.
         MergeListener notifyAll = (project, iid, description) ->
                 listeners.orderedStream().forEach(listener -> listener.merged(project, iid, description));
-        return new GitLabSimulator(properties, Clock.systemUTC(), notifyAll);
+        return new GitLabSimulator(properties, Clock.systemUTC(), notifyAll, () -> serverWebUrl(environment));
+    }
+
+    /**
+     * Where this server's simulator pages are, {@code http://localhost:<port><context path>/sim/gitlab}: the
+     * port the server actually listens on ({@code local.server.port}, known once it runs; a random port in
+     * tests), else {@code server.port}. Read on every use, so {@code web_url} fields follow the running server.
+     */
+    static String serverWebUrl(Environment environment) {
+        var base = environment.resolvePlaceholders(
+                "http://localhost:${local.server.port:${server.port:8080}}${server.servlet.context-path:}");
+        return GitLabSimulatorProperties.stripSlash(base) + GitLabWebController.BASE;
+    }
+
+    @Bean
+    GitLabWebController gitLabWebController(GitLabSimulator gitLabSimulator) {
+        return new GitLabWebController(gitLabSimulator);
     }
 
     @Bean

@@ -14,7 +14,9 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  *                          answers 422 meanwhile)
  * @param pipelineDuration  how long a pipeline takes from creation to its result
  * @param rebaseDuration    how long {@code rebase_in_progress} stays true after a rebase request
- * @param webUrl            base of the {@code web_url} fields, e.g. {@code http://localhost:8080/sim/gitlab}
+ * @param webUrl            base of the {@code web_url} fields, e.g. {@code http://gitlab.sandbox.example/sim/gitlab};
+ *                          null (not set or blank): follows the server the simulator runs in,
+ *                          {@code http://localhost:<its port><context path>/sim/gitlab} (see {@link GitLabSimulator#webUrl()})
  * @param projects          project paths created (with a README on {@code main}) at start and on reset
  * @param approvalsRequired what {@code approvals_required} reports (informational: merging does not enforce it)
  */
@@ -38,6 +40,8 @@ public record GitLabSimulatorProperties(Account author, List<Account> approvers,
             new Account("approval-bot-1", "approval-bot-1-token"),
             new Account("approval-bot-2", "approval-bot-2-token"));
     public static final String DEFAULT_PROJECT = "platform/access-config";
+    /** The base of {@code web_url} fields when neither the setting nor the server's address is known. */
+    public static final String DEFAULT_WEB_URL = "http://localhost:8080/sim/gitlab";
 
     public GitLabSimulatorProperties {
         author = author == null ? DEFAULT_AUTHOR : author;
@@ -45,7 +49,7 @@ public record GitLabSimulatorProperties(Account author, List<Account> approvers,
         checkingDuration = nonNegative(checkingDuration, Duration.ofSeconds(1));
         pipelineDuration = nonNegative(pipelineDuration, Duration.ofSeconds(5));
         rebaseDuration = nonNegative(rebaseDuration, Duration.ofSeconds(1));
-        webUrl = webUrl == null || webUrl.isBlank() ? "http://localhost:8080/sim/gitlab" : stripSlash(webUrl.trim());
+        webUrl = webUrl == null || webUrl.isBlank() ? null : stripSlash(webUrl.trim());
         projects = projects == null ? List.of(DEFAULT_PROJECT) : List.copyOf(projects);
         approvalsRequired = approvalsRequired == null || approvalsRequired < 0 ? 2 : approvalsRequired;
     }
@@ -65,7 +69,7 @@ public record GitLabSimulatorProperties(Account author, List<Account> approvers,
         return value == null || value.isNegative() ? fallback : value;
     }
 
-    private static String stripSlash(String url) {
+    static String stripSlash(String url) {
         return url.endsWith("/") ? url.substring(0, url.length() - 1) : url;
     }
 }

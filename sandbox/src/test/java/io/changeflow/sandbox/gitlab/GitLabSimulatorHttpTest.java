@@ -30,7 +30,8 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The simulator over HTTP as GitLab clients see it: encoded project paths, tokens, pagination headers,
- * the test-control API and fault injection (delay, failure without effect, applied but answered 504).
+ * the test-control API and fault injection (delay, failure without effect, applied but answered 504);
+ * and as people see it: {@code web_url}s on this server's port that open a read-only merge request page.
  */
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT, classes = GitLabSimulatorHttpTest.App.class,
         properties = {"sandbox.gitlab.checking-duration=0s", "sandbox.gitlab.pipeline-duration=1s"})
@@ -212,6 +213,83 @@ class GitLabSimulatorHttpTest {
         assertThat(gitlab.properties().checkingDuration()).isEqualTo(Duration.ofMillis(1500));
         assertThat(call("PUT", "/_control/projects/" + PROJECT + "/merge_requests/" + iid + "/pipeline_outcome", null,
                 "{\"outcome\": \"sometimes\"}").statusCode()).isEqualTo(400);
+    }
+
+    @Test
+    void webUrlsFollowThePortTheServerActuallyListensOn() {
+        var iid = openMergeRequest("web/port", "Port check", Map.of("grants/a.txt", "alice\n"));
+
+        var mr = json(call("GET", "/api/v4/projects/" + PROJECT + "/merge_requests/" + iid, AUTHOR, null));
+
+        assertThat(mr.get("web_url").asString())
+                .isEqualTo("http://localhost:" + port + "/sim/gitlab/platform/access-config/-/merge_requests/" + iid);
+        assertThat(json(call("GET", "/api/v4/projects/" + PROJECT, AUTHOR, null)).get("web_url").asString())
+                .isEqualTo("http://localhost:" + port + "/sim/gitlab/platform/access-config");
+        assertThat(gitlab.webUrl()).isEqualTo("http://localhost:" + port + "/sim/gitlab");
+    }
+
+    @Test
+    void theMergeRequestWebUrlOpensAReadOnlyPageWithStateBranchesApprovalsPipelineAndDiff() {
+        gitlab.push("platform/access-config", "main", Map.of("grants/db.txt", "bob until=2030-01-01T00:00:00Z\n"), "Seed");
+        var iid = openMergeRequest("changeflow/grant-alice", "Grant db to alice",
+                Map.of("grants/db.txt", "bob until=2030-01-01T00:00:00Z\nalice until=2031-01-01T00:00:00Z op=1234\n"));
+        call("POST", "/api/v4/projects/" + PROJECT + "/merge_requests/" + iid + "/approve", "approval-bot-1-token",
+                "{\"check_items\": []}");
+        var webUrl = json(call("GET", "/api/v4/projects/" + PROJECT + "/merge_requests/" + iid, AUTHOR, null))
+                .get("web_url").asString();
+
+        var page = send(HttpRequest.newBuilder(URI.create(webUrl)).header("Accept", "text/html").GET().build());
+
+        assertThat(page.statusCode()).isEqualTo(200);
+        assertThat(page.headers().firstValue("Content-Type")).hasValueSatisfying(type -> assertThat(type).startsWith("text/html"));
+        assertThat(page.headers().firstValue("Cache-Control")).contains("no-store");
+        assertThat(page.headers().firstValue("Content-Security-Policy")).hasValueSatisfying(csp -> assertThat(csp).contains("default-src 'none'"));
+        assertThat(page.body())
+                .contains("<h1 data-testid=\"mr-title\">Grant db to alice</h1>")
+                .contains("data-testid=\"mr-state\">opened<")
+                .contains("<code data-testid=\"mr-source-branch\">changeflow/grant-alice</code> into <code data-testid=\"mr-target-branch\">main</code>")
+                .contains("data-count=\"1\">1 of 2 required: approval-bot-1<")
+                .containsPattern("data-testid=\"mr-pipeline\" data-status=\"(pending|running|success)\">#\\d+ ")
+                .contains("data-path=\"grants/db.txt\"")
+                .contains("<span class=\"ctx\">  bob until=2030-01-01T00:00:00Z</span>")
+                .contains("<span class=\"add\">+ alice until=2031-01-01T00:00:00Z op=1234</span>")
+                .doesNotContain("class=\"del\"")
+                .doesNotContain("<script");
+
+        form("PUT", "/api/v4/projects/" + PROJECT + "/merge_requests/" + iid + "/merge", "");
+        var merged = send(HttpRequest.newBuilder(URI.create(webUrl)).GET().build());
+        assertThat(merged.body()).contains("data-testid=\"mr-state\">merged<")
+                .contains("<span class=\"add\">+ alice until=2031-01-01T00:00:00Z op=1234</span>")
+                .contains(">Merged</dt>");
+    }
+
+    @Test
+    void theMergeRequestPageEscapesWhatItShowsAndAnswers404ForUnknownOnes() {
+        var iid = openMergeRequest("web/escape", "<script>alert(1)</script> & \"quotes\"",
+                Map.of("grants/x.txt", "<img src=x onerror=alert(1)>\n"));
+
+        var page = send(HttpRequest.newBuilder(URI.create(gitlab.webUrl() + "/platform/access-config/-/merge_requests/" + iid)).GET().build());
+
+        assertThat(page.body())
+                .contains("&lt;script&gt;alert(1)&lt;/script&gt; &amp; &quot;quotes&quot;")
+                .contains("+ &lt;img src=x onerror=alert(1)&gt;")
+                .doesNotContain("<script>")
+                .doesNotContain("<img");
+        var unknownMr = send(HttpRequest.newBuilder(URI.create(gitlab.webUrl() + "/platform/access-config/-/merge_requests/999")).GET().build());
+        assertThat(unknownMr.statusCode()).isEqualTo(404);
+        assertThat(unknownMr.headers().firstValue("Content-Type")).hasValueSatisfying(type -> assertThat(type).startsWith("text/html"));
+        assertThat(unknownMr.body()).contains("404 Not found");
+        var unknownProject = send(HttpRequest.newBuilder(URI.create(gitlab.webUrl() + "/nobody/nothing/-/merge_requests/1")).GET().build());
+        assertThat(unknownProject.statusCode()).isEqualTo(404);
+    }
+
+    /** A branch from main with {@code files} and a merge request from it by the author bot; answers its iid. */
+    private long openMergeRequest(String branch, String title, Map<String, String> files) {
+        gitlab.push("platform/access-config", branch, files, title);
+        var created = call("POST", "/api/v4/projects/" + PROJECT + "/merge_requests", AUTHOR, JSON.writeValueAsString(
+                Map.of("source_branch", branch, "target_branch", "main", "title", title)));
+        assertThat(created.statusCode()).isEqualTo(201);
+        return json(created).get("iid").asLong();
     }
 
     private HttpResponse<String> form(String method, String path, String body) {

@@ -38,6 +38,20 @@ class GitLabSimulatorTest {
     }
 
     @Test
+    void webUrlsFollowTheServerUnlessTheSettingFixesThem() {
+        var server = new java.util.concurrent.atomic.AtomicReference<>("http://localhost:41234/sim/gitlab/");
+        var following = new GitLabSimulator(GitLabSimulatorProperties.defaults(), clock, null, server::get);
+        assertThat(following.webUrl()).isEqualTo("http://localhost:41234/sim/gitlab");
+        server.set("http://localhost:50000/ctx/sim/gitlab");
+        assertThat(following.projectJson(PROJECT).get("web_url")).isEqualTo("http://localhost:50000/ctx/sim/gitlab/" + PROJECT);
+
+        var fixed = new GitLabSimulatorProperties(null, null, null, null, null, " https://gitlab.sandbox.example/sim/ ",
+                null, null);
+        assertThat(new GitLabSimulator(fixed, clock, null, server::get).webUrl()).isEqualTo("https://gitlab.sandbox.example/sim");
+        assertThat(gitlab.webUrl()).as("no server known").isEqualTo(GitLabSimulatorProperties.DEFAULT_WEB_URL);
+    }
+
+    @Test
     void addressesProjectsByNumericIdAndByPath() {
         var id = gitlab.ensureProject("team/other", Map.of("a.txt", "a"));
 

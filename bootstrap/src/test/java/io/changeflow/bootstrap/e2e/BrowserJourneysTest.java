@@ -1,0 +1,673 @@
+package io.changeflow.bootstrap.e2e;
+
+import static com.microsoft.playwright.assertions.PlaywrightAssertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import com.microsoft.playwright.Browser;
+import com.microsoft.playwright.BrowserContext;
+import com.microsoft.playwright.Locator;
+import com.microsoft.playwright.Page;
+import com.microsoft.playwright.assertions.LocatorAssertions;
+import com.microsoft.playwright.assertions.PlaywrightAssertions;
+import com.microsoft.playwright.options.AriaRole;
+import com.microsoft.playwright.options.Cookie;
+import io.changeflow.bootstrap.ChangeflowApplication;
+import io.changeflow.testsupport.TestDatabase;
+import java.io.File;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.BooleanSupplier;
+import java.util.regex.Pattern;
+import org.assertj.core.api.Assertions;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.ExtensionContext;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.test.annotation.DirtiesContext;
+import org.springframework.test.context.ActiveProfiles;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+/**
+ * The web app in real headless Chromium (Playwright for Java, the system's Chromium) against the real
+ * app on a random port with the sandbox profile (GitLab, approval and deploy simulators in the same
+ * process), a fresh schema on the test database server, and a dynamic configuration file of its own.
+ * Timings are short; approvals are manual (the approver inbox, or the inbox API as amy) so each journey
+ * decides when its request is approved; a failing GitLab call fails its step at once
+ * ({@code transient-retries=0}) so a stuck request is quick to make; batch rounds run only when an
+ * operator starts one.
+ *
+ * <p>Screenshots of the main pages go to {@code target/screenshots/}. Without {@code /usr/bin/chromium}
+ * the browser tests are skipped with a message (CI installs it); the smoke script test runs anyway.
+ */
+@ExtendWith(BrowserJourneysTest.AfterTheApp.class)
+@SpringBootTest(classes = ChangeflowApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+        properties = {
+                "changeflow.embedded-db.enabled=false",
+                "changeflow.dynamic-config.poll-interval=200ms",
+                "changeflow.scheduler.polling-interval=200ms",
+                "changeflow.scheduler.threads=4",
+                "changeflow.workflow.pipeline.short-interval=300ms",
+                "changeflow.workflow.rebase.short-interval=300ms",
+                "changeflow.workflow.merge-retry-delay=300ms",
+                "changeflow.workflow.approval-backoff-base=300ms",
+                "changeflow.workflow.transient-retries=0",
+                "changeflow.gitlab.circuit-breaker.wait-duration-in-open-state=1s",
+                "changeflow.batch.round-interval=1h",
+                "sandbox.approval.mode=manual",
+                "sandbox.approval.auto-delay=200ms",
+                "sandbox.gitlab.checking-duration=200ms",
+                "sandbox.gitlab.pipeline-duration=1s",
+                "sandbox.gitlab.rebase-duration=200ms",
+                "sandbox.deploy.delay=300ms",
+                "sandbox.webhook.retry-backoff=200ms"
+        })
+@ActiveProfiles("sandbox")
+@DirtiesContext(classMode = DirtiesContext.ClassMode.AFTER_CLASS)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class BrowserJourneysTest {
+
+    private static final TestDatabase DB = TestDatabase.freshSchema();
+    private static final Path WORK = Path.of("target", "e2e-work", UUID.randomUUID().toString().substring(0, 8));
+    private static final Path DYNAMIC_CONFIG = WORK.resolve("config").resolve("dynamic.properties");
+    private static final Duration JOURNEY = Duration.ofSeconds(60);
+    private static final Set<String> FAILED = Set.of("CREATE_FAILED", "HANDLE_FAILED", "APPROVAL_FAILED");
+
+    private static Chromium chromium;
+
+    @LocalServerPort
+    int port;
+
+    private final List<BrowserContext> contexts = new ArrayList<>();
+
+    @DynamicPropertySource
+    static void database(DynamicPropertyRegistry registry) {
+        registry.add("spring.datasource.url", () -> DB.open(BrowserJourneysTest.class.getSimpleName()).jdbcUrl());
+        registry.add("spring.datasource.username", DB::user);
+        registry.add("spring.datasource.password", DB::password);
+        registry.add("changeflow.dynamic-config.file", () -> DYNAMIC_CONFIG.toAbsolutePath().toString());
+    }
+
+    @BeforeAll
+    static void start() throws IOException {
+        Files.createDirectories(DYNAMIC_CONFIG.getParent());
+        Files.writeString(DYNAMIC_CONFIG, "APPLY_RATE_LIMIT=100\n");
+        PlaywrightAssertions.setDefaultAssertionTimeout(15_000);
+        if (Chromium.installed()) {
+            chromium = Chromium.launch();
+        }
+    }
+
+    /**
+     * Drops the schema and closes the browser after the app is closed (its scheduler uses the schema until
+     * then): declared before {@code @SpringBootTest}, so JUnit registers it before the SpringExtension and
+     * runs its afterAll after the SpringExtension's, which closes the context ({@code @DirtiesContext}).
+     */
+    static final class AfterTheApp implements AfterAllCallback {
+
+        @Override
+        public void afterAll(ExtensionContext extensionContext) throws IOException {
+            try {
+                DB.close();
+            } finally {
+                if (chromium != null) {
+                    chromium.close();
+                    chromium = null;
+                }
+                try (var files = Files.walk(WORK)) {
+                    for (var file : files.sorted(Comparator.reverseOrder()).toList()) {
+                        Files.deleteIfExists(file);
+                    }
+                }
+            }
+        }
+    }
+
+    @AfterEach
+    void closeBrowsers() {
+        contexts.forEach(BrowserContext::close);
+        contexts.clear();
+    }
+
+    // ------------------------------------------------------------------ journeys
+
+    /**
+     * a. Sign in as alice, pick a target in the catalog, see the preview of the grant line, submit;
+     * amy approves in the approver inbox; alice's request page follows it by itself to "in effect"
+     * (VALIDATED) with the merge request link and the timeline; the link opens the simulator's merge
+     * request page with the merged grant line.
+     */
+    @Test
+    @Order(1)
+    void requesterSubmitsApproverApprovesAndThePageFollowsTheRequestToInEffect() {
+        var alice = newPage(null, false);
+        alice.navigate(base() + "/");
+        alice.getByTestId("sign-in-as-alice").click();
+        assertThat(alice.getByTestId("current-user")).hasText("alice");
+
+        alice.locator("[data-testid=catalog-target][data-target=db-prod-readonly] button").click();
+        assertThat(alice.getByTestId("field-target")).hasValue("db-prod-readonly");
+        var operationId = alice.getByTestId("operation-id").textContent().trim();
+        alice.getByTestId("field-reason").fill("On-call this week");
+        assertThat(alice.getByTestId("preview")).hasAttribute("data-preview-state", "ready");
+        assertThat(alice.getByTestId("preview")).containsText("grants/db-prod-readonly.txt");
+        assertThat(alice.getByTestId("preview")).containsText("alice");
+        assertThat(alice.getByTestId("preview")).containsText("op=" + operationId);
+        Chromium.screenshot(alice, "request-form");
+
+        alice.getByTestId("submit-request").click();
+        alice.waitForURL("**/requests/" + operationId);
+        assertThat(alice.getByTestId("request-page")).hasAttribute("data-operation-id", operationId);
+        assertThat(alice.getByTestId("request-status")).hasAttribute("data-status", "APPROVAL_SENT", within(JOURNEY));
+
+        var amy = newPage("amy", false);
+        amy.navigate(base() + "/inbox");
+        var item = amy.locator("[data-testid=inbox-item][data-operation-id='" + operationId + "']");
+        assertThat(item).containsText("db-prod-readonly");
+        assertThat(item).containsText("On-call this week");
+        Chromium.screenshot(amy, "inbox");
+        item.getByTestId("approve").click();
+        assertThat(amy.getByTestId("inbox-status")).containsText("Approved");
+        assertThat(item).hasCount(0);
+
+        assertThat(alice.getByTestId("request-status")).hasAttribute("data-status", "VALIDATED", within(JOURNEY));
+        assertThat(alice.getByTestId("poll-status")).hasAttribute("data-phase", "stopped");
+        assertThat(alice.getByTestId("mr-link")).hasAttribute("href", mergeRequestUrl());
+        assertThat(alice.locator("[data-testid=timeline-step][data-step=IN_EFFECT]")).hasAttribute("data-state", "done");
+        for (var step : List.of("SUBMITTED", "APPROVAL_SENT", "APPROVED", "MR_READY", "MERGED")) {
+            assertThat(alice.locator("[data-testid=timeline-step][data-step=" + step + "]")).hasAttribute("data-state", "done");
+        }
+        assertThat(alice.getByTestId("events")).containsText("DEPLOYED");
+        Chromium.screenshot(alice, "request-in-effect");
+
+        var mergeRequest = alice.waitForPopup(() -> alice.getByTestId("mr-link").click());
+        assertThat(mergeRequest.getByTestId("mr-state")).hasText("merged");
+        assertThat(mergeRequest.getByTestId("mr-approvals")).hasAttribute("data-count", "2");
+        assertThat(mergeRequest.getByTestId("mr-pipeline")).hasAttribute("data-status", "success");
+        assertThat(mergeRequest.locator("[data-testid=mr-diff][data-path='grants/db-prod-readonly.txt']"))
+                .containsText("op=" + operationId);
+        Chromium.screenshot(mergeRequest, "merge-request");
+    }
+
+    /**
+     * b. The answer to the first submission is lost (the server accepted it; the browser saw the
+     * connection drop), the person submits again: the same operationId is sent, the server answers
+     * DUPLICATE_SUBMIT, and the form stays locked with a link to the original instead of a new request.
+     */
+    @Test
+    @Order(2)
+    void aRetriedSubmissionWhoseFirstAnswerWasLostKeepsTheFormLocked() {
+        var page = newPage("alice", false);
+        var posted = new CopyOnWriteArrayList<String>();
+        var firstAnswer = new AtomicReference<String>();
+        var firstStatus = new AtomicInteger();
+        page.route("**/api/requests", route -> {
+            if (!route.request().method().equals("POST")) {
+                route.resume();
+                return;
+            }
+            posted.add(route.request().postData());
+            if (posted.size() == 1) {
+                var response = route.fetch();
+                firstStatus.set(response.status());
+                firstAnswer.set(response.text());
+                route.abort("connectionreset");
+            } else {
+                route.resume();
+            }
+        });
+        page.navigate(base() + "/");
+        page.getByTestId("open-request-form").click();
+        var operationId = page.getByTestId("operation-id").textContent().trim();
+        page.getByTestId("field-target").selectOption("dashboards-viewer");
+        page.getByTestId("field-subject").fill("svc-e2e-dup");
+        page.getByTestId("field-reason").fill("Dashboards for the service account");
+
+        page.getByTestId("submit-request").click();
+        assertThat(page.getByTestId("submit-error")).hasAttribute("data-code", "NETWORK_ERROR");
+        Assertions.assertThat(firstStatus.get()).as("the server accepted the first submission").isEqualTo(202);
+        Assertions.assertThat(firstAnswer.get()).contains("\"ACCEPTED\"");
+        assertThat(page.getByTestId("submit-request")).hasText("Submit again");
+
+        page.getByTestId("submit-request").click();
+        assertThat(page.getByTestId("duplicate-notice")).containsText("Already submitted");
+        assertThat(page.getByTestId("duplicate-link")).hasAttribute("href", "/requests/" + operationId);
+        assertThat(page.getByTestId("submit-request")).isDisabled();
+        assertThat(page.getByTestId("field-reason")).isDisabled();
+        assertThat(page.getByTestId("operation-id")).hasText(operationId);
+        Assertions.assertThat(page.url()).isEqualTo(base() + "/");
+        Assertions.assertThat(posted).hasSize(2)
+                .allSatisfy(body -> Assertions.assertThat(AppClient.JSON.readTree(body).get("operationId").asString())
+                        .isEqualTo(operationId));
+
+        var mine = api("alice").get("/api/requests?page=0&size=100").data().path("items");
+        Assertions.assertThat(mine.valueStream().filter(r -> r.path("subjectId").asString().equals("svc-e2e-dup")).toList())
+                .as("exactly one request exists for it").hasSize(1)
+                .allSatisfy(r -> Assertions.assertThat(r.path("operationId").asString()).isEqualTo(operationId));
+
+        page.getByTestId("duplicate-link").click();
+        assertThat(page.getByTestId("request-page")).hasAttribute("data-operation-id", operationId);
+    }
+
+    /**
+     * c. GitLab fails every call, so a new request stops at a failure state; the fault is cleared; the
+     * operator (otto) finds it among the stuck requests, sees both state layers and the history,
+     * re-triggers the step from the console, and the request goes on to VALIDATED; the audit shows the
+     * re-trigger by otto.
+     */
+    @Test
+    @Order(3)
+    void theOperatorReTriggersAStuckRequestFromTheConsole() {
+        var otto = api("otto");
+        var operationId = UUID.randomUUID().toString();
+        String failedStatus;
+        Assertions.assertThat(otto.put("/sandbox/faults/gitlab", Map.of("errorRate", 1.0)).status()).isEqualTo(200);
+        try {
+            var submitted = api("alice").post("/api/requests", Map.of("operationId", operationId,
+                    "targetKey", "db-prod-readonly", "subjectId", "svc-e2e-stuck", "reason", "Reporting job"));
+            Assertions.assertThat(submitted.code()).isEqualTo("ACCEPTED");
+            failedStatus = api("alice").await("/api/requests/" + operationId,
+                    a -> FAILED.contains(a.data().path("status").asString("")), JOURNEY).data().path("status").asString();
+        } finally {
+            Assertions.assertThat(otto.put("/sandbox/faults/gitlab", Map.of("errorRate", 0.0)).status()).isEqualTo(200);
+        }
+
+        var page = newPage("otto", false);
+        page.navigate(base() + "/console");
+        page.getByLabel("Unchanged for at least (seconds)").fill("0");
+        page.getByLabel("Status", new Page.GetByLabelOptions().setExact(true)).selectOption(failedStatus);
+        page.getByTestId("ops-find").click();
+        var row = page.locator("[data-testid=ops-result][data-operation-id='" + operationId + "']");
+        assertThat(row).containsText("svc-e2e-stuck");
+        row.getByRole(AriaRole.LINK).click();
+
+        assertThat(page.getByTestId("ops-operation-page")).hasAttribute("data-operation-id", operationId);
+        assertThat(page.getByTestId("ops-external-state")).hasText(failedStatus);
+        assertThat(page.getByTestId("ops-binding")).hasAttribute("data-status", failedStatus);
+        assertThat(page.getByTestId("history-entry").first()).isVisible();
+        assertThat(page.getByTestId("ops-retrigger")).isEnabled();
+        page.getByTestId("ops-retrigger").click();
+        assertThat(page.locator("[data-testid=ops-action-result] p")).hasAttribute("data-code", "RETRIGGERED");
+
+        approve(operationId);
+        var reload = page.getByRole(AriaRole.BUTTON, new Page.GetByRoleOptions().setName("Reload").setExact(true));
+        eventually(JOURNEY, "the operation page shows VALIDATED", () -> {
+            reload.click();
+            page.waitForTimeout(300);
+            return "VALIDATED".equals(page.getByTestId("ops-external-state").textContent());
+        });
+        assertThat(page.getByTestId("request-status")).hasAttribute("data-status", "VALIDATED");
+        assertThat(page.getByTestId("mr-link")).hasAttribute("href", mergeRequestUrl());
+        assertThat(page.getByTestId("audit-entry").filter(new Locator.FilterOptions().setHasText("RETRIGGER")).first())
+                .containsText("otto");
+        Chromium.screenshot(page, "ops-operation-detail");
+    }
+
+    /**
+     * The batch console: an approved request of a batchable target waits for a round; the operator starts
+     * one, and the batch lists its members as requests (a link to each operation and its status). Also
+     * the resolved configuration page.
+     */
+    @Test
+    @Order(4)
+    void theOperatorStartsABatchRoundAndSeesItsMembersAsRequests() {
+        var operationId = UUID.randomUUID().toString();
+        var submitted = api("bob").post("/api/requests", Map.of("operationId", operationId,
+                "targetKey", "vpn-staging", "reason", "Staging tests"));
+        Assertions.assertThat(submitted.code()).isEqualTo("ACCEPTED");
+        approve(operationId);
+        api("bob").await("/api/requests/" + operationId,
+                a -> a.data().path("status").asString("").equals("BATCH_WAITING"), JOURNEY);
+
+        var page = newPage("otto", false);
+        page.navigate(base() + "/console/batches");
+        assertThat(page.getByTestId("ops-batches-page")).isVisible();
+        page.getByTestId("ops-start-round").click();
+        assertThat(page.locator("[data-testid=batch-action-result] p")).hasAttribute("data-code", "CLAIMED");
+        assertThat(page.getByTestId("batch-action-result")).containsText("took 1 request(s)");
+        var member = page.locator("[data-testid=batch] [data-testid=batch-member][data-operation-id='" + operationId + "']");
+        assertThat(member).isVisible();
+        assertThat(member.getByRole(AriaRole.LINK)).hasAttribute("href", "/console/operations/" + operationId);
+        assertThat(member.locator("[data-status]")).hasAttribute("data-status", Pattern.compile("BATCH_WAITING|BATCHED|MERGED|VALIDATED"));
+        assertThat(member).containsText("vpn-staging");
+        Assertions.assertThat(page.getByTestId("ops-batches-page").textContent()).doesNotContain("[object Object]");
+        Chromium.screenshot(page, "batches");
+
+        member.getByRole(AriaRole.LINK).click();
+        assertThat(page.getByTestId("ops-operation-page")).hasAttribute("data-operation-id", operationId);
+        assertThat(page.getByTestId("batch-id")).not().isEmpty();
+
+        page.navigate(base() + "/console/config");
+        var rateLimit = page.locator("[data-testid=config-entry][data-key=APPLY_RATE_LIMIT]");
+        assertThat(rateLimit).containsText("100");
+        assertThat(rateLimit.getByTestId("config-source")).hasText("file");
+        assertThat(page.locator("[data-testid=config-entry][data-key=ACCESS_MODE]")).containsText("OPEN");
+        Chromium.screenshot(page, "config");
+    }
+
+    /**
+     * e. Errors as people read them: the operations pages answer alice 403 "Access denied" (code and
+     * traceId shown, the traceId the one the server sent); a session that ends shows 401 as such; over
+     * the submission quota (APPLY_RATE_LIMIT=1 in the dynamic configuration file) the form says when to
+     * retry and keeps the button disabled until then.
+     */
+    @Test
+    @Order(5)
+    void errorsShowMessageCodeAndTraceIdAccessDeniedAndWhenToRetry() throws IOException {
+        var alice = newPage("alice", false);
+        alice.navigate(base() + "/");
+        assertThat(alice.getByTestId("current-user")).hasText("alice");
+        assertThat(alice.getByTestId("nav-ops")).hasCount(0);
+        var aliceApiPageLoad = alice.navigate(base() + "/ops/config");
+        Assertions.assertThat(aliceApiPageLoad.status()).isEqualTo(403);
+        Assertions.assertThat(aliceApiPageLoad.headerValue("content-type")).startsWith("application/json");
+        var denied = alice.waitForResponse(r -> r.url().endsWith("/ops/config"),
+                () -> alice.navigate(base() + "/console/config"));
+        Assertions.assertThat(denied.status()).isEqualTo(403);
+        assertThat(alice.getByTestId("error")).hasAttribute("data-code", "ACCESS_DENIED");
+        assertThat(alice.getByTestId("error-message")).hasText("Access denied");
+        assertThat(alice.getByTestId("error-trace-id")).hasText(denied.headerValue("x-trace-id"));
+        Chromium.screenshot(alice, "access-denied");
+        alice.getByRole(AriaRole.LINK, new Page.GetByRoleOptions().setName("Batches")).click();
+        assertThat(alice.getByTestId("error")).hasAttribute("data-code", "ACCESS_DENIED");
+        alice.getByRole(AriaRole.LINK, new Page.GetByRoleOptions().setName("Stuck requests")).click();
+        alice.getByTestId("ops-find").click();
+        assertThat(alice.getByTestId("error")).hasAttribute("data-code", "ACCESS_DENIED");
+
+        var otto = newPage("otto", false);
+        // Why the console is under /console: a page load under the server's /ops/ API never gets the app.
+        var apiPageLoad = otto.navigate(base() + "/ops/config");
+        Assertions.assertThat(apiPageLoad.headerValue("content-type")).startsWith("application/json");
+        Assertions.assertThat(apiPageLoad.status()).as("the API's own answer, the configuration as JSON").isEqualTo(200);
+        assertThat(otto.locator("#root")).hasCount(0);
+        otto.navigate(base() + "/console/config");
+        assertThat(otto.getByTestId("config-entry").first()).isVisible();
+        otto.context().clearCookies();
+        otto.getByRole(AriaRole.BUTTON, new Page.GetByRoleOptions().setName("Reload").setExact(true)).click();
+        assertThat(otto.getByTestId("error")).hasAttribute("data-code", "UNAUTHENTICATED");
+        assertThat(otto.getByTestId("error-message")).not().isEmpty();
+        assertThat(otto.getByTestId("error-trace-id")).hasText(Pattern.compile("\\S+"));
+
+        setRateLimit("1");
+        try {
+            // One attempt in the window (bob may have used his one already: then this is refused too).
+            var first = api("bob").post("/api/requests", Map.of("operationId", UUID.randomUUID().toString(),
+                    "targetKey", "db-prod-readonly", "subjectId", "svc-e2e-rate", "reason", "First"));
+            Assertions.assertThat(first.code()).isIn("ACCEPTED", "RATE_LIMITED");
+
+            var bob = newPage("bob", false);
+            bob.navigate(base() + "/");
+            bob.getByTestId("open-request-form").click();
+            bob.getByTestId("field-target").selectOption("vpn-staging");
+            bob.getByTestId("field-reason").fill("Second, over the quota");
+            bob.getByTestId("submit-request").click();
+            assertThat(bob.getByTestId("submit-error")).hasAttribute("data-code", "RATE_LIMITED");
+            assertThat(bob.getByTestId("submit-error").getByTestId("error-trace-id")).hasText(Pattern.compile("\\S+"));
+            assertThat(bob.getByTestId("retry-after")).hasAttribute("data-seconds", Pattern.compile("[1-9]\\d*"));
+            assertThat(bob.getByTestId("retry-after")).containsText("You can try again in");
+            assertThat(bob.getByTestId("submit-request")).isDisabled();
+            Chromium.screenshot(bob, "rate-limited");
+        } finally {
+            setRateLimit("100");
+        }
+    }
+
+    /**
+     * f. At phone width (390 x 844) the main pages fit without horizontal scrolling, and a request can
+     * be submitted with the keyboard alone (Tab, typing, Enter); the request page's heading takes the focus.
+     */
+    @Test
+    @Order(6)
+    void atPhoneWidthPagesFitAndTheSubmitFlowWorksWithTheKeyboardAlone() {
+        var page = newPage("alice", true);
+        page.navigate(base() + "/");
+        assertThat(page.getByTestId("catalog-target").first()).isVisible();
+        assertNoHorizontalScroll(page, "/");
+        Chromium.screenshot(page, "phone-home");
+
+        tabTo(page, "open-request-form");
+        page.keyboard().press("Enter");
+        assertThat(page.getByTestId("field-target")).isFocused();
+        page.keyboard().type("VPN");
+        assertThat(page.getByTestId("field-target")).hasValue("vpn-staging");
+        tabTo(page, "field-subject");
+        page.keyboard().type("svc-e2e-keys");
+        tabTo(page, "field-reason");
+        page.keyboard().type("Typed with the keyboard");
+        assertNoHorizontalScroll(page, "/ (form open)");
+        tabTo(page, "submit-request");
+        page.keyboard().press("Enter");
+        page.waitForURL(Pattern.compile(".*/requests/[0-9a-f-]{36}$"));
+        assertThat(page.getByTestId("request-page")).isVisible();
+        assertThat(page.locator("h1")).isFocused();
+        assertThat(page.getByTestId("request-status")).isVisible();
+        assertNoHorizontalScroll(page, "/requests/<id>");
+        Chromium.screenshot(page, "phone-request");
+
+        for (var path : List.of("/records", "/bindings")) {
+            page.navigate(base() + path);
+            assertThat(page.getByTestId(path.substring(1) + "-page")).isVisible();
+            assertThat(page.getByTestId("loading")).hasCount(0);
+            assertNoHorizontalScroll(page, path);
+        }
+        var operator = newPage("otto", true);
+        for (var path : List.of("/console", "/console/batches", "/console/config", "/inbox")) {
+            operator.navigate(base() + path);
+            assertThat(operator.locator("h1")).isVisible();
+            assertThat(operator.getByTestId("loading")).hasCount(0);
+            assertNoHorizontalScroll(operator, path);
+        }
+    }
+
+    /**
+     * d. A release while a page is open: build A's page is loaded, the server switches to build B (A's
+     * chunks are gone), a navigation needs A's lazily loaded OpsApp chunk: 404 JSON, exactly one automatic
+     * reload with {@code _r} into build B, which works. The server switches again (C); a second chunk
+     * failure within 30 s shows the "Refresh page" button instead of reloading (no loop), and the button
+     * loads the current build.
+     */
+    @Test
+    @Order(7)
+    void anOpenPageOfAnOldBuildReloadsOnceIntoTheNewOneAndThenOffersRefreshInsteadOfLooping() {
+        try (var releases = SpaReleases.open()) {
+            releases.deploy("A");
+            var page = newPage("otto", false);
+            var documents = new CopyOnWriteArrayList<String>();
+            page.onRequest(request -> {
+                if (request.isNavigationRequest() && request.frame() == page.mainFrame()) {
+                    documents.add(request.url());
+                }
+            });
+            page.navigate(base() + "/");
+            assertThat(page.getByTestId("current-user")).hasText("otto");
+            Assertions.assertThat(build(page)).isEqualTo("A");
+
+            releases.deploy("B");
+            var missing = page.waitForResponse(r -> r.url().endsWith("/" + releases.assetOf("A", "OpsApp")),
+                    () -> page.getByTestId("nav-ops").click());
+            Assertions.assertThat(missing.status()).isEqualTo(404);
+            Assertions.assertThat(missing.headerValue("content-type")).startsWith("application/json");
+            Assertions.assertThat(missing.headerValue("cache-control")).contains("no-store");
+
+            assertThat(page.getByTestId("ops-operations-page")).isVisible();
+            Assertions.assertThat(build(page)).isEqualTo("B");
+            Assertions.assertThat(documents).hasSize(2);
+            Assertions.assertThat(documents.get(1)).matches(Pattern.quote(base()) + "/console\\?_r=\\d+");
+            Assertions.assertThat(page.url()).as("_r is removed after the reload").isEqualTo(base() + "/console");
+
+            releases.deploy("C");
+            page.getByTestId("nav-inbox").click();
+            assertThat(page.getByTestId("refresh-banner")).isVisible();
+            assertThat(page.getByTestId("refresh-page")).isVisible();
+            page.waitForTimeout(2_000);
+            Assertions.assertThat(documents).as("no second automatic reload").hasSize(2);
+            Assertions.assertThat(build(page)).isEqualTo("B");
+            Chromium.screenshot(page, "release-refresh-banner");
+
+            page.getByTestId("refresh-page").click();
+            assertThat(page.getByTestId("inbox-page")).isVisible();
+            Assertions.assertThat(build(page)).isEqualTo("C");
+            Assertions.assertThat(documents).hasSize(3);
+            Assertions.assertThat(documents.get(2)).matches(Pattern.quote(base()) + "/inbox\\?_r=\\d+");
+        }
+        var afterwards = newPage("otto", false);
+        afterwards.navigate(base() + "/");
+        Assertions.assertThat(build(afterwards)).as("the packaged build is served again").isNull();
+    }
+
+    /**
+     * The release smoke script against this running app: every check passes; against a base URL that does
+     * not serve the app, it fails with one line per failed check and a non-zero exit.
+     */
+    @Test
+    @Order(8)
+    void theStaticAssetSmokeScriptPassesAgainstTheRunningApp() throws Exception {
+        var script = Path.of("").toAbsolutePath().getParent().resolve("scripts").resolve("smoke-static.sh");
+        assumeTrue(Files.isRegularFile(script), "no " + script);
+        assumeTrue(onPath("bash") && onPath("curl"), "the smoke script needs bash and curl");
+
+        var passing = run(script, base());
+        Assertions.assertThat(passing.output()).contains("all ").contains(" checks passed").doesNotContain("FAIL");
+        Assertions.assertThat(passing.exitCode()).as(passing.output()).isZero();
+
+        var failing = run(script, base() + "/sim/gitlab");
+        Assertions.assertThat(failing.exitCode()).as(failing.output()).isEqualTo(1);
+        Assertions.assertThat(failing.output()).contains("FAIL  index.html (GET /): expected HTTP 200, got 404")
+                .contains("checks FAILED");
+    }
+
+    // ------------------------------------------------------------------ helpers
+
+    private String base() {
+        return "http://localhost:" + port;
+    }
+
+    /** Merge request links point at this server's GitLab simulator, on the port it actually listens on. */
+    private Pattern mergeRequestUrl() {
+        // No Pattern.quote: Playwright hands the pattern to the browser's RegExp, which has no \Q...\E quoting.
+        return Pattern.compile("^http://localhost:" + port + "/sim/gitlab/platform/access-config/-/merge_requests/\\d+$");
+    }
+
+    private AppClient api(String user) {
+        return new AppClient(base(), user);
+    }
+
+    /** A new browser context (own cookies), signed in as {@code user} when given; phone: 390 x 844. */
+    private Page newPage(String user, boolean phone) {
+        assumeTrue(chromium != null, Chromium.MISSING);
+        var options = new Browser.NewContextOptions().setLocale("en-GB").setTimezoneId("UTC");
+        if (phone) {
+            options.setViewportSize(390, 844).setIsMobile(true).setHasTouch(true).setDeviceScaleFactor(2);
+        } else {
+            options.setViewportSize(1280, 900);
+        }
+        var browserContext = chromium.browser.newContext(options);
+        contexts.add(browserContext);
+        browserContext.setDefaultTimeout(15_000);
+        if (user != null) {
+            browserContext.addCookies(List.of(new Cookie("cf_demo_user", user).setUrl(base())));
+        }
+        var page = browserContext.newPage();
+        page.onPageError(error -> System.out.println("[browser " + user + "] page error: " + error));
+        return page;
+    }
+
+    /** Approves {@code operationId} in the approval simulator's inbox API as amy, once it is there. */
+    private void approve(String operationId) {
+        var amy = api("amy");
+        var inbox = amy.await("/sim/approval/inbox", a -> a.data().valueStream()
+                .anyMatch(item -> item.path("operationId").asString("").equals(operationId)), JOURNEY);
+        var ticket = inbox.data().valueStream()
+                .filter(item -> item.path("operationId").asString("").equals(operationId))
+                .findFirst().orElseThrow().path("ticket").asString();
+        var decided = amy.post("/sim/approval/inbox/" + ticket + "/decision", Map.of("decision", "APPROVE"));
+        Assertions.assertThat(decided.code()).as(decided.json().toString()).isEqualTo("DECIDED");
+    }
+
+    private void setRateLimit(String value) throws IOException {
+        Files.writeString(DYNAMIC_CONFIG, "APPLY_RATE_LIMIT=" + value + "\n", StandardCharsets.UTF_8);
+        api("otto").await("/ops/config", a -> a.data().valueStream()
+                .anyMatch(e -> e.path("key").asString("").equals("APPLY_RATE_LIMIT")
+                        && e.path("resolved").asString("").equals(value)), Duration.ofSeconds(10));
+    }
+
+    /** Presses Tab until the element with {@code testId} has the focus (at most 40 times). */
+    private static void tabTo(Page page, String testId) {
+        for (int i = 0; i < 40; i++) {
+            var focused = page.evaluate("() => document.activeElement && document.activeElement.getAttribute('data-testid')");
+            if (testId.equals(focused)) {
+                return;
+            }
+            page.keyboard().press("Tab");
+        }
+        throw new AssertionError("the keyboard never reached " + testId);
+    }
+
+    private static void assertNoHorizontalScroll(Page page, String what) {
+        var widths = page.evaluate("() => [document.scrollingElement.scrollWidth, window.innerWidth]").toString();
+        var fits = (Boolean) page.evaluate("() => document.scrollingElement.scrollWidth <= window.innerWidth");
+        Assertions.assertThat(fits).as("%s scrolls horizontally at phone width: [scrollWidth, innerWidth] = %s", what, widths)
+                .isTrue();
+    }
+
+    /** The build a page was served from (its {@code e2e-build} meta tag), null for the packaged build. */
+    private static String build(Page page) {
+        return (String) page.evaluate("() => document.querySelector('meta[name=e2e-build]')?.content ?? null");
+    }
+
+    private static LocatorAssertions.HasAttributeOptions within(Duration timeout) {
+        return new LocatorAssertions.HasAttributeOptions().setTimeout(timeout.toMillis());
+    }
+
+    private static void eventually(Duration timeout, String what, BooleanSupplier condition) {
+        var deadline = Instant.now().plus(timeout);
+        while (!condition.getAsBoolean()) {
+            if (Instant.now().isAfter(deadline)) {
+                throw new AssertionError("not within " + timeout + ": " + what);
+            }
+        }
+    }
+
+    record Run(int exitCode, String output) {}
+
+    private static Run run(Path script, String base) throws IOException, InterruptedException {
+        var process = new ProcessBuilder("bash", script.toString(), base).redirectErrorStream(true).start();
+        var output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        if (!process.waitFor(60, TimeUnit.SECONDS)) {
+            process.destroyForcibly();
+            throw new AssertionError("the smoke script did not finish within 60 s:\n" + output);
+        }
+        System.out.println(output);
+        return new Run(process.exitValue(), output);
+    }
+
+    private static boolean onPath(String command) {
+        for (var dir : System.getenv().getOrDefault("PATH", "").split(File.pathSeparator)) {
+            if (Files.isExecutable(Path.of(dir, command))) {
+                return true;
+            }
+        }
+        return false;
+    }
+}
