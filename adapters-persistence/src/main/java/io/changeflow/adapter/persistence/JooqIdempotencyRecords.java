@@ -11,7 +11,8 @@ import org.jooq.DSLContext;
 /**
  * {@link IdempotencyRecords} on {@code idempotency_record}: the primary key answers concurrent
  * inserts (design 3.4). Expiry is by the database clock; an expired record no longer counts, even
- * before the purge deletes it.
+ * before the purge deletes it. {@code created_at} is the time of the current claim: a takeover of an
+ * abandoned claim moves it.
  */
 final class JooqIdempotencyRecords implements IdempotencyRecords {
 
@@ -22,10 +23,10 @@ final class JooqIdempotencyRecords implements IdempotencyRecords {
     }
 
     @Override
-    public Claim checkOrInsert(String key, String fingerprint, Duration timeToLive) {
+    public Claim checkOrInsert(String key, String fingerprint, Duration timeToLive, Duration abandonedAfter) {
         var existing = live(key);
         if (existing.isPresent()) {
-            return existing.get();
+            return takeOverIfAbandoned(key, fingerprint, timeToLive, abandonedAfter, existing.get());
         }
         dsl.deleteFrom(IDEMPOTENCY_RECORD).where(IDEMPOTENCY_RECORD.IDEM_KEY.eq(key))
                 .and(IDEMPOTENCY_RECORD.EXPIRES_AT.le(now())).execute();
@@ -42,6 +43,27 @@ final class JooqIdempotencyRecords implements IdempotencyRecords {
             }
             return live(key).orElseGet(Claim.RetryLater::new);
         }
+    }
+
+    /**
+     * An in-flight claim of the same request older than {@code abandonedAfter} is claimed again by one
+     * guarded UPDATE (its claim time, {@code created_at}, moves to now): of concurrent retries exactly one
+     * updates the row and proceeds, the others still see a claim in flight.
+     */
+    private Claim takeOverIfAbandoned(String key, String fingerprint, Duration timeToLive, Duration abandonedAfter,
+                                      Claim existing) {
+        if (!(existing instanceof Claim.Existing e) || e.outcome().isPresent() || !e.fingerprint().equals(fingerprint)) {
+            return existing;
+        }
+        var taken = dsl.update(IDEMPOTENCY_RECORD)
+                .set(IDEMPOTENCY_RECORD.CREATED_AT, now())
+                .set(IDEMPOTENCY_RECORD.EXPIRES_AT, Sql.ahead(timeToLive))
+                .where(IDEMPOTENCY_RECORD.IDEM_KEY.eq(key))
+                .and(IDEMPOTENCY_RECORD.FINGERPRINT.eq(fingerprint))
+                .and(IDEMPOTENCY_RECORD.OUTCOME.isNull())
+                .and(IDEMPOTENCY_RECORD.CREATED_AT.le(Sql.ago(abandonedAfter)))
+                .execute();
+        return taken == 1 ? new Claim.Fresh() : existing;
     }
 
     private Optional<Claim> live(String key) {

@@ -60,7 +60,7 @@ class QueryPlanTest {
                     List.<OperationId>of());
         }
         for (int i = 0; i < 2000; i++) {
-            persistence.idempotencyRecords().checkOrInsert("k" + i, "f", Duration.ofHours(i % 2 == 0 ? 1 : 48));
+            persistence.idempotencyRecords().checkOrInsert("k" + i, "f", Duration.ofHours(i % 2 == 0 ? 1 : 48), Duration.ofSeconds(30));
         }
         for (var table : List.of("operation", "binding", "merge_batch", "merge_batch_request", "deploy_callback",
                 "idempotency_record", "operation_history", "binding_history")) {

@@ -39,6 +39,8 @@ class SmallPortsTest {
         pool = Fixtures.threads(32);
     }
 
+    private static final Duration LEASE = Duration.ofSeconds(30);
+
     @AfterAll
     static void unwire() {
         pool.shutdownNow();
@@ -52,7 +54,7 @@ class SmallPortsTest {
             var key = Fixtures.unique("idem");
             var racers = new ArrayList<Callable<Claim>>();
             for (int i = 0; i < 32; i++) {
-                racers.add(() -> records.checkOrInsert(key, "fp", Duration.ofHours(1)));
+                racers.add(() -> records.checkOrInsert(key, "fp", Duration.ofHours(1), LEASE));
             }
             var outcomes = race(pool, racers);
             assertThat(outcomes).noneMatch(Fixtures.Outcome::failed);
@@ -63,28 +65,60 @@ class SmallPortsTest {
     }
 
     @Test
+    void anAbandonedClaimIsTakenOverByExactlyOneRetryOfTheSameRequest() {
+        var records = persistence.idempotencyRecords();
+        var dsl = persistence.dsl();
+        for (int round = 0; round < Fixtures.rounds(); round++) {
+            var key = Fixtures.unique("abandoned");
+            assertThat(records.checkOrInsert(key, "fp", Duration.ofHours(1), LEASE)).isInstanceOf(Claim.Fresh.class);
+            assertThat(records.checkOrInsert(key, "fp", Duration.ofHours(1), LEASE)).as("a fresh claim is in flight")
+                    .isEqualTo(new Claim.Existing("fp", Optional.empty()));
+            // the claiming instance died: its claim ages past the lease without an outcome
+            dsl.update(IDEMPOTENCY_RECORD).set(IDEMPOTENCY_RECORD.CREATED_AT, Sql.ago(LEASE.plusSeconds(1)))
+                    .where(IDEMPOTENCY_RECORD.IDEM_KEY.eq(key)).execute();
+            assertThat(records.checkOrInsert(key, "other", Duration.ofHours(1), LEASE)).as("another payload never takes over")
+                    .isEqualTo(new Claim.Existing("fp", Optional.empty()));
+            var racers = new ArrayList<Callable<Claim>>();
+            for (int i = 0; i < 16; i++) {
+                racers.add(() -> records.checkOrInsert(key, "fp", Duration.ofHours(1), LEASE));
+            }
+            var outcomes = race(pool, racers);
+            assertThat(outcomes).noneMatch(Fixtures.Outcome::failed);
+            assertThat(outcomes).filteredOn(o -> o.value() instanceof Claim.Fresh).as("one retry takes over").hasSize(1);
+            assertThat(outcomes).filteredOn(o -> o.value() instanceof Claim.Existing).hasSize(15);
+        }
+        var answered = Fixtures.unique("answered");
+        records.checkOrInsert(answered, "fp", Duration.ofHours(1), LEASE);
+        records.complete(answered, "ACCEPTED");
+        dsl.update(IDEMPOTENCY_RECORD).set(IDEMPOTENCY_RECORD.CREATED_AT, Sql.ago(LEASE.plusSeconds(1)))
+                .where(IDEMPOTENCY_RECORD.IDEM_KEY.eq(answered)).execute();
+        assertThat(records.checkOrInsert(answered, "fp", Duration.ofHours(1), LEASE)).as("an answered key replays, however old")
+                .isEqualTo(new Claim.Existing("fp", Optional.of("ACCEPTED")));
+    }
+
+    @Test
     void idempotencyRecordsReplayTheirOutcomeExpireAndArePurgedInChunks() {
         var records = persistence.idempotencyRecords();
         var dsl = persistence.dsl();
         var key = Fixtures.unique("k");
-        assertThat(records.checkOrInsert(key, "a", Duration.ofHours(1))).isInstanceOf(Claim.Fresh.class);
-        assertThat(records.checkOrInsert(key, "b", Duration.ofHours(1))).isEqualTo(new Claim.Existing("a", Optional.empty()));
+        assertThat(records.checkOrInsert(key, "a", Duration.ofHours(1), LEASE)).isInstanceOf(Claim.Fresh.class);
+        assertThat(records.checkOrInsert(key, "b", Duration.ofHours(1), LEASE)).isEqualTo(new Claim.Existing("a", Optional.empty()));
         records.complete(key, "{\"code\":\"ACCEPTED\"}");
-        assertThat(records.checkOrInsert(key, "a", Duration.ofHours(1)))
+        assertThat(records.checkOrInsert(key, "a", Duration.ofHours(1), LEASE))
                 .isEqualTo(new Claim.Existing("a", Optional.of("{\"code\":\"ACCEPTED\"}")));
         records.release(key);
-        assertThat(records.checkOrInsert(key, "c", Duration.ofHours(1))).isInstanceOf(Claim.Fresh.class);
+        assertThat(records.checkOrInsert(key, "c", Duration.ofHours(1), LEASE)).isInstanceOf(Claim.Fresh.class);
 
         dsl.update(IDEMPOTENCY_RECORD).set(IDEMPOTENCY_RECORD.EXPIRES_AT, Sql.ago(Duration.ofSeconds(1)))
                 .where(IDEMPOTENCY_RECORD.IDEM_KEY.eq(key)).execute();
-        assertThat(records.checkOrInsert(key, "d", Duration.ofHours(1))).as("expired no longer counts")
+        assertThat(records.checkOrInsert(key, "d", Duration.ofHours(1), LEASE)).as("expired no longer counts")
                 .isInstanceOf(Claim.Fresh.class);
 
         dsl.deleteFrom(IDEMPOTENCY_RECORD).execute();
         for (int i = 0; i < 25; i++) {
-            records.checkOrInsert("old" + i, "f", Duration.ZERO);
+            records.checkOrInsert("old" + i, "f", Duration.ZERO, LEASE);
         }
-        records.checkOrInsert("live", "f", Duration.ofHours(1));
+        records.checkOrInsert("live", "f", Duration.ofHours(1), LEASE);
         var purged = new ArrayList<Integer>();
         int n;
         do {

@@ -44,6 +44,13 @@ public final class SubmitChangeRequest {
     /** How long an idempotency key is remembered by default. */
     public static final Duration DEFAULT_KEY_TIME_TO_LIVE = Duration.ofDays(7);
 
+    /**
+     * How long a claimed key without an answer counts as "still being validated" (IDEMPOTENCY_IN_FLIGHT).
+     * Validation takes milliseconds; a claim this old belongs to an instance that died before answering,
+     * and the next retry of the same request takes it over and is validated again.
+     */
+    public static final Duration IN_FLIGHT_ABANDONED_AFTER = Duration.ofSeconds(30);
+
     static final String ACCEPTED_OUTCOME = "ACCEPTED";
 
     private static final System.Logger LOG = System.getLogger(SubmitChangeRequest.class.getName());
@@ -151,7 +158,7 @@ public final class SubmitChangeRequest {
         var request = ((Submission.Validation.Valid) validation).request();
         var key = request.operationId().value();
         var fingerprint = request.fingerprint();
-        switch (idempotency.checkOrInsert(key, fingerprint, keyTimeToLive)) {
+        switch (idempotency.checkOrInsert(key, fingerprint, keyTimeToLive, IN_FLIGHT_ABANDONED_AFTER)) {
             case IdempotencyRecords.Claim.Existing existing -> {
                 return answerExisting(request, fingerprint, existing);
             }

@@ -16,7 +16,7 @@ import java.util.Optional;
 public final class FakeIdempotencyRecords implements IdempotencyRecords {
 
     /** One stored record. */
-    public record Record(String fingerprint, Optional<String> outcome, Instant expiresAt) {}
+    public record Record(String fingerprint, Optional<String> outcome, Instant expiresAt, Instant claimedAt) {}
 
     private final Clock clock;
     private final Map<String, Record> records = new LinkedHashMap<>();
@@ -27,16 +27,21 @@ public final class FakeIdempotencyRecords implements IdempotencyRecords {
     }
 
     @Override
-    public synchronized Claim checkOrInsert(String key, String fingerprint, Duration timeToLive) {
+    public synchronized Claim checkOrInsert(String key, String fingerprint, Duration timeToLive, Duration abandonedAfter) {
         if (retryLaterOnce) {
             retryLaterOnce = false;
             return new Claim.RetryLater();
         }
+        var now = clock.instant();
         var existing = records.get(key);
         if (existing != null) {
-            return new Claim.Existing(existing.fingerprint(), existing.outcome());
+            var abandoned = existing.outcome().isEmpty() && existing.fingerprint().equals(fingerprint)
+                    && !existing.claimedAt().plus(abandonedAfter).isAfter(now);
+            if (!abandoned) {
+                return new Claim.Existing(existing.fingerprint(), existing.outcome());
+            }
         }
-        records.put(key, new Record(fingerprint, Optional.empty(), clock.instant().plus(timeToLive)));
+        records.put(key, new Record(fingerprint, Optional.empty(), now.plus(timeToLive), now));
         return new Claim.Fresh();
     }
 
@@ -44,7 +49,7 @@ public final class FakeIdempotencyRecords implements IdempotencyRecords {
     public synchronized void complete(String key, String outcome) {
         var existing = records.get(key);
         if (existing != null) {
-            records.put(key, new Record(existing.fingerprint(), Optional.of(outcome), existing.expiresAt()));
+            records.put(key, new Record(existing.fingerprint(), Optional.of(outcome), existing.expiresAt(), existing.claimedAt()));
         }
     }
 

@@ -137,9 +137,26 @@ class SubmitChangeRequestTest {
         var id = newOperationId();
         var fingerprint = ((Submission.Validation.Valid) submission(id, FakeTargets.SINGLE, "alice")
                 .validate("alice", app.clock.instant())).request().fingerprint();
-        app.idempotency.checkOrInsert(id, fingerprint, Duration.ofDays(1));
+        app.idempotency.checkOrInsert(id, fingerprint, Duration.ofDays(1), SubmitChangeRequest.IN_FLIGHT_ABANDONED_AFTER);
 
         assertThat(app.submit("alice", submission(id, FakeTargets.SINGLE, "alice")).code()).isEqualTo("IDEMPOTENCY_IN_FLIGHT");
+    }
+
+    @Test
+    void aKeyWhoseValidatorDiedIsTakenOverByARetryAfterTheLease() {
+        var id = newOperationId();
+        var fingerprint = ((Submission.Validation.Valid) submission(id, FakeTargets.SINGLE, "alice")
+                .validate("alice", app.clock.instant())).request().fingerprint();
+        // the instance that claimed the key died before it opened the operation or stored an answer
+        app.idempotency.checkOrInsert(id, fingerprint, Duration.ofDays(1), SubmitChangeRequest.IN_FLIGHT_ABANDONED_AFTER);
+        assertThat(app.submit("alice", submission(id, FakeTargets.SINGLE, "alice")).code()).isEqualTo("IDEMPOTENCY_IN_FLIGHT");
+
+        app.clock.advance(SubmitChangeRequest.IN_FLIGHT_ABANDONED_AFTER);
+        var retry = app.submit("alice", submission(id, FakeTargets.SINGLE, "alice"));
+
+        assertThat(retry.code()).isEqualTo("ACCEPTED");
+        assertThat(app.idempotency.record(id).orElseThrow().outcome()).contains("ACCEPTED");
+        assertThat(app.submit("alice", submission(id, FakeTargets.SINGLE, "alice")).code()).isEqualTo("DUPLICATE_SUBMIT");
     }
 
     @Test

@@ -12,11 +12,17 @@ public interface IdempotencyRecords {
     /**
      * Claims {@code key} for a request with {@code fingerprint}.
      *
-     * @return {@link Claim.Fresh} when this caller inserted the record (it proceeds);
+     * <p>A claim that never got an outcome and is older than {@code abandonedAfter} was abandoned: the
+     * instance validating it died (or lost the database) between claiming the key and storing the answer.
+     * A retry with the same fingerprint takes such a claim over (one retry wins, atomically) and validates
+     * again, so a crash never leaves a key "in flight" for the record's whole time to live.
+     *
+     * @param abandonedAfter how long a claim without outcome is trusted to be still in progress
+     * @return {@link Claim.Fresh} when this caller inserted the record or took over an abandoned claim (it proceeds);
      *         {@link Claim.Existing} with the stored record when the key was already there (a retry or a reuse);
      *         {@link Claim.RetryLater} when the insert conflicted but the winner vanished before it could be read
      */
-    Claim checkOrInsert(String key, String fingerprint, Duration timeToLive);
+    Claim checkOrInsert(String key, String fingerprint, Duration timeToLive, Duration abandonedAfter);
 
     /** Outcome of {@link #checkOrInsert}. */
     sealed interface Claim {
