@@ -1,7 +1,6 @@
 package io.changeflow.bootstrap.e2e;
 
 import static com.microsoft.playwright.assertions.PlaywrightAssertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.microsoft.playwright.Browser;
 import com.microsoft.playwright.BrowserContext;
@@ -544,8 +543,8 @@ class BrowserJourneysTest {
     @Order(8)
     void theStaticAssetSmokeScriptPassesAgainstTheRunningApp() throws Exception {
         var script = Path.of("").toAbsolutePath().getParent().resolve("scripts").resolve("smoke-static.sh");
-        assumeTrue(Files.isRegularFile(script), "no " + script);
-        assumeTrue(onPath("bash") && onPath("curl"), "the smoke script needs bash and curl");
+        Assertions.assertThat(script).as("the release smoke script").isRegularFile();
+        Assertions.assertThat(onPath("bash") && onPath("curl")).as("the smoke script needs bash and curl").isTrue();
 
         var passing = run(script, base());
         Assertions.assertThat(passing.output()).contains("all ").contains(" checks passed").doesNotContain("FAIL");
@@ -575,7 +574,7 @@ class BrowserJourneysTest {
 
     /** A new browser context (own cookies), signed in as {@code user} when given; phone: 390 x 844. */
     private Page newPage(String user, boolean phone) {
-        assumeTrue(chromium != null, Chromium.MISSING);
+        Assertions.assertThat(chromium).as(Chromium.MISSING).isNotNull();
         var options = new Browser.NewContextOptions().setLocale("en-GB").setTimezoneId("UTC");
         if (phone) {
             options.setViewportSize(390, 844).setIsMobile(true).setHasTouch(true).setDeviceScaleFactor(2);

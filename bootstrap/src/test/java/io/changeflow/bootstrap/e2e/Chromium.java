@@ -13,15 +13,16 @@ import java.util.Map;
 
 /**
  * The system's Chromium driven by Playwright for Java. Browsers are never downloaded
- * ({@code PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1}): without {@value #EXECUTABLE} the browser tests are
- * skipped with a message saying how to install it (CI's {@code .ci/run} installs it, so there they run).
+ * ({@code PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1}): without {@value #EXECUTABLE} the browser tests fail
+ * with a message saying how to install it (CI's {@code .ci/run} installs it). They never skip: a green
+ * build means the journeys ran in a real browser.
  */
 final class Chromium implements AutoCloseable {
 
     static final String EXECUTABLE = "/usr/bin/chromium";
     static final List<String> ARGS = List.of("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
             "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync");
-    static final String MISSING = "browser tests skipped: no Chromium at " + EXECUTABLE
+    static final String MISSING = "the browser tests need Chromium at " + EXECUTABLE
             + " (install it: apt-get install -y chromium; CI's .ci/run does)";
 
     /** Where screenshots of the main pages go (a build artifact). */
