@@ -3,6 +3,7 @@ package io.changeflow.bootstrap;
 import io.changeflow.application.recovery.SweepStuckRequests;
 import io.changeflow.application.workflow.WorkflowPolicy;
 import io.changeflow.domain.polling.ExponentialBackoff;
+import io.changeflow.domain.polling.JitteredBackoff;
 import io.changeflow.domain.polling.RetryPolicy;
 import io.changeflow.domain.polling.TieredPolling;
 import io.changeflow.domain.reconcile.ReconciliationWindow;
@@ -15,10 +16,12 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * ({@code approval.maxRetries}, {@code workflow.approveFirst}, ...) are read per use instead.
  */
 @ConfigurationProperties("changeflow.workflow")
-record WorkflowProperties(Polling pipeline, Polling rebase, Duration approvalBackoffBase, Duration approvalBackoffMax,
-                          Duration pendingRecheck, Duration pendingGiveUpAfter, Integer transientRetries,
-                          Integer mergeRetries, Duration mergeRetryDelay, Integer maxRebases, Integer closeRetries,
-                          Sweep sweep, Reconciliation reconciliation, Duration idempotencyKeyTimeToLive) {
+record WorkflowProperties(Polling pipeline, Polling rebase, Polling mergeability, Duration approvalBackoffBase,
+                          Duration approvalBackoffMax, Duration pendingRecheck, Duration pendingGiveUpAfter,
+                          Integer transientRetries, Duration transientBackoffBase, Duration transientBackoffMax,
+                          Integer mergeRetries, Duration mergeRetryDelay, Duration mergeRetryDelayMax, Integer maxRebases,
+                          Integer maxRegenerations, Integer closeRetries, Sweep sweep, Reconciliation reconciliation,
+                          Duration idempotencyKeyTimeToLive) {
 
     /** Tiered polling: {@code shortAttempts} waits of {@code shortInterval}, then {@code longInterval}, up to {@code timeout}. */
     record Polling(Duration shortInterval, Integer shortAttempts, Duration longInterval, Duration timeout) {
@@ -38,16 +41,23 @@ record WorkflowProperties(Polling pipeline, Polling rebase, Duration approvalBac
 
     WorkflowPolicy toPolicy() {
         var d = WorkflowPolicy.defaults();
-        var transientBackoff = d.transientRetry().backoff();
+        var mergeRetryBase = or(mergeRetryDelay, d.mergeRetryBackoff().backoff().base());
         return new WorkflowPolicy(
                 new ExponentialBackoff(or(approvalBackoffBase, d.approvalBackoff().base()),
                         or(approvalBackoffMax, d.approvalBackoff().max())),
                 pipeline == null ? d.pipelinePolling() : pipeline.toPolicy(d.pipelinePolling()),
                 rebase == null ? d.rebasePolling() : rebase.toPolicy(d.rebasePolling()),
+                mergeability == null ? d.mergeabilityPolling() : mergeability.toPolicy(d.mergeabilityPolling()),
                 or(pendingRecheck, d.pendingRecheck()), or(pendingGiveUpAfter, d.pendingGiveUpAfter()),
-                new RetryPolicy(nonNegative(transientRetries, d.transientRetry().maxRetries()), transientBackoff),
-                nonNegative(mergeRetries, d.mergeRetries()), or(mergeRetryDelay, d.mergeRetryDelay()),
-                nonNegative(maxRebases, d.maxRebases()), nonNegative(closeRetries, d.closeRetries()));
+                new RetryPolicy(nonNegative(transientRetries, d.transientRetry().maxRetries()),
+                        new ExponentialBackoff(or(transientBackoffBase, d.transientRetry().backoff().base()),
+                                or(transientBackoffMax, d.transientRetry().backoff().max()))),
+                nonNegative(mergeRetries, d.mergeRetries()),
+                new JitteredBackoff(new ExponentialBackoff(mergeRetryBase,
+                        or(mergeRetryDelayMax, max(mergeRetryBase, d.mergeRetryBackoff().backoff().max()))),
+                        WorkflowPolicy.MERGE_RETRY_JITTER),
+                nonNegative(maxRebases, d.maxRebases()), nonNegative(maxRegenerations, d.maxRegenerations()),
+                nonNegative(closeRetries, d.closeRetries()));
     }
 
     SweepStuckRequests.Policy sweepPolicy() {
@@ -79,6 +89,10 @@ record WorkflowProperties(Polling pipeline, Polling rebase, Duration approvalBac
 
     private static Duration or(Duration value, Duration fallback) {
         return value == null || value.isNegative() || value.isZero() ? fallback : value;
+    }
+
+    private static Duration max(Duration a, Duration b) {
+        return a.compareTo(b) >= 0 ? a : b;
     }
 
     private static int nonNegative(Integer value, int fallback) {

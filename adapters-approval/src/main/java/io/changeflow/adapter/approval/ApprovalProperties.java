@@ -35,8 +35,8 @@ record ApprovalProperties(Duration connectTimeout, Duration readTimeout, Duratio
      * 429); other 4xx answers count as successful calls.
      *
      * @param failureRateThreshold        percentage of failed calls that opens it (default 50)
-     * @param slidingWindowSize           calls it looks back on (default 10)
-     * @param minimumNumberOfCalls        calls needed before it may open (default 5)
+     * @param slidingWindowSize           calls it looks back on (default 50; on 10 calls random noise opens it)
+     * @param minimumNumberOfCalls        calls needed before it may open (default 20)
      * @param waitDurationInOpenState     how long it stays open before letting trial calls through (default 30s)
      * @param permittedCallsInHalfOpenState trial calls when half open (default 2)
      */
@@ -46,8 +46,8 @@ record ApprovalProperties(Duration connectTimeout, Duration readTimeout, Duratio
         Breaker {
             failureRateThreshold = failureRateThreshold == null || !(failureRateThreshold > 0 && failureRateThreshold <= 100)
                     ? 50f : failureRateThreshold;
-            slidingWindowSize = slidingWindowSize == null || slidingWindowSize < 1 ? 10 : slidingWindowSize;
-            minimumNumberOfCalls = minimumNumberOfCalls == null || minimumNumberOfCalls < 1 ? 5 : minimumNumberOfCalls;
+            slidingWindowSize = slidingWindowSize == null || slidingWindowSize < 1 ? 50 : slidingWindowSize;
+            minimumNumberOfCalls = minimumNumberOfCalls == null || minimumNumberOfCalls < 1 ? 20 : minimumNumberOfCalls;
             waitDurationInOpenState = positive(waitDurationInOpenState, Duration.ofSeconds(30));
             permittedCallsInHalfOpenState = permittedCallsInHalfOpenState == null || permittedCallsInHalfOpenState < 1
                     ? 2 : permittedCallsInHalfOpenState;

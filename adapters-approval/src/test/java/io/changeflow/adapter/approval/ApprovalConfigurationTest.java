@@ -32,8 +32,8 @@ class ApprovalConfigurationTest {
             assertThat(properties.callTimeout()).isEqualTo(Duration.ofSeconds(10));
             var breaker = approvals.circuitBreaker().getCircuitBreakerConfig();
             assertThat(breaker.getFailureRateThreshold()).isEqualTo(50f);
-            assertThat(breaker.getSlidingWindowSize()).isEqualTo(10);
-            assertThat(breaker.getMinimumNumberOfCalls()).isEqualTo(5);
+            assertThat(breaker.getSlidingWindowSize()).isEqualTo(50);
+            assertThat(breaker.getMinimumNumberOfCalls()).isEqualTo(20);
             assertThat(breaker.getPermittedNumberOfCallsInHalfOpenState()).isEqualTo(2);
             assertThat(approvals.circuitBreaker().getName()).isEqualTo("approval");
         });

@@ -10,14 +10,18 @@ import jakarta.ws.rs.ProcessingException;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.net.HttpRetryException;
+import java.nio.channels.ClosedByInterruptException;
 import java.net.SocketTimeoutException;
 import java.net.http.HttpTimeoutException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Supplier;
 import org.gitlab4j.api.GitLabApiException;
@@ -28,6 +32,11 @@ import org.gitlab4j.api.GitLabApiException;
  * {@link ExternalCallException} with the real HTTP status, or the kind TIMEOUT, CIRCUIT_OPEN or IO.
  * Only failures that say nothing about the request (no answer, 5xx, 429) count against the breaker:
  * GitLab's 4xx answers are answers.
+ *
+ * <p>Idempotent reads go through {@link #read}, which tries a read that failed transiently again a few
+ * times after a short pause before the failure surfaces; every try is a call of its own through the breaker
+ * and the time limiter. Writes ({@link #call}) are tried once: whether a write without an answer took effect
+ * is for the workflow to find out by reading, before it repeats it.
  */
 final class GitLabCalls implements AutoCloseable {
 
@@ -47,15 +56,25 @@ final class GitLabCalls implements AutoCloseable {
     private final ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
     private final Clock clock;
     private final Supplier<Optional<String>> notConfigured;
+    private final int readRetries;
+    private final Duration readRetryBackoff;
     private volatile LastFailure lastFailure;
 
     /**
-     * @param notConfigured what keeps the adapter from calling GitLab now (a message naming the setting),
-     *                      asked before every call; empty when configured
+     * @param notConfigured    what keeps the adapter from calling GitLab now (a message naming the setting),
+     *                         asked before every call; empty when configured
+     * @param readRetries      further tries of a read that failed transiently (0: none)
+     * @param readRetryBackoff the pause before the first further try, doubled before each next one
      */
-    GitLabCalls(CircuitBreaker breaker, Duration callTimeout, Clock clock, Supplier<Optional<String>> notConfigured) {
+    GitLabCalls(CircuitBreaker breaker, Duration callTimeout, Clock clock, Supplier<Optional<String>> notConfigured,
+                int readRetries, Duration readRetryBackoff) {
+        if (readRetries < 0) {
+            throw new IllegalArgumentException("read retries must not be negative");
+        }
         this.breaker = breaker;
         this.notConfigured = notConfigured;
+        this.readRetries = readRetries;
+        this.readRetryBackoff = readRetryBackoff;
         this.timeLimiter = TimeLimiter.of("gitlab", TimeLimiterConfig.custom()
                 .timeoutDuration(callTimeout)
                 .cancelRunningFuture(true)
@@ -96,6 +115,65 @@ final class GitLabCalls implements AutoCloseable {
             throw remember(e, operation);
         } catch (Exception e) {
             throw remember(translate(operation, e), operation);
+        }
+    }
+
+    /**
+     * Runs the idempotent read {@code call} (a GET) like {@link #call}; when it fails transiently with an answer
+     * that says nothing about the request (5xx, 408, 429) or a broken connection, tries it again up to
+     * {@code read-retries} times, pausing {@code read-retry-backoff} before the first retry and twice as long
+     * before each next one. Not retried: GitLab's 4xx answers, an open breaker (the call was not made), a
+     * timeout (the try already waited its full time), an interruption, a missing configuration. The pause
+     * blocks the calling thread for at most the sum of the pauses (600 ms with the defaults); it is the only
+     * wait in the adapter, and it is bounded.
+     */
+    <T> T read(String operation, Call<T> call) {
+        for (var retry = 1; ; retry++) {
+            try {
+                return call(operation, call);
+            } catch (ExternalCallException e) {
+                if (retry > readRetries || !worthReadingAgain(e)) {
+                    throw e;
+                }
+                pauseBeforeRetry(operation, retry, e);
+            }
+        }
+    }
+
+    /** Whether a failed read may simply be made again at once: GitLab (or the way to it) hiccuped. */
+    static boolean worthReadingAgain(ExternalCallException e) {
+        return e.isTransient() && (e.kind() == Kind.HTTP_STATUS || e.kind() == Kind.IO) && !interrupted(e);
+    }
+
+    /** The thread was interrupted (e.g. the scheduler shuts down), whatever exception it surfaced as. */
+    private static boolean interrupted(Throwable failure) {
+        if (Thread.currentThread().isInterrupted()) {
+            return true;
+        }
+        for (var cause = failure; cause != null; cause = cause.getCause()) {
+            if (cause instanceof InterruptedException || cause instanceof InterruptedIOException
+                    || cause instanceof ClosedByInterruptException) {
+                return true;
+            }
+            if (cause.getCause() == cause) {
+                break;
+            }
+        }
+        return false;
+    }
+
+    private void pauseBeforeRetry(String operation, int retry, ExternalCallException failure) {
+        var pause = readRetryBackoff.multipliedBy(1L << Math.min(retry - 1, 16));
+        try {
+            CompletableFuture.runAsync(() -> { }, CompletableFuture.delayedExecutor(pause.toNanos(), TimeUnit.NANOSECONDS, executor))
+                    .get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            var interrupted = translate(operation, e);
+            interrupted.addSuppressed(failure);
+            throw interrupted;
+        } catch (ExecutionException e) {
+            throw failure;
         }
     }
 

@@ -48,7 +48,8 @@ public class GitLabConfiguration {
                 .automaticTransitionFromOpenToHalfOpenEnabled(true)
                 .recordException(GitLabCalls::countsAsFailure)
                 .build());
-        return new GitLabCalls(breaker, properties.callTimeout(), Clock.systemUTC(), gitLabBots::notConfigured);
+        return new GitLabCalls(breaker, properties.callTimeout(), Clock.systemUTC(), gitLabBots::notConfigured,
+                properties.readRetries(), properties.readRetryBackoff());
     }
 
     @Bean

@@ -29,7 +29,11 @@ import org.gitlab4j.models.Constants;
  * <p>GitLab's quirks are handled on purpose: a merge conflict answers 405 (not the documented 406), a stale
  * sha or a locked merge request 409, and right after a push 422 "Branch cannot be merged" while GitLab is
  * still checking ({@code detailed_merge_status} {@code checking}/{@code unchecked}); {@link #get} reports
- * that status and the caller polls, nothing here waits.
+ * that status and the caller polls, nothing here waits for GitLab's state to change.
+ *
+ * <p>Reads (merge request, pipelines, approvals, files, project) go through {@link GitLabCalls#read}: one that
+ * fails transiently is tried again a few times after a short pause. Writes are made once; the workflow reads
+ * remote state before it repeats one.
  */
 final class GitLabMergeRequests implements MergeRequests {
 
@@ -45,7 +49,7 @@ final class GitLabMergeRequests implements MergeRequests {
 
     @Override
     public Optional<String> readFile(String project, String ref, String path) {
-        return calls.call("readFile", () -> {
+        return calls.read("readFile", () -> {
             try {
                 return Optional.of(author().getRepositoryFileApi().getFile(project, path, ref).getDecodedContentAsString());
             } catch (GitLabApiException e) {
@@ -59,7 +63,7 @@ final class GitLabMergeRequests implements MergeRequests {
 
     @Override
     public String defaultBranch(String project) {
-        return calls.call("defaultBranch", () -> author().getProjectApi().getProject(project).getDefaultBranch());
+        return calls.read("defaultBranch", () -> author().getProjectApi().getProject(project).getDefaultBranch());
     }
 
     @Override
@@ -100,8 +104,26 @@ final class GitLabMergeRequests implements MergeRequests {
     }
 
     @Override
+    public void rewriteBranch(String project, String branch, String onto, String message, List<FileChange> files) {
+        if (files.isEmpty()) {
+            throw new IllegalArgumentException("a rewritten branch holds at least one changed file");
+        }
+        var actions = new ArrayList<CommitAction>();
+        for (var file : files) {
+            // The new commit starts from onto: create or update is decided against onto's content, not the branch's.
+            actions.add(new CommitAction()
+                    .withAction(readFile(project, onto, file.path()).isPresent() ? CommitAction.Action.UPDATE : CommitAction.Action.CREATE)
+                    .withFilePath(file.path())
+                    .withContent(file.content())
+                    .withEncoding(Constants.Encoding.TEXT));
+        }
+        calls.call("rewriteBranch", () -> author().getCommitsApi().createCommit(project, new CommitPayload()
+                .withBranch(branch).withStartBranch(onto).withForce(true).withCommitMessage(message).withActions(actions)));
+    }
+
+    @Override
     public Optional<RemoteMergeRequest> findBySourceBranch(String project, String branch) {
-        List<MergeRequest> found = calls.call("findBySourceBranch", () -> author().getMergeRequestApi().getMergeRequests(
+        List<MergeRequest> found = calls.read("findBySourceBranch", () -> author().getMergeRequestApi().getMergeRequests(
                 project, new MergeRequestFilter().withSourceBranch(branch).withState(Constants.MergeRequestState.ALL)));
         return found.stream()
                 .filter(mr -> branch.equals(mr.getSourceBranch()))
@@ -132,7 +154,7 @@ final class GitLabMergeRequests implements MergeRequests {
 
     @Override
     public RemoteMergeRequest get(String project, long iid) {
-        return calls.call("get", () -> {
+        return calls.read("get", () -> {
             try {
                 return toRemote(project, author().getMergeRequestApi().getMergeRequest(project, iid, null, null, true));
             } catch (GitLabApiException e) {
@@ -146,7 +168,7 @@ final class GitLabMergeRequests implements MergeRequests {
 
     @Override
     public Optional<Pipeline> latestPipeline(String project, long iid) {
-        List<org.gitlab4j.api.models.Pipeline> pipelines = calls.call("latestPipeline",
+        List<org.gitlab4j.api.models.Pipeline> pipelines = calls.read("latestPipeline",
                 () -> author().getMergeRequestApi().getMergeRequestPipelines(project, iid));
         return pipelines.stream()
                 .max(Comparator.comparing(p -> p.getId() == null ? 0L : p.getId()))
@@ -160,7 +182,7 @@ final class GitLabMergeRequests implements MergeRequests {
 
     @Override
     public Set<String> approvedBy(String project, long iid) {
-        var approvals = calls.call("approvedBy", () -> author().getMergeRequestApi().getApprovals(project, iid));
+        var approvals = calls.read("approvedBy", () -> author().getMergeRequestApi().getApprovals(project, iid));
         var accounts = new LinkedHashSet<String>();
         if (approvals.getApprovedBy() != null) {
             for (User user : approvals.getApprovedBy()) {

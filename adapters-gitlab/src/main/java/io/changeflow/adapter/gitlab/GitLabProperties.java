@@ -25,10 +25,16 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * @param checkItemsTtl    how long a project's approval check items are cached (default 10 min; a 422 that
  *                         carries the items in effect refreshes them earlier)
  * @param circuitBreaker   the circuit breaker of all GitLab calls
+ * @param readRetries      how often an idempotent read (merge request, pipelines, approvals, files, branches,
+ *                         project) that failed transiently is tried again before the failure surfaces (default
+ *                         2; 0 turns it off; a negative value falls back to the default). Writes are never retried
+ *                         here: the workflow reads remote state before it repeats one
+ * @param readRetryBackoff the pause before the first such retry, doubled before each further one (default 200 ms)
  */
 @ConfigurationProperties("changeflow.gitlab")
 record GitLabProperties(String baseUrl, Bot author, List<Bot> approvers, Duration connectTimeout,
-                        Duration readTimeout, Duration callTimeout, Duration checkItemsTtl, CircuitBreaker circuitBreaker) {
+                        Duration readTimeout, Duration callTimeout, Duration checkItemsTtl, CircuitBreaker circuitBreaker,
+                        Integer readRetries, Duration readRetryBackoff) {
 
     /** A bot account: the username GitLab shows and its personal access token (never logged); empty when not set. */
     record Bot(String account, String token) {
@@ -57,8 +63,11 @@ record GitLabProperties(String baseUrl, Bot author, List<Bot> approvers, Duratio
      * connections, 5xx, 429) count, never GitLab's 4xx answers.
      *
      * @param failureRateThreshold       percentage of failed calls that opens the breaker (default 50)
-     * @param slidingWindowSize          number of recent calls looked at (default 10)
-     * @param minimumNumberOfCalls       calls needed before the rate is judged (default 5)
+     * @param slidingWindowSize          number of recent calls looked at (default 50: judged on 10 calls, a
+     *                                   GitLab failing one call in five at random opens it about once in 30
+     *                                   windows, and every step then fails at once; on 50 calls that takes
+     *                                   a streak more than five standard deviations away)
+     * @param minimumNumberOfCalls       calls needed before the rate is judged (default 20)
      * @param waitDurationInOpenState    how long the breaker stays open before it lets probe calls through
      *                                   (default 30 s; then half open, automatically)
      * @param permittedCallsInHalfOpenState probe calls while half open (default 2)
@@ -69,8 +78,8 @@ record GitLabProperties(String baseUrl, Bot author, List<Bot> approvers, Duratio
         CircuitBreaker {
             failureRateThreshold = failureRateThreshold == null || failureRateThreshold <= 0
                     || failureRateThreshold > 100 ? 50f : failureRateThreshold;
-            slidingWindowSize = positive(slidingWindowSize, 10);
-            minimumNumberOfCalls = positive(minimumNumberOfCalls, 5);
+            slidingWindowSize = positive(slidingWindowSize, 50);
+            minimumNumberOfCalls = positive(minimumNumberOfCalls, 20);
             waitDurationInOpenState = positive(waitDurationInOpenState, Duration.ofSeconds(30));
             permittedCallsInHalfOpenState = positive(permittedCallsInHalfOpenState, 2);
         }
@@ -91,10 +100,12 @@ record GitLabProperties(String baseUrl, Bot author, List<Bot> approvers, Duratio
         callTimeout = positive(callTimeout, Duration.ofSeconds(15));
         checkItemsTtl = positive(checkItemsTtl, Duration.ofMinutes(10));
         circuitBreaker = circuitBreaker == null ? new CircuitBreaker(null, null, null, null, null) : circuitBreaker;
+        readRetries = readRetries == null || readRetries < 0 ? 2 : readRetries;
+        readRetryBackoff = positive(readRetryBackoff, Duration.ofMillis(200));
     }
 
     static GitLabProperties defaults() {
-        return new GitLabProperties(null, null, null, null, null, null, null, null);
+        return new GitLabProperties(null, null, null, null, null, null, null, null, null, null);
     }
 
     /** The base URL without user info, query or fragment: safe to show in health details. */

@@ -174,6 +174,61 @@ class GitLabMergeRequestsTest {
     }
 
     @Test
+    void rewritingTheBranchOnTheTargetEndsARebaseConflictWithANewHeadAndPipelineAndMerges() {
+        var first = openMergeRequest("changeflow/first", "grants/db.txt", "alice\nbob\n");
+        var second = openMergeRequest("changeflow/second", "grants/db.txt", "alice\ncarol\n");
+        assertThat(gitlab.merge(project, first, awaitMergeable(first).sha())).isEqualTo(MergeResult.MERGED);
+        awaitSettled(second);
+        gitlab.rebase(project, second);
+        var conflicted = await().atMost(SETTLE).until(() -> gitlab.get(project, second), mr -> !mr.rebaseInProgress());
+        assertThat(conflicted.mergeError()).isPresent();
+        var pipelineBefore = gitlab.latestPipeline(project, second).orElseThrow();
+
+        gitlab.rewriteBranch(project, "changeflow/second", "main", "Grant carol, generated again",
+                List.of(new FileChange("grants/db.txt", "alice\nbob\ncarol\n"), new FileChange("grants/new.txt", "erin\n")));
+
+        var rewritten = gitlab.get(project, second);
+        assertThat(rewritten.sha()).isNotEqualTo(conflicted.sha());
+        assertThat(rewritten.mergeError()).isEmpty();
+        assertThat(gitlab.readFile(project, "changeflow/second", "grants/db.txt")).contains("alice\nbob\ncarol\n");
+        assertThat(gitlab.readFile(project, "changeflow/second", "README.md")).contains("# test\n");
+        var pipeline = gitlab.latestPipeline(project, second).orElseThrow();
+        assertThat(pipeline.id()).isGreaterThan(pipelineBefore.id());
+        assertThat(pipeline.ranFor(rewritten.sha())).isTrue();
+        await().atMost(SETTLE).until(() -> statusOf(second) == PipelineStatus.PASSED);
+        assertThat(gitlab.merge(project, second, awaitMergeable(second).sha())).isEqualTo(MergeResult.MERGED);
+        assertThat(gitlab.readFile(project, "main", "grants/db.txt")).contains("alice\nbob\ncarol\n");
+        assertThat(gitlab.readFile(project, "main", "grants/new.txt")).contains("erin\n");
+    }
+
+    @Test
+    void rewritingABranchTwiceWithTheSameFilesLeavesTheSameContent() {
+        var iid = openMergeRequest("changeflow/twice", "grants/db.txt", "alice\nbob\n");
+        var files = List.of(new FileChange("grants/db.txt", "alice\nfred\n"));
+
+        gitlab.rewriteBranch(project, "changeflow/twice", "main", "Grant fred", files);
+        var once = gitlab.get(project, iid).sha();
+        gitlab.rewriteBranch(project, "changeflow/twice", "main", "Grant fred", files);
+
+        assertThat(gitlab.get(project, iid).sha()).isNotEqualTo(once);
+        assertThat(gitlab.readFile(project, "changeflow/twice", "grants/db.txt")).contains("alice\nfred\n");
+        assertThat(gitlab.readFile(project, "changeflow/twice", "README.md")).isEqualTo(gitlab.readFile(project, "main", "README.md"));
+    }
+
+    @Test
+    void theApprovalsARewriteRemovesAreSeenByReadingThem() {
+        server.gitlab().resetApprovalsOnPush(project, true);
+        var iid = openMergeRequest("changeflow/reapprove", "grants/db.txt", "alice\nbob\n");
+        gitlab.approve(project, iid, "approval-bot-1");
+
+        gitlab.rewriteBranch(project, "changeflow/reapprove", "main", "Grant bob", List.of(new FileChange("grants/db.txt", "alice\nbob\n")));
+
+        assertThat(gitlab.approvedBy(project, iid)).isEmpty();
+        gitlab.approve(project, iid, "approval-bot-1");
+        assertThat(gitlab.approvedBy(project, iid)).containsExactly("approval-bot-1");
+    }
+
+    @Test
     void answersUnauthorizedWhenTheAuthorApprovesItsOwnMergeRequestOrAnAccountApprovesTwice() {
         var iid = openMergeRequest("changeflow/approvals", "grants/db.txt", "alice\nbob\n");
 

@@ -30,10 +30,24 @@ class GitLabPropertiesTest {
         assertThat(defaults.checkItemsTtl()).isEqualTo(Duration.ofMinutes(10));
         var breaker = defaults.circuitBreaker();
         assertThat(breaker.failureRateThreshold()).isEqualTo(50f);
-        assertThat(breaker.slidingWindowSize()).isEqualTo(10);
-        assertThat(breaker.minimumNumberOfCalls()).isEqualTo(5);
+        assertThat(breaker.slidingWindowSize()).isEqualTo(50);
+        assertThat(breaker.minimumNumberOfCalls()).isEqualTo(20);
         assertThat(breaker.waitDurationInOpenState()).isEqualTo(Duration.ofSeconds(30));
         assertThat(breaker.permittedCallsInHalfOpenState()).isEqualTo(2);
+        assertThat(defaults.readRetries()).isEqualTo(2);
+        assertThat(defaults.readRetryBackoff()).isEqualTo(Duration.ofMillis(200));
+    }
+
+    @Test
+    void readRetriesMayBeTurnedOffButNotMadeNegative() {
+        assertThat(bind(Map.of("changeflow.gitlab.read-retries", "0")).readRetries()).isZero();
+        assertThat(bind(Map.of("changeflow.gitlab.read-retries", "-1")).readRetries()).isEqualTo(2);
+        assertThat(bind(Map.of("changeflow.gitlab.read-retries", "4", "changeflow.gitlab.read-retry-backoff", "50ms")))
+                .satisfies(p -> {
+                    assertThat(p.readRetries()).isEqualTo(4);
+                    assertThat(p.readRetryBackoff()).isEqualTo(Duration.ofMillis(50));
+                });
+        assertThat(bind(Map.of("changeflow.gitlab.read-retry-backoff", "0s")).readRetryBackoff()).isEqualTo(Duration.ofMillis(200));
     }
 
     @Test
@@ -53,7 +67,7 @@ class GitLabPropertiesTest {
         assertThat(bound.readTimeout()).isEqualTo(Duration.ofSeconds(10));
         assertThat(bound.callTimeout()).isEqualTo(Duration.ofSeconds(15));
         assertThat(bound.circuitBreaker().failureRateThreshold()).isEqualTo(50f);
-        assertThat(bound.circuitBreaker().slidingWindowSize()).isEqualTo(10);
+        assertThat(bound.circuitBreaker().slidingWindowSize()).isEqualTo(50);
         assertThat(bound.approvers()).singleElement().satisfies(bot -> {
             assertThat(bot.account()).isEqualTo("reviewer-bot");
             assertThat(bot.toString()).doesNotContain("secret-token");
@@ -80,7 +94,7 @@ class GitLabPropertiesTest {
     void refusesAnApprovalBotWithoutAnAccountNamingTheSetting() {
         assertThatThrownBy(() -> new GitLabProperties("https://gitlab.example.com", null,
                 List.of(new GitLabProperties.Bot("approval-bot-1", "t1"), new GitLabProperties.Bot(" ", "t2")),
-                null, null, null, null, null))
+                null, null, null, null, null, null, null))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("changeflow.gitlab.approvers[1].account");
     }

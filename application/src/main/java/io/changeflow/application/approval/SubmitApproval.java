@@ -5,6 +5,7 @@ import io.changeflow.application.port.out.ExternalCallException;
 import io.changeflow.application.port.out.Operations;
 import io.changeflow.application.port.out.WorkQueue.Step;
 import io.changeflow.application.port.out.WorkQueue.StepKind;
+import io.changeflow.application.workflow.Progress;
 import io.changeflow.application.workflow.StateChanges;
 import io.changeflow.application.workflow.StepHandler;
 import io.changeflow.application.workflow.StepOutcome;
@@ -45,6 +46,12 @@ public final class SubmitApproval implements StepHandler {
         this.operations = operations;
         this.approvals = approvals;
         this.changes = changes;
+    }
+
+    /** The request's state (see {@link Progress#ofRequest}). */
+    @Override
+    public Optional<String> progress(Step step) {
+        return Progress.ofRequest(operations, step);
     }
 
     @Override

@@ -10,6 +10,7 @@ import io.changeflow.application.port.out.WorkQueue.Step;
 import io.changeflow.application.port.out.WorkQueue.StepKind;
 import io.changeflow.application.settings.Settings;
 import io.changeflow.application.workflow.ApproveAndMerge;
+import io.changeflow.application.workflow.GrantFiles;
 import io.changeflow.application.workflow.MergeRequestTexts;
 import io.changeflow.application.workflow.PipelineWatch;
 import io.changeflow.application.workflow.StepHandler;
@@ -27,6 +28,7 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Optional;
+import java.util.function.DoubleSupplier;
 
 /**
  * The batch step ({@link StepKind#BATCH}, ref = the batch id): one branch, one commit and one merge
@@ -38,8 +40,11 @@ import java.util.Optional;
  * <ul>
  *   <li>merged: the batch is settled as merged (members MERGED, batch SUCCEEDED); the deploy callback
  *       or reconciliation takes the members on to VALIDATED, since they carry the batch's merge request;</li>
- *   <li>pipeline failed, rebase conflict, or members that cannot go into one merge request:
- *       deterministic, settled ({@link StepKind#SETTLE_BATCH}) with bisection;</li>
+ *   <li>a rebase conflict: every member's grant is generated again on the target branch's current files
+ *       and the batch's branch rewritten with them (see {@link ApproveAndMerge}), at most
+ *       {@code max-regenerations} times;</li>
+ *   <li>pipeline failed, a rebase conflict that persists after that, or members that cannot go into one
+ *       merge request: deterministic, settled ({@link StepKind#SETTLE_BATCH}) with bisection;</li>
  *   <li>approval failed, merging stuck, the merge request closed by someone, or an unexpected error
  *       (after the transient retries of {@link io.changeflow.application.workflow.WorkflowStep}): settled
  *       as transient, every member waits again and no one is blamed;</li>
@@ -71,13 +76,19 @@ public final class MergeBatch implements StepHandler {
 
     public MergeBatch(Batches batches, Operations operations, Targets targets, MergeRequests mergeRequests,
                       BusinessMetrics metrics, Settings settings, WorkflowPolicy policy, Clock clock) {
+        this(batches, operations, targets, mergeRequests, metrics, settings, policy, clock, ApproveAndMerge.RANDOM_JITTER);
+    }
+
+    /** @param jitter the random part of merge retry delays (see {@link ApproveAndMerge}); seeded in tests */
+    public MergeBatch(Batches batches, Operations operations, Targets targets, MergeRequests mergeRequests,
+                      BusinessMetrics metrics, Settings settings, WorkflowPolicy policy, Clock clock, DoubleSupplier jitter) {
         this.batches = batches;
         this.operations = operations;
         this.targets = targets;
         this.mergeRequests = mergeRequests;
         this.batchMergeRequests = new BatchMergeRequests(batches, operations, targets, mergeRequests);
         this.end = new EndBatch(batches, metrics);
-        this.choreography = new ApproveAndMerge(mergeRequests, settings, policy, clock);
+        this.choreography = new ApproveAndMerge(mergeRequests, settings, policy, clock, jitter);
         this.checks = new PipelineWatch(policy.pipelinePolling(), policy.pendingRecheck(), policy.pendingGiveUpAfter());
         this.clock = clock;
     }
@@ -101,6 +112,17 @@ public final class MergeBatch implements StepHandler {
         }
         return StepOutcome.next(SettleBatchStep.first(batchId, Optional.of(FailureKind.TRANSIENT),
                 "the batch step stopped on an unexpected error"));
+    }
+
+    /** The batch's status and merge request: it moves when the merge request is opened, or the batch blocked or ended. */
+    @Override
+    public Optional<String> progress(Step step) {
+        try {
+            return batches.find(Long.parseLong(step.ref()))
+                    .map(b -> b.status().name() + "/" + b.mergeRequest().map(mr -> "!" + mr.iid()).orElse("-"));
+        } catch (NumberFormatException e) {
+            return Optional.empty();
+        }
     }
 
     @Override
@@ -276,9 +298,28 @@ public final class MergeBatch implements StepHandler {
         }
 
         @Override
+        public Optional<ApproveAndMerge.Regenerated> regenerate(MergeRequestRef mr, String onto) {
+            if (!(BatchContent.of(current, operations, targets) instanceof BatchContent.Ready ready)) {
+                return Optional.empty();
+            }
+            var files = new ArrayList<FileChange>();
+            for (var file : ready.files()) {
+                files.add(GrantFiles.on(mergeRequests, mr.project(), onto, file.target(), file.grants()));
+            }
+            return Optional.of(new ApproveAndMerge.Regenerated(
+                    MergeRequestTexts.batchCommitMessageOf(current.id(), ready.members()), files));
+        }
+
+        @Override
+        public void regenerating(MergeRequestRef mr, String onto) {
+            LOG.log(Level.INFO, () -> "batch " + current.id() + ": rebasing merge request !" + mr.iid()
+                    + " conflicted; generating every member's grant again on the current " + onto);
+        }
+
+        @Override
         public StepOutcome rebaseConflict(MergeRequestRef mr, String detail) {
             return settle(current, Optional.of(FailureKind.DETERMINISTIC), "rebasing merge request !" + mr.iid()
-                    + " hit a conflict");
+                    + " hit a conflict that generating its change again did not resolve");
         }
 
         @Override

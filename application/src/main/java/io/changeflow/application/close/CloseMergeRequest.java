@@ -4,6 +4,7 @@ import io.changeflow.application.port.out.MergeRequests;
 import io.changeflow.application.port.out.Operations;
 import io.changeflow.application.port.out.WorkQueue.Step;
 import io.changeflow.application.port.out.WorkQueue.StepKind;
+import io.changeflow.application.workflow.Progress;
 import io.changeflow.application.workflow.StateChanges;
 import io.changeflow.application.workflow.StepHandler;
 import io.changeflow.application.workflow.StepOutcome;
@@ -14,6 +15,7 @@ import io.changeflow.domain.state.StepStatus;
 import io.changeflow.domain.state.WorkflowEvent;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
+import java.util.Optional;
 
 /**
  * The close step ({@link StepKind#CLOSE}): closes an operation's own merge request after the
@@ -38,6 +40,12 @@ public final class CloseMergeRequest implements StepHandler {
         this.mergeRequests = mergeRequests;
         this.changes = changes;
         this.policy = policy;
+    }
+
+    /** The request's state (see {@link Progress#ofRequest}). */
+    @Override
+    public Optional<String> progress(Step step) {
+        return Progress.ofRequest(operations, step);
     }
 
     @Override

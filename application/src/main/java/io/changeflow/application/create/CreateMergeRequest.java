@@ -8,6 +8,7 @@ import io.changeflow.application.port.out.WorkQueue.Step;
 import io.changeflow.application.port.out.WorkQueue.StepKind;
 import io.changeflow.application.workflow.MergeRequestTexts;
 import io.changeflow.application.workflow.PipelineWatch;
+import io.changeflow.application.workflow.Progress;
 import io.changeflow.application.workflow.StateChanges;
 import io.changeflow.application.workflow.StepHandler;
 import io.changeflow.application.workflow.StepOutcome;
@@ -76,6 +77,12 @@ public final class CreateMergeRequest implements StepHandler {
         this.changes = changes;
         this.watch = watch;
         this.clock = clock;
+    }
+
+    /** The request's state (see {@link Progress#ofRequest}). */
+    @Override
+    public Optional<String> progress(Step step) {
+        return Progress.ofRequest(operations, step);
     }
 
     @Override

@@ -7,7 +7,9 @@ import io.changeflow.application.port.out.WorkQueue.Step;
 import io.changeflow.application.port.out.WorkQueue.StepKind;
 import io.changeflow.application.settings.Settings;
 import io.changeflow.application.workflow.ApproveAndMerge;
+import io.changeflow.application.workflow.GrantFiles;
 import io.changeflow.application.workflow.MergeRequestTexts;
+import io.changeflow.application.workflow.Progress;
 import io.changeflow.application.workflow.StateChanges;
 import io.changeflow.application.workflow.StepHandler;
 import io.changeflow.application.workflow.StepOutcome;
@@ -15,6 +17,7 @@ import io.changeflow.application.workflow.WorkflowPolicy;
 import io.changeflow.domain.mr.MergeRequestState;
 import io.changeflow.domain.operation.MergeRequestRef;
 import io.changeflow.domain.operation.Operation;
+import io.changeflow.domain.request.Grant;
 import io.changeflow.domain.request.OperationId;
 import io.changeflow.domain.request.StepOrder;
 import io.changeflow.domain.state.BindingStatus;
@@ -24,8 +27,10 @@ import java.lang.System.Logger.Level;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.EnumSet;
+import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.DoubleSupplier;
 
 /**
  * The handle step ({@link StepKind#HANDLE}): approve the merge request with each approval bot, merge
@@ -52,13 +57,16 @@ import java.util.Set;
  * are read once more, because a 401 means both "already approved" and "may not approve". A 401 is also
  * re-read at once.
  *
- * <p>Merge outcomes: not mergeable starts a rebase and polls it (a conflict is deterministic:
- * REBASE_CONFLICT); after a rebase the pipeline runs again and is polled. Only the rebased head's own
- * pipeline counts: until GitLab creates it the latest pipeline is the old head's, which reads as still
- * running. Failed: HANDLE_PIPELINE_FAILED, deterministic; timed out: HANDLE_PIPELINE_TIMED_OUT, the
- * request stays MERGING with the step "pipeline pending" and is still looked at for a while. "Sha moved
- * or locked" and "cannot be merged yet" re-read and retry a bounded number of times (then HANDLE_ERROR,
- * safe to re-trigger).
+ * <p>Merge outcomes: GitLab still checking mergeability (also after a 409 or 422) is waited for without
+ * using up merge attempts; not mergeable starts a rebase and polls it; a rebase conflict generates the grant
+ * again on the target branch's current file and rewrites the merge request's branch with it (REBASE_STARTED
+ * again, "generating the change again"), at most {@code max-regenerations} times, after which a conflict is
+ * deterministic: REBASE_CONFLICT. After a rebase or a regeneration the pipeline runs again and is polled.
+ * Only the new head's own pipeline counts: until GitLab creates it the latest pipeline is the old head's,
+ * which reads as still running. Failed: HANDLE_PIPELINE_FAILED, deterministic; timed out:
+ * HANDLE_PIPELINE_PENDING, the request stays MERGING with the step "pipeline pending" and is still looked at
+ * for a while. Refusals GitLab's settled status does not explain are retried a bounded number of times with
+ * jittered exponential backoff (then HANDLE_ERROR, safe to re-trigger). See {@link ApproveAndMerge}.
  */
 public final class HandleMergeRequest implements StepHandler {
 
@@ -76,11 +84,23 @@ public final class HandleMergeRequest implements StepHandler {
 
     public HandleMergeRequest(Operations operations, Targets targets, MergeRequests mergeRequests, StateChanges changes,
                               Settings settings, WorkflowPolicy policy, Clock clock) {
+        this(operations, targets, mergeRequests, changes, settings, policy, clock, ApproveAndMerge.RANDOM_JITTER);
+    }
+
+    /** @param jitter the random part of merge retry delays (see {@link ApproveAndMerge}); seeded in tests */
+    public HandleMergeRequest(Operations operations, Targets targets, MergeRequests mergeRequests, StateChanges changes,
+                              Settings settings, WorkflowPolicy policy, Clock clock, DoubleSupplier jitter) {
         this.operations = operations;
         this.targets = targets;
         this.mergeRequests = mergeRequests;
         this.changes = changes;
-        this.choreography = new ApproveAndMerge(mergeRequests, settings, policy, clock);
+        this.choreography = new ApproveAndMerge(mergeRequests, settings, policy, clock, jitter);
+    }
+
+    /** The request's state: e.g. approved, rebasing (see {@link Progress#ofRequest}). */
+    @Override
+    public Optional<String> progress(Step step) {
+        return Progress.ofRequest(operations, step);
     }
 
     @Override
@@ -199,6 +219,23 @@ public final class HandleMergeRequest implements StepHandler {
             apply(WorkflowEvent.BOTS_APPROVAL_FAILED, "The approval bot " + bot + " could not approve merge request !"
                     + mr.iid() + " after " + attempts + " attempts.");
             return StepOutcome.done();
+        }
+
+        @Override
+        public Optional<ApproveAndMerge.Regenerated> regenerate(MergeRequestRef mr, String onto) {
+            var target = targets.find(current.target());
+            if (target.isEmpty()) {
+                return Optional.empty();
+            }
+            var grant = Grant.of(MergeRequestTexts.requestOf(current));
+            return Optional.of(new ApproveAndMerge.Regenerated(MergeRequestTexts.commitMessageOf(current),
+                    List.of(GrantFiles.on(mergeRequests, mr.project(), onto, target.get(), List.of(grant)))));
+        }
+
+        @Override
+        public void regenerating(MergeRequestRef mr, String onto) {
+            apply(WorkflowEvent.REBASE_STARTED, "Rebasing merge request !" + mr.iid() + " conflicted with a change merged "
+                    + "first; generating its change again on the current " + onto + ".");
         }
 
         @Override

@@ -2,20 +2,27 @@ package io.changeflow.application.workflow;
 
 import io.changeflow.application.port.out.ExternalCallException;
 import io.changeflow.application.port.out.MergeRequests;
+import io.changeflow.application.port.out.MergeRequests.FileChange;
 import io.changeflow.application.port.out.MergeRequests.RemoteMergeRequest;
 import io.changeflow.application.port.out.WorkQueue.Step;
 import io.changeflow.application.settings.Settings;
 import io.changeflow.domain.mr.MergeRequestState;
 import io.changeflow.domain.operation.MergeRequestRef;
+import io.changeflow.domain.polling.PollDecision;
 import io.changeflow.domain.polling.PollObservation;
 import io.changeflow.domain.polling.RetryPolicy;
 import java.lang.System.Logger.Level;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.format.DateTimeParseException;
+import java.util.List;
 import java.util.Locale;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.DoubleSupplier;
 
 /**
  * The GitLab choreography that takes an open merge request to merged, shared by the single-request
@@ -38,11 +45,28 @@ import java.util.Set;
  * are read once more, because a 401 means both "already approved" and "may not approve". A 401 is also
  * re-read at once.
  *
- * <p>Merge outcomes: not mergeable starts a rebase and polls it (a conflict is deterministic); after a
- * rebase the pipeline runs again and is polled. Only the rebased head's own pipeline counts: until
- * GitLab creates it the latest pipeline is the old head's, which reads as still running. "Sha moved or
- * locked" and "cannot be merged yet" re-read and retry a bounded number of times; then, like too many
- * rebases or a rebase that does not finish, the subject is {@link Subject#stuck}.
+ * <p>Merging waits for GitLab first: while it is still computing whether the merge request can be merged
+ * ({@code detailed_merge_status} checking, unchecked, preparing, approvals syncing, or the merge request is
+ * locked), and after a merge refused as "cannot be merged yet" (422) or "sha moved or locked" (409), the
+ * merge request is re-read by tiered polling ({@link WorkflowPolicy#mergeabilityPolling}, its own time
+ * budget from the first wait on a head) and merged once GitLab has settled; that waiting uses up no merge
+ * attempt. Every merge into the target branch makes GitLab check the other merge requests again, so in a
+ * burst of merges most refusals are this. A refusal that GitLab's settled status does not explain, or a
+ * merge without a clear answer, is a merge retry: at most {@link WorkflowPolicy#mergeRetries}, after an
+ * exponential delay with jitter ({@link WorkflowPolicy#mergeRetryBackoff}; the random source is injected),
+ * so merge requests refused together do not come back together. Then, like too many rebases, a rebase that
+ * does not finish or GitLab checking for longer than the budget, the subject is {@link Subject#stuck}.
+ *
+ * <p>Not mergeable starts a rebase and polls it; after a rebase the pipeline runs again and is polled.
+ * Only the rebased head's own pipeline counts: until GitLab creates it the latest pipeline is the old
+ * head's, which reads as still running. A rebase conflict is not the end: the change is configuration as
+ * code, so it is generated again ({@link Subject#regenerate}: the grant files as the target branch holds
+ * them now, with the subject's grants applied) and the merge request's branch is rewritten as one commit on
+ * top of the target branch ({@link MergeRequests#rewriteBranch}); then its pipeline is awaited, the bots'
+ * approvals are read again (the push may have removed them) and it is merged. At most
+ * {@link WorkflowPolicy#maxRegenerations} per step: a change generated on the current file cannot conflict
+ * with it, so a conflict after that means the target branch keeps changing under it, and is
+ * {@link Subject#rebaseConflict} (deterministic), as is one whose change cannot be generated again.
  *
  * <p>The step data keys and phase names are stable across releases: a step written by one release
  * continues in the next.
@@ -55,6 +79,16 @@ public final class ApproveAndMerge {
     static final String FAILURES = "failures.";
     static final String MERGE_ATTEMPTS = "mergeAttempts";
     static final String REBASES = "rebases";
+    static final String REGENERATIONS = "regenerations";
+    /** Set while the pipeline of a regenerated head is awaited: the approvals are read (and given) again after it. */
+    static final String REAPPROVE = "reapprove";
+    /** The reason GitLab refused the last merge attempt; cleared once the refusal is explained or counted. */
+    static final String REFUSED = "mergeRefused";
+    static final String SETTLE_SINCE = "mergeabilitySince";
+    static final String SETTLE_POLLS = "mergeabilityPolls";
+
+    /** A uniformly distributed fraction in [0, 1) per call, from a thread-safe random source. */
+    public static final DoubleSupplier RANDOM_JITTER = () -> ThreadLocalRandom.current().nextDouble();
 
     /** Where the choreography continues. */
     public enum Phase { APPROVE, MERGE, REBASE, PIPELINE }
@@ -92,7 +126,18 @@ public final class ApproveAndMerge {
         /** {@code bot} could not approve, even after {@code attempts} attempts and a last read. */
         StepOutcome approvalFailed(MergeRequestRef mr, String bot, int attempts);
 
-        /** The rebase hit a conflict (deterministic). */
+        /**
+         * This subject's change generated again on the current content of {@code onto} (each grant file as
+         * {@code onto} holds it now, with the subject's grants applied) and its commit message, to rewrite the
+         * merge request's branch with after a rebase conflict. Reads GitLab, writes nothing. Empty when the
+         * change cannot be generated again (e.g. its target left the catalog): the conflict then stays.
+         */
+        Optional<Regenerated> regenerate(MergeRequestRef mr, String onto);
+
+        /** The merge request's branch is about to be rewritten with the change generated again on {@code onto}. */
+        void regenerating(MergeRequestRef mr, String onto);
+
+        /** The rebase hit a conflict that generating the change again did not (or could not) resolve (deterministic). */
         StepOutcome rebaseConflict(MergeRequestRef mr, String detail);
 
         /** The rebased head's pipeline failed (deterministic). */
@@ -104,8 +149,22 @@ public final class ApproveAndMerge {
         /** The pipeline stayed pending for longer than the watch looks: a person confirms the outcome. */
         StepOutcome pipelineGaveUp(MergeRequestRef mr);
 
-        /** Merging could not complete (retries used up, too many rebases, a rebase that did not finish). */
+        /**
+         * Merging could not complete (merge retries used up, too many rebases, a rebase that did not finish,
+         * GitLab checking mergeability for longer than its budget): nothing is known to be wrong with the change.
+         */
         StepOutcome stuck(MergeRequestRef mr, String detail);
+    }
+
+    /** A change generated again: the commit message and the complete content of every file it touches. */
+    public record Regenerated(String message, List<FileChange> files) {
+        public Regenerated {
+            Objects.requireNonNull(message, "message");
+            files = List.copyOf(files);
+            if (files.isEmpty()) {
+                throw new IllegalArgumentException("a change touches at least one file");
+            }
+        }
     }
 
     private final MergeRequests mergeRequests;
@@ -114,14 +173,25 @@ public final class ApproveAndMerge {
     private final PipelineWatch rebaseWatch;
     private final PipelineWatch pipelineWatch;
     private final Clock clock;
+    private final DoubleSupplier jitter;
 
     public ApproveAndMerge(MergeRequests mergeRequests, Settings settings, WorkflowPolicy policy, Clock clock) {
+        this(mergeRequests, settings, policy, clock, RANDOM_JITTER);
+    }
+
+    /**
+     * @param jitter the random part of merge retry delays: a fraction in [0, 1) per call ({@link #RANDOM_JITTER},
+     *               or a seeded source in tests)
+     */
+    public ApproveAndMerge(MergeRequests mergeRequests, Settings settings, WorkflowPolicy policy, Clock clock,
+                           DoubleSupplier jitter) {
         this.mergeRequests = mergeRequests;
         this.settings = settings;
         this.policy = policy;
         this.rebaseWatch = new PipelineWatch(policy.rebasePolling(), policy.pendingRecheck(), Duration.ZERO);
         this.pipelineWatch = new PipelineWatch(policy.pipelinePolling(), policy.pendingRecheck(), policy.pendingGiveUpAfter());
         this.clock = clock;
+        this.jitter = Objects.requireNonNull(jitter, "jitter");
     }
 
     /** The choreography's phase recorded in {@code step}, if it is one of its own. */
@@ -203,7 +273,7 @@ public final class ApproveAndMerge {
             }
         }
         subject.approved(mr);
-        return merge(mr, current.with(PHASE, Phase.MERGE.name()), subject);
+        return merge(mr, freshMerge(current.without(REAPPROVE)), subject);
     }
 
     /** Whether {@code bot} approved; a failed read counts as "not yet" (fail-open). */
@@ -229,9 +299,13 @@ public final class ApproveAndMerge {
             return StepOutcome.again(PipelineWatch.start(step.nextAttempt(), clock.instant()).with(PHASE, Phase.REBASE.name()),
                     rebaseWatch.firstDelay());
         }
-        if (remote.state() == MergeRequestState.LOCKED
-                || COMPUTING.contains(remote.detailedMergeStatus().toLowerCase(Locale.ROOT))) {
-            return retryMerge(mr, step, subject, "GitLab is still preparing the merge request");
+        if (stillChecking(remote)) {
+            return awaitMergeability(mr, step, subject);
+        }
+        var refused = step.value(REFUSED);
+        if (refused.isPresent()) {
+            // GitLab refused the last attempt and is not checking now: the refusal was not about checking.
+            return retryMerge(mr, step, subject, refused.get());
         }
         MergeRequests.MergeResult result;
         try {
@@ -247,23 +321,64 @@ public final class ApproveAndMerge {
         return switch (result) {
             case MERGED -> subject.merged(mr);
             case NOT_MERGEABLE -> rebase(mr, step, subject);
-            case SHA_MISMATCH_OR_LOCKED -> retryMerge(mr, step, subject, "the head moved or the merge request was locked");
-            case CANNOT_BE_MERGED_YET -> retryMerge(mr, step, subject, "GitLab could not merge it yet");
+            case SHA_MISMATCH_OR_LOCKED -> refused(step, "the head moved or the merge request was locked");
+            case CANNOT_BE_MERGED_YET -> refused(step, "GitLab could not merge it yet");
         };
     }
 
+    /** GitLab is still working out whether the merge request can be merged (or is merging it: locked). */
+    private static boolean stillChecking(RemoteMergeRequest remote) {
+        return remote.state() == MergeRequestState.LOCKED
+                || (remote.detailedMergeStatus() != null
+                && COMPUTING.contains(remote.detailedMergeStatus().toLowerCase(Locale.ROOT)));
+    }
+
+    /**
+     * A 409 or 422: most often GitLab is checking the merge request again (another merge just moved the
+     * target branch). Re-read soon; the next run waits for GitLab to settle, and only a refusal that the
+     * settled status does not explain is counted as a merge retry.
+     */
+    private StepOutcome refused(Step step, String reason) {
+        return StepOutcome.again(step.nextAttempt().with(PHASE, Phase.MERGE.name()).with(REFUSED, reason),
+                policy.mergeabilityPolling().shortInterval());
+    }
+
+    /** Waits for GitLab to settle the merge request's mergeability, within its own time budget; no merge attempt is used. */
+    private StepOutcome awaitMergeability(MergeRequestRef mr, Step step, Subject subject) {
+        var now = clock.instant();
+        var since = instant(step, SETTLE_SINCE).orElse(now);
+        var polls = step.intValue(SETTLE_POLLS, 0) + 1;
+        var polling = policy.mergeabilityPolling();
+        return switch (polling.next(PollObservation.RUNNING, polls, Duration.between(since, now))) {
+            case PollDecision.PollAgain again -> StepOutcome.again(step.nextAttempt().with(PHASE, Phase.MERGE.name())
+                    .without(REFUSED).with(SETTLE_SINCE, since.toString()).with(SETTLE_POLLS, polls), again.delay());
+            case PollDecision.Done done -> subject.stuck(mr, "GitLab was still checking whether merge request !" + mr.iid()
+                    + " can be merged after " + polling.timeout().toSeconds() + " s");
+        };
+    }
+
+    /** A merge retry: counted, after an exponential delay with jitter; the merge request is re-read first. */
     private StepOutcome retryMerge(MergeRequestRef mr, Step step, Subject subject, String reason) {
         var attempts = step.intValue(MERGE_ATTEMPTS, 0) + 1;
         if (attempts > policy.mergeRetries()) {
             return subject.stuck(mr, "Merging merge request !" + mr.iid() + " kept failing (" + reason + ")");
         }
-        return StepOutcome.again(step.nextAttempt().with(PHASE, Phase.MERGE.name()).with(MERGE_ATTEMPTS, attempts),
-                policy.mergeRetryDelay());
+        var delay = policy.mergeRetryBackoff().delayBefore(attempts, jitter.getAsDouble());
+        LOG.log(Level.INFO, () -> "merge of !" + mr.iid() + " refused (" + reason + "); retry " + attempts + " in " + delay);
+        return StepOutcome.again(step.nextAttempt().with(PHASE, Phase.MERGE.name()).with(MERGE_ATTEMPTS, attempts)
+                .without(REFUSED), delay);
+    }
+
+    /** {@code step} about to merge a new head (or for the first time): no attempts made, no waiting on it yet. */
+    private static Step freshMerge(Step step) {
+        return step.with(PHASE, Phase.MERGE.name()).with(MERGE_ATTEMPTS, 0)
+                .without(REFUSED).without(SETTLE_SINCE).without(SETTLE_POLLS);
     }
 
     private StepOutcome rebase(MergeRequestRef mr, Step step, Subject subject) {
         var rebases = step.intValue(REBASES, 0) + 1;
-        if (rebases > policy.maxRebases()) {
+        // A regenerated head is a new change on a newer target: it may need a rebase of its own.
+        if (rebases > policy.maxRebases() + step.intValue(REGENERATIONS, 0)) {
             return subject.stuck(mr, "Merge request !" + mr.iid() + " needed more than " + policy.maxRebases() + " rebases");
         }
         subject.rebaseStarting(mr);
@@ -279,7 +394,7 @@ public final class ApproveAndMerge {
             return finished.get();
         }
         if (!remote.rebaseInProgress() && remote.mergeError().isPresent()) {
-            return subject.rebaseConflict(mr, "Rebasing merge request !" + mr.iid() + " hit a conflict: someone has to resolve it.");
+            return regenerate(mr, step, subject);
         }
         var observation = remote.rebaseInProgress() ? PollObservation.RUNNING : PollObservation.PASSED;
         return switch (rebaseWatch.observe(step, observation, clock.instant(), subject.lastWrite())) {
@@ -296,6 +411,33 @@ public final class ApproveAndMerge {
         };
     }
 
+    /**
+     * The rebase conflicted: generate the change again on the target branch as it is now and rewrite the
+     * merge request's branch with it (one commit on top of the target), then await its pipeline. Bounded
+     * per step; a change that cannot be generated again, or a conflict after the last regeneration, is the
+     * deterministic rebase conflict.
+     */
+    private StepOutcome regenerate(MergeRequestRef mr, Step step, Subject subject) {
+        var conflict = "Rebasing merge request !" + mr.iid() + " hit a conflict";
+        var regenerations = step.intValue(REGENERATIONS, 0) + 1;
+        if (regenerations > policy.maxRegenerations()) {
+            return subject.rebaseConflict(mr, conflict + (policy.maxRegenerations() == 0 ? "" : " again after its change was "
+                    + "generated on the current target branch " + policy.maxRegenerations() + " time(s)")
+                    + ": someone has to resolve it.");
+        }
+        var onto = mergeRequests.defaultBranch(mr.project());
+        var change = subject.regenerate(mr, onto);
+        if (change.isEmpty()) {
+            return subject.rebaseConflict(mr, conflict + " and its change cannot be generated again: someone has to resolve it.");
+        }
+        subject.regenerating(mr, onto);
+        mergeRequests.rewriteBranch(mr.project(), mr.sourceBranch(), onto, change.get().message(), change.get().files());
+        LOG.log(Level.INFO, () -> subject.describe() + ": rebasing !" + mr.iid() + " conflicted; its change was generated again on "
+                + onto + " (" + regenerations + " of at most " + policy.maxRegenerations() + ")");
+        return StepOutcome.again(PipelineWatch.start(step.nextAttempt(), clock.instant()).with(PHASE, Phase.PIPELINE.name())
+                .with(REGENERATIONS, regenerations).with(REAPPROVE, "true"), pipelineWatch.firstDelay());
+    }
+
     private StepOutcome awaitPipeline(MergeRequestRef mr, Step step, Subject subject) {
         var remote = mergeRequests.get(mr.project(), mr.iid());
         var finished = finishedRemotely(remote, mr, subject);
@@ -306,7 +448,10 @@ public final class ApproveAndMerge {
         var observation = PipelineWatch.observation(mergeRequests.latestPipeline(mr.project(), mr.iid()), remote.sha());
         return switch (pipelineWatch.observe(step, observation, clock.instant(), subject.lastWrite())) {
             case PipelineWatch.Verdict.Again again -> StepOutcome.again(again.step().nextAttempt(), again.delay());
-            case PipelineWatch.Verdict.Passed passed -> merge(mr, step.with(PHASE, Phase.MERGE.name()).with(MERGE_ATTEMPTS, 0), subject);
+            case PipelineWatch.Verdict.Passed passed -> step.value(REAPPROVE).isPresent()
+                    // The rewrite was a push: GitLab may have removed the approvals. Each bot's is read first.
+                    ? approve(mr, withoutApprovalProgress(step).with(PHASE, Phase.APPROVE.name()).with(BOT, 0), subject)
+                    : merge(mr, freshMerge(step), subject);
             case PipelineWatch.Verdict.Failed failed -> subject.pipelineFailed(mr);
             case PipelineWatch.Verdict.TimedOut timedOut -> {
                 subject.pipelineTimedOut(mr);
@@ -314,5 +459,22 @@ public final class ApproveAndMerge {
             }
             case PipelineWatch.Verdict.GaveUp gaveUp -> subject.pipelineGaveUp(mr);
         };
+    }
+
+    /** {@code step} without the per-bot approval failure counts, for approving a new head afresh. */
+    private Step withoutApprovalProgress(Step step) {
+        var fresh = step;
+        for (var bot : mergeRequests.approvalAccounts()) {
+            fresh = fresh.without(FAILURES + bot);
+        }
+        return fresh;
+    }
+
+    private static Optional<Instant> instant(Step step, String key) {
+        try {
+            return step.value(key).map(Instant::parse);
+        } catch (DateTimeParseException e) {
+            return Optional.empty();
+        }
     }
 }

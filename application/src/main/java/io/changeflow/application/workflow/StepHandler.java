@@ -1,6 +1,7 @@
 package io.changeflow.application.workflow;
 
 import io.changeflow.application.port.out.WorkQueue.Step;
+import java.util.Optional;
 
 /**
  * The body of one workflow step. It reads remote state before changing it (so any run may be a
@@ -11,4 +12,17 @@ import io.changeflow.application.port.out.WorkQueue.Step;
 public interface StepHandler {
 
     StepOutcome run(Step step);
+
+    /**
+     * A marker of how far the step's subject has come, e.g. the version of the request's state (it grows
+     * with every state write). {@link WorkflowStep} reads it after a transient failure and keeps it in the
+     * step's data: when it differs from the marker kept at the previous transient failure, the step made
+     * progress in between and its transient retry count starts again. May read the database; a marker that
+     * cannot be read counts as none.
+     *
+     * @return empty (the default) when the step has no such marker: only completed runs then count as progress
+     */
+    default Optional<String> progress(Step step) {
+        return Optional.empty();
+    }
 }

@@ -1,6 +1,7 @@
 package io.changeflow.application.workflow;
 
 import io.changeflow.domain.polling.ExponentialBackoff;
+import io.changeflow.domain.polling.JitteredBackoff;
 import io.changeflow.domain.polling.RetryPolicy;
 import io.changeflow.domain.polling.TieredPolling;
 import java.time.Duration;
@@ -11,33 +12,53 @@ import java.util.Objects;
  * {@code approval.maxRetries} are read per use from {@code Settings}). The approval bots are not here:
  * they are the GitLab adapter's configuration, read from {@code MergeRequests.approvalAccounts()}.
  *
- * @param approvalBackoff    delay before approval retry n of one bot ({@code approval.maxRetries} bounds n)
- * @param pipelinePolling    waiting for a merge request pipeline: short, then long intervals, then "timed out"
- * @param rebasePolling      waiting for a rebase to finish
- * @param pendingRecheck     after a pipeline timed out (state "pending"), how often it is still looked at
- * @param pendingGiveUpAfter how long a pending pipeline is still looked at before an operator has to confirm
- * @param transientRetry     retries of a step after a transient external failure (timeouts, 5xx, 429)
- * @param mergeRetries       merge attempts refused as "sha moved, locked or not mergeable yet" before giving up
- * @param mergeRetryDelay    delay before such a merge retry (the merge request is re-read first)
- * @param maxRebases         rebases of one merge request within one handle step before giving up
- * @param closeRetries       re-checks of a merge request that is still open after being closed
+ * @param approvalBackoff     delay before approval retry n of one bot ({@code approval.maxRetries} bounds n)
+ * @param pipelinePolling     waiting for a merge request pipeline: short, then long intervals, then "timed out"
+ * @param rebasePolling       waiting for a rebase to finish
+ * @param mergeabilityPolling waiting for GitLab to finish checking whether a merge request can be merged
+ *                            ({@code detailed_merge_status} checking, unchecked, ...) before merging and after
+ *                            a merge was refused as "not mergeable yet" or "sha moved / locked"; its own,
+ *                            time-bounded budget (counted from the first wait of a head), which uses up no
+ *                            merge attempt; after its timeout merging counts as stuck
+ * @param pendingRecheck      after a pipeline timed out (state "pending"), how often it is still looked at
+ * @param pendingGiveUpAfter  how long a pending pipeline is still looked at before an operator has to confirm
+ * @param transientRetry      retries of a step after a transient external failure (timeouts, 5xx, 429); the
+ *                            count starts again whenever the step made progress (see {@link WorkflowStep})
+ * @param mergeRetries        merge attempts refused although GitLab had finished checking, or without a clear
+ *                            answer, before giving up
+ * @param mergeRetryBackoff   delay before such a merge retry n (exponential, with jitter; the merge request is
+ *                            re-read first)
+ * @param maxRebases          rebases of one merge request within one handle step before giving up
+ * @param maxRegenerations    how often one handle (or batch) step generates its change again on the current
+ *                            target branch after a rebase conflict; a conflict after that is deterministic
+ * @param closeRetries        re-checks of a merge request that is still open after being closed
  */
 public record WorkflowPolicy(ExponentialBackoff approvalBackoff,
-                             TieredPolling pipelinePolling, TieredPolling rebasePolling, Duration pendingRecheck,
-                             Duration pendingGiveUpAfter, RetryPolicy transientRetry, int mergeRetries,
-                             Duration mergeRetryDelay, int maxRebases, int closeRetries) {
+                             TieredPolling pipelinePolling, TieredPolling rebasePolling,
+                             TieredPolling mergeabilityPolling, Duration pendingRecheck, Duration pendingGiveUpAfter,
+                             RetryPolicy transientRetry, int mergeRetries, JitteredBackoff mergeRetryBackoff,
+                             int maxRebases, int maxRegenerations, int closeRetries) {
+
+    /** The share of each merge retry delay that is random ("equal jitter": at least half the exponential delay). */
+    public static final double MERGE_RETRY_JITTER = 0.5;
 
     public WorkflowPolicy {
         Objects.requireNonNull(approvalBackoff, "approvalBackoff");
         Objects.requireNonNull(pipelinePolling, "pipelinePolling");
         Objects.requireNonNull(rebasePolling, "rebasePolling");
+        Objects.requireNonNull(mergeabilityPolling, "mergeabilityPolling");
         Objects.requireNonNull(pendingRecheck, "pendingRecheck");
         Objects.requireNonNull(pendingGiveUpAfter, "pendingGiveUpAfter");
         Objects.requireNonNull(transientRetry, "transientRetry");
-        Objects.requireNonNull(mergeRetryDelay, "mergeRetryDelay");
-        if (mergeRetries < 0 || maxRebases < 0 || closeRetries < 0) {
+        Objects.requireNonNull(mergeRetryBackoff, "mergeRetryBackoff");
+        if (mergeRetries < 0 || maxRebases < 0 || maxRegenerations < 0 || closeRetries < 0) {
             throw new IllegalArgumentException("retry limits must not be negative");
         }
+    }
+
+    /** The delay before the first merge retry, without jitter (also the pace of re-checking a batch settlement). */
+    public Duration mergeRetryDelay() {
+        return mergeRetryBackoff.backoff().base();
     }
 
     /** Production-like defaults. */
@@ -45,8 +66,10 @@ public record WorkflowPolicy(ExponentialBackoff approvalBackoff,
         return new WorkflowPolicy(new ExponentialBackoff(Duration.ofSeconds(5), Duration.ofMinutes(5)),
                 new TieredPolling(Duration.ofSeconds(10), 6, Duration.ofMinutes(1), Duration.ofMinutes(30)),
                 new TieredPolling(Duration.ofSeconds(5), 6, Duration.ofSeconds(20), Duration.ofMinutes(10)),
+                new TieredPolling(Duration.ofSeconds(2), 15, Duration.ofSeconds(10), Duration.ofMinutes(5)),
                 Duration.ofMinutes(10), Duration.ofHours(24),
-                new RetryPolicy(8, new ExponentialBackoff(Duration.ofSeconds(5), Duration.ofMinutes(5))),
-                5, Duration.ofSeconds(10), 3, 5);
+                new RetryPolicy(8, new ExponentialBackoff(Duration.ofSeconds(2), Duration.ofMinutes(1))),
+                5, new JitteredBackoff(new ExponentialBackoff(Duration.ofSeconds(10), Duration.ofMinutes(2)), MERGE_RETRY_JITTER),
+                3, 3, 5);
     }
 }

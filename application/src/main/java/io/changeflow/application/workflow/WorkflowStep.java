@@ -24,7 +24,13 @@ import java.util.Optional;
  * <ul>
  *   <li>a transient external failure (timeout, 5xx, 429, breaker open) re-runs the step later with
  *       exponential backoff, which is safe because every step reads remote state first; when the
- *       retries are used up it counts as unexpected;</li>
+ *       retries are used up it counts as unexpected. The retries are counted per stretch without
+ *       progress, not per step: the count (and the progress marker, in the step's data) starts again
+ *       after every run that completed (it returned how to continue: e.g. a pipeline look, a phase done),
+ *       and when the step's {@link StepHandler#progress progress marker} moved since the previous
+ *       transient failure (e.g. the run wrote a new state before a later call failed). So a step that
+ *       makes several calls over many runs fails only when GitLab (or the approval system) stays
+ *       unavailable for the whole budget, not after a few unlucky calls spread over its life;</li>
  *   <li>a lost race on a guarded write ({@link PreemptedException}) re-runs the step shortly, so it
  *       re-reads the state and decides again;</li>
  *   <li>any other exception writes the step's declared failure event ({@code onError}) if the table
@@ -48,6 +54,8 @@ import java.util.Optional;
 public final class WorkflowStep {
 
     static final String TRANSIENT_FAILURES = "transientFailures";
+    /** The step's progress marker when it last failed transiently. */
+    static final String PROGRESS = "transientProgress";
     static final String PREEMPTIONS = "preemptions";
     static final int MAX_PREEMPTIONS = 5;
     static final Duration PREEMPTED_RETRY = Duration.ofSeconds(1);
@@ -115,7 +123,7 @@ public final class WorkflowStep {
 
     public StepOutcome run(Step step) {
         try {
-            return handler.run(step);
+            return afterCompletedRun(handler.run(step));
         } catch (RuntimeException e) {
             if (interrupted(e)) {
                 Thread.currentThread().interrupt();
@@ -157,15 +165,37 @@ public final class WorkflowStep {
         };
     }
 
+    /** A run that completed made progress: the next transient failure starts a new count. */
+    private static StepOutcome afterCompletedRun(StepOutcome outcome) {
+        if (outcome instanceof StepOutcome.Reschedule again && again.step().value(TRANSIENT_FAILURES).isPresent()) {
+            return StepOutcome.again(again.step().without(TRANSIENT_FAILURES).without(PROGRESS), again.delay());
+        }
+        return outcome;
+    }
+
     private StepOutcome afterTransientFailure(Step step, ExternalCallException e) {
-        var failures = step.intValue(TRANSIENT_FAILURES, 0) + 1;
+        var marker = progressOf(step);
+        var progressed = marker.isPresent() && step.value(PROGRESS).isPresent() && !marker.equals(step.value(PROGRESS));
+        var failures = progressed ? 1 : step.intValue(TRANSIENT_FAILURES, 0) + 1;
         var delay = transientRetry.afterFailure(failures);
         if (delay.isEmpty()) {
             return fail(step, e);
         }
         LOG.log(Level.WARNING, () -> step.instanceId() + " hit a transient " + e.system()
-                + " failure (" + e.kind() + " " + e.status() + "); retry " + failures + " in " + delay.get());
-        return StepOutcome.again(step.nextAttempt().with(TRANSIENT_FAILURES, failures), delay.get());
+                + " failure (" + e.kind() + " " + e.status() + "); retry " + failures + " in " + delay.get()
+                + (progressed ? " (the step made progress since its previous failure: counting afresh)" : ""));
+        var next = step.nextAttempt().with(TRANSIENT_FAILURES, failures);
+        return StepOutcome.again(marker.map(m -> next.with(PROGRESS, m)).orElse(next.without(PROGRESS)), delay.get());
+    }
+
+    /** The handler's progress marker, or none when it cannot be read (e.g. the database is unavailable too). */
+    private Optional<String> progressOf(Step step) {
+        try {
+            return handler.progress(step);
+        } catch (RuntimeException e) {
+            LOG.log(Level.DEBUG, () -> step.instanceId() + ": progress marker not readable (" + e.getClass().getSimpleName() + ")");
+            return Optional.empty();
+        }
     }
 
     private StepOutcome afterPreemption(Step step, PreemptedException e) {

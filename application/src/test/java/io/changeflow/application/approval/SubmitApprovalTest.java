@@ -46,7 +46,7 @@ class SubmitApprovalTest {
         app.queue.runNext();
 
         var retry = app.queue.pending(StepKind.SUBMIT_APPROVAL, id.value()).orElseThrow();
-        assertThat(Duration.between(before, retry.due())).isEqualTo(Duration.ofSeconds(5));
+        assertThat(Duration.between(before, retry.due())).isEqualTo(app.policy.transientRetry().backoff().delayBefore(1));
         assertThat(app.clock.instant()).isEqualTo(before);
         assertThat(app.op(id).binding()).contains(BindingStatus.APPROVAL_SENDING);
         app.queue.runUntilIdle();

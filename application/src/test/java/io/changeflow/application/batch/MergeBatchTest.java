@@ -11,6 +11,7 @@ import io.changeflow.application.callback.CallbackAnswer;
 import io.changeflow.application.fake.FakeTargets;
 import io.changeflow.application.fake.InMemoryChangeflow;
 import io.changeflow.application.port.out.ExternalCallException;
+import io.changeflow.application.port.out.MergeRequests.FileChange;
 import io.changeflow.application.port.out.MergeRequests.PipelineStatus;
 import io.changeflow.application.port.out.WorkQueue.StepKind;
 import io.changeflow.application.workflow.WorkflowPolicy;
@@ -33,6 +34,7 @@ import org.junit.jupiter.api.Test;
 class MergeBatchTest {
 
     private static final String FILE = "grants/" + FakeTargets.BATCHABLE.value() + ".txt";
+    private static final String OTHER_OPERATION = "0b0b0000-0000-4000-8000-000000000001";
 
     private final InMemoryChangeflow app = new InMemoryChangeflow();
 
@@ -181,16 +183,37 @@ class MergeBatchTest {
     }
 
     @Test
-    void aRebaseConflictIsDeterministicAndBisects() {
+    void aRebaseConflictIsResolvedByGeneratingEveryMembersGrantAgainOnTheCurrentFile() {
         var ids = waiting(app, "lena", "max");
-        app.gitlab.nextNeedRebase(true);
+        app.gitlab.nextNeedRebase(true, PipelineStatus.PASSED);
+        // Someone else's change to the same file lands on main while the batch waits to merge.
+        app.gitlab.beforeNext("rebase", () -> app.gitlab.commit(FakeTargets.PROJECT, "main", "a change merged first",
+                List.of(new FileChange(FILE, "# Access grants, edited by hand.\nzoe until=never op=" + OTHER_OPERATION + "\n"))));
+
+        var batch = claimed(app);
+        app.queue.runUntilIdle();
+
+        assertThat(batch(app, batch.id()).status()).isEqualTo(BatchStatus.SUCCEEDED);
+        assertThat(app.gitlab.rewrites()).isEqualTo(1);
+        assertThat(ids).allSatisfy(id -> assertThat(app.op(id).binding()).contains(BindingStatus.MERGED));
+        var file = app.gitlab.fileOn(FakeTargets.PROJECT, "main", FILE).orElseThrow();
+        assertThat(file).startsWith("# Access grants, edited by hand.\n")
+                .contains("zoe until=never op=" + OTHER_OPERATION)
+                .contains("lena until=never op=" + ids.get(0).value())
+                .contains("max until=never op=" + ids.get(1).value());
+    }
+
+    @Test
+    void aRebaseConflictThatPersistsAfterEveryRegenerationIsDeterministicAndBisects() {
+        var ids = waiting(app, "lena", "max");
+        app.gitlab.nextNeedRebase(true).nextRebaseConflictPersists();
 
         var batch = claimed(app);
         app.queue.runUntilIdle();
 
         assertThat(batch(app, batch.id()).status()).isEqualTo(BatchStatus.FAILED);
         assertThat(app.batches.groupOf(ids.get(0))).isPresent().isNotEqualTo(app.batches.groupOf(ids.get(1)));
-        assertThat(app.gitlab.rebases()).isEqualTo(1);
+        assertThat(app.gitlab.rewrites()).isGreaterThanOrEqualTo(app.policy.maxRegenerations());
     }
 
     @Test

@@ -21,7 +21,11 @@ import java.util.TreeMap;
  * GitLab in memory, as the workflow sees it: projects with branches and files, merge requests with
  * monotonically increasing numbers per project, approvals, pipelines tied to the commit they ran for,
  * merge with the head sha, rebase (which takes a few reads to finish, may conflict and makes a new head
- * with a new pipeline), close.
+ * with a new pipeline), rewriting a branch as one commit on another (a push: new head, new pipeline, the
+ * rebase conflict gone unless {@link #nextRebaseConflictPersists}, approvals removed with
+ * {@link #resetApprovalsOnPush}), close. GitLab's mergeability check: after a merge into a branch the other
+ * open merge requests into it read {@code checking} for a few reads ({@link #checkingAfterMerge},
+ * {@link #checkFor}), and merging them answers CANNOT_BE_MERGED_YET meanwhile.
  *
  * <p>Faithful to the awkward parts: approving twice answers 401, exactly like an account that may
  * not approve; merging needs every approval bot and a passed pipeline of the current head; a new head
@@ -60,6 +64,8 @@ public final class FakeMergeRequests implements MergeRequests {
         List<PipelineStatus> pipelineAfterRebase;
         boolean rebaseInProgress;
         int rebaseReadsLeft;
+        boolean conflictPersists;
+        int checkingReadsLeft;
         Optional<String> mergeError = Optional.empty();
 
         Mr(String project, long iid, String source, String target, String title, String description) {
@@ -116,6 +122,11 @@ public final class FakeMergeRequests implements MergeRequests {
     private int nextPipelineDelay;
     private boolean nextNeedsRebase;
     private boolean nextRebaseConflict;
+    private boolean nextConflictPersists;
+    private boolean resetApprovalsOnPush;
+    private int checkingAfterMerge;
+    private int lostRewriteAnswers;
+    private int rewrites;
     private List<PipelineStatus> nextPipelineAfterRebase = List.of(PipelineStatus.PASSED);
     private int rebaseReads = 1;
     private int failingApprovalReads;
@@ -166,7 +177,32 @@ public final class FakeMergeRequests implements MergeRequests {
         commits++;
         project(project).mrs.values().stream()
                 .filter(mr -> mr.source.equals(branch) && mr.state == MergeRequestState.OPENED)
-                .forEach(mr -> newHead(mr, nextPipeline));
+                .forEach(mr -> {
+                    newHead(mr, nextPipeline);
+                    afterPush(mr);
+                });
+    }
+
+    @Override
+    public synchronized void rewriteBranch(String project, String branch, String onto, String message, List<FileChange> files) {
+        fault("rewriteBranch");
+        var content = new TreeMap<>(branch(project, onto));
+        files.forEach(f -> content.put(f.path(), f.content()));
+        project(project).branches.put(branch, content);
+        rewrites++;
+        project(project).mrs.values().stream()
+                .filter(mr -> mr.source.equals(branch) && mr.state == MergeRequestState.OPENED)
+                .forEach(mr -> {
+                    mr.needsRebase = mr.conflictPersists;
+                    mr.rebaseConflict = mr.conflictPersists;
+                    mr.mergeError = Optional.empty();
+                    newHead(mr, mr.pipelineAfterRebase.isEmpty() ? List.of(PipelineStatus.PASSED) : mr.pipelineAfterRebase);
+                    afterPush(mr);
+                });
+        if (lostRewriteAnswers > 0) {
+            lostRewriteAnswers--;
+            throw new ExternalCallException("gitlab", ExternalCallException.Kind.TIMEOUT, 0, "read timed out", null);
+        }
     }
 
     @Override
@@ -193,6 +229,7 @@ public final class FakeMergeRequests implements MergeRequests {
         newHead(mr, nextPipeline);
         mr.needsRebase = nextNeedsRebase;
         mr.rebaseConflict = nextRebaseConflict;
+        mr.conflictPersists = nextConflictPersists;
         mr.pipelineAfterRebase = nextPipelineAfterRebase;
         p.mrs.put(mr.iid, mr);
         opens++;
@@ -205,6 +242,11 @@ public final class FakeMergeRequests implements MergeRequests {
         var mr = project(project).mrs.get(iid);
         if (mr == null) {
             return new RemoteMergeRequest(project, iid, MergeRequestState.ABSENT, "not_found", "", "", "", false, Optional.empty());
+        }
+        if (mr.checkingReadsLeft > 0) {
+            var checking = snapshot(mr);
+            mr.checkingReadsLeft--;
+            return checking;
         }
         if (mr.rebaseInProgress && --mr.rebaseReadsLeft <= 0) {
             mr.rebaseInProgress = false;
@@ -278,6 +320,9 @@ public final class FakeMergeRequests implements MergeRequests {
             return scriptedMerges.poll();
         }
         scriptedMerges.poll();
+        if (mr.state == MergeRequestState.OPENED && mr.checkingReadsLeft > 0) {
+            return MergeResult.CANNOT_BE_MERGED_YET;
+        }
         if (mr.state != MergeRequestState.OPENED || mr.needsRebase || mr.rebaseInProgress) {
             return MergeResult.NOT_MERGEABLE;
         }
@@ -348,6 +393,30 @@ public final class FakeMergeRequests implements MergeRequests {
         return this;
     }
 
+    /**
+     * In the next merge requests a rebase conflict persists: every rewrite of the branch is overtaken by
+     * another change to the same lines, so the merge request needs a rebase again, which conflicts again.
+     */
+    public synchronized FakeMergeRequests nextRebaseConflictPersists() {
+        nextConflictPersists = true;
+        return this;
+    }
+
+    /** GitLab removes a merge request's approvals when commits are pushed to its source branch (a project setting). */
+    public synchronized FakeMergeRequests resetApprovalsOnPush() {
+        resetApprovalsOnPush = true;
+        return this;
+    }
+
+    /**
+     * After every merge into a branch, GitLab checks the other open merge requests into it again: they read
+     * {@code checking} for the next {@code reads} reads, and merging them answers CANNOT_BE_MERGED_YET meanwhile.
+     */
+    public synchronized FakeMergeRequests checkingAfterMerge(int reads) {
+        checkingAfterMerge = reads;
+        return this;
+    }
+
     // ---- faults ------------------------------------------------------------------------------------
 
     /** The next call of {@code method} (e.g. "approve", "commit") throws {@code failure}. */
@@ -395,6 +464,12 @@ public final class FakeMergeRequests implements MergeRequests {
         return this;
     }
 
+    /** The next rewrite of a branch happens but its answer is lost (a timeout). */
+    public synchronized FakeMergeRequests loseNextRewriteAnswer() {
+        lostRewriteAnswers++;
+        return this;
+    }
+
     /** The next {@code count} reads of the approvers fail. */
     public synchronized FakeMergeRequests failApprovalReads(int count) {
         failingApprovalReads = count;
@@ -437,7 +512,16 @@ public final class FakeMergeRequests implements MergeRequests {
         } else {
             newHead(mr, List.of(statuses));
         }
+        afterPush(mr);
         return mr.sha;
+    }
+
+    /**
+     * GitLab checks the merge request's mergeability now (e.g. its target branch just moved): it reads
+     * {@code checking} for the next {@code reads} reads, and merging it answers CANNOT_BE_MERGED_YET meanwhile.
+     */
+    public synchronized void checkFor(String project, long iid, int reads) {
+        existing(project, iid).checkingReadsLeft = reads;
     }
 
     /** Lets the rebase of existing merge requests conflict or not from now on. */
@@ -507,6 +591,11 @@ public final class FakeMergeRequests implements MergeRequests {
         return rebases;
     }
 
+    /** Branches rewritten as one new commit on another ({@link #rewriteBranch}). */
+    public synchronized int rewrites() {
+        return rewrites;
+    }
+
     // ---- internals ---------------------------------------------------------------------------------
 
     /** A new head sha; its pipeline shows up after the merge request's pipeline delay (at once without one). */
@@ -534,9 +623,20 @@ public final class FakeMergeRequests implements MergeRequests {
 
     private void mergeNow(Mr mr) {
         mr.state = MergeRequestState.MERGED;
+        mr.checkingReadsLeft = 0;
         merges++;
         var source = branch(mr.project, mr.source);
         branch(mr.project, mr.target).putAll(source);
+        project(mr.project).mrs.values().stream()
+                .filter(other -> other != mr && other.state == MergeRequestState.OPENED && other.target.equals(mr.target))
+                .forEach(other -> other.checkingReadsLeft = Math.max(other.checkingReadsLeft, checkingAfterMerge));
+    }
+
+    /** What a push to the merge request's source branch does besides the new head. */
+    private void afterPush(Mr mr) {
+        if (resetApprovalsOnPush) {
+            mr.approvedBy.clear();
+        }
     }
 
     private void fault(String method) {
@@ -576,6 +676,7 @@ public final class FakeMergeRequests implements MergeRequests {
 
     private static RemoteMergeRequest snapshot(Mr mr) {
         var detailed = mr.state != MergeRequestState.OPENED ? mr.state.name().toLowerCase()
+                : mr.checkingReadsLeft > 0 ? "checking"
                 : mr.needsRebase ? "need_rebase" : "mergeable";
         return new RemoteMergeRequest(mr.project, mr.iid, mr.state, detailed, mr.sha, mr.source,
                 "https://gitlab.example/" + mr.project + "/-/merge_requests/" + mr.iid, mr.rebaseInProgress, mr.mergeError);

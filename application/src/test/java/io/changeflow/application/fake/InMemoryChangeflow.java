@@ -49,6 +49,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -79,6 +80,8 @@ public final class InMemoryChangeflow {
     public final Settings settings = new Settings(config);
     public final WorkflowPolicy policy;
     public final BatchPolicy batchPolicy;
+    /** The random part of merge retry delays: seeded, so every run of a test sees the same delays. */
+    public final SplittableRandom jitter = new SplittableRandom(20261130L);
 
     public final StateChanges changes = new StateChanges(operations, metrics);
     public final StepLauncher launcher = new StepLauncher(queue, changes);
@@ -131,12 +134,13 @@ public final class InMemoryChangeflow {
                         new CreateMergeRequest(operations, targets, gitlab, changes, createWatch, clock), changes,
                         policy.transientRetry()),
                 new WorkflowStep(StepKind.HANDLE, WorkflowEvent.HANDLE_ERROR,
-                        new HandleMergeRequest(operations, targets, gitlab, changes, settings, policy, clock), changes,
+                        new HandleMergeRequest(operations, targets, gitlab, changes, settings, policy, clock,
+                                jitter::nextDouble), changes,
                         policy.transientRetry()),
                 new WorkflowStep(StepKind.CLOSE, WorkflowEvent.CLOSE_FAILED,
                         new CloseMergeRequest(operations, gitlab, changes, policy), changes, policy.transientRetry())));
         workflowSteps.addAll(BatchSteps.of(
-                new MergeBatch(batches, operations, targets, gitlab, metrics, settings, policy, clock),
+                new MergeBatch(batches, operations, targets, gitlab, metrics, settings, policy, clock, jitter::nextDouble),
                 new SettleBatchStep(settleBatch, policy), policy.transientRetry()));
         steps = new RunWorkflowStep(workflowSteps);
         queue.attach(steps);

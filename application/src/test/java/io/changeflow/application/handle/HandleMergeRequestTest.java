@@ -12,6 +12,7 @@ import io.changeflow.application.port.out.Operations.StepNote;
 import io.changeflow.application.port.out.WorkQueue.Step;
 import io.changeflow.application.port.out.WorkQueue.StepKind;
 import io.changeflow.application.settings.Settings;
+import io.changeflow.application.workflow.WorkflowPolicy;
 import io.changeflow.domain.hint.Hint;
 import io.changeflow.domain.operation.MergeRequestRef;
 import io.changeflow.domain.request.OperationId;
@@ -31,6 +32,8 @@ class HandleMergeRequestTest {
     private static final String BOT_1 = InMemoryChangeflow.BOTS.get(0);
     private static final String BOT_2 = InMemoryChangeflow.BOTS.get(1);
 
+    private static final String GRANT_FILE = "grants/" + FakeTargets.SINGLE.value() + ".txt";
+
     private final InMemoryChangeflow app = new InMemoryChangeflow();
 
     {
@@ -46,6 +49,12 @@ class HandleMergeRequestTest {
             app.queue.runNext();
         }
         return id;
+    }
+
+    private static WorkflowPolicy withMaxRegenerations(WorkflowPolicy p, int maxRegenerations) {
+        return new WorkflowPolicy(p.approvalBackoff(), p.pipelinePolling(), p.rebasePolling(), p.mergeabilityPolling(),
+                p.pendingRecheck(), p.pendingGiveUpAfter(), p.transientRetry(), p.mergeRetries(), p.mergeRetryBackoff(),
+                p.maxRebases(), maxRegenerations, p.closeRetries());
     }
 
     private static ExternalCallException unavailable() {
@@ -206,8 +215,33 @@ class HandleMergeRequestTest {
     }
 
     @Test
-    void aRebaseConflictIsDeterministic() {
-        app.gitlab.nextNeedRebase(true);
+    void aRebaseConflictIsResolvedByGeneratingTheChangeAgainOnTheCurrentTargetBranch() {
+        // Two requests for one target: both merge requests edit its grant file from the same base.
+        var first = readyToHandle("anna");
+        app.gitlab.nextNeedRebase(true, PipelineStatus.RUNNING, PipelineStatus.PASSED);
+        var second = readyToHandle("bert");
+        var mr = app.mr(second);
+        var headBefore = app.gitlab.headSha(mr.project(), mr.iid());
+
+        app.queue.runUntilIdle();
+
+        assertThat(app.op(first).binding()).contains(BindingStatus.MERGED);
+        assertThat(app.op(second).binding()).contains(BindingStatus.MERGED);
+        assertThat(app.op(second).hint()).isNotEqualTo(Hint.CONTACT_MAINTAINERS);
+        assertThat(app.gitlab.rebases()).isEqualTo(1);
+        assertThat(app.gitlab.rewrites()).isEqualTo(1);
+        assertThat(app.gitlab.headSha(mr.project(), mr.iid())).isNotEqualTo(headBefore);
+        var file = app.gitlab.fileOn(FakeTargets.PROJECT, "main", GRANT_FILE).orElseThrow();
+        assertThat(file).contains("anna until=never op=" + first.value()).contains("bert until=never op=" + second.value());
+        assertThat(app.operations.history(second)).extracting(h -> h.event()).containsSubsequence(
+                WorkflowEvent.REBASE_STARTED, WorkflowEvent.REBASE_STARTED, WorkflowEvent.BOTS_APPROVED, WorkflowEvent.MERGED);
+        assertThat(app.operations.history(second)).extracting(h -> h.detail())
+                .anySatisfy(detail -> assertThat(detail).contains("generating its change again on the current main"));
+    }
+
+    @Test
+    void aRebaseConflictThatPersistsAfterEveryRegenerationIsDeterministic() {
+        app.gitlab.nextNeedRebase(true).nextRebaseConflictPersists();
         var id = readyToHandle("heidi");
 
         app.queue.runUntilIdle();
@@ -216,6 +250,169 @@ class HandleMergeRequestTest {
         assertThat(op.binding()).contains(BindingStatus.HANDLE_FAILED);
         assertThat(op.step()).isEqualTo(StepStatus.HANDLE_REBASE_CONFLICT);
         assertThat(op.hint()).isEqualTo(Hint.CONTACT_MAINTAINERS);
+        assertThat(op.detail()).contains("again after its change was generated on the current target branch 3 time(s)");
+        assertThat(app.gitlab.rewrites()).isEqualTo(app.policy.maxRegenerations());
+        assertThat(app.gitlab.merges()).isZero();
+    }
+
+    @Test
+    void withoutRegenerationsARebaseConflictIsDeterministicAtOnce() {
+        var strict = new InMemoryChangeflow(withMaxRegenerations(WorkflowPolicy.defaults(), 0));
+        strict.config.set(Settings.APPROVE_FIRST, "true");
+        strict.gitlab.nextNeedRebase(true);
+        var id = strict.submitAccepted(FakeTargets.SINGLE, "ines");
+        strict.queue.runUntilIdle();
+        strict.decide(id, Decision.APPROVED);
+
+        strict.queue.runUntilIdle();
+
+        assertThat(strict.op(id).step()).isEqualTo(StepStatus.HANDLE_REBASE_CONFLICT);
+        assertThat(strict.gitlab.rewrites()).isZero();
+    }
+
+    @Test
+    void aChangeThatCannotBeGeneratedAgainKeepsItsRebaseConflict() {
+        app.gitlab.nextNeedRebase(true);
+        var id = readyToHandle("jorg");
+        app.targets.remove(FakeTargets.SINGLE);
+
+        app.queue.runUntilIdle();
+
+        assertThat(app.op(id).step()).isEqualTo(StepStatus.HANDLE_REBASE_CONFLICT);
+        assertThat(app.op(id).detail()).contains("cannot be generated again");
+        assertThat(app.gitlab.rewrites()).isZero();
+    }
+
+    @Test
+    void approvalsTheRewriteRemovedAreGivenAgainBeforeMerging() {
+        app.gitlab.resetApprovalsOnPush().nextNeedRebase(true, PipelineStatus.PASSED);
+        var id = readyToHandle("kira");
+        var mr = app.mr(id);
+
+        app.queue.runUntilIdle();
+
+        assertThat(app.op(id).binding()).contains(BindingStatus.MERGED);
+        assertThat(app.gitlab.rewrites()).isEqualTo(1);
+        assertThat(app.gitlab.approveCalls(BOT_1)).isEqualTo(2);
+        assertThat(app.gitlab.approveCalls(BOT_2)).isEqualTo(2);
+        assertThat(app.gitlab.approvers(mr.project(), mr.iid())).containsExactlyInAnyOrderElementsOf(InMemoryChangeflow.BOTS);
+    }
+
+    @Test
+    void approvalsTheRewriteKeptAreReadAndNotGivenTwice() {
+        app.gitlab.nextNeedRebase(true, PipelineStatus.PASSED);
+        var id = readyToHandle("lars");
+
+        app.queue.runUntilIdle();
+
+        assertThat(app.op(id).binding()).contains(BindingStatus.MERGED);
+        assertThat(app.gitlab.approveCalls(BOT_1)).isEqualTo(1);
+        assertThat(app.gitlab.approveCalls(BOT_2)).isEqualTo(1);
+    }
+
+    @Test
+    void aLostAnswerToTheRewriteIsReadBackFromTheMergeRequestAndNotRepeated() {
+        app.gitlab.nextNeedRebase(true, PipelineStatus.PASSED);
+        app.gitlab.loseNextRewriteAnswer();
+        var id = readyToHandle("mona");
+
+        app.queue.runUntilIdle();
+
+        assertThat(app.op(id).binding()).contains(BindingStatus.MERGED);
+        assertThat(app.gitlab.rewrites()).isEqualTo(1);
+        assertThat(app.gitlab.merges()).isEqualTo(1);
+    }
+
+    @Test
+    void gitLabCheckingMergeabilityIsWaitedForWithoutUsingUpMergeAttempts() {
+        var id = readyToHandle("nico");
+        var mr = app.mr(id);
+        // GitLab keeps checking for far longer than the merge retries would last at their pace
+        app.gitlab.checkFor(mr.project(), mr.iid(), 4 * (app.policy.mergeRetries() + 1));
+
+        app.queue.runUntilIdle();
+
+        assertThat(app.op(id).binding()).contains(BindingStatus.MERGED);
+        assertThat(app.gitlab.mergeCalls()).as("merged at the first attempt, once GitLab had settled").isEqualTo(1);
+        assertThat(app.operations.history(id)).extracting(h -> h.event()).doesNotContain(WorkflowEvent.HANDLE_ERROR);
+    }
+
+    @Test
+    void refusalsWhileGitLabChecksAgainAreNotCountedAsMergeRetries() {
+        var id = readyToHandle("olaf");
+        var mr = app.mr(id);
+        // Every attempt races another merge into main: GitLab starts checking again just before it and answers 422.
+        var racedAttempts = app.policy.mergeRetries() + 3;
+        for (var i = 0; i < racedAttempts; i++) {
+            app.gitlab.beforeNext("merge", () -> app.gitlab.checkFor(mr.project(), mr.iid(), 2));
+        }
+
+        app.queue.runUntilIdle();
+
+        assertThat(app.op(id).binding()).contains(BindingStatus.MERGED);
+        assertThat(app.gitlab.mergeCalls()).isEqualTo(racedAttempts + 1);
+    }
+
+    @Test
+    void gitLabCheckingForLongerThanItsBudgetEndsAsAMergeThatCanBeRetriggered() {
+        var id = readyToHandle("pia");
+        var mr = app.mr(id);
+        app.gitlab.checkFor(mr.project(), mr.iid(), Integer.MAX_VALUE);
+        var started = app.clock.instant();
+
+        app.queue.runUntilIdle();
+
+        var op = app.op(id);
+        assertThat(op.step()).isEqualTo(StepStatus.HANDLE_MERGE_FAILED);
+        assertThat(op.hint()).isEqualTo(Hint.KEEP_WAITING);
+        assertThat(op.detail()).contains("still checking");
+        assertThat(Duration.between(started, app.clock.instant()))
+                .isGreaterThanOrEqualTo(app.policy.mergeabilityPolling().timeout())
+                .isLessThan(app.policy.mergeabilityPolling().timeout().plus(app.policy.mergeabilityPolling().longInterval()).plusMinutes(1));
+        assertThat(app.gitlab.mergeCalls()).isZero();
+    }
+
+    @Test
+    void mergeRetriesBackOffExponentiallyWithJitter() {
+        var id = readyToHandle("quinn");
+        for (var i = 0; i <= app.policy.mergeRetries(); i++) {
+            app.gitlab.nextMergeResults(MergeResult.SHA_MISMATCH_OR_LOCKED);
+        }
+        var delays = new ArrayList<Duration>();
+
+        while (app.queue.pending(StepKind.HANDLE, id.value()).isPresent()) {
+            app.queue.runNext();
+            app.queue.pending(StepKind.HANDLE, id.value()).ifPresent(p -> delays.add(Duration.between(app.clock.instant(), p.due())));
+        }
+
+        var retryDelays = delays.stream().filter(d -> d.compareTo(app.policy.mergeabilityPolling().shortInterval()) > 0).toList();
+        assertThat(retryDelays).hasSize(app.policy.mergeRetries());
+        var backoff = app.policy.mergeRetryBackoff();
+        for (var retry = 1; retry <= retryDelays.size(); retry++) {
+            assertThat(retryDelays.get(retry - 1)).as("retry %d", retry)
+                    .isBetween(backoff.shortestBefore(retry), backoff.backoff().delayBefore(retry));
+        }
+        assertThat(retryDelays).as("jittered, not the bare exponential delays")
+                .anySatisfy(d -> assertThat(d).isNotIn(List.of(Duration.ofSeconds(10), Duration.ofSeconds(20),
+                        Duration.ofSeconds(40), Duration.ofSeconds(80), Duration.ofSeconds(120))));
+        assertThat(app.op(id).step()).isEqualTo(StepStatus.HANDLE_MERGE_FAILED);
+    }
+
+    @Test
+    void aBurstOfApprovedRequestsMergesEveryOneWhileGitLabRechecksAfterEachMerge() {
+        app.gitlab.checkingAfterMerge(3);
+        var ids = new ArrayList<OperationId>();
+        for (var subject : List.of("rosa", "sven", "tina", "udo", "vera", "wim", "xena", "yann")) {
+            var id = app.submitAccepted(FakeTargets.SINGLE, subject);
+            ids.add(id);
+        }
+        app.queue.runUntilIdle();
+        ids.forEach(id -> app.decide(id, Decision.APPROVED));
+
+        app.queue.runUntilIdle();
+
+        assertThat(ids).allSatisfy(id -> assertThat(app.op(id).binding()).as(id.value()).contains(BindingStatus.MERGED));
+        assertThat(app.gitlab.merges()).isEqualTo(ids.size());
     }
 
     @Test

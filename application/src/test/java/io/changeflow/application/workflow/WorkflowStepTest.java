@@ -21,6 +21,7 @@ import java.nio.channels.ClosedByInterruptException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletionException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -95,7 +96,7 @@ class WorkflowStepTest {
         app.queue.runNext();
         var retry = app.queue.pending(StepKind.CREATE, id.value()).orElseThrow();
         assertThat(retry.step().attempt()).isEqualTo(2);
-        assertThat(Duration.between(app.clock.instant(), retry.due())).isEqualTo(Duration.ofSeconds(5));
+        assertThat(Duration.between(app.clock.instant(), retry.due())).isEqualTo(app.policy.transientRetry().backoff().delayBefore(1));
         app.queue.runUntilIdle();
 
         assertThat(app.op(id).binding()).contains(BindingStatus.APPROVAL_SENT);
@@ -110,6 +111,121 @@ class WorkflowStepTest {
 
         app.queue.runUntilIdle();
 
+        assertThat(app.op(id).binding()).contains(BindingStatus.CREATE_FAILED);
+    }
+
+    /** Runs {@code step} from its first run until it is done; answers how many runs it took. */
+    private static int runUntilDone(WorkflowStep step, Step first) {
+        var current = first;
+        for (var runs = 1; runs < 1_000; runs++) {
+            var outcome = step.run(current);
+            if (!(outcome instanceof StepOutcome.Reschedule again)) {
+                return runs;
+            }
+            current = again.step();
+        }
+        throw new AssertionError("the step never finished");
+    }
+
+    private ExternalCallException gitlabDown() {
+        return ExternalCallException.status("gitlab", 503, "Service Unavailable");
+    }
+
+    @Test
+    void theTransientRetryCountStartsAgainAfterEveryRunThatCompleted() {
+        var id = app.submitAccepted(FakeTargets.SINGLE, "kurt");
+        var budget = app.policy.transientRetry().maxRetries();
+        var calls = new int[1];
+        // A waiting step (e.g. a pipeline look per run) whose calls fail `budget` times in a row, three times over.
+        var step = new WorkflowStep(StepKind.CREATE, WorkflowEvent.CREATE_ERROR, s -> {
+            calls[0]++;
+            if (calls[0] % (budget + 1) != 0) {
+                throw gitlabDown();
+            }
+            return calls[0] < 3 * (budget + 1) ? StepOutcome.again(s.nextAttempt(), Duration.ofSeconds(1)) : StepOutcome.done();
+        }, app.changes, app.policy.transientRetry());
+
+        var runs = runUntilDone(step, Step.first(StepKind.CREATE, id.value()));
+
+        assertThat(runs).isEqualTo(3 * (budget + 1));
+        assertThat(app.op(id).binding()).contains(BindingStatus.MR_CREATING);
+    }
+
+    @Test
+    void theTransientRetryCountStartsAgainWhenTheStepAdvancedTheRequestBeforeFailing() {
+        var id = app.submitAccepted(FakeTargets.SINGLE, "lina");
+        var budget = app.policy.transientRetry().maxRetries();
+        var calls = new int[1];
+        var step = new WorkflowStep(StepKind.CREATE, WorkflowEvent.CREATE_ERROR, new StepHandler() {
+            @Override
+            public StepOutcome run(Step s) {
+                calls[0]++;
+                if (calls[0] == budget + 1) {
+                    // this run gets further: the merge request is opened (a state write), then a later call fails
+                    app.changes.apply(app.op(id), WorkflowEvent.MR_OPENED, "Merge request !1 is open.");
+                }
+                // counted afresh from that failure on: it and `budget - 1` more are retried
+                if (calls[0] <= 2 * budget) {
+                    throw gitlabDown();
+                }
+                return StepOutcome.done();
+            }
+
+            @Override
+            public Optional<String> progress(Step s) {
+                return Progress.ofRequest(app.operations, s);
+            }
+        }, app.changes, app.policy.transientRetry());
+
+        var runs = runUntilDone(step, Step.first(StepKind.CREATE, id.value()));
+
+        assertThat(runs).as("2 x budget failures in all, more than one budget allows").isEqualTo(2 * budget + 1);
+        assertThat(app.op(id).step()).isEqualTo(StepStatus.CREATE_MR_OPENED);
+        assertThat(app.op(id).binding()).contains(BindingStatus.MR_CREATING);
+    }
+
+    @Test
+    void aStepThatWritesTheSameStateAgainBeforeEveryFailureStillUsesUpItsRetries() {
+        var id = app.submitAccepted(FakeTargets.SINGLE, "mats");
+        var calls = new int[1];
+        var step = new WorkflowStep(StepKind.CREATE, WorkflowEvent.CREATE_ERROR, new StepHandler() {
+            @Override
+            public StepOutcome run(Step s) {
+                calls[0]++;
+                app.changes.apply(app.op(id), WorkflowEvent.CREATE_STARTED, "Creating the merge request.");
+                throw gitlabDown();
+            }
+
+            @Override
+            public Optional<String> progress(Step s) {
+                return Progress.ofRequest(app.operations, s);
+            }
+        }, app.changes, app.policy.transientRetry());
+
+        runUntilDone(step, Step.first(StepKind.CREATE, id.value()));
+
+        assertThat(calls[0]).isEqualTo(app.policy.transientRetry().maxRetries() + 1);
+        assertThat(app.op(id).binding()).contains(BindingStatus.CREATE_FAILED);
+    }
+
+    @Test
+    void anUnreadableProgressMarkerCountsAsNoProgress() {
+        var id = app.submitAccepted(FakeTargets.SINGLE, "nell");
+        var step = new WorkflowStep(StepKind.CREATE, WorkflowEvent.CREATE_ERROR, new StepHandler() {
+            @Override
+            public StepOutcome run(Step s) {
+                throw gitlabDown();
+            }
+
+            @Override
+            public Optional<String> progress(Step s) {
+                throw new IllegalStateException("database down");
+            }
+        }, app.changes, app.policy.transientRetry());
+
+        var runs = runUntilDone(step, Step.first(StepKind.CREATE, id.value()));
+
+        assertThat(runs).isEqualTo(app.policy.transientRetry().maxRetries() + 1);
         assertThat(app.op(id).binding()).contains(BindingStatus.CREATE_FAILED);
     }
 

@@ -3,6 +3,7 @@ package io.changeflow.sandbox.fault;
 import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Runtime-switchable fault injection for the simulators, per system ({@code gitlab},
@@ -16,6 +17,8 @@ public class Faults {
     public static final String DEPLOY = "deploy";
 
     private final Map<String, FaultSettings> settings = new ConcurrentHashMap<>();
+    private final Map<String, AtomicLong> failed = new ConcurrentHashMap<>();
+    private final Map<String, AtomicLong> lost = new ConcurrentHashMap<>();
     private volatile Random random;
 
     public Faults() {
@@ -56,8 +59,26 @@ public class Faults {
         synchronized (this) {
             var fail = chance(s.errorRate()) ? (random.nextBoolean() ? 500 : 503) : 0;
             var lose = fail == 0 && chance(s.lostResponseRate());
+            if (fail != 0) {
+                failed.computeIfAbsent(system, k -> new AtomicLong()).incrementAndGet();
+            }
+            if (lose) {
+                lost.computeIfAbsent(system, k -> new AtomicLong()).incrementAndGet();
+            }
             return new FaultPlan(s.latencyMillis(), fail, lose);
         }
+    }
+
+    /** How many incoming calls to {@code system} were answered with an injected 5xx (not applied) so far. */
+    public long injectedFailures(String system) {
+        var n = failed.get(system);
+        return n == null ? 0 : n.get();
+    }
+
+    /** How many incoming calls to {@code system} were applied and then answered 504 (response lost) so far. */
+    public long injectedLostResponses(String system) {
+        var n = lost.get(system);
+        return n == null ? 0 : n.get();
     }
 
     /** True with probability {@code rate}; used for outgoing callback faults as well. */

@@ -98,7 +98,8 @@ class GitLabApiController {
         var caller = caller(request);
         var params = params(request);
         return created(gitlab.commit(id, text(params, "branch"), text(params, "commit_message"),
-                text(params, "start_branch"), actions(params.get("actions")), caller));
+                text(params, "start_branch"), "true".equalsIgnoreCase(text(params, "force")), actions(params.get("actions")),
+                caller));
     }
 
     @GetMapping("/projects/{id}/merge_requests")

@@ -179,7 +179,18 @@ public class GitLabSimulator {
         var newFiles = new TreeMap<>(b.files);
         newFiles.putAll(files);
         applyPush(project, b, newFiles, message, root);
+        resetApprovalsOfMergeRequestsFrom(project, branch);
         return b.head;
+    }
+
+    /**
+     * GitLab's project setting "Remove all approvals when commits are added to the source branch"
+     * ({@code reset_approvals_on_push}): off by default here. When on, a commit pushed to a merge request's
+     * source branch (through the commits API, also a forced one, or {@link #push}) removes its approvals; a
+     * rebase does not.
+     */
+    public synchronized void resetApprovalsOnPush(String projectPath, boolean reset) {
+        project(projectPath).resetApprovalsOnPush = reset;
     }
 
     /** The content of {@code path} on {@code ref} (a branch name or a commit sha), if the file exists. */
@@ -372,9 +383,17 @@ public class GitLabSimulator {
         return GitLabJson.branch(project, b, project.commits.get(b.head), webUrl(), false);
     }
 
-    /** {@code POST /projects/:id/repository/commits}: several actions in one commit, all or nothing. */
+    /**
+     * {@code POST /projects/:id/repository/commits}: several actions in one commit, all or nothing. A missing
+     * {@code branch} is created from {@code start_branch}. With {@code force} (and {@code start_branch}) the
+     * branch is overwritten, as GitLab documents it: the new commit's parent is {@code start_branch}'s head and
+     * the actions apply to its files, whatever the branch held before; the branch's base becomes
+     * {@code start_branch}'s files, so a rebase conflict of a merge request from it is gone (its
+     * {@code merge_error} is cleared). Either way it is a push: a new head, a new pipeline, mergeability checked
+     * again, approvals removed where the project resets them on push.
+     */
     synchronized Map<String, Object> commit(String idOrPath, String branch, String message, String startBranch,
-                                            List<Map<String, Object>> actions, User caller) {
+                                            boolean force, List<Map<String, Object>> actions, User caller) {
         var project = project(idOrPath);
         if (branch == null || branch.isBlank() || message == null || message.isBlank()) {
             throw GitLabError.of(400, "branch, commit_message are missing");
@@ -382,20 +401,35 @@ public class GitLabSimulator {
         if (actions == null || actions.isEmpty()) {
             throw GitLabError.of(400, "actions is empty");
         }
+        var start = startBranch == null || startBranch.isBlank() ? null : project.branches.get(startBranch);
         var b = project.branches.get(branch);
+        if ((b == null || force) && startBranch != null && !startBranch.isBlank() && start == null) {
+            throw GitLabError.of(400, "Invalid reference name: " + startBranch);
+        }
         if (b == null) {
-            var start = startBranch == null || startBranch.isBlank() ? null : project.branches.get(startBranch);
             if (start == null) {
                 throw GitLabError.of(400, "You can only create or edit files when you are on a branch");
             }
             b = new Branch(branch, start.head, start.files);
             project.branches.put(branch, b);
+        } else if (force && start != null) {
+            // Overwrite the branch: restart it at start_branch's head before the new commit.
+            b.head = start.head;
+            b.files = start.files;
+            b.base = start.files;
+            b.baseSha = start.head;
+            for (var mr : project.mergeRequests.values()) {
+                if (mr.state.equals("opened") && mr.sourceBranch.equals(branch)) {
+                    mr.mergeError = null;
+                }
+            }
         }
         var files = new TreeMap<>(b.files);
         for (var action : actions) {
             applyAction(files, action);
         }
         var commit = applyPush(project, b, files, message, caller);
+        resetApprovalsOfMergeRequestsFrom(project, branch);
         return GitLabJson.commit(project, commit, webUrl());
     }
 
@@ -780,6 +814,17 @@ public class GitLabSimulator {
         recheckMergeRequestsInto(project, branch.name, null);
     }
 
+    private void resetApprovalsOfMergeRequestsFrom(Project project, String branch) {
+        if (!project.resetApprovalsOnPush) {
+            return;
+        }
+        for (var mr : project.mergeRequests.values()) {
+            if (mr.state.equals("opened") && mr.sourceBranch.equals(branch)) {
+                mr.approvals.clear();
+            }
+        }
+    }
+
     /** A changed target branch makes GitLab re-check the mergeability of every open merge request into it. */
     private void recheckMergeRequestsInto(Project project, String target, MergeRequest except) {
         var now = now();
@@ -1030,6 +1075,7 @@ public class GitLabSimulator {
         List<String> checkItems = List.of();
         boolean enforceCheckItems;
         boolean onlyAllowMergeIfPipelineSucceeds;
+        boolean resetApprovalsOnPush;
 
         Project(long id, String path, String defaultBranch, Instant createdAt) {
             this.id = id;

@@ -157,6 +157,80 @@ class GitLabSimulatorTest {
     }
 
     @Test
+    void aForcedCommitOverwritesTheBranchWithOneCommitOnTheStartBranchAndEndsTheConflict() {
+        var first = open("first", "grants/db.txt", "alice\nbob\n");
+        var second = open("second", "grants/db.txt", "alice\ncarol\n");
+        clock.advance(CHECKING);
+        assertThat(merge(first, null)).isEqualTo(200);
+        clock.advance(CHECKING);
+        gitlab.rebase(PROJECT, second, author);
+        clock.advance(REBASE);
+        assertThat((String) gitlab.getMergeRequest(PROJECT, second, true, false).get("merge_error")).startsWith("Rebase failed");
+        var headBefore = gitlab.mergeRequestSha(PROJECT, second);
+        var pipelinesBefore = gitlab.mergeRequestPipelines(PROJECT, second).size();
+        var mainHead = gitlab.branchHead(PROJECT, "main").orElseThrow();
+
+        var commit = gitlab.commit(PROJECT, "second", "Grant carol, generated again", "main", true,
+                List.of(action("update", "grants/db.txt", "alice\nbob\ncarol\n")), author);
+
+        assertThat(commit.get("parent_ids")).isEqualTo(List.of(mainHead));
+        var after = gitlab.getMergeRequest(PROJECT, second, true, false);
+        assertThat(after.get("sha")).isEqualTo(commit.get("id")).isNotEqualTo(headBefore);
+        assertThat(after.get("merge_error")).isNull();
+        assertThat(after.get("has_conflicts")).isEqualTo(false);
+        assertThat(gitlab.detailedMergeStatus(PROJECT, second)).isEqualTo("checking");
+        assertThat(gitlab.mergeRequestPipelines(PROJECT, second)).hasSize(pipelinesBefore + 1)
+                .first().satisfies(p -> assertThat(p.get("sha")).isEqualTo(commit.get("id")));
+        clock.advance(CHECKING);
+        assertThat(gitlab.detailedMergeStatus(PROJECT, second)).isEqualTo("mergeable");
+        assertThat(merge(second, (String) commit.get("id"))).isEqualTo(200);
+        assertThat(gitlab.file(PROJECT, "main", "grants/db.txt")).contains("alice\nbob\ncarol\n");
+    }
+
+    @Test
+    void aForcedCommitDropsWhatTheBranchHeldBefore() {
+        open("rewritten", "grants/db.txt", "alice\nbob\n");
+        commit("rewritten", action("create", "grants/stray.txt", "left over\n"));
+
+        gitlab.commit(PROJECT, "rewritten", "Only this", "main", true,
+                List.of(action("create", "grants/cache.txt", "dave\n")), author);
+
+        assertThat(gitlab.file(PROJECT, "rewritten", "grants/stray.txt")).isEmpty();
+        assertThat(gitlab.file(PROJECT, "rewritten", "grants/db.txt")).contains("alice\n");
+        assertThat(gitlab.file(PROJECT, "rewritten", "grants/cache.txt")).contains("dave\n");
+    }
+
+    @Test
+    void withoutForceTheStartBranchOfAnExistingBranchIsIgnoredAndACommitAppends() {
+        open("kept", "grants/db.txt", "alice\nbob\n");
+
+        gitlab.commit(PROJECT, "kept", "More", "main", false, List.of(action("create", "grants/cache.txt", "dave\n")), author);
+
+        assertThat(gitlab.file(PROJECT, "kept", "grants/db.txt")).contains("alice\nbob\n");
+        assertThat(gitlab.file(PROJECT, "kept", "grants/cache.txt")).contains("dave\n");
+        assertThatThrownBy(() -> gitlab.commit(PROJECT, "kept", "Forced", "no-such-branch", true,
+                List.of(action("update", "grants/db.txt", "x\n")), author))
+                .isInstanceOfSatisfying(GitLabError.class, e -> assertThat(e.status()).isEqualTo(400));
+    }
+
+    @Test
+    void removesApprovalsOnPushOnlyWhenTheProjectSaysSo() {
+        var kept = open("kept", "grants/db.txt", "alice\nbob\n");
+        gitlab.approve(PROJECT, kept, null, null, bot1);
+        commit("kept", action("create", "grants/cache.txt", "dave\n"));
+        assertThat(gitlab.approvedBy(PROJECT, kept)).containsExactly("approval-bot-1");
+
+        gitlab.resetApprovalsOnPush(PROJECT, true);
+        var reset = open("reset", "grants/cache.txt", "erin\n");
+        gitlab.approve(PROJECT, reset, null, null, bot1);
+        gitlab.approve(PROJECT, reset, null, null, bot2);
+        gitlab.commit(PROJECT, "reset", "Generated again", "main", true,
+                List.of(action("create", "grants/cache.txt", "erin\nfred\n")), author);
+
+        assertThat(gitlab.approvedBy(PROJECT, reset)).isEmpty();
+    }
+
+    @Test
     void runsPipelinesOverTimeAndFailsThoseWhoseChangeCarriesTheMarker() {
         gitlab.push(PROJECT, "main", Map.of("README.md", "mentions " + GitLabSimulator.FAIL_PIPELINE_MARKER), "Doc");
         var passing = open("passing", "grants/db.txt", "alice\nbob\n");
@@ -305,7 +379,7 @@ class GitLabSimulatorTest {
 
     @SafeVarargs
     private void commit(String branch, Map<String, Object>... actions) {
-        gitlab.commit(PROJECT, branch, "Change", null, List.of(actions), author);
+        gitlab.commit(PROJECT, branch, "Change", null, false, List.of(actions), author);
     }
 
     private static Map<String, Object> action(String action, String path, String content) {

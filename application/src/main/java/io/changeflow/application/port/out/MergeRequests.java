@@ -76,6 +76,30 @@ public interface MergeRequests {
     /** Commits all {@code files} to {@code branch} in one commit (creating files that do not exist). */
     void commit(String project, String branch, String message, List<FileChange> files);
 
+    /**
+     * Replaces {@code branch} with exactly one new commit on top of {@code onto}'s current head, holding
+     * {@code files} (GitLab: {@code POST /projects/:id/repository/commits} with {@code start_branch=onto} and
+     * {@code force=true}). Whatever the branch held before is no longer on it: every file not named in
+     * {@code files} is as on {@code onto}. Used to generate a change again on the current target branch when
+     * its merge request cannot be rebased.
+     *
+     * <p>For an open merge request from {@code branch} this is a push: it gets a new head sha and a new
+     * pipeline for it, GitLab checks its mergeability again, a rebase conflict it had is gone, and GitLab may
+     * remove its approvals (the project's "reset approvals on push"); the caller reads
+     * {@link #get}, {@link #latestPipeline} and {@link #approvedBy} again before merging. The branch is
+     * created from {@code onto} when it does not exist.
+     *
+     * <p>Not idempotent in form (each call makes a new commit with a new sha) but in effect: calling it again
+     * with the same arguments leaves the branch with the same files on the same base, so a call whose answer
+     * was lost may simply be repeated.
+     *
+     * @param onto    the branch the new commit starts from (the merge request's target branch)
+     * @param message the commit message
+     * @param files   the complete content of each file the change touches, created or updated on {@code onto}'s content
+     * @throws ExternalCallException GitLab refused or did not answer (e.g. {@code onto} does not exist: 400)
+     */
+    void rewriteBranch(String project, String branch, String onto, String message, List<FileChange> files);
+
     /** The open (or merged) merge request whose source is {@code branch}, if any (re-trigger safety). */
     Optional<RemoteMergeRequest> findBySourceBranch(String project, String branch);
 

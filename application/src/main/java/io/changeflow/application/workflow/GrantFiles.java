@@ -1,0 +1,26 @@
+package io.changeflow.application.workflow;
+
+import io.changeflow.application.port.out.MergeRequests;
+import io.changeflow.application.port.out.MergeRequests.FileChange;
+import io.changeflow.domain.request.Grant;
+import io.changeflow.domain.request.GrantFile;
+import io.changeflow.domain.request.Target;
+import java.util.Collection;
+
+/** Grant files as the workflow generates them: the file as a ref holds it now, with grants applied by {@link GrantFile}. */
+public final class GrantFiles {
+
+    private GrantFiles() {
+    }
+
+    /**
+     * The content of {@code target}'s grant file on {@code ref} (read from GitLab; a missing file is an empty
+     * one) with {@code grants} applied: the file a commit based on {@code ref} carries. Every line of the
+     * file as it is now is kept (other subjects' grants, comments, lines {@link GrantFile} cannot parse), so
+     * generating it on the current content of a branch never conflicts with what that branch holds.
+     */
+    public static FileChange on(MergeRequests gitlab, String project, String ref, Target target, Collection<Grant> grants) {
+        var content = GrantFile.parse(target.key(), gitlab.readFile(project, ref, target.filePath())).with(grants).render();
+        return new FileChange(target.filePath(), content);
+    }
+}
