@@ -1,0 +1,114 @@
+package io.changeflow.systemtest;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.changeflow.systemtest.harness.ChangeflowCluster;
+import io.changeflow.systemtest.harness.Figures;
+import io.changeflow.systemtest.harness.InstanceSettings;
+import io.changeflow.systemtest.harness.Invariants;
+import io.changeflow.systemtest.harness.Poll;
+import io.changeflow.systemtest.harness.RequestView;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.TreeMap;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * Requests in flight together take effect without an operator: two for the same target (their merge
+ * requests edit one grant file from the same base, so the second's rebase conflicts and its change is
+ * generated again on the new file), and a burst for different targets (every merge into main makes GitLab
+ * check the other merge requests again, which the merges wait out). The simulator runs with the sandbox
+ * profile's timings here: mergeability checked for 1 s after every push, merges retried from 2 s on.
+ * {@code -Dsystem.burstRequests=N} (default 12) sizes the burst.
+ */
+class ConcurrentRequestsSystemTest {
+
+    static final int BURST = Integer.getInteger("system.burstRequests", 12);
+
+    @RegisterExtension
+    static final ChangeflowCluster cluster = ChangeflowCluster.create()
+            .withPlainTargets(BURST)
+            .withSimulatorProperty("sandbox.gitlab.checking-duration", "1s")
+            .withInstanceProperty("changeflow.workflow.merge-retry-delay", "2s")
+            .withInstanceProperty("changeflow.workflow.mergeability.short-interval", "500ms")
+            .withInstanceProperty("changeflow.workflow.mergeability.short-attempts", "20")
+            .withInstanceProperty("changeflow.workflow.mergeability.long-interval", "2s")
+            .withInstances("solo");
+
+    /**
+     * Two people ask for the same target at about the same time: two merge requests edit the same grant
+     * file from the same base. The second to merge needs a rebase, the rebase conflicts, and its change is
+     * generated again on the file as main holds it now (one forced commit on main): both requests take
+     * effect, each grant line is on main once, each merge request merged once and approved by each bot once.
+     */
+    @Test
+    void twoRequestsForTheSameTargetInFlightTogetherBothTakeEffect() {
+        var alice = cluster.client("solo", "alice");
+        var otto = cluster.client("solo", "otto");
+        var commitsBefore = commits();
+        var first = alice.submit("db-prod-readonly", "svc-same-1", "same target").data().path("operationId").asString();
+        var second = alice.submit("db-prod-readonly", "svc-same-2", "same target").data().path("operationId").asString();
+
+        var started = System.nanoTime();
+        var views = Poll.until("both at rest", Duration.ofSeconds(90), () -> List.of(alice.request(first),
+                alice.request(second)), vs -> vs.stream().allMatch(RequestView::isAtRest));
+        var regenerated = new ArrayList<String>();
+        for (var id : List.of(first, second)) {
+            otto.operation(id).path("history").forEach(entry -> {
+                if (entry.path("detail").asString("").contains("generating its change again")) {
+                    regenerated.add(id);
+                }
+            });
+        }
+        Figures.record("two requests for one target in flight together",
+                views + "\nat rest " + (System.nanoTime() - started) / 1_000_000 + " ms after the second submission; "
+                        + "change generated again for " + regenerated.size() + " request(s); commits to GitLab: "
+                        + (commits() - commitsBefore));
+
+        assertThat(views).allSatisfy(v -> assertThat(v.status()).as(v.outcome() + " " + v.detail()).isEqualTo("VALIDATED"));
+        var problems = new ArrayList<String>();
+        views.forEach(v -> problems.addAll(Invariants.deliveredOnItsOwnMergeRequest(cluster.sims(), v)));
+        assertThat(problems).isEmpty();
+        assertThat(regenerated).as("the second to merge was generated again after its rebase conflicted").hasSize(1);
+        assertThat(commits() - commitsBefore).as("one commit per request, one forced commit of the regenerated one").isEqualTo(3);
+        var file = cluster.sims().fileOnMain(Invariants.grantFileOf("db-prod-readonly")).orElseThrow();
+        assertThat(file).contains("svc-same-1 ").contains("svc-same-2 ");
+    }
+
+    /**
+     * A burst of approved requests, each for its own target: every merge into main makes GitLab check the
+     * other merge requests' mergeability again ("checking", merging answers 422 meanwhile). The merges wait
+     * for GitLab to settle instead of using up their merge attempts: every request is VALIDATED without an
+     * operator.
+     */
+    @Test
+    void aBurstOfRequestsForDifferentTargetsAllTakeEffectWithoutAnOperator() {
+        var alice = cluster.client("solo", "alice");
+        var ids = new ArrayList<String>();
+        for (int i = 1; i <= BURST; i++) {
+            ids.add(alice.submit(InstanceSettings.plainTargetKey(i), String.format("svc-burst-%02d", i), "burst")
+                    .data().path("operationId").asString());
+        }
+        var started = System.nanoTime();
+        var views = Poll.until("all at rest", Duration.ofSeconds(180), Duration.ofSeconds(1),
+                () -> ids.stream().map(alice::request).toList(), vs -> vs.stream().allMatch(RequestView::isAtRest));
+        var refusals = cluster.sims().gitlabCalls().matching(c -> c.is("PUT", "merge") && c.status() == 422).size();
+        Figures.record("a burst of " + BURST + " requests for different targets", new TreeMap<>(Invariants.outcomeTable(views))
+                + "; all at rest " + (System.nanoTime() - started) / 1_000_000 + " ms after the last submission; merges "
+                + "refused with 422 while GitLab checked (waited out, not counted as merge attempts): " + refusals + " "
+                + views.stream().filter(v -> !"VALIDATED".equals(v.status())).map(RequestView::detail).toList());
+
+        assertThat(views).allSatisfy(v -> assertThat(v.status()).as(v.outcome() + " " + v.detail()).isEqualTo("VALIDATED"));
+        var problems = new ArrayList<String>();
+        views.forEach(v -> problems.addAll(Invariants.deliveredOnItsOwnMergeRequest(cluster.sims(), v)));
+        problems.addAll(Invariants.repeatedApprovalAttempts(cluster.sims().gitlabCalls()));
+        assertThat(problems).isEmpty();
+    }
+
+    private static int commits() {
+        return cluster.sims().gitlabCalls().matching(c -> "POST".equals(c.method()) && c.path().endsWith("/repository/commits")
+                && c.status() == 201).size();
+    }
+}
