@@ -14,6 +14,7 @@ import io.changeflow.application.port.out.ExternalCallException;
 import io.changeflow.application.port.out.MergeRequests.FileChange;
 import io.changeflow.application.port.out.MergeRequests.PipelineStatus;
 import io.changeflow.application.port.out.WorkQueue.StepKind;
+import io.changeflow.application.reconcile.ReconcileMergedRequests;
 import io.changeflow.application.workflow.WorkflowPolicy;
 import io.changeflow.domain.batch.Batch;
 import io.changeflow.domain.hint.Hint;
@@ -105,6 +106,28 @@ class MergeBatchTest {
         assertThat(result.advanced()).isEqualTo(3);
         assertThat(ids).allSatisfy(id -> assertThat(app.op(id).binding()).contains(BindingStatus.VALIDATED));
         assertThat(app.metrics.count("validated", FakeTargets.BATCHABLE.value())).isEqualTo(3);
+    }
+
+    @Test
+    void aLostDeployCallbackOfABatchMergeRequestIsReconciledForEveryMember() {
+        var lost = waiting(app, "lena", "milo", "nina");
+        claimed(app);
+        app.queue.runUntilIdle();
+        var later = waiting(app, "otto");
+        claimed(app);
+        app.queue.runUntilIdle();
+        assertThat(app.mr(later).iid()).isGreaterThan(app.mr(lost.getFirst()).iid());
+        app.deployed(later); // the deploy of a later merge request is reported; the batch's was lost
+
+        app.clock.advance(Duration.ofMinutes(11));
+        var run = app.reconcile.reconcile(ReconcileMergedRequests.Command.scheduled());
+
+        assertThat(run.advanced()).isEqualTo(3);
+        assertThat(lost).allSatisfy(id -> {
+            assertThat(app.op(id).binding()).contains(BindingStatus.VALIDATED);
+            assertThat(app.op(id).detail()).contains("reconciliation");
+        });
+        assertThat(app.metrics.count("validated", FakeTargets.BATCHABLE.value())).isEqualTo(4);
     }
 
     @Test
