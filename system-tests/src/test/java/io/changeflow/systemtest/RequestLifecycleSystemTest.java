@@ -10,6 +10,7 @@ import io.changeflow.systemtest.harness.Invariants;
 import io.changeflow.systemtest.harness.Poll;
 import io.changeflow.systemtest.harness.RequestView;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -62,6 +63,24 @@ class RequestLifecycleSystemTest {
         }
         assertThat(doneCreateFirst.mergeRequestIid()).isNotEqualTo(doneApproveFirst.mergeRequestIid());
         assertThat(Invariants.repeatedApprovalAttempts(cluster.sims().gitlabCalls())).isEmpty();
+    }
+
+    /**
+     * The instances run the production profile (the simulators live in the test's own host): fault
+     * injection and the simulators' APIs are not there for anyone, operators included.
+     */
+    @Test
+    void theProductionProfileServesNeitherFaultInjectionNorSimulators() {
+        var otto = cluster.client("solo", "otto");
+        for (var path : List.of("/sandbox/faults", "/sandbox/faults/approval/controls", "/sandbox/faults/deploy/controls",
+                "/sim/gitlab/api/v4/projects", "/sim/gitlab/_control/timings", "/sim/approval/api/approvals",
+                "/sim/approval/inbox")) {
+            var read = otto.get(path);
+            var write = otto.put(path, Map.of("errorRate", 1.0));
+            assertThat(read.status()).as("GET " + path + ": " + read).isIn(401, 403, 404);
+            assertThat(write.status()).as("PUT " + path + ": " + write).isIn(401, 403, 404, 405);
+            assertThat(read.body() + write.body()).doesNotContainIgnoringCase("errorRate").doesNotContain("Exception");
+        }
     }
 
     private static RequestView submit(ApiClient client, String target, String subject) {
