@@ -80,6 +80,40 @@ class GitLabResilienceTest {
     }
 
     @Test
+    void anOpenBreakerLetsProbeCallsThroughAfterItsWaitAndClosesWhenGitLabAnswersAgain() {
+        try (var adapter = AdapterContext.start(server.baseUrl(), Map.of("read-retries", "0",
+                "circuit-breaker.minimum-number-of-calls", "3", "circuit-breaker.sliding-window-size", "4",
+                "circuit-breaker.wait-duration-in-open-state", "500ms",
+                "circuit-breaker.permitted-calls-in-half-open-state", "2"))) {
+            var gitlab = adapter.mergeRequests();
+            server.faults().configure(Faults.GITLAB, new FaultSettings(0, 1.0, 0, 0, 0, 0, 0));
+            for (var attempt = 0; attempt < 3; attempt++) {
+                assertThatThrownBy(() -> gitlab.defaultBranch(project)).isInstanceOf(ExternalCallException.class);
+            }
+            server.faults().clear();
+            assertThatThrownBy(() -> gitlab.defaultBranch(project)).isInstanceOfSatisfying(ExternalCallException.class,
+                    e -> assertThat(e.kind()).isEqualTo(Kind.CIRCUIT_OPEN));
+
+            // after the wait the breaker is half open (automatically): the probes reach GitLab and succeed
+            var deadline = System.nanoTime() + Duration.ofSeconds(5).toNanos();
+            String branch = null;
+            while (branch == null && System.nanoTime() < deadline) {
+                try {
+                    branch = gitlab.defaultBranch(project);
+                } catch (ExternalCallException e) {
+                    assertThat(e.kind()).as("only the open breaker refuses now").isEqualTo(Kind.CIRCUIT_OPEN);
+                    Thread.onSpinWait();
+                }
+            }
+            assertThat(branch).as("a probe call got through within 5 s").isEqualTo("main");
+            assertThat(gitlab.defaultBranch(project)).isEqualTo("main");
+            var health = adapter.health().health();
+            assertThat(health.getStatus()).isEqualTo(Status.UP);
+            assertThat(health.getDetails()).as("closed again after the two successful probes").containsEntry("circuitBreaker", "CLOSED");
+        }
+    }
+
+    @Test
     void keepsTheBreakerClosedForGitLabsOwnAnswers() {
         try (var adapter = AdapterContext.start(server.baseUrl(), Map.of(
                 "circuit-breaker.minimum-number-of-calls", "2", "circuit-breaker.sliding-window-size", "2"))) {
