@@ -47,6 +47,7 @@ import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.ActiveProfiles;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
+import tools.jackson.databind.JsonNode;
 
 /**
  * The web app in real headless Chromium (Playwright for Java, the system's Chromium) against the real
@@ -54,8 +55,9 @@ import org.springframework.test.context.DynamicPropertySource;
  * process), a fresh schema on the test database server, and a dynamic configuration file of its own.
  * Timings are short; approvals are manual (the approver inbox, or the inbox API as amy) so each journey
  * decides when its request is approved; a failing GitLab call fails its step at once
- * ({@code transient-retries=0}) so a stuck request is quick to make; batch rounds run only when an
- * operator starts one.
+ * ({@code transient-retries=0}) so a stuck request is quick to make; batch rounds and reconciliation
+ * run only when an operator starts them (reconciliation looks at requests merged more than 2 s ago); a
+ * pipeline still running after 8 s has timed out (a batch is BLOCKED then).
  *
  * <p>Screenshots of the main pages go to {@code target/screenshots/}. Without {@code /usr/bin/chromium}
  * the browser tests are skipped with a message (CI installs it); the smoke script test runs anyway.
@@ -72,6 +74,11 @@ import org.springframework.test.context.DynamicPropertySource;
                 "changeflow.workflow.merge-retry-delay=300ms",
                 "changeflow.workflow.approval-backoff-base=300ms",
                 "changeflow.workflow.transient-retries=0",
+                // A batch whose pipeline never finishes is BLOCKED after this (the sandbox's 1 s pipelines never reach it).
+                "changeflow.workflow.pipeline.timeout=8s",
+                // Reconciliation only when an operator runs it, over merged requests unchanged for 2 s.
+                "changeflow.workflow.reconciliation.every=1h",
+                "changeflow.workflow.reconciliation.min-age=2s",
                 "changeflow.gitlab.circuit-breaker.wait-duration-in-open-state=1s",
                 "changeflow.batch.round-interval=1h",
                 "sandbox.approval.mode=manual",
@@ -556,6 +563,234 @@ class BrowserJourneysTest {
                 .contains("checks FAILED");
     }
 
+    /**
+     * The approver rejects in the approver inbox; the requester's page follows the request to REJECTED
+     * by itself (the approval milestone "stopped here", merging will not happen) and offers to apply
+     * again; "Apply again" opens a new form pre-filled with target, subject and reason under a new
+     * operationId, and submitting it is accepted as a new request, which replaces the rejected one.
+     */
+    @Test
+    @Order(9)
+    void theApproverRejectsInTheInboxAndTheRequesterAppliesAgainAsANewRequest() {
+        var rejectedId = UUID.randomUUID().toString();
+        var reason = "Incident review access";
+        var submitted = api("alice").post("/api/requests", Map.of("operationId", rejectedId,
+                "targetKey", "db-prod-readonly", "subjectId", "svc-e2e-reject", "reason", reason));
+        Assertions.assertThat(submitted.code()).isEqualTo("ACCEPTED");
+
+        var alice = newPage("alice", false);
+        alice.navigate(base() + "/requests/" + rejectedId);
+        assertThat(alice.getByTestId("request-status")).hasAttribute("data-status", "APPROVAL_SENT", within(JOURNEY));
+
+        var amy = newPage("amy", false);
+        amy.navigate(base() + "/inbox");
+        var item = amy.locator("[data-testid=inbox-item][data-operation-id='" + rejectedId + "']");
+        assertThat(item).containsText("svc-e2e-reject");
+        assertThat(item).containsText(reason);
+        var ticket = item.getAttribute("data-ticket");
+        item.getByTestId("reject").click();
+        assertThat(amy.getByTestId("inbox-status")).containsText("Rejected ticket " + ticket);
+        assertThat(amy.getByTestId("error")).hasCount(0);
+        assertThat(item).hasCount(0);
+        Chromium.screenshot(amy, "inbox-rejected");
+
+        assertThat(alice.getByTestId("request-status")).hasAttribute("data-status", "REJECTED", within(JOURNEY));
+        assertThat(alice.getByTestId("poll-status")).hasAttribute("data-phase", "stopped");
+        assertThat(alice.getByTestId("hint")).hasAttribute("data-hint", "CAN_REAPPLY");
+        var approval = alice.locator("[data-testid=timeline-step][data-step=APPROVED]");
+        assertThat(approval).hasAttribute("data-state", "failed");
+        assertThat(approval).containsText("The approver rejected the request.");
+        // Whether its merge request was created before the approval depends on the step order; merging never happens.
+        for (var step : List.of("MERGED", "IN_EFFECT")) {
+            assertThat(alice.locator("[data-testid=timeline-step][data-step=" + step + "]")).hasAttribute("data-state", "skipped");
+        }
+        assertThat(alice.getByTestId("apply-again")).isVisible();
+        Chromium.screenshot(alice, "request-rejected");
+
+        alice.getByTestId("apply-again").click();
+        alice.waitForURL(base() + "/");
+        assertThat(alice.getByTestId("request-form")).isVisible();
+        assertThat(alice.getByTestId("field-target")).hasValue("db-prod-readonly");
+        assertThat(alice.getByTestId("field-subject")).hasValue("svc-e2e-reject");
+        assertThat(alice.getByTestId("field-reason")).hasValue(reason);
+        assertThat(alice.getByTestId("operation-id")).hasText(Pattern.compile("^[0-9a-f-]{36}$"));
+        var newId = alice.getByTestId("operation-id").textContent().trim();
+        Assertions.assertThat(newId).as("a new request gets a new operationId").isNotEqualTo(rejectedId);
+        Chromium.screenshot(alice, "apply-again-form");
+
+        var answer = alice.waitForResponse(
+                r -> r.url().equals(base() + "/api/requests") && r.request().method().equals("POST"),
+                () -> alice.getByTestId("submit-request").click());
+        Assertions.assertThat(answer.status()).isEqualTo(202);
+        var body = AppClient.JSON.readTree(answer.text());
+        Assertions.assertThat(body.path("code").asString()).isEqualTo("ACCEPTED");
+        Assertions.assertThat(body.path("data").path("operationId").asString()).isEqualTo(newId);
+        alice.waitForURL(base() + "/requests/" + newId);
+        assertThat(alice.getByTestId("request-page")).hasAttribute("data-operation-id", newId);
+        assertThat(alice.getByTestId("request-status")).hasAttribute("data-status", "APPROVAL_SENT", within(JOURNEY));
+
+        var replaced = api("alice").get("/api/requests/" + rejectedId).data();
+        Assertions.assertThat(replaced.path("status").isNull()).as("the re-application replaced it: " + replaced).isTrue();
+        Assertions.assertThat(replaced.path("hint").path("code").asString()).isEqualTo("CAN_REAPPLY");
+        api("amy").await("/sim/approval/inbox", a -> a.data().valueStream()
+                .anyMatch(i -> i.path("operationId").asString("").equals(newId)), JOURNEY);
+    }
+
+    /**
+     * The deploy report of a merged request is lost (the deploy simulator drops the next callback); a later
+     * merge request of the same project is reported deployed. The operator finds the request among the
+     * stuck MERGED ones, runs reconciliation from the console and sees its answer, exactly the counts the
+     * server answered the browser (one advanced at least); the request is in effect (VALIDATED) with the
+     * note that reconciliation inferred it, and is no longer among the stuck merged requests.
+     */
+    @Test
+    @Order(10)
+    void theOperatorRunsReconciliationFromTheConsoleAndItAdvancesARequestWhoseDeployReportWasLost() {
+        var otto = api("otto");
+        var lostBefore = otto.get("/sandbox/faults/deploy/controls").data().path("lostCallbacks").asInt();
+        var lostId = UUID.randomUUID().toString();
+        Assertions.assertThat(otto.put("/sandbox/faults/deploy/controls", Map.of("loseNext", 1)).status()).isEqualTo(200);
+        try {
+            var submitted = api("alice").post("/api/requests", Map.of("operationId", lostId,
+                    "targetKey", "db-prod-readonly", "subjectId", "svc-e2e-lost", "reason", "Reporting"));
+            Assertions.assertThat(submitted.code()).isEqualTo("ACCEPTED");
+            approve(lostId);
+            api("alice").await("/api/requests/" + lostId, a -> a.data().path("status").asString("").equals("MERGED"), JOURNEY);
+            otto.await("/sandbox/faults/deploy/controls",
+                    a -> a.data().path("lostCallbacks").asInt() == lostBefore + 1, Duration.ofSeconds(10));
+        } finally {
+            Assertions.assertThat(otto.put("/sandbox/faults/deploy/controls", Map.of("loseNext", 0)).status()).isEqualTo(200);
+        }
+
+        // A later merge request of the same project whose deploy report arrives: reconciliation's watermark.
+        var deliveredId = UUID.randomUUID().toString();
+        Assertions.assertThat(api("alice").post("/api/requests", Map.of("operationId", deliveredId,
+                "targetKey", "db-prod-readonly", "subjectId", "svc-e2e-delivered", "reason", "Reporting")).code())
+                .isEqualTo("ACCEPTED");
+        approve(deliveredId);
+        api("alice").await("/api/requests/" + deliveredId,
+                a -> a.data().path("status").asString("").equals("VALIDATED"), JOURNEY);
+        // Unchanged for longer than reconciliation's min-age (2 s), by the database clock.
+        otto.await("/ops/operations?status=MERGED&stuckForSeconds=3", a -> a.data().valueStream()
+                .anyMatch(r -> r.path("operationId").asString("").equals(lostId)), JOURNEY);
+        Assertions.assertThat(api("alice").get("/api/requests/" + lostId).data().path("status").asString())
+                .as("its deploy report never came").isEqualTo("MERGED");
+
+        var page = newPage("otto", false);
+        page.navigate(base() + "/console");
+        page.getByLabel("Unchanged for at least (seconds)").fill("3");
+        page.getByLabel("Status", new Page.GetByLabelOptions().setExact(true)).selectOption("MERGED");
+        page.getByTestId("ops-find").click();
+        var row = page.locator("[data-testid=ops-result][data-operation-id='" + lostId + "']");
+        assertThat(row).containsText("svc-e2e-lost");
+
+        var answer = page.waitForResponse(r -> r.url().startsWith(base() + "/ops/reconciliation-runs"),
+                () -> page.getByTestId("ops-reconcile").click());
+        Assertions.assertThat(answer.status()).isEqualTo(200);
+        var body = AppClient.JSON.readTree(answer.text());
+        Assertions.assertThat(body.path("code").asString()).isEqualTo("RECONCILED");
+        var examined = body.path("data").path("examined").asInt();
+        var advanced = body.path("data").path("advanced").asInt();
+        Assertions.assertThat(advanced).as("the request whose report was lost: " + body).isGreaterThanOrEqualTo(1);
+        Assertions.assertThat(examined).isGreaterThanOrEqualTo(advanced);
+        var result = page.locator("[data-testid=reconcile-result] p");
+        assertThat(result).hasAttribute("data-code", "RECONCILED");
+        assertThat(result).hasAttribute("data-tone", "success");
+        assertThat(result).containsText("Examined " + examined + ", advanced " + advanced + ".");
+        assertThat(page.getByTestId("ops-reconcile")).isEnabled();
+        Chromium.screenshot(page, "ops-reconciliation");
+
+        var reconciled = api("alice").get("/api/requests/" + lostId).data();
+        Assertions.assertThat(reconciled.path("status").asString()).as(reconciled.toString()).isEqualTo("VALIDATED");
+        var search = page.waitForResponse(r -> r.url().startsWith(base() + "/ops/operations?"),
+                () -> page.getByTestId("ops-find").click());
+        Assertions.assertThat(search.status()).isEqualTo(200);
+        assertThat(page.getByTestId("loading")).hasCount(0);
+        assertThat(row).hasCount(0);
+
+        var alice = newPage("alice", false);
+        alice.navigate(base() + "/requests/" + lostId);
+        assertThat(alice.getByTestId("request-status")).hasAttribute("data-status", "VALIDATED");
+        assertThat(alice.getByTestId("request-detail")).containsText("inferred by reconciliation");
+        assertThat(alice.locator("[data-testid=timeline-step][data-step=IN_EFFECT]")).hasAttribute("data-state", "done");
+    }
+
+    /**
+     * A batch whose merge request's pipeline never finishes times out and is BLOCKED (it keeps its
+     * partition's slot); the operator settles it from the batch console: its merge request is closed,
+     * the answer says the outcome (FAILED), the batch's status, the failure kind (TRANSIENT: the pipeline
+     * never answered) and what became of the members (all wait for a later round), the batch shows
+     * FAILED without a settle button, and its member waits for a round again.
+     */
+    @Test
+    @Order(11)
+    void theOperatorSettlesABlockedBatchFromTheConsole() {
+        var memberId = UUID.randomUUID().toString();
+        Assertions.assertThat(api("bob").post("/api/requests", Map.of("operationId", memberId,
+                "targetKey", "dashboards-viewer", "subjectId", "svc-e2e-settle", "reason", "Dashboards")).code())
+                .isEqualTo("ACCEPTED");
+        approve(memberId);
+        api("bob").await("/api/requests/" + memberId,
+                a -> a.data().path("status").asString("").equals("BATCH_WAITING"), JOURNEY);
+
+        var otto = api("otto");
+        var timings = "/sim/gitlab/_control/timings";
+        var pipelineMillis = otto.get(timings).json().path("pipeline_millis").asLong();
+        // Pipelines created from now on run for 10 minutes: the batch's times out (8 s) and it is BLOCKED.
+        Assertions.assertThat(otto.put(timings, Map.of("pipeline_millis", 600_000)).status()).isEqualTo(200);
+        try {
+            var page = newPage("otto", false);
+            page.navigate(base() + "/console/batches");
+            assertThat(page.getByTestId("ops-batches-page")).isVisible();
+            var round = page.waitForResponse(r -> r.url().startsWith(base() + "/ops/batch-rounds"),
+                    () -> page.getByTestId("ops-start-round").click());
+            var roundBody = AppClient.JSON.readTree(round.text());
+            Assertions.assertThat(roundBody.path("code").asString()).as(roundBody.toString()).isEqualTo("CLAIMED");
+            Assertions.assertThat(roundBody.path("data").path("members").valueStream().map(m -> m.asString()).toList())
+                    .containsExactly(memberId);
+            var batchId = roundBody.path("data").path("batchId").asString();
+            assertThat(page.locator("[data-testid=batch-action-result] p")).hasAttribute("data-code", "CLAIMED");
+
+            var blocked = otto.await("/ops/batches", a -> batchOf(a, batchId).path("status").asString("").equals("BLOCKED"),
+                    JOURNEY);
+            var mergeRequest = batchOf(blocked, batchId).path("mergeRequest");
+            Assertions.assertThat(mergeRequest.path("iid").isNumber()).as(blocked.json().toString()).isTrue();
+            page.getByRole(AriaRole.BUTTON, new Page.GetByRoleOptions().setName("Reload").setExact(true)).click();
+            var card = page.locator("[data-testid=batch][data-batch-id='" + batchId + "']");
+            assertThat(card).hasAttribute("data-status", "BLOCKED");
+            assertThat(card.locator("[data-testid=batch-member][data-operation-id='" + memberId + "']")).isVisible();
+            Chromium.screenshot(page, "batch-blocked");
+
+            var settled = page.waitForResponse(r -> r.url().equals(base() + "/ops/batches/" + batchId + "/settle"),
+                    () -> card.getByTestId("ops-settle").click());
+            Assertions.assertThat(settled.status()).isEqualTo(200);
+            var settledBody = AppClient.JSON.readTree(settled.text());
+            Assertions.assertThat(settledBody.path("code").asString()).as(settledBody.toString()).isEqualTo("SETTLED");
+            var settlement = settledBody.path("data");
+            Assertions.assertThat(settlement.path("outcome").asString()).isEqualTo("FAILED");
+            Assertions.assertThat(settlement.path("batchStatus").asString()).isEqualTo("FAILED");
+            Assertions.assertThat(settlement.path("failureKind").asString()).isEqualTo("TRANSIENT");
+            Assertions.assertThat(settlement.path("plan").asString()).isEqualTo("REQUEUE_ALL");
+
+            var result = page.locator("[data-testid=batch-action-result] p");
+            assertThat(result).hasAttribute("data-code", "SETTLED");
+            assertThat(result).hasAttribute("data-tone", "info");
+            assertThat(result).containsText("Outcome: FAILED. Batch now FAILED. Failure: TRANSIENT. "
+                    + "Members: all wait for a later round (REQUEUE_ALL).");
+            assertThat(card).hasAttribute("data-status", "FAILED");
+            assertThat(card.getByTestId("ops-settle")).hasCount(0);
+            Chromium.screenshot(page, "batch-settled");
+
+            var closed = otto.get("/sim/gitlab/_control/projects/platform%2Faccess-config/merge_requests/"
+                    + mergeRequest.path("iid").asLong());
+            Assertions.assertThat(closed.json().path("state").asString()).as(closed.json().toString()).isEqualTo("closed");
+            api("bob").await("/api/requests/" + memberId,
+                    a -> a.data().path("status").asString("").equals("BATCH_WAITING"), Duration.ofSeconds(10));
+        } finally {
+            Assertions.assertThat(otto.put(timings, Map.of("pipeline_millis", pipelineMillis)).status()).isEqualTo(200);
+        }
+    }
+
     // ------------------------------------------------------------------ helpers
 
     private String base() {
@@ -602,6 +837,12 @@ class BrowserJourneysTest {
                 .findFirst().orElseThrow().path("ticket").asString();
         var decided = amy.post("/sim/approval/inbox/" + ticket + "/decision", Map.of("decision", "APPROVE"));
         Assertions.assertThat(decided.code()).as(decided.json().toString()).isEqualTo("DECIDED");
+    }
+
+    /** The batch {@code id} in an answer of {@code GET /ops/batches} (a missing node when it is not there). */
+    private static JsonNode batchOf(AppClient.Answer batches, String id) {
+        return batches.data().valueStream().filter(b -> b.path("id").asString("").equals(id)).findFirst()
+                .orElse(AppClient.JSON.missingNode());
     }
 
     private void setRateLimit(String value) throws IOException {

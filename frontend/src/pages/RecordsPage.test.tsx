@@ -1,0 +1,154 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { RequestView } from '../api/types';
+import { envelope, mockFetch, type RecordedCall, type Reply } from '../test/fetchMock';
+import { view } from '../test/fixtures';
+import { click, flush, render, type Rendered } from '../test/render';
+import { RecordsPage } from './RecordsPage';
+
+let r: Rendered | null = null;
+let restore: (() => void) | null = null;
+
+function backend(handler: (call: RecordedCall) => Reply) {
+  const mock = mockFetch(handler);
+  restore = mock.restore;
+  return mock;
+}
+
+beforeEach(() => {
+  window.history.replaceState(null, '', '/records');
+});
+
+afterEach(async () => {
+  await r?.unmount();
+  r = null;
+  restore?.();
+  restore = null;
+});
+
+function page(items: RequestView[], pageNumber = 0, hasMore = false) {
+  return { items, page: pageNumber, size: 20, hasMore };
+}
+
+function cells(row: HTMLElement): string[] {
+  return Array.from(row.querySelectorAll('td')).map((td) => td.textContent ?? '');
+}
+
+function pagerButton(rendered: Rendered, name: 'Newer' | 'Older'): HTMLButtonElement {
+  const found = Array.from(rendered.container.querySelectorAll<HTMLButtonElement>('nav.pager button')).find((b) => b.textContent === name);
+  if (!found) throw new Error(`no "${name}" button`);
+  return found;
+}
+
+const VALIDATED = view({
+  operationId: 'aaaaaaaa-1111-4111-8111-111111111111',
+  targetKey: 'db-prod-readonly',
+  subjectId: 'alice',
+  status: 'VALIDATED',
+  hint: { code: 'NONE', message: 'Done.' },
+  timeline: undefined,
+});
+const REJECTED = view({
+  operationId: 'bbbbbbbb-2222-4222-8222-222222222222',
+  targetKey: 'vpn-staging',
+  subjectId: 'svc-ci',
+  status: 'REJECTED',
+  hint: { code: 'CAN_REAPPLY', message: 'You can apply again.' },
+  timeline: undefined,
+});
+const REPLACED = view({
+  operationId: 'cccccccc-3333-4333-8333-333333333333',
+  targetKey: 'dashboards-viewer',
+  status: null,
+  hint: { code: 'CAN_REAPPLY', message: 'A newer request replaced this one.' },
+  timeline: undefined,
+});
+
+describe('RecordsPage', () => {
+  it('asks for the first page of 20 and shows one row per request the server returns, in its order', async () => {
+    const api = backend(() => envelope('OK', page([VALIDATED, REJECTED, REPLACED])));
+    r = await render(<RecordsPage />);
+    await flush();
+    expect(api.calls.map((c) => c.url)).toEqual(['/api/requests?page=0&size=20']);
+
+    const rows = r.allByTestId('record');
+    expect(rows.map((row) => row.dataset.operationId)).toEqual([VALIDATED.operationId, REJECTED.operationId, REPLACED.operationId]);
+    expect(rows.map((row) => row.querySelector('a')?.getAttribute('href'))).toEqual([
+      `/requests/${VALIDATED.operationId}`,
+      `/requests/${REJECTED.operationId}`,
+      `/requests/${REPLACED.operationId}`,
+    ]);
+    expect(rows.map((row) => row.querySelector('[data-status]')?.getAttribute('data-status'))).toEqual(['VALIDATED', 'REJECTED', 'REPLACED']);
+    expect(rows.map((row) => row.querySelector('[data-hint]')?.getAttribute('data-hint'))).toEqual(['NONE', 'CAN_REAPPLY', 'CAN_REAPPLY']);
+
+    const rejected = cells(rows[1]!);
+    expect(rejected[1]).toBe('vpn-staging');
+    expect(rejected[2]).toBe('svc-ci');
+    expect(rejected[4]).toBe('You can apply again');
+    expect(cells(rows[2]!)[3]).toBe('Replaced by a newer request');
+    expect(r.container.textContent).not.toContain('You have not submitted any request yet.');
+    expect(r.queryByTestId('loading')).toBeNull();
+  });
+
+  it('pages: "Older" asks for the next page while the server says there is more, "Newer" goes back', async () => {
+    const api = backend((c) =>
+      c.url.includes('page=1') ? envelope('OK', page([REPLACED], 1, false)) : envelope('OK', page([VALIDATED, REJECTED], 0, true)),
+    );
+    r = await render(<RecordsPage />);
+    await flush();
+    expect(pagerButton(r, 'Newer').disabled).toBe(true);
+    expect(pagerButton(r, 'Older').disabled).toBe(false);
+
+    await click(pagerButton(r, 'Older'));
+    await flush();
+    expect(api.calls.map((c) => c.url)).toEqual(['/api/requests?page=0&size=20', '/api/requests?page=1&size=20']);
+    expect(r.allByTestId('record').map((row) => row.dataset.operationId)).toEqual([REPLACED.operationId]);
+    expect(r.container.querySelector('nav.pager')?.textContent).toContain('Page 2');
+    expect(pagerButton(r, 'Older').disabled).toBe(true);
+    expect(pagerButton(r, 'Newer').disabled).toBe(false);
+
+    await click(pagerButton(r, 'Newer'));
+    await flush();
+    expect(api.calls.at(-1)?.url).toBe('/api/requests?page=0&size=20');
+    expect(r.allByTestId('record')).toHaveLength(2);
+  });
+
+  it('says so when there are no records, without a table', async () => {
+    backend(() => envelope('OK', page([])));
+    r = await render(<RecordsPage />);
+    await flush();
+    expect(r.queryByTestId('records')).toBeNull();
+    expect(r.container.textContent).toContain('You have not submitted any request yet.');
+    expect(pagerButton(r, 'Older').disabled).toBe(true);
+  });
+
+  it('a failed load shows the message, code and traceId, no empty-state text, and "Try again" loads again', async () => {
+    let failing = true;
+    const api = backend(() =>
+      failing ? envelope('INTERNAL_ERROR', null, 500, { message: 'Something went wrong on our side.', traceId: 'tr-500' }) : envelope('OK', page([VALIDATED])),
+    );
+    r = await render(<RecordsPage />);
+    await flush();
+    const error = r.byTestId('error');
+    expect(error.dataset.code).toBe('INTERNAL_ERROR');
+    expect(error.textContent).toContain('Could not load your records.');
+    expect(r.byTestId('error-message').textContent).toBe('Something went wrong on our side.');
+    expect(r.byTestId('error-trace-id').textContent).toBe('tr-500');
+    expect(r.container.textContent).not.toContain('You have not submitted any request yet.');
+    expect(r.queryByTestId('records')).toBeNull();
+
+    failing = false;
+    await click(Array.from(error.querySelectorAll('button')).find((b) => b.textContent === 'Try again')!);
+    await flush();
+    expect(api.calls).toHaveLength(2);
+    expect(r.queryByTestId('error')).toBeNull();
+    expect(r.allByTestId('record').map((row) => row.dataset.operationId)).toEqual([VALIDATED.operationId]);
+  });
+
+  it('a server that cannot be reached is said so', async () => {
+    backend(() => 'network-error');
+    r = await render(<RecordsPage />);
+    await flush();
+    expect(r.byTestId('error').dataset.code).toBe('NETWORK_ERROR');
+    expect(r.byTestId('error-message').textContent).toMatch(/cannot reach the server/i);
+  });
+});
