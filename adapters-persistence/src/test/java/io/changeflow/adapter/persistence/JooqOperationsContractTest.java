@@ -1,0 +1,40 @@
+package io.changeflow.adapter.persistence;
+
+import io.changeflow.application.port.out.Operations;
+import io.changeflow.application.port.out.OperationsContract;
+import io.changeflow.testsupport.TestDatabase;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * The persistence adapter honours the same {@link Operations} port contract as the in-memory fake
+ * (application's {@code FakeOperationsTest}), on the real database: every test starts on empty tables.
+ */
+class JooqOperationsContractTest extends OperationsContract {
+
+    @RegisterExtension
+    static final TestDatabase db = TestDatabase.freshSchema();
+
+    private static Persistence persistence;
+
+    @BeforeAll
+    static void wire() {
+        persistence = Persistence.on(db, 8);
+    }
+
+    @AfterAll
+    static void unwire() {
+        persistence.close();
+    }
+
+    @Override
+    protected Operations operations() {
+        var dsl = persistence.dsl();
+        for (var table : new String[] {"deploy_callback_operation", "merge_batch_membership_history", "merge_batch_request",
+                "merge_batch", "binding_history", "binding", "operation_history", "audit_log", "operation"}) {
+            dsl.execute("DELETE FROM " + table);
+        }
+        return persistence.operations();
+    }
+}
