@@ -24,6 +24,9 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.UUID;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -102,6 +105,36 @@ class DbSchedulerWorkQueueTest {
         assertThat(queue.schedule(replacement, Duration.ofMinutes(5))).isTrue();
         assertThat(Schema.step(schema.row(StepKind.CREATE, "op-1").orElseThrow())).isEqualTo(replacement);
         assertThat(queue.backlog()).isEqualTo(2);
+    }
+
+    /**
+     * Bounded concurrency: however many steps are due, one instance runs at most its configured threads
+     * at once (4 in {@link Node#fast}); each step holds its thread for 200 ms, so the bound is reached.
+     */
+    @Test
+    void neverRunsMoreStepsAtOnceThanItsThreads() throws Exception {
+        var running = new AtomicInteger();
+        var most = new AtomicInteger();
+        var never = new CountDownLatch(1);
+        var queue = node(Map.of(StepKind.HANDLE, recorded(step -> {
+            most.accumulateAndGet(running.incrementAndGet(), Math::max);
+            try {
+                never.await(200, TimeUnit.MILLISECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } finally {
+                running.decrementAndGet();
+            }
+            return StepOutcome.done();
+        }))).queue();
+        for (int i = 0; i < 20; i++) {
+            queue.schedule(Step.first(StepKind.HANDLE, "op-" + i), Duration.ZERO);
+        }
+        nodes.getLast().start();
+
+        await().atMost(WAIT).until(() -> schema.workflowRows().isEmpty());
+        assertThat(runs.all()).hasSize(20);
+        assertThat(most.get()).as("steps running at once").isEqualTo(Node.fast("a").threads());
     }
 
     @Test
