@@ -58,7 +58,9 @@ final class HttpApprovals implements Approvals, AutoCloseable {
         this.http = http;
         this.breaker = breaker;
         this.timeLimiter = timeLimiter;
-        this.calls = Executors.newThreadPerTaskExecutor(Thread.ofVirtual().name("approval-call-", 0).factory());
+        // platform threads, never virtual: see the GitLab adapter's GitLabCalls (class loading from the
+        // executable jar deadlocked virtual threads with every carrier pinned on a 2-CPU host)
+        this.calls = Executors.newCachedThreadPool(Thread.ofPlatform().daemon().name("approval-call-", 0).factory());
     }
 
     /**

@@ -53,7 +53,15 @@ final class GitLabCalls implements AutoCloseable {
 
     private final CircuitBreaker breaker;
     private final TimeLimiter timeLimiter;
-    private final ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
+    /**
+     * Platform threads, never virtual: a virtual thread loading a class from the executable jar (gitlab4j and
+     * Jersey load lazily) can hold the nested jar's monitor while every carrier thread is pinned by other
+     * virtual threads waiting for the class-loading lock it needs; on a 2-CPU host (2 carriers) that froze an
+     * instance for good, heartbeats still running so no other instance took its steps over. The number of
+     * threads is bounded by the callers (scheduler threads, web threads), each call by the TimeLimiter.
+     */
+    private final ExecutorService executor = Executors.newCachedThreadPool(
+            Thread.ofPlatform().daemon().name("gitlab-call-", 0).factory());
     private final Clock clock;
     private final Supplier<Optional<String>> notConfigured;
     private final int readRetries;
