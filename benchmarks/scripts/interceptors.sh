@@ -1,0 +1,99 @@
+#!/usr/bin/env bash
+# Benchmark 2: what the four web interceptors cost. Two instances of the unchanged product app
+# (bootstrap/target/changeflow.jar, sandbox profile, each with its own embedded MariaDB), one with the
+# interceptors and one without (--benchmark.interceptors=off, the benchmark-only switch in
+# benchmarks/target/interceptor-switch.jar), measured alternately with wrk on three database-free endpoints.
+#
+#   benchmarks/scripts/interceptors.sh            # DURATION=15 WARMUP=10 ROUNDS=3 CONNECTIONS=16
+source "$(dirname "$0")/lib.sh"
+DURATION=${DURATION:-15}
+WARMUP=${WARMUP:-10}
+ROUNDS=${ROUNDS:-3}
+CONNECTIONS=${CONNECTIONS:-16}
+ensure_built
+out="$REPO/benchmarks/target/results"
+mkdir -p "$out"
+exec > >(tee "$out/interceptors.txt") 2>&1
+command -v wrk >/dev/null || { apt-get install -y wrk >/dev/null || { apt-get update >/dev/null && apt-get install -y wrk >/dev/null; }; }
+machine
+echo "wrk: $(wrk --version 2>&1 | head -1)"
+
+work=$(mktemp -d /tmp/changeflow-interceptors.XXXXXX)
+trap 'stop_apps' EXIT
+for mode in on off; do
+  mkdir -p "$work/$mode/config"
+  # never rejects here (a limit far above what a run sends in a window), so the limiter does its full work
+  printf 'APPLY_RATE_LIMIT=1000000\nACCESS_MODE=OPEN\n' >"$work/$mode/config/dynamic.properties"
+done
+PORT_ON=$(free_port); PORT_OFF=$(free_port)
+start_app interceptors-on "$work/on" "$PORT_ON" --benchmark.interceptors=on
+start_app interceptors-off "$work/off" "$PORT_OFF" --benchmark.interceptors=off
+wait_ready "$PORT_ON"; wait_ready "$PORT_OFF"
+grep -q "interceptors OFF" "$work/off/app.log" || { echo "the switch did not take the interceptors off" >&2; exit 1; }
+# proof the switch works: without interceptors no authorization, so /ops/config answers a caller without identity
+echo "GET /ops/config without identity: on=$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$PORT_ON/ops/config") off=$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$PORT_OFF/ops/config")"
+sleep 5
+
+# measured PORT ENDPOINT-ID SECONDS -> "rps p50_ms p99_ms non2xx foreign_cores": run_wrk started when the cores
+# are quiet, repeated (up to ATTEMPTS times) when other processes used more than 0.3 cores meanwhile
+measured() {
+  local attempt line b0 o0 c0 t0 b1 o1 c1 t1 f
+  for ((attempt = 1; attempt <= ATTEMPTS; attempt++)); do
+    await_quiet "${APP_PIDS[@]}"
+    b0=$(busy_ticks); o0=$(proc_ticks "${APP_PIDS[@]}"); child_ticks c0; t0=$(date +%s.%N)
+    line=$(run_wrk "$@")
+    b1=$(busy_ticks); o1=$(proc_ticks "${APP_PIDS[@]}"); child_ticks c1; t1=$(date +%s.%N)
+    f=$(foreign_cores "$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')" $((b1 - b0)) $((o1 - o0 + c1 - c0)))
+    if awk -v f="$f" 'BEGIN { exit !(f < 0.3) }'; then break; fi
+    ((attempt < ATTEMPTS)) && echo "  (disturbed: other processes used $f cores; measuring again)" >&2
+  done
+  echo "$line $f"
+}
+
+# run_wrk PORT ENDPOINT-ID SECONDS -> prints "rps p50_ms p99_ms non2xx"
+run_wrk() {
+  local port=$1 id=$2 seconds=$3 out
+  case $id in
+    targets) out=$(wrk -t1 -c"$CONNECTIONS" -d"${seconds}s" --latency -H 'X-Forwarded-User: alice' "http://127.0.0.1:$port/api/targets") ;;
+    config) out=$(wrk -t1 -c"$CONNECTIONS" -d"${seconds}s" --latency -H 'X-Forwarded-User: otto' "http://127.0.0.1:$port/ops/config") ;;
+    submit) out=$(wrk -t1 -c"$CONNECTIONS" -d"${seconds}s" --latency -s "$REPO/benchmarks/scripts/wrk-invalid-submit.lua" "http://127.0.0.1:$port/api/requests") ;;
+  esac
+  echo "$out" | awk '
+    function ms(v) { if (v ~ /us$/) return substr(v, 1, length(v)-2)/1000; if (v ~ /ms$/) return substr(v, 1, length(v)-2)+0; if (v ~ /s$/) return substr(v, 1, length(v)-1)*1000; return v }
+    /^ +50%/ { p50 = ms($2) } /^ +99%/ { p99 = ms($2) } /^Requests\/sec:/ { rps = $2 } /Non-2xx or 3xx responses:/ { non = $5 }
+    END { printf "%s %.3f %.3f %s\n", rps, p50, p99, (non == "" ? 0 : non) }'
+}
+
+declare -A label=([targets]="GET /api/targets (alice)" [config]="GET /ops/config (otto)" [submit]="POST /api/requests invalid body -> 400 (alice)")
+results="$work/results.txt"
+for id in targets config submit; do
+  echo "=== ${label[$id]}: warm-up ${WARMUP}s each"
+  run_wrk "$PORT_ON" "$id" "$WARMUP" >/dev/null
+  run_wrk "$PORT_OFF" "$id" "$WARMUP" >/dev/null
+  for ((r = 1; r <= ROUNDS; r++)); do
+    if ((r % 2)); then order="on off"; else order="off on"; fi
+    for mode in $order; do
+      port=$PORT_ON; [ "$mode" = off ] && port=$PORT_OFF
+      line=$(measured "$port" "$id" "$DURATION")
+      echo "$id $mode $r $line" >>"$results"
+      read -r rps p50 p99 non foreign <<<"$line"
+      printf '  round %d interceptors %-3s %10s req/s  p50 %7.3f ms  p99 %7.3f ms  non-2xx %s  (load %s, foreign cpu %s cores)\n' "$r" "$mode" "$rps" "$p50" "$p99" "$non" "$(cut -d' ' -f1-3 /proc/loadavg)" "$foreign"
+    done
+  done
+done
+
+echo "=== summary (median of $ROUNDS rounds of ${DURATION}s, wrk -t1 -c$CONNECTIONS; with an even count the lower middle value)"
+for id in targets config submit; do
+  awk -v id="$id" -v name="${label[$id]}" '
+    function median(a, n,   i, j, t) { for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t } return a[int((n + 1) / 2)] }
+    $1 == id && $2 == "on" { on_r[++n_on] = $4; on_50[n_on] = $5; on_99[n_on] = $6; round_on[$3] = $4 }
+    $1 == id && $2 == "off" { off_r[++n_off] = $4; off_50[n_off] = $5; off_99[n_off] = $6; round_off[$3] = $4 }
+    END {
+      # the ratio of each round (its two runs back to back) is less exposed to drifting load than a ratio of medians
+      for (r in round_on) if (r in round_off) { ratio[++n_ratio] = round_on[r] / round_off[r]; list = list sprintf(" %.2f", ratio[n_ratio]) }
+      r_on = median(on_r, n_on); r_off = median(off_r, n_off)
+      printf "%s: on %.0f req/s p50 %.3f ms p99 %.3f ms | off %.0f req/s p50 %.3f ms p99 %.3f ms | throughput on/off %.3f (per round:%s; median %.3f)\n",
+        name, r_on, median(on_50, n_on), median(on_99, n_on), r_off, median(off_50, n_off), median(off_99, n_off), r_on / r_off, list, median(ratio, n_ratio)
+    }' "$results"
+done
+echo "uptime: $(uptime)"

@@ -1,0 +1,90 @@
+package io.changeflow.benchmarks.db;
+
+import io.changeflow.application.port.out.BusinessMetrics;
+import io.changeflow.application.port.out.Targets;
+import io.changeflow.application.port.out.WorkQueue;
+import io.changeflow.application.settings.Settings;
+import io.changeflow.application.submit.SubmitChangeRequest;
+import io.changeflow.application.workflow.StateChanges;
+import io.changeflow.application.workflow.StepLauncher;
+import io.changeflow.benchmarks.support.PersistenceHarness;
+import io.changeflow.domain.request.Submission;
+import io.changeflow.domain.request.Target;
+import io.changeflow.domain.request.TargetKey;
+import io.changeflow.domain.state.StepStatus;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
+
+/**
+ * The application's admission use case ({@link SubmitChangeRequest}) on the real jOOQ ports of a
+ * {@link PersistenceHarness}: the database work of POST /api/requests without HTTP and without the
+ * durable step (the work queue accepts and forgets). Access is OPEN, the one target is batchable.
+ */
+public final class InProcessAdmission {
+
+    public static final String TARGET = "dashboards-viewer";
+
+    private final SubmitChangeRequest submit;
+
+    public InProcessAdmission(PersistenceHarness persistence) {
+        var target = new Target(TargetKey.of(TARGET), "Dashboards, viewer", "benchmark target", "platform/access-config",
+                "grants/dashboards-viewer.txt", true, null);
+        Targets targets = new Targets() {
+            @Override
+            public List<Target> all() {
+                return List.of(target);
+            }
+
+            @Override
+            public Optional<Target> find(TargetKey key) {
+                return key.equals(target.key()) ? Optional.of(target) : Optional.empty();
+            }
+        };
+        var settings = new Settings(key -> key.equals(Settings.ACCESS_MODE) ? Optional.of("OPEN") : Optional.empty());
+        var metrics = new BusinessMetrics() {
+            @Override
+            public void submitted(String t) {
+            }
+
+            @Override
+            public void validated(String t) {
+            }
+
+            @Override
+            public void failed(StepStatus step) {
+            }
+
+            @Override
+            public void batchCompleted(int size, Duration duration, boolean merged) {
+            }
+        };
+        var queue = new WorkQueue() {
+            @Override
+            public boolean schedule(Step step, Duration delay) {
+                return true;
+            }
+
+            @Override
+            public boolean isScheduled(StepKind kind, String ref) {
+                return false;
+            }
+
+            @Override
+            public int backlog() {
+                return 0;
+            }
+        };
+        this.submit = new SubmitChangeRequest(persistence.operations(), targets, persistence.idempotencyRecords(), settings,
+                new StepLauncher(queue, new StateChanges(persistence.operations(), metrics)), metrics, Clock.systemUTC(),
+                SubmitChangeRequest.DEFAULT_KEY_TIME_TO_LIVE);
+    }
+
+    /** Submits a fresh request for {@code subject}; returns the answer's code (ACCEPTED expected). */
+    public String admit(String subject) {
+        var submission = new Submission(UUID.randomUUID().toString(), TARGET, subject, "benchmark admission", null);
+        return submit.submit(new SubmitChangeRequest.Command(submission, "alice")).code();
+    }
+}

@@ -1,0 +1,118 @@
+package io.changeflow.benchmarks.support;
+
+import io.changeflow.adapter.persistence.PersistenceConfiguration;
+import io.changeflow.application.port.out.AuditLog;
+import io.changeflow.application.port.out.Batches;
+import io.changeflow.application.port.out.CallbackInbox;
+import io.changeflow.application.port.out.IdempotencyRecords;
+import io.changeflow.application.port.out.Operations;
+import io.changeflow.testsupport.TestDatabase;
+import org.jooq.DSLContext;
+import org.jooq.ExecuteListenerProvider;
+import org.jooq.impl.DefaultExecuteListenerProvider;
+import org.springframework.boot.WebApplicationType;
+import org.springframework.boot.autoconfigure.ImportAutoConfiguration;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.flyway.autoconfigure.FlywayAutoConfiguration;
+import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
+import org.springframework.boot.jdbc.autoconfigure.DataSourceTransactionManagerAutoConfiguration;
+import org.springframework.boot.jooq.autoconfigure.JooqAutoConfiguration;
+import org.springframework.boot.transaction.autoconfigure.TransactionAutoConfiguration;
+import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
+
+/**
+ * The persistence adapter wired as the application wires it: Spring Boot's DataSource (HikariCP),
+ * transaction manager, Flyway and jOOQ auto-configuration plus the public
+ * {@link PersistenceConfiguration} (whose port implementations are package-private), on a fresh
+ * schema of {@link TestDatabase} (DB_URL, else an embedded MariaDB), with a
+ * {@link StatementCounter} on every statement.
+ */
+public final class PersistenceHarness implements AutoCloseable {
+
+    private final TestDatabase db;
+    private final ConfigurableApplicationContext context;
+
+    private PersistenceHarness(TestDatabase db, ConfigurableApplicationContext context) {
+        this.db = db;
+        this.context = context;
+    }
+
+    /** A fresh schema named after {@code hint}, migrated, with a pool of {@code poolSize} connections. */
+    public static PersistenceHarness open(String hint, int poolSize) {
+        var db = TestDatabase.freshSchema().open(hint);
+        var context = new SpringApplicationBuilder(Wiring.class)
+                .web(WebApplicationType.NONE)
+                .logStartupInfo(false)
+                .properties(
+                        "spring.main.banner-mode=off",
+                        "spring.datasource.url=" + db.jdbcUrl(),
+                        "spring.datasource.username=" + db.user(),
+                        "spring.datasource.password=" + db.password(),
+                        "spring.datasource.hikari.maximum-pool-size=" + poolSize,
+                        "spring.datasource.hikari.minimum-idle=" + poolSize,
+                        "spring.datasource.hikari.connection-timeout=60000",
+                        "spring.jooq.sql-dialect=MYSQL",
+                        "logging.level.root=WARN")
+                .run();
+        return new PersistenceHarness(db, context);
+    }
+
+    public TestDatabase database() {
+        return db;
+    }
+
+    public DSLContext dsl() {
+        return context.getBean(DSLContext.class);
+    }
+
+    public Operations operations() {
+        return context.getBean(Operations.class);
+    }
+
+    public Batches batches() {
+        return context.getBean(Batches.class);
+    }
+
+    public IdempotencyRecords idempotencyRecords() {
+        return context.getBean(IdempotencyRecords.class);
+    }
+
+    public CallbackInbox callbackInbox() {
+        return context.getBean(CallbackInbox.class);
+    }
+
+    public AuditLog auditLog() {
+        return context.getBean(AuditLog.class);
+    }
+
+    public StatementCounter statements() {
+        return context.getBean(StatementCounter.class);
+    }
+
+    /** Closes the pool and drops the schema (keep it with {@code -Dtestdb.keep=true}). */
+    @Override
+    public void close() {
+        context.close();
+        db.close();
+    }
+
+    @Configuration(proxyBeanMethods = false)
+    @ImportAutoConfiguration({DataSourceAutoConfiguration.class, DataSourceTransactionManagerAutoConfiguration.class,
+            TransactionAutoConfiguration.class, FlywayAutoConfiguration.class, JooqAutoConfiguration.class})
+    @Import(PersistenceConfiguration.class)
+    static class Wiring {
+
+        @Bean
+        StatementCounter statementCounter() {
+            return new StatementCounter();
+        }
+
+        @Bean
+        ExecuteListenerProvider statementCounterProvider(StatementCounter counter) {
+            return new DefaultExecuteListenerProvider(counter);
+        }
+    }
+}
