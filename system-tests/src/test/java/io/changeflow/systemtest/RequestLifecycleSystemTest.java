@@ -83,6 +83,19 @@ class RequestLifecycleSystemTest {
         }
     }
 
+    /** What monitoring reads without an identity shows no file system path (reliability finding 4). */
+    @Test
+    void healthAndMetricsShowNoFileSystemPaths() {
+        var anonymous = cluster.client("solo", null);
+        var repository = java.nio.file.Path.of("").toAbsolutePath().getParent().toString();
+        for (var path : List.of("/actuator/health", "/actuator/prometheus")) {
+            var response = anonymous.get(path, Map.of("Accept", "*/*"));
+            assertThat(response.status()).as(path).isEqualTo(200);
+            assertThat(response.body()).as(path).isNotBlank().doesNotContain(repository).doesNotContain("diskSpace")
+                    .doesNotContain("disk_free_bytes");
+        }
+    }
+
     private static RequestView submit(ApiClient client, String target, String subject) {
         var response = client.submit(target, subject, "system test");
         assertThat(response.status()).as(response.toString()).isEqualTo(202);

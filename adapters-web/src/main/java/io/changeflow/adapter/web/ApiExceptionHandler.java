@@ -32,7 +32,9 @@ import org.springframework.web.servlet.resource.NoResourceFoundException;
  * INVALID_REQUEST (with {@code data.fieldErrors} where a parameter is known), wrong method 405,
  * unsupported media type 415, not acceptable 406, body too large 413, unknown path or asset 404
  * NOT_FOUND with {@code Cache-Control: no-store}. An access denial is always 403, never 500. A
- * transient external failure is 503 UNAVAILABLE. Everything else is 500 INTERNAL_ERROR.
+ * transient external failure is 503 UNAVAILABLE. A request the container or Spring cannot read (an
+ * undecodable query or form, a multipart or wildcard content type) is 400 or 415 ({@link MalformedInput}).
+ * Everything else is 500 INTERNAL_ERROR.
  */
 @RestControllerAdvice
 final class ApiExceptionHandler {
@@ -107,6 +109,10 @@ final class ApiExceptionHandler {
     ResponseEntity<ApiResponse<Object>> fallback(Exception e, HttpServletRequest request) {
         if (isBodyTooLarge(e)) {
             return client(ErrorCode.PAYLOAD_TOO_LARGE, ErrorCode.PAYLOAD_TOO_LARGE.defaultMessage(), null, "body over the limit", request);
+        }
+        var malformed = MalformedInput.codeFor(e);
+        if (malformed.isPresent()) {
+            return client(malformed.get(), malformed.get().defaultMessage(), null, e.getClass().getSimpleName(), request);
         }
         if (e instanceof ErrorResponse framework) {
             var code = ErrorCode.forStatus(framework.getStatusCode().value());

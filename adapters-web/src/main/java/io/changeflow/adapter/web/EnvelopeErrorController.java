@@ -29,6 +29,9 @@ final class EnvelopeErrorController implements ErrorController {
         var path = request.getAttribute(RequestDispatcher.ERROR_REQUEST_URI);
         if (ApiExceptionHandler.isBodyTooLarge(exception instanceof Throwable t ? t : null)) {
             code = ErrorCode.PAYLOAD_TOO_LARGE;
+        } else if (exception instanceof Throwable t && MalformedInput.codeFor(t).isPresent()) {
+            // e.g. a filter read an undecodable query string: the client's error, not ours
+            code = MalformedInput.codeFor(t).get();
         }
         if (code.status().is5xxServerError()) {
             log.error("internal code={} path={} (container error dispatch)", code, path,

@@ -136,6 +136,33 @@ class ErrorModelWebTest extends WebTestSupport {
         assertThat(response.body()).contains("\"code\":\"PAYLOAD_TOO_LARGE\"");
     }
 
+    /** Reliability findings: requests the container or Spring cannot read were answered 500. */
+    @Test
+    void overRealHttpAnUndecodableQueryOrFormIs400NeverA500() throws Exception {
+        for (var query : new String[] {"limit=%zz", "limit=%", "=x&limit=1"}) {
+            var response = sendRaw("GET", "/test/count?" + query, null, null);
+            assertThat(response.status()).as(query + ": " + response.text()).isEqualTo(400);
+            assertThat(response.text()).as(query).contains("\"code\":\"INVALID_REQUEST\"").doesNotContain("Exception");
+        }
+        var form = sendRaw("POST", "/test/form", "application/x-www-form-urlencoded", "a=%zz");
+        assertThat(form.status()).as(form.text()).isEqualTo(400);
+        assertThat(form.text()).contains("\"code\":\"INVALID_REQUEST\"");
+    }
+
+    @Test
+    void overRealHttpAMultipartOrWildcardContentTypeIs415NeverA500() throws Exception {
+        for (var contentType : new String[] {"multipart/form-data", "multipart/form-data; boundary=x", "*/*", "application/*"}) {
+            var response = send(HttpRequest.newBuilder(uri("/test/raw")).header("Content-Type", contentType)
+                    .POST(HttpRequest.BodyPublishers.ofString("{}")));
+            // 415, or 400 where a multipart body with a boundary is read as the malformed body it is
+            assertThat(response.statusCode()).as(contentType + ": " + response.body()).isIn(400, 415);
+            assertThat(response.body()).as(contentType).containsAnyOf("\"code\":\"UNSUPPORTED_MEDIA_TYPE\"",
+                    "\"code\":\"INVALID_REQUEST\"").doesNotContain("Exception");
+        }
+        var get = send(HttpRequest.newBuilder(uri("/test/count?limit=1")).header("Content-Type", "multipart/form-data"));
+        assertThat(get.statusCode()).as("a GET announcing a multipart body").isIn(200, 415);
+    }
+
     @Test
     void unknownApiPathIs404JsonWithNoStore() throws Exception {
         mvc.perform(get("/api/nothing-here").accept(MediaType.APPLICATION_JSON))

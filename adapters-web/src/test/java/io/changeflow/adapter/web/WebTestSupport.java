@@ -109,6 +109,30 @@ abstract class WebTestSupport {
         return response;
     }
 
+    /**
+     * A request written byte for byte on a socket (no client library that would refuse or repair it, e.g. a
+     * malformed percent-escape); answers the status and the whole response text. The body goes to the leak scan.
+     */
+    RawAnswer sendRaw(String method, String pathAndQuery, String contentType, String body) throws IOException {
+        var bytes = body == null ? new byte[0] : body.getBytes(StandardCharsets.UTF_8);
+        var head = method + " " + pathAndQuery + " HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n"
+                + (contentType == null ? "" : "Content-Type: " + contentType + "\r\n")
+                + "Content-Length: " + bytes.length + "\r\n\r\n";
+        try (var socket = new java.net.Socket("localhost", port)) {
+            socket.setSoTimeout(10_000);
+            var out = socket.getOutputStream();
+            out.write(head.getBytes(StandardCharsets.ISO_8859_1));
+            out.write(bytes);
+            out.flush();
+            var text = new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            ResponseCorpus.record("RAW " + method + " " + pathAndQuery, text);
+            return new RawAnswer(Integer.parseInt(text.substring(9, 12)), text);
+        }
+    }
+
+    /** The status of a raw answer and its whole text (status line, headers, body). */
+    record RawAnswer(int status, String text) {}
+
     URI uri(String path) {
         return URI.create("http://localhost:" + port + path);
     }

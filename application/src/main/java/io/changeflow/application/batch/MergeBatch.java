@@ -186,8 +186,8 @@ public final class MergeBatch implements StepHandler {
             var onBranch = GrantFile.parse(target.key(), mergeRequests.readFile(project, branch, target.filePath()));
             var alreadyThere = file.grants().stream().allMatch(g -> onBranch.grantOf(g.subject()).equals(Optional.of(g)));
             if (!alreadyThere) {
-                var content = GrantFile.parse(target.key(), mergeRequests.readFile(project, base, target.filePath()))
-                        .with(file.grants()).render();
+                // on the branch's own content: see CreateMergeRequest (a merge landing meanwhile is never undone)
+                var content = onBranch.with(file.grants()).render();
                 files.add(new FileChange(target.filePath(), content));
             }
         }

@@ -139,8 +139,9 @@ public final class CreateMergeRequest implements StepHandler {
         var grant = Grant.of(MergeRequestTexts.requestOf(op));
         var onBranch = GrantFile.parse(target.key(), mergeRequests.readFile(project, branch, target.filePath()));
         if (!onBranch.grantOf(op.subject()).equals(Optional.of(grant))) {
-            var content = GrantFile.parse(target.key(), mergeRequests.readFile(project, base, target.filePath()))
-                    .with(grant).render();
+            // Generated on the branch's own content (what the commit is based on), never on a fresh read of the
+            // target branch: a merge landing in between would otherwise be undone by this commit.
+            var content = onBranch.with(grant).render();
             mergeRequests.commit(project, branch, MergeRequestTexts.commitMessageOf(op),
                     List.of(new MergeRequests.FileChange(target.filePath(), content)));
         }

@@ -87,6 +87,9 @@ public final class ApproveAndMerge {
     static final String SETTLE_SINCE = "mergeabilitySince";
     static final String SETTLE_POLLS = "mergeabilityPolls";
 
+    /** How often one regeneration writes the branch again because the target branch changed meanwhile. */
+    static final int STABLE_REWRITES = 3;
+
     /** A uniformly distributed fraction in [0, 1) per call, from a thread-safe random source. */
     public static final DoubleSupplier RANDOM_JITTER = () -> ThreadLocalRandom.current().nextDouble();
 
@@ -431,11 +434,40 @@ public final class ApproveAndMerge {
             return subject.rebaseConflict(mr, conflict + " and its change cannot be generated again: someone has to resolve it.");
         }
         subject.regenerating(mr, onto);
-        mergeRequests.rewriteBranch(mr.project(), mr.sourceBranch(), onto, change.get().message(), change.get().files());
+        if (!rewriteUntilStable(mr, onto, change.get(), subject)) {
+            return subject.stuck(mr, "The change of merge request !" + mr.iid() + " was generated again on " + onto
+                    + ", but " + onto + " kept changing while it was written (" + STABLE_REWRITES + " tries)");
+        }
         LOG.log(Level.INFO, () -> subject.describe() + ": rebasing !" + mr.iid() + " conflicted; its change was generated again on "
                 + onto + " (" + regenerations + " of at most " + policy.maxRegenerations() + ")");
         return StepOutcome.again(PipelineWatch.start(step.nextAttempt(), clock.instant()).with(PHASE, Phase.PIPELINE.name())
                 .with(REGENERATIONS, regenerations).with(REAPPROVE, "true"), pipelineWatch.firstDelay());
+    }
+
+    /**
+     * Writes {@code change} as the branch's one commit on top of {@code onto}, then generates it again: the
+     * change was generated from {@code onto}'s content read before the write, while the commit starts from
+     * {@code onto}'s head at the write; a merge landing in between would be undone by the commit (its line
+     * missing from the file we wrote). Generated again after the write, the same content proves nothing
+     * landed in between (the write lies between the two reads); other content is written again, at most
+     * {@link #STABLE_REWRITES} times.
+     *
+     * @return whether the branch now holds the change generated on {@code onto}'s current content
+     */
+    private boolean rewriteUntilStable(MergeRequestRef mr, String onto, Regenerated change, Subject subject) {
+        var written = change;
+        for (int attempt = 1; attempt <= STABLE_REWRITES; attempt++) {
+            mergeRequests.rewriteBranch(mr.project(), mr.sourceBranch(), onto, written.message(), written.files());
+            var again = subject.regenerate(mr, onto);
+            if (again.isEmpty() || again.get().files().equals(written.files())) {
+                return true;
+            }
+            var previous = written;
+            LOG.log(Level.INFO, () -> subject.describe() + ": " + onto + " changed while !" + mr.iid()
+                    + " was rewritten; writing it again on the new content (" + previous.files().size() + " file(s))");
+            written = again.get();
+        }
+        return false;
     }
 
     private StepOutcome awaitPipeline(MergeRequestRef mr, Step step, Subject subject) {

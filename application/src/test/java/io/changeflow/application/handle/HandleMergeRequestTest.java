@@ -6,6 +6,7 @@ import io.changeflow.application.callback.HandleApprovalCallback.Decision;
 import io.changeflow.application.fake.FakeTargets;
 import io.changeflow.application.fake.InMemoryChangeflow;
 import io.changeflow.application.port.out.ExternalCallException;
+import io.changeflow.application.port.out.MergeRequests;
 import io.changeflow.application.port.out.MergeRequests.MergeResult;
 import io.changeflow.application.port.out.MergeRequests.PipelineStatus;
 import io.changeflow.application.port.out.Operations.StepNote;
@@ -237,6 +238,32 @@ class HandleMergeRequestTest {
                 WorkflowEvent.REBASE_STARTED, WorkflowEvent.REBASE_STARTED, WorkflowEvent.BOTS_APPROVED, WorkflowEvent.MERGED);
         assertThat(app.operations.history(second)).extracting(h -> h.detail())
                 .anySatisfy(detail -> assertThat(detail).contains("generating its change again on the current main"));
+    }
+
+    /**
+     * Reliability finding: a merge landing on main between reading the grant file for the regenerated change
+     * and writing it must not be undone by the rewrite (its line would be gone from main although its request
+     * is VALIDATED). The change is generated again after the write and written again when main moved.
+     */
+    @Test
+    void aMergeLandingWhileTheChangeIsRewrittenIsNeverUndone() {
+        var first = readyToHandle("anna");
+        app.gitlab.nextNeedRebase(true, PipelineStatus.RUNNING, PipelineStatus.PASSED);
+        var second = readyToHandle("bert");
+        var sneaked = "carl until=never op=0c0c0000-0000-4000-8000-000000000001";
+        app.gitlab.beforeNext("rewriteBranch", () -> {
+            var onMain = app.gitlab.fileOn(FakeTargets.PROJECT, "main", GRANT_FILE).orElse("");
+            app.gitlab.commit(FakeTargets.PROJECT, "main", "merged meanwhile",
+                    List.of(new MergeRequests.FileChange(GRANT_FILE, onMain + sneaked + "\n")));
+        });
+
+        app.queue.runUntilIdle();
+
+        assertThat(app.op(second).binding()).contains(BindingStatus.MERGED);
+        assertThat(app.gitlab.rewrites()).as("written again after main moved").isEqualTo(2);
+        var file = app.gitlab.fileOn(FakeTargets.PROJECT, "main", GRANT_FILE).orElseThrow();
+        assertThat(file).contains("anna until=never op=" + first.value()).contains("bert until=never op=" + second.value())
+                .contains(sneaked);
     }
 
     @Test

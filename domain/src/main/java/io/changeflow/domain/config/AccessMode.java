@@ -1,6 +1,5 @@
 package io.changeflow.domain.config;
 
-import java.util.Locale;
 import java.util.Optional;
 
 /**
@@ -23,7 +22,7 @@ public enum AccessMode {
         if (ConfigText.hasControlCharacters(raw.get())) {
             return new Resolved<>(raw, CLOSED, "control characters: CLOSED");
         }
-        return switch (raw.get().strip().toUpperCase(Locale.ROOT)) {
+        return switch (ConfigText.keyword(raw.get())) {
             case "OPEN" -> new Resolved<>(raw, OPEN, "configured");
             case "TEST_WINDOW" -> new Resolved<>(raw, TEST_WINDOW, "configured");
             case "CLOSED" -> new Resolved<>(raw, CLOSED, "configured");

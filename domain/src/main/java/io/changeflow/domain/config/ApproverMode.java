@@ -1,6 +1,5 @@
 package io.changeflow.domain.config;
 
-import java.util.Locale;
 import java.util.Optional;
 
 /** How the approval bots approve a merge request on GitLab. Anything unknown keeps the client library. */
@@ -17,7 +16,7 @@ public enum ApproverMode {
         if (ConfigText.hasControlCharacters(raw.get())) {
             return new Resolved<>(raw, CLIENT_LIBRARY, "control characters: CLIENT_LIBRARY");
         }
-        return switch (raw.get().strip().toUpperCase(Locale.ROOT).replace('-', '_')) {
+        return switch (ConfigText.keyword(raw.get()).replace('-', '_')) {
             case "CLIENT_LIBRARY" -> new Resolved<>(raw, CLIENT_LIBRARY, "configured");
             case "DIRECT_HTTP" -> new Resolved<>(raw, DIRECT_HTTP, "configured");
             default -> new Resolved<>(raw, CLIENT_LIBRARY, "unknown value: CLIENT_LIBRARY");

@@ -1,6 +1,5 @@
 package io.changeflow.domain.config;
 
-import java.util.Locale;
 import java.util.Optional;
 
 /**
@@ -21,7 +20,7 @@ public enum RateLimitScope {
         if (ConfigText.hasControlCharacters(raw.get())) {
             return new Resolved<>(raw, LOCAL, "control characters: LOCAL");
         }
-        return switch (raw.get().strip().toUpperCase(Locale.ROOT)) {
+        return switch (ConfigText.keyword(raw.get())) {
             case "LOCAL" -> new Resolved<>(raw, LOCAL, "configured");
             case "CLUSTER" -> new Resolved<>(raw, CLUSTER, "configured");
             default -> new Resolved<>(raw, LOCAL, "unknown value: LOCAL");

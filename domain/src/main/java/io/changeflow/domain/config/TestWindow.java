@@ -6,7 +6,6 @@ import java.time.LocalTime;
 import java.time.ZoneId;
 import java.time.format.DateTimeParseException;
 import java.util.EnumSet;
-import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Pattern;
@@ -108,7 +107,7 @@ public final class TestWindow {
 
     private static Optional<DayOfWeek> day(String abbreviation) {
         for (var day : DayOfWeek.values()) {
-            if (day.name().substring(0, 3).equals(abbreviation.strip().toUpperCase(Locale.ROOT))) {
+            if (day.name().substring(0, 3).equals(ConfigText.keyword(abbreviation))) {
                 return Optional.of(day);
             }
         }

@@ -1,6 +1,5 @@
 package io.changeflow.domain.config;
 
-import java.util.Locale;
 import java.util.Optional;
 
 /** An on/off switch that is off unless it says exactly {@code true} (trimmed, any case). */
@@ -16,9 +15,9 @@ public final class Toggle {
         if (ConfigText.hasControlCharacters(raw.get())) {
             return new Resolved<>(raw, false, "control characters: off");
         }
-        return switch (raw.get().strip().toLowerCase(Locale.ROOT)) {
-            case "true" -> new Resolved<>(raw, true, "configured");
-            case "false" -> new Resolved<>(raw, false, "configured");
+        return switch (ConfigText.keyword(raw.get())) {
+            case "TRUE" -> new Resolved<>(raw, true, "configured");
+            case "FALSE" -> new Resolved<>(raw, false, "configured");
             default -> new Resolved<>(raw, false, "unknown value: off");
         };
     }

@@ -46,6 +46,7 @@ class RateLimitScopeTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"clustr", "global", "shared", "cluster-wide", "CLUSTER_", "c luster", "ＣＬＵＳＴＥＲ", "\u200bcluster",
+            "clu\u017Fter", "CLU\u017FTER",
             "cluster\u00a0", "1", "true"})
     void anythingUnknownIsLocal(String raw) {
         var resolved = resolve(raw);

@@ -46,7 +46,8 @@ class RateLimitSettingsProperties {
     void scopeIsClusterOnlyWhenTheStrippedTextSpellsCluster() {
         Property.forAll(scopeText()).tries(5000).check(raw -> {
             var scope = RateLimitScope.resolve(Optional.of(raw)).value();
-            var text = ConfigFuzzProperties.stripped(raw);
+            // ASCII only: toUpperCase folds look-alikes (U+017F, the long s, into S) into the keyword
+            var text = ConfigFuzzProperties.keyword(raw);
             assertThat(scope == RateLimitScope.CLUSTER).as("[%s]", raw)
                     .isEqualTo(text.toUpperCase(Locale.ROOT).equals("CLUSTER"));
         });
