@@ -1,0 +1,99 @@
+package io.changeflow.reliability.support;
+
+import io.changeflow.sandbox.approval.ApprovalSimulator;
+import io.changeflow.systemtest.harness.AppInstance;
+import io.changeflow.systemtest.harness.ApiClient;
+import io.changeflow.systemtest.harness.ChangeflowCluster;
+import io.changeflow.systemtest.harness.Poll;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
+
+/**
+ * The cluster the edge suites (bad input, misconfiguration, security) share, started once per test
+ * JVM and closed after the last test (JUnit's root store closes it): starting instances is the
+ * expensive part of these suites, and none of them needs a cluster of its own.
+ *
+ * <ul>
+ *   <li>{@value #EDGE}: the production profile, loopback a trusted proxy (the default), the dynamic
+ *       configuration file polled every 50 ms, and <em>no</em> {@code ACCESS_MODE} in the Environment,
+ *       so the file alone decides access (a blank or missing value there means the documented default,
+ *       not the harness's fallback OPEN).</li>
+ *   <li>{@value #SANDBOX}: the sandbox profile (demo sign-in, {@code /sandbox/**}, {@code /sim/**}) on the
+ *       same database, with {@code changeflow.identity.trusted-proxies=10.0.0.0/8}: the tests reach it
+ *       from loopback, an untrusted peer, so identity headers are ignored and only the demo cookie
+ *       identifies a caller there.</li>
+ * </ul>
+ * The approval simulator decides nothing by itself (manual), and the baseline file sets the
+ * approve-first order: a submission that gets through parks at "waiting for the approver".
+ */
+public final class EdgeCluster implements BeforeAllCallback {
+
+    public static final String EDGE = "edge";
+    public static final String SANDBOX = "sandbox";
+    /** The CIDR the sandbox instance trusts; the tests' loopback address is outside it. */
+    public static final String UNTRUSTED_PROXIES = "10.0.0.0/8";
+
+    private static final String KEY = EdgeCluster.class.getName();
+
+    private ChangeflowCluster cluster;
+
+    @Override
+    public void beforeAll(ExtensionContext context) {
+        cluster = context.getRoot().getStore(ExtensionContext.Namespace.GLOBAL)
+                .computeIfAbsent(KEY, key -> startShared(), ChangeflowCluster.class);
+    }
+
+    private static ChangeflowCluster startShared() {
+        var cluster = ChangeflowCluster.create()
+                .withInstanceProperty("changeflow.dynamic-config.poll-interval", "50ms")
+                .withDynamicConfig("workflow.approveFirst", "true")
+                .open("EdgeSuites");
+        try {
+            cluster.sims().approval().mode(ApprovalSimulator.Mode.MANUAL);
+            var edge = CompletableFuture.runAsync(() -> cluster.start(EDGE, s -> s.set("ACCESS_MODE", null)));
+            var sandbox = CompletableFuture.runAsync(() -> cluster.start(SANDBOX, s -> s
+                    .set("spring.profiles.active", "sandbox")
+                    .set("changeflow.identity.trusted-proxies", UNTRUSTED_PROXIES)));
+            CompletableFuture.allOf(edge, sandbox).join();
+        } catch (CompletionException | IllegalStateException e) {
+            cluster.close();
+            throw e instanceof CompletionException c && c.getCause() instanceof RuntimeException r ? r : e;
+        }
+        return cluster;
+    }
+
+    public ChangeflowCluster cluster() {
+        return Objects.requireNonNull(cluster, "EdgeCluster is registered as a static extension");
+    }
+
+    public AppInstance edge() {
+        return cluster().instance(EDGE);
+    }
+
+    public AppInstance sandbox() {
+        return cluster().instance(SANDBOX);
+    }
+
+    /** The edge suites' common starting point: access OPEN, no rate limit, approve-first. */
+    public static Map<String, String> baseline() {
+        var keys = new LinkedHashMap<String, String>();
+        keys.put("ACCESS_MODE", "OPEN");
+        keys.put("APPLY_RATE_LIMIT", "0");
+        keys.put("workflow.approveFirst", "true");
+        return keys;
+    }
+
+    /** Writes {@code keys} as the dynamic file of {@code instance} and waits until {@code /ops/config} shows them. */
+    public static void applyDynamicConfig(AppInstance instance, ApiClient operator, Map<String, String> keys) {
+        instance.writeDynamicConfig(keys);
+        Poll.untilTrue("the dynamic configuration of " + instance.name() + " applied: " + keys, Duration.ofSeconds(20),
+                () -> keys.entrySet().stream().allMatch(e ->
+                        e.getValue().strip().equals(operator.configEntry(e.getKey()).path("raw").asString(null))));
+    }
+}
