@@ -136,9 +136,19 @@ final class GitLabCalls implements AutoCloseable {
      * wait in the adapter, and it is bounded.
      */
     <T> T read(String operation, Call<T> call) {
+        return idempotent(operation, () -> call(operation, call));
+    }
+
+    /**
+     * Runs {@code attempt} (which makes its own guarded calls) and, like {@link #read}, runs it again when it
+     * failed transiently: for a write that is idempotent in effect, whose attempt first looks at what an
+     * earlier attempt (maybe one whose answer was lost) already did, e.g. a branch that exists, a file that
+     * has its content, a merge request open from the branch. Never for a write that would act twice.
+     */
+    <T> T idempotent(String operation, Supplier<T> attempt) {
         for (var retry = 1; ; retry++) {
             try {
-                return call(operation, call);
+                return attempt.get();
             } catch (ExternalCallException e) {
                 if (retry > readRetries || !worthReadingAgain(e)) {
                     throw e;

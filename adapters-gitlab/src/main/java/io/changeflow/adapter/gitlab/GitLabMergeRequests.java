@@ -68,7 +68,8 @@ final class GitLabMergeRequests implements MergeRequests {
 
     @Override
     public void createBranch(String project, String branch, String fromRef) {
-        calls.call("createBranch", () -> {
+        // idempotent in effect (an existing branch is success), so a transient failure is tried again at once
+        calls.idempotent("createBranch", () -> calls.call("createBranch", () -> {
             try {
                 return author().getRepositoryApi().createBranch(project, branch, fromRef);
             } catch (GitLabApiException e) {
@@ -78,11 +79,20 @@ final class GitLabMergeRequests implements MergeRequests {
                 }
                 throw e;
             }
-        });
+        }));
     }
 
     @Override
     public void commit(String project, String branch, String message, List<FileChange> files) {
+        // idempotent in effect: each attempt first reads what the branch holds and commits only what is missing,
+        // so an attempt whose answer was lost is not committed twice when it is tried again
+        calls.idempotent("commit", () -> {
+            commitOnce(project, branch, message, files);
+            return null;
+        });
+    }
+
+    private void commitOnce(String project, String branch, String message, List<FileChange> files) {
         var actions = new ArrayList<CommitAction>();
         for (var file : files) {
             var current = readFile(project, branch, file.path());
@@ -136,6 +146,12 @@ final class GitLabMergeRequests implements MergeRequests {
     @Override
     public RemoteMergeRequest open(String project, String sourceBranch, String targetBranch, String title,
                                    String description) {
+        // idempotent in effect (409 finds the one an earlier attempt opened): tried again on a transient failure
+        return calls.idempotent("open", () -> openOnce(project, sourceBranch, targetBranch, title, description));
+    }
+
+    private RemoteMergeRequest openOnce(String project, String sourceBranch, String targetBranch, String title,
+                                        String description) {
         try {
             var created = calls.call("open", () -> author().getMergeRequestApi().createMergeRequest(
                     project, sourceBranch, targetBranch, title, description, null));

@@ -153,8 +153,43 @@ class GitLabReadRetryTest {
         wiremock.verify(2, getRequestedFor(urlPathEqualTo(MERGE_REQUEST)));
     }
 
+    /**
+     * A commit whose answer was lost (GitLab applied it, answered 504) is tried again: the new attempt reads
+     * the branch first, finds the content there and commits nothing, so nothing is committed twice.
+     */
     @Test
-    void neverRetriesAWrite() {
+    void aCommitWhoseAnswerWasLostIsTriedAgainAndNotCommittedTwice() {
+        var onBranch = PROJECT_API + "/repository/files/" + UrlEncoder.urlEncode("grants/db.txt");
+        var before = documented("repository-file.json").replace("YWxpY2UKYm9iCg==", "YWxpY2UK"); // "alice\n"
+        wiremock.stubFor(get(urlPathEqualTo(onBranch)).inScenario("commit").whenScenarioStateIs(STARTED)
+                .willReturn(okJson(before)));
+        wiremock.stubFor(post(urlPathEqualTo(COMMITS)).inScenario("commit").whenScenarioStateIs(STARTED)
+                .willReturn(status(504)).willSetStateTo("applied"));
+        wiremock.stubFor(get(urlPathEqualTo(onBranch)).inScenario("commit").whenScenarioStateIs("applied")
+                .willReturn(okJson(documented("repository-file.json")))); // "alice\nbob\n"
+
+        adapter.mergeRequests().commit(PROJECT, "changeflow/op-1", "Grant bob", List.of(new FileChange("grants/db.txt", "alice\nbob\n")));
+
+        wiremock.verify(1, postRequestedFor(urlPathEqualTo(COMMITS)));
+        wiremock.verify(2, getRequestedFor(urlPathEqualTo(onBranch)));
+    }
+
+    @Test
+    void aBranchWhoseCreationFailedTransientlyIsCreatedByTheNextTry() {
+        var branches = PROJECT_API + "/repository/branches";
+        wiremock.stubFor(post(urlPathEqualTo(branches)).inScenario("branch").whenScenarioStateIs(STARTED)
+                .willReturn(status(503)).willSetStateTo("healthy"));
+        wiremock.stubFor(post(urlPathEqualTo(branches)).inScenario("branch").whenScenarioStateIs("healthy")
+                .willReturn(aResponse().withStatus(201).withHeader("Content-Type", "application/json")
+                        .withBody("{\"name\": \"changeflow/op-1\", \"merged\": false, \"protected\": false}")));
+
+        adapter.mergeRequests().createBranch(PROJECT, "changeflow/op-1", "main");
+
+        wiremock.verify(2, postRequestedFor(urlPathEqualTo(branches)));
+    }
+
+    @Test
+    void neverRetriesARewriteWhichWouldCommitTwice() {
         wiremock.stubFor(get(urlPathEqualTo(FILE_ON_MAIN)).willReturn(okJson(documented("repository-file.json"))));
         wiremock.stubFor(post(urlPathEqualTo(COMMITS)).willReturn(status(503)));
 
