@@ -94,6 +94,9 @@ class RequestLifecycleSystemTest {
             assertThat(response.body()).as(path).isNotBlank().doesNotContain(repository).doesNotContain("diskSpace")
                     .doesNotContain("disk_free_bytes");
         }
+        // an empty Accept header means "anything" (it made the Prometheus scrape fail with a 500)
+        var scrape = anonymous.get("/actuator/prometheus", Map.of("Accept", ""));
+        assertThat(scrape.status()).as(scrape.toString()).isEqualTo(200);
     }
 
     private static RequestView submit(ApiClient client, String target, String subject) {

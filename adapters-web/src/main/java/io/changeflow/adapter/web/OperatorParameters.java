@@ -1,6 +1,7 @@
 package io.changeflow.adapter.web;
 
 import jakarta.servlet.http.HttpServletRequest;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -38,7 +39,9 @@ record OperatorParameters(Map<String, List<String>> values) {
     /** Copies {@code clientParameters}, then overwrites {@value #RESERVED} with {@code operator}: never the reverse. */
     static OperatorParameters of(Map<String, String[]> clientParameters, String operator) {
         var copy = new LinkedHashMap<String, List<String>>();
-        clientParameters.forEach((name, values) -> copy.put(name, values == null ? List.of() : List.of(values)));
+        // a malformed form body can give a parameter null values: kept as empty, never a failure (List.of refuses null)
+        clientParameters.forEach((name, values) -> copy.put(name, values == null ? List.of()
+                : Arrays.stream(values).map(v -> v == null ? "" : v).toList()));
         copy.put(RESERVED, List.of(operator));
         return new OperatorParameters(copy);
     }

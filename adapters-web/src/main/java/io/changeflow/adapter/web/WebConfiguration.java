@@ -213,6 +213,11 @@ public class WebConfiguration {
     }
 
     @Bean
+    FilterRegistrationBean<Filter> blankAcceptFilter() {
+        return filter(new BlankAcceptFilter(), Ordered.HIGHEST_PRECEDENCE + 5);
+    }
+
+    @Bean
     FilterRegistrationBean<Filter> reservedParameterFilter() {
         return filter(new ReservedParameterFilter(), Ordered.HIGHEST_PRECEDENCE + 4);
     }

@@ -149,6 +149,14 @@ class ErrorModelWebTest extends WebTestSupport {
         assertThat(form.text()).contains("\"code\":\"INVALID_REQUEST\"");
     }
 
+    /** Reliability finding: an empty Accept header made Prometheus' scrape fail with a 500; it means "anything". */
+    @Test
+    void overRealHttpAnEmptyAcceptHeaderMeansAnything() throws Exception {
+        var response = sendRawWithHeader("GET", "/test/count?limit=3", "Accept: ");
+        assertThat(response.status()).as(response.text()).isEqualTo(200);
+        assertThat(response.text()).contains("\"data\":3");
+    }
+
     @Test
     void overRealHttpAMultipartOrWildcardContentTypeIs415NeverA500() throws Exception {
         for (var contentType : new String[] {"multipart/form-data", "multipart/form-data; boundary=x", "*/*", "application/*"}) {

@@ -20,6 +20,19 @@ class OperatorParametersTest {
                 .containsEntry(OperatorParameters.RESERVED, List.of("otto"));
     }
 
+    /** Reliability finding: a malformed form body gave a parameter a null value, and copying it failed (500). */
+    @Test
+    void aParameterWithNullValuesIsCopiedAsEmptyNeverAFailure() {
+        var client = new LinkedHashMap<String, String[]>();
+        client.put("[[[", new String[] {null, "x"});
+        client.put("empty", null);
+
+        var parameters = OperatorParameters.of(client, "otto");
+
+        assertThat(parameters.values()).containsEntry("[[[", List.of("", "x")).containsEntry("empty", List.of())
+                .containsEntry(OperatorParameters.RESERVED, List.of("otto"));
+    }
+
     @Test
     void secretsAreMaskedByNameAndByWellKnownValuePrefixes() {
         var audited = OperatorParameters.of(Map.of(

@@ -114,10 +114,18 @@ abstract class WebTestSupport {
      * malformed percent-escape); answers the status and the whole response text. The body goes to the leak scan.
      */
     RawAnswer sendRaw(String method, String pathAndQuery, String contentType, String body) throws IOException {
+        return exchangeRaw(method, pathAndQuery, contentType == null ? "" : "Content-Type: " + contentType + "\r\n", body);
+    }
+
+    /** {@link #sendRaw} with one extra header line written exactly as given (e.g. {@code "Accept: "}). */
+    RawAnswer sendRawWithHeader(String method, String pathAndQuery, String headerLine) throws IOException {
+        return exchangeRaw(method, pathAndQuery, headerLine + "\r\n", null);
+    }
+
+    private RawAnswer exchangeRaw(String method, String pathAndQuery, String headerLines, String body) throws IOException {
         var bytes = body == null ? new byte[0] : body.getBytes(StandardCharsets.UTF_8);
         var head = method + " " + pathAndQuery + " HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n"
-                + (contentType == null ? "" : "Content-Type: " + contentType + "\r\n")
-                + "Content-Length: " + bytes.length + "\r\n\r\n";
+                + headerLines + "Content-Length: " + bytes.length + "\r\n\r\n";
         try (var socket = new java.net.Socket("localhost", port)) {
             socket.setSoTimeout(10_000);
             var out = socket.getOutputStream();
