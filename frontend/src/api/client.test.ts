@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { envelope, mockFetch } from '../test/fetchMock';
-import { apiRequest, NETWORK_ERROR_CODE, parseRetryAfter, safeMessage } from './client';
+import { APP_HEADER, apiRequest, NETWORK_ERROR_CODE, parseRetryAfter, safeMessage } from './client';
 
 let restore: (() => void) | null = null;
 afterEach(() => {
@@ -23,6 +23,16 @@ describe('apiRequest', () => {
     expect(calls[0]?.method).toBe('POST');
     expect(calls[0]?.body).toEqual({ a: 1 });
     expect((calls[0]?.init.headers as Record<string, string>)['Content-Type']).toBe('application/json');
+  });
+
+  it('marks every request, reads and bodyless writes included, with the app header the server requires of writes', async () => {
+    const { calls } = use(() => envelope('OK', null));
+    await apiRequest('POST', '/ops/batch-rounds', { query: { partition: 'global' } });
+    await apiRequest('GET', '/api/me');
+    for (const call of calls) {
+      expect((call.init.headers as Record<string, string>)[APP_HEADER]).toBe('XMLHttpRequest');
+    }
+    expect(calls).toHaveLength(2);
   });
 
   it('keeps code, message and traceId of an error envelope', async () => {

@@ -56,6 +56,12 @@ export const NETWORK_ERROR_MESSAGE = 'Cannot reach the server. Check your connec
 export const TIMEOUT_MESSAGE = 'The server did not answer in time. Try again.';
 const MAX_MESSAGE_LENGTH = 300;
 const DEFAULT_TIMEOUT_MS = 30_000;
+/**
+ * Sent on every request: a header a page of another site cannot add without a CORS preflight (which
+ * the server never grants), so the server knows a write comes from this app (docs/api.md, cross-site requests).
+ */
+export const APP_HEADER = 'X-Requested-With';
+export const APP_HEADER_VALUE = 'XMLHttpRequest';
 
 let fetchImpl: FetchLike = (input, init) => globalThis.fetch(input, init);
 
@@ -179,7 +185,7 @@ export async function apiRequest<T>(method: string, path: string, options: Reque
     if (options.signal.aborted) controller.abort();
     else options.signal.addEventListener('abort', onCallerAbort, { once: true });
   }
-  const headers: Record<string, string> = { Accept: 'application/json' };
+  const headers: Record<string, string> = { Accept: 'application/json', [APP_HEADER]: APP_HEADER_VALUE };
   const init: RequestInit = { method, credentials: 'same-origin', headers, signal: controller.signal };
   if (options.body !== undefined) {
     headers['Content-Type'] = 'application/json';

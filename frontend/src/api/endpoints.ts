@@ -4,11 +4,15 @@ import type {
   BatchRound,
   Binding,
   ConfigEntry,
+  DeployActionResult,
   Decision,
   DemoUser,
+  ExpiringGrants,
   InboxItem,
   Me,
   OperationDetail,
+  OverdueList,
+  Overview,
   PageOf,
   Preview,
   ReconciliationResult,
@@ -79,6 +83,10 @@ export const listMyRequests = (page: number, size: number, signal?: AbortSignal)
 
 export const listMyBindings = (signal?: AbortSignal) => api.get<Binding[]>('/api/bindings', { signal });
 
+/** Gives a grant in effect up (202 REMOVAL_ACCEPTED with the removal's view; no approval). */
+export const giveUpBinding = (targetKey: string, subjectId: string) =>
+  api.post<RequestView>(`/api/bindings/${enc(targetKey)}/give-up`, undefined, { query: { subjectId } });
+
 export const getInbox = (signal?: AbortSignal) => api.get<InboxItem[]>('/sim/approval/inbox', { signal });
 
 export const decide = (ticket: string, decision: Decision) =>
@@ -89,6 +97,16 @@ export const findOperations = (
   signal?: AbortSignal,
 ) => api.get<RequestView[]>('/ops/operations', { query, signal });
 
+/** How many grants in effect expire within `within` (ISO-8601), and the soonest `limit` of them. */
+export const getExpiringGrants = (within: string, limit: number, signal?: AbortSignal) =>
+  api.get<ExpiringGrants>('/ops/grants/expiring', { query: { within, limit }, signal });
+
+/** Requests past the deadline of whoever owns their next move, longest overdue first. */
+export const findOverdue = (signal?: AbortSignal) => api.get<OverdueList>('/ops/overdue', { signal });
+
+/** The operations overview: states, waits, 24 hours, dependencies, backlog, batch slots. */
+export const getOverview = (signal?: AbortSignal) => api.get<Overview>('/ops/overview', { signal });
+
 export const getOperation = (operationId: string, signal?: AbortSignal) =>
   api.get<OperationDetail>(`/ops/operations/${enc(operationId)}`, { signal });
 
@@ -97,6 +115,12 @@ export const retrigger = (operationId: string) =>
 
 export const closeOperation = (operationId: string) =>
   api.post<unknown>(`/ops/operations/${enc(operationId)}/close`);
+
+export const confirmDeployed = (operationId: string) =>
+  api.post<DeployActionResult>(`/ops/operations/${enc(operationId)}/confirm-deployed`);
+
+export const markDeployFailed = (operationId: string) =>
+  api.post<DeployActionResult>(`/ops/operations/${enc(operationId)}/mark-deploy-failed`);
 
 export const startBatchRound = (partition: string) =>
   api.post<BatchRound | null>('/ops/batch-rounds', {}, { query: { partition } });

@@ -1,88 +1,56 @@
-/** Payloads of docs/api.md. Fields may grow; the app reads only what it needs. */
+/**
+ * Payloads of docs/api.md, taken from the types generated from the OpenAPI document (schema.ts, by
+ * openapi-typescript: `cd api-contract && npm run types`), so the app and the server cannot drift apart
+ * unnoticed. Fields may grow; the app reads only what it needs. The unions below narrow what the document
+ * types as plain strings (the app falls back for values it does not know).
+ */
+import type { components } from './schema';
 
-export interface Me {
-  account: string;
-  verified: boolean;
-  permissions: string[];
-  sandbox: boolean;
-  /** Whether the access mode accepts submissions right now (a submission may still be refused). */
-  submissionsOpen: boolean;
-}
+type Schemas = components['schemas'];
 
+export type Me = Schemas['MeJson'];
+
+/** A demo person as the sign-in page lists them (normalized from GET /sandbox/demo-users by the app). */
 export interface DemoUser {
   user: string;
   label: string;
   role: string | null;
 }
 
-export interface Target {
-  key: string;
-  name: string;
-  description: string;
-  batchable: boolean;
-}
+export type Target = Schemas['TargetJson'];
 
-export interface Preview {
-  project: string;
-  filePath: string;
-  removedLine: string | null;
-  addedLine: string | null;
-}
+export type Preview = Schemas['PreviewJson'];
 
 export type HintCode = 'KEEP_WAITING' | 'CONTACT_MAINTAINERS' | 'CAN_REAPPLY' | 'NONE';
 
-export interface Hint {
-  code: HintCode | string;
-  message: string;
-}
+export type Hint = Schemas['HintJson'];
 
-export interface MergeRequestLink {
-  project: string;
-  iid: number;
-  webUrl: string;
-}
+export type MergeRequestLink = Schemas['MergeRequestJson'];
 
-export interface TimelineEntry {
-  event: string;
-  step: string | null;
-  status: string | null;
-  at: string;
-  detail: string | null;
-}
+export type TimelineEntry = Schemas['TimelineJson'];
 
 export type StepOrder = 'APPROVE_FIRST' | 'CREATE_FIRST';
 
-/** The request view (GET /api/requests/{operationId}). */
-export interface RequestView {
-  operationId: string;
-  targetKey: string;
-  subjectId: string;
-  requester: string;
-  reason: string;
-  expiresAt: string | null;
-  stepOrder: StepOrder | string | null;
-  /** External state; null when a re-application replaced this request. */
-  status: string | null;
-  step: string | null;
-  stepCode: number | null;
-  hint: Hint | null;
-  /** Note on the last step (e.g. why it stopped), safe to show. */
-  detail?: string | null;
-  mergeRequest: MergeRequestLink | null;
-  batchId: number | string | null;
-  timeline?: TimelineEntry[];
-  createdAt: string;
-  updatedAt: string;
-}
+/** Who is expected to act next on a request. */
+export type WaitingFor = 'SERVICE' | 'APPROVER' | 'PIPELINE' | 'DEPLOY_PIPELINE' | 'MAINTAINERS';
 
-export interface SubmitRequestBody {
-  operationId: string;
-  targetKey: string;
-  subjectId?: string;
-  reason: string;
-  expiresAt?: string;
-}
+/** Who is expected to act next, since and until when (request view `waiting`; absent when nobody is). */
+export type RequestWait = Schemas['WaitJson'];
 
+/** The request view (GET /api/requests/{operationId}); list views leave `timeline` and `waiting` out. */
+export type RequestView = Schemas['RequestJson'];
+
+/** What a request changes (docs/api.md, "The request view"). */
+export type RequestKind = 'GRANT' | 'RENEWAL' | 'EXPIRY' | 'REVOCATION';
+
+export type RemovalCause = 'EXPIRED' | 'GIVEN_UP' | 'REVOKED';
+
+/** For a removal: why and by whom ('system' for an expiry). */
+export type RemovalInfo = Schemas['RemovalJson'];
+
+export type SubmitRequestBody = Schemas['SubmitForm'];
+
+/** A page of records (GET /api/requests: `Schemas['PageJson']` is a page of request views). */
 export interface PageOf<T> {
   items: T[];
   page: number;
@@ -90,15 +58,12 @@ export interface PageOf<T> {
   hasMore: boolean;
 }
 
-export interface Binding {
-  subjectId: string;
-  targetKey: string;
-  status: string;
-  operationId: string | null;
-  expiresAt: string | null;
-  updatedAt: string | null;
-}
+export type Binding = Schemas['BindingJson'];
 
+/** GET /ops/grants/expiring: the grants in effect expiring within the window, counted by the server. */
+export type ExpiringGrants = Schemas['ExpiringJson'];
+
+/** A pending approval of the sandbox's approver inbox (the simulator's envelope is untyped in the document). */
 export interface InboxItem {
   ticket: string;
   operationId: string;
@@ -112,86 +77,41 @@ export interface InboxItem {
 export type Decision = 'APPROVE' | 'REJECT';
 
 /** One state write of GET /ops/operations/{id}: both layers before and after. */
-export interface HistoryEntry {
-  event: string;
-  fromStep: string | null;
-  toStep: string | null;
-  fromStatus: string | null;
-  toStatus: string | null;
-  detail: string | null;
-  actor: string | null;
-  at: string;
-}
+export type HistoryEntry = Schemas['HistoryJson'];
 
 /** One audit entry (parameters already masked and cut by the server). */
-export interface AuditEntry {
-  actor: string;
-  action: string;
-  subject: string | null;
-  parameters: Record<string, string> | null;
-  at: string;
-}
+export type AuditEntry = Schemas['AuditJson'];
 
 /** GET /ops/operations/{id}: the request view's fields (flattened) plus both layers, history and audit. */
-export interface OperationDetail extends RequestView {
-  binding?: Binding | null;
-  history?: HistoryEntry[];
-  audit?: AuditEntry[];
-  /** RETRIGGER, CLOSE; absent: the buttons stay enabled and the server decides. */
-  allowedActions?: string[];
-  /** The step a re-trigger would run, or null. */
-  retriggerStep?: string | null;
-}
+export type OperationDetail = Schemas['DetailsJson'];
 
-export interface RetriggerResult {
-  operationId: string;
-  step: string;
-  scheduled: boolean;
-}
+/** POST /ops/operations/{id}/confirm-deployed (code CONFIRMED) or /mark-deploy-failed (code MARKED_FAILED). */
+export type DeployActionResult = Schemas['DeployActionJson'];
 
-export interface Batch {
-  id: number | string;
-  partition: string;
-  status: string;
-  depth: number | null;
-  /** The members' request views (without timeline), in claim order. */
-  members: RequestView[];
-  mergeRequest: MergeRequestLink | null;
-  detail: string | null;
-  createdAt: string | null;
-  updatedAt: string | null;
-}
+export type RetriggerResult = Schemas['RetriggerJson'];
+
+export type Batch = Schemas['BatchJson'];
 
 /** POST /ops/batch-rounds (codes CLAIMED, SLOT_OCCUPIED, NOTHING_TO_CLAIM; the last two with nulls). */
-export interface BatchRound {
-  partition: string;
-  batchId: number | string | null;
-  members: string[] | null;
-  scheduled: boolean | null;
-}
+export type BatchRound = Schemas['RoundJson'];
 
 /** POST /ops/batches/{id}/settle (code SETTLED). */
-export interface Settlement {
-  batchId: number | string;
-  /** MERGED_WINS, FAILED or RETRY_LATER. */
-  outcome: string;
-  batchStatus: string | null;
-  /** TRANSIENT or DETERMINISTIC (FAILED only). */
-  failureKind: string | null;
-  /** REQUEUE_ALL, SPLIT, BLAME or GIVE_UP (FAILED only). */
-  plan: string | null;
-}
+export type Settlement = Schemas['SettlementJson'];
 
-export interface ReconciliationResult {
-  examined: number;
-  advanced: number;
-}
+/** One request past the deadline of whoever owns its next move (GET /ops/overdue). */
+export type OverdueRequest = Schemas['OverdueJson'];
 
-export interface ConfigEntry {
-  key: string;
-  raw: string | null;
-  resolved: unknown;
-  rule: string | null;
-  /** file or environment; null for a missing key. */
-  source?: string | null;
-}
+export type OverdueList = Schemas['OverdueListJson'];
+
+export type ReconciliationResult = Schemas['ReconciliationJson'];
+
+export type ConfigEntry = Schemas['ConfigEntry'];
+
+/** GET /ops/overview: what the service is doing right now (docs/api.md). */
+export type Overview = Schemas['OverviewJson'];
+
+/** Non-terminal states by owner: count, the longest wait, the earliest deadline among them. */
+export type OverviewWaiting = Schemas['WaitingJson'];
+
+/** An external system as this instance sees it: breaker state and recent error rate. */
+export type OverviewDependency = Schemas['DependencyJson'];

@@ -3,8 +3,11 @@ import type { RequestView } from '../api/types';
 import { formatDate, formatDateTime } from '../logic/format';
 import { safeHttpUrl } from '../logic/safeUrl';
 import { buildTimeline, statusLabel } from '../logic/timeline';
+import { describeWait, nextMove } from '../logic/wait';
+import { ChangeKindStory } from './ChangeKindStory';
 import { HintBox } from './HintBox';
 import { StatusBadge } from './StatusBadge';
+import { StepTimes } from './StepTimes';
 import { Timeline } from './Timeline';
 
 export function MergeRequestLink({ view }: { view: Pick<RequestView, 'mergeRequest'> }) {
@@ -27,10 +30,12 @@ export interface RequestDetailsProps {
   statusExtra?: ReactNode;
   onApplyAgain?: () => void;
   targetBatchable?: boolean;
+  /** Where the grant a renewal or removal names is shown; without it the reference is shown as text. */
+  grantHref?: (operationId: string) => string;
 }
 
 /** Status, hint, merge request and timeline of one request (requester and operator pages). */
-export function RequestDetails({ view, onApplyAgain, targetBatchable, statusExtra }: RequestDetailsProps) {
+export function RequestDetails({ view, onApplyAgain, targetBatchable, statusExtra, grantHref }: RequestDetailsProps) {
   const timeline = view.timeline ?? [];
   return (
     <div className="request-details">
@@ -48,7 +53,19 @@ export function RequestDetails({ view, onApplyAgain, targetBatchable, statusExtr
         Status: {statusLabel(view.status)}
       </p>
 
+      <ChangeKindStory view={view} grantHref={grantHref} />
       <HintBox hint={view.hint} onApplyAgain={onApplyAgain} />
+      {view.waiting ? (
+        <>
+          <p className="wait" data-testid="request-next" data-waiting-for={view.waiting.waitingFor}>
+            <strong>{nextMove(view.waiting)}</strong>
+          </p>
+          <p className="wait" data-testid="request-wait" data-waiting-for={view.waiting.waitingFor}>
+            {describeWait(view.waiting)}
+          </p>
+        </>
+      ) : null}
+      <StepTimes view={view} />
       {view.detail ? (
         <p className="muted" data-testid="request-detail">
           Last note: {view.detail}

@@ -1,9 +1,9 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { type ApiFailure } from '../api/client';
 import { submitRequest } from '../api/endpoints';
 import type { SubmitRequestBody, Target } from '../api/types';
 import { newOperationId } from '../logic/operationId';
-import { todayIso } from '../logic/format';
+import { formatDate, todayIso } from '../logic/format';
 import { useSecondsUntil } from '../logic/hooks';
 import { Link } from '../router/router';
 import { ErrorNotice } from './ErrorNotice';
@@ -23,9 +23,17 @@ export interface RequestFormProps {
   onNewRequest: () => void;
   /** ACCEPTED: the caller opens the request page. */
   onAccepted: (operationId: string) => void;
+  /** A renewal of a grant in effect (from My bindings): says so and starts at the expiry, the one thing to choose. */
+  renewing?: RenewalPrefill;
   /** Injected for tests. */
   generateId?: () => string;
   now?: () => number;
+}
+
+/** The grant in effect that a new request renews (another expiry is a renewal, docs/api.md). */
+export interface RenewalPrefill {
+  /** Its current expiry (ISO-8601). */
+  expiresAt: string;
 }
 
 type FieldName = keyof RequestFormValues;
@@ -47,7 +55,7 @@ function clientErrors(values: RequestFormValues, today: string): Partial<Record<
  * (DUPLICATE_SUBMIT) instead of creating a second request. A new form (the parent remounts it with
  * a new key) gets a new operationId.
  */
-export function RequestForm({ targets, initial, onNewRequest, onAccepted, generateId, now = Date.now }: RequestFormProps) {
+export function RequestForm({ targets, initial, onNewRequest, onAccepted, renewing, generateId, now = Date.now }: RequestFormProps) {
   const [operationId] = useState(() => (generateId ?? newOperationId)());
   const [values, setValues] = useState<RequestFormValues>({
     targetKey: initial?.targetKey ?? '',
@@ -66,6 +74,12 @@ export function RequestForm({ targets, initial, onNewRequest, onAccepted, genera
   const secondsLeft = useSecondsUntil(retryAt, now);
   const baseId = useId();
   const ids = Object.fromEntries(FIELDS.map((f) => [f, `${baseId}-${f}`])) as Record<FieldName, string>;
+
+  const expiresRef = useRef<HTMLInputElement>(null);
+  // A renewal starts at the expiry, the one thing to choose (after the page heading took the focus on navigation).
+  useEffect(() => {
+    if (renewing) expiresRef.current?.focus();
+  }, [renewing]);
 
   const waitingForRetry = secondsLeft !== null && secondsLeft > 0;
   const locked = phase === 'duplicate';
@@ -146,10 +160,17 @@ export function RequestForm({ targets, initial, onNewRequest, onAccepted, genera
 
   return (
     <form className="request-form" onSubmit={handleSubmit} noValidate data-testid="request-form" aria-labelledby={`${baseId}-title`}>
-      <h2 id={`${baseId}-title`}>New request</h2>
+      <h2 id={`${baseId}-title`}>{renewing ? 'Renew access' : 'New request'}</h2>
       <p className="form-meta">
         Request reference: <code data-testid="operation-id">{operationId}</code>
       </p>
+      {renewing ? (
+        <p className="notice notice-info" id={`${baseId}-renewal`} data-testid="renewal-notice">
+          Renewing the access of {values.subjectId || 'you'} to <code>{values.targetKey}</code>, in effect until{' '}
+          {formatDate(renewing.expiresAt)}: choose another expiry date. The renewal is approved like a new request; until
+          it takes effect the current grant stays as it is.
+        </p>
+      ) : null}
 
       <fieldset disabled={locked || phase === 'submitting'} className="form-fields">
         <legend className="visually-hidden">Request details</legend>
@@ -227,9 +248,10 @@ export function RequestForm({ targets, initial, onNewRequest, onAccepted, genera
             type="date"
             value={values.expiresAt}
             min={todayIso(new Date(now()))}
+            ref={expiresRef}
             onChange={update('expiresAt')}
             aria-invalid={fieldErrors.expiresAt ? true : undefined}
-            aria-describedby={describedBy('expiresAt')}
+            aria-describedby={describedBy('expiresAt', renewing ? `${baseId}-renewal` : undefined)}
             data-testid="field-expires"
           />
           {fieldError('expiresAt')}

@@ -14,6 +14,27 @@ export function formatDate(value: string | null | undefined): string {
   return date.toLocaleDateString(undefined, { dateStyle: 'medium' });
 }
 
+/**
+ * How long a grant has left, for people: "expires in 2 days", "expires in 5 hours", "expires in 3 minutes",
+ * "expires in less than a minute", or "expired" once past (its removal is on its way). Empty for no expiry or an
+ * unreadable one.
+ */
+export function expiresIn(expiresAt: string | null | undefined, now: Date = new Date()): string {
+  if (!expiresAt) return '';
+  const at = new Date(expiresAt);
+  if (Number.isNaN(at.getTime())) return '';
+  const ms = at.getTime() - now.getTime();
+  if (ms <= 0) return 'expired';
+  const minutes = Math.floor(ms / 60_000);
+  const hours = Math.floor(minutes / 60);
+  const days = Math.floor(hours / 24);
+  const plural = (n: number, unit: string) => `${n} ${unit}${n === 1 ? '' : 's'}`;
+  if (days >= 1) return `expires in ${plural(days, 'day')}`;
+  if (hours >= 1) return `expires in ${plural(hours, 'hour')}`;
+  if (minutes >= 1) return `expires in ${plural(minutes, 'minute')}`;
+  return 'expires in less than a minute';
+}
+
 /** A short, person-readable rendering of a value of unknown shape (ops tables). */
 export function displayValue(value: unknown): string {
   if (value === null || value === undefined || value === '') return '—';

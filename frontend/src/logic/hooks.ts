@@ -58,3 +58,61 @@ export function useSecondsUntil(until: number | null, now: () => number = Date.n
   if (until === null) return null;
   return Math.max(0, Math.ceil((until - now()) / 1000));
 }
+
+/** What a refreshing load shows: the last answer (kept while reloading and after a failed reload) and the last error. */
+export interface Refreshing<T> {
+  data: T | null;
+  error: ApiFailure | null;
+  /** When the data shown was loaded. */
+  loadedAt: Date | null;
+}
+
+/**
+ * Loads at once, then every `everyMs` while the page is visible, and at once when it becomes visible again; a
+ * failed reload keeps the last data on screen next to the error. Cancels on unmount.
+ */
+export function useRefreshing<T>(load: (signal: AbortSignal) => Promise<ApiResult<T>>, everyMs: number): Refreshing<T> {
+  const [state, setState] = useState<Refreshing<T>>({ data: null, error: null, loadedAt: null });
+  const loadRef = useRef(load);
+  loadRef.current = load;
+
+  useEffect(() => {
+    let live = true;
+    let controller = new AbortController();
+    async function run() {
+      controller.abort();
+      controller = new AbortController();
+      const result = await loadRef.current(controller.signal);
+      if (!live || (!result.ok && result.kind === 'aborted')) return;
+      setState((previous) =>
+        result.ok ? { data: result.data, error: null, loadedAt: new Date() } : { ...previous, error: result },
+      );
+    }
+    void run();
+    const timer = setInterval(() => {
+      if (document.visibilityState !== 'hidden') void run();
+    }, everyMs);
+    const onVisible = () => {
+      if (document.visibilityState === 'visible') void run();
+    };
+    document.addEventListener('visibilitychange', onVisible);
+    return () => {
+      live = false;
+      controller.abort();
+      clearInterval(timer);
+      document.removeEventListener('visibilitychange', onVisible);
+    };
+  }, [everyMs]);
+
+  return state;
+}
+
+/** The current time, renewed every `everyMs` (for "in this step for 12 min" between polls). */
+export function useNow(everyMs: number): Date {
+  const [now, setNow] = useState(() => new Date());
+  useEffect(() => {
+    const timer = setInterval(() => setNow(new Date()), everyMs);
+    return () => clearInterval(timer);
+  }, [everyMs]);
+  return now;
+}

@@ -8,7 +8,7 @@ export const INITIAL_DELAY_MS = 1_000;
 export const MAX_DELAY_MS = 15_000;
 
 /** Final external states: nothing more happens to the request on its own. */
-export const TERMINAL_STATUSES: ReadonlySet<string> = new Set(['VALIDATED', 'REJECTED', 'CLOSED']);
+export const TERMINAL_STATUSES: ReadonlySet<string> = new Set(['VALIDATED', 'REJECTED', 'CLOSED', 'EXPIRED', 'REVOKED']);
 
 export interface BackoffOptions {
   initialMs?: number;

@@ -44,7 +44,20 @@ const COMPLETING: Record<string, MilestoneKey> = {
   MERGED: 'MERGED',
   BATCH_MERGED: 'MERGED',
   DEPLOYED: 'IN_EFFECT',
+  EXPIRY_DUE: 'SUBMITTED',
+  REVOCATION_REQUESTED: 'SUBMITTED',
 };
+
+/** A removal's milestones are named for what they do (it asks no approval and ends with the line gone). */
+const REMOVAL_LABELS: Partial<Record<MilestoneKey, string>> = {
+  SUBMITTED: 'Removal opened',
+  BATCH_CLAIMED: 'Picked up by the removal round',
+  IN_EFFECT: 'Removed, confirmed by the deployment',
+};
+
+function isRemovalView(view: Pick<RequestView, 'kind'>): boolean {
+  return view.kind === 'EXPIRY' || view.kind === 'REVOCATION';
+}
 
 const BATCH_EVENTS = new Set([
   'APPROVAL_GRANTED_BATCH',
@@ -75,6 +88,12 @@ export const STATUS_LABELS: Record<string, string> = {
   HANDLE_FAILED: 'Merging failed',
   REJECTED: 'Rejected',
   CLOSED: 'Closed',
+  DEPLOY_UNCONFIRMED: 'Merged, deployment not confirmed',
+  DEPLOY_FAILED: 'Merged, deployment failed',
+  EXPIRING: 'Expired, line being removed',
+  REVOKING: 'Given up or revoked, line being removed',
+  EXPIRED: 'Expired',
+  REVOKED: 'Given up or revoked',
 };
 
 export function statusLabel(status: string | null): string {
@@ -87,7 +106,10 @@ export type StatusTone = 'progress' | 'success' | 'failure' | 'ended';
 export function statusTone(status: string | null): StatusTone {
   if (status === 'VALIDATED') return 'success';
   if (status === 'APPROVAL_FAILED' || status === 'CREATE_FAILED' || status === 'HANDLE_FAILED') return 'failure';
-  if (status === null || status === 'REJECTED' || status === 'CLOSED') return 'ended';
+  if (status === 'DEPLOY_UNCONFIRMED' || status === 'DEPLOY_FAILED') return 'failure';
+  if (status === null || status === 'REJECTED' || status === 'CLOSED' || status === 'EXPIRED' || status === 'REVOKED') {
+    return 'ended';
+  }
   return 'progress';
 }
 
@@ -131,6 +153,8 @@ function impliedByStatus(status: string | null, createFirst: boolean): Milestone
     case 'BATCHED':
       return ['SUBMITTED', 'APPROVAL_SENT', 'APPROVED', 'BATCH_CLAIMED', ...cf('MR_READY')];
     case 'MERGED':
+    case 'DEPLOY_UNCONFIRMED':
+    case 'DEPLOY_FAILED':
       return ['SUBMITTED', 'APPROVAL_SENT', 'APPROVED', 'MR_READY', 'BATCH_CLAIMED', 'MERGED'];
     case 'VALIDATED':
       return ['SUBMITTED', 'APPROVAL_SENT', 'APPROVED', 'MR_READY', 'BATCH_CLAIMED', 'MERGED', 'IN_EFFECT'];
@@ -148,6 +172,8 @@ const CURRENT_NOTES: Record<string, string> = {
   MERGING: 'The bots are approving and merging the merge request.',
   BATCH_WAITING: 'Waiting for the next batch round.',
   BATCHED: 'The batch merge request is being merged.',
+  EXPIRING: 'Waiting for the next removal round of the target\u2019s grant file.',
+  REVOKING: 'Waiting for the next removal round of the target\u2019s grant file.',
   MERGED: 'Merged; waiting for the deployment to confirm the change is live.',
 };
 
@@ -166,10 +192,29 @@ function endedNote(status: string | null, entries: TimelineEntry[]): string | nu
   return ENDED_NOTES[status] ?? null;
 }
 
+/** Milestones a removal's status implies are behind it. */
+function removalImplied(status: string | null): MilestoneKey[] {
+  switch (status) {
+    case 'BATCHED':
+      return ['SUBMITTED', 'BATCH_CLAIMED'];
+    case 'MERGED':
+    case 'DEPLOY_UNCONFIRMED':
+    case 'DEPLOY_FAILED':
+      return ['SUBMITTED', 'BATCH_CLAIMED', 'MERGED'];
+    case 'EXPIRED':
+    case 'REVOKED':
+      return ['SUBMITTED', 'BATCH_CLAIMED', 'MERGED', 'IN_EFFECT'];
+    default:
+      return status === null ? [] : ['SUBMITTED'];
+  }
+}
+
 export function buildTimeline(view: RequestView, targetBatchable?: boolean): Milestone[] {
-  const createFirst = view.stepOrder === 'CREATE_FIRST';
-  const batch = usesBatch(view, targetBatchable);
-  const order = milestoneOrder(createFirst, batch);
+  const removal = isRemovalView(view);
+  const createFirst = !removal && view.stepOrder === 'CREATE_FIRST';
+  const batch = removal || usesBatch(view, targetBatchable);
+  // a removal asks no approval: opened, picked up by its file's removal round, merged, gone
+  const order: MilestoneKey[] = removal ? ['SUBMITTED', 'BATCH_CLAIMED', 'MERGED', 'IN_EFFECT'] : milestoneOrder(createFirst, batch);
   const entries: TimelineEntry[] = [...(view.timeline ?? [])];
 
   const reachedAt = new Map<MilestoneKey, string | null>();
@@ -181,7 +226,7 @@ export function buildTimeline(view: RequestView, targetBatchable?: boolean): Mil
       detailOf.set(key, entry.detail ?? null);
     }
   }
-  for (const key of impliedByStatus(view.status, createFirst)) {
+  for (const key of removal ? removalImplied(view.status) : impliedByStatus(view.status, createFirst)) {
     if (!reachedAt.has(key)) reachedAt.set(key, null);
   }
 
@@ -196,7 +241,8 @@ export function buildTimeline(view: RequestView, targetBatchable?: boolean): Mil
   const tone = statusTone(status);
 
   return order.map((key, index): Milestone => {
-    const base = { key, label: MILESTONE_LABELS[key], detail: detailOf.get(key) ?? null, note: null };
+    const label = (removal ? REMOVAL_LABELS[key] : undefined) ?? MILESTONE_LABELS[key];
+    const base = { key, label, detail: detailOf.get(key) ?? null, note: null };
     if (frontierIndex === -1 || index < frontierIndex) {
       return { ...base, state: 'done', at: reachedAt.get(key) ?? null };
     }

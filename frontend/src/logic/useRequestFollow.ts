@@ -10,6 +10,7 @@ import {
   type Poller,
   type PollerSnapshot,
   type PollOutcome,
+  type VisibilitySource,
 } from './polling';
 
 /** Fingerprint of what a person sees: any change resets the backoff. */
@@ -31,6 +32,11 @@ export function isFatal(failure: ApiFailure): boolean {
   return failure.status === 401 || failure.status === 403 || failure.status === 404;
 }
 
+/** `source`, except that a hidden page counts as visible while `keepAwake` says so. */
+export function awake(source: VisibilitySource, keepAwake: () => boolean): VisibilitySource {
+  return { isHidden: () => !keepAwake() && source.isHidden(), subscribe: (listener) => source.subscribe(listener) };
+}
+
 export interface FollowState {
   view: RequestView | null;
   error: ApiFailure | null;
@@ -38,7 +44,14 @@ export interface FollowState {
   refreshNow: () => void;
 }
 
-export function useRequestFollow(operationId: string): FollowState {
+export interface FollowOptions {
+  /** Read on every look: true keeps looking while the tab is hidden (a notification is wanted), at the same backoff. */
+  pollWhileHidden?: () => boolean;
+}
+
+export function useRequestFollow(operationId: string, options: FollowOptions = {}): FollowState {
+  const pollWhileHidden = useRef(options.pollWhileHidden);
+  pollWhileHidden.current = options.pollWhileHidden;
   const [view, setView] = useState<RequestView | null>(null);
   const [error, setError] = useState<ApiFailure | null>(null);
   const [snapshot, setSnapshot] = useState<PollerSnapshot>({ phase: 'idle', delayMs: null, stopReason: null });
@@ -66,7 +79,7 @@ export function useRequestFollow(operationId: string): FollowState {
       },
       onSnapshot: setSnapshot,
       timers: browserTimers,
-      visibility: documentVisibility(document),
+      visibility: awake(documentVisibility(document), () => pollWhileHidden.current?.() ?? false),
     });
     pollerRef.current = poller;
     poller.start();

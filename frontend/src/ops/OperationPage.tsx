@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { closeOperation, getOperation, retrigger } from '../api/endpoints';
+import { closeOperation, confirmDeployed, getOperation, markDeployFailed, retrigger } from '../api/endpoints';
 import type { AuditEntry, Binding, HistoryEntry } from '../api/types';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { Loading } from '../components/Loading';
@@ -21,6 +21,27 @@ export function retriggerTone(code: string): Tone {
 export function closeTone(code: string): Tone {
   if (code === 'CLOSED') return 'success';
   return code === 'MERGED_WINS' ? 'info' : 'warning';
+}
+
+/** CONFIRMED made it VALIDATED; MARKED_FAILED made it DEPLOY_FAILED. */
+export function deployActionTone(code: string): Tone {
+  return code === 'CONFIRMED' ? 'success' : 'info';
+}
+
+/** The states a deploy action can help in: merged but not (yet) confirmed in effect. */
+const AWAITING_DEPLOY = new Set(['MERGED', 'DEPLOY_UNCONFIRMED', 'DEPLOY_FAILED']);
+
+/**
+ * Whether to show a deploy action at all: only where it helps. The server's list decides; without one,
+ * only for a merged request that is not in effect ("mark failed" not once it is marked failed).
+ */
+export function offersDeployAction(
+  detail: { status: string | null; allowedActions?: unknown },
+  action: 'confirmdeployed' | 'markdeployfailed',
+): boolean {
+  if (Array.isArray(detail.allowedActions)) return isAllowed(detail.allowedActions, action);
+  if (detail.status === null || !AWAITING_DEPLOY.has(detail.status)) return false;
+  return action === 'confirmdeployed' || detail.status !== 'DEPLOY_FAILED';
 }
 
 function transition(from: string | null | undefined, to: string | null | undefined) {
@@ -165,10 +186,14 @@ export function OperationPage({ operationId }: { operationId: string }) {
   const [confirmClose, setConfirmClose] = useState(false);
   const [outcome, setOutcome] = useState<ActionOutcome | null>(null);
 
-  async function run(action: 'retrigger' | 'close') {
+  async function run(action: 'retrigger' | 'close' | 'confirmDeployed' | 'markDeployFailed') {
     setBusy(true);
     setOutcome(null);
-    if (action === 'retrigger') {
+    if (action === 'confirmDeployed') {
+      setOutcome(outcomeOf(await confirmDeployed(operationId), undefined, deployActionTone));
+    } else if (action === 'markDeployFailed') {
+      setOutcome(outcomeOf(await markDeployFailed(operationId), undefined, deployActionTone));
+    } else if (action === 'retrigger') {
       const result = await retrigger(operationId);
       setOutcome(
         outcomeOf(
@@ -231,6 +256,29 @@ export function OperationPage({ operationId }: { operationId: string }) {
                   Close…
                 </button>
               )}
+              {offersDeployAction(detail, 'confirmdeployed') ? (
+                <button
+                  type="button"
+                  onClick={() => void run('confirmDeployed')}
+                  disabled={busy}
+                  data-testid="ops-confirm-deployed"
+                  title="The change is live: record it as in effect (VALIDATED)."
+                >
+                  Confirm in effect
+                </button>
+              ) : null}
+              {offersDeployAction(detail, 'markdeployfailed') ? (
+                <button
+                  type="button"
+                  className="button-danger"
+                  onClick={() => void run('markDeployFailed')}
+                  disabled={busy}
+                  data-testid="ops-mark-deploy-failed"
+                  title="Rolling the change out failed: record it as DEPLOY_FAILED."
+                >
+                  Mark deploy failed
+                </button>
+              ) : null}
               <button type="button" className="button-secondary" onClick={reload}>
                 Reload
               </button>
@@ -273,7 +321,7 @@ export function OperationPage({ operationId }: { operationId: string }) {
             )}
           </section>
 
-          <RequestDetails view={detail} />
+          <RequestDetails view={detail} grantHref={consolePaths.operation} />
 
           <section aria-labelledby="history-title" className="subsection">
             <h2 id="history-title">History</h2>

@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import type { ApiFailure } from '../api/client';
 import { findOperations, runReconciliation } from '../api/endpoints';
 import type { RequestView } from '../api/types';
@@ -9,30 +9,49 @@ import { PageHeading } from '../components/PageHeading';
 import { StatusBadge } from '../components/StatusBadge';
 import { formatDateTime } from '../logic/format';
 import { STATUS_LABELS } from '../logic/timeline';
-import { Link } from '../router/router';
+import { Link, navigate, useLocation } from '../router/router';
 import { ActionResult, outcomeOf, type ActionOutcome } from './common';
-import { consolePaths } from './paths';
+import { OverduePanel } from './OverduePanel';
+import { consolePaths, readStuckQuery, stuckList } from './paths';
 
 type Search = { status: 'idle' } | { status: 'loading' } | { status: 'ok'; rows: RequestView[] } | { status: 'error'; error: ApiFailure };
 
-/** Find stuck requests; run the lost-callback reconciliation. */
+/**
+ * Find stuck requests; run the lost-callback reconciliation. The search lives in the URL
+ * (`?status=&stuckFor=`, see `stuckList`): a URL that names one runs it on open (the overview's links), and
+ * Find writes it back, so back, reload and sharing show the same list.
+ */
 export function OperationsPage() {
-  const [stuckFor, setStuckFor] = useState('600');
-  const [status, setStatus] = useState('');
+  const { search: query } = useLocation();
+  const asked = readStuckQuery(query);
+  const [stuckFor, setStuckFor] = useState(asked ? String(asked.stuckForSeconds ?? 0) : '600');
+  const [status, setStatus] = useState(asked?.status ?? '');
   const [search, setSearch] = useState<Search>({ status: 'idle' });
   const [reconciling, setReconciling] = useState(false);
   const [outcome, setOutcome] = useState<ActionOutcome | null>(null);
 
-  async function find(event?: FormEvent) {
-    event?.preventDefault();
+  async function run(wantedStatus: string, seconds: number | null) {
     setSearch({ status: 'loading' });
-    const seconds = stuckFor.trim() === '' ? null : Math.max(0, Math.floor(Number(stuckFor)));
-    const result = await findOperations({
-      status: status || undefined,
-      stuckForSeconds: seconds !== null && Number.isFinite(seconds) ? seconds : null,
-      limit: 100,
-    });
+    const result = await findOperations({ status: wantedStatus || undefined, stuckForSeconds: seconds, limit: 100 });
     setSearch(result.ok ? { status: 'ok', rows: Array.isArray(result.data) ? result.data : [] } : { status: 'error', error: result });
+  }
+
+  useEffect(() => {
+    const wanted = readStuckQuery(query);
+    if (!wanted) return;
+    setStatus(wanted.status ?? '');
+    setStuckFor(String(wanted.stuckForSeconds ?? 0));
+    void run(wanted.status ?? '', wanted.stuckForSeconds ?? 0);
+  }, [query]);
+
+  function find(event?: FormEvent) {
+    event?.preventDefault();
+    const parsed = stuckFor.trim() === '' ? 0 : Math.max(0, Math.floor(Number(stuckFor)));
+    const seconds = Number.isFinite(parsed) ? parsed : 0;
+    const target = stuckList({ status: status || undefined, stuckForSeconds: seconds });
+    // The same URL does not change the location: search directly then.
+    if (`${consolePaths.stuck}${query}` === target) void run(status, seconds);
+    else navigate(target);
   }
 
   async function reconcile() {
@@ -45,7 +64,8 @@ export function OperationsPage() {
   return (
     <section className="panel" data-testid="ops-operations-page">
       <PageHeading>Stuck requests</PageHeading>
-      <form className="inline-form" onSubmit={(e) => void find(e)} data-testid="ops-search">
+      <OverduePanel />
+      <form className="inline-form" onSubmit={find} data-testid="ops-search">
         <div className="field">
           <label htmlFor="ops-stuck">Unchanged for at least (seconds)</label>
           <input id="ops-stuck" type="number" min={0} inputMode="numeric" value={stuckFor} onChange={(e) => setStuckFor(e.target.value)} />

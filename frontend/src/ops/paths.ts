@@ -6,7 +6,8 @@
 export const CONSOLE = '/console';
 
 export const consolePaths = {
-  stuck: CONSOLE,
+  overview: CONSOLE,
+  stuck: `${CONSOLE}/stuck`,
   operation: (operationId: string) => `${CONSOLE}/operations/${encodeURIComponent(operationId)}`,
   batches: `${CONSOLE}/batches`,
   config: `${CONSOLE}/config`,
@@ -14,4 +15,29 @@ export const consolePaths = {
 
 export function isConsolePath(pathname: string): boolean {
   return pathname === CONSOLE || pathname.startsWith(`${CONSOLE}/`);
+}
+
+/** Query parameters the stuck-request list reads (and writes back when a search is run). */
+export interface StuckQuery {
+  status?: string;
+  stuckForSeconds?: number;
+}
+
+/** The stuck-request list for `query`, e.g. `/console/stuck?status=APPROVAL_SENT&stuckFor=0`. */
+export function stuckList(query: StuckQuery): string {
+  const params = new URLSearchParams();
+  if (query.status) params.set('status', query.status);
+  params.set('stuckFor', String(Math.max(0, Math.floor(query.stuckForSeconds ?? 0))));
+  return `${consolePaths.stuck}?${params.toString()}`;
+}
+
+/** What a stuck-list URL asks for; null when it asks nothing (the form then waits for Find). */
+export function readStuckQuery(search: string): StuckQuery | null {
+  const params = new URLSearchParams(search);
+  if (!params.has('status') && !params.has('stuckFor')) return null;
+  const seconds = Number(params.get('stuckFor') ?? '0');
+  return {
+    status: params.get('status') || undefined,
+    stuckForSeconds: Number.isFinite(seconds) && seconds >= 0 ? Math.floor(seconds) : 0,
+  };
 }

@@ -1,8 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Binding } from '../api/types';
 import { envelope, mockFetch, type RecordedCall, type Reply } from '../test/fetchMock';
-import { click, flush, render, type Rendered } from '../test/render';
+import { formatDate } from '../logic/format';
+import { TARGETS } from '../test/fixtures';
+import { click, flush, render, submit, type, type Rendered } from '../test/render';
 import { BindingsPage } from './BindingsPage';
+import { HomePage } from './HomePage';
 
 let r: Rendered | null = null;
 let restore: (() => void) | null = null;
@@ -46,7 +49,8 @@ describe('BindingsPage', () => {
       envelope('OK', [
         binding(),
         binding({ subjectId: 'svc-ci', targetKey: 'vpn-staging', status: 'APPROVAL_SENT', operationId: 'bbbbbbbb-2222-4222-8222-222222222222', expiresAt: '2026-12-04' }),
-        binding({ targetKey: 'dashboards-viewer', status: 'REJECTED', operationId: null }),
+        // beyond the contract (the server always names the request): the page still shows no link without one
+        binding({ targetKey: 'dashboards-viewer', status: 'REJECTED', operationId: null as unknown as string }),
       ]),
     );
     r = await render(<BindingsPage />);
@@ -107,5 +111,114 @@ describe('BindingsPage', () => {
     expect(r.byTestId('error').dataset.code).toBe('HTTP_502');
     expect(r.container.textContent).not.toContain('Bad gateway from the proxy');
     expect(r.byTestId('error-trace-id').textContent).toBe('tr-proxy');
+  });
+
+  it('a grant in effect shows how long it has left and gives it up through the API, then reloads (issue 18)', async () => {
+    const soon = new Date(Date.now() + 2 * 24 * 3600_000 + 3600_000).toISOString();
+    let gaveUp = false;
+    const api = backend((call) => {
+      if (call.method === 'POST') {
+        gaveUp = true;
+        return envelope('REMOVAL_ACCEPTED', { operationId: 'cccccccc-3333-4333-8333-333333333333', status: 'REVOKING' }, 202);
+      }
+      return envelope('OK', [
+        binding({ expiresAt: soon, status: gaveUp ? 'REVOKING' : 'VALIDATED' }),
+        binding({ targetKey: 'vpn-staging', status: 'EXPIRED', expiresAt: '2026-01-01T00:00:00Z' }),
+      ]);
+    });
+    r = await render(<BindingsPage />);
+    await flush();
+    const [inEffect, expired] = r.allByTestId('binding');
+    expect(cells(inEffect!)[3]).toContain('(expires in 2 days)');
+    expect(cells(expired!)[3]).not.toContain('expires in');
+    expect(expired!.querySelector('[data-testid="give-up"]')).toBeNull();
+
+    await click(inEffect!.querySelector<HTMLButtonElement>('[data-testid="give-up"]')!);
+    await flush();
+    const post = api.calls.find((c) => c.method === 'POST')!;
+    expect(post.url).toBe('/api/bindings/db-prod-readonly/give-up?subjectId=alice');
+    expect(api.calls.filter((c) => c.method === 'GET')).toHaveLength(2);
+    const row = r.allByTestId('binding')[0]!;
+    expect(row.querySelector('[data-status]')?.getAttribute('data-status')).toBe('REVOKING');
+    expect(row.querySelector('[data-testid="give-up"]')).toBeNull();
+  });
+
+  it('a refused give-up says why and keeps the row', async () => {
+    backend((call) =>
+      call.method === 'POST'
+        ? envelope('GRANT_NOT_IN_EFFECT', null, 409, { message: 'This access is not in effect right now; nothing was changed.', traceId: 'tr-409' })
+        : envelope('OK', [binding()]),
+    );
+    r = await render(<BindingsPage />);
+    await flush();
+    await click(r.byTestId('give-up'));
+    await flush();
+    const error = r.byTestId('give-up-error');
+    expect(error.dataset.code).toBe('GRANT_NOT_IN_EFFECT');
+    expect(error.textContent).toContain('Could not give this access up.');
+    expect(r.allByTestId('binding')).toHaveLength(1);
+  });
+
+  it('"Renew" is offered for a grant in effect with an expiry only', async () => {
+    const until = new Date(Date.now() + 5 * 24 * 3600_000).toISOString();
+    backend(() =>
+      envelope('OK', [
+        binding({ expiresAt: until }),
+        binding({ targetKey: 'vpn-staging', expiresAt: null }),
+        binding({ targetKey: 'wiki-editors', status: 'REVOKING', expiresAt: until }),
+        binding({ targetKey: 'dashboards-viewer', status: 'EXPIRED', expiresAt: '2026-01-01T00:00:00Z' }),
+      ]),
+    );
+    r = await render(<BindingsPage />);
+    await flush();
+    const rows = r.allByTestId('binding');
+    expect(rows.map((row) => row.querySelector('[data-testid="renew"]') !== null)).toEqual([true, false, false, false]);
+    expect(rows[0]!.querySelector('[data-testid="renew"]')?.getAttribute('aria-label')).toBe('Renew db-prod-readonly for alice');
+  });
+
+  it('"Renew" opens the form for the same target and subject, so only another expiry is chosen, and submits it (issue 18)', async () => {
+    const until = '2026-12-04T17:00:00Z';
+    const api = backend((call) => {
+      if (call.url === '/api/bindings') return envelope('OK', [binding({ subjectId: 'svc-report', expiresAt: until })]);
+      if (call.url === '/api/targets') return envelope('OK', TARGETS);
+      if (call.method === 'POST' && call.url === '/api/requests') {
+        return envelope('ACCEPTED', { operationId: (call.body as { operationId: string }).operationId, status: 'APPROVAL_SENDING' }, 202);
+      }
+      return envelope('PREVIEW_UNAVAILABLE', null);
+    });
+    r = await render(<BindingsPage />);
+    await flush();
+    await click(r.byTestId('renew'));
+    expect(window.location.pathname).toBe('/');
+    expect(window.history.state).toEqual({
+      prefill: { targetKey: 'db-prod-readonly', subjectId: 'svc-report', reason: `Renewal of the access in effect until ${formatDate(until)}` },
+      renewing: { expiresAt: until },
+    });
+    expect(api.calls.some((c) => c.method === 'POST')).toBe(false);
+
+    await r.unmount();
+    r = await render(<HomePage />);
+    await flush();
+    expect(r.byTestId<HTMLSelectElement>('field-target').value).toBe('db-prod-readonly');
+    expect(r.byTestId<HTMLInputElement>('field-subject').value).toBe('svc-report');
+    expect(r.byTestId<HTMLTextAreaElement>('field-reason').value).toBe(`Renewal of the access in effect until ${formatDate(until)}`);
+    expect(r.byTestId('renewal-notice').textContent).toContain(`Renewing the access of svc-report to db-prod-readonly, in effect until ${formatDate(until)}`);
+    expect(r.byTestId('request-form').querySelector('h2')?.textContent).toBe('Renew access');
+    const expires = r.byTestId<HTMLInputElement>('field-expires');
+    expect(expires.value).toBe('');
+    expect(document.activeElement).toBe(expires);
+
+    const later = new Date(Date.now() + 40 * 24 * 3600_000).toISOString().slice(0, 10);
+    await type(expires, later);
+    await submit(r.byTestId<HTMLFormElement>('request-form'));
+    await flush();
+    const post = api.calls.find((c) => c.method === 'POST' && c.url === '/api/requests')!;
+    expect(post.body).toMatchObject({
+      targetKey: 'db-prod-readonly',
+      subjectId: 'svc-report',
+      reason: `Renewal of the access in effect until ${formatDate(until)}`,
+      expiresAt: later,
+    });
+    expect(window.location.pathname).toMatch(/^\/requests\//);
   });
 });

@@ -1,21 +1,71 @@
-import { listMyBindings } from '../api/endpoints';
+import { useState } from 'react';
+import type { ApiFailure } from '../api/client';
+import { giveUpBinding, listMyBindings } from '../api/endpoints';
+import type { Binding } from '../api/types';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { Loading } from '../components/Loading';
 import { PageHeading } from '../components/PageHeading';
 import { StatusBadge } from '../components/StatusBadge';
-import { formatDate, formatDateTime } from '../logic/format';
+import { expiresIn, formatDate, formatDateTime } from '../logic/format';
 import { useLoad } from '../logic/hooks';
-import { Link } from '../router/router';
+import { Link, navigate } from '../router/router';
+import type { PrefillState } from './HomePage';
 
-/** My bindings: the subject-target relationships and their external state. */
+/** The expiry cell: the date, and for a grant in effect how long it has left. */
+function expiry(b: Binding): string {
+  if (!b.expiresAt) return 'Never';
+  const left = b.status === 'VALIDATED' ? expiresIn(b.expiresAt) : '';
+  return left ? `${formatDate(b.expiresAt)} (${left})` : formatDate(b.expiresAt);
+}
+
+/** A grant in effect with an expiry can be renewed: a new request with another expiry (docs/api.md). */
+function renewable(b: Binding): b is Binding & { expiresAt: string } {
+  return b.status === 'VALIDATED' && !!b.expiresAt;
+}
+
+/** Opens the request form for the same target and subject, so the person only chooses another expiry. */
+function renew(b: Binding & { expiresAt: string }) {
+  const state: PrefillState = {
+    prefill: {
+      targetKey: b.targetKey,
+      subjectId: b.subjectId,
+      reason: `Renewal of the access in effect until ${formatDate(b.expiresAt)}`,
+    },
+    renewing: { expiresAt: b.expiresAt },
+  };
+  navigate('/', { state });
+}
+
+/**
+ * My bindings: the subject-target relationships and their external state, each grant's expiry, and for a grant
+ * in effect "Give up" (its line is removed through the workflow, no approval) and, when it has an expiry, "Renew"
+ * (a new request with another expiry, approved like a new grant).
+ */
 export function BindingsPage() {
   const [state, reload] = useLoad((signal) => listMyBindings(signal), []);
+  const [busy, setBusy] = useState<string | null>(null);
+  const [failure, setFailure] = useState<ApiFailure | null>(null);
   const rows = state.status === 'ok' && Array.isArray(state.data) ? state.data : [];
+
+  async function giveUp(b: Binding) {
+    const key = `${b.subjectId}/${b.targetKey}`;
+    setBusy(key);
+    setFailure(null);
+    const result = await giveUpBinding(b.targetKey, b.subjectId);
+    setBusy(null);
+    if (result.ok) {
+      reload();
+    } else {
+      setFailure(result);
+    }
+  }
+
   return (
     <section className="panel" data-testid="bindings-page">
       <PageHeading>My bindings</PageHeading>
       {state.status === 'loading' ? <Loading /> : null}
       {state.status === 'error' ? <ErrorNotice error={state.error} title="Could not load your bindings." onRetry={reload} /> : null}
+      {failure ? <ErrorNotice error={failure} title="Could not give this access up." testId="give-up-error" /> : null}
       {state.status === 'ok' && rows.length === 0 ? <p className="muted">You have no bindings yet.</p> : null}
       {rows.length > 0 ? (
         <div className="table-wrap">
@@ -28,29 +78,51 @@ export function BindingsPage() {
                 <th scope="col">Expires</th>
                 <th scope="col">Last change</th>
                 <th scope="col">Request</th>
+                <th scope="col">Actions</th>
               </tr>
             </thead>
             <tbody>
-              {rows.map((b) => (
-                <tr key={`${b.subjectId}/${b.targetKey}`} data-testid="binding">
-                  <td>{b.subjectId}</td>
-                  <td>
-                    <code>{b.targetKey}</code>
-                  </td>
-                  <td>
-                    <StatusBadge status={b.status} />
-                  </td>
-                  <td>{b.expiresAt ? formatDate(b.expiresAt) : 'Never'}</td>
-                  <td>{formatDateTime(b.updatedAt)}</td>
-                  <td>
-                    {b.operationId ? (
-                      <Link to={`/requests/${encodeURIComponent(b.operationId)}`}>Open</Link>
-                    ) : (
-                      '—'
-                    )}
-                  </td>
-                </tr>
-              ))}
+              {rows.map((b) => {
+                const key = `${b.subjectId}/${b.targetKey}`;
+                return (
+                  <tr key={key} data-testid="binding">
+                    <td>{b.subjectId}</td>
+                    <td>
+                      <code>{b.targetKey}</code>
+                    </td>
+                    <td>
+                      <StatusBadge status={b.status} />
+                    </td>
+                    <td>{expiry(b)}</td>
+                    <td>{formatDateTime(b.updatedAt)}</td>
+                    <td>
+                      {b.operationId ? (
+                        <Link to={`/requests/${encodeURIComponent(b.operationId)}`}>Open</Link>
+                      ) : (
+                        '—'
+                      )}
+                    </td>
+                    <td>
+                      {renewable(b) ? (
+                        <button
+                          type="button"
+                          className="button-secondary"
+                          data-testid="renew"
+                          aria-label={`Renew ${b.targetKey} for ${b.subjectId}`}
+                          onClick={() => renew(b)}
+                        >
+                          Renew
+                        </button>
+                      ) : null}{' '}
+                      {b.status === 'VALIDATED' ? (
+                        <button type="button" data-testid="give-up" disabled={busy === key} onClick={() => void giveUp(b)}>
+                          Give up
+                        </button>
+                      ) : null}
+                    </td>
+                  </tr>
+                );
+              })}
             </tbody>
           </table>
         </div>

@@ -4,14 +4,30 @@ import type { Target } from '../api/types';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { Loading } from '../components/Loading';
 import { PageHeading } from '../components/PageHeading';
-import { RequestForm, type RequestFormValues } from '../components/RequestForm';
+import { RequestForm, type RenewalPrefill, type RequestFormValues } from '../components/RequestForm';
 import { useLoad } from '../logic/hooks';
 import { navigate, useLocation } from '../router/router';
 import { useOptionalMe } from '../session/session';
 
-/** History state carried by "Apply again": the new form starts with these values. */
+/** History state carried by "Apply again" and "Renew": the new form starts with these values. */
 export interface PrefillState {
   prefill: Partial<RequestFormValues>;
+  /** Set by "Renew" on My bindings: the grant in effect that the new request renews. */
+  renewing?: RenewalPrefill;
+}
+
+interface OpenForm {
+  key: number;
+  initial: Partial<RequestFormValues>;
+  renewing?: RenewalPrefill;
+}
+
+function renewingOf(state: unknown): RenewalPrefill | undefined {
+  if (state && typeof state === 'object' && 'renewing' in state) {
+    const renewing = (state as PrefillState).renewing;
+    if (renewing && typeof renewing.expiresAt === 'string') return { expiresAt: renewing.expiresAt };
+  }
+  return undefined;
 }
 
 function prefillOf(state: unknown): Partial<RequestFormValues> | null {
@@ -28,9 +44,9 @@ export function HomePage() {
   const me = useOptionalMe();
   const [targets, reload] = useLoad((signal) => getTargets(signal), []);
   // Each opened form has its own key: a new key mounts a new form with a new operationId.
-  const [form, setForm] = useState<{ key: number; initial: Partial<RequestFormValues> } | null>(() => {
+  const [form, setForm] = useState<OpenForm | null>(() => {
     const prefill = prefillOf(location.state);
-    return prefill ? { key: 1, initial: prefill } : null;
+    return prefill ? { key: 1, initial: prefill, renewing: renewingOf(location.state) } : null;
   });
   const nextKey = useRef(2);
   const formRef = useRef<HTMLDivElement>(null);
@@ -40,7 +56,7 @@ export function HomePage() {
     if (location.state === lastState.current) return;
     lastState.current = location.state;
     const prefill = prefillOf(location.state);
-    if (prefill) setForm({ key: nextKey.current++, initial: prefill });
+    if (prefill) setForm({ key: nextKey.current++, initial: prefill, renewing: renewingOf(location.state) });
   }, [location.state]);
 
   const openForm = (initial: Partial<RequestFormValues> = {}) => {
@@ -104,6 +120,7 @@ export function HomePage() {
               key={form.key}
               targets={list}
               initial={form.initial}
+              renewing={form.renewing}
               onNewRequest={() => openForm()}
               onAccepted={(id) => navigate(`/requests/${encodeURIComponent(id)}`)}
             />

@@ -126,6 +126,30 @@ describe('RequestPage', () => {
     expect(r.byTestId('request-detail').textContent).toBe('Last note: The pipeline of the merge request failed.');
   });
 
+  it('says who is expected to act and until when', async () => {
+    const since = new Date(Date.now() - 12 * 60_000).toISOString();
+    const deadline = new Date(Date.parse(since) + 24 * 3_600_000).toISOString();
+    backend(() =>
+      envelope('OK', view({
+        status: 'MR_CREATING',
+        step: 'CREATE_PIPELINE_PENDING',
+        waiting: { waitingFor: 'PIPELINE', since, deadline, nextAttemptAt: null, checkedEverySeconds: 600, failing: null },
+      })),
+    );
+    r = await render(<RequestPage operationId="op-1" />);
+    await flush();
+    const wait = r.byTestId('request-wait');
+    expect(wait.dataset.waitingFor).toBe('PIPELINE');
+    expect(wait.textContent).toBe('Waiting for the pipeline for 12 min; checked every 10 min; a person is asked after 24 h.');
+  });
+
+  it('shows no wait when nobody is expected to act', async () => {
+    backend(() => envelope('OK', view({ status: 'VALIDATED', step: 'CALLED_BACK' })));
+    r = await render(<RequestPage operationId="op-1" />);
+    await flush();
+    expect(r.queryByTestId('request-wait')).toBeNull();
+  });
+
   it('a missing request shows the error with its code and stops', async () => {
     const api = backend(() => envelope('NOT_FOUND', null, 404, { message: 'Not found.', traceId: 'tr-404' }));
     r = await render(<RequestPage operationId="nope" />);

@@ -6,7 +6,7 @@ export const TARGETS: Target[] = [
 ];
 
 export function entry(event: string, status: string | null, at = '2026-01-01T10:00:00Z', detail: string | null = null): TimelineEntry {
-  return { event, step: null, status, at, detail };
+  return { event, step: event, status, at, detail };
 }
 
 export function view(overrides: Partial<RequestView> = {}): RequestView {
@@ -22,11 +22,14 @@ export function view(overrides: Partial<RequestView> = {}): RequestView {
     step: 'APPROVAL_SUBMITTED',
     stepCode: 10402,
     hint: { code: 'NONE', message: 'Your request is being processed.' },
+    detail: null,
     mergeRequest: null,
     batchId: null,
     timeline: [entry('SUBMITTED_APPROVE_FIRST', 'APPROVAL_SENDING'), entry('APPROVAL_SUBMITTED', 'APPROVAL_SENT')],
     createdAt: '2026-01-01T10:00:00Z',
     updatedAt: '2026-01-01T10:00:01Z',
+    kind: 'GRANT',
+    previousGrant: null,
     ...overrides,
   };
 }

@@ -1,6 +1,7 @@
 package io.changeflow.bootstrap;
 
 import io.changeflow.application.port.out.Targets;
+import io.changeflow.domain.request.PipelinePolicy;
 import io.changeflow.domain.request.Target;
 import io.changeflow.domain.request.TargetKey;
 import java.util.LinkedHashMap;
@@ -15,8 +16,11 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 @ConfigurationProperties("changeflow.catalog")
 record CatalogProperties(List<Entry> targets) {
 
+    /** @param pipeline {@code required} (default), {@code manual-counts} or {@code none}; see {@link PipelinePolicy} */
     record Entry(String key, String name, String description, String project, String filePath, boolean batchable,
-                 String partition) {}
+                 String partition, String pipeline) {}
+
+    private static final System.Logger LOG = System.getLogger(CatalogProperties.class.getName());
 
     CatalogProperties {
         targets = targets == null ? List.of() : List.copyOf(targets);
@@ -32,7 +36,7 @@ record CatalogProperties(List<Entry> targets) {
             }
             var target = new Target(key, entry.name() == null ? key.value() : entry.name(),
                     entry.description() == null ? "" : entry.description(), entry.project(), entry.filePath(),
-                    entry.batchable(), entry.partition());
+                    entry.batchable(), entry.partition(), pipelinePolicy(key, entry.pipeline()));
             if (byKey.putIfAbsent(key, target) != null) {
                 throw new IllegalStateException("changeflow.catalog: target " + key + " is listed twice");
             }
@@ -49,5 +53,15 @@ record CatalogProperties(List<Entry> targets) {
                 return Optional.ofNullable(byKey.get(key));
             }
         };
+    }
+
+    /** Fail-safe: a missing value is {@code required}; so is a garbled one, said once in the log. */
+    private static PipelinePolicy pipelinePolicy(TargetKey key, String raw) {
+        var named = PipelinePolicy.named(raw);
+        if (named.isEmpty() && raw != null && !raw.isBlank()) {
+            LOG.log(System.Logger.Level.WARNING, () -> "changeflow.catalog: target " + key + " has the unknown pipeline policy '"
+                    + raw.strip() + "'; using 'required' (one of: required, manual-counts, none)");
+        }
+        return named.orElse(PipelinePolicy.REQUIRED);
     }
 }

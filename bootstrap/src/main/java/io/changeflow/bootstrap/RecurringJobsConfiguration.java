@@ -1,9 +1,11 @@
 package io.changeflow.bootstrap;
 
 import io.changeflow.adapter.scheduler.RecurringJob;
+import io.changeflow.application.approval.ReconcileApprovals;
 import io.changeflow.application.port.out.ClusterRateLimits;
 import io.changeflow.application.reconcile.ReconcileMergedRequests;
 import io.changeflow.application.recovery.PurgeExpiredIdempotencyRecords;
+import io.changeflow.application.recovery.RetryTransientFailures;
 import io.changeflow.application.recovery.SweepStuckRequests;
 import java.time.Duration;
 import org.springframework.context.annotation.Bean;
@@ -33,6 +35,18 @@ class RecurringJobsConfiguration {
     }
 
     @Bean
+    RecurringJob checkApprovalsJob(ReconcileApprovals check) {
+        return new RecurringJob("check-approvals", check.policy().every(),
+                () -> check.reconcile(new ReconcileApprovals.Command()));
+    }
+
+    @Bean
+    RecurringJob retryTransientFailuresJob(RetryTransientFailures retry, DeadlineProperties deadlines) {
+        return new RecurringJob("retry-transient-failures", deadlines.retryEveryOrDefault(),
+                () -> retry.run(new RetryTransientFailures.Command()));
+    }
+
+    @Bean
     RecurringJob purgeIdempotencyRecordsJob(PurgeExpiredIdempotencyRecords purge) {
         return new RecurringJob("purge-idempotency-records", Duration.ofMinutes(10),
                 () -> purge.purge(PurgeExpiredIdempotencyRecords.Command.defaults()));
@@ -43,6 +57,10 @@ class RecurringJobsConfiguration {
         return new RecurringJob("purge-rate-limit-hits", Duration.ofMinutes(5), () -> {
             while (rateLimits.purgeOlderThan(RATE_LIMIT_HISTORY, PURGE_CHUNK) == PURGE_CHUNK) {
                 // keep deleting in bounded chunks until a chunk comes back short
+            }
+            // then the keys (rate_limit_bucket rows) of callers idle for as long: a flood of keys never stays
+            while (rateLimits.purgeIdleKeys(RATE_LIMIT_HISTORY, PURGE_CHUNK) == PURGE_CHUNK) {
+                // same: bounded chunks
             }
         });
     }

@@ -1,5 +1,7 @@
 package io.changeflow.bootstrap;
 
+import io.changeflow.application.approval.CheckApprovalStep;
+import io.changeflow.application.approval.ReconcileApprovals;
 import io.changeflow.application.approval.SubmitApproval;
 import io.changeflow.application.batch.BatchSteps;
 import io.changeflow.application.batch.MergeBatch;
@@ -10,16 +12,21 @@ import io.changeflow.application.callback.HandleApprovalCallback;
 import io.changeflow.application.callback.HandleDeployCallback;
 import io.changeflow.application.close.CloseMergeRequest;
 import io.changeflow.application.create.CreateMergeRequest;
+import io.changeflow.application.deploy.DeployDeadline;
 import io.changeflow.application.handle.HandleMergeRequest;
+import io.changeflow.application.port.out.Activity;
 import io.changeflow.application.port.out.Approvals;
 import io.changeflow.application.port.out.AuditLog;
 import io.changeflow.application.port.out.Batches;
 import io.changeflow.application.port.out.BusinessMetrics;
 import io.changeflow.application.port.out.CallbackInbox;
+import io.changeflow.application.port.out.ExternalSystemHealth;
 import io.changeflow.application.port.out.IdempotencyRecords;
 import io.changeflow.application.port.out.MergeRequests;
 import io.changeflow.application.port.out.Operations;
+import io.changeflow.application.port.out.ScanCursors;
 import io.changeflow.application.port.out.Permissions;
+import io.changeflow.application.port.out.TargetFiles;
 import io.changeflow.application.port.out.Targets;
 import io.changeflow.application.port.out.WorkQueue;
 import io.changeflow.application.port.out.WorkQueue.StepKind;
@@ -27,14 +34,18 @@ import io.changeflow.application.query.ListMyBindings;
 import io.changeflow.application.query.ListMyRequests;
 import io.changeflow.application.query.ListTargets;
 import io.changeflow.application.query.PreviewChange;
+import io.changeflow.application.query.RequestWaits;
 import io.changeflow.application.query.ShowChangeRequest;
+import io.changeflow.application.query.ShowOverview;
 import io.changeflow.application.query.ShowStats;
 import io.changeflow.application.reconcile.MarkDeployed;
 import io.changeflow.application.reconcile.ReconcileMergedRequests;
 import io.changeflow.application.recovery.CloseChangeRequest;
+import io.changeflow.application.recovery.FindOverdueRequests;
 import io.changeflow.application.recovery.FindStuckRequests;
 import io.changeflow.application.recovery.PurgeExpiredIdempotencyRecords;
 import io.changeflow.application.recovery.RetriggerStep;
+import io.changeflow.application.recovery.RetryTransientFailures;
 import io.changeflow.application.recovery.ShowOperation;
 import io.changeflow.application.recovery.SweepStuckRequests;
 import io.changeflow.application.settings.Settings;
@@ -43,19 +54,26 @@ import io.changeflow.application.workflow.PipelineWatch;
 import io.changeflow.application.workflow.RunWorkflowStep;
 import io.changeflow.application.workflow.StateChanges;
 import io.changeflow.application.workflow.StepLauncher;
+import io.changeflow.application.workflow.TransientRetries;
 import io.changeflow.application.workflow.WorkflowPolicy;
 import io.changeflow.application.workflow.WorkflowStep;
+import io.changeflow.domain.state.Convergence;
 import io.changeflow.domain.state.WorkflowEvent;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 /** The use cases, built explicitly on the ports the adapters provide (no Spring in application). */
 @Configuration(proxyBeanMethods = false)
-@EnableConfigurationProperties({WorkflowProperties.class, CatalogProperties.class})
+@EnableConfigurationProperties({WorkflowProperties.class, CatalogProperties.class, ApprovalCheckProperties.class,
+        DeadlineProperties.class})
 class WorkflowConfiguration {
 
     @Bean
@@ -69,8 +87,21 @@ class WorkflowConfiguration {
     }
 
     @Bean
-    WorkflowPolicy workflowPolicy(WorkflowProperties properties) {
-        return properties.toPolicy();
+    WorkflowPolicy workflowPolicy(WorkflowProperties properties, DeadlineProperties deadlines) {
+        return deadlines.applyTo(properties.toPolicy());
+    }
+
+    /** The transient retries of the request steps: capped exponential backoff with jitter, until the transient deadline. */
+    @Bean
+    TransientRetries transientRetries(WorkflowPolicy policy, Clock clock) {
+        return policy.transientRetries(clock, () -> ThreadLocalRandom.current().nextDouble());
+    }
+
+    @Bean
+    RetryTransientFailures retryTransientFailures(Operations operations, WorkQueue queue, StateChanges changes,
+                                                  TransientRetries transientRetries, ScanCursors cursors) {
+        return new RetryTransientFailures(operations, queue, changes, transientRetries, cursors,
+                RetryTransientFailures.DEFAULT_LIMIT);
     }
 
     @Bean
@@ -93,7 +124,7 @@ class WorkflowConfiguration {
                                             Settings settings, StepLauncher launcher, BusinessMetrics metrics,
                                             Clock clock, WorkflowProperties properties) {
         return new SubmitChangeRequest(operations, targets, idempotency, settings, launcher, metrics, clock,
-                properties.keyTimeToLive(SubmitChangeRequest.DEFAULT_KEY_TIME_TO_LIVE));
+                properties.keyTimeToLive(SubmitChangeRequest.DEFAULT_KEY_TIME_TO_LIVE), Thread::sleep);
     }
 
     @Bean
@@ -103,41 +134,61 @@ class WorkflowConfiguration {
     }
 
     @Bean
-    HandleDeployCallback handleDeployCallback(CallbackInbox inbox, Operations operations, MarkDeployed markDeployed) {
-        return new HandleDeployCallback(inbox, operations, markDeployed);
+    HandleDeployCallback handleDeployCallback(CallbackInbox inbox, Operations operations, MarkDeployed markDeployed,
+                                              StateChanges changes) {
+        return new HandleDeployCallback(inbox, operations, markDeployed, changes);
     }
 
     @Bean
-    ReconcileMergedRequests reconcileMergedRequests(Operations operations, CallbackInbox inbox, MarkDeployed markDeployed,
-                                                    AuditLog audit, WorkflowProperties properties, Clock clock) {
-        return new ReconcileMergedRequests(operations, inbox, markDeployed, audit, properties.reconciliationWindow(), clock);
+    ReconcileMergedRequests reconcileMergedRequests(Operations operations, CallbackInbox inbox, ScanCursors cursors,
+                                                    MarkDeployed markDeployed, AuditLog audit, WorkflowProperties properties,
+                                                    Clock clock) {
+        return new ReconcileMergedRequests(operations, inbox, cursors, markDeployed, audit, properties.reconciliationPolicy(),
+                clock);
     }
 
     @Bean
-    RunWorkflowStep runWorkflowStep(Operations operations, Targets targets, Approvals approvals, MergeRequests gitlab,
+    RunWorkflowStep runWorkflowStep(Operations operations, Targets targets, SubmitApproval submitApproval,
+                                    ReconcileApprovals approvalCheck, MergeRequests gitlab,
                                     Batches batches, BusinessMetrics metrics, SettleBatch settleBatch,
-                                    StateChanges changes, Settings settings, WorkflowPolicy policy, Clock clock) {
+                                    StateChanges changes, Settings settings, WorkflowPolicy policy, Clock clock,
+                                    TransientRetries transientRetries) {
         var pipelineWatch = new PipelineWatch(policy.pipelinePolling(), policy.pendingRecheck(), policy.pendingGiveUpAfter());
         var steps = new ArrayList<WorkflowStep>(List.of(
                 new WorkflowStep(StepKind.SUBMIT_APPROVAL, WorkflowEvent.APPROVAL_SUBMIT_FAILED,
-                        new SubmitApproval(operations, approvals, changes), changes, policy.transientRetry()),
+                        submitApproval, changes, transientRetries),
+                new WorkflowStep(StepKind.CHECK_APPROVAL, new CheckApprovalStep(operations, approvalCheck),
+                        CheckApprovalStep::onFailure, transientRetries),
                 new WorkflowStep(StepKind.CREATE, WorkflowEvent.CREATE_ERROR,
                         new CreateMergeRequest(operations, targets, gitlab, changes, pipelineWatch, clock), changes,
-                        policy.transientRetry()),
+                        transientRetries),
                 new WorkflowStep(StepKind.HANDLE, WorkflowEvent.HANDLE_ERROR,
                         new HandleMergeRequest(operations, targets, gitlab, changes, settings, policy, clock), changes,
-                        policy.transientRetry()),
+                        transientRetries),
                 new WorkflowStep(StepKind.CLOSE, WorkflowEvent.CLOSE_FAILED,
-                        new CloseMergeRequest(operations, gitlab, changes, policy), changes, policy.transientRetry())));
+                        new CloseMergeRequest(operations, gitlab, changes, policy), changes, transientRetries)));
         steps.addAll(BatchSteps.of(new MergeBatch(batches, operations, targets, gitlab, metrics, settings, policy, clock),
                 new SettleBatchStep(settleBatch, policy), policy.transientRetry()));
         return new RunWorkflowStep(steps);
     }
 
     @Bean
+    SubmitApproval submitApproval(Operations operations, Approvals approvals, StateChanges changes,
+                                  HandleApprovalCallback decisions) {
+        return new SubmitApproval(operations, approvals, changes, decisions);
+    }
+
+    @Bean
+    ReconcileApprovals reconcileApprovals(Operations operations, Approvals approvals, SubmitApproval submitApproval,
+                                          HandleApprovalCallback decisions, ApprovalCheckProperties properties,
+                                          Clock clock) {
+        return new ReconcileApprovals(operations, approvals, submitApproval, decisions, properties.toPolicy(), clock);
+    }
+
+    @Bean
     SweepStuckRequests sweepStuckRequests(Operations operations, Targets targets, Batches batches, WorkQueue queue,
-                                          StateChanges changes, WorkflowProperties properties) {
-        return new SweepStuckRequests(operations, targets, batches, queue, changes, properties.sweepPolicy());
+                                          StateChanges changes, ScanCursors cursors, WorkflowProperties properties) {
+        return new SweepStuckRequests(operations, targets, batches, queue, changes, cursors, properties.sweepPolicy());
     }
 
     @Bean
@@ -157,6 +208,32 @@ class WorkflowConfiguration {
         return new FindStuckRequests(operations);
     }
 
+    /** The durations the owning jobs act on (each read fail-safe by its own properties): overdue, request waits, overview. */
+    @Bean
+    FindOverdueRequests.Deadlines convergenceDeadlines(WorkflowProperties properties, WorkflowPolicy policy,
+                                                       ApprovalCheckProperties approvalCheck, DeployDeadline.Policy deploy) {
+        var deadlines = new EnumMap<Convergence.Deadline, Duration>(Convergence.Deadline.class);
+        deadlines.put(Convergence.Deadline.STEP_SILENCE, properties.sweepPolicy().failAfter());
+        deadlines.put(Convergence.Deadline.APPROVAL, approvalCheck.toPolicy().deadline());
+        deadlines.put(Convergence.Deadline.PIPELINE_PENDING, policy.pendingGiveUpAfter());
+        deadlines.put(Convergence.Deadline.TRANSIENT, policy.transientDeadline());
+        deadlines.put(Convergence.Deadline.DEPLOY, deploy.deadline());
+        return new FindOverdueRequests.Deadlines(deadlines);
+    }
+
+    @Bean
+    FindOverdueRequests findOverdueRequests(Operations operations, WorkQueue queue, FindOverdueRequests.Deadlines deadlines,
+                                            Clock clock) {
+        return new FindOverdueRequests(operations, queue, Convergence.standard(), deadlines, clock);
+    }
+
+    @Bean
+    ShowOverview showOverview(Activity activity, WorkQueue queue, ObjectProvider<ExternalSystemHealth> systems, Targets targets,
+                              FindOverdueRequests.Deadlines deadlines, Clock clock) {
+        return new ShowOverview(activity, queue, systems.orderedStream().toList(), targets, Convergence.standard(), deadlines,
+                clock);
+    }
+
     @Bean
     ShowOperation showOperation(Operations operations, AuditLog audit) {
         return new ShowOperation(operations, audit);
@@ -168,8 +245,9 @@ class WorkflowConfiguration {
     }
 
     @Bean
-    ShowChangeRequest showChangeRequest(Operations operations, Permissions permissions) {
-        return new ShowChangeRequest(operations, permissions);
+    ShowChangeRequest showChangeRequest(Operations operations, Permissions permissions, WorkQueue queue,
+                                        WorkflowPolicy policy, FindOverdueRequests.Deadlines deadlines) {
+        return new ShowChangeRequest(operations, permissions, new RequestWaits(queue, policy, deadlines));
     }
 
     @Bean
@@ -193,7 +271,7 @@ class WorkflowConfiguration {
     }
 
     @Bean
-    PreviewChange previewChange(Targets targets, MergeRequests gitlab, Clock clock) {
-        return new PreviewChange(targets, gitlab, clock);
+    PreviewChange previewChange(Targets targets, TargetFiles files, Clock clock) {
+        return new PreviewChange(targets, files, clock);
     }
 }

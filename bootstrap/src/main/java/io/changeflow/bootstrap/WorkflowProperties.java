@@ -1,13 +1,15 @@
 package io.changeflow.bootstrap;
 
+import io.changeflow.application.reconcile.ReconcileMergedRequests;
 import io.changeflow.application.recovery.SweepStuckRequests;
 import io.changeflow.application.workflow.WorkflowPolicy;
 import io.changeflow.domain.polling.ExponentialBackoff;
 import io.changeflow.domain.polling.JitteredBackoff;
 import io.changeflow.domain.polling.RetryPolicy;
 import io.changeflow.domain.polling.TieredPolling;
-import io.changeflow.domain.reconcile.ReconciliationWindow;
+import io.changeflow.domain.reconcile.ReconciliationMatching;
 import java.time.Duration;
+import java.util.Map;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
 /**
@@ -36,8 +38,14 @@ record WorkflowProperties(Polling pipeline, Polling rebase, Polling mergeability
     /** The stuck-request sweep: re-schedule after {@code lostTaskAfter} of silence, fail after {@code failAfter}. */
     record Sweep(Duration every, Duration lostTaskAfter, Duration failAfter, Integer limit) {}
 
-    /** Lost deploy callbacks: every {@code every}, records merged between {@code minAge} and {@code maxAge} ago. */
-    record Reconciliation(Duration every, Duration minAge, Duration maxAge) {}
+    /**
+     * Lost deploy callbacks: every {@code every}, the next page of merged records last written more than
+     * {@code minAge} ago; {@code maxAge} is no longer used (nothing falls out of a window). {@code matching}:
+     * {@code exact} (default), {@code watermark} or {@code exact-with-watermark-fallback}, overridden per GitLab
+     * project path by {@code matchingByProject}; anything unrecognised is {@code exact}.
+     */
+    record Reconciliation(Duration every, Duration minAge, Duration maxAge, String matching,
+                          Map<String, String> matchingByProject) {}
 
     WorkflowPolicy toPolicy() {
         var d = WorkflowPolicy.defaults();
@@ -73,10 +81,13 @@ record WorkflowProperties(Polling pipeline, Polling rebase, Polling mergeability
         return sweep == null ? Duration.ofMinutes(1) : or(sweep.every(), Duration.ofMinutes(1));
     }
 
-    ReconciliationWindow reconciliationWindow() {
-        return new ReconciliationWindow(
-                reconciliation == null ? Duration.ofMinutes(10) : or(reconciliation.minAge(), Duration.ofMinutes(10)),
-                reconciliation == null ? Duration.ofHours(24) : or(reconciliation.maxAge(), Duration.ofHours(24)));
+    ReconcileMergedRequests.Policy reconciliationPolicy() {
+        var defaults = ReconcileMergedRequests.Policy.defaults();
+        if (reconciliation == null) {
+            return defaults;
+        }
+        return new ReconcileMergedRequests.Policy(or(reconciliation.minAge(), defaults.minAge()), defaults.candidates(),
+                ReconciliationMatching.parse(reconciliation.matching(), reconciliation.matchingByProject()));
     }
 
     Duration reconciliationEvery() {

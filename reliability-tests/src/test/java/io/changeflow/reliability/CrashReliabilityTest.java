@@ -12,7 +12,6 @@ import io.changeflow.systemtest.harness.ChangeflowCluster;
 import io.changeflow.systemtest.harness.Figures;
 import io.changeflow.systemtest.harness.InstanceSettings;
 import io.changeflow.systemtest.harness.Invariants;
-import io.changeflow.systemtest.harness.OperatorRecovery;
 import io.changeflow.systemtest.harness.Poll;
 import io.changeflow.systemtest.harness.RequestView;
 import io.changeflow.systemtest.harness.Sql;
@@ -46,8 +45,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * instance, as a person pressing "submit" again would.
  *
  * <p>Per run: every submission ends ACCEPTED or DUPLICATE_SUBMIT (none stuck IDEMPOTENCY_IN_FLIGHT), every
- * request comes to rest in an explicit state, the ones that stopped with KEEP_WAITING are finished by the
- * runbook's re-trigger, and then every request is VALIDATED on one merge request approved once by each
+ * request converges by itself, no operator acting (a KEEP_WAITING request has not converged: something still
+ * works on it), and every request is VALIDATED on one merge request approved once by each
  * bot and merged once (no repeated approval attempt by a bot that had approved). Measured: the time
  * from the kill until the survivor took over the victim's steps, and until it wrote the next state of
  * every request whose step the victim held (resumed the work).
@@ -76,7 +75,7 @@ class CrashReliabilityTest {
     enum KillMode { DURING_SUBMISSIONS, AFTER_GITLAB_CALLS, HOLDING_A_STEP }
 
     record Run(int run, String order, KillMode mode, String victim, int held, long takeoverMs, long resumeMs,
-               int submitted, int lost, int inFlightTakeovers, Map<String, Integer> atRest, int retriggers, long runMs) {}
+               int submitted, int lost, int inFlightTakeovers, Map<String, Integer> converged, long runMs) {}
 
     @AfterAll
     static void stopPool() {
@@ -161,17 +160,15 @@ class CrashReliabilityTest {
             }
             var ids = submissions.ids();
             var reader = survivor.client("otto");
-            var views = Poll.until("run " + run + ": every request at rest", Duration.ofSeconds(180), Duration.ofMillis(500),
-                    () -> ids.stream().map(reader::request).toList(), all -> all.stream().allMatch(RequestView::isAtRest));
-            var atRest = new TreeMap<>(Invariants.outcomeTable(views));
+            // No operator: every request converges by itself (KEEP_WAITING is not converged: something still works on it)
+            var views = Poll.until("run " + run + ": every request converged", Duration.ofSeconds(240), Duration.ofMillis(500),
+                    () -> ids.stream().map(reader::request).toList(), all -> all.stream().allMatch(RequestView::hasConverged));
+            var converged = new TreeMap<>(Invariants.outcomeTable(views));
             restart.get(240, TimeUnit.SECONDS);
             applyOrder(approveFirst);
-
-            // the runbook: re-trigger what stopped with KEEP_WAITING; afterwards everything is in effect
-            var recovery = OperatorRecovery.retriggerUntilValidated(reader, ids, 3, Duration.ofSeconds(90));
-            for (var view : recovery.views()) {
+            for (var view : views) {
                 if (!"VALIDATED".equals(view.status())) {
-                    problems.add("run " + run + ": " + view + " not VALIDATED after the re-triggers");
+                    problems.add("run " + run + ": " + view + " converged without taking effect (no operator acted)");
                 } else {
                     problems.addAll(Invariants.deliveredOnItsOwnMergeRequest(sims, view));
                 }
@@ -179,8 +176,8 @@ class CrashReliabilityTest {
             problems.addAll(submissions.problems);
             allIds.addAll(ids);
             runs.add(new Run(run, approveFirst ? "approve-first" : "create-first", mode, victim.name(), held.size(),
-                    takeover, resume, ids.size() + submissions.lost.get(), submissions.lost.get(), submissions.inFlightTakeovers.get(), atRest,
-                    recovery.retriggers(), (System.nanoTime() - runStart) / 1_000_000));
+                    takeover, resume, ids.size() + submissions.lost.get(), submissions.lost.get(), submissions.inFlightTakeovers.get(), converged,
+                    (System.nanoTime() - runStart) / 1_000_000));
         }
         sims.clearFaults();
         problems.addAll(Invariants.repeatedApprovalAttempts(sims.gitlabCalls()));
@@ -194,30 +191,28 @@ class CrashReliabilityTest {
 
     private static void record(List<Run> runs, int requests, List<String> problems, long totalMs) {
         var text = new StringBuilder();
-        text.append("run order          kill mode           victim held takeover ms resume ms submitted lost retriggers run ms  at rest before re-triggers\n");
+        text.append("run order          kill mode           victim held takeover ms resume ms submitted lost run ms  converged (no operator)\n");
         var takeovers = new ArrayList<Duration>();
         var resumes = new ArrayList<Duration>();
         var modes = new TreeMap<String, Integer>();
         var restTotals = new TreeMap<String, Integer>();
-        var retriggers = 0;
         for (var r : runs) {
-            text.append(String.format("%3d %-14s %-19s %-6s %4d %11d %9s %9d %4d %10d %6d  %s%n", r.run(), r.order(), r.mode(),
+            text.append(String.format("%3d %-14s %-19s %-6s %4d %11d %9s %9d %4d %6d  %s%n", r.run(), r.order(), r.mode(),
                     r.victim(), r.held(), r.takeoverMs(), r.resumeMs() < 0 ? "-" : Long.toString(r.resumeMs()),
-                    r.submitted(), r.lost(), r.retriggers(), r.runMs(), r.atRest()));
+                    r.submitted(), r.lost(), r.runMs(), r.converged()));
             takeovers.add(Duration.ofMillis(r.takeoverMs()));
             if (r.resumeMs() >= 0) {
                 resumes.add(Duration.ofMillis(r.resumeMs()));
             }
             modes.merge(r.mode().name(), 1, Integer::sum);
-            r.atRest().forEach((k, v) -> restTotals.merge(k, v, Integer::sum));
-            retriggers += r.retriggers();
+            r.converged().forEach((k, v) -> restTotals.merge(k, v, Integer::sum));
         }
         text.append("kill modes: ").append(modes).append('\n');
         text.append("takeover (no step left marked running on the killed instance): ").append(Figures.latencies(takeovers)).append('\n');
         text.append("resume (every request the killed instance held has a new state written): ").append(Figures.latencies(resumes)).append('\n');
-        text.append("at rest before re-triggers, all runs:\n").append(Figures.table(restTotals));
+        text.append("converged without an operator, all runs:\n").append(Figures.table(restTotals));
         var lost = runs.stream().mapToInt(Run::lost).sum();
-        text.append("re-triggers: ").append(retriggers).append("; requests accepted: ").append(requests)
+        text.append("operator actions: none; requests accepted: ").append(requests)
                 .append("; submissions lost: ").append(lost).append("; took ").append(totalMs).append(" ms\n");
         var takeovers2 = runs.stream().mapToInt(Run::inFlightTakeovers).sum();
         text.append("submissions answered IDEMPOTENCY_IN_FLIGHT until the 30 s lease ran out, then decided by a retry: ")

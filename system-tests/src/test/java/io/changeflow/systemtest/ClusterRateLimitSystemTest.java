@@ -24,8 +24,8 @@ class ClusterRateLimitSystemTest {
 
     @RegisterExtension
     static final ChangeflowCluster cluster = ChangeflowCluster.create().withPlainTargets(2 * ATTEMPTS)
-            // the store's deadline (500 ms by default, then the request is allowed: fail open, adapters-web's
-            // RateLimitWebTest) is widened so a loaded CI machine tests the sharing, not the fail-open path
+            // the store's deadline (500 ms by default, then this instance's own limiter decides: adapters-web's
+            // RateLimitWebTest) is widened so a loaded CI machine tests the sharing, not the local fallback
             .withInstanceProperty("changeflow.ratelimit.cluster-timeout", "10s")
             .withInstances("a", "b");
 

@@ -6,10 +6,10 @@ import io.changeflow.sandbox.fault.FaultSettings;
 import io.changeflow.sandbox.fault.Faults;
 import io.changeflow.systemtest.harness.ApiClient;
 import io.changeflow.systemtest.harness.ChangeflowCluster;
+import io.changeflow.systemtest.harness.Convergence;
 import io.changeflow.systemtest.harness.Figures;
 import io.changeflow.systemtest.harness.InstanceSettings;
 import io.changeflow.systemtest.harness.Invariants;
-import io.changeflow.systemtest.harness.OperatorRecovery;
 import io.changeflow.systemtest.harness.Poll;
 import io.changeflow.systemtest.harness.RequestView;
 import io.changeflow.systemtest.harness.SimulatorHost;
@@ -103,14 +103,12 @@ class InstanceCrashSystemTest {
                         + "all requests at rest " + allDone.toMillis() + " ms after the kill: "
                         + new TreeMap<>(Invariants.outcomeTable(views)));
 
-        // nothing lost: what stopped with KEEP_WAITING is finished by the operator's re-trigger (the runbook);
-        // the re-triggers needed are counted (0 expected: a kill interrupts a step, which the survivor resumes)
+        // nothing lost, and no operator needed: a kill interrupts a step, which the survivor resumes to the end
         assertThat(views).allSatisfy(v -> assertThat(v.hint()).as(v.toString()).isIn("NONE", "KEEP_WAITING"));
-        var recovery = OperatorRecovery.retriggerUntilValidated(cluster.client("b", "otto"), ids, 3, Duration.ofSeconds(60));
-        Figures.record("SIGKILL mid-step: operator re-triggers needed afterwards",
-                recovery.retriggers() + " re-triggers in " + recovery.rounds() + " round(s)");
+        var converged = Convergence.awaitAll(cluster.client("b", "otto"), ids, Duration.ofSeconds(60));
+        assertThat(converged).allSatisfy(v -> assertThat(v.status()).as(v.toString()).isEqualTo("VALIDATED"));
         var problems = new ArrayList<String>();
-        recovery.views().forEach(v -> problems.addAll(Invariants.deliveredOnItsOwnMergeRequest(sims, v)));
+        converged.forEach(v -> problems.addAll(Invariants.deliveredOnItsOwnMergeRequest(sims, v)));
         problems.addAll(Invariants.repeatedApprovalAttempts(sims.gitlabCalls()));
         assertThat(problems).isEmpty();
         assertThat(cluster.instance("b").isAlive()).isTrue();
@@ -124,16 +122,16 @@ class InstanceCrashSystemTest {
                 Duration.ofMillis(300), () -> restarted.client("alice").request(id), RequestView::isAtRest);
         Figures.record("SIGKILL mid-step: the killed instance restarted", "healthy again after "
                 + restarted.lastStartup().toMillis() + " ms; its first request ended " + last.outcome());
-        assertThat(Invariants.deliveredOnItsOwnMergeRequest(sims, OperatorRecovery.retriggerUntilValidated(
-                restarted.client("otto"), List.of(id), 2, Duration.ofSeconds(60)).views().getFirst())).isEmpty();
+        var first = Convergence.awaitAll(restarted.client("otto"), List.of(id), Duration.ofSeconds(60)).getFirst();
+        assertThat(first.status()).as(first.toString()).isEqualTo("VALIDATED");
+        assertThat(Invariants.deliveredOnItsOwnMergeRequest(sims, first)).isEmpty();
     }
 
     /**
      * Random kills ({@code -Dsystem.randomKills=K}: 1 in CI, more in the long run): K times, while a wave of
      * requests flows, one instance chosen at random is SIGKILLed at a random moment (once a random number
      * of the wave's requests has a merge request) and started again. Afterwards every request of every
-     * wave is VALIDATED (after the runbook's re-trigger where one stopped with KEEP_WAITING), and nothing
-     * was done twice. {@code -Dsystem.seed=S} makes the choices repeatable.
+     * wave is VALIDATED by itself (no operator acts), and nothing was done twice. {@code -Dsystem.seed=S} makes the choices repeatable.
      */
     @Test
     @Order(2)
@@ -177,11 +175,12 @@ class InstanceCrashSystemTest {
             ids.addAll(wave);
         }
         sims.clearFaults();
-        var recovery = OperatorRecovery.retriggerUntilValidated(cluster.client("a", "otto"), ids, 3, Duration.ofSeconds(90));
-        Figures.record("random SIGKILLs: " + kills + " waves of " + REQUESTS + " requests", log + "\nre-triggers needed: "
-                + recovery.retriggers() + "; outcome " + new TreeMap<>(Invariants.outcomeTable(recovery.views())));
+        var converged = Convergence.awaitAll(cluster.client("a", "otto"), ids, Duration.ofSeconds(90));
+        Figures.record("random SIGKILLs: " + kills + " waves of " + REQUESTS + " requests", log + "\noperator actions: none; outcome "
+                + new TreeMap<>(Invariants.outcomeTable(converged)));
+        assertThat(converged).allSatisfy(v -> assertThat(v.status()).as(v.toString()).isEqualTo("VALIDATED"));
         var problems = new ArrayList<String>();
-        recovery.views().forEach(v -> problems.addAll(Invariants.deliveredOnItsOwnMergeRequest(sims, v)));
+        converged.forEach(v -> problems.addAll(Invariants.deliveredOnItsOwnMergeRequest(sims, v)));
         problems.addAll(Invariants.repeatedApprovalAttempts(sims.gitlabCalls()));
         assertThat(problems).isEmpty();
     }

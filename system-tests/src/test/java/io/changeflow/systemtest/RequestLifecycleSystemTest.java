@@ -9,9 +9,21 @@ import io.changeflow.systemtest.harness.InstanceSettings;
 import io.changeflow.systemtest.harness.Invariants;
 import io.changeflow.systemtest.harness.Poll;
 import io.changeflow.systemtest.harness.RequestView;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -19,7 +31,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * The main journey on the packaged application: one instance (production profile) on a real
  * database, the simulators in their own host. A request goes from submission to VALIDATED in both
  * step orders; the order is switched at runtime through the dynamic configuration file, and the
- * request submitted before the switch keeps its order.
+ * request submitted before the switch keeps its order. {@link Observability}: the exposition an operator's
+ * alerts and dashboard read, checked with promtool.
  */
 class RequestLifecycleSystemTest {
 
@@ -83,19 +96,33 @@ class RequestLifecycleSystemTest {
         }
     }
 
-    /** What monitoring reads without an identity shows no file system path (reliability finding 4). */
+    /**
+     * Monitoring is not public and shows no file system path (reliability finding 4): anonymous health is the
+     * status only, the scrape needs an operator; what the operator reads carries no path either.
+     */
     @Test
     void healthAndMetricsShowNoFileSystemPaths() {
         var anonymous = cluster.client("solo", null);
+        var operator = cluster.client("solo", "otto");
         var repository = java.nio.file.Path.of("").toAbsolutePath().getParent().toString();
+        for (var path : List.of("/actuator/health", "/actuator/health/readiness", "/actuator/health/liveness")) {
+            var status = anonymous.get(path, Map.of("Accept", "*/*"));
+            assertThat(status.status()).as(path).isEqualTo(200);
+            assertThat(status.json().path("status").asString("")).as(path).isEqualTo("UP");
+            assertThat(status.body()).as(path + ": the status only").doesNotContain("components").doesNotContain("details")
+                    .doesNotContain("http");
+        }
+        assertThat(anonymous.get("/actuator/prometheus", Map.of("Accept", "*/*")).status()).isEqualTo(401);
+        assertThat(cluster.client("solo", "alice").get("/actuator/prometheus", Map.of("Accept", "*/*")).status()).isEqualTo(403);
         for (var path : List.of("/actuator/health", "/actuator/prometheus")) {
-            var response = anonymous.get(path, Map.of("Accept", "*/*"));
+            var response = operator.get(path, Map.of("Accept", "*/*"));
             assertThat(response.status()).as(path).isEqualTo(200);
             assertThat(response.body()).as(path).isNotBlank().doesNotContain(repository).doesNotContain("diskSpace")
                     .doesNotContain("disk_free_bytes");
         }
+        assertThat(operator.get("/actuator/health").json().path("components").has("db")).as("details for operators").isTrue();
         // an empty Accept header means "anything" (it made the Prometheus scrape fail with a 500)
-        var scrape = anonymous.get("/actuator/prometheus", Map.of("Accept", ""));
+        var scrape = operator.get("/actuator/prometheus", Map.of("Accept", ""));
         assertThat(scrape.status()).as(scrape.toString()).isEqualTo(200);
     }
 
@@ -110,5 +137,167 @@ class RequestLifecycleSystemTest {
     private static RequestView awaitValidated(ApiClient client, String operationId) {
         return Poll.until("request " + operationId + " to be VALIDATED", Duration.ofSeconds(60),
                 () -> client.request(operationId), v -> "VALIDATED".equals(v.status()) || v.isAtRest());
+    }
+
+    /**
+     * What an operator alerts on (issue 16), on this class's instance (so that CI starts no instance for it): after
+     * one request ran to VALIDATED and one callback came with a forged signature, the real exposition of {@code /actuator/prometheus} has the meters with
+     * their tags, {@code promtool check metrics} finds nothing to say about any {@code changeflow_*} metric (help text
+     * included), the alert rules of {@code ops/prometheus} pass {@code promtool check rules} and their unit tests, and
+     * every metric named by the rules and the Grafana dashboard is in the exposition.
+     *
+     * <p>Needs {@code promtool} (Debian's {@code prometheus} package; CI's {@code .ci/run} installs it): without it the
+     * test fails, it never skips.
+     */
+    @Nested
+    class Observability {
+
+        static final Path OPS = Path.of("..", "ops").toAbsolutePath().normalize();
+        static final Path RULES = OPS.resolve("prometheus/changeflow-alerts.yml");
+        static final Path RULE_TESTS = OPS.resolve("prometheus/changeflow-alerts.test.yml");
+        static final Path DASHBOARD = OPS.resolve("grafana/changeflow-dashboard.json");
+        static final String MISSING = "these checks need promtool on the PATH or at /usr/bin/promtool (install it: "
+                + "apt-get install -y prometheus; CI's .ci/run does)";
+
+        private static final Pattern METRIC = Pattern.compile("\\b((?:changeflow|resilience4j|http_server)_[a-z0-9_]+)\\b");
+
+        private static String exposition;
+
+        @BeforeAll
+        static void oneRequestAndOneForgedCallback() {
+            var alice = cluster.client("solo", "alice");
+            var submitted = alice.submit("db-prod-readonly", "svc-observed", "observability system test");
+            assertThat(submitted.status()).as(submitted.toString()).isEqualTo(202);
+            var id = submitted.data().path("operationId").asString();
+            Poll.until("request " + id + " to be VALIDATED", Duration.ofSeconds(60), () -> alice.request(id),
+                    RequestView::isAtRest);
+            assertThat(alice.request(id).status()).isEqualTo("VALIDATED");
+            var forged = cluster.client("solo", null).send("POST", "/callbacks/approval",
+                    Map.of("requestId", "forged", "result", "APPROVED"), Map.of("webhook-id", "msg_forged",
+                            "webhook-timestamp", "1", "webhook-signature", "v1,Zm9yZ2Vk"));
+            assertThat(forged.status()).as(forged.toString()).isEqualTo(401);
+            // every recurring job has run once since the start (their first run is due at once)
+            exposition = Poll.until("every recurring job to have run once", Duration.ofSeconds(60),
+                    Observability::scrape, text -> text.contains("changeflow_jobs_runs_seconds_count{job=\"sweep-stuck-requests\"")
+                            && text.contains("changeflow_jobs_runs_seconds_count{job=\"reconcile-deployments\""));
+        }
+
+        private static String scrape() {
+            var response = cluster.client("solo", "otto").get("/actuator/prometheus", Map.of("Accept", "text/plain"));
+            assertThat(response.status()).as(response.toString()).isEqualTo(200);
+            return response.body();
+        }
+
+        @Test
+        void theMetersAnOperatorAlertsOnAreThereWithBoundedTags() {
+            assertThat(exposition)
+                    .contains("changeflow_external_calls_seconds_count{operation=\"merge\",outcome=\"success\",system=\"gitlab\"}")
+                    .contains("changeflow_external_calls_seconds_count{operation=\"submit\",outcome=\"success\",system=\"approval\"}")
+                    .contains("resilience4j_circuitbreaker_state{name=\"gitlab\",state=\"closed\"} 1.0")
+                    .contains("resilience4j_circuitbreaker_state{name=\"gitlab-preview\",state=\"closed\"} 1.0")
+                    .contains("resilience4j_circuitbreaker_state{name=\"approval\",state=\"closed\"} 1.0")
+                    .contains("changeflow_scheduler_steps_waiting ")
+                    .contains("changeflow_scheduler_steps_running ")
+                    .contains("changeflow_scheduler_steps_failing ")
+                    .contains("changeflow_scheduler_backlog_capacity ")
+                    .contains("changeflow_requests_in_status{status=\"APPROVAL_SENT\"}")
+                    .contains("changeflow_requests_overdue ")
+                    .contains("changeflow_requests_overdue_oldest_seconds ")
+                    .contains("changeflow_callbacks_refused_total{reason=\"invalid_signature\",source=\"approval\"} 1.0")
+                    .contains("changeflow_jobs_results_total{job=\"reconcile-deployments\",result=\"examined\"}")
+                    .contains("changeflow_jobs_results_total{job=\"sweep-stuck-requests\",result=\"rescheduled\"}")
+                    .contains("http_server_requests_seconds_count{")
+                    .doesNotContain("changeflow_api_requests");
+            var validated = Pattern.compile("(?m)^changeflow_requests_in_status\\{status=\"VALIDATED\"} (\\S+)$").matcher(exposition);
+            assertThat(validated.find()).isTrue();
+            assertThat(Double.parseDouble(validated.group(1))).as("NaN while the gauges cannot read the database").isGreaterThanOrEqualTo(1);
+            var operations = Pattern.compile("changeflow_external_calls_seconds_count\\{operation=\"([^\"]+)\"").matcher(exposition)
+                    .results().map(m -> m.group(1)).collect(Collectors.toCollection(TreeSet::new));
+            Figures.record("external call operations seen in one request's life", operations.toString());
+            assertThat(operations).allMatch(op -> op.matches("[a-zA-Z]+"));
+        }
+
+        @Test
+        void promtoolFindsNothingToSayAboutAnyChangeflowMetric() throws Exception {
+            var file = cluster.outputDir().resolve("exposition.txt");
+            Files.writeString(file, exposition, StandardCharsets.UTF_8);
+            var lint = promtool(file, "check", "metrics");
+            var ours = lint.lines().filter(line -> line.startsWith("changeflow_")).toList();
+            Figures.record("promtool check metrics on the exposition", lint.lines().count() + " remarks, " + ours.size()
+                    + " about changeflow_* metrics");
+            assertThat(ours).as("promtool check metrics (help text, units, counter names)").isEmpty();
+            assertThat(exposition).contains("# HELP changeflow_external_calls_seconds Calls to GitLab and the approval system");
+        }
+
+        @Test
+        void theAlertRulesPassPromtoolAndTheirUnitTests() throws Exception {
+            assertThat(promtool(null, "check", "rules", RULES.toString())).contains("SUCCESS");
+            assertThat(promtool(null, "test", "rules", RULE_TESTS.toString())).contains("SUCCESS");
+        }
+
+        @Test
+        void theDashboardQueriesAreValidPromQl() throws Exception {
+            var queries = dashboardQueries();
+            assertThat(queries).hasSizeGreaterThanOrEqualTo(10);
+            // promtool checks PromQL only in rule files: every panel query as a recording rule
+            var rules = new StringBuilder("groups:\n  - name: dashboard\n    rules:\n");
+            for (var i = 0; i < queries.size(); i++) {
+                rules.append("      - record: dashboard:query").append(i).append("\n        expr: '")
+                        .append(queries.get(i).replace("'", "''")).append("'\n");
+            }
+            var file = cluster.outputDir().resolve("dashboard-queries.yml");
+            Files.writeString(file, rules, StandardCharsets.UTF_8);
+            assertThat(promtool(null, "check", "rules", file.toString())).contains("SUCCESS: " + queries.size() + " rules found");
+        }
+
+        @Test
+        void everyMetricTheRulesAndTheDashboardNameIsInTheExposition() throws IOException {
+            var named = new TreeSet<String>();
+            for (var path : List.of(RULES, DASHBOARD)) {
+                METRIC.matcher(Files.readString(path)).results().map(m -> m.group(1)).forEach(named::add);
+            }
+            assertThat(named).contains("changeflow_requests_overdue_oldest_seconds", "resilience4j_circuitbreaker_state",
+                    "changeflow_scheduler_steps_waiting", "changeflow_callbacks_refused_total", "http_server_requests_seconds_count");
+            Set<String> exposed = exposition.lines().filter(line -> !line.startsWith("#") && !line.isBlank())
+                    .map(line -> line.split("[{ ]", 2)[0]).collect(Collectors.toSet());
+            assertThat(named).as("metrics named in %s and %s", RULES.getFileName(), DASHBOARD.getFileName())
+                    .allSatisfy(metric -> assertThat(exposed).as(metric).contains(metric));
+        }
+
+        private static List<String> dashboardQueries() throws IOException {
+            var json = io.changeflow.systemtest.harness.ApiClient.JSON.readTree(Files.readString(DASHBOARD));
+            var queries = new ArrayList<String>();
+            json.path("panels").forEach(panel -> panel.path("targets").forEach(t -> queries.add(t.path("expr").asString())));
+            return queries;
+        }
+
+        /** Runs promtool with {@code args} (stdin from {@code input} when not null); its output, asserting exit 0. */
+        private static String promtool(Path input, String... args) throws Exception {
+            var command = new ArrayList<String>();
+            command.add(promtoolExecutable());
+            command.addAll(List.of(args));
+            var builder = new ProcessBuilder(command).redirectErrorStream(true);
+            if (input != null) {
+                builder.redirectInput(input.toFile());
+            }
+            var process = builder.start();
+            var output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            assertThat(process.waitFor(60, TimeUnit.SECONDS)).as("promtool finished").isTrue();
+            // check metrics exits 1 when it has remarks (any metric); the caller judges those
+            if (!(args.length > 1 && args[1].equals("metrics"))) {
+                assertThat(process.exitValue()).as(String.join(" ", args) + ":\n" + output).isZero();
+            }
+            return output;
+        }
+
+        private static String promtoolExecutable() {
+            for (var dir : (System.getenv().getOrDefault("PATH", "") + ":/usr/bin").split(":")) {
+                var candidate = Path.of(dir.isEmpty() ? "." : dir, "promtool");
+                if (Files.isExecutable(candidate)) {
+                    return candidate.toString();
+                }
+            }
+            throw new AssertionError(MISSING);
+        }
     }
 }

@@ -1,6 +1,9 @@
 package io.changeflow.adapter.approval;
 
+import io.changeflow.application.port.out.CallMetrics;
 import io.changeflow.application.port.out.CallbackAuthenticity.Source;
+import io.changeflow.application.port.out.ExternalSystemHealth;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
 import java.util.EnumMap;
 import java.util.List;
@@ -30,10 +33,12 @@ public class ApprovalConfiguration {
     static final String BASE_URL = "changeflow.approval.base-url";
 
     @Bean
-    HttpApprovals httpApprovals(Environment environment, ObjectProvider<RestClient.Builder> restClients) {
+    HttpApprovals httpApprovals(Environment environment, ObjectProvider<RestClient.Builder> restClients,
+                                ObjectProvider<CallMetrics> metrics, ObjectProvider<MeterRegistry> meters) {
         var properties = Binder.get(environment).bindOrCreate("changeflow.approval", ApprovalProperties.class);
         return HttpApprovals.create(properties, () -> environment.getProperty(BASE_URL),
-                restClients.getIfAvailable(RestClient::builder));
+                restClients.getIfAvailable(RestClient::builder), metrics.getIfAvailable(() -> CallMetrics.NONE),
+                meters.getIfAvailable());
     }
 
     @Bean
@@ -45,6 +50,12 @@ public class ApprovalConfiguration {
         secrets.put(Source.DEPLOY, binder.bind("changeflow.callbacks.deploy.secrets", Bindable.listOf(String.class))
                 .orElse(List.of()));
         return new StandardWebhooksVerifier(secrets, clock.getIfAvailable(Clock::systemUTC));
+    }
+
+    /** The breaker's state and recent error rate, for the operations overview. */
+    @Bean
+    ExternalSystemHealth approvalSystemHealth(HttpApprovals httpApprovals) {
+        return new ApprovalSystemHealth(httpApprovals);
     }
 
     @Bean

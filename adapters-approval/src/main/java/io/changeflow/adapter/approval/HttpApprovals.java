@@ -1,18 +1,25 @@
 package io.changeflow.adapter.approval;
 
 import io.changeflow.application.port.out.Approvals;
+import io.changeflow.application.port.out.Approvals.Ticket;
+import io.changeflow.application.port.out.CallMetrics;
+import io.changeflow.application.port.out.CallOutcome;
 import io.changeflow.application.port.out.ExternalCallException;
 import io.changeflow.application.port.out.ExternalCallException.Kind;
 import io.changeflow.domain.request.OperationId;
 import io.github.resilience4j.circuitbreaker.CallNotPermittedException;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerConfig;
+import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
+import io.github.resilience4j.micrometer.tagged.TaggedCircuitBreakerMetrics;
 import io.github.resilience4j.timelimiter.TimeLimiter;
 import io.github.resilience4j.timelimiter.TimeLimiterConfig;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.net.ConnectException;
 import java.net.http.HttpClient;
 import java.net.http.HttpConnectTimeoutException;
 import java.net.http.HttpTimeoutException;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -32,8 +39,9 @@ import org.springframework.web.client.RestClientException;
 import org.springframework.web.client.RestClientResponseException;
 
 /**
- * The approval system over HTTP: {@code POST {base}/api/approvals} and
- * {@code POST {base}/api/approvals/{operationId}/withdraw}. Every call has a connect and a read
+ * The approval system over HTTP: {@code POST {base}/api/approvals}, {@code GET
+ * {base}/api/approvals/{operationId}} and {@code POST {base}/api/approvals/{operationId}/withdraw}
+ * (docs/external-systems-approval.md). Every call has a connect and a read
  * timeout, runs under a TimeLimiter bounding the whole call, and through the circuit breaker
  * "approval". Failures are {@link ExternalCallException}s: the real HTTP status, TIMEOUT,
  * CIRCUIT_OPEN or IO. Upstream error bodies are never copied into exceptions.
@@ -50,14 +58,16 @@ final class HttpApprovals implements Approvals, AutoCloseable {
     private final CircuitBreaker breaker;
     private final TimeLimiter timeLimiter;
     private final ExecutorService calls;
+    private final CallMetrics metrics;
 
     private HttpApprovals(ApprovalProperties properties, Supplier<String> baseUrl, RestClient http, CircuitBreaker breaker,
-                          TimeLimiter timeLimiter) {
+                          TimeLimiter timeLimiter, CallMetrics metrics) {
         this.properties = properties;
         this.baseUrl = baseUrl;
         this.http = http;
         this.breaker = breaker;
         this.timeLimiter = timeLimiter;
+        this.metrics = metrics;
         // platform threads, never virtual: see the GitLab adapter's GitLabCalls (class loading from the
         // executable jar deadlocked virtual threads with every carrier pinned on a 2-CPU host)
         this.calls = Executors.newCachedThreadPool(Thread.ofPlatform().daemon().name("approval-call-", 0).factory());
@@ -68,11 +78,21 @@ final class HttpApprovals implements Approvals, AutoCloseable {
      *                sandbox's {@code http://localhost:8080/sim/approval}; blank: every call fails (IO)
      */
     static HttpApprovals create(ApprovalProperties properties, Supplier<String> baseUrl, RestClient.Builder builder) {
+        return create(properties, baseUrl, builder, CallMetrics.NONE, null);
+    }
+
+    /**
+     * @param metrics where every call is reported by operation and outcome
+     * @param meters  where the breaker's state is published (resilience4j's binding); null: nowhere
+     */
+    static HttpApprovals create(ApprovalProperties properties, Supplier<String> baseUrl, RestClient.Builder builder,
+                                CallMetrics metrics, MeterRegistry meters) {
         var jdk = HttpClient.newBuilder().connectTimeout(properties.connectTimeout()).build();
         var requestFactory = new JdkClientHttpRequestFactory(jdk);
         requestFactory.setReadTimeout(properties.readTimeout());
         var b = properties.circuitBreaker();
-        var breaker = CircuitBreaker.of(SYSTEM, CircuitBreakerConfig.custom()
+        var breakers = CircuitBreakerRegistry.ofDefaults();
+        var breaker = breakers.circuitBreaker(SYSTEM, CircuitBreakerConfig.custom()
                 .failureRateThreshold(b.failureRateThreshold())
                 .slidingWindowType(CircuitBreakerConfig.SlidingWindowType.COUNT_BASED)
                 .slidingWindowSize(b.slidingWindowSize())
@@ -86,11 +106,15 @@ final class HttpApprovals implements Approvals, AutoCloseable {
                 .timeoutDuration(properties.callTimeout())
                 .cancelRunningFuture(true)
                 .build());
-        return new HttpApprovals(properties, baseUrl, builder.requestFactory(requestFactory).build(), breaker, timeLimiter);
+        if (meters != null) {
+            TaggedCircuitBreakerMetrics.ofCircuitBreakerRegistry(breakers).bindTo(meters);
+        }
+        return new HttpApprovals(properties, baseUrl, builder.requestFactory(requestFactory).build(), breaker, timeLimiter,
+                metrics);
     }
 
     @Override
-    public String submit(ApprovalForm form) {
+    public Ticket submit(ApprovalForm form) {
         var body = new LinkedHashMap<String, Object>();
         body.put("operationId", form.operationId().value());
         body.put("requester", form.requester());
@@ -106,25 +130,35 @@ final class HttpApprovals implements Approvals, AutoCloseable {
                 .body(body)
                 .retrieve()
                 .body(JSON_OBJECT));
-        if (answer == null || !(answer.get("ticket") instanceof String ticket) || ticket.isBlank()) {
-            // applied or not, we cannot tell: a retry with the same operationId is safe (idempotent)
-            throw new ExternalCallException(SYSTEM, Kind.IO, 0, "submit answered without a ticket", null);
-        }
-        return ticket;
+        // without a ticket, applied or not, we cannot tell: a retry with the same operationId is safe (idempotent)
+        return TicketAnswers.of("submit", answer);
     }
 
     @Override
-    public void withdraw(OperationId operationId) {
+    public Ticket read(OperationId operationId) {
+        return orUnknownWhenNotFound(() -> TicketAnswers.of("read", call("read", base -> http.get()
+                .uri(base + "/api/approvals/{operationId}", operationId.value())
+                .accept(MediaType.APPLICATION_JSON)
+                .retrieve()
+                .body(JSON_OBJECT))));
+    }
+
+    @Override
+    public Ticket withdraw(OperationId operationId) {
+        // 404: the approval system never saw this operation: nothing is pending, nothing to withdraw
+        return orUnknownWhenNotFound(() -> TicketAnswers.of("withdraw", call("withdraw", base -> http.post()
+                .uri(base + "/api/approvals/{operationId}/withdraw", operationId.value())
+                .accept(MediaType.APPLICATION_JSON)
+                .retrieve()
+                .body(JSON_OBJECT))));
+    }
+
+    private static Ticket orUnknownWhenNotFound(Supplier<Ticket> call) {
         try {
-            call("withdraw", base -> http.post()
-                    .uri(base + "/api/approvals/{operationId}/withdraw", operationId.value())
-                    .accept(MediaType.APPLICATION_JSON)
-                    .retrieve()
-                    .toBodilessEntity());
+            return call.get();
         } catch (ExternalCallException e) {
             if (e.kind() == Kind.HTTP_STATUS && e.status() == HttpStatus.NOT_FOUND.value()) {
-                // the approval system never saw this operation: nothing is pending, nothing to withdraw
-                return;
+                return Ticket.unknown();
             }
             throw e;
         }
@@ -153,6 +187,18 @@ final class HttpApprovals implements Approvals, AutoCloseable {
     }
 
     private <T> T call(String what, HttpCall<T> call) {
+        var start = System.nanoTime();
+        try {
+            var result = callOnce(what, call);
+            metrics.called(SYSTEM, what, CallOutcome.SUCCESS, Duration.ofNanos(System.nanoTime() - start));
+            return result;
+        } catch (ExternalCallException e) {
+            metrics.called(SYSTEM, what, CallOutcome.of(e), Duration.ofNanos(System.nanoTime() - start));
+            throw e;
+        }
+    }
+
+    private <T> T callOnce(String what, HttpCall<T> call) {
         var configured = baseUrl.get();
         if (configured == null || configured.isBlank()) {
             throw new ExternalCallException(SYSTEM, Kind.IO, 0, what + ": changeflow.approval.base-url is not configured", null);

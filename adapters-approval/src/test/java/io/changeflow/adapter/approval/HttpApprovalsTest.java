@@ -5,6 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import io.changeflow.application.port.out.Approvals.ApprovalForm;
+import io.changeflow.application.port.out.Approvals.Ticket;
+import io.changeflow.application.port.out.Approvals.TicketStatus;
+import io.changeflow.application.port.out.CallMetrics;
 import io.changeflow.application.port.out.CallbackAuthenticity.Verdict;
 import io.changeflow.application.port.out.ExternalCallException;
 import io.changeflow.application.port.out.ExternalCallException.Kind;
@@ -13,6 +16,7 @@ import io.changeflow.sandbox.approval.ApprovalSimulator;
 import io.changeflow.sandbox.fault.FaultSettings;
 import io.changeflow.sandbox.fault.Faults;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -59,7 +63,9 @@ class HttpApprovalsTest {
         var ticket = approvals.submit(form);
 
         var stored = simulator.byOperationId(form.operationId().value()).orElseThrow();
-        assertThat(ticket).isEqualTo(stored.ticket());
+        assertThat(ticket.ticket()).contains(stored.ticket());
+        assertThat(ticket.status()).isEqualTo(TicketStatus.PENDING);
+        assertThat(ticket.requestId()).isEmpty();
         assertThat(stored.form().requester()).isEqualTo("alice");
         assertThat(stored.form().target()).isEqualTo("db-prod-readonly");
         assertThat(stored.form().expiresAt()).isEqualTo("2026-12-04T17:00:00Z");
@@ -79,7 +85,7 @@ class HttpApprovalsTest {
         assertThat(lost.kind()).isEqualTo(Kind.HTTP_STATUS);
         assertThat(lost.status()).isEqualTo(504);
         assertThat(lost.isTransient()).isTrue();
-        assertThat(ticket).isEqualTo(simulator.byOperationId(form.operationId().value()).orElseThrow().ticket());
+        assertThat(ticket.ticket()).contains(simulator.byOperationId(form.operationId().value()).orElseThrow().ticket());
         assertThat(simulator.pending()).hasSize(1);
     }
 
@@ -117,11 +123,16 @@ class HttpApprovalsTest {
         var pending = form(Map.of());
         var decided = form(Map.of());
         approvals.submit(pending);
-        simulator.decide(approvals.submit(decided), true, "test");
+        simulator.decide(approvals.submit(decided).ticket().orElseThrow(), true, "test");
 
-        approvals.withdraw(pending.operationId());
-        approvals.withdraw(decided.operationId());
-        approvals.withdraw(OperationId.of(UUID.randomUUID().toString()));
+        var withdrawn = approvals.withdraw(pending.operationId());
+        var stillApproved = approvals.withdraw(decided.operationId());
+        var unknown = approvals.withdraw(OperationId.of(UUID.randomUUID().toString()));
+
+        assertThat(withdrawn.status()).isEqualTo(TicketStatus.WITHDRAWN);
+        assertThat(withdrawn.requestId()).isPresent();
+        assertThat(stillApproved.status()).isEqualTo(TicketStatus.APPROVED);
+        assertThat(unknown).isEqualTo(Ticket.unknown());
 
         assertThat(simulator.byOperationId(pending.operationId().value()).orElseThrow().status())
                 .isEqualTo(ApprovalSimulator.Status.WITHDRAWN);
@@ -212,11 +223,90 @@ class HttpApprovalsTest {
         receiver.flag(true);
 
         var callbacks = receiver.received(VerifyingReceiver.mentioning(form.operationId().value()));
-        assertThat(ticket).isNotBlank();
+        assertThat(ticket.status()).as("the submit answer says it is decided already").isEqualTo(TicketStatus.APPROVED);
+        assertThat(callbacks.getFirst().text()).contains("\"requestId\":\"" + ticket.requestId().orElseThrow() + "\"");
         assertThat(callbacks).hasSize(1);
         assertThat(callbacks.getFirst().verdict()).isEqualTo(Verdict.VALID);
         assertThat(callbacks.getFirst().flagWhenReceived()).as("submit had answered when the callback came").isFalse();
         assertThat(callbacks.getFirst().text()).contains("\"result\":\"APPROVED\"");
+    }
+
+    @Test
+    void readsAnApprovalByOperationIdWithTheDecisionsCallbackRequestId() {
+        var approvals = client(ApprovalProperties.defaults());
+        var form = form(Map.of("mrId", "12"));
+        var submitted = approvals.submit(form);
+        assertThat(approvals.read(form.operationId()).status()).isEqualTo(TicketStatus.PENDING);
+        simulator.callbacks().loseNext(1);
+        simulator.decide(submitted.ticket().orElseThrow(), false, "test");
+
+        var read = approvals.read(form.operationId());
+
+        var stored = simulator.byOperationId(form.operationId().value()).orElseThrow();
+        assertThat(read).isEqualTo(new Ticket(TicketStatus.REJECTED, Optional.of(stored.ticket()),
+                Optional.of(stored.requestId()), Map.of("mrId", "12")));
+    }
+
+    @Test
+    void readingAnOperationTheApprovalSystemNeverSawAnswersUnknown() {
+        var approvals = client(ApprovalProperties.defaults());
+
+        assertThat(approvals.read(OperationId.of(UUID.randomUUID().toString()))).isEqualTo(Ticket.unknown());
+    }
+
+    @Test
+    void aFailedReadIsATransientFailureAndNeverReadsAsUnknown() {
+        var approvals = client(ApprovalProperties.defaults());
+        var form = form(Map.of());
+        approvals.submit(form);
+        faults.configure(Faults.APPROVAL, new FaultSettings(0, 1, 0, 0, 0, 0, 0));
+
+        var failure = catchThrowableOfType(ExternalCallException.class, () -> approvals.read(form.operationId()));
+
+        assertThat(failure.kind()).isEqualTo(Kind.HTTP_STATUS);
+        assertThat(failure.isTransient()).isTrue();
+    }
+
+    @Test
+    void aSlowReadIsATimeout() {
+        var approvals = client(new ApprovalProperties(null, Duration.ofMillis(300), Duration.ofSeconds(5), null));
+        var form = form(Map.of());
+        approvals.submit(form);
+        faults.configure(Faults.APPROVAL, new FaultSettings(5_000, 0, 0, 0, 0, 0, 0));
+
+        var failure = catchThrowableOfType(ExternalCallException.class, () -> approvals.read(form.operationId()));
+
+        assertThat(failure.kind()).isEqualTo(Kind.TIMEOUT);
+        assertThat(failure.isTransient()).isTrue();
+    }
+
+    @Test
+    void everyCallIsReportedByOperationAndOutcomeAndTheBreakerPublishesItsState() {
+        var meters = new SimpleMeterRegistry();
+        CallMetrics calls = (system, operation, outcome, took) -> meters.timer(CALLS, "system", system,
+                "operation", operation, "outcome", outcome.tag()).record(took);
+        var approvals = track(HttpApprovals.create(ApprovalProperties.defaults(),
+                () -> "http://localhost:" + port + "/sim/approval", RestClient.builder(), calls, meters));
+        var form = form(Map.of());
+        approvals.submit(form);
+        approvals.read(form.operationId());
+        faults.configure(Faults.APPROVAL, new FaultSettings(0, 1.0, 0, 0, 0, 0, 0));
+        assertThatThrownBy(() -> approvals.read(form.operationId())).isInstanceOf(ExternalCallException.class);
+
+        assertThat(timed(meters, "submit", "success")).isEqualTo(1);
+        assertThat(timed(meters, "read", "success")).isEqualTo(1);
+        assertThat(timed(meters, "read", "server_error")).isEqualTo(1);
+        var closed = meters.find("resilience4j.circuitbreaker.state").tags("name", "approval", "state", "closed").gauge();
+        assertThat(closed).isNotNull();
+        assertThat(closed.value()).isEqualTo(1.0);
+    }
+
+    private static final String CALLS = "test.calls";
+
+    private static long timed(SimpleMeterRegistry meters, String operation, String outcome) {
+        var timer = meters.find(CALLS).tags("system", "approval", "operation", operation, "outcome", outcome)
+                .timer();
+        return timer == null ? 0 : timer.count();
     }
 
     private HttpApprovals client(ApprovalProperties properties) {

@@ -62,7 +62,7 @@ class SignedCallbacksTest {
     void anInboxDecisionSendsACallbackTheVerifierAccepts() throws Exception {
         var operationId = UUID.randomUUID().toString();
         var ticket = approvals.submit(new ApprovalForm(OperationId.of(operationId), "alice", "alice", "db-prod-readonly",
-                "incident 42", Optional.empty(), Map.of("mrId", "31")));
+                "incident 42", Optional.empty(), Map.of("mrId", "31"))).ticket().orElseThrow();
 
         var answer = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
                         URI.create("http://localhost:" + port + "/sim/approval/inbox/" + ticket + "/decision"))
@@ -96,7 +96,7 @@ class SignedCallbacksTest {
         approvalSimulator.callbacks().duplicateNext(1);
         var operationId = UUID.randomUUID().toString();
         var ticket = approvals.submit(new ApprovalForm(OperationId.of(operationId), "alice", "alice", "db-prod-readonly",
-                "incident 42", Optional.empty(), Map.of()));
+                "incident 42", Optional.empty(), Map.of())).ticket().orElseThrow();
 
         approvalSimulator.decide(ticket, false, "test");
 

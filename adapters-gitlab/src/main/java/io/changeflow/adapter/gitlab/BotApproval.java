@@ -21,12 +21,13 @@ final class BotApproval {
         this.directHttp = directHttp;
     }
 
-    void approve(String project, long iid, String account) {
+    /** @param sha the head approved (GitLab refuses with 409 when it moved); null: whatever the head is */
+    void approve(String project, long iid, String account, String sha) {
         var bot = bots.approver(account);
         var approver = switch (settings.approverMode().value()) {
             case CLIENT_LIBRARY -> clientLibrary;
             case DIRECT_HTTP -> directHttp;
         };
-        approver.approve(project, iid, bot);
+        approver.approve(project, iid, bot, sha);
     }
 }

@@ -1,6 +1,7 @@
 package io.changeflow.adapter.gitlab;
 
 import io.changeflow.adapter.gitlab.GitLabBots.ApprovalBot;
+import org.gitlab4j.api.GitLabApiException;
 
 /** The long-standing way: the client library's approve call, which cannot carry check items. */
 final class ClientLibraryApprover implements Approver {
@@ -12,7 +13,16 @@ final class ClientLibraryApprover implements Approver {
     }
 
     @Override
-    public void approve(String project, long iid, ApprovalBot bot) {
-        calls.call("approve", () -> bot.api().getMergeRequestApi().approveMergeRequest(project, iid, null));
+    public void approve(String project, long iid, ApprovalBot bot, String sha) {
+        calls.call("approve", () -> {
+            try {
+                return bot.api().getMergeRequestApi().approveMergeRequest(project, iid, sha);
+            } catch (GitLabApiException e) {
+                if (e.getHttpStatus() == ALREADY_APPROVED) {
+                    return null;
+                }
+                throw e;
+            }
+        });
     }
 }

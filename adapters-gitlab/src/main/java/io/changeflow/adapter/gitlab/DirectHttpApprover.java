@@ -3,12 +3,14 @@ package io.changeflow.adapter.gitlab;
 import io.changeflow.adapter.gitlab.GitLabBots.ApprovalBot;
 import io.changeflow.application.port.out.ExternalCallException;
 import java.util.List;
-import java.util.Map;
+import java.util.LinkedHashMap;
 
 /**
  * The approval as a direct HTTP call that carries the project's required check items (the client library
- * cannot send them). The items come from {@link CheckItems}; when GitLab answers 422 with the items now
- * in effect, the request is rebuilt from them and sent once more, which saves a read round trip.
+ * cannot send them) and the approved head's {@code sha}. The items come from {@link CheckItems}; when GitLab
+ * answers 422 with the items now in effect, the request is rebuilt from them and sent once more, which saves
+ * a read round trip. A GitLab without the check-items extension (404 on reading them) gets the client
+ * library's approval for that project instead: never a failed approval for want of an extension.
  */
 final class DirectHttpApprover implements Approver {
 
@@ -18,21 +20,29 @@ final class DirectHttpApprover implements Approver {
     private final GitLabCalls calls;
     private final GitLabHttp http;
     private final CheckItems checkItems;
+    private final Approver withoutExtension;
 
-    DirectHttpApprover(GitLabCalls calls, GitLabHttp http, CheckItems checkItems) {
+    /** @param withoutExtension the approval used for projects whose GitLab has no check-items API */
+    DirectHttpApprover(GitLabCalls calls, GitLabHttp http, CheckItems checkItems, Approver withoutExtension) {
         this.calls = calls;
         this.http = http;
         this.checkItems = checkItems;
+        this.withoutExtension = withoutExtension;
     }
 
     @Override
-    public void approve(String project, long iid, ApprovalBot bot) {
-        var first = attempt(project, iid, bot, checkItems.of(project, bot));
+    public void approve(String project, long iid, ApprovalBot bot, String sha) {
+        var items = checkItems.of(project, bot);
+        if (items.isEmpty()) {
+            withoutExtension.approve(project, iid, bot, sha);
+            return;
+        }
+        var first = attempt(project, iid, bot, items.get(), sha);
         if (first.approved()) {
             return;
         }
         checkItems.replace(project, first.itemsInEffect());
-        var second = attempt(project, iid, bot, first.itemsInEffect());
+        var second = attempt(project, iid, bot, first.itemsInEffect(), sha);
         if (!second.approved()) {
             checkItems.replace(project, second.itemsInEffect());
             throw ExternalCallException.status(GitLabCalls.SYSTEM, 422,
@@ -40,11 +50,16 @@ final class DirectHttpApprover implements Approver {
         }
     }
 
-    private Attempt attempt(String project, long iid, ApprovalBot bot, List<String> items) {
+    private Attempt attempt(String project, long iid, ApprovalBot bot, List<String> items, String sha) {
+        var body = new LinkedHashMap<String, Object>();
+        body.put("check_items", items);
+        if (sha != null) {
+            body.put("sha", sha);
+        }
         return calls.call("approve", () -> {
             var response = http.postJson(GitLabHttp.projectPath(project) + "/merge_requests/" + iid + "/approve",
-                    bot.token(), Map.of("check_items", items));
-            if (GitLabHttp.isSuccess(response)) {
+                    bot.token(), body);
+            if (GitLabHttp.isSuccess(response) || response.statusCode() == ALREADY_APPROVED) {
                 return new Attempt(true, items);
             }
             if (response.statusCode() == 422) {

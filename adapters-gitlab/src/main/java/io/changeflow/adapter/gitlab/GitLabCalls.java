@@ -1,5 +1,7 @@
 package io.changeflow.adapter.gitlab;
 
+import io.changeflow.application.port.out.CallMetrics;
+import io.changeflow.application.port.out.CallOutcome;
 import io.changeflow.application.port.out.ExternalCallException;
 import io.changeflow.application.port.out.ExternalCallException.Kind;
 import io.github.resilience4j.circuitbreaker.CallNotPermittedException;
@@ -30,8 +32,10 @@ import org.gitlab4j.api.GitLabApiException;
  * Every call to GitLab goes through here: a resilience4j TimeLimiter bounds it (on top of the HTTP
  * client's connect and read timeouts), one circuit breaker guards GitLab, and every failure leaves as an
  * {@link ExternalCallException} with the real HTTP status, or the kind TIMEOUT, CIRCUIT_OPEN or IO.
- * Only failures that say nothing about the request (no answer, 5xx, 429) count against the breaker:
- * GitLab's 4xx answers are answers.
+ * Only failures that say GitLab may be unwell (no answer, 5xx, 408) count against the breaker: GitLab's 4xx
+ * answers are answers, and a 429 is GitLab asking to come back later (it leaves with the wait GitLab asked
+ * for, {@link ExternalCallException#retryAfter()}, and is never tried again at once). Before every call a slot
+ * of the shared call budget ({@link GitLabBudget}) is taken; without one the call is not made.
  *
  * <p>Idempotent reads go through {@link #read}, which tries a read that failed transiently again a few
  * times after a short pause before the failure surfaces; every try is a call of its own through the breaker
@@ -66,6 +70,8 @@ final class GitLabCalls implements AutoCloseable {
     private final Supplier<Optional<String>> notConfigured;
     private final int readRetries;
     private final Duration readRetryBackoff;
+    private final GitLabBudget budget;
+    private final CallMetrics metrics;
     private volatile LastFailure lastFailure;
 
     /**
@@ -76,6 +82,16 @@ final class GitLabCalls implements AutoCloseable {
      */
     GitLabCalls(CircuitBreaker breaker, Duration callTimeout, Clock clock, Supplier<Optional<String>> notConfigured,
                 int readRetries, Duration readRetryBackoff) {
+        this(breaker, callTimeout, clock, notConfigured, readRetries, readRetryBackoff, GitLabBudget.UNLIMITED,
+                CallMetrics.NONE);
+    }
+
+    /**
+     * @param budget  the calls all instances together may make per minute (taken before each call)
+     * @param metrics where every try is reported by operation and outcome, the breaker's name as the system
+     */
+    GitLabCalls(CircuitBreaker breaker, Duration callTimeout, Clock clock, Supplier<Optional<String>> notConfigured,
+                int readRetries, Duration readRetryBackoff, GitLabBudget budget, CallMetrics metrics) {
         if (readRetries < 0) {
             throw new IllegalArgumentException("read retries must not be negative");
         }
@@ -83,6 +99,8 @@ final class GitLabCalls implements AutoCloseable {
         this.notConfigured = notConfigured;
         this.readRetries = readRetries;
         this.readRetryBackoff = readRetryBackoff;
+        this.budget = budget;
+        this.metrics = metrics;
         this.timeLimiter = TimeLimiter.of("gitlab", TimeLimiterConfig.custom()
                 .timeoutDuration(callTimeout)
                 .cancelRunningFuture(true)
@@ -92,7 +110,13 @@ final class GitLabCalls implements AutoCloseable {
 
     /** Whether a failure should count against the breaker: only those that say GitLab may be unwell. */
     static boolean countsAsFailure(Throwable failure) {
-        return failure instanceof ExternalCallException e && e.kind() != Kind.CIRCUIT_OPEN && e.isTransient();
+        return failure instanceof ExternalCallException e && e.kind() != Kind.CIRCUIT_OPEN && e.isTransient()
+                && !rateLimited(e);
+    }
+
+    /** GitLab said "too many requests" (429), or the shared budget refused the call: come back later. */
+    static boolean rateLimited(ExternalCallException e) {
+        return e.kind() == Kind.RATE_LIMITED || (e.kind() == Kind.HTTP_STATUS && e.status() == 429);
     }
 
     CircuitBreaker breaker() {
@@ -109,10 +133,27 @@ final class GitLabCalls implements AutoCloseable {
      * not counted by the breaker).
      */
     <T> T call(String operation, Call<T> call) {
+        var start = System.nanoTime();
+        try {
+            var result = callOnce(operation, call);
+            metrics.called(breaker.getName(), operation, CallOutcome.SUCCESS, Duration.ofNanos(System.nanoTime() - start));
+            return result;
+        } catch (ExternalCallException e) {
+            metrics.called(breaker.getName(), operation, CallOutcome.of(e), Duration.ofNanos(System.nanoTime() - start));
+            throw e;
+        }
+    }
+
+    private <T> T callOnce(String operation, Call<T> call) {
         var missing = notConfigured.get();
         if (missing.isPresent()) {
             throw remember(new ExternalCallException(SYSTEM, Kind.NOT_CONFIGURED, 0,
                     operation + ": " + missing.get() + ", the call was not made", null), operation);
+        }
+        try {
+            budget.take(operation);
+        } catch (ExternalCallException refused) {
+            throw remember(refused, operation);
         }
         try {
             return breaker.executeCallable(() -> limited(operation, call));
@@ -160,7 +201,8 @@ final class GitLabCalls implements AutoCloseable {
 
     /** Whether a failed read may simply be made again at once: GitLab (or the way to it) hiccuped. */
     static boolean worthReadingAgain(ExternalCallException e) {
-        return e.isTransient() && (e.kind() == Kind.HTTP_STATUS || e.kind() == Kind.IO) && !interrupted(e);
+        return e.isTransient() && (e.kind() == Kind.HTTP_STATUS || e.kind() == Kind.IO) && !rateLimited(e)
+                && !interrupted(e);
     }
 
     /** The thread was interrupted (e.g. the scheduler shuts down), whatever exception it surfaced as. */
@@ -212,6 +254,12 @@ final class GitLabCalls implements AutoCloseable {
 
     /** Maps whatever a call threw to the port's exception, keeping GitLab's real status. */
     static ExternalCallException translate(String operation, Throwable failure) {
+        if (failure instanceof GitLabApiException e && e.getHttpStatus() == 429) {
+            var headers = e.getHeaders();
+            var wait = RateLimitAnswer.waitOf(name -> headers == null ? null : headers.getFirst(name), Instant.now());
+            return new ExternalCallException(SYSTEM, Kind.HTTP_STATUS, 429,
+                    operation + ": HTTP 429, GitLab asks to wait " + wait, e, wait);
+        }
         if (failure instanceof ExternalCallException e) {
             return e;
         }

@@ -1,12 +1,22 @@
 package io.changeflow.adapter.gitlab;
 
+import io.changeflow.application.port.out.CallMetrics;
+import io.changeflow.application.port.out.ClusterRateLimits;
 import io.changeflow.application.port.out.DynamicConfig;
+import io.changeflow.application.port.out.ExternalSystemHealth;
 import io.changeflow.application.port.out.MergeRequests;
+import io.changeflow.application.port.out.TargetFiles;
 import io.changeflow.application.settings.Settings;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerConfig;
+import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
+import io.github.resilience4j.micrometer.tagged.TaggedCircuitBreakerMetrics;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.function.Supplier;
+import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.context.annotation.Bean;
@@ -21,14 +31,16 @@ import org.springframework.core.env.Environment;
  * <p>Nothing points at a GitLab by default: without {@code changeflow.gitlab.base-url} (or without the
  * author bot's token) every call fails at once with an {@code ExternalCallException} of kind NOT_CONFIGURED
  * and health {@code gitlab} is DOWN saying which setting is missing; without approval bots
- * {@code approvalAccounts()} is empty and the workflow merges nothing. The sandbox's defaults point
- * everything at its GitLab simulator.
+ * {@code approvalAccounts()} is empty and the workflow merges nothing. Previews read GitLab through
+ * {@link TargetFiles}, with a breaker, timeout and bulkhead of their own ({@code changeflow.gitlab.preview.*}).
+ * The sandbox's defaults point everything at its GitLab simulator.
  */
 @Configuration(proxyBeanMethods = false)
-@EnableConfigurationProperties(GitLabProperties.class)
+@EnableConfigurationProperties({GitLabProperties.class, GitLabPreviewProperties.class})
 public class GitLabConfiguration {
 
     static final String BASE_URL = "changeflow.gitlab.base-url";
+    static final String PREVIEW_BREAKER = "gitlab-preview";
 
     @Bean
     GitLabBots gitLabBots(GitLabProperties properties, Environment environment) {
@@ -36,9 +48,33 @@ public class GitLabConfiguration {
     }
 
     @Bean
-    GitLabCalls gitLabCalls(GitLabProperties properties, GitLabBots gitLabBots) {
-        var settings = properties.circuitBreaker();
-        var breaker = CircuitBreaker.of(GitLabCalls.SYSTEM, CircuitBreakerConfig.custom()
+    GitLabCalls gitLabCalls(GitLabProperties properties, GitLabBots gitLabBots,
+                            ObjectProvider<ClusterRateLimits> clusterRateLimits, ObjectProvider<CallMetrics> metrics,
+                            ObjectProvider<MeterRegistry> meters) {
+        return new GitLabCalls(breaker(GitLabCalls.SYSTEM, properties.circuitBreaker(), meters), properties.callTimeout(),
+                Clock.systemUTC(), gitLabBots::notConfigured, properties.readRetries(), properties.readRetryBackoff(),
+                budget(properties.callBudgetPerMinute(), clusterRateLimits.getIfAvailable()),
+                metrics.getIfAvailable(() -> CallMetrics.NONE));
+    }
+
+    /**
+     * The previews' reads: their own breaker ({@code gitlab-preview}), timeout and bulkhead, so hammering the preview
+     * never opens the workflow's breaker (a bean of its own type, not a second {@link GitLabCalls}).
+     */
+    @Bean
+    GitLabTargetFiles gitLabTargetFiles(GitLabPreviewProperties preview, GitLabBots gitLabBots,
+                                        ObjectProvider<CallMetrics> metrics, ObjectProvider<MeterRegistry> meters) {
+        var calls = new GitLabCalls(breaker(PREVIEW_BREAKER, preview.circuitBreaker(), meters), preview.callTimeout(),
+                Clock.systemUTC(), gitLabBots::notConfigured, 0, Duration.ofMillis(1), GitLabBudget.UNLIMITED,
+                metrics.getIfAvailable(() -> CallMetrics.NONE));
+        return new GitLabTargetFiles(calls, gitLabBots, preview.maxConcurrent());
+    }
+
+    /** A breaker whose state is published on the meter registry, when there is one (resilience4j's binding). */
+    private static CircuitBreaker breaker(String name, GitLabProperties.CircuitBreaker settings,
+                                          ObjectProvider<MeterRegistry> meters) {
+        var registry = CircuitBreakerRegistry.ofDefaults();
+        var breaker = registry.circuitBreaker(name, CircuitBreakerConfig.custom()
                 .slidingWindowType(CircuitBreakerConfig.SlidingWindowType.COUNT_BASED)
                 .slidingWindowSize(settings.slidingWindowSize())
                 .minimumNumberOfCalls(settings.minimumNumberOfCalls())
@@ -48,8 +84,8 @@ public class GitLabConfiguration {
                 .automaticTransitionFromOpenToHalfOpenEnabled(true)
                 .recordException(GitLabCalls::countsAsFailure)
                 .build());
-        return new GitLabCalls(breaker, properties.callTimeout(), Clock.systemUTC(), gitLabBots::notConfigured,
-                properties.readRetries(), properties.readRetryBackoff());
+        meters.ifAvailable(TaggedCircuitBreakerMetrics.ofCircuitBreakerRegistry(registry)::bindTo);
+        return breaker;
     }
 
     @Bean
@@ -57,15 +93,38 @@ public class GitLabConfiguration {
                                       DynamicConfig dynamicConfig) {
         var http = new GitLabHttp(properties, gitLabBots::baseUrl);
         var checkItems = new CheckItems(gitLabCalls, http, properties.checkItemsTtl(), Clock.systemUTC());
+        var clientLibrary = new ClientLibraryApprover(gitLabCalls);
         var approval = new BotApproval(new Settings(dynamicConfig), gitLabBots,
-                new ClientLibraryApprover(gitLabCalls), new DirectHttpApprover(gitLabCalls, http, checkItems));
+                clientLibrary, new DirectHttpApprover(gitLabCalls, http, checkItems, clientLibrary));
         return new GitLabMergeRequests(gitLabBots, gitLabCalls, approval);
     }
 
     /** Shown as {@code gitlab} in {@code /actuator/health}. */
+    /** The workflow breaker's state and recent error rate, for the operations overview. */
+    @Bean
+    ExternalSystemHealth gitLabSystemHealth(GitLabCalls gitLabCalls) {
+        return new GitLabSystemHealth(gitLabCalls);
+    }
+
     @Bean("gitlab")
     HealthIndicator gitlabHealthIndicator(GitLabCalls gitLabCalls, GitLabBots gitLabBots) {
         return new GitLabHealthIndicator(gitLabCalls, gitLabBots::baseUrl, gitLabBots::notConfigured);
+    }
+
+    /**
+     * The shared call budget: unlimited when not configured (0); without a shared database
+     * ({@link ClusterRateLimits}) it cannot be shared, so it is not enforced (logged).
+     */
+    private static GitLabBudget budget(int perMinute, ClusterRateLimits limits) {
+        if (perMinute <= 0) {
+            return GitLabBudget.UNLIMITED;
+        }
+        if (limits == null) {
+            LoggerFactory.getLogger(GitLabConfiguration.class).warn("changeflow.gitlab.max-calls-per-minute={} is not "
+                    + "enforced: no shared database (ClusterRateLimits) in this process", perMinute);
+            return GitLabBudget.UNLIMITED;
+        }
+        return new GitLabBudget(limits, perMinute);
     }
 
     /**

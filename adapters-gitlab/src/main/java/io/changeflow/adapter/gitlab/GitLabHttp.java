@@ -3,6 +3,7 @@ package io.changeflow.adapter.gitlab;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.changeflow.application.port.out.ExternalCallException;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URLEncoder;
@@ -11,6 +12,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -70,8 +72,16 @@ final class GitLabHttp {
         return response.statusCode() >= 200 && response.statusCode() < 300;
     }
 
-    /** GitLab's error, as the client library would raise it: the status and the body's {@code message}. */
-    static GitLabApiException failure(HttpResponse<String> response) {
+    /**
+     * GitLab's error, as the client library would raise it: the status and the body's {@code message}; a 429 as
+     * the port's transient failure carrying the wait GitLab asked for.
+     */
+    static Exception failure(HttpResponse<String> response) {
+        if (response.statusCode() == 429) {
+            var wait = RateLimitAnswer.waitOf(name -> response.headers().firstValue(name).orElse(null), Instant.now());
+            return new ExternalCallException(GitLabCalls.SYSTEM, ExternalCallException.Kind.HTTP_STATUS, 429,
+                    "HTTP 429, GitLab asks to wait " + wait, null, wait);
+        }
         var message = json(response.body())
                 .map(body -> body.has("message") ? body.get("message") : body.get("error"))
                 .map(node -> node.isTextual() ? node.asText() : node.toString())

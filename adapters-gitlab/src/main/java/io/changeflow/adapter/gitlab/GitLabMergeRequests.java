@@ -18,6 +18,7 @@ import org.gitlab4j.api.models.CommitPayload;
 import org.gitlab4j.api.models.MergeRequest;
 import org.gitlab4j.api.models.MergeRequestFilter;
 import org.gitlab4j.api.models.MergeRequestParams;
+import org.gitlab4j.api.models.Project;
 import org.gitlab4j.api.models.User;
 import org.gitlab4j.models.Constants;
 
@@ -26,10 +27,10 @@ import org.gitlab4j.models.Constants;
  * through {@link BotApproval} as the named approval bot. Every call is guarded by {@link GitLabCalls}
  * (timeouts, circuit breaker, one exception type).
  *
- * <p>GitLab's quirks are handled on purpose: a merge conflict answers 405 (not the documented 406), a stale
- * sha or a locked merge request 409, and right after a push 422 "Branch cannot be merged" while GitLab is
- * still checking ({@code detailed_merge_status} {@code checking}/{@code unchecked}); {@link #get} reports
- * that status and the caller polls, nothing here waits for GitLab's state to change.
+ * <p>A refused merge is read by its reason, not its HTTP status, which differs between GitLab versions
+ * ({@link GitLabMergeAnswers}); a stale sha answers 409 everywhere. {@link #get} reports the merge request's
+ * status and the caller polls, nothing here waits for GitLab's state to change. Pipelines are the merge
+ * request's {@code head_pipeline} (merged-results pipelines included), every status mapped explicitly.
  *
  * <p>Reads (merge request, pipelines, approvals, files, project) go through {@link GitLabCalls#read}: one that
  * fails transiently is tried again a few times after a short pause. Writes are made once; the workflow reads
@@ -80,6 +81,21 @@ final class GitLabMergeRequests implements MergeRequests {
                 throw e;
             }
         }));
+    }
+
+    @Override
+    public Optional<String> branchHead(String project, String branch) {
+        return calls.read("branchHead", () -> {
+            try {
+                var found = author().getRepositoryApi().getBranch(project, branch);
+                return Optional.ofNullable(found.getCommit()).map(commit -> commit.getId());
+            } catch (GitLabApiException e) {
+                if (isFileOrRefNotFound(e)) {
+                    return Optional.empty();
+                }
+                throw e;
+            }
+        });
     }
 
     @Override
@@ -191,6 +207,21 @@ final class GitLabMergeRequests implements MergeRequests {
                 .map(GitLabMergeRequests::toPipeline);
     }
 
+    /**
+     * The merge request's {@code head_pipeline}, attributed to the head {@code sha} of the same answer: GitLab ties it
+     * to that head (a merged-results pipeline's own {@code sha} is the merge commit's, its {@code source_sha} the head).
+     */
+    @Override
+    public Optional<Pipeline> headPipeline(String project, long iid) {
+        MergeRequest mr = calls.read("headPipeline", () -> author().getMergeRequestApi().getMergeRequest(project, iid));
+        var head = mr.getHeadPipeline();
+        if (head == null || mr.getSha() == null) {
+            return Optional.empty();
+        }
+        return Optional.of(new Pipeline(head.getId() == null ? 0L : head.getId(), mr.getSha(),
+                GitLabMergeAnswers.pipelineStatus(head)));
+    }
+
     @Override
     public List<String> approvalAccounts() {
         return bots.approverAccounts();
@@ -198,6 +229,15 @@ final class GitLabMergeRequests implements MergeRequests {
 
     @Override
     public Set<String> approvedBy(String project, long iid) {
+        return approvalState(project, iid).approvedBy();
+    }
+
+    /**
+     * {@code GET .../approvals}: {@code approved_by[].user.username}, and GitLab's own judgement from
+     * {@code approvals_left} (0: approved; absent, as on a GitLab without approval rules: nothing more required).
+     */
+    @Override
+    public ApprovalState approvalState(String project, long iid) {
         var approvals = calls.read("approvedBy", () -> author().getMergeRequestApi().getApprovals(project, iid));
         var accounts = new LinkedHashSet<String>();
         if (approvals.getApprovedBy() != null) {
@@ -207,12 +247,18 @@ final class GitLabMergeRequests implements MergeRequests {
                 }
             }
         }
-        return accounts;
+        var left = approvals.getApprovalsLeft();
+        return new ApprovalState(accounts, left == null || left <= 0, left == null ? 0 : left);
     }
 
     @Override
     public void approve(String project, long iid, String account) {
-        approval.approve(project, iid, account);
+        approval.approve(project, iid, account, null);
+    }
+
+    @Override
+    public void approve(String project, long iid, String account, String sha) {
+        approval.approve(project, iid, account, sha == null || sha.isBlank() ? null : sha);
     }
 
     @Override
@@ -226,13 +272,18 @@ final class GitLabMergeRequests implements MergeRequests {
                 throw e;
             }
             return switch (e.status()) {
-                // GitLab answers a conflict with 405 although its docs say 406; both mean "rebase first".
-                case 405, 406 -> MergeResult.NOT_MERGEABLE;
                 case 409 -> MergeResult.SHA_MISMATCH_OR_LOCKED;
-                case 422 -> MergeResult.CANNOT_BE_MERGED_YET;
+                // 17/18.x and 19.x give these statuses different meanings: the reason is read from the merge request.
+                case 405, 406, 422 -> refusalReason(project, iid, e.status());
                 default -> throw e;
             };
         }
+    }
+
+    private MergeResult refusalReason(String project, long iid, int httpStatus) {
+        MergeRequest mr = calls.read("get", () -> author().getMergeRequestApi().getMergeRequest(project, iid, null, null, true));
+        Project.MergeMethod method = calls.read("mergeMethod", () -> author().getProjectApi().getProject(project).getMergeMethod());
+        return GitLabMergeAnswers.refusal(httpStatus, mr, method);
     }
 
     @Override
@@ -248,6 +299,15 @@ final class GitLabMergeRequests implements MergeRequests {
                 throw e;
             }
         });
+    }
+
+    @Override
+    public void reopen(String project, long iid) {
+        if (get(project, iid).state() != MergeRequestState.CLOSED) {
+            return;
+        }
+        calls.call("reopen", () -> author().getMergeRequestApi().updateMergeRequest(project, iid,
+                new MergeRequestParams().withStateEvent(Constants.StateEvent.REOPEN)));
     }
 
     @Override
@@ -283,23 +343,7 @@ final class GitLabMergeRequests implements MergeRequests {
     /** A pipeline as the port reports it: its ID, the commit it ran for and its status. */
     static Pipeline toPipeline(org.gitlab4j.api.models.Pipeline pipeline) {
         return new Pipeline(pipeline.getId() == null ? 0L : pipeline.getId(), pipeline.getSha(),
-                toPipelineStatus(pipeline));
-    }
-
-    /**
-     * GitLab's pipeline states as the workflow needs them. Waiting states (manual, scheduled, ...) count as
-     * running so the caller's own timeout decides; skipped and canceled count as failed, as a pipeline that
-     * did not run proves nothing.
-     */
-    static PipelineStatus toPipelineStatus(org.gitlab4j.api.models.Pipeline pipeline) {
-        if (pipeline.getStatus() == null) {
-            return PipelineStatus.RUNNING;
-        }
-        return switch (pipeline.getStatus()) {
-            case SUCCESS -> PipelineStatus.PASSED;
-            case FAILED, CANCELED, CANCELING, SKIPPED -> PipelineStatus.FAILED;
-            default -> PipelineStatus.RUNNING;
-        };
+                GitLabMergeAnswers.pipelineStatus(pipeline));
     }
 
     private GitLabApi author() {

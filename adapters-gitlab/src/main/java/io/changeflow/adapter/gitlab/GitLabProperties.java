@@ -30,11 +30,14 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  *                         2; 0 turns it off; a negative value falls back to the default). Writes are never retried
  *                         here: the workflow reads remote state before it repeats one
  * @param readRetryBackoff the pause before the first such retry, doubled before each further one (default 200 ms)
+ * @param maxCallsPerMinute the GitLab calls all instances together may make per minute, counted in the shared
+ *                         database (default: unlimited); text as configured: a missing, blank, garbled, zero or
+ *                         negative value means unlimited (read with {@link #callBudgetPerMinute()})
  */
 @ConfigurationProperties("changeflow.gitlab")
 record GitLabProperties(String baseUrl, Bot author, List<Bot> approvers, Duration connectTimeout,
                         Duration readTimeout, Duration callTimeout, Duration checkItemsTtl, CircuitBreaker circuitBreaker,
-                        Integer readRetries, Duration readRetryBackoff) {
+                        Integer readRetries, Duration readRetryBackoff, String maxCallsPerMinute) {
 
     /** A bot account: the username GitLab shows and its personal access token (never logged); empty when not set. */
     record Bot(String account, String token) {
@@ -102,10 +105,20 @@ record GitLabProperties(String baseUrl, Bot author, List<Bot> approvers, Duratio
         circuitBreaker = circuitBreaker == null ? new CircuitBreaker(null, null, null, null, null) : circuitBreaker;
         readRetries = readRetries == null || readRetries < 0 ? 2 : readRetries;
         readRetryBackoff = positive(readRetryBackoff, Duration.ofMillis(200));
+        maxCallsPerMinute = maxCallsPerMinute == null ? "" : maxCallsPerMinute.strip();
     }
 
     static GitLabProperties defaults() {
-        return new GitLabProperties(null, null, null, null, null, null, null, null, null, null);
+        return new GitLabProperties(null, null, null, null, null, null, null, null, null, null, null);
+    }
+
+    /** {@code changeflow.gitlab.max-calls-per-minute}: the shared call budget, 0 for unlimited (also for bad input). */
+    int callBudgetPerMinute() {
+        try {
+            return Math.max(0, Integer.parseInt(maxCallsPerMinute));
+        } catch (NumberFormatException blankOrGarbled) {
+            return 0;
+        }
     }
 
     /** The base URL without user info, query or fragment: safe to show in health details. */

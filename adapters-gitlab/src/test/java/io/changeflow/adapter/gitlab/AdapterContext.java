@@ -1,7 +1,9 @@
 package io.changeflow.adapter.gitlab;
 
+import io.changeflow.application.port.out.CallMetrics;
 import io.changeflow.application.port.out.DynamicConfig;
 import io.changeflow.application.port.out.MergeRequests;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -27,7 +29,21 @@ final class AdapterContext implements AutoCloseable {
         MutableDynamicConfig dynamicConfig() {
             return new MutableDynamicConfig();
         }
+
+        @Bean
+        SimpleMeterRegistry meterRegistry() {
+            return new SimpleMeterRegistry();
+        }
+
+        /** The calls the adapter reports, as timers {@value #CALLS} on the registry. */
+        @Bean
+        CallMetrics callMetrics(SimpleMeterRegistry registry) {
+            return (system, operation, outcome, took) -> registry.timer(CALLS, "system", system, "operation", operation,
+                    "outcome", outcome.tag()).record(took);
+        }
     }
+
+    static final String CALLS = "test.calls";
 
     private final ConfigurableApplicationContext context;
 
@@ -93,6 +109,10 @@ final class AdapterContext implements AutoCloseable {
 
     HealthIndicator health() {
         return context.getBean("gitlab", HealthIndicator.class);
+    }
+
+    SimpleMeterRegistry meters() {
+        return context.getBean(SimpleMeterRegistry.class);
     }
 
     GitLabCalls calls() {

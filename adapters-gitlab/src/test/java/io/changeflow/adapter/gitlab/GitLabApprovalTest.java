@@ -7,17 +7,28 @@ import io.changeflow.application.port.out.ExternalCallException;
 import io.changeflow.application.port.out.MergeRequests;
 import io.changeflow.application.port.out.MergeRequests.FileChange;
 import io.changeflow.application.settings.Settings;
+import io.changeflow.sandbox.gitlab.GitLabApprovalRules.Rule;
+import io.changeflow.sandbox.gitlab.GitLabBehaviourProperties;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The approval funnel against the simulator: both implementations, chosen by {@code approver.mode} on
- * every call, the check items from the upstream configuration API and the 422 self-heal.
+ * every call, the check items from the upstream configuration API and the 422 self-heal. And approvals as
+ * GitLab (Premium) judges them, against the simulator's approval rules and version profiles: "approved" is
+ * GitLab's {@code approvals_left}, not our bots' approvals; already approved is success on 19.x (304) and 401
+ * on 17/18.x; a non-eligible account gets 403; the approval names the head it approves; a GitLab without the
+ * check-items extension gets the client library's approval.
  */
 class GitLabApprovalTest {
 
@@ -37,6 +48,11 @@ class GitLabApprovalTest {
     @AfterAll
     static void stop() {
         adapter.close();
+    }
+
+    @AfterEach
+    void defaultBehaviour() {
+        server.gitlab().apply(GitLabBehaviourProperties.defaults());
     }
 
     @BeforeEach
@@ -109,6 +125,129 @@ class GitLabApprovalTest {
                     assertThat(e.isTransient()).isFalse();
                 });
         assertThat(gitlab.approvedBy(project, iid)).containsExactly("approval-bot-1");
+    }
+
+    @Test
+    void isApprovedOnlyOnceGitLabsRequiredCountIsReached() {
+        server.gitlab().apply(behaviour("gitlab-17", true, true));
+        var iid = openMergeRequest("changeflow/count");
+
+        gitlab.approve(project, iid, "approval-bot-1");
+        var half = gitlab.approvalState(project, iid);
+        assertThat(half.approvedBy()).containsExactly("approval-bot-1");
+        assertThat(half.approved()).isFalse();
+        assertThat(half.approvalsLeft()).isEqualTo(1);
+        assertThat(server.gitlab().approvalsMet(project, iid)).isFalse();
+
+        gitlab.approve(project, iid, "approval-bot-2");
+        var full = gitlab.approvalState(project, iid);
+        assertThat(full.approved()).isTrue();
+        assertThat(full.approvalsLeft()).isZero();
+        assertThat(server.gitlab().approvalsMet(project, iid)).isTrue();
+    }
+
+    @Test
+    void staysUnapprovedWhileACodeOwnerRuleIsUnmetThoughEveryBotApproved() {
+        server.gitlab().apply(behaviour("gitlab-17", true, true));
+        server.gitlab().setApprovalRules(project, List.of(Rule.codeOwners("grants/", Set.of("security-lead"), 1)));
+        var iid = openMergeRequest("changeflow/owners");
+
+        gitlab.approve(project, iid, "approval-bot-1");
+        gitlab.approve(project, iid, "approval-bot-2");
+
+        var state = gitlab.approvalState(project, iid);
+        assertThat(state.approvedBy()).containsExactlyInAnyOrder("approval-bot-1", "approval-bot-2");
+        assertThat(state.approved()).isFalse();
+        assertThat(state.approvalsLeft()).isEqualTo(1);
+        assertThat(gitlab.approvedBy(project, iid)).containsExactlyInAnyOrder("approval-bot-1", "approval-bot-2");
+        assertThat(server.gitlab().approvalsMet(project, iid)).isFalse();
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"CLIENT_LIBRARY", "DIRECT_HTTP"})
+    void anApprovalGivenAlreadyIsSuccessOnGitLab19(String mode) {
+        server.gitlab().apply(behaviour("gitlab-19", false, true));
+        adapter.dynamicConfig().set(Settings.APPROVER_MODE, mode);
+        var iid = openMergeRequest("changeflow/again-" + mode.toLowerCase());
+        gitlab.approve(project, iid, "approval-bot-1");
+
+        gitlab.approve(project, iid, "approval-bot-1");
+
+        assertThat(gitlab.approvedBy(project, iid)).containsExactly("approval-bot-1");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"CLIENT_LIBRARY", "DIRECT_HTTP"})
+    void anAccountThatMayNotApproveGets403NotRetriedAsTransient(String mode) {
+        adapter.dynamicConfig().set(Settings.APPROVER_MODE, mode);
+        server.gitlab().setEligibleApprovers(project, Set.of("approval-bot-1"));
+        var iid = openMergeRequest("changeflow/eligible-" + mode.toLowerCase());
+
+        assertThatThrownBy(() -> gitlab.approve(project, iid, "approval-bot-2"))
+                .isInstanceOfSatisfying(ExternalCallException.class, e -> {
+                    assertThat(e.status()).isEqualTo(403);
+                    assertThat(e.isTransient()).isFalse();
+                });
+        gitlab.approve(project, iid, "approval-bot-1");
+        assertThat(gitlab.approvedBy(project, iid)).containsExactly("approval-bot-1");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"CLIENT_LIBRARY", "DIRECT_HTTP"})
+    void approvesTheHeadItNamesAndIsRefusedWhenTheHeadMoved(String mode) {
+        adapter.dynamicConfig().set(Settings.APPROVER_MODE, mode);
+        var iid = openMergeRequest("changeflow/sha-" + mode.toLowerCase());
+        var head = gitlab.get(project, iid).sha();
+
+        assertThatThrownBy(() -> gitlab.approve(project, iid, "approval-bot-1", "0000000000000000000000000000000000000000"))
+                .isInstanceOfSatisfying(ExternalCallException.class, e -> assertThat(e.status()).isEqualTo(409));
+        gitlab.approve(project, iid, "approval-bot-1", head);
+
+        assertThat(gitlab.approvedBy(project, iid)).containsExactly("approval-bot-1");
+    }
+
+    @Test
+    void fallsBackToTheClientLibraryWhereGitLabHasNoCheckItemsExtension() {
+        server.gitlab().apply(behaviour("gitlab-17", false, false));
+        adapter.dynamicConfig().set(Settings.APPROVER_MODE, "DIRECT_HTTP");
+        var iid = openMergeRequest("changeflow/stock");
+
+        gitlab.approve(project, iid, "approval-bot-1");
+        gitlab.approve(project, iid, "approval-bot-2");
+
+        assertThat(gitlab.approvedBy(project, iid)).containsExactly("approval-bot-1", "approval-bot-2");
+        assertThat(gitlab.approvalState(project, iid).approved()).isTrue();
+    }
+
+    @Test
+    void anApprovalGivenBeforeGitLabProcessedThePushIsRemovedOnceItHas() throws Exception {
+        // GitLab processes the push for 3 s here (long enough to approve meanwhile, even on a busy machine)
+        server.gitlab().setTimings(Duration.ofSeconds(3), Duration.ofMillis(600), Duration.ofMillis(200));
+        try {
+            server.gitlab().resetApprovalsOnPush(project, true);
+            var iid = openMergeRequest("changeflow/reset");
+            server.gitlab().push(project, "changeflow/reset", Map.of("grants/db.txt", "alice\nbob\n"), "A person pushes");
+
+            gitlab.approve(project, iid, "approval-bot-1"); // accepted: GitLab has not processed the push yet
+
+            waitUntilChecked(iid);
+            assertThat(gitlab.approvedBy(project, iid)).isEmpty();
+            gitlab.approve(project, iid, "approval-bot-1");
+            assertThat(gitlab.approvedBy(project, iid)).containsExactly("approval-bot-1");
+        } finally {
+            server.gitlab().setTimings(Duration.ofMillis(300), Duration.ofMillis(600), Duration.ofMillis(200));
+        }
+    }
+
+    private void waitUntilChecked(long iid) throws InterruptedException {
+        var deadline = System.nanoTime() + Duration.ofSeconds(15).toNanos();
+        while (server.gitlab().detailedMergeStatus(project, iid).equals("checking") && System.nanoTime() < deadline) {
+            Thread.sleep(50);
+        }
+    }
+
+    private static GitLabBehaviourProperties behaviour(String profile, boolean enforced, boolean checkItems) {
+        return new GitLabBehaviourProperties(profile, enforced, false, null, checkItems);
     }
 
     @Test

@@ -224,6 +224,8 @@ class GitLabMergeRequestsTest {
         gitlab.rewriteBranch(project, "changeflow/reapprove", "main", "Grant bob", List.of(new FileChange("grants/db.txt", "alice\nbob\n")));
 
         assertThat(gitlab.approvedBy(project, iid)).isEmpty();
+        // approve once GitLab has processed the push (an approval given while it is checking is reset with the push)
+        awaitSettled(iid);
         gitlab.approve(project, iid, "approval-bot-1");
         assertThat(gitlab.approvedBy(project, iid)).containsExactly("approval-bot-1");
     }

@@ -91,10 +91,23 @@ class GitLabPropertiesTest {
     }
 
     @Test
+    void theCallBudgetIsUnlimitedByDefaultAndForBlankGarbledZeroOrNegativeValues() {
+        assertThat(GitLabProperties.defaults().callBudgetPerMinute()).isZero();
+        for (var bad : new String[] {"", "  ", "lots", "1.5", "0", "-20"}) {
+            assertThat(withBudget(bad).callBudgetPerMinute()).as(bad).isZero();
+        }
+        assertThat(withBudget(" 600 ").callBudgetPerMinute()).isEqualTo(600);
+    }
+
+    private static GitLabProperties withBudget(String budget) {
+        return new GitLabProperties(null, null, null, null, null, null, null, null, null, null, budget);
+    }
+
+    @Test
     void refusesAnApprovalBotWithoutAnAccountNamingTheSetting() {
         assertThatThrownBy(() -> new GitLabProperties("https://gitlab.example.com", null,
                 List.of(new GitLabProperties.Bot("approval-bot-1", "t1"), new GitLabProperties.Bot(" ", "t2")),
-                null, null, null, null, null, null, null))
+                null, null, null, null, null, null, null, null))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("changeflow.gitlab.approvers[1].account");
     }

@@ -3,16 +3,26 @@ package io.changeflow.adapter.gitlab;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.changeflow.application.port.out.ExternalCallException;
+import io.changeflow.application.port.out.CallMetrics;
 import io.changeflow.application.port.out.ExternalCallException.Kind;
+import io.changeflow.application.port.out.ExternalCallException;
 import io.changeflow.application.port.out.MergeRequests.FileChange;
+import io.changeflow.application.port.out.TargetFiles;
 import io.changeflow.domain.mr.MergeRequestState;
 import io.changeflow.sandbox.fault.FaultSettings;
 import io.changeflow.sandbox.fault.Faults;
+import io.github.resilience4j.circuitbreaker.CircuitBreaker;
+import io.github.resilience4j.circuitbreaker.CircuitBreakerConfig;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -22,7 +32,8 @@ import org.springframework.boot.health.contributor.Status;
 /**
  * Timeouts, the circuit breaker, lost responses and the health indicator, with the simulator's fault
  * injection: every failure reaches the caller as an {@link ExternalCallException} of the right kind, in
- * bounded time.
+ * bounded time. Previews read GitLab through a breaker, a timeout and a bulkhead of their own: hammering the
+ * preview while GitLab fails opens the preview's breaker only, the workflow's stays closed and untouched.
  */
 class GitLabResilienceTest {
 
@@ -192,6 +203,81 @@ class GitLabResilienceTest {
 
             var details = adapter.health().health().getDetails().toString();
             assertThat(details).contains("127.0.0.1:9/sim/gitlab").doesNotContain("secret").doesNotContain("do-not-show");
+        }
+    }
+
+    @Test
+    void hammeringThePreviewWhileGitLabFailsNeverOpensTheWorkflowsBreaker() {
+        // the same breaker settings for both, small enough to open within a few failures
+        try (var adapter = AdapterContext.start(server.baseUrl(), Map.of(
+                "circuit-breaker.minimum-number-of-calls", "3", "circuit-breaker.sliding-window-size", "4",
+                "circuit-breaker.wait-duration-in-open-state", "1m",
+                "preview.circuit-breaker.minimum-number-of-calls", "3", "preview.circuit-breaker.sliding-window-size", "4",
+                "preview.circuit-breaker.wait-duration-in-open-state", "1m"))) {
+            var preview = adapter.context().getBean(TargetFiles.class);
+            var workflowBreaker = adapter.calls().breaker();
+            assertThat(preview.currentContent(project, "grants/db.txt")).contains("alice\n");
+            server.faults().configure(Faults.GITLAB, new FaultSettings(0, 1.0, 0, 0, 0, 0, 0));
+
+            var kinds = new java.util.EnumMap<Kind, Integer>(Kind.class);
+            for (var hit = 0; hit < 50; hit++) {
+                try {
+                    preview.currentContent(project, "grants/db.txt");
+                } catch (ExternalCallException e) {
+                    kinds.merge(e.kind(), 1, Integer::sum);
+                }
+            }
+
+            var previewBreaker = ((GitLabTargetFiles) preview).breaker();
+            assertThat(previewBreaker.getName()).isEqualTo("gitlab-preview");
+            assertThat(previewBreaker.getState()).isEqualTo(CircuitBreaker.State.OPEN);
+            assertThat(kinds.getOrDefault(Kind.CIRCUIT_OPEN, 0)).as("refused by the preview breaker: " + kinds).isGreaterThan(40);
+            assertThat(workflowBreaker.getState()).isEqualTo(CircuitBreaker.State.CLOSED);
+            assertThat(workflowBreaker.getMetrics().getNumberOfBufferedCalls()).as("the workflow's breaker saw no preview call")
+                    .isZero();
+            // GitLab back: the workflow reads at once, while the preview breaker still waits out its open state
+            server.faults().clear();
+            assertThat(adapter.mergeRequests().defaultBranch(project)).isEqualTo("main");
+            assertThatThrownBy(() -> preview.currentContent(project, "grants/db.txt"))
+                    .isInstanceOfSatisfying(ExternalCallException.class, e -> assertThat(e.kind()).isEqualTo(Kind.CIRCUIT_OPEN));
+        }
+    }
+
+    @Test
+    void aFullPreviewBulkheadRefusesAtOnceWithoutCallingGitLab() throws Exception {
+        var inside = new CountDownLatch(1);
+        var release = new CountDownLatch(1);
+        var asked = new AtomicInteger();
+        // the one preview in flight is held inside its call (where the adapter asks whether it is configured)
+        var calls = new GitLabCalls(CircuitBreaker.of("test-preview", CircuitBreakerConfig.ofDefaults()), Duration.ofMinutes(1),
+                Clock.systemUTC(), () -> {
+                    asked.incrementAndGet();
+                    inside.countDown();
+                    awaitQuietly(release);
+                    return Optional.of("held by the test");
+                }, 0, Duration.ofMillis(1), GitLabBudget.UNLIMITED, CallMetrics.NONE);
+        try (var files = new GitLabTargetFiles(calls, null, 1)) {
+            var first = CompletableFuture.runAsync(() -> files.currentContent(project, "grants/db.txt"));
+            assertThat(inside.await(10, TimeUnit.SECONDS)).isTrue();
+
+            assertThatThrownBy(() -> files.currentContent(project, "grants/db.txt"))
+                    .isInstanceOfSatisfying(ExternalCallException.class, e -> {
+                        assertThat(e.kind()).isEqualTo(Kind.RATE_LIMITED);
+                        assertThat(e.isTransient()).isTrue();
+                    });
+            assertThat(asked.get()).as("the refused preview made no call").isEqualTo(1);
+            release.countDown();
+            assertThatThrownBy(() -> first.get(10, TimeUnit.SECONDS)).hasCauseInstanceOf(ExternalCallException.class);
+        } finally {
+            release.countDown();
+        }
+    }
+
+    private static void awaitQuietly(CountDownLatch latch) {
+        try {
+            latch.await(1, TimeUnit.MINUTES);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 }

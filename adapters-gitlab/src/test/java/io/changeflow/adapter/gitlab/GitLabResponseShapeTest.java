@@ -13,6 +13,7 @@ import static org.awaitility.Awaitility.await;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.github.tomakehurst.wiremock.WireMockServer;
 import com.github.tomakehurst.wiremock.core.WireMockConfiguration;
 import io.changeflow.application.port.out.ExternalCallException;
@@ -128,9 +129,10 @@ class GitLabResponseShapeTest {
         assertThat(stale.body().get("message").asText()).startsWith("SHA does not match HEAD of source branch");
 
         assertThat(simulator("PUT", "/merge_requests/" + first + "/merge").status()).isEqualTo(200);
+        // GitLab 17/18 (the simulator's default profile): a conflict is 422 "Branch cannot be merged", not 405
         var conflict = simulator("PUT", "/merge_requests/" + second + "/merge");
-        assertThat(conflict.status()).isEqualTo(405);
-        assertThat(conflict.body()).isEqualTo(documented("merge-405-conflict.json"));
+        assertThat(conflict.status()).isEqualTo(422);
+        assertThat(conflict.body()).isEqualTo(documented("merge-422-cannot-be-merged.json"));
 
         var rebase = simulator("PUT", "/merge_requests/" + second + "/rebase");
         assertThat(rebase.status()).isEqualTo(202);
@@ -151,7 +153,14 @@ class GitLabResponseShapeTest {
         stub("GET", base + "/merge_requests/133/approvals", 200, "approvals.json");
         stub("GET", base + "/merge_requests/133/pipelines", 200, "merge-request-pipelines.json");
         stubGet(base + "/merge_requests/134/pipelines", JSON.createArrayNode());
-        stub("PUT", base + "/merge_requests/1/merge", 405, "merge-405-conflict.json");
+        // a refusal is read by its reason: the merge request as GitLab reports it right after
+        stub("PUT", base + "/merge_requests/1/merge", 405, "merge-405-method-not-allowed.json");
+        stubGet(base + "/merge_requests/1", withFields(documented("merge-request.json"), "conflict", true));
+        stubGet(base + "/merge_requests/3", withFields(documented("merge-request.json"), "checking", false));
+        stub("PUT", base + "/merge_requests/4/merge", 405, "merge-405-method-not-allowed.json");
+        stubGet(base + "/merge_requests/4", withFields(documented("merge-request.json"), "draft_status", false));
+        stub("PUT", base + "/merge_requests/5/merge", 405, "merge-405-method-not-allowed.json");
+        stubGet(base + "/merge_requests/5", withFields(documented("merge-request.json"), "not_approved", false));
         stub("PUT", base + "/merge_requests/2/merge", 409, "merge-409-sha-mismatch.json");
         stub("PUT", base + "/merge_requests/3/merge", 422, "merge-422-cannot-be-merged.json");
         stub("PUT", base + "/merge_requests/133/rebase", 202, "rebase-202.json");
@@ -171,6 +180,10 @@ class GitLabResponseShapeTest {
         assertThat(gitlab.merge(DOCUMENTED_PROJECT, 1, "a")).isEqualTo(MergeResult.NOT_MERGEABLE);
         assertThat(gitlab.merge(DOCUMENTED_PROJECT, 2, "a")).isEqualTo(MergeResult.SHA_MISMATCH_OR_LOCKED);
         assertThat(gitlab.merge(DOCUMENTED_PROJECT, 3, "a")).isEqualTo(MergeResult.CANNOT_BE_MERGED_YET);
+        assertThat(gitlab.merge(DOCUMENTED_PROJECT, 4, "a")).as("405 for a draft is no conflict").isEqualTo(MergeResult.BLOCKED);
+        assertThat(gitlab.merge(DOCUMENTED_PROJECT, 5, "a")).isEqualTo(MergeResult.NOT_APPROVED);
+        assertThat(gitlab.headPipeline(DOCUMENTED_PROJECT, 133)).contains(
+                new Pipeline(1287101, "8888888888888888888888888888888888888888", PipelineStatus.PASSED));
         gitlab.rebase(DOCUMENTED_PROJECT, 133);
         assertThatThrownBy(() -> gitlab.approve(DOCUMENTED_PROJECT, 133, "approval-bot-1"))
                 .isInstanceOfSatisfying(ExternalCallException.class, e -> assertThat(e.status()).isEqualTo(401));
@@ -281,6 +294,14 @@ class GitLabResponseShapeTest {
             default -> post(urlPathEqualTo(path));
         };
         wiremock.stubFor(mapping.willReturn(response));
+    }
+
+    /** {@code mergeRequest} with another {@code detailed_merge_status} and {@code has_conflicts}. */
+    private static JsonNode withFields(JsonNode mergeRequest, String detailedMergeStatus, boolean hasConflicts) {
+        var copy = (ObjectNode) mergeRequest.deepCopy();
+        copy.put("detailed_merge_status", detailedMergeStatus);
+        copy.put("has_conflicts", hasConflicts);
+        return copy;
     }
 
     private static void stubGet(String path, JsonNode body) {

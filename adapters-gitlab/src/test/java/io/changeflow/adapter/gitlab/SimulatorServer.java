@@ -2,9 +2,12 @@ package io.changeflow.adapter.gitlab;
 
 import io.changeflow.sandbox.MergeListener;
 import io.changeflow.sandbox.fault.Faults;
+import io.changeflow.sandbox.gitlab.GitLabRateLimit;
 import io.changeflow.sandbox.gitlab.GitLabSimulator;
 import io.changeflow.sandbox.gitlab.GitLabSimulatorConfiguration;
 import java.util.List;
+import org.gitlab4j.api.GitLabApi;
+import org.gitlab4j.api.GitLabApiException;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
@@ -59,9 +62,22 @@ final class SimulatorServer {
                             "sandbox.gitlab.rebase-duration=200ms")
                     .run();
             instance = new SimulatorServer(context);
+            instance.warmUp();
             Runtime.getRuntime().addShutdownHook(new Thread(context::close));
         }
         return instance;
+    }
+
+    /**
+     * One client-library call before any test: the first call of a JVM loads Jersey and gitlab4j (seconds on a
+     * busy machine), which the first test's call timeout would otherwise have to absorb.
+     */
+    private void warmUp() {
+        try (var api = new GitLabApi(baseUrl(), gitlab().author().token())) {
+            api.getUserApi().getCurrentUser();
+        } catch (GitLabApiException e) {
+            throw new IllegalStateException("the simulator does not answer", e);
+        }
     }
 
     /** What {@code changeflow.gitlab.base-url} must be to talk to the simulator. */
@@ -71,6 +87,10 @@ final class SimulatorServer {
 
     GitLabSimulator gitlab() {
         return context.getBean(GitLabSimulator.class);
+    }
+
+    GitLabRateLimit rateLimit() {
+        return context.getBean(GitLabRateLimit.class);
     }
 
     Faults faults() {

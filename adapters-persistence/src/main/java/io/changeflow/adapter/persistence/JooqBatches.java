@@ -21,6 +21,7 @@ import io.changeflow.application.port.out.Operations.StepNote;
 import io.changeflow.domain.PreemptedException;
 import io.changeflow.domain.batch.Batch;
 import io.changeflow.domain.batch.Bisection;
+import io.changeflow.domain.batch.TransientRetries;
 import io.changeflow.domain.operation.MergeRequestRef;
 import io.changeflow.domain.request.OperationId;
 import io.changeflow.domain.state.BatchStatus;
@@ -80,14 +81,20 @@ final class JooqBatches implements Batches {
 
     @Override
     public boolean hasWaiting(String partition) {
-        return dsl.fetchExists(dsl.selectOne().from(MERGE_BATCH_REQUEST).where(waiting(partition)));
+        // forced: with the eligibility filter the optimizer would rather read every waiting row by batch_id IS NULL
+        return dsl.fetchExists(dsl.selectOne().from(MERGE_BATCH_REQUEST.forceIndex("idx_merge_batch_request_waiting"))
+                .where(waiting(partition)));
     }
 
-    /** Waiting, and admitted before this millisecond of the database clock. */
+    /**
+     * Waiting, admitted before this millisecond of the database clock, and not backing off after a transient
+     * failure (the eligibility is a filter on the rows of the waiting range, which is still read in index order).
+     */
     static Condition waiting(String partition) {
         return MERGE_BATCH_REQUEST.PARTITION_KEY.eq(partition)
                 .and(MERGE_BATCH_REQUEST.BATCH_ID.isNull())
-                .and(MERGE_BATCH_REQUEST.CREATED_AT.lt(now()));
+                .and(MERGE_BATCH_REQUEST.CREATED_AT.lt(now()))
+                .and(MERGE_BATCH_REQUEST.ELIGIBLE_AT.isNull().or(MERGE_BATCH_REQUEST.ELIGIBLE_AT.le(now())));
     }
 
     /**
@@ -480,13 +487,61 @@ final class JooqBatches implements Batches {
                     insertMembership(ctx, batchId, chunk, REQUEUED);
                 }
             }
+            if (resolution instanceof Resolution.Failed failed) {
+                storeRetries(ctx, settlement.requeued(), failed.retries());
+            }
             for (var chunk : chunks(settlement.released())) {
                 requireRows(deleteRequests(ctx, chunk, Optional.of(batchId)), chunk.size(),
                         "releasing members of batch " + batchId);
                 insertMembership(ctx, batchId, chunk, RELEASED);
             }
-            return findIn(ctx, batchId).orElseThrow();
+            var settled = findIn(ctx, batchId).orElseThrow();
+            if (resolution instanceof Resolution.Merged) {
+                settled.mergeRequest().ifPresent(mr -> JooqOperations.recordMergeOrder(ctx, mr.project(), mr.iid()));
+            }
+            return settled;
         });
+    }
+
+    /**
+     * The requeued members' transient failure counts and next eligible times (database clock plus the delay), one
+     * statement per distinct retry and chunk of 1000 (a settlement has few distinct ones).
+     */
+    private static void storeRetries(DSLContext ctx, List<Settling.Requeue> requeued,
+                                     Map<OperationId, TransientRetries.Retry> retries) {
+        if (retries.isEmpty()) {
+            return;
+        }
+        var byRetry = new LinkedHashMap<TransientRetries.Retry, List<Long>>();
+        for (var group : requeued) {
+            for (var row : group.rows()) {
+                var retry = retries.get(OperationId.of(row.operationId()));
+                if (retry != null) {
+                    byRetry.computeIfAbsent(retry, r -> new ArrayList<>()).add(row.requestId());
+                }
+            }
+        }
+        byRetry.forEach((retry, rows) -> {
+            for (var chunk : chunks(rows)) {
+                requireRows(ctx.update(MERGE_BATCH_REQUEST.forceIndex("PRIMARY"))
+                        .set(MERGE_BATCH_REQUEST.TRANSIENT_FAILURES, retry.transientFailures())
+                        .set(MERGE_BATCH_REQUEST.ELIGIBLE_AT, Sql.ahead(retry.eligibleAfter()))
+                        .where(MERGE_BATCH_REQUEST.ID.in(chunk))
+                        .and(MERGE_BATCH_REQUEST.BATCH_ID.isNull())
+                        .execute(), chunk.size(), "retries of requeued members");
+            }
+        });
+    }
+
+    @Override
+    public Map<OperationId, Integer> transientFailures(long batchId) {
+        var counts = new LinkedHashMap<OperationId, Integer>();
+        dsl.select(MERGE_BATCH_REQUEST.OPERATION_ID, MERGE_BATCH_REQUEST.TRANSIENT_FAILURES)
+                .from(MERGE_BATCH_REQUEST.forceIndex("idx_merge_batch_request_batch"))
+                .where(MERGE_BATCH_REQUEST.BATCH_ID.eq(batchId))
+                .orderBy(MERGE_BATCH_REQUEST.ID)
+                .forEach(r -> counts.put(OperationId.of(r.value1()), r.value2()));
+        return counts;
     }
 
     /** RUNNING -> BLOCKED, the guarded batch write first, then every member BATCH_BLOCKED. */

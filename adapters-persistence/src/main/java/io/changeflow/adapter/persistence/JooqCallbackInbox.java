@@ -4,8 +4,10 @@ import static io.changeflow.adapter.persistence.Sql.chunks;
 import static io.changeflow.adapter.persistence.jooq.Tables.CALLBACK_DELIVERY;
 import static io.changeflow.adapter.persistence.jooq.Tables.DEPLOY_CALLBACK;
 import static io.changeflow.adapter.persistence.jooq.Tables.DEPLOY_CALLBACK_OPERATION;
+import static io.changeflow.adapter.persistence.jooq.Tables.MERGE_ORDER;
 
 import io.changeflow.application.port.out.CallbackInbox;
+import io.changeflow.domain.operation.MergeRequestRef;
 import io.changeflow.domain.request.OperationId;
 import java.util.Collection;
 import java.util.HashSet;
@@ -13,7 +15,9 @@ import java.util.List;
 import java.util.Objects;
 import java.util.OptionalLong;
 import java.util.Set;
+import java.util.stream.Collectors;
 import org.jooq.DSLContext;
+import org.jooq.Select;
 import org.jooq.impl.DSL;
 
 /**
@@ -103,6 +107,50 @@ final class JooqCallbackInbox implements CallbackInbox {
                 .where(DEPLOY_CALLBACK.PROJECT.eq(project)).and(DEPLOY_CALLBACK.STATUS.eq(IN_EFFECT))
                 .fetchOne().value1();
         return max == null ? OptionalLong.empty() : OptionalLong.of(max);
+    }
+
+    /** Reads {@code (project, status, mr_iid)} by its index (V5), one statement per chunk of 1000 merge requests. */
+    @Override
+    public Set<MergeRequestRef> reportedWithoutOperationIds(Collection<MergeRequestRef> mergeRequests) {
+        var reported = new HashSet<List<Object>>();
+        var distinct = mergeRequests.stream().map(mr -> List.<Object>of(mr.project(), mr.iid())).distinct().toList();
+        for (var chunk : chunks(distinct)) {
+            var keys = chunk.stream().map(k -> DSL.row((String) k.get(0), IN_EFFECT, (Long) k.get(1))).toList();
+            dsl.selectDistinct(DEPLOY_CALLBACK.PROJECT, DEPLOY_CALLBACK.MR_IID).from(DEPLOY_CALLBACK)
+                    .where(DSL.row(DEPLOY_CALLBACK.PROJECT, DEPLOY_CALLBACK.STATUS, DEPLOY_CALLBACK.MR_IID).in(keys))
+                    .andNotExists(namesOperations())
+                    .forEach(r -> reported.add(List.of(r.value1(), r.value2())));
+        }
+        return mergeRequests.stream().filter(mr -> reported.contains(List.<Object>of(mr.project(), mr.iid())))
+                .collect(Collectors.toUnmodifiableSet());
+    }
+
+    /**
+     * Reads {@code merge_order (project, seq)} backwards from the newest merge and stops at the first merge request
+     * an in-effect report named (an index lookup on {@code (project, status, mr_iid)} each): no sort, and no
+     * further back than {@code notBelow}.
+     */
+    @Override
+    public OptionalLong latestReportedMergeOrder(String project, long notBelow, Reports reports) {
+        var report = DSL.selectOne().from(DEPLOY_CALLBACK)
+                .where(DEPLOY_CALLBACK.PROJECT.eq(MERGE_ORDER.PROJECT))
+                .and(DEPLOY_CALLBACK.STATUS.eq(IN_EFFECT))
+                .and(DEPLOY_CALLBACK.MR_IID.eq(MERGE_ORDER.MR_IID));
+        var counted = reports == Reports.ALL ? report : report.andNotExists(namesOperations());
+        return dsl.select(MERGE_ORDER.SEQ).from(MERGE_ORDER.forceIndex("idx_merge_order_project_seq"))
+                .where(MERGE_ORDER.PROJECT.eq(project))
+                .and(MERGE_ORDER.SEQ.ge(notBelow))
+                .andExists(counted)
+                .orderBy(MERGE_ORDER.SEQ.desc())
+                .limit(1)
+                .fetchOptional(MERGE_ORDER.SEQ)
+                .map(OptionalLong::of).orElse(OptionalLong.empty());
+    }
+
+    /** The report ({@code deploy_callback} of the outer query) named at least one operation. */
+    private static Select<?> namesOperations() {
+        return DSL.selectOne().from(DEPLOY_CALLBACK_OPERATION)
+                .where(DEPLOY_CALLBACK_OPERATION.DEPLOY_CALLBACK_ID.eq(DEPLOY_CALLBACK.ID));
     }
 
     @Override

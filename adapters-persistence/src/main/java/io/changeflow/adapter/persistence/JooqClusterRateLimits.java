@@ -12,7 +12,8 @@ import org.jooq.impl.DSL;
 /**
  * {@link ClusterRateLimits} as a sliding window log: one row per counted attempt. Each key's
  * bucket row is locked (by its primary key only) for the count-then-insert, so instances never
- * over-admit; times are the database clock's.
+ * over-admit; times are the database clock's. Attempts past the longest window and bucket rows of keys
+ * idle as long are purged by a recurring job ({@link #purgeOlderThan}, {@link #purgeIdleKeys}).
  */
 final class JooqClusterRateLimits implements ClusterRateLimits {
 
@@ -58,6 +59,36 @@ final class JooqClusterRateLimits implements ClusterRateLimits {
                 .where(RATE_LIMIT_HIT.HIT_AT.lt(Sql.ago(window)))
                 .orderBy(RATE_LIMIT_HIT.HIT_AT)
                 .limit(chunkSize)
+                .execute();
+    }
+
+    /**
+     * Deletes bucket rows older than {@code idleFor} without an attempt in the last {@code idleFor}: first found by
+     * a plain (non-locking) read, then deleted by primary key, so the purge never holds locks a
+     * {@link #tryAcquire} could wait on in a cycle. A bucket row only serializes its key's count-then-insert:
+     * deleting one whose key just came back is harmless (the next {@code tryAcquire} inserts it again and
+     * concurrent ones still serialize on that row, a {@code tryAcquire} in progress holds its lock so the delete
+     * waits for it), and a row inserted again since the read is younger than the cutoff, so it stays.
+     */
+    @Override
+    public int purgeIdleKeys(Duration idleFor, int chunkSize) {
+        if (chunkSize < 1) {
+            throw new IllegalArgumentException("a chunk holds at least one row");
+        }
+        var cutoff = Sql.ago(idleFor);
+        var idle = dsl.select(RATE_LIMIT_BUCKET.LIMIT_KEY).from(RATE_LIMIT_BUCKET)
+                .where(RATE_LIMIT_BUCKET.CREATED_AT.lt(cutoff))
+                .andNotExists(DSL.selectOne().from(RATE_LIMIT_HIT)
+                        .where(RATE_LIMIT_HIT.LIMIT_KEY.eq(RATE_LIMIT_BUCKET.LIMIT_KEY))
+                        .and(RATE_LIMIT_HIT.HIT_AT.ge(cutoff)))
+                .limit(chunkSize)
+                .fetch(RATE_LIMIT_BUCKET.LIMIT_KEY);
+        if (idle.isEmpty()) {
+            return 0;
+        }
+        return dsl.deleteFrom(RATE_LIMIT_BUCKET)
+                .where(RATE_LIMIT_BUCKET.LIMIT_KEY.in(idle))
+                .and(RATE_LIMIT_BUCKET.CREATED_AT.lt(cutoff))
                 .execute();
     }
 }

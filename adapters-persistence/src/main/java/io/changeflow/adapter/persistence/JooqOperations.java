@@ -8,12 +8,14 @@ import static io.changeflow.adapter.persistence.Sql.truncate;
 import static io.changeflow.adapter.persistence.jooq.Tables.BINDING;
 import static io.changeflow.adapter.persistence.jooq.Tables.BINDING_HISTORY;
 import static io.changeflow.adapter.persistence.jooq.Tables.MERGE_BATCH;
+import static io.changeflow.adapter.persistence.jooq.Tables.MERGE_ORDER;
 import static io.changeflow.adapter.persistence.jooq.Tables.OPERATION;
 import static io.changeflow.adapter.persistence.jooq.Tables.OPERATION_HISTORY;
 
 import io.changeflow.adapter.persistence.jooq.tables.records.BindingRecord;
 import io.changeflow.adapter.persistence.jooq.tables.records.OperationRecord;
 import io.changeflow.application.port.out.Operations;
+import io.changeflow.application.port.out.ScanCursors;
 import io.changeflow.domain.PreemptedException;
 import io.changeflow.domain.operation.Binding;
 import io.changeflow.domain.operation.HistoryEntry;
@@ -25,6 +27,7 @@ import io.changeflow.domain.request.StepOrder;
 import io.changeflow.domain.request.SubjectId;
 import io.changeflow.domain.request.TargetKey;
 import io.changeflow.domain.state.BindingStatus;
+import io.changeflow.domain.state.ChangeKind;
 import io.changeflow.domain.state.IllegalTransitionException;
 import io.changeflow.domain.state.StepStatus;
 import io.changeflow.domain.state.Transition;
@@ -32,17 +35,18 @@ import io.changeflow.domain.state.Transitions;
 import io.changeflow.domain.state.WorkflowEvent;
 import io.changeflow.domain.state.WorkflowState;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.EnumMap;
 import java.util.EnumSet;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
-import org.jooq.Condition;
 import org.jooq.DSLContext;
 import org.jooq.Record;
 import org.jooq.SelectOnConditionStep;
@@ -63,7 +67,8 @@ final class JooqOperations implements Operations {
     }
 
     /**
-     * Design 3.5 with history: a plain read of the subject-target row (a locking read of a missing
+     * Design 3.5 with history (and issue 18's renewal: a row in effect is reset like a re-appliable one unless the
+     * request asks for the same expiry, which blocks): a plain read of the subject-target row (a locking read of a missing
      * row would take gap locks, and two first applications would deadlock instead of one losing on
      * the unique key); then insert the operation, then insert the row or reset it in place pinning
      * the status and version read. A concurrent first insert surfaces as a duplicate key and is
@@ -72,7 +77,7 @@ final class JooqOperations implements Operations {
      */
     @Override
     public OpenResult open(ChangeRequest request, StepOrder order, WorkflowEvent submitEvent, String detail) {
-        if (!Transitions.rule(submitEvent).fromNew()) {
+        if (!Transitions.rule(submitEvent).fromNew() || !Transitions.kindOpenedBy(submitEvent).equals(Optional.of(ChangeKind.GRANT))) {
             throw new IllegalArgumentException(submitEvent + " does not open a request");
         }
         try {
@@ -92,14 +97,20 @@ final class JooqOperations implements Operations {
 
     private OpenResult openInTransaction(DSLContext ctx, ChangeRequest request, StepOrder order, WorkflowEvent event,
                                          String detail) {
-        var existing = ctx.select(BINDING.fields()).select(OPERATION.STEP, OPERATION.VERSION)
+        var existing = ctx.select(BINDING.fields()).select(OPERATION.STEP, OPERATION.VERSION, OPERATION.CHANGE_KIND)
                 .from(BINDING).leftJoin(OPERATION).on(OPERATION.ID.eq(BINDING.OPERATION_ID))
                 .where(BINDING.SUBJECT_ID.eq(request.subject().value()))
                 .and(BINDING.TARGET_KEY.eq(request.target().value()))
                 .fetchOptional();
         var row = existing.map(r -> r.into(BINDING));
-        var from = existing.map(r -> new WorkflowState(step(r.get(OPERATION.STEP)), Optional.of(status(r.get(BINDING.STATUS)))));
-        var moved = switch (Transitions.check(from, event)) {
+        var from = existing.map(r -> new WorkflowState(step(r.get(OPERATION.STEP)), Optional.of(status(r.get(BINDING.STATUS))),
+                kind(r.get(OPERATION.CHANGE_KIND))));
+        var check = Transitions.check(from, event);
+        if (check instanceof Transition.Moved && row.isPresent() && toBinding(row.get()).inEffectUntil(request.expiresAt())) {
+            // the same grant again is no change (ALREADY_IN_EFFECT); another expiry is a renewal (issue 18)
+            check = new Transition.Refused(event, from, "already in effect until the same expiry");
+        }
+        var moved = switch (check) {
             case Transition.Moved m -> m;
             case Transition.Refused refused -> {
                 var blocking = row.orElseThrow(() -> new IllegalTransitionException(refused));
@@ -126,6 +137,9 @@ final class JooqOperations implements Operations {
                     .set(OPERATION.STEP, moved.step().code())
                     .set(OPERATION.VERSION, 1L)
                     .set(OPERATION.DETAIL, truncate(detail, DETAIL_MAX))
+                    // a renewal names the grant in effect whose line it rewrites
+                    .set(OPERATION.REMOVES_OPERATION_ID, row.filter(r -> BindingStatus.RENEWABLE.contains(status(r.getStatus())))
+                            .map(BindingRecord::getOperationId).orElse(null))
                     .execute();
         } catch (RuntimeException e) {
             if (Sql.isDuplicateKey(e)) {
@@ -189,12 +203,60 @@ final class JooqOperations implements Operations {
                 request.operationId().value(), event, "PREEMPTED", null, null, null, null, why, request.requester()));
     }
 
+    /**
+     * Like {@link #open}, for the removal of the grant in effect: the row is read under its lock after the owner's
+     * operation row (operation first, binding second, as everywhere), must still be exactly what the caller read
+     * (owner, status, version), and is taken over in place by the new removal operation with the same guarded
+     * UPDATE; the replaced owner's version is bumped and both histories are appended. A changed row is
+     * {@link PreemptedException} and nothing is written.
+     */
+    @Override
+    public OpenResult openRemoval(Binding read, OperationId id, WorkflowEvent event, String actor, String detail) {
+        if (Transitions.kindOpenedBy(event).filter(ChangeKind::removes).isEmpty()) {
+            throw new IllegalArgumentException(event + " does not open a removal");
+        }
+        try {
+            return dsl.transactionResult(tx -> GrantLifecycleWrites.openRemoval(tx.dsl(), read, id, event, actor, detail));
+        } catch (RuntimeException e) {
+            if (Sql.isDeadlock(e)) {
+                throw new PreemptedException("a concurrent change of " + read.subject() + "/" + read.target() + " won a deadlock");
+            }
+            throw e;
+        }
+    }
+
+    /** One range read of {@code idx_binding_status_expires (status, expires_at)}, by the database clock. */
+    @Override
+    public List<Binding> dueForExpiry(Duration grace, int limit) {
+        return dsl.selectFrom(BINDING)
+                .where(BINDING.STATUS.eq(BindingStatus.VALIDATED.name()))
+                .and(BINDING.EXPIRES_AT.le(Sql.ahead(grace)))
+                .orderBy(BINDING.EXPIRES_AT, BINDING.ID)
+                .limit(Math.max(0, limit))
+                .fetch(JooqOperations::toBinding);
+    }
+
+    @Override
+    public ExpiringGrants expiringWithin(Duration within, int limit) {
+        // one statement: the window count is computed over every row of the range before the limit applies
+        var total = DSL.count().over().as("total");
+        var rows = dsl.select(BINDING.asterisk(), total)
+                .from(BINDING)
+                .where(BINDING.STATUS.eq(BindingStatus.VALIDATED.name()))
+                .and(BINDING.EXPIRES_AT.le(Sql.ahead(within)))
+                .orderBy(BINDING.EXPIRES_AT, BINDING.ID)
+                .limit(Math.max(1, limit))
+                .fetch();
+        var count = rows.isEmpty() ? 0L : rows.getFirst().get(total).longValue();
+        return new ExpiringGrants(count, rows.map(r -> toBinding(r.into(BINDING))));
+    }
+
     @Override
     public Optional<Operation> find(OperationId id) {
         return findIn(dsl, id.value());
     }
 
-    private Optional<Operation> findIn(DSLContext ctx, String id) {
+    static Optional<Operation> findIn(DSLContext ctx, String id) {
         return selectOperations(ctx).where(OPERATION.ID.eq(id)).fetchOptional().map(JooqOperations::toOperation);
     }
 
@@ -209,9 +271,11 @@ final class JooqOperations implements Operations {
                 throw new PreemptedException("operation " + id + " is at version " + op.getVersion() + ", not "
                         + expectedVersion);
             }
+            var renewed = GrantLifecycleWrites.lockRenewed(ctx, op);
             var binding = lockBinding(ctx, id.value());
             var moved = Transitions.require(stateOf(op, binding), event);
             write(ctx, op, binding, moved, note);
+            GrantLifecycleWrites.renewalFellThrough(ctx, op, renewed, binding, moved, note);
             return findIn(ctx, id.value()).orElseThrow();
         });
     }
@@ -224,26 +288,28 @@ final class JooqOperations implements Operations {
             if (op.isEmpty()) {
                 return Optional.<Operation>empty();
             }
+            var renewed = GrantLifecycleWrites.lockRenewed(ctx, op.get());
             var binding = lockBinding(ctx, id.value());
             var state = stateOf(op.get(), binding);
             if (!(Transitions.check(state, event) instanceof Transition.Moved moved) || moved.to().equals(state)) {
                 return Optional.<Operation>empty();
             }
             write(ctx, op.get(), binding, moved, note);
+            GrantLifecycleWrites.renewalFellThrough(ctx, op.get(), renewed, binding, moved, note);
             return findIn(ctx, id.value());
         });
     }
 
-    private static Optional<OperationRecord> lockOperation(DSLContext ctx, String id) {
+    static Optional<OperationRecord> lockOperation(DSLContext ctx, String id) {
         return ctx.selectFrom(OPERATION).where(OPERATION.ID.eq(id)).forUpdate().fetchOptional();
     }
 
-    private static Optional<BindingRecord> lockBinding(DSLContext ctx, String operationId) {
+    static Optional<BindingRecord> lockBinding(DSLContext ctx, String operationId) {
         return ctx.selectFrom(BINDING).where(BINDING.OPERATION_ID.eq(operationId)).forUpdate().fetchOptional();
     }
 
-    private static WorkflowState stateOf(OperationRecord op, Optional<BindingRecord> binding) {
-        return new WorkflowState(step(op.getStep()), binding.map(b -> status(b.getStatus())));
+    static WorkflowState stateOf(OperationRecord op, Optional<BindingRecord> binding) {
+        return new WorkflowState(step(op.getStep()), binding.map(b -> status(b.getStatus())), kind(op.getChangeKind()));
     }
 
     private static void write(DSLContext ctx, OperationRecord op, Optional<BindingRecord> binding, Transition.Moved moved,
@@ -284,6 +350,16 @@ final class JooqOperations implements Operations {
         }
         insertOperationHistory(ctx, id, moved.event(), step(op.getStep()), moved.step(), fromBinding, toBinding,
                 op.getVersion() + 1, note.detail(), note.actor());
+        if (moved.bindingChanged() && moved.binding().equals(Optional.of(BindingStatus.MERGED))) {
+            if (op.getMrIid() != null) {
+                recordMergeOrder(ctx, op.getMrProject(), op.getMrIid());
+            } else if (op.getBatchId() != null) {
+                ctx.select(MERGE_BATCH.MR_PROJECT, MERGE_BATCH.MR_IID).from(MERGE_BATCH)
+                        .where(MERGE_BATCH.ID.eq(op.getBatchId()))
+                        .fetchOptional()
+                        .ifPresent(b -> recordMergeOrder(ctx, b.value1(), b.value2()));
+            }
+        }
     }
 
     @Override
@@ -332,19 +408,157 @@ final class JooqOperations implements Operations {
                 .fetch(JooqOperations::toOperation);
     }
 
+    /**
+     * One range read of {@code idx_binding_status_updated (status, updated_at)} per status (InnoDB appends the
+     * primary key {@code id}, so the keyset {@code (updated_at, id)} is the index order: no sort), the statuses in
+     * enum order. The position is {@code status|updated_at|binding id} of the last row of a full page.
+     */
     @Override
-    public List<Operation> mergedBetween(Duration minAge, Duration maxAge, int limit) {
-        return selectOperations(dsl)
-                .where(mergedWindow(minAge, maxAge))
-                .orderBy(BINDING.UPDATED_AT, BINDING.ID)
-                .limit(limit)
-                .fetch(JooqOperations::toOperation);
+    public Page scan(Set<BindingStatus> statuses, Duration olderThan, Optional<ScanCursors.Position> after, int limit) {
+        if (statuses.isEmpty() || limit < 1) {
+            throw new IllegalArgumentException("a scan needs at least one status and a positive limit");
+        }
+        var ordered = List.copyOf(EnumSet.copyOf(statuses));
+        var start = after.flatMap(ScanKey::parse);
+        var first = 0;
+        if (start.isPresent()) {
+            first = ordered.size();
+            for (var i = 0; i < ordered.size(); i++) {
+                if (ordered.get(i).ordinal() >= start.get().status().ordinal()) {
+                    first = i;
+                    break;
+                }
+            }
+            if (first == ordered.size()) {
+                first = 0;
+                start = Optional.empty();
+            } else if (ordered.get(first) != start.get().status()) {
+                start = Optional.empty();
+            }
+        }
+        var found = new ArrayList<Operation>(Math.min(limit, 1000));
+        for (var i = first; i < ordered.size() && found.size() < limit; i++) {
+            var status = ordered.get(i);
+            var where = BINDING.STATUS.eq(status.name()).and(BINDING.UPDATED_AT.lt(Sql.ago(olderThan)));
+            if (i == first && start.isPresent()) {
+                var at = Sql.utcValue(start.get().updatedAt());
+                where = where.and(BINDING.UPDATED_AT.ge(at))
+                        .and(BINDING.UPDATED_AT.gt(at).or(BINDING.ID.gt(start.get().bindingId())));
+            }
+            var rows = dsl.select(OPERATION.fields())
+                    .select(BINDING.STATUS, BINDING.ID, BINDING.UPDATED_AT, MERGE_BATCH.MR_PROJECT, MERGE_BATCH.MR_IID,
+                            MERGE_BATCH.MR_BRANCH, MERGE_BATCH.MR_WEB_URL)
+                    .from(BINDING)
+                    .join(OPERATION).on(OPERATION.ID.eq(BINDING.OPERATION_ID))
+                    .leftJoin(MERGE_BATCH).on(MERGE_BATCH.ID.eq(OPERATION.BATCH_ID))
+                    .where(where)
+                    .orderBy(BINDING.UPDATED_AT, BINDING.ID)
+                    .limit(limit - found.size())
+                    .fetch();
+            rows.forEach(r -> found.add(toOperation(r)));
+            if (found.size() == limit) {
+                var last = rows.get(rows.size() - 1);
+                return new Page(found, Optional.of(new ScanKey(status, instant(last.get(BINDING.UPDATED_AT)),
+                        last.get(BINDING.ID)).position()));
+            }
+        }
+        return new Page(found, Optional.empty());
     }
 
-    static Condition mergedWindow(Duration minAge, Duration maxAge) {
-        return BINDING.STATUS.eq(BindingStatus.MERGED.name())
-                .and(BINDING.UPDATED_AT.gt(Sql.ago(maxAge)))
-                .and(BINDING.UPDATED_AT.lt(Sql.ago(minAge)));
+    /**
+     * A keyset range of the status index: {@code status = 'MERGED' AND updated_at < ago(age)}, after the
+     * cursor's {@code (updated_at, id)} in the index's own order (InnoDB appends the primary key to a
+     * secondary index), so no sort and no offset. One row more than asked tells whether a next page exists.
+     */
+    @Override
+    public MergedPage mergedLongerThan(Duration age, PageCursor after, int limit) {
+        var size = Math.max(1, limit);
+        var at = Sql.utcValue(after.writtenAt());
+        var writtenAt = BINDING.UPDATED_AT.as("binding_written_at");
+        var rowKey = BINDING.ID.as("binding_row_key");
+        var rows = dsl.select(OPERATION.fields())
+                .select(BINDING.STATUS, MERGE_BATCH.MR_PROJECT, MERGE_BATCH.MR_IID, MERGE_BATCH.MR_BRANCH,
+                        MERGE_BATCH.MR_WEB_URL, writtenAt, rowKey)
+                .from(BINDING)
+                .join(OPERATION).on(OPERATION.ID.eq(BINDING.OPERATION_ID))
+                .leftJoin(MERGE_BATCH).on(MERGE_BATCH.ID.eq(OPERATION.BATCH_ID))
+                .where(BINDING.STATUS.eq(BindingStatus.MERGED.name()))
+                .and(BINDING.UPDATED_AT.lt(Sql.ago(age)))
+                .and(BINDING.UPDATED_AT.gt(at).or(BINDING.UPDATED_AT.eq(at).and(BINDING.ID.gt(after.rowKey()))))
+                .orderBy(BINDING.UPDATED_AT, BINDING.ID)
+                .limit(size + 1)
+                .fetch();
+        var page = rows.stream().limit(size).toList();
+        var next = rows.size() > size
+                ? Optional.of(new PageCursor(instant(page.getLast().get(writtenAt)), page.getLast().get(rowKey)))
+                : Optional.<PageCursor>empty();
+        return new MergedPage(page.stream().map(JooqOperations::toOperation).toList(), next);
+    }
+
+    /** The keyset of {@link #scan}'s order, as its position token. */
+    private record ScanKey(BindingStatus status, Instant updatedAt, long bindingId) {
+
+        ScanCursors.Position position() {
+            return new ScanCursors.Position(status.name() + "|" + updatedAt + "|" + bindingId);
+        }
+
+        /** Empty for a token this adapter did not make (the scan then starts from the beginning). */
+        static Optional<ScanKey> parse(ScanCursors.Position position) {
+            var parts = position.token().split("\\|");
+            try {
+                return parts.length == 3
+                        ? Optional.of(new ScanKey(BindingStatus.valueOf(parts[0]), Instant.parse(parts[1]), Long.parseLong(parts[2])))
+                        : Optional.empty();
+            } catch (RuntimeException garbled) {
+                return Optional.empty();
+            }
+        }
+    }
+
+    /** One read of {@code merge_order} by its unique key per chunk of 1000 merge requests. */
+    @Override
+    public Map<MergeRequestRef, Long> mergeOrders(Collection<MergeRequestRef> mergeRequests) {
+        var wanted = new HashMap<List<Object>, List<MergeRequestRef>>();
+        mergeRequests.forEach(mr -> wanted.computeIfAbsent(List.of(mr.project(), mr.iid()), k -> new ArrayList<>()).add(mr));
+        var found = new HashMap<MergeRequestRef, Long>();
+        for (var chunk : chunks(List.copyOf(wanted.keySet()))) {
+            var keys = chunk.stream().map(k -> DSL.row((String) k.get(0), (Long) k.get(1))).toList();
+            dsl.select(MERGE_ORDER.PROJECT, MERGE_ORDER.MR_IID, MERGE_ORDER.SEQ).from(MERGE_ORDER)
+                    .where(DSL.row(MERGE_ORDER.PROJECT, MERGE_ORDER.MR_IID).in(keys))
+                    .forEach(r -> wanted.getOrDefault(List.<Object>of(r.value1(), r.value2()), List.of())
+                            .forEach(mr -> found.put(mr, r.value3())));
+        }
+        return found;
+    }
+
+    /**
+     * Records the merge order of a merge request written MERGED: the first write wins (later members of the
+     * same batch, or a repeated write, keep the number it got).
+     */
+    static void recordMergeOrder(DSLContext ctx, String project, Long iid) {
+        if (project == null || iid == null) {
+            return;
+        }
+        ctx.insertInto(MERGE_ORDER).set(MERGE_ORDER.PROJECT, project).set(MERGE_ORDER.MR_IID, iid)
+                .onDuplicateKeyIgnore()
+                .execute();
+    }
+
+    @Override
+    public List<Operation> idleIn(Set<BindingStatus> statuses, Duration idleFor, IdPage page) {
+        if (statuses.isEmpty() || page.limit() < 1) {
+            return List.of();
+        }
+        var condition = BINDING.STATUS.in(statuses.stream().map(Enum::name).toList())
+                .and(BINDING.UPDATED_AT.le(Sql.ago(idleFor)));
+        if (page.after().isPresent()) {
+            condition = condition.and(BINDING.OPERATION_ID.gt(page.after().get().value()));
+        }
+        return selectOperations(dsl)
+                .where(condition)
+                .orderBy(BINDING.OPERATION_ID)
+                .limit(page.limit())
+                .fetch(JooqOperations::toOperation);
     }
 
     /** One aggregate read of the binding table's status index. */
@@ -434,7 +648,14 @@ final class JooqOperations implements Operations {
                 Optional.ofNullable(r.get(OPERATION.BATCH_ID)),
                 r.get(OPERATION.DETAIL),
                 instant(r.get(OPERATION.CREATED_AT)),
-                instant(r.get(OPERATION.UPDATED_AT)));
+                instant(r.get(OPERATION.UPDATED_AT)),
+                kind(r.get(OPERATION.CHANGE_KIND)),
+                Optional.ofNullable(r.get(OPERATION.REMOVES_OPERATION_ID)).map(OperationId::of));
+    }
+
+    /** A stored kind (rows written before issue 18 hold the column's default, GRANT). */
+    static ChangeKind kind(String stored) {
+        return stored == null ? ChangeKind.GRANT : ChangeKind.valueOf(stored);
     }
 
     static Binding toBinding(BindingRecord b) {

@@ -1,15 +1,24 @@
 package io.changeflow.adapter.persistence;
 
+import io.changeflow.application.port.out.Activity;
 import io.changeflow.application.port.out.AuditLog;
 import io.changeflow.application.port.out.Batches;
 import io.changeflow.application.port.out.CallbackInbox;
 import io.changeflow.application.port.out.ClusterRateLimits;
 import io.changeflow.application.port.out.IdempotencyRecords;
 import io.changeflow.application.port.out.Operations;
+import io.changeflow.application.port.out.ScanCursors;
+import java.time.Duration;
+import javax.sql.DataSource;
 import org.jooq.DSLContext;
+import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.InitializingBean;
+import org.springframework.beans.factory.config.BeanPostProcessor;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.flyway.autoconfigure.FlywayConfigurationCustomizer;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
 
 /**
  * The persistence adapter: jOOQ implementations of the persistence ports on the Flyway schema in
@@ -19,13 +28,69 @@ import org.springframework.context.annotation.Configuration;
  * <p>Sessions must run in UTC (instants are stored as UTC {@code DATETIME(3)} and compared with
  * the database clock): put {@code connectionTimeZone=UTC&forceConnectionTimeZoneToSession=true} in
  * the JDBC URL unless the server itself runs in UTC. Startup fails fast otherwise.
+ *
+ * <p>Every statement on the application's {@link DataSource} has a query timeout
+ * ({@code changeflow.persistence.query-timeout}, {@link #DEFAULT_QUERY_TIMEOUT} when missing, garbled, zero or
+ * negative: never "no timeout"); {@link QueryTimeoutDataSource} wraps the DataSource bean, whoever defined it.
+ * Flyway's migrations at start-up run without it (a long migration is not a stuck call).
  */
 @Configuration(proxyBeanMethods = false)
 public class PersistenceConfiguration {
 
+    /** The query timeout of every JDBC statement unless configured. */
+    public static final Duration DEFAULT_QUERY_TIMEOUT = Duration.ofSeconds(10);
+
+    static final String QUERY_TIMEOUT = "changeflow.persistence.query-timeout";
+
+    /** Puts the query timeout on every statement of the DataSource bean. Static: it post-processes other beans. */
+    @Bean
+    static BeanPostProcessor jdbcQueryTimeout(Environment environment) {
+        return new BeanPostProcessor() {
+            @Override
+            public Object postProcessAfterInitialization(Object bean, String beanName) {
+                if (bean instanceof DataSource dataSource && !(bean instanceof QueryTimeoutDataSource)) {
+                    return new QueryTimeoutDataSource(dataSource, queryTimeout(environment));
+                }
+                return bean;
+            }
+        };
+    }
+
+    /** Migrations run on the DataSource without the query timeout. */
+    @Bean
+    FlywayConfigurationCustomizer migrationsWithoutQueryTimeout() {
+        return configuration -> {
+            if (configuration.getDataSource() instanceof QueryTimeoutDataSource timed) {
+                configuration.dataSource(timed.getTargetDataSource());
+            }
+        };
+    }
+
+    static Duration queryTimeout(Environment environment) {
+        try {
+            var configured = Binder.get(environment).bind(QUERY_TIMEOUT, Duration.class);
+            if (configured.isBound() && !configured.get().isNegative() && !configured.get().isZero()) {
+                return configured.get();
+            }
+            if (configured.isBound()) {
+                LoggerFactory.getLogger(PersistenceConfiguration.class)
+                        .warn("{} must be positive; using {}", QUERY_TIMEOUT, DEFAULT_QUERY_TIMEOUT);
+            }
+        } catch (RuntimeException garbled) {
+            LoggerFactory.getLogger(PersistenceConfiguration.class)
+                    .warn("{} is not a duration; using {}", QUERY_TIMEOUT, DEFAULT_QUERY_TIMEOUT);
+        }
+        return DEFAULT_QUERY_TIMEOUT;
+    }
+
     @Bean
     Operations operations(DSLContext dsl) {
         return new JooqOperations(dsl);
+    }
+
+    @Bean
+    Activity activity(DSLContext dsl) {
+        return new JooqActivity(dsl);
     }
 
     @Bean
@@ -41,6 +106,11 @@ public class PersistenceConfiguration {
     @Bean
     CallbackInbox callbackInbox(DSLContext dsl) {
         return new JooqCallbackInbox(dsl);
+    }
+
+    @Bean
+    ScanCursors scanCursors(DSLContext dsl) {
+        return new JooqScanCursors(dsl);
     }
 
     @Bean

@@ -116,7 +116,7 @@ class OperationQueriesTest {
     }
 
     @Test
-    void theReconciliationWindowAndStuckQueriesUseTheDatabaseClock() {
+    void theScanAndStuckQueriesUseTheDatabaseClock() {
         var operations = persistence.operations();
         var dsl = persistence.dsl();
         var fresh = Fixtures.merged(operations, "lee", Fixtures.unique("w"));
@@ -127,8 +127,10 @@ class OperationQueriesTest {
         dsl.update(BINDING).set(BINDING.UPDATED_AT, Sql.ago(Duration.ofDays(3)))
                 .where(BINDING.OPERATION_ID.eq(tooOld.id().value())).execute();
 
-        var window = operations.mergedBetween(Duration.ofMinutes(10), Duration.ofDays(1), 1000);
-        assertThat(window).extracting(o -> o.id()).contains(inWindow.id()).doesNotContain(fresh.id(), tooOld.id());
+        var page = operations.scan(Set.of(BindingStatus.MERGED), Duration.ofMinutes(10), Optional.empty(), 1000);
+        assertThat(page.operations()).extracting(o -> o.id()).as("no upper age: nothing falls out of a window")
+                .contains(inWindow.id(), tooOld.id()).doesNotContain(fresh.id());
+        assertThat(page.next()).as("a short page ends the scan").isEmpty();
 
         var stuck = operations.stuck(Set.of(BindingStatus.MERGED), Duration.ofMinutes(20), 1000);
         assertThat(stuck).extracting(o -> o.id()).contains(inWindow.id(), tooOld.id()).doesNotContain(fresh.id());

@@ -1,11 +1,13 @@
 package io.changeflow.adapter.persistence;
 
+import io.changeflow.application.port.out.Activity;
 import io.changeflow.application.port.out.AuditLog;
 import io.changeflow.application.port.out.Batches;
 import io.changeflow.application.port.out.CallbackInbox;
 import io.changeflow.application.port.out.ClusterRateLimits;
 import io.changeflow.application.port.out.IdempotencyRecords;
 import io.changeflow.application.port.out.Operations;
+import io.changeflow.application.port.out.ScanCursors;
 import io.changeflow.testsupport.TestDatabase;
 import org.jooq.DSLContext;
 import org.jooq.ExecuteListenerProvider;
@@ -36,6 +38,11 @@ final class Persistence implements AutoCloseable {
     }
 
     static Persistence on(TestDatabase db, int poolSize) {
+        return on(db, poolSize, new String[0]);
+    }
+
+    /** @param properties further {@code key=value} properties, e.g. {@code changeflow.persistence.query-timeout=1s} */
+    static Persistence on(TestDatabase db, int poolSize, String... properties) {
         var context = new SpringApplicationBuilder(Wiring.class)
                 .web(WebApplicationType.NONE)
                 .logStartupInfo(false)
@@ -47,8 +54,13 @@ final class Persistence implements AutoCloseable {
                         "spring.datasource.hikari.maximum-pool-size=" + poolSize,
                         "spring.datasource.hikari.minimum-idle=2",
                         "spring.datasource.hikari.connection-timeout=60000")
+                .properties(properties)
                 .run();
         return new Persistence(context);
+    }
+
+    javax.sql.DataSource dataSource() {
+        return context.getBean(javax.sql.DataSource.class);
     }
 
     DSLContext dsl() {
@@ -57,6 +69,10 @@ final class Persistence implements AutoCloseable {
 
     Operations operations() {
         return context.getBean(Operations.class);
+    }
+
+    Activity activity() {
+        return context.getBean(Activity.class);
     }
 
     Batches batches() {
@@ -77,6 +93,10 @@ final class Persistence implements AutoCloseable {
 
     ClusterRateLimits clusterRateLimits() {
         return context.getBean(ClusterRateLimits.class);
+    }
+
+    ScanCursors scanCursors() {
+        return context.getBean(ScanCursors.class);
     }
 
     StatementRecorder statements() {

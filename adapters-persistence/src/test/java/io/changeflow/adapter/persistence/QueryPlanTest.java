@@ -2,9 +2,12 @@ package io.changeflow.adapter.persistence;
 
 import static io.changeflow.adapter.persistence.jooq.Tables.DEPLOY_CALLBACK;
 import static io.changeflow.adapter.persistence.jooq.Tables.IDEMPOTENCY_RECORD;
+import static io.changeflow.adapter.persistence.jooq.Tables.MERGE_ORDER;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.changeflow.application.port.out.Batches.Claim;
+import io.changeflow.application.port.out.CallbackInbox;
+import io.changeflow.domain.operation.MergeRequestRef;
 import io.changeflow.domain.request.OperationId;
 import io.changeflow.domain.state.BindingStatus;
 import java.time.Duration;
@@ -12,6 +15,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.function.Supplier;
 import org.jooq.Record;
@@ -59,11 +63,19 @@ class QueryPlanTest {
             inbox.recordDeploy("d" + i, "group/project-" + (i % 40), i, i % 2 == 0 ? "failed" : "canceled",
                     List.<OperationId>of());
         }
+        // a merge order for each reported merge request, in number order
+        for (int from = 1; from <= 2400; from += 1000) {
+            var insert = dsl.insertInto(MERGE_ORDER, MERGE_ORDER.PROJECT, MERGE_ORDER.MR_IID);
+            for (int i = from; i < Math.min(from + 1000, 2401); i++) {
+                insert = insert.values("group/project-" + (i % 40), (long) i);
+            }
+            insert.execute();
+        }
         for (int i = 0; i < 2000; i++) {
             persistence.idempotencyRecords().checkOrInsert("k" + i, "f", Duration.ofHours(i % 2 == 0 ? 1 : 48), Duration.ofSeconds(30));
         }
         for (var table : List.of("operation", "binding", "merge_batch", "merge_batch_request", "deploy_callback",
-                "idempotency_record", "operation_history", "binding_history")) {
+                "merge_order", "idempotency_record", "operation_history", "binding_history")) {
             dsl.execute("ANALYZE TABLE " + table);
         }
     }
@@ -96,12 +108,20 @@ class QueryPlanTest {
 
     @Test
     void reconciliationAndStuckQueriesUseTheStatusAndUpdatedAtIndex() {
-        var merged = find(capture(() -> persistence.operations().mergedBetween(Duration.ZERO, Duration.ofHours(1), 100)),
-                "from `operation`");
-        assertThat(plan(merged)).anySatisfy(row -> {
-            assertThat(row.get("table")).isEqualTo("binding");
-            assertThat(row.get("key")).isEqualTo("idx_binding_status_updated");
-        });
+        var operations = persistence.operations();
+        var first = operations.scan(Set.of(BindingStatus.MERGED, BindingStatus.MERGING), Duration.ZERO, Optional.empty(), 5);
+        assertThat(first.next()).isPresent();
+        for (var statement : List.of(
+                find(capture(() -> operations.scan(Set.of(BindingStatus.MERGED), Duration.ZERO, Optional.empty(), 5)),
+                        "from `binding`"),
+                find(capture(() -> operations.scan(Set.of(BindingStatus.MERGED), Duration.ZERO, first.next(), 5)),
+                        "from `binding`"))) {
+            assertThat(plan(statement)).anySatisfy(row -> {
+                assertThat(row.get("table")).isEqualTo("binding");
+                assertThat(row.get("key")).isEqualTo("idx_binding_status_updated");
+                assertThat(row.get("extra")).as("keyset order is the index order").doesNotContainIgnoringCase("filesort");
+            }).allSatisfy(row -> assertThat(row.get("extra")).doesNotContainIgnoringCase("temporary"));
+        }
         var stuck = find(capture(() -> persistence.operations().stuck(Set.of(BindingStatus.MERGED), Duration.ZERO, 50)),
                 "from `operation`");
         assertThat(plan(stuck)).anySatisfy(row -> {
@@ -123,11 +143,70 @@ class QueryPlanTest {
     }
 
     @Test
+    void theMergeOrderWatermarkReadsMergesNewestFirstByIndexAndStops() {
+        var inbox = persistence.callbackInbox();
+        for (var reports : CallbackInbox.Reports.values()) {
+            var sql = find(capture(() -> inbox.latestReportedMergeOrder("group/project-7", 1, reports)), "`merge_order`");
+            var rows = plan(sql);
+            assertThat(rows).anySatisfy(row -> {
+                assertThat(row.get("table")).isEqualTo("merge_order");
+                assertThat(row.get("key")).isEqualTo("idx_merge_order_project_seq");
+            }).anySatisfy(row -> {
+                assertThat(row.get("table")).isEqualTo("deploy_callback");
+                assertThat(row.get("key")).isEqualTo("idx_deploy_callback_project_status_iid");
+            }).allSatisfy(row -> assertThat(row.get("extra")).doesNotContainIgnoringCase("filesort"));
+        }
+        assertThat(inbox.latestReportedMergeOrder("group/project-7", 1, CallbackInbox.Reports.ALL))
+                .as("merge order 7 + 40k of project-7 were reported; 2367 (canceled) was not").hasValue(1967);
+    }
+
+    @Test
+    void reportsOfOwnMergeRequestsAndMergeOrdersAreIndexReads() {
+        var refs = List.of(new MergeRequestRef("group/project-7", 7, "b", "u"), new MergeRequestRef("group/project-8", 8, "b", "u"));
+        var own = find(capture(() -> persistence.callbackInbox().reportedWithoutOperationIds(refs)), "from `deploy_callback`");
+        assertThat(plan(own)).anySatisfy(row -> {
+            assertThat(row.get("table")).isEqualTo("deploy_callback");
+            assertThat(row.get("key")).isEqualTo("idx_deploy_callback_project_status_iid");
+        });
+        var orders = find(capture(() -> persistence.operations().mergeOrders(refs)), "from `merge_order`");
+        assertThat(plan(orders)).anySatisfy(row -> {
+            assertThat(row.get("table")).isEqualTo("merge_order");
+            assertThat(row.get("key")).isEqualTo("uk_merge_order_merge_request");
+        });
+        assertThat(persistence.operations().mergeOrders(refs)).containsOnlyKeys(refs);
+        assertThat(persistence.callbackInbox().reportedWithoutOperationIds(refs)).containsExactlyInAnyOrderElementsOf(refs);
+    }
+
+    @Test
     void theExpiryPurgeDeletesInIndexOrder() {
         var sql = find(capture(() -> persistence.idempotencyRecords().purgeExpired(10)), "delete from `idempotency_record`");
         assertThat(sql.toLowerCase(Locale.ROOT)).contains("order by").contains("limit 10");
         assertThat(plan(sql)).anySatisfy(row -> assertThat(row.get("key")).isEqualTo("idx_idempotency_record_expires"));
         assertThat(persistence.dsl().fetchCount(IDEMPOTENCY_RECORD)).as("nothing expired yet").isEqualTo(2000);
+    }
+
+    @Test
+    void theDeployDeadlineReadsAKeysetRangeOfTheStatusIndexWithoutSorting() {
+        var after = new io.changeflow.application.port.out.Operations.PageCursor(java.time.Instant.parse("2020-01-01T00:00:00Z"), 7);
+        var page = find(capture(() -> persistence.operations().mergedLongerThan(Duration.ZERO, after, 100)), "from `binding`");
+        assertThat(plan(page)).anySatisfy(row -> {
+            assertThat(row.get("table")).isEqualTo("binding");
+            assertThat(row.get("key")).isEqualTo("idx_binding_status_updated");
+            assertThat(row.get("extra")).doesNotContainIgnoringCase("filesort");
+        });
+    }
+
+    @Test
+    void theOverviewCountsTheLastHoursByTheHistoryIndex() {
+        var statements = capture(() -> persistence.activity().read(java.time.Instant.now().minus(Duration.ofHours(23)),
+                java.time.Instant.now().minus(Duration.ofHours(1))));
+        assertThat(statements).hasSize(6);
+        var hours = find(statements, "UNIX_TIMESTAMP");
+        assertThat(plan(hours)).singleElement().satisfies(row -> {
+            assertThat(row.get("key")).isEqualTo("idx_binding_history_status_created");
+            assertThat(row.get("type")).isEqualTo("range");
+        });
+        statements.forEach(QueryPlanTest::plan);
     }
 
     private static List<String> capture(Supplier<?> call) {

@@ -3,8 +3,10 @@ package io.changeflow.adapter.persistence;
 import static io.changeflow.adapter.persistence.Fixtures.race;
 import static io.changeflow.adapter.persistence.jooq.Tables.DEPLOY_CALLBACK;
 import static io.changeflow.adapter.persistence.jooq.Tables.IDEMPOTENCY_RECORD;
+import static io.changeflow.adapter.persistence.jooq.Tables.RATE_LIMIT_BUCKET;
 import static io.changeflow.adapter.persistence.jooq.Tables.RATE_LIMIT_HIT;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.changeflow.application.port.out.AuditLog;
 import io.changeflow.application.port.out.CallbackInbox;
@@ -217,4 +219,60 @@ class SmallPortsTest {
         assertThat(limits.purgeOlderThan(Duration.ofMinutes(1), 1000)).isGreaterThanOrEqualTo(1);
     }
 
+    @Test
+    void rateLimitKeysIdleForTheWholeHistoryArePurgedAndComeBackWhenUsedAgain() {
+        var limits = persistence.clusterRateLimits();
+        var idle = Fixtures.unique("idle");
+        var active = Fixtures.unique("active");
+        var young = Fixtures.unique("young");
+        limits.tryAcquire(idle, 2, Duration.ofMinutes(1));
+        limits.tryAcquire(active, 2, Duration.ofMinutes(1));
+        limits.tryAcquire(young, 2, Duration.ofMinutes(1));
+        // idle: created and last used two hours ago; active: created two hours ago, used just now
+        persistence.dsl().update(RATE_LIMIT_BUCKET).set(RATE_LIMIT_BUCKET.CREATED_AT, Sql.ago(Duration.ofHours(2)))
+                .where(RATE_LIMIT_BUCKET.LIMIT_KEY.in(idle, active)).execute();
+        persistence.dsl().update(RATE_LIMIT_HIT).set(RATE_LIMIT_HIT.HIT_AT, Sql.ago(Duration.ofHours(2)))
+                .where(RATE_LIMIT_HIT.LIMIT_KEY.eq(idle)).execute();
+
+        while (limits.purgeIdleKeys(Duration.ofHours(1), 1) == 1) {
+            // one key per chunk, until a chunk comes back short
+        }
+
+        assertThat(bucketKeys(idle, active, young)).containsExactlyInAnyOrder(active, young);
+        assertThat(limits.tryAcquire(idle, 2, Duration.ofMinutes(1)).allowed()).as("a purged key is simply new").isTrue();
+        assertThat(bucketKeys(idle)).containsExactly(idle);
+        assertThatThrownBy(() -> limits.purgeIdleKeys(Duration.ofHours(1), 0)).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void purgingIdleRateLimitKeysWhileTheyAreUsedNeverAdmitsMoreThanTheLimit() {
+        var limits = persistence.clusterRateLimits();
+        for (int round = 0; round < Math.max(3, Fixtures.rounds() / 10); round++) {
+            var key = Fixtures.unique("purged-while-used");
+            limits.tryAcquire(key, 5, Duration.ofMinutes(1));
+            // the key looks idle to the purge: its row and its attempt are two hours old
+            persistence.dsl().update(RATE_LIMIT_BUCKET).set(RATE_LIMIT_BUCKET.CREATED_AT, Sql.ago(Duration.ofHours(2)))
+                    .where(RATE_LIMIT_BUCKET.LIMIT_KEY.eq(key)).execute();
+            persistence.dsl().update(RATE_LIMIT_HIT).set(RATE_LIMIT_HIT.HIT_AT, Sql.ago(Duration.ofHours(2)))
+                    .where(RATE_LIMIT_HIT.LIMIT_KEY.eq(key)).execute();
+            var racers = new ArrayList<Callable<Decision>>();
+            for (int i = 0; i < 24; i++) {
+                racers.add(() -> limits.tryAcquire(key, 5, Duration.ofMinutes(1)));
+                if (i % 6 == 0) {
+                    racers.add(() -> {
+                        limits.purgeIdleKeys(Duration.ofHours(1), 1000);
+                        return new Decision(false, Duration.ZERO, -1);
+                    });
+                }
+            }
+            var outcomes = race(pool, racers);
+            assertThat(outcomes).noneMatch(Fixtures.Outcome::failed);
+            assertThat(outcomes).filteredOn(o -> o.value().allowed()).hasSize(5);
+        }
+    }
+
+    private List<String> bucketKeys(String... keys) {
+        return persistence.dsl().select(RATE_LIMIT_BUCKET.LIMIT_KEY).from(RATE_LIMIT_BUCKET)
+                .where(RATE_LIMIT_BUCKET.LIMIT_KEY.in(keys)).fetch(RATE_LIMIT_BUCKET.LIMIT_KEY);
+    }
 }

@@ -6,7 +6,9 @@ import io.changeflow.application.port.out.WorkQueue;
 import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import javax.sql.DataSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -27,6 +29,14 @@ final class DbSchedulerWorkQueue implements WorkQueue {
     private static final String COUNT_BACKLOG =
             "select count(*) from " + SchedulerTable.NAME + " where task_name = ? and picked = ?";
 
+    private static final String SUMMARY = "select"
+            + " coalesce(sum(case when picked then 0 else 1 end), 0),"
+            + " coalesce(sum(case when not picked and execution_time <= current_timestamp(3) then 1 else 0 end), 0),"
+            + " coalesce(sum(case when picked then 1 else 0 end), 0),"
+            + " coalesce(sum(case when consecutive_failures > 0 then 1 else 0 end), 0),"
+            + " min(case when not picked and execution_time <= current_timestamp(3) then execution_time end)"
+            + " from " + SchedulerTable.NAME + " where task_name = ?";
+
     private final DataSource dataSource;
     private final SchedulerClient client;
     private final int capacity;
@@ -41,7 +51,7 @@ final class DbSchedulerWorkQueue implements WorkQueue {
         this.capacity = capacity;
         this.clock = Objects.requireNonNull(clock, "clock");
         this.client = SchedulerClient.Builder.create(dataSource, task.task())
-                .jdbcCustomization(SchedulerTable.dialect(dataSource))
+                .jdbcCustomization(SchedulerTable.dialect(dataSource).customization())
                 .build();
     }
 
@@ -70,6 +80,18 @@ final class DbSchedulerWorkQueue implements WorkQueue {
     }
 
     @Override
+    public Optional<Scheduled> scheduled(StepKind kind, String ref) {
+        return client.getScheduledExecution(WorkflowStepTask.id(kind, ref))
+                .map(execution -> new Scheduled(WorkflowStepTask.step(WorkflowStepTask.id(kind, ref).getId(),
+                        dataOf(execution.getData())), execution.getExecutionTime()));
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, String> dataOf(Object data) {
+        return data instanceof Map<?, ?> map ? (Map<String, String>) map : Map.of();
+    }
+
+    @Override
     public int backlog() {
         try (var connection = dataSource.getConnection();
              var statement = connection.prepareStatement(COUNT_BACKLOG)) {
@@ -81,6 +103,23 @@ final class DbSchedulerWorkQueue implements WorkQueue {
             }
         } catch (SQLException e) {
             throw new IllegalStateException("cannot count the workflow backlog", e);
+        }
+    }
+
+    @Override
+    public Backlog backlogSummary() {
+        // Due by the database clock; sessions and db-scheduler's timestamps are UTC (SchedulerDialect).
+        try (var connection = dataSource.getConnection();
+             var statement = connection.prepareStatement(SUMMARY)) {
+            statement.setString(1, WorkflowStepTask.NAME);
+            try (var rows = statement.executeQuery()) {
+                rows.next();
+                var oldest = rows.getObject(5, java.time.LocalDateTime.class);
+                return new Backlog(rows.getInt(1), rows.getInt(2), rows.getInt(3), rows.getInt(4), capacity,
+                        Optional.ofNullable(oldest).map(t -> t.toInstant(java.time.ZoneOffset.UTC)));
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot read the workflow backlog", e);
         }
     }
 

@@ -10,6 +10,7 @@ import java.time.Clock;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import javax.sql.DataSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -18,8 +19,8 @@ import org.springframework.context.SmartLifecycle;
 /**
  * This instance's db-scheduler {@link Scheduler}, started and stopped with the application: it runs
  * the {@link WorkflowStepTask} and the {@link RecurringJob}s, polls {@code scheduled_tasks} with
- * lock-and-fetch ({@code SELECT ... FOR UPDATE SKIP LOCKED}, so one row goes to one instance),
- * stamps heartbeats on the rows it runs and takes over rows whose heartbeats stopped.
+ * lock-and-fetch ({@code SELECT ... FOR UPDATE SKIP LOCKED}, so one row goes to one instance) on
+ * every supported server ({@link SchedulerDialect} tells from the server itself), stamps heartbeats on the rows it runs and takes over rows whose heartbeats stopped.
  *
  * <p>Stopping (first among the application's lifecycles: default phase) refuses new picks, lets
  * running tasks finish for {@link SchedulerSettings#shutdownMaxWait()}, then interrupts them and
@@ -38,6 +39,7 @@ final class ManagedScheduler implements SmartLifecycle {
     private final List<RecurringTask<Void>> jobs;
     private final Clock clock;
     private volatile Scheduler scheduler;
+    private volatile SchedulerDialect dialect;
 
     ManagedScheduler(DataSource dataSource, SchedulerSettings settings, WorkflowStepTask workflow,
                      DbSchedulerWorkQueue queue, List<RecurringJob> jobs, Clock clock) {
@@ -58,7 +60,7 @@ final class ManagedScheduler implements SmartLifecycle {
     private static RecurringTask<Void> task(RecurringJob job) {
         // failures reschedule by the interval, dead runs are revived: db-scheduler's recurring defaults
         return Tasks.recurring(job.name(), Schedules.fixedDelay(job.interval()))
-                .execute((instance, context) -> job.action().run());
+                .execute((instance, context) -> job.work().get());
     }
 
     @Override
@@ -66,25 +68,34 @@ final class ManagedScheduler implements SmartLifecycle {
         if (scheduler != null) {
             return;
         }
-        var built = Scheduler.create(dataSource, List.of(workflow.task()))
+        var dialect = SchedulerTable.dialect(dataSource);
+        var builder = Scheduler.create(dataSource, List.of(workflow.task()))
                 .startTasks(jobs)
-                .jdbcCustomization(SchedulerTable.dialect(dataSource))
+                .jdbcCustomization(dialect.customization())
                 .tableName(SchedulerTable.NAME)
                 .schedulerName(new SchedulerName.Fixed(settings.name()))
                 .clock(clock::instant)
                 .threads(settings.threads())
                 .pollingInterval(settings.pollingInterval())
-                .pollUsingLockAndFetch(0.5, 1.0)
                 .enableImmediateExecution()
                 .heartbeatInterval(settings.heartbeatInterval())
                 .missedHeartbeatsLimit(settings.missedHeartbeatsLimit())
-                .shutdownMaxWait(settings.shutdownMaxWait())
-                .build();
+                .shutdownMaxWait(settings.shutdownMaxWait());
+        if (dialect.lockAndFetch()) {
+            builder.pollUsingLockAndFetch(0.5, 1.0);
+        } else {
+            log.warn("{} has no FOR UPDATE SKIP LOCKED (supported: MySQL 8.0+, MariaDB 10.6+): the scheduler "
+                    + "polls with fetch-and-lock-on-execute, which is slower under load", dialect.server());
+            builder.pollUsingFetchAndLockOnExecute(0.5, 1.0);
+        }
+        var built = builder.build();
         built.start();
         scheduler = built;
+        this.dialect = dialect;
         queue.onDueNow(built::triggerCheckForDueExecutions);
-        log.info("scheduler {} started: {} threads, polling every {}, heartbeat every {}, dead after {}, "
-                        + "recurring jobs {}", settings.name(), settings.threads(), settings.pollingInterval(),
+        log.info("scheduler {} started on {}: {} threads, polling every {} with {}, heartbeat every {}, dead after {}, "
+                        + "recurring jobs {}", settings.name(), dialect.server(), settings.threads(),
+                settings.pollingInterval(), dialect.polling(),
                 settings.heartbeatInterval(), settings.effectiveDeadExecutionTimeout(),
                 jobs.stream().map(RecurringTask::getName).toList());
     }
@@ -115,6 +126,11 @@ final class ManagedScheduler implements SmartLifecycle {
     List<CurrentlyExecuting> staleHeartbeats() {
         var running = scheduler;
         return running == null ? List.of() : running.getCurrentlyExecutingWithStaleHeartbeat();
+    }
+
+    /** The server and polling strategy of the last start; empty before the first. */
+    Optional<SchedulerDialect> dialect() {
+        return Optional.ofNullable(dialect);
     }
 
     SchedulerSettings settings() {

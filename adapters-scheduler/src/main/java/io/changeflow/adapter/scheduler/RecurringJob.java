@@ -2,6 +2,7 @@ package io.changeflow.adapter.scheduler;
 
 import java.time.Duration;
 import java.util.Objects;
+import java.util.function.Supplier;
 import java.util.regex.Pattern;
 
 /**
@@ -17,16 +18,19 @@ import java.util.regex.Pattern;
  * @param name     unique and stable across releases (it is the row's key): lower case letters,
  *                 digits and dashes, at most 100 characters, e.g. {@code reconcile-deployments}
  * @param interval the pause between the end of one run and the start of the next; positive
- * @param action   the work; it should be idempotent (a run cut short by a crash runs again in full)
+ * @param work     the work; it should be idempotent (a run cut short by a crash runs again in full). What it
+ *                 returns is the run's result: a record's numeric and boolean components are counted as
+ *                 {@code changeflow_jobs_results_total{job, result}} (e.g. a sweep's {@code failed} and
+ *                 {@code rescheduled}); anything else, null included, is not counted
  */
-public record RecurringJob(String name, Duration interval, Runnable action) {
+public record RecurringJob(String name, Duration interval, Supplier<?> work) {
 
     private static final Pattern NAME = Pattern.compile("[a-z0-9][a-z0-9-]{0,99}");
 
     public RecurringJob {
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(interval, "interval");
-        Objects.requireNonNull(action, "action");
+        Objects.requireNonNull(work, "work");
         if (!NAME.matcher(name).matches()) {
             throw new IllegalArgumentException("a recurring job's name is lower case letters, digits and dashes, "
                     + "at most 100 characters: '" + name + "'");
@@ -37,5 +41,18 @@ public record RecurringJob(String name, Duration interval, Runnable action) {
         if (interval.isZero() || interval.isNegative()) {
             throw new IllegalArgumentException("the interval of " + name + " must be positive, was " + interval);
         }
+    }
+
+    /** A job whose run has no result worth counting. */
+    public RecurringJob(String name, Duration interval, Runnable action) {
+        this(name, interval, runOnly(action));
+    }
+
+    private static Supplier<?> runOnly(Runnable action) {
+        Objects.requireNonNull(action, "action");
+        return () -> {
+            action.run();
+            return null;
+        };
     }
 }

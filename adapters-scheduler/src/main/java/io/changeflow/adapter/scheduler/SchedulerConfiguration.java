@@ -2,6 +2,7 @@ package io.changeflow.adapter.scheduler;
 
 import io.changeflow.application.port.out.WorkQueue;
 import io.changeflow.application.workflow.RunWorkflowStep;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
 import javax.sql.DataSource;
 import org.springframework.beans.factory.ObjectProvider;
@@ -31,7 +32,7 @@ public class SchedulerConfiguration {
 
     @Bean
     WorkflowStepTask workflowStepTask(ObjectProvider<RunWorkflowStep> runWorkflowStep, SchedulerSettings settings) {
-        return new WorkflowStepTask(runWorkflowStep::getObject, settings.retryBackoff());
+        return new WorkflowStepTask(runWorkflowStep::getObject, settings.retryBackoff(), settings.name());
     }
 
     @Bean
@@ -39,12 +40,21 @@ public class SchedulerConfiguration {
         return new DbSchedulerWorkQueue(dataSource, workflowStepTask, backlog.backlogCapacity(), Clock.systemUTC());
     }
 
+    /** The step gauges and the recurring jobs' runs and results, on the meter registry when there is one. */
+    @Bean
+    SchedulerMetrics schedulerMetrics(ObjectProvider<MeterRegistry> registry, DataSource dataSource,
+                                      DbSchedulerWorkQueue workQueue) {
+        var metrics = new SchedulerMetrics(registry.getIfAvailable(), dataSource);
+        metrics.bindSteps(workQueue);
+        return metrics;
+    }
+
     @Bean
     ManagedScheduler managedScheduler(DataSource dataSource, SchedulerSettings settings,
                                       WorkflowStepTask workflowStepTask, DbSchedulerWorkQueue workQueue,
-                                      ObjectProvider<RecurringJob> recurringJobs) {
+                                      ObjectProvider<RecurringJob> recurringJobs, SchedulerMetrics metrics) {
         return new ManagedScheduler(dataSource, settings, workflowStepTask, workQueue,
-                recurringJobs.orderedStream().toList(), Clock.systemUTC());
+                recurringJobs.orderedStream().map(metrics::measured).toList(), Clock.systemUTC());
     }
 
     /** Shown as {@code scheduler} in {@code /actuator/health}. */

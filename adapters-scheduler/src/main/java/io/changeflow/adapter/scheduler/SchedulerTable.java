@@ -1,7 +1,5 @@
 package io.changeflow.adapter.scheduler;
 
-import com.github.kagkarlsson.scheduler.jdbc.AutodetectJdbcCustomization;
-import com.github.kagkarlsson.scheduler.jdbc.JdbcCustomization;
 import javax.sql.DataSource;
 
 /** Where db-scheduler keeps its rows: {@code scheduled_tasks}, created by the persistence adapter's migrations. */
@@ -13,12 +11,10 @@ final class SchedulerTable {
     }
 
     /**
-     * The SQL dialect, detected once per call (one connection). Timestamps are always written in UTC
-     * (db-scheduler requires it for MySQL and MariaDB, whose {@code timestamp} columns carry no zone);
-     * with mysql-connector-j on MariaDB 11 the MySQL 8 dialect is chosen, whose lock-and-fetch
-     * ({@code FOR UPDATE SKIP LOCKED}) the scheduler polls with.
+     * The SQL dialect and polling strategy, detected once per call (one connection) from the server
+     * itself: see {@link SchedulerDialect}.
      */
-    static JdbcCustomization dialect(DataSource dataSource) {
-        return new AutodetectJdbcCustomization(dataSource, true);
+    static SchedulerDialect dialect(DataSource dataSource) {
+        return SchedulerDialect.detect(dataSource);
     }
 }

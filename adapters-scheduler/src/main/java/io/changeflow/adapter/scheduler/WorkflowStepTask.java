@@ -22,6 +22,8 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -44,7 +46,9 @@ import org.slf4j.LoggerFactory;
  * are guarded by the row's version, so a run that was declared dead and taken over by another
  * instance can no longer touch the row. Anything thrown (an unregistered kind, a failed
  * state write, a JVM error) keeps the row and runs it again after a bounded exponential backoff, with
- * the attempt counted up; so does a run whose instance died.
+ * the attempt counted up; so does a run whose instance died. A run still going on in this very process is
+ * never declared dead by this process (a starved JVM whose heartbeats lagged): it is not run a second time
+ * beside itself.
  */
 final class WorkflowStepTask {
 
@@ -72,15 +76,20 @@ final class WorkflowStepTask {
 
     private final Supplier<RunWorkflowStep> runner;
     private final ExponentialBackoff retry;
+    private final String schedulerName;
+    /** The step instances this process is running right now. */
+    private final Set<String> runningHere = ConcurrentHashMap.newKeySet();
     private final Task<HashMap<String, String>> task;
 
     /**
-     * @param runner looked up whenever a step runs, so the task can exist before the workflow's beans
-     * @param retry  the delay before re-running a step that threw, by consecutive failures
+     * @param runner        looked up whenever a step runs, so the task can exist before the workflow's beans
+     * @param retry         the delay before re-running a step that threw, by consecutive failures
+     * @param schedulerName this process's scheduler name ({@code scheduled_tasks.picked_by} of its runs)
      */
-    WorkflowStepTask(Supplier<RunWorkflowStep> runner, ExponentialBackoff retry) {
+    WorkflowStepTask(Supplier<RunWorkflowStep> runner, ExponentialBackoff retry, String schedulerName) {
         this.runner = Objects.requireNonNull(runner, "runner");
         this.retry = Objects.requireNonNull(retry, "retry");
+        this.schedulerName = Objects.requireNonNull(schedulerName, "schedulerName");
         this.task = Tasks.custom(NAME, DATA_CLASS)
                 .onFailure(this::retryLater)
                 .onDeadExecution(this::runAgain)
@@ -193,7 +202,13 @@ final class WorkflowStepTask {
     private CompletionHandler<HashMap<String, String>> execute(TaskInstance<HashMap<String, String>> instance,
                                                                ExecutionContext context) {
         var step = step(instance.getId(), instance.getData());
-        var outcome = runner.get().run(step);
+        StepOutcome outcome;
+        runningHere.add(instance.getId());
+        try {
+            outcome = runner.get().run(step);
+        } finally {
+            runningHere.remove(instance.getId());
+        }
         var client = context.getSchedulerClient();
         return (complete, operations) -> apply(outcome, client, complete, operations);
     }
@@ -250,6 +265,15 @@ final class WorkflowStepTask {
 
     private void runAgain(ExecutionComplete complete, ExecutionOperations<HashMap<String, String>> operations) {
         var execution = complete.getExecution();
+        var id = execution.taskInstance.getId();
+        if (schedulerName.equals(execution.pickedBy) && runningHere.contains(id)) {
+            // Found "dead" by the very process running it: its heartbeats lagged (a starved JVM), the run goes on.
+            // Running it again beside itself would repeat its calls (an approval twice); the row is left as it is,
+            // and the run completes it (its version unchanged).
+            log.warn("{} is still running here although its heartbeat lagged since {}; not run a second time",
+                    id, execution.lastHeartbeat);
+            return;
+        }
         log.warn("{} was picked by {} whose heartbeats stopped at {}; running it again",
                 execution.taskInstance.getId(), execution.pickedBy, execution.lastHeartbeat);
         operations.reschedule(complete, complete.getTimeDone(), nextAttempt(dataOf(execution.taskInstance)));

@@ -7,6 +7,7 @@ import static org.awaitility.Awaitility.await;
 import com.github.kagkarlsson.scheduler.ScheduledExecution;
 import io.changeflow.adapter.scheduler.Steps.Runs;
 import io.changeflow.application.port.out.Operations;
+import io.changeflow.application.port.out.WorkQueue;
 import io.changeflow.application.port.out.WorkQueue.Step;
 import io.changeflow.application.port.out.WorkQueue.StepKind;
 import io.changeflow.application.workflow.RunWorkflowStep;
@@ -78,6 +79,21 @@ class DbSchedulerWorkQueueTest {
     }
 
     @Test
+    void tellsThePendingStepWithItsDueTimeForTheRequestPage() {
+        var queue = node(Map.of()).queue();
+        var step = new Step(StepKind.CREATE, "op-9", 3, Map.of("transientSince", "2026-03-02T09:00:00Z"));
+        queue.schedule(step, Duration.ofMinutes(10));
+
+        var scheduled = queue.scheduled(StepKind.CREATE, "op-9").orElseThrow();
+
+        assertThat(scheduled.step()).isEqualTo(step);
+        assertThat(scheduled.due()).isCloseTo(Instant.now().plus(Duration.ofMinutes(10)), within(5, ChronoUnit.SECONDS));
+        assertThat(scheduled.due()).isEqualTo(schema.row(StepKind.CREATE, "op-9").orElseThrow().getExecutionTime());
+        assertThat(queue.scheduled(StepKind.HANDLE, "op-9")).isEmpty();
+        assertThat(queue.scheduled(StepKind.CREATE, "op-unknown")).isEmpty();
+    }
+
+    @Test
     void replacesThePendingStepOfTheSameInstance() {
         var queue = node(Map.of()).queue();
         queue.schedule(new Step(StepKind.HANDLE, "op-1", 1, Map.of("v", "1")), Duration.ofHours(1));
@@ -105,6 +121,25 @@ class DbSchedulerWorkQueueTest {
         assertThat(queue.schedule(replacement, Duration.ofMinutes(5))).isTrue();
         assertThat(Schema.step(schema.row(StepKind.CREATE, "op-1").orElseThrow())).isEqualTo(replacement);
         assertThat(queue.backlog()).isEqualTo(2);
+    }
+
+    @Test
+    void summarisesTheBacklogInOneReadWithWhatIsDueAndTheCapacity() {
+        var queue = node(5, Map.of()).queue();
+        assertThat(queue.backlogSummary()).isEqualTo(new WorkQueue.Backlog(0, 0, 0, 0, 5, java.util.Optional.empty()));
+        var before = Instant.now();
+        assertThat(queue.schedule(Step.first(StepKind.CREATE, "op-1"), Duration.ZERO)).isTrue();
+        assertThat(queue.schedule(Step.first(StepKind.HANDLE, "op-2"), Duration.ofHours(1))).isTrue();
+
+        var summary = queue.backlogSummary();
+
+        assertThat(summary.waiting()).isEqualTo(2);
+        assertThat(summary.dueNow()).isEqualTo(1);
+        assertThat(summary.running()).isZero();
+        assertThat(summary.failing()).isZero();
+        assertThat(summary.capacity()).isEqualTo(5);
+        assertThat(summary.oldestDue()).hasValueSatisfying(due ->
+                assertThat(due).isCloseTo(before, within(5, ChronoUnit.SECONDS)));
     }
 
     /**

@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 import java.util.stream.Collectors;
@@ -100,6 +101,45 @@ class FailoverTest {
         assertThat(runs.of(StepKind.HANDLE, "op-1")).extracting(Run::node, run -> run.step().attempt())
                 .containsExactly(tuple("a", 1), tuple("b", 2));
         assertThat(schema.workflowRows()).isEmpty();
+    }
+
+    /**
+     * Found by the crash system test on a starved machine (load 21 on 2 cores): the survivor's own heartbeats lagged
+     * past the dead-execution timeout while it ran a step, so it declared its own run dead and ran the step a second
+     * time beside itself (a bot's approval was sent twice, the second answered 401). A run going on in this very
+     * process is never run a second time by it; the run completes its row as usual.
+     */
+    @Test
+    void aRunWhoseHeartbeatsLagInItsOwnProcessIsNeverRunASecondTimeBesideItself() throws Exception {
+        var stuck = new Gate();
+        var a = node("a", Map.of(StepKind.HANDLE, recorded("a", step -> {
+            stuck.pass();
+            return StepOutcome.done();
+        }))).start();
+        a.queue().schedule(Step.first(StepKind.HANDLE, "op-1"), Duration.ZERO);
+        stuck.awaitEntered();
+        var lagging = new AtomicBoolean(true);
+        var ager = new Thread(() -> {
+            while (lagging.get()) {
+                schema.ageHeartbeat(StepKind.HANDLE, "op-1", Duration.ofSeconds(30));
+                try {
+                    Thread.sleep(5);
+                } catch (InterruptedException e) {
+                    return;
+                }
+            }
+        });
+        ager.start();
+        try {
+            // ten dead-execution timeouts with the heartbeat lagging: the detection sees the row "dead" again and again
+            await().during(Duration.ofSeconds(10)).atMost(WAIT).until(() -> runs.of(StepKind.HANDLE, "op-1").size() == 1);
+        } finally {
+            lagging.set(false);
+            ager.join();
+        }
+        stuck.open();
+        await().atMost(WAIT).until(() -> schema.row(StepKind.HANDLE, "op-1").isEmpty());
+        assertThat(runs.of(StepKind.HANDLE, "op-1")).hasSize(1);
     }
 
     @Test

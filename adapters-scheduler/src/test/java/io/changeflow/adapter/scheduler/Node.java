@@ -27,7 +27,7 @@ final class Node implements AutoCloseable {
         config.setMinimumIdle(1);
         config.setPoolName("node-" + settings.name());
         this.pool = new HikariDataSource(config);
-        var task = new WorkflowStepTask(() -> runner, settings.retryBackoff());
+        var task = new WorkflowStepTask(() -> runner, settings.retryBackoff(), settings.name());
         this.queue = new DbSchedulerWorkQueue(pool, task, capacity, Clock.systemUTC());
         this.scheduler = new ManagedScheduler(pool, settings, task, queue, jobs, Clock.systemUTC());
     }

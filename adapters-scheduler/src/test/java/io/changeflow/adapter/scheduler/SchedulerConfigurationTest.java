@@ -8,12 +8,15 @@ import io.changeflow.application.port.out.WorkQueue.StepKind;
 import io.changeflow.application.workflow.RunWorkflowStep;
 import io.changeflow.application.workflow.StepOutcome;
 import io.changeflow.testsupport.TestDatabase;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -72,6 +75,49 @@ class SchedulerConfigurationTest {
                 });
     }
 
+    /** What a sweep reports: the run's result record, counted by component. */
+    record SweepResult(int failed, int rescheduled, boolean systemDown) {}
+
+    @Test
+    void publishesTheStepGaugesAndEveryJobRunWithItsResultsOnTheRegistry() {
+        var swept = new CountDownLatch(2);
+        var registry = new SimpleMeterRegistry();
+        context(Steps.runner(Map.of(StepKind.HANDLE, step -> StepOutcome.done())))
+                .withBean(MeterRegistry.class, () -> registry)
+                .withBean("sweep", RecurringJob.class, () -> new RecurringJob("sweep", Duration.ofMillis(100), () -> {
+                    swept.countDown();
+                    return new SweepResult(2, 1, true);
+                }))
+                .withBean("broken", RecurringJob.class, () -> new RecurringJob("broken", Duration.ofMillis(100), () -> {
+                    throw new IllegalStateException("injected");
+                }))
+                .run(context -> {
+                    assertThat(context).hasNotFailed();
+                    var manager = context.getBean(ManagedScheduler.class);
+                    manager.stop();
+                    var queue = context.getBean(WorkQueue.class);
+                    assertThat(queue.schedule(Step.first(StepKind.HANDLE, "op-1"), Duration.ofHours(1))).isTrue();
+                    assertThat(queue.schedule(Step.first(StepKind.HANDLE, "op-2"), Duration.ofHours(1))).isTrue();
+                    assertThat(registry.get(SchedulerMetrics.WAITING).gauge().value()).isEqualTo(2.0);
+                    assertThat(registry.get(SchedulerMetrics.RUNNING).gauge().value()).isZero();
+                    assertThat(registry.get(SchedulerMetrics.FAILING).gauge().value()).isZero();
+                    assertThat(registry.get(SchedulerMetrics.CAPACITY).gauge().value()).isEqualTo(5.0);
+                    assertThat(registry.get(SchedulerMetrics.WAITING).gauge().getId().getDescription()).isNotBlank();
+
+                    manager.start();
+                    assertThat(swept.await(10, TimeUnit.SECONDS)).isTrue();
+                    awaitTrue(() -> registry.find(SchedulerMetrics.RUNS).tags("job", "broken", "outcome", "failure").timer() != null
+                            && registry.find(SchedulerMetrics.RESULTS).tags("job", "sweep", "result", "system_down").counter() != null);
+                    assertThat(registry.get(SchedulerMetrics.RUNS).tags("job", "sweep", "outcome", "success").timer().count())
+                            .isPositive();
+                    var failed = registry.get(SchedulerMetrics.RESULTS).tags("job", "sweep", "result", "failed").counter().count();
+                    var rescheduled = registry.get(SchedulerMetrics.RESULTS).tags("job", "sweep", "result", "rescheduled")
+                            .counter().count();
+                    assertThat(failed).isPositive().isEqualTo(2 * rescheduled);
+                    assertThat(registry.find(SchedulerMetrics.RESULTS).tags("job", "broken").counters()).isEmpty();
+                });
+    }
+
     @Test
     void startsWithoutAnyRecurringJob() {
         context(Steps.runner(Map.of())).run(context -> {
@@ -96,6 +142,14 @@ class SchedulerConfigurationTest {
                 .withBean("two", RecurringJob.class, () -> new RecurringJob("sweep", Duration.ofMinutes(5), () -> { }))
                 .run(context -> assertThat(context).getFailure().rootCause()
                         .hasMessageContaining("two recurring jobs are named sweep"));
+    }
+
+    private static void awaitTrue(BooleanSupplier condition) throws InterruptedException {
+        var deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (!condition.getAsBoolean()) {
+            assertThat(System.nanoTime() - deadline).as("the condition within 10 s").isNegative();
+            Thread.sleep(50);
+        }
     }
 
     /** The class's DataSource, which the context must not close (a proxy has no close method to infer). */

@@ -8,7 +8,9 @@ import io.changeflow.application.port.out.WorkQueue.StepKind;
 import io.changeflow.domain.polling.ExponentialBackoff;
 import io.changeflow.testsupport.TestDatabase;
 import java.sql.SQLException;
+import java.sql.Timestamp;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -25,9 +27,9 @@ final class Schema {
         Flyway.configure().dataSource(db.dataSource()).locations("classpath:db/migration").load().migrate();
         var task = new WorkflowStepTask(() -> {
             throw new IllegalStateException("the inspector runs nothing");
-        }, new ExponentialBackoff(Duration.ofSeconds(1), Duration.ofSeconds(1)));
+        }, new ExponentialBackoff(Duration.ofSeconds(1), Duration.ofSeconds(1)), "inspector");
         this.rows = SchedulerClient.Builder.create(db.dataSource(), task.task())
-                .jdbcCustomization(SchedulerTable.dialect(db.dataSource()))
+                .jdbcCustomization(SchedulerTable.dialect(db.dataSource()).customization())
                 .build();
     }
 
@@ -39,6 +41,20 @@ final class Schema {
     void clear() {
         try (var connection = db.dataSource().getConnection(); var statement = connection.createStatement()) {
             statement.executeUpdate("delete from " + SchedulerTable.NAME);
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** Sets the heartbeat of the row of {@code kind} and {@code ref} {@code age} into the past, as if it had lagged. */
+    void ageHeartbeat(StepKind kind, String ref, Duration age) {
+        try (var connection = db.dataSource().getConnection();
+             var statement = connection.prepareStatement("update " + SchedulerTable.NAME
+                     + " set last_heartbeat = ? where task_name = ? and task_instance = ?")) {
+            statement.setTimestamp(1, Timestamp.from(Instant.now().minus(age)));
+            statement.setString(2, WorkflowStepTask.NAME);
+            statement.setString(3, kind.name() + ":" + ref);
+            statement.executeUpdate();
         } catch (SQLException e) {
             throw new IllegalStateException(e);
         }

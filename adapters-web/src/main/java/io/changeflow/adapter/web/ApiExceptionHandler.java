@@ -3,6 +3,8 @@ package io.changeflow.adapter.web;
 import io.changeflow.application.port.out.ExternalCallException;
 import io.changeflow.domain.request.FieldError;
 import jakarta.servlet.http.HttpServletRequest;
+import java.sql.SQLTimeoutException;
+import java.sql.SQLTransientConnectionException;
 import java.util.List;
 import java.util.Map;
 import org.slf4j.Logger;
@@ -32,7 +34,8 @@ import org.springframework.web.servlet.resource.NoResourceFoundException;
  * INVALID_REQUEST (with {@code data.fieldErrors} where a parameter is known), wrong method 405,
  * unsupported media type 415, not acceptable 406, body too large 413, unknown path or asset 404
  * NOT_FOUND with {@code Cache-Control: no-store}. An access denial is always 403, never 500. A
- * transient external failure is 503 UNAVAILABLE. A request the container or Spring cannot read (an
+ * transient external failure is 503 UNAVAILABLE, and so is the database past its deadline (a statement's query
+ * timeout, no pooled connection in time), with {@code Retry-After}. A request the container or Spring cannot read (an
  * undecodable query or form, a multipart or wildcard content type) is 400 or 415 ({@link MalformedInput}).
  * Everything else is 500 INTERNAL_ERROR.
  */
@@ -40,6 +43,8 @@ import org.springframework.web.servlet.resource.NoResourceFoundException;
 final class ApiExceptionHandler {
 
     private static final Logger log = LoggerFactory.getLogger(ApiExceptionHandler.class);
+    /** Seconds a caller waits before trying again after the database's deadline. */
+    static final String DATABASE_RETRY_AFTER = "5";
 
     @ExceptionHandler(ApiException.class)
     ResponseEntity<ApiResponse<Object>> apiException(ApiException e, HttpServletRequest request) {
@@ -114,11 +119,32 @@ final class ApiExceptionHandler {
         if (malformed.isPresent()) {
             return client(malformed.get(), malformed.get().defaultMessage(), null, e.getClass().getSimpleName(), request);
         }
+        if (isDatabaseDeadline(e)) {
+            // A statement past its deadline (changeflow.persistence.query-timeout) or no connection in time: the
+            // database is busy or a lock is held, nothing was written (the transaction rolled back); try again.
+            log.warn("database deadline {} {}: {}", request.getMethod(), request.getRequestURI(), e.toString());
+            return respond(ResponseEntity.status(ErrorCode.UNAVAILABLE.status()).header(HttpHeaders.RETRY_AFTER, DATABASE_RETRY_AFTER),
+                    ErrorCode.UNAVAILABLE, ErrorCode.UNAVAILABLE.defaultMessage(), null, request);
+        }
         if (e instanceof ErrorResponse framework) {
             var code = ErrorCode.forStatus(framework.getStatusCode().value());
             return clientOrServer(code, code.defaultMessage(), null, e.getMessage(), e, request);
         }
         return server(ErrorCode.INTERNAL_ERROR, e.getClass().getName(), e, request);
+    }
+
+    /**
+     * Whether {@code e} is the database past a deadline: a statement cancelled by its query timeout
+     * ({@link SQLTimeoutException}) or no pooled connection within the pool's wait
+     * ({@link SQLTransientConnectionException}), whoever wrapped it (jOOQ, Spring).
+     */
+    static boolean isDatabaseDeadline(Throwable e) {
+        for (var cause = e; cause != null; cause = cause.getCause() == cause ? null : cause.getCause()) {
+            if (cause instanceof SQLTimeoutException || cause instanceof SQLTransientConnectionException) {
+                return true;
+            }
+        }
+        return false;
     }
 
     static boolean isBodyTooLarge(Throwable e) {
@@ -151,8 +177,12 @@ final class ApiExceptionHandler {
     }
 
     static ResponseEntity<ApiResponse<Object>> respond(ErrorCode code, String message, Object data, HttpServletRequest request) {
-        return ResponseEntity.status(code.status())
-                .contentType(MediaType.APPLICATION_JSON)
+        return respond(ResponseEntity.status(code.status()), code, message, data, request);
+    }
+
+    private static ResponseEntity<ApiResponse<Object>> respond(ResponseEntity.BodyBuilder answer, ErrorCode code, String message,
+            Object data, HttpServletRequest request) {
+        return answer.contentType(MediaType.APPLICATION_JSON)
                 .cacheControl(CacheControl.noStore())
                 .body(ApiResponse.error(code, message, data, RequestTraceFilter.traceId(request)));
     }

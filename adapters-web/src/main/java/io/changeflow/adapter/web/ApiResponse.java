@@ -1,6 +1,7 @@
 package io.changeflow.adapter.web;
 
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The envelope of every JSON endpoint of ours (legacy endpoints excepted):
@@ -8,7 +9,7 @@ import com.fasterxml.jackson.annotation.JsonPropertyOrder;
  * {@code message} safe to show to a person, {@code traceId} finds the server log lines of the request.
  */
 @JsonPropertyOrder({"code", "message", "data", "traceId"})
-record ApiResponse<T>(String code, String message, T data, String traceId) {
+record ApiResponse<T>(String code, String message, @Nullable T data, String traceId) {
 
     /** A success envelope for the current request (its traceId is taken from the request trace). */
     static <T> ApiResponse<T> of(String code, String message, T data) {

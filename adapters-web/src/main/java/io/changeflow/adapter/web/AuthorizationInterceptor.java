@@ -14,7 +14,7 @@ import org.springframework.web.servlet.HandlerInterceptor;
 import org.springframework.web.servlet.HandlerMapping;
 
 /**
- * Interceptor 2 of 4: authorization of the paths in the {@link AuthorizationRules} table
+ * Interceptor 2 of 3: authorization of the paths in the {@link AuthorizationRules} table
  * ({@code changeflow.authorization.rules}; by default {@code /ops/**} and {@code /sandbox/faults/**}
  * for operators, {@code /sim/approval/inbox/**} for approvers and operators), before argument
  * binding, so a malformed body on a protected path gets 401 or 403, never a 400 that pre-empts the

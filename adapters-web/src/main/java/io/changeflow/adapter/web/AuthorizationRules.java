@@ -100,6 +100,12 @@ final class AuthorizationRules {
         return table.stream().filter(c -> c.pattern().matches(path)).map(Compiled::ruleCodes).findFirst();
     }
 
+    /** The rule codes of the first rule matching a path template ({@code /ops/operations/{operationId}}); empty when none. */
+    Optional<Set<String>> ruleCodesFor(String pathTemplate) {
+        var path = PathContainer.parsePath(pathTemplate);
+        return table.stream().filter(c -> c.pattern().matches(path)).map(Compiled::ruleCodes).findFirst();
+    }
+
     /** The path as the handler mappings (and so the interceptor registration) matched it. */
     private static PathContainer path(HttpServletRequest request) {
         if (ServletRequestPathUtils.hasCachedPath(request)) {

@@ -11,6 +11,7 @@ import io.changeflow.domain.request.Target;
 import jakarta.servlet.http.HttpServletRequest;
 import java.util.List;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -36,7 +37,7 @@ final class BatchesController {
 
     /** One batch; {@code members} are the members' request views (without timeline) in claim order. */
     record BatchJson(long id, String partition, String status, int depth, List<RequestJson> members,
-                     RequestJson.MergeRequestJson mergeRequest, String detail, String createdAt, String updatedAt) {
+                     RequestJson.@Nullable MergeRequestJson mergeRequest, @Nullable String detail, String createdAt, String updatedAt) {
         static BatchJson of(ListBatches.BatchView view) {
             var batch = view.batch();
             return new BatchJson(batch.id(), batch.partition(), batch.status().name(), batch.depth(),
@@ -50,7 +51,7 @@ final class BatchesController {
      * What a round did: {@code batchId} and {@code members} when it claimed a batch; {@code scheduled}
      * false when the work queue was full (the batch was failed at once, its members wait again).
      */
-    record RoundJson(String partition, Long batchId, List<String> members, Boolean scheduled) {}
+    record RoundJson(String partition, @Nullable Long batchId, @Nullable List<String> members, @Nullable Boolean scheduled) {}
 
     /**
      * What a settlement did: {@code outcome} MERGED_WINS, FAILED or RETRY_LATER; {@code batchStatus}
@@ -59,7 +60,7 @@ final class BatchesController {
      * blame), SPLIT (the members are retried in two halves), BLAME (the one member failed) or GIVE_UP
      * (the split limit is reached: every member failed).
      */
-    record SettlementJson(long batchId, String outcome, String batchStatus, String failureKind, String plan) {}
+    record SettlementJson(long batchId, String outcome, @Nullable String batchStatus, @Nullable String failureKind, @Nullable String plan) {}
 
     private static final Logger log = LoggerFactory.getLogger(BatchesController.class);
 
@@ -74,6 +75,7 @@ final class BatchesController {
     }
 
     /** Newest first, {@code limit} 1-500. */
+    @Answers(summary = "The newest batches with their members")
     @GetMapping("/ops/batches")
     ApiResponse<List<BatchJson>> recent(@RequestParam(defaultValue = "50") int limit) {
         return ApiResponse.ok(list.list(new ListBatches.Command(Math.clamp(limit, 1, ListBatches.MAX_LIMIT))).stream()
@@ -81,6 +83,7 @@ final class BatchesController {
     }
 
     /** 200 CLAIMED, SLOT_OCCUPIED or NOTHING_TO_CLAIM. */
+    @Answers(summary = "Run a batch round now", codes = {"CLAIMED", "SLOT_OCCUPIED", "NOTHING_TO_CLAIM"})
     @PostMapping("/ops/batch-rounds")
     ApiResponse<RoundJson> round(@RequestParam(defaultValue = Target.DEFAULT_PARTITION) String partition,
             HttpServletRequest request) {
@@ -109,6 +112,8 @@ final class BatchesController {
     }
 
     /** 200 SETTLED (outcome MERGED_WINS, FAILED or RETRY_LATER); 404 NOT_FOUND; 409 ALREADY_SETTLED. */
+    @Answers(summary = "Settle a stuck or blocked batch",
+            codes = "SETTLED", errors = {ErrorCode.NOT_FOUND, ErrorCode.ALREADY_SETTLED})
     @PostMapping("/ops/batches/{id}/settle")
     ApiResponse<SettlementJson> settle(@PathVariable String id, HttpServletRequest request) {
         var operator = operator(request);

@@ -6,6 +6,8 @@ import io.changeflow.application.callback.HandleDeployCallback;
 import io.changeflow.application.port.out.CallbackAuthenticity;
 import io.changeflow.application.port.out.CallbackAuthenticity.Source;
 import io.changeflow.domain.request.FieldError;
+import io.swagger.v3.oas.annotations.media.Content;
+import io.swagger.v3.oas.annotations.media.Schema;
 import jakarta.servlet.http.HttpServletRequest;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -13,6 +15,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import io.swagger.v3.oas.annotations.media.Content;
+import io.swagger.v3.oas.annotations.media.Schema;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.web.bind.annotation.PostMapping;
@@ -42,6 +46,17 @@ final class CallbacksController {
 
     /** The signature headers (names in lower case, as the port expects). */
     static final List<String> SIGNATURE_HEADERS = List.of("webhook-id", "webhook-timestamp", "webhook-signature");
+    /** Callbacks refused before processing, by {@code source} (approval, deploy) and {@code reason}. */
+    static final String REFUSED_METRIC = "changeflow.callbacks.refused";
+
+    /** What the approval system sends ({@code result} APPROVED, REJECTED or WITHDRAWN); read field by field below. */
+    record ApprovalCallbackJson(String requestId, String operationId, String result, Map<String, String> ext) {}
+
+    /** What the deploy pipeline sends ({@code status} success or failed; {@code operationIds} optional). */
+    record DeployCallbackJson(String projectId, long mrIid, String status, List<String> operationIds) {}
+
+    /** How many requests a deploy report moved to VALIDATED. */
+    record DeployAnswerJson(int advanced) {}
 
     private static final Logger log = LoggerFactory.getLogger(CallbacksController.class);
     private static final int MAX_TEXT = 256;
@@ -50,9 +65,11 @@ final class CallbacksController {
     private final HandleApprovalCallback approvals;
     private final HandleDeployCallback deploys;
     private final JsonMapper json;
+    private final SafeMeters meters;
 
     CallbacksController(CallbackAuthenticity authenticity, HandleApprovalCallback approvals, HandleDeployCallback deploys,
-            JsonMapper json) {
+            JsonMapper json, SafeMeters meters) {
+        this.meters = meters;
         this.authenticity = authenticity;
         this.approvals = approvals;
         this.deploys = deploys;
@@ -60,8 +77,10 @@ final class CallbacksController {
     }
 
     /** Body {@code {requestId, operationId, result: APPROVED|REJECTED|WITHDRAWN, ext: {mrId?}}}; deduplicated by requestId. */
+    @Answers(summary = "The approval system reports a decision", codes = {"PROCESSED", "DUPLICATE", "IGNORED_STALE"})
     @PostMapping("/callbacks/approval")
-    ApiResponse<Void> approval(HttpServletRequest request, @RequestBody(required = false) byte[] body) {
+    ApiResponse<Void> approval(HttpServletRequest request, @io.swagger.v3.oas.annotations.parameters.RequestBody(content = @Content(mediaType = "application/json",
+            schema = @Schema(implementation = ApprovalCallbackJson.class))) @RequestBody(required = false) byte[] body) {
         var raw = verified(Source.APPROVAL, request, body);
         var errors = new ArrayList<FieldError>();
         var requestId = text(raw, "requestId", true, errors);
@@ -82,8 +101,10 @@ final class CallbacksController {
     }
 
     /** Body {@code {projectId, mrIid, status, operationIds?}}; deduplicated by {@code webhook-id}. */
+    @Answers(summary = "The deploy pipeline reports a rollout", codes = {"PROCESSED", "DUPLICATE"})
     @PostMapping("/callbacks/deploy")
-    ApiResponse<Map<String, Integer>> deploy(HttpServletRequest request, @RequestBody(required = false) byte[] body) {
+    ApiResponse<DeployAnswerJson> deploy(HttpServletRequest request, @io.swagger.v3.oas.annotations.parameters.RequestBody(content = @Content(mediaType = "application/json",
+            schema = @Schema(implementation = DeployCallbackJson.class))) @RequestBody(required = false) byte[] body) {
         var raw = verified(Source.DEPLOY, request, body);
         var errors = new ArrayList<FieldError>();
         var projectId = text(raw, "projectId", true, errors);
@@ -110,8 +131,12 @@ final class CallbacksController {
         var deliveryId = header(request, "webhook-id");
         var result = deploys.handle(new HandleDeployCallback.Command(deliveryId, projectId, iid, status, operationIds));
         var answered = answered(result.answer());
-        return new ApiResponse<>(answered.code(), answered.message(), Map.of("advanced", result.advanced()),
+        return new ApiResponse<>(answered.code(), answered.message(), new DeployAnswerJson(result.advanced()),
                 answered.traceId());
+    }
+
+    private void refused(Source source, String reason) {
+        meters.increment(REFUSED_METRIC, Map.of("source", source.name().toLowerCase(Locale.ROOT), "reason", reason));
     }
 
     /** Verifies the raw bytes and only then parses them; refuses with 401 or 503 before anything else happens. */
@@ -122,9 +147,13 @@ final class CallbacksController {
             case VALID -> {
                 // parsed below
             }
-            case INVALID -> throw ApiException.of(ErrorCode.INVALID_SIGNATURE, source + " callback with a missing or invalid "
-                    + "signature (webhook-id " + clip(header(request, "webhook-id")) + ")");
+            case INVALID -> {
+                refused(source, "invalid_signature");
+                throw ApiException.of(ErrorCode.INVALID_SIGNATURE, source + " callback with a missing or invalid "
+                        + "signature (webhook-id " + clip(header(request, "webhook-id")) + ")");
+            }
             case NOT_CONFIGURED -> {
+                refused(source, "not_configured");
                 log.error("{} callback refused: no signing secret is configured (fail closed; health is DOWN)", source);
                 throw ApiException.of(ErrorCode.UNAVAILABLE, source + " callback while no secret is configured");
             }

@@ -8,6 +8,7 @@ import jakarta.servlet.http.Cookie;
 import jakarta.servlet.http.HttpServletRequest;
 import java.util.Collections;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -16,6 +17,10 @@ import org.slf4j.LoggerFactory;
  * Who is calling: the login proxy's fields resolved through the one domain {@link IdentityResolver}
  * (employee IDs through the {@link Directory} port), shared by rate limiting, authorization, audit
  * and metrics so a person never has two names.
+ *
+ * <p>An email address (in either header) names the local account of its local part only for an
+ * accepted domain ({@code changeflow.identity.email-domains}); any other domain is an unverified
+ * identity: it tells callers apart but is never granted operations access.
  *
  * <p>Sources: {@code X-Forwarded-User} / {@code X-Forwarded-Email}, honoured only when the direct
  * peer is a trusted proxy (a header sent by anyone else is ignored; a header sent twice is
@@ -38,11 +43,24 @@ final class CallerIdentity {
     private final TrustedProxies proxies;
     private final Directory directory;
     private final boolean demoLogin;
+    private final Set<String> emailDomains;
 
-    CallerIdentity(TrustedProxies proxies, Directory directory, boolean demoLogin) {
+    /**
+     * @param emailDomains {@code changeflow.identity.email-domains}: the domains whose addresses name
+     *        local accounts; an address of any other domain is an unverified identity (never operations access)
+     */
+    CallerIdentity(TrustedProxies proxies, Directory directory, boolean demoLogin, Set<String> emailDomains) {
         this.proxies = proxies;
         this.directory = directory;
         this.demoLogin = demoLogin;
+        var valid = IdentityResolver.validDomains(emailDomains);
+        if (valid.size() < emailDomains.size()) {
+            log.warn("changeflow.identity.email-domains: entries that are not domain names are ignored (they accept nothing)");
+        }
+        if (valid.isEmpty()) {
+            log.info("No accepted email domain (changeflow.identity.email-domains): an email address alone is an unverified identity");
+        }
+        this.emailDomains = valid;
     }
 
     /** The resolution of the caller. */
@@ -101,7 +119,7 @@ final class CallerIdentity {
                     log.warn("directory lookup failed for an employee ID", e);
                     throw e;
                 }
-            });
+            }, emailDomains);
             var identity = resolver.resolve(principal);
             if (directoryFailed.get() && identity.map(i -> !i.isVerified()).orElse(true)) {
                 return new Caller.LoginFailed();

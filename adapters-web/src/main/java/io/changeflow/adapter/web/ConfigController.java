@@ -2,6 +2,7 @@ package io.changeflow.adapter.web;
 
 import io.changeflow.application.settings.Settings;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RestController;
 
@@ -14,7 +15,7 @@ import org.springframework.web.bind.annotation.RestController;
 final class ConfigController {
 
     /** One setting. {@code raw} and {@code source} are null when the key is missing. */
-    record ConfigEntry(String key, String raw, String resolved, String rule, String source) {}
+    record ConfigEntry(String key, @Nullable String raw, String resolved, @Nullable String rule, @Nullable String source) {}
 
     private final Settings settings;
     private final FileDynamicConfig config;
@@ -24,6 +25,7 @@ final class ConfigController {
         this.config = config;
     }
 
+    @Answers(summary = "Every dynamic setting as resolved now")
     @GetMapping("/ops/config")
     ApiResponse<List<ConfigEntry>> config() {
         return ApiResponse.ok(settings.describeAll().stream()

@@ -3,6 +3,7 @@ package io.changeflow.adapter.web;
 import io.changeflow.domain.request.FieldError;
 import java.util.List;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseCookie;
@@ -25,7 +26,10 @@ final class DemoLoginController {
     record LoginForm(String user) {}
 
     /** A demo user as the SPA lists them. */
-    record DemoUser(String account, String employeeId, String email, String role) {}
+    record DemoUser(String account, @Nullable String employeeId, @Nullable String email, @Nullable String role) {}
+
+    /** Who signed in. */
+    record SignedInJson(String account) {}
 
     private final DirectoryFile directory;
 
@@ -33,6 +37,7 @@ final class DemoLoginController {
         this.directory = directory;
     }
 
+    @Answers(summary = "The demo people (sandbox)")
     @GetMapping("/sandbox/demo-users")
     ApiResponse<List<DemoUser>> demoUsers() {
         return ApiResponse.ok(directory.people().stream()
@@ -40,8 +45,9 @@ final class DemoLoginController {
                 .toList());
     }
 
+    @Answers(summary = "Sign in as a demo person (sandbox)", codes = "SIGNED_IN")
     @PostMapping(path = "/sandbox/login", consumes = MediaType.APPLICATION_JSON_VALUE)
-    ResponseEntity<ApiResponse<Map<String, String>>> login(@RequestBody LoginForm form) {
+    ResponseEntity<ApiResponse<SignedInJson>> login(@RequestBody LoginForm form) {
         var person = form == null || form.user() == null ? null : directory.byAccount(form.user()).orElse(null);
         if (person == null) {
             throw new ApiException(ErrorCode.INVALID_REQUEST, "No demo user with this name.",
@@ -52,9 +58,10 @@ final class DemoLoginController {
                 .httpOnly(true).sameSite("Lax").path("/").build();
         return ResponseEntity.ok()
                 .header(HttpHeaders.SET_COOKIE, cookie.toString())
-                .body(ApiResponse.of("SIGNED_IN", "Signed in as " + person.account() + ".", Map.of("account", person.account())));
+                .body(ApiResponse.of("SIGNED_IN", "Signed in as " + person.account() + ".", new SignedInJson(person.account())));
     }
 
+    @Answers(summary = "Sign out (sandbox)", codes = "SIGNED_OUT")
     @PostMapping("/sandbox/logout")
     ResponseEntity<ApiResponse<Void>> logout() {
         var cookie = ResponseCookie.from(CallerIdentity.DEMO_COOKIE, "")

@@ -12,11 +12,14 @@ import java.util.TreeSet;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.core.io.Resource;
+import org.springframework.core.io.ResourceLoader;
 
 /**
  * The embedded default's company directory, read once from a properties file
- * ({@code changeflow.directory.location}, default {@code classpath:changeflow/demo-directory.properties}):
- * {@code <account>.employeeId}, {@code <account>.email}, {@code <account>.role}.
+ * ({@code changeflow.directory.location}; no default outside the sandbox): {@code <account>.employeeId},
+ * {@code <account>.email}, {@code <account>.role}. The demo people
+ * ({@code classpath:changeflow/demo-directory.properties}) are read only with the sandbox's demo login on:
+ * outside the sandbox they never name anyone.
  *
  * <p>Failure behaviour: a missing or unreadable file is logged and read as an empty directory
  * (employee IDs then resolve to UNVERIFIED identities, which authorization denies); it never stops
@@ -33,6 +36,32 @@ final class DirectoryFile {
 
     DirectoryFile(List<Person> people) {
         this.people = List.copyOf(people);
+    }
+
+    /**
+     * The directory {@code location} names, for the embedded defaults; with the demo login on (the
+     * sandbox) and no location, the demo people. Without a location elsewhere, or with the
+     * demo directory outside the sandbox ({@code demoLogin} false), an empty directory and a warning at
+     * start-up: employee IDs are then unverified (never granted access); accounts and email addresses of
+     * accepted domains still identify people.
+     */
+    static DirectoryFile configured(String location, boolean demoLogin, boolean embeddedDefaults, ResourceLoader loader) {
+        if (location.isEmpty() && demoLogin) {
+            return load(loader.getResource(WebProperties.DEMO_DIRECTORY_LOCATION));
+        }
+        if (location.isEmpty()) {
+            if (embeddedDefaults) {
+                log.warn("No company directory is configured (changeflow.directory.location, or a Directory bean with "
+                        + "changeflow.identity.embedded-defaults=false): employee IDs are UNVERIFIED and get no access");
+            }
+            return new DirectoryFile(List.of());
+        }
+        if (!demoLogin && WebProperties.DEMO_DIRECTORY_LOCATION.equals(location)) {
+            log.warn("changeflow.directory.location names the demo directory, which is used only in the sandbox profile: "
+                    + "the directory is empty, employee IDs are UNVERIFIED and get no access");
+            return new DirectoryFile(List.of());
+        }
+        return load(loader.getResource(location));
     }
 
     static DirectoryFile load(Resource resource) {

@@ -15,6 +15,11 @@ enum ErrorCode {
     INVALID_SIGNATURE(HttpStatus.UNAUTHORIZED, "The callback signature is missing or invalid."),
     /** The caller is known but may not do this; the message never says which permission is missing. */
     ACCESS_DENIED(HttpStatus.FORBIDDEN, "Access denied"),
+    /**
+     * A write that looks cross-site (a form or plain-text body without the app's header, or a foreign
+     * {@code Origin} / {@code Sec-Fetch-Site}): refused before anything ran. The app sends JSON.
+     */
+    CROSS_SITE_REQUEST(HttpStatus.FORBIDDEN, "Cross-site requests are refused; please use the app."),
     /** Submissions are closed (access mode CLOSED, or outside the test window): try again later. */
     SERVICE_CLOSED(HttpStatus.FORBIDDEN, "Submissions are closed right now; please try again later."),
     /** No such path, asset or resource. */
@@ -23,10 +28,16 @@ enum ErrorCode {
     REQUEST_IN_PROGRESS(HttpStatus.CONFLICT, "A request for this subject and target is already in progress."),
     /** The subject already has this target in effect: nothing to request. */
     ALREADY_IN_EFFECT(HttpStatus.CONFLICT, "This access is already in effect for the subject."),
+    /** Giving up or revoking a grant that is not in effect now (in progress, being removed, or ended). */
+    GRANT_NOT_IN_EFFECT(HttpStatus.CONFLICT, "This access is not in effect right now; nothing was changed."),
+    /** The grant changed while the give-up or revocation was decided (another removal or a renewal won): look again. */
+    GRANT_CHANGED(HttpStatus.CONFLICT, "This access changed meanwhile; nothing was changed. Please look at it again."),
     /** The original request with this operationId is still being validated: retry in a moment. */
     IDEMPOTENCY_IN_FLIGHT(HttpStatus.CONFLICT, "Your earlier submission is still being checked; please retry in a moment."),
     /** An operations action the request's current state does not allow (e.g. closing a merged request). */
     ACTION_NOT_ALLOWED(HttpStatus.CONFLICT, "This action is not possible in the request's current state."),
+    /** An operator marked a rollout failed that is marked failed already: nothing was changed. */
+    ALREADY_MARKED_FAILED(HttpStatus.CONFLICT, "This request's deploy is already marked failed; nothing was changed."),
     /** A settlement of a batch that had already ended (or another settler ended it first): nothing was done now. */
     ALREADY_SETTLED(HttpStatus.CONFLICT, "This batch has already ended; nothing was changed."),
     /** The operationId was used before for a different payload: open the form again (new operationId). */

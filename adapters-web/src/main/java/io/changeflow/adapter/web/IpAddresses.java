@@ -43,6 +43,24 @@ final class IpAddresses {
         return value.indexOf(':') >= 0 && IPV6.matcher(value).matches() ? v6(value) : Optional.empty();
     }
 
+    /**
+     * The rate-limit subject of a client address: an IPv4 address as it is, an IPv6 address by its /64
+     * ({@code 2001:db8:1:2::/64}: one host or network owns a whole /64, so its addresses share a quota);
+     * text that is no address stays as it is.
+     */
+    static String rateLimitGroup(String address) {
+        var parsed = parse(address);
+        if (parsed.isEmpty() || !(parsed.get() instanceof java.net.Inet6Address v6)) {
+            return parsed.map(InetAddress::getHostAddress).orElse(address);
+        }
+        var bytes = v6.getAddress();
+        var prefix = new StringBuilder();
+        for (var i = 0; i < 8; i += 2) {
+            prefix.append(Integer.toHexString(((bytes[i] & 0xff) << 8) | (bytes[i + 1] & 0xff))).append(':');
+        }
+        return prefix.append(":/64").toString();
+    }
+
     private static Optional<InetAddress> v6(String literal) {
         if (literal.indexOf(':') < 0) {
             return Optional.empty();

@@ -7,11 +7,11 @@ import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
- * Asks the {@link Permissions} port which of some rule codes a person holds: one round trip, with a
- * deadline and a bulkhead ({@code changeflow.permissions.timeout}). Never throws: the answer says
- * what happened, and callers treat a failure as "holds nothing" (fail closed).
+ * Asks the {@link Permissions} port which of some rule codes a person holds: one round trip, with the
+ * port's deadline and bulkhead ({@code changeflow.permissions.timeout}, see {@link IdentityPortDeadlines}).
+ * Never throws: the answer says what happened, and callers treat a failure as "holds nothing" (fail closed).
  */
-final class PermissionChecks implements AutoCloseable {
+final class PermissionChecks {
 
     /** The answer of one check. */
     sealed interface Answer {
@@ -29,11 +29,9 @@ final class PermissionChecks implements AutoCloseable {
     }
 
     private final Permissions permissions;
-    private final TimeBoxedCalls calls;
 
-    PermissionChecks(Permissions permissions, TimeBoxedCalls calls) {
+    PermissionChecks(Permissions permissions) {
         this.permissions = permissions;
-        this.calls = calls;
     }
 
     /** Which of {@code ruleCodes} {@code identity} holds. An UNVERIFIED identity holds nothing and is never asked about. */
@@ -42,23 +40,16 @@ final class PermissionChecks implements AutoCloseable {
             return new Answer.Held(Set.of());
         }
         try {
-            var outcome = calls.call(() -> permissions.granted(identity, ruleCodes));
-            if (outcome instanceof TimeBoxedCalls.Outcome.Failed<Set<String>>(var reason, var cause)) {
-                return new Answer.Failed(reason, cause);
-            }
-            var granted = ((TimeBoxedCalls.Outcome.Done<Set<String>>) outcome).value();
+            var granted = permissions.granted(identity, ruleCodes);
             if (granted == null) {
                 return new Answer.Failed("null answer", null);
             }
             return new Answer.Held(granted.stream().filter(Objects::nonNull).filter(ruleCodes::contains)
                     .collect(Collectors.toUnmodifiableSet()));
+        } catch (TimeBoxedCalls.Failure e) {
+            return new Answer.Failed(e.reason(), e.getCause());
         } catch (RuntimeException e) {
             return new Answer.Failed("error", e);
         }
-    }
-
-    @Override
-    public void close() {
-        calls.close();
     }
 }

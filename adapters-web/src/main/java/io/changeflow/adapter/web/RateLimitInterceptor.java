@@ -3,7 +3,6 @@ package io.changeflow.adapter.web;
 import io.changeflow.application.port.out.ClusterRateLimits;
 import io.changeflow.application.settings.Settings;
 import io.changeflow.domain.config.RateLimitScope;
-import io.changeflow.domain.identity.Identity;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
@@ -17,22 +16,23 @@ import org.springframework.web.method.HandlerMethod;
 import org.springframework.web.servlet.HandlerInterceptor;
 
 /**
- * Interceptor 1 of 4: rate limiting of handler methods annotated {@link RateLimit}, before any
+ * Interceptor 1 of 3: rate limiting of handler methods annotated {@link RateLimit}, before any
  * downstream work and before argument binding. Runs before the idempotency check, so a duplicate
  * over quota gets 429 (by design).
  *
  * <p>The limit is read on every request ({@link Settings#rateLimit}), and so are the scope
  * ({@link Settings#rateLimitScope}) and the window ({@link Settings#rateLimitWindow}). The subject is the canonical login identity, else {@code ip:} plus the
- * client address by the trusted-proxy rule; never a shared bucket (one caller could exhaust it).
+ * client address by the trusted-proxy rule (IPv6 by its /64), each in its own bounded table of the local
+ * limiter, so a flood of forged addresses never pushes a person out.
  * A rejection answers 429 RATE_LIMITED with {@code Retry-After}, {@code RateLimit-Policy} and
  * {@code RateLimit} headers (IETF draft httpapi-ratelimit-headers) and is counted by
  * {@code changeflow.ratelimit.rejected}; it never reaches the business metrics.
  *
- * <p>Failure behaviour: rate limiting degrades to no limiting, never to blocking. A cleared,
- * non-positive or unparsable limit: no limiting. A cluster store that throws, answers null or does
- * not answer within its deadline: the request is allowed and counted
- * ({@code changeflow.ratelimit.degraded}); cluster scope with no store wired: local limiting, counted.
- * The local limiter at its key cap: allowed untracked, counted. Any other exception: allowed, counted.
+ * <p>Failure behaviour: a cleared, non-positive or unparsable limit: no limiting (never blocking
+ * everyone). A cluster store that throws, answers null, does not answer within its deadline or whose
+ * bulkhead is full: this instance's limiter decides, counted ({@code changeflow.ratelimit.degraded});
+ * cluster scope with no store wired: local limiting, counted. A key the local limiter has no slot for:
+ * limited through the shared overflow bucket of its table, counted. Any other exception: allowed, counted.
  */
 final class RateLimitInterceptor implements HandlerInterceptor, AutoCloseable {
 
@@ -88,7 +88,7 @@ final class RateLimitInterceptor implements HandlerInterceptor, AutoCloseable {
             }
             limit = configured.getAsInt();
             window = settings.rateLimitWindow().value();
-            decision = acquire(bucket, bucket + ":" + subject(request), limit, window);
+            decision = acquire(bucket, subject(request), limit, window);
         } catch (RuntimeException e) {
             log.error("rate limiting failed for bucket {}; request allowed", bucket, e);
             degraded(bucket, "error");
@@ -110,7 +110,8 @@ final class RateLimitInterceptor implements HandlerInterceptor, AutoCloseable {
         return false;
     }
 
-    private SlidingWindowLimiter.Decision acquire(String bucket, String key, int limit, Duration window) {
+    private SlidingWindowLimiter.Decision acquire(String bucket, Subject subject, int limit, Duration window) {
+        var key = bucket + ":" + subject.key();
         if (settings.rateLimitScope().value() == RateLimitScope.CLUSTER) {
             if (clusterLimits == null) {
                 degraded(bucket, "cluster_missing");
@@ -121,25 +122,30 @@ final class RateLimitInterceptor implements HandlerInterceptor, AutoCloseable {
                     return new SlidingWindowLimiter.Decision(shared.allowed(), Math.max(0, shared.remaining()), retryAfter, true);
                 }
                 if (outcome instanceof TimeBoxedCalls.Outcome.Failed<ClusterRateLimits.Decision>(var reason, var cause)) {
-                    log.warn("cluster rate limit store failed ({}) for bucket {}; request allowed", reason, bucket, cause);
+                    log.warn("cluster rate limit store failed ({}) for bucket {}; limited by this instance", reason, bucket, cause);
                 } else {
-                    log.warn("cluster rate limit store answered null for bucket {}; request allowed", bucket);
+                    log.warn("cluster rate limit store answered null for bucket {}; limited by this instance", bucket);
                 }
+                // A failing, slow or saturated store (bulkhead full) is never "allow": this instance's own limiter decides,
+                // so one caller with many requests in flight still gets at most its quota per instance.
                 degraded(bucket, "cluster_error");
-                return new SlidingWindowLimiter.Decision(true, Math.max(0, limit - 1), Duration.ZERO, false);
             }
         }
-        var decision = localLimiter.tryAcquire(key, limit, window);
+        var decision = localLimiter.tryAcquire(key, bucket, subject.kind(), limit, window);
         if (!decision.tracked()) {
             degraded(bucket, "capacity");
         }
         return decision;
     }
 
-    private String subject(HttpServletRequest request) {
+    /** Whose quota an attempt counts against: the person, else the client address (IPv6 by its /64). */
+    private record Subject(String key, SlidingWindowLimiter.Kind kind) {}
+
+    private Subject subject(HttpServletRequest request) {
         return identities.current(request).readable()
-                .map(Identity::account)
-                .orElseGet(() -> "ip:" + proxies.clientAddress(request));
+                .map(identity -> new Subject(identity.account(), SlidingWindowLimiter.Kind.IDENTITY))
+                .orElseGet(() -> new Subject("ip:" + IpAddresses.rateLimitGroup(proxies.clientAddress(request)),
+                        SlidingWindowLimiter.Kind.ADDRESS));
     }
 
     private void degraded(String bucket, String reason) {

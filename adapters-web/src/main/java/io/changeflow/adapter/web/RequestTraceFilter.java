@@ -13,9 +13,8 @@ import org.springframework.web.filter.OncePerRequestFilter;
 /**
  * The outermost filter: gives every request a traceId (request attribute, {@code X-Trace-Id}
  * response header, log MDC key {@code traceId}) so a client can quote it and support can find the
- * log lines; and, when the request ends, records API metrics for requests the interceptor chain
- * never completed (see {@link ApiMetrics}). Failure behaviour: metrics cannot throw out of here;
- * the MDC entry is always removed.
+ * log lines. The MDC entry is always removed. Latency and status of every request, whoever answers
+ * it (a filter, an interceptor, a handler), are Boot's {@code http.server.requests}.
  */
 final class RequestTraceFilter extends OncePerRequestFilter {
 
@@ -24,28 +23,16 @@ final class RequestTraceFilter extends OncePerRequestFilter {
 
     private static final String ATTRIBUTE = RequestTraceFilter.class.getName() + ".traceId";
 
-    private final ApiMetrics apiMetrics;
-
-    RequestTraceFilter(ApiMetrics apiMetrics) {
-        this.apiMetrics = apiMetrics;
-    }
-
     @Override
     protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
             throws ServletException, IOException {
-        var start = System.nanoTime();
         var traceId = HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextLong());
         request.setAttribute(ATTRIBUTE, traceId);
         response.setHeader(HEADER, traceId);
         MDC.put(MDC_KEY, traceId);
-        var failed = false;
         try {
             chain.doFilter(request, response);
-        } catch (Throwable e) {
-            failed = true;
-            throw e;
         } finally {
-            apiMetrics.record(request, failed ? 500 : response.getStatus(), start);
             MDC.remove(MDC_KEY);
         }
     }

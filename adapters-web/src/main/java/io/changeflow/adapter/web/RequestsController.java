@@ -13,6 +13,7 @@ import java.net.URI;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.http.HttpStatus;
@@ -40,7 +41,7 @@ final class RequestsController {
     record PageJson(List<RequestJson> items, int page, int size, boolean hasMore) {}
 
     /** The preview of the line the merge request would write (and the one it replaces, if any). */
-    record PreviewJson(String project, String filePath, String removedLine, String addedLine) {
+    record PreviewJson(String project, String filePath, @Nullable String removedLine, String addedLine) {
         static PreviewJson of(ChangePreview preview) {
             return new PreviewJson(preview.project(), preview.filePath(), preview.removedLine().orElse(null),
                     preview.addedLine());
@@ -65,6 +66,10 @@ final class RequestsController {
     // handler (and so before SubmitChangeRequest looks at the operationId), so a duplicate submission
     // over quota gets 429 RATE_LIMITED, not 202 DUPLICATE_SUBMIT. This is by design, not a bug: a retry
     // storm must not reach the database. The client keeps the form locked and retries after Retry-After.
+    @Answers(summary = "Submit a change request",
+            status = 202, codes = {"ACCEPTED", "DUPLICATE_SUBMIT"},
+            errors = {ErrorCode.SERVICE_CLOSED, ErrorCode.REQUEST_IN_PROGRESS, ErrorCode.ALREADY_IN_EFFECT,
+                    ErrorCode.IDEMPOTENCY_IN_FLIGHT, ErrorCode.IDEMPOTENCY_KEY_REUSED})
     @PostMapping(path = "/api/requests", consumes = MediaType.APPLICATION_JSON_VALUE)
     @RateLimit(bucket = "apply", limitKey = Settings.APPLY_RATE_LIMIT, defaultLimit = Settings.DEFAULT_APPLY_RATE_LIMIT,
             message = "Too many submissions, please try again later")
@@ -94,9 +99,13 @@ final class RequestsController {
 
     /**
      * The read-only preview. Any failure (unknown target, invalid input, GitLab down, anything thrown)
-     * answers 200 PREVIEW_UNAVAILABLE with {@code data} null: a preview never blocks submitting.
+     * answers 200 PREVIEW_UNAVAILABLE with {@code data} null: a preview never blocks submitting. Rate limited
+     * per person on its own quota ({@code PREVIEW_RATE_LIMIT}), apart from submissions: each preview reads GitLab.
      */
+    @Answers(summary = "Preview the line a request would write", codes = {"OK", "PREVIEW_UNAVAILABLE"})
     @GetMapping("/api/requests/preview")
+    @RateLimit(bucket = "preview", limitKey = Settings.PREVIEW_RATE_LIMIT, defaultLimit = Settings.DEFAULT_PREVIEW_RATE_LIMIT,
+            message = "Too many previews, please try again later")
     ApiResponse<PreviewJson> preview(Identity caller, @RequestParam(required = false) String targetKey,
             @RequestParam(required = false) String subjectId, @RequestParam(required = false) String operationId,
             @RequestParam(required = false) String expiresAt) {
@@ -113,6 +122,7 @@ final class RequestsController {
     }
 
     /** One request, to its requester or an operator; anyone else gets 404 as if it did not exist. */
+    @Answers(summary = "One request, to its requester or an operator", errors = ErrorCode.NOT_FOUND)
     @GetMapping("/api/requests/{operationId}")
     ApiResponse<RequestJson> show(Identity caller, @PathVariable String operationId) {
         return show.show(new ShowChangeRequest.Command(operationId, caller))
@@ -121,6 +131,7 @@ final class RequestsController {
     }
 
     /** My records, newest first. */
+    @Answers(summary = "My requests, newest first")
     @GetMapping("/api/requests")
     ApiResponse<PageJson> mine(Identity caller, @RequestParam(defaultValue = "0") int page,
             @RequestParam(defaultValue = "20") int size) {

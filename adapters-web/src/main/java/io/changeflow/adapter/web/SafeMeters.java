@@ -1,8 +1,11 @@
 package io.changeflow.adapter.web;
 
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tag;
 import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.Timer;
 import java.util.ArrayList;
 import java.util.Map;
 import java.util.Optional;
@@ -16,7 +19,8 @@ import org.slf4j.LoggerFactory;
  * every emission is wrapped so that a throwing registry (or meter) is logged and swallowed, never
  * changing a response. Tag values are normalized (trimmed) and truncated to
  * {@value #MAX_TAG_LENGTH} characters; a missing, blank or invalid (control characters) tag skips
- * the whole emission rather than recording a guessed dimension.
+ * the whole emission rather than recording a guessed dimension. Each meter carries its help text
+ * ({@link MeterHelp}).
  */
 final class SafeMeters {
 
@@ -40,7 +44,7 @@ final class SafeMeters {
                 log.debug("metric {} skipped: empty or invalid tags", name);
                 return;
             }
-            registry.counter(name, safe.get()).increment();
+            Counter.builder(name).description(MeterHelp.of(name)).tags(safe.get()).register(registry).increment();
         } catch (RuntimeException | LinkageError e) {
             failed(name, e);
         }
@@ -54,7 +58,8 @@ final class SafeMeters {
                 log.debug("metric {} skipped: empty or invalid tags", name);
                 return;
             }
-            registry.timer(name, safe.get()).record(nanos, TimeUnit.NANOSECONDS);
+            Timer.builder(name).description(MeterHelp.of(name)).tags(safe.get()).register(registry)
+                    .record(nanos, TimeUnit.NANOSECONDS);
         } catch (RuntimeException | LinkageError e) {
             failed(name, e);
         }
@@ -68,7 +73,8 @@ final class SafeMeters {
                 log.debug("metric {} skipped: empty or invalid tags", name);
                 return;
             }
-            registry.summary(name, safe.get()).record(amount);
+            DistributionSummary.builder(name).description(MeterHelp.of(name)).tags(safe.get()).register(registry)
+                    .record(amount);
         } catch (RuntimeException | LinkageError e) {
             failed(name, e);
         }

@@ -31,10 +31,28 @@ final class TimeBoxedCalls implements AutoCloseable {
         record Failed<T>(String reason, Throwable cause) implements Outcome<T> {}
     }
 
+    /** A call that did not come back in time or was refused by the bulkhead ({@link #callOrThrow}). */
+    static final class Failure extends RuntimeException {
+
+        private final String reason;
+
+        Failure(String name, String reason, Throwable cause) {
+            super(name + ": " + reason, cause);
+            this.reason = reason;
+        }
+
+        /** {@code timeout}, {@code rejected} or {@code interrupted}. */
+        String reason() {
+            return reason;
+        }
+    }
+
+    private final String name;
     private final ThreadPoolExecutor pool;
     private final Duration timeout;
 
     TimeBoxedCalls(String name, int threads, int queue, Duration timeout) {
+        this.name = name;
         this.timeout = timeout;
         var counter = new AtomicInteger();
         this.pool = new ThreadPoolExecutor(threads, threads, 60, TimeUnit.SECONDS, new ArrayBlockingQueue<>(queue), task -> {
@@ -64,6 +82,28 @@ final class TimeBoxedCalls implements AutoCloseable {
         } catch (ExecutionException e) {
             return new Outcome.Failed<>("error", e.getCause() == null ? e : e.getCause());
         }
+    }
+
+    /**
+     * Like {@link #call}, for a port whose callers expect exceptions: the value, or what the task threw
+     * (a checked exception wrapped), or a {@link Failure} when it did not answer in time or the bulkhead was full.
+     */
+    <T> T callOrThrow(Callable<T> task) {
+        var outcome = call(task);
+        if (outcome instanceof Outcome.Done<T>(var value)) {
+            return value;
+        }
+        var failed = (Outcome.Failed<T>) outcome;
+        if (failed.reason().equals("error")) {
+            if (failed.cause() instanceof RuntimeException e) {
+                throw e;
+            }
+            if (failed.cause() instanceof Error e) {
+                throw e;
+            }
+            throw new IllegalStateException(name + " failed", failed.cause());
+        }
+        throw new Failure(name, failed.reason(), failed.cause());
     }
 
     @Override

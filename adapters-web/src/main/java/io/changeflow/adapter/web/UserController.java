@@ -51,6 +51,7 @@ final class UserController {
     }
 
     /** Answers unverified callers too (with {@code verified: false}); 401 only when nothing identifies the caller. */
+    @Answers(summary = "Who am I and what may I do", errors = ErrorCode.UNAUTHENTICATED)
     @GetMapping("/api/me")
     ApiResponse<MeJson> me(HttpServletRequest request) {
         if (!(identities.current(request) instanceof CallerIdentity.Caller.Known(var identity))) {
@@ -64,6 +65,7 @@ final class UserController {
                 answer.heldOrNone().stream().sorted().toList(), sandbox, accessGate.isOpen()));
     }
 
+    @Answers(summary = "The catalog of targets")
     @GetMapping("/api/targets")
     ApiResponse<List<TargetJson>> targets(Identity caller) {
         return ApiResponse.ok(targets.list(new ListTargets.Command()).stream()
@@ -71,6 +73,7 @@ final class UserController {
                 .toList());
     }
 
+    @Answers(summary = "My subject-target relationships")
     @GetMapping("/api/bindings")
     ApiResponse<List<RequestJson.BindingJson>> bindings(Identity caller) {
         return ApiResponse.ok(bindings.list(new ListMyBindings.Command(caller.account())).stream()

@@ -5,8 +5,11 @@ import io.changeflow.application.batch.RunBatchRound;
 import io.changeflow.application.batch.SettleBatch;
 import io.changeflow.application.callback.HandleApprovalCallback;
 import io.changeflow.application.callback.HandleDeployCallback;
+import io.changeflow.application.deploy.ConfirmDeployed;
+import io.changeflow.application.deploy.MarkDeployFailed;
 import io.changeflow.application.port.out.AuditLog;
 import io.changeflow.application.port.out.BusinessMetrics;
+import io.changeflow.application.port.out.CallMetrics;
 import io.changeflow.application.port.out.CallbackAuthenticity;
 import io.changeflow.application.port.out.ClusterRateLimits;
 import io.changeflow.application.port.out.Directory;
@@ -20,19 +23,24 @@ import io.changeflow.application.query.ShowChangeRequest;
 import io.changeflow.application.query.ShowStats;
 import io.changeflow.application.reconcile.ReconcileMergedRequests;
 import io.changeflow.application.recovery.CloseChangeRequest;
+import io.changeflow.application.recovery.FindOverdueRequests;
 import io.changeflow.application.recovery.FindStuckRequests;
 import io.changeflow.application.recovery.RetriggerStep;
 import io.changeflow.application.recovery.ShowOperation;
 import io.changeflow.application.settings.Settings;
 import io.changeflow.application.submit.SubmitChangeRequest;
+import io.changeflow.domain.identity.Identity;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.observation.DefaultMeterObservationHandler;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.swagger.v3.oas.models.OpenAPI;
 import jakarta.servlet.Filter;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
+import java.util.Set;
+import org.springdoc.core.utils.SpringDocUtils;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.tomcat.ConfigurableTomcatWebServerFactory;
@@ -52,7 +60,8 @@ import tools.jackson.databind.json.JsonMapper;
  * <p>It provides: the endpoints (user API {@code /api/**}, signed callbacks {@code /callbacks/**},
  * operations API {@code /ops/**} including the legacy {@code GET /ops/stats} and {@code GET /ops/config});
  * the four interceptors in their order (rate limit, authorization by the path table, API metrics,
- * business activity); the filters (traceId, body size limit, server-written operator parameter);
+ * business activity); the filters (security headers, traceId, body size limit, server-written operator
+ * parameter, cross-site writes refused, monitoring for operators only);
  * the error model (one {@code @RestControllerAdvice} plus the container error page); the SPA's
  * static resources with their cache headers and fallback; the embedded configuration center
  * ({@link DynamicConfig} on a watched file plus the Environment) and the one {@link Settings} bean of
@@ -105,7 +114,8 @@ public class WebConfiguration {
 
     @Bean
     DirectoryFile directoryFile(WebProperties properties) {
-        return DirectoryFile.load(new DefaultResourceLoader().getResource(properties.directoryLocation()));
+        return DirectoryFile.configured(properties.directoryLocation(), properties.demoLogin(),
+                properties.embeddedIdentityDefaults(), new DefaultResourceLoader());
     }
 
     @Bean
@@ -127,7 +137,7 @@ public class WebConfiguration {
 
     @Bean
     CallerIdentity callerIdentity(TrustedProxies proxies, Directory directory, WebProperties properties) {
-        return new CallerIdentity(proxies, directory, properties.demoLogin());
+        return new CallerIdentity(proxies, directory, properties.demoLogin(), Set.copyOf(properties.emailDomains()));
     }
 
     @Bean
@@ -148,7 +158,7 @@ public class WebConfiguration {
 
     @Bean
     SlidingWindowLimiter slidingWindowLimiter(WebProperties properties, ObjectProvider<Clock> clock) {
-        return new SlidingWindowLimiter(clock(clock), properties.rateLimitMaxKeys());
+        return new SlidingWindowLimiter(clock(clock), properties.rateLimitMaxKeys(), properties.rateLimitMaxAddressKeys());
     }
 
     @Bean
@@ -164,9 +174,19 @@ public class WebConfiguration {
         return AuthorizationRules.of(properties.authorizationRules());
     }
 
-    @Bean(destroyMethod = "close")
-    PermissionChecks permissionChecks(Permissions permissions, WebProperties properties) {
-        return new PermissionChecks(permissions, new TimeBoxedCalls("permission-check", 8, 16, properties.permissionsTimeout()));
+    /** The permission checks of the web layer, on the {@link Permissions} bean with its deadline ({@link IdentityPortDeadlines}). */
+    @Bean
+    PermissionChecks permissionChecks(Permissions permissions) {
+        return new PermissionChecks(permissions);
+    }
+
+    /**
+     * Deadlines and bulkheads on the {@link Permissions} and {@link Directory} beans, whoever defines them.
+     * Static: a post-processor is created before the beans it processes.
+     */
+    @Bean
+    static IdentityPortDeadlines identityPortDeadlines(Environment environment) {
+        return new IdentityPortDeadlines(() -> WebProperties.load(environment));
     }
 
     @Bean
@@ -178,16 +198,6 @@ public class WebConfiguration {
     }
 
     @Bean
-    ApiMetrics apiMetrics(SafeMeters meters) {
-        return new ApiMetrics(meters);
-    }
-
-    @Bean
-    ApiMetricsInterceptor apiMetricsInterceptor(ApiMetrics apiMetrics) {
-        return new ApiMetricsInterceptor(apiMetrics);
-    }
-
-    @Bean
     BusinessActivityInterceptor businessActivityInterceptor(WebProperties properties, CallerIdentity identities,
             SafeMeters meters) {
         return new BusinessActivityInterceptor(BusinessActivityInterceptor.parseAllowlist(properties.businessActivities()),
@@ -196,15 +206,21 @@ public class WebConfiguration {
 
     @Bean
     WebMvcSetup changeflowWebMvcSetup(RateLimitInterceptor rateLimit, AuthorizationInterceptor authorization,
-            AuthorizationRules rules, ApiMetricsInterceptor apiMetrics, BusinessActivityInterceptor businessActivity,
+            AuthorizationRules rules, BusinessActivityInterceptor businessActivity,
             CallerIdentity identities, WebProperties properties) {
-        return new WebMvcSetup(rateLimit, authorization, rules.patterns(), apiMetrics, businessActivity,
+        return new WebMvcSetup(rateLimit, authorization, rules.patterns(), businessActivity,
                 new SpaFallbackResolver(properties.apiPrefixes()), new VerifiedCallerResolver(identities));
     }
 
+    /** Outermost: the security headers are on every response, whichever filter or handler writes it. */
     @Bean
-    FilterRegistrationBean<Filter> requestTraceFilter(ApiMetrics apiMetrics) {
-        return filter(new RequestTraceFilter(apiMetrics), Ordered.HIGHEST_PRECEDENCE + 2);
+    FilterRegistrationBean<Filter> securityHeadersFilter() {
+        return filter(SecurityHeadersFilter.forServedPage(), Ordered.HIGHEST_PRECEDENCE + 1);
+    }
+
+    @Bean
+    FilterRegistrationBean<Filter> requestTraceFilter() {
+        return filter(new RequestTraceFilter(), Ordered.HIGHEST_PRECEDENCE + 2);
     }
 
     @Bean
@@ -220,6 +236,20 @@ public class WebConfiguration {
     @Bean
     FilterRegistrationBean<Filter> reservedParameterFilter() {
         return filter(new ReservedParameterFilter(), Ordered.HIGHEST_PRECEDENCE + 4);
+    }
+
+    /** Cross-site writes are refused before the container parses a form body or anything runs. */
+    @Bean
+    FilterRegistrationBean<Filter> crossSiteRequestFilter(WebProperties properties, JsonResponses responses, SafeMeters meters) {
+        return filter(new CrossSiteRequestFilter(properties.allowedOrigins(), responses, meters), Ordered.HIGHEST_PRECEDENCE + 6);
+    }
+
+    /** Monitoring is for operators: the health status is public, its details and the scrape are not. */
+    @Bean
+    FilterRegistrationBean<Filter> monitoringAccessFilter(CallerIdentity identities, PermissionChecks permissions,
+            WebProperties properties, JsonResponses responses, SafeMeters meters) {
+        return filter(new MonitoringAccessFilter(identities, permissions, Set.copyOf(properties.monitoringRuleCodes()),
+                responses, meters), Ordered.HIGHEST_PRECEDENCE + 7);
     }
 
     /** Form bodies are parsed by the container, not through the body filter: same limit there. */
@@ -249,6 +279,12 @@ public class WebConfiguration {
         return new ConfigController(settings, config);
     }
 
+    /** The calls of the GitLab and approval adapters, on the meter registry; never throws into the call. */
+    @Bean
+    CallMetrics micrometerCallMetrics(SafeMeters meters) {
+        return new MicrometerCallMetrics(meters);
+    }
+
     /** The application's business outcome metrics on Micrometer; never throws into the business code. */
     @Bean
     BusinessMetrics micrometerBusinessMetrics(SafeMeters meters) {
@@ -269,14 +305,38 @@ public class WebConfiguration {
 
     @Bean
     CallbacksController callbacksController(CallbackAuthenticity authenticity, HandleApprovalCallback approvals,
-            HandleDeployCallback deploys, ObjectProvider<JsonMapper> mapper) {
-        return new CallbacksController(authenticity, approvals, deploys, mapper.getIfAvailable(() -> JsonMapper.builder().build()));
+            HandleDeployCallback deploys, ObjectProvider<JsonMapper> mapper, SafeMeters meters) {
+        return new CallbacksController(authenticity, approvals, deploys, mapper.getIfAvailable(() -> JsonMapper.builder().build()),
+                meters);
     }
 
     @Bean
     OperationsController operationsController(FindStuckRequests find, ShowOperation show, RetriggerStep retrigger,
-            CloseChangeRequest close, ReconcileMergedRequests reconcile, ShowStats stats) {
-        return new OperationsController(find, show, retrigger, close, reconcile, stats);
+            CloseChangeRequest close, ReconcileMergedRequests reconcile, ShowStats stats, ConfirmDeployed confirmDeployed,
+            MarkDeployFailed markDeployFailed) {
+        return new OperationsController(find, show, retrigger, close, reconcile, stats, confirmDeployed, markDeployFailed);
+    }
+
+    @Bean
+    GrantsController grantsController(io.changeflow.application.grant.RemoveGrant remove,
+            io.changeflow.application.grant.ListExpiringGrants expiring) {
+        return new GrantsController(remove, expiring);
+    }
+
+    /** Requests per status and the overdue ones, as gauges on the meter registry. */
+    @Bean
+    WorkflowGauges workflowGauges(ShowStats stats, FindOverdueRequests find) {
+        return new WorkflowGauges(stats, find, System::nanoTime);
+    }
+
+    @Bean
+    OverdueController overdueController(FindOverdueRequests find) {
+        return new OverdueController(find);
+    }
+
+    @Bean
+    OverviewController overviewController(io.changeflow.application.query.ShowOverview overview) {
+        return new OverviewController(overview);
     }
 
     @Bean
@@ -288,6 +348,25 @@ public class WebConfiguration {
     @ConditionalOnProperty(name = "changeflow.sandbox.demo-login", havingValue = "true")
     DemoLoginController demoLoginController(DirectoryFile directoryFile) {
         return new DemoLoginController(directoryFile);
+    }
+
+    /** What the OpenAPI document learns from each handler (springdoc calls it for every operation). */
+    @Bean
+    OpenApiOperations openApiOperations() {
+        // the verified caller is resolved from the identity headers (the security schemes), never a parameter
+        SpringDocUtils.getConfig().addRequestWrapperToIgnore(Identity.class);
+        return new OpenApiOperations();
+    }
+
+    /** What the OpenAPI document says once for many endpoints: envelope, codes, identity, callbacks, monitoring. */
+    @Bean
+    OpenApiDocument openApiDocument(AuthorizationRules rules, OpenApiOperations operations, WebProperties properties) {
+        return new OpenApiDocument(rules, operations, properties.monitoringRuleCodes(), properties.demoLogin());
+    }
+
+    @Bean
+    OpenAPI openApi(OpenApiDocument document) {
+        return document.head();
     }
 
     private static FilterRegistrationBean<Filter> filter(Filter filter, int order) {

@@ -24,18 +24,16 @@ final class WebMvcSetup implements WebMvcConfigurer, Ordered {
     private final RateLimitInterceptor rateLimit;
     private final AuthorizationInterceptor authorization;
     private final List<String> protectedPaths;
-    private final ApiMetricsInterceptor apiMetrics;
     private final BusinessActivityInterceptor businessActivity;
     private final SpaFallbackResolver spaFallback;
     private final VerifiedCallerResolver verifiedCaller;
 
     WebMvcSetup(RateLimitInterceptor rateLimit, AuthorizationInterceptor authorization, List<String> protectedPaths,
-            ApiMetricsInterceptor apiMetrics, BusinessActivityInterceptor businessActivity, SpaFallbackResolver spaFallback,
+            BusinessActivityInterceptor businessActivity, SpaFallbackResolver spaFallback,
             VerifiedCallerResolver verifiedCaller) {
         this.rateLimit = rateLimit;
         this.authorization = authorization;
         this.protectedPaths = List.copyOf(protectedPaths);
-        this.apiMetrics = apiMetrics;
         this.businessActivity = businessActivity;
         this.spaFallback = spaFallback;
         this.verifiedCaller = verifiedCaller;
@@ -59,9 +57,7 @@ final class WebMvcSetup implements WebMvcConfigurer, Ordered {
         if (!protectedPaths.isEmpty()) {
             registry.addInterceptor(authorization).addPathPatterns(protectedPaths);
         }
-        // 3. API latency and status for every endpoint.
-        registry.addInterceptor(apiMetrics);
-        // 4. Business activity on the explicit allowlist only; an empty list must not register (it would match all).
+        // 3. Business activity on the explicit allowlist only; an empty list must not register (it would match all).
         var activityPaths = businessActivity.pathTemplates();
         if (!activityPaths.isEmpty()) {
             registry.addInterceptor(businessActivity).addPathPatterns(activityPaths);

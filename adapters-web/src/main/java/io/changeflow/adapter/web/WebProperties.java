@@ -28,10 +28,16 @@ record WebProperties(
         List<AuthorizationRules.Rule> authorizationRules,
         List<String> businessActivities,
         DataSize maxBodySize,
-        List<String> apiPrefixes) {
+        List<String> apiPrefixes,
+        List<String> allowedOrigins,
+        List<String> emailDomains,
+        List<String> monitoringRuleCodes,
+        int rateLimitMaxAddressKeys,
+        Duration directoryTimeout) {
 
     static final String DEFAULT_DYNAMIC_CONFIG_FILE = "config/dynamic.properties";
-    static final String DEFAULT_DIRECTORY_LOCATION = "classpath:changeflow/demo-directory.properties";
+    /** The demo people of the sandbox; read only with the demo login on (the sandbox profile), never elsewhere. */
+    static final String DEMO_DIRECTORY_LOCATION = "classpath:changeflow/demo-directory.properties";
 
     /** Settings of an earlier version that the rule table replaced; set, they stop start-up rather than be ignored. */
     static final List<String> REPLACED = List.of("changeflow.authorization.paths", "changeflow.authorization.rule-codes");
@@ -50,11 +56,12 @@ record WebProperties(
                 binder.bind("changeflow.dynamic-config.poll-interval", Duration.class).orElse(Duration.ofSeconds(2)),
                 strings(binder, "changeflow.identity.trusted-proxies", List.of("127.0.0.0/8", "::1")),
                 binder.bind("changeflow.identity.embedded-defaults", Boolean.class).orElse(true),
-                binder.bind("changeflow.directory.location", String.class).orElse(DEFAULT_DIRECTORY_LOCATION),
+                binder.bind("changeflow.directory.location", String.class).map(String::strip).orElse(""),
                 binder.bind("changeflow.permissions.grants", Bindable.mapOf(String.class, String.class)).orElse(Map.of()),
-                binder.bind("changeflow.permissions.timeout", Duration.class).orElse(Duration.ofSeconds(2)),
+                IdentityPortDeadlines.positive(binder.bind("changeflow.permissions.timeout", Duration.class).orElse(null),
+                        Duration.ofSeconds(2)),
                 binder.bind("changeflow.sandbox.demo-login", Boolean.class).orElse(false),
-                binder.bind("changeflow.ratelimit.max-keys", Integer.class).orElse(50_000),
+                positive(binder, "changeflow.ratelimit.max-keys", 50_000),
                 binder.bind("changeflow.ratelimit.cluster-timeout", Duration.class).orElse(Duration.ofMillis(500)),
                 binder.bind("changeflow.authorization.rules", Bindable.listOf(AuthorizationRules.Rule.class))
                         .orElse(AuthorizationRules.DEFAULTS),
@@ -65,7 +72,23 @@ record WebProperties(
                         "GET /api/requests/preview")),
                 binder.bind("changeflow.web.max-body-size", DataSize.class).orElse(DataSize.ofKilobytes(64)),
                 strings(binder, "changeflow.web.api-prefixes",
-                        List.of("/api/", "/ops/", "/callbacks/", "/sandbox/", "/sim/", "/actuator/", "/assets/", "/error")));
+                        List.of("/api/", "/ops/", "/callbacks/", "/sandbox/", "/sim/", "/actuator/", "/v3/", "/assets/", "/error")),
+                strings(binder, "changeflow.web.allowed-origins", List.of()),
+                strings(binder, "changeflow.identity.email-domains", List.of()),
+                strings(binder, "changeflow.monitoring.rule-codes", List.of("ops.operator", "ops.admin")),
+                positive(binder, "changeflow.ratelimit.max-address-keys", 50_000),
+                IdentityPortDeadlines.positive(binder.bind("changeflow.directory.timeout", Duration.class).orElse(null),
+                        Duration.ofSeconds(2)));
+    }
+
+    /** A positive integer setting; missing, garbled, zero or negative: {@code fallback} (never "unbounded", never a failed start). */
+    static int positive(Binder binder, String name, int fallback) {
+        try {
+            var value = binder.bind(name, String.class).map(String::strip).map(Integer::parseInt).orElse(fallback);
+            return value > 0 ? value : fallback;
+        } catch (RuntimeException garbled) {
+            return fallback;
+        }
     }
 
     private static List<String> strings(Binder binder, String name, List<String> fallback) {

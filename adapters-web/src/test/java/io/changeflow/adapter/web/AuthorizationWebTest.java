@@ -18,6 +18,11 @@ import org.springframework.test.web.servlet.request.MockHttpServletRequestBuilde
 
 class AuthorizationWebTest extends WebTestSupport {
 
+    @org.springframework.beans.factory.annotation.Autowired
+    io.changeflow.application.port.out.Permissions permissionsBean;
+    @org.springframework.beans.factory.annotation.Autowired
+    io.changeflow.application.port.out.Directory directoryBean;
+
     private static final String DENIED = "{\"code\":\"ACCESS_DENIED\",\"message\":\"Access denied\",\"data\":null}";
 
     private static MockHttpServletRequestBuilder opsWrite(String body) {
@@ -50,6 +55,27 @@ class AuthorizationWebTest extends WebTestSupport {
                 .andExpect(status().isUnauthorized())
                 .andExpect(jsonPath("$.code").value("UNAUTHENTICATED"));
         assertThat(permissions.calls).isEmpty();
+    }
+
+    @Test
+    void aHungDirectoryIsALoginFailureAfterItsDeadlineNotAHeldRequest() throws Exception {
+        permissions.grant("otto", "ops.operator");
+        directory.hold = new java.util.concurrent.CountDownLatch(1);
+        try {
+            mvc.perform(as(get("/ops/test-read"), "E1004"))
+                    .andExpect(status().isUnauthorized())
+                    .andExpect(jsonPath("$.code").value("UNAUTHENTICATED"));
+            assertThat(permissions.calls).isEmpty();
+            assertThat(directory.lookups.get()).isEqualTo(1);
+        } finally {
+            directory.hold.countDown();
+        }
+    }
+
+    @Test
+    void thePortBeansThemselvesCarryTheDeadlineSoEveryCallerHasIt() {
+        assertThat(permissionsBean).isInstanceOf(IdentityPortDeadlines.TimeBoxedPermissions.class);
+        assertThat(directoryBean).isInstanceOf(IdentityPortDeadlines.TimeBoxedDirectory.class);
     }
 
     @Test

@@ -6,8 +6,6 @@ import static org.springframework.test.web.servlet.request.MockMvcRequestBuilder
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.jsonPath;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
-import io.changeflow.application.callback.HandleApprovalCallback.Decision;
-import io.changeflow.application.fake.FakeTargets;
 import io.changeflow.application.port.out.ExternalCallException;
 import io.changeflow.application.port.out.MergeRequests.PipelineStatus;
 import io.changeflow.application.port.out.WorkQueue.StepKind;
@@ -43,23 +41,12 @@ class BatchesWebTest extends WebTestSupport {
         permissions.grant("otto", "ops.operator");
         var n = SEQUENCE.incrementAndGet();
         partition = "web-batches-" + n;
-        target = TargetKey.of("web-batch-target-" + n);
-        app.targets.add(new Target(target, "Web batch target " + n, "A batchable target of one web test",
-                FakeTargets.PROJECT, "grants/" + target.value() + ".txt", true, partition));
+        target = batchableTarget(partition, "web-batch-target-" + n);
     }
 
-    /**
-     * An approved request of this test's partition, waiting for a batch round. Runs the queue only
-     * until its approval was submitted, so a batch of the partition does not take its steps meanwhile.
-     */
+    /** An approved request of this test's partition, waiting for a batch round. */
     private OperationId waiting() {
-        var id = app.submitAccepted(target, "batcher" + SEQUENCE.incrementAndGet());
-        while (app.queue.pending(StepKind.SUBMIT_APPROVAL, id.value()).isPresent()) {
-            app.queue.runNext();
-        }
-        app.decide(id, Decision.APPROVED);
-        assertThat(app.op(id).binding()).contains(BindingStatus.BATCH_WAITING);
-        return id;
+        return waitingForARound(target, "batcher" + SEQUENCE.incrementAndGet());
     }
 
     private MockHttpServletRequestBuilder round() {

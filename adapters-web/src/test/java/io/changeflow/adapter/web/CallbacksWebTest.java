@@ -106,6 +106,8 @@ class CallbacksWebTest extends WebTestSupport {
         expectInvalidSignature(mvc.perform(signed.withBody(decision(requestId, id, "APPROVED")).applyTo(approval())));
         expectInvalidSignature(mvc.perform(signed.withBody(decision(requestId, id, "REJECTED") + " ").applyTo(approval())));
         assertNothingProcessed(writes, id, requestId);
+        assertThat(registry.count(CallbacksController.REFUSED_METRIC, "source", "approval", "reason", "invalid_signature"))
+                .as("what the signature-failure alert counts").isEqualTo(2);
     }
 
     @Test
@@ -178,6 +180,10 @@ class CallbacksWebTest extends WebTestSupport {
         mvc.perform(approval().contentType("application/json").content(decision(requestId, id, "APPROVED")))
                 .andExpect(status().isServiceUnavailable());
         assertNothingProcessed(writes, id, requestId);
+        assertThat(registry.count(CallbacksController.REFUSED_METRIC, "source", "approval", "reason", "not_configured"))
+                .isEqualTo(2);
+        assertThat(registry.count(CallbacksController.REFUSED_METRIC, "source", "approval", "reason", "invalid_signature"))
+                .isZero();
     }
 
     @Test

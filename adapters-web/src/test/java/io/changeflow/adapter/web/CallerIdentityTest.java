@@ -22,13 +22,13 @@ class CallerIdentityTest {
 
     @Test
     void aDirectoryAnsweringNullCountsAsAFailedLoginSource() {
-        var identities = new CallerIdentity(proxies, employeeId -> null, false);
+        var identities = new CallerIdentity(proxies, employeeId -> null, false, java.util.Set.of());
         assertThat(identities.current(request("E1001"))).isInstanceOf(CallerIdentity.Caller.LoginFailed.class);
     }
 
     @Test
     void anEmployeeIdTheDirectoryDoesNotKnowIsReadableButUnverified() {
-        var identities = new CallerIdentity(proxies, employeeId -> Optional.empty(), false);
+        var identities = new CallerIdentity(proxies, employeeId -> Optional.empty(), false, java.util.Set.of());
         assertThat(identities.current(request("E4242")).readable())
                 .hasValue(new Identity("E4242", Identity.Trust.UNVERIFIED));
     }
@@ -39,7 +39,7 @@ class CallerIdentityTest {
         var identities = new CallerIdentity(proxies, employeeId -> {
             lookups.incrementAndGet();
             return Optional.of("alice");
-        }, false);
+        }, false, java.util.Set.of());
         var request = request("E1001");
         assertThat(identities.peek(request).readable()).hasValue(Identity.verified("alice"));
         assertThat(identities.peek(request).readable()).hasValue(Identity.verified("alice"));
@@ -55,10 +55,10 @@ class CallerIdentityTest {
         var request = new MockHttpServletRequest();
         request.setRemoteAddr("203.0.113.1");
         request.setCookies(new jakarta.servlet.http.Cookie(CallerIdentity.DEMO_COOKIE, "otto"));
-        assertThat(new CallerIdentity(proxies, id -> Optional.empty(), false).current(request).readable()).isEmpty();
+        assertThat(new CallerIdentity(proxies, id -> Optional.empty(), false, java.util.Set.of()).current(request).readable()).isEmpty();
         var fresh = new MockHttpServletRequest();
         fresh.setCookies(request.getCookies());
-        assertThat(new CallerIdentity(proxies, id -> Optional.empty(), true).current(fresh).readable())
+        assertThat(new CallerIdentity(proxies, id -> Optional.empty(), true, java.util.Set.of()).current(fresh).readable())
                 .hasValue(Identity.verified("otto"));
     }
 }

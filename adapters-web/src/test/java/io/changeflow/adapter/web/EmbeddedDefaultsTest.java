@@ -23,6 +23,24 @@ class EmbeddedDefaultsTest {
     }
 
     @Test
+    void outsideTheSandboxTheDemoDirectoryIsNeverUsed() {
+        var loader = new org.springframework.core.io.DefaultResourceLoader();
+        var unconfigured = DirectoryFile.configured("", false, true, loader);
+        var demoNamed = DirectoryFile.configured(WebProperties.DEMO_DIRECTORY_LOCATION, false, true, loader);
+        for (var file : java.util.List.of(unconfigured, demoNamed)) {
+            assertThat(file.people()).isEmpty();
+            assertThat(new FileDirectory(file).accountOf("E1004")).isEmpty();
+        }
+    }
+
+    @Test
+    void theSandboxUsesTheDemoDirectoryUnlessAnotherIsConfigured() {
+        var loader = new org.springframework.core.io.DefaultResourceLoader();
+        assertThat(new FileDirectory(DirectoryFile.configured("", true, true, loader)).accountOf("E1004")).hasValue("otto");
+        assertThat(DirectoryFile.configured("file:/nonexistent/directory.properties", true, true, loader).people()).isEmpty();
+    }
+
+    @Test
     void aMissingDirectoryFileIsAnEmptyDirectoryNotAFailedStart() {
         var file = DirectoryFile.load(new FileSystemResource("/nonexistent/directory.properties"));
         assertThat(file.people()).isEmpty();

@@ -1,9 +1,12 @@
 package io.changeflow.adapter.web;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.not;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.delete;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.content;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.header;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.jsonPath;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
@@ -11,10 +14,15 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
 import java.io.ByteArrayInputStream;
 import java.net.http.HttpRequest;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.springframework.http.MediaType;
 
 class ErrorModelWebTest extends WebTestSupport {
+
+    /** The app's header: these requests are the app's own (same-site) writes; cross-site ones are CrossSiteWebTest's. */
+    private static final String APP = CrossSiteRequestFilter.HEADER;
+    private static final String SCRIPT = "XMLHttpRequest";
 
     @Test
     void everyAnswerCarriesTheTraceIdInHeaderAndEnvelope() throws Exception {
@@ -46,6 +54,18 @@ class ErrorModelWebTest extends WebTestSupport {
         mvc.perform(get("/test/upstream"))
                 .andExpect(status().isServiceUnavailable())
                 .andExpect(jsonPath("$.code").value("UNAVAILABLE"));
+    }
+
+    @Test
+    void theDatabasePastItsDeadlineIs503WithRetryAfterAndNoSql() throws Exception {
+        for (var path : List.of("/test/database-deadline", "/test/database-pool")) {
+            mvc.perform(get(path))
+                    .andExpect(status().isServiceUnavailable())
+                    .andExpect(header().string("Retry-After", "5"))
+                    .andExpect(jsonPath("$.code").value("UNAVAILABLE"))
+                    .andExpect(content().string(not(containsString("select"))))
+                    .andExpect(content().string(not(containsString("Hikari"))));
+        }
     }
 
     @Test
@@ -116,12 +136,12 @@ class ErrorModelWebTest extends WebTestSupport {
     @Test
     void chunkedRawBodyOverTheLimitIs413AndUnderTheLimitIsRead() throws Exception {
         var big = "y".repeat(4000).getBytes(StandardCharsets.UTF_8);
-        var tooBig = send(HttpRequest.newBuilder(uri("/test/raw")).header("Content-Type", "text/plain")
+        var tooBig = send(HttpRequest.newBuilder(uri("/test/raw")).header("Content-Type", "text/plain").header(APP, SCRIPT)
                 .POST(HttpRequest.BodyPublishers.ofInputStream(() -> new ByteArrayInputStream(big))));
         assertThat(tooBig.statusCode()).isEqualTo(413);
 
         var small = "y".repeat(500).getBytes(StandardCharsets.UTF_8);
-        var fine = send(HttpRequest.newBuilder(uri("/test/raw")).header("Content-Type", "text/plain")
+        var fine = send(HttpRequest.newBuilder(uri("/test/raw")).header("Content-Type", "text/plain").header(APP, SCRIPT)
                 .POST(HttpRequest.BodyPublishers.ofInputStream(() -> new ByteArrayInputStream(small))));
         assertThat(fine.statusCode()).isEqualTo(200);
         assertThat(fine.body()).contains("\"data\":500");
@@ -144,7 +164,8 @@ class ErrorModelWebTest extends WebTestSupport {
             assertThat(response.status()).as(query + ": " + response.text()).isEqualTo(400);
             assertThat(response.text()).as(query).contains("\"code\":\"INVALID_REQUEST\"").doesNotContain("Exception");
         }
-        var form = sendRaw("POST", "/test/form", "application/x-www-form-urlencoded", "a=%zz");
+        var form = sendRawWithHeaders("POST", "/test/form",
+                java.util.List.of("Content-Type: application/x-www-form-urlencoded", APP + ": " + SCRIPT), "a=%zz");
         assertThat(form.status()).as(form.text()).isEqualTo(400);
         assertThat(form.text()).contains("\"code\":\"INVALID_REQUEST\"");
     }
@@ -160,7 +181,7 @@ class ErrorModelWebTest extends WebTestSupport {
     @Test
     void overRealHttpAMultipartOrWildcardContentTypeIs415NeverA500() throws Exception {
         for (var contentType : new String[] {"multipart/form-data", "multipart/form-data; boundary=x", "*/*", "application/*"}) {
-            var response = send(HttpRequest.newBuilder(uri("/test/raw")).header("Content-Type", contentType)
+            var response = send(HttpRequest.newBuilder(uri("/test/raw")).header("Content-Type", contentType).header(APP, SCRIPT)
                     .POST(HttpRequest.BodyPublishers.ofString("{}")));
             // 415, or 400 where a multipart body with a boundary is read as the malformed body it is
             assertThat(response.statusCode()).as(contentType + ": " + response.body()).isIn(400, 415);
@@ -207,7 +228,7 @@ class ErrorModelWebTest extends WebTestSupport {
         assertThat(response.statusCode()).isEqualTo(500);
         assertThat(response.body()).contains("\"code\":\"INTERNAL_ERROR\"")
                 .contains("\"traceId\":\"" + response.headers().firstValue(RequestTraceFilter.HEADER).orElseThrow() + "\"");
-        assertThat(registry.timed(ApiMetrics.NAME, "method", "GET", "status", "500")).isEqualTo(1);
+        assertThat(registry.timed(MetricsWebTest.REQUESTS, "method", "GET", "status", "500")).isEqualTo(1);
     }
 
     @Test

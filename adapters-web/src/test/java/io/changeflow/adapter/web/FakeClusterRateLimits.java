@@ -56,4 +56,9 @@ final class FakeClusterRateLimits implements ClusterRateLimits {
     public int purgeOlderThan(Duration window, int chunkSize) {
         return 0;
     }
+
+    @Override
+    public int purgeIdleKeys(Duration idleFor, int chunkSize) {
+        return 0;
+    }
 }

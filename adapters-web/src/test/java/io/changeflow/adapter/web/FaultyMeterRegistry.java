@@ -2,12 +2,15 @@ package io.changeflow.adapter.web;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
+import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.Tag;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.distribution.DistributionStatisticConfig;
+import io.micrometer.core.instrument.distribution.pause.PauseDetector;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 
-/** A meter registry that, once {@link #faulty} is set, throws on every lookup the web layer makes (counters, timers, summaries). */
+/** A meter registry that, once {@link #faulty} is set, throws on every lookup the web layer makes and on every new meter (counters, timers, summaries). */
 final class FaultyMeterRegistry extends SimpleMeterRegistry {
 
     volatile boolean faulty;
@@ -64,6 +67,25 @@ final class FaultyMeterRegistry extends SimpleMeterRegistry {
     public DistributionSummary summary(String name, String... tags) {
         check();
         return super.summary(name, tags);
+    }
+
+    // Builders (Counter.builder(...).register(this), Boot's observation handler) create meters through these.
+    @Override
+    protected Counter newCounter(Meter.Id id) {
+        check();
+        return super.newCounter(id);
+    }
+
+    @Override
+    protected Timer newTimer(Meter.Id id, DistributionStatisticConfig config, PauseDetector pauseDetector) {
+        check();
+        return super.newTimer(id, config, pauseDetector);
+    }
+
+    @Override
+    protected DistributionSummary newDistributionSummary(Meter.Id id, DistributionStatisticConfig config, double scale) {
+        check();
+        return super.newDistributionSummary(id, config, scale);
     }
 
     /** The count of a counter, 0 when it does not exist. */

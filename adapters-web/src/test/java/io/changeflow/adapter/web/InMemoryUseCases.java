@@ -5,7 +5,15 @@ import io.changeflow.application.batch.RunBatchRound;
 import io.changeflow.application.batch.SettleBatch;
 import io.changeflow.application.callback.HandleApprovalCallback;
 import io.changeflow.application.callback.HandleDeployCallback;
+import io.changeflow.application.deploy.ConfirmDeployed;
+import io.changeflow.application.deploy.MarkDeployFailed;
+import io.changeflow.application.fake.FakeActivity;
 import io.changeflow.application.fake.InMemoryChangeflow;
+import io.changeflow.application.port.out.ExternalSystemHealth;
+import io.changeflow.application.query.ShowOverview;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicReference;
 import io.changeflow.application.query.ListMyBindings;
 import io.changeflow.application.query.ListMyRequests;
 import io.changeflow.application.query.ListTargets;
@@ -14,10 +22,12 @@ import io.changeflow.application.query.ShowChangeRequest;
 import io.changeflow.application.query.ShowStats;
 import io.changeflow.application.reconcile.ReconcileMergedRequests;
 import io.changeflow.application.recovery.CloseChangeRequest;
+import io.changeflow.application.recovery.FindOverdueRequests;
 import io.changeflow.application.recovery.FindStuckRequests;
 import io.changeflow.application.recovery.RetriggerStep;
 import io.changeflow.application.recovery.ShowOperation;
 import io.changeflow.application.submit.SubmitChangeRequest;
+import io.changeflow.domain.state.Convergence;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
@@ -38,6 +48,16 @@ class InMemoryUseCases {
     @Bean
     SubmitChangeRequest submitChangeRequest(InMemoryChangeflow app) {
         return app.submit;
+    }
+
+    @Bean
+    io.changeflow.application.grant.RemoveGrant removeGrant(InMemoryChangeflow app) {
+        return app.removeGrant;
+    }
+
+    @Bean
+    io.changeflow.application.grant.ListExpiringGrants listExpiringGrants(InMemoryChangeflow app) {
+        return app.expiringGrants;
     }
 
     @Bean
@@ -81,6 +101,30 @@ class InMemoryUseCases {
     }
 
     @Bean
+    FindOverdueRequests findOverdueRequests(InMemoryChangeflow app) {
+        return new FindOverdueRequests(app.operations, app.queue, Convergence.standard(),
+                FindOverdueRequests.Deadlines.defaults(), app.clock);
+    }
+
+    @Bean
+    FakeActivity fakeActivity(InMemoryChangeflow app) {
+        return new FakeActivity(app.operations);
+    }
+
+    /** GitLab's breaker as a test sets it (the approval system's stays closed with no calls). */
+    @Bean
+    AtomicReference<ExternalSystemHealth.Status> gitLabStatus() {
+        return new AtomicReference<>(new ExternalSystemHealth.Status("gitlab", "CLOSED", Optional.empty(), 0, 0, 0));
+    }
+
+    @Bean
+    ShowOverview showOverview(InMemoryChangeflow app, FakeActivity activity, AtomicReference<ExternalSystemHealth.Status> gitLab) {
+        ExternalSystemHealth approval = () -> new ExternalSystemHealth.Status("approval", "CLOSED", Optional.empty(), 0, 0, 0);
+        return new ShowOverview(activity, app.queue, List.of(gitLab::get, approval), app.targets, Convergence.standard(),
+                FindOverdueRequests.Deadlines.defaults(), app.clock);
+    }
+
+    @Bean
     ShowOperation showOperation(InMemoryChangeflow app) {
         return app.showOperation;
     }
@@ -93,6 +137,16 @@ class InMemoryUseCases {
     @Bean
     CloseChangeRequest closeChangeRequest(InMemoryChangeflow app) {
         return app.closeRequest;
+    }
+
+    @Bean
+    ConfirmDeployed confirmDeployed(InMemoryChangeflow app) {
+        return app.confirmDeployed;
+    }
+
+    @Bean
+    MarkDeployFailed markDeployFailed(InMemoryChangeflow app) {
+        return app.markDeployFailed;
     }
 
     @Bean

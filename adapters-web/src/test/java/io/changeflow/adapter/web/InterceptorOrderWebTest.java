@@ -34,18 +34,18 @@ class InterceptorOrderWebTest extends WebTestSupport {
     }
 
     @Test
-    void interceptorsRunRateLimitThenAuthorizationThenApiMetricsThenBusinessActivity() throws Exception {
+    void interceptorsRunRateLimitThenAuthorizationThenBusinessActivity() throws Exception {
         assertThat(chain(controllers, "GET", "/ops/test-read"))
-                .containsExactly(RateLimitInterceptor.class, AuthorizationInterceptor.class, ApiMetricsInterceptor.class);
+                .containsExactly(RateLimitInterceptor.class, AuthorizationInterceptor.class);
         assertThat(chain(controllers, "POST", "/test/submit"))
-                .containsExactly(RateLimitInterceptor.class, ApiMetricsInterceptor.class, BusinessActivityInterceptor.class);
+                .containsExactly(RateLimitInterceptor.class, BusinessActivityInterceptor.class);
         assertThat(chain(controllers, "GET", "/legacy/stats"))
-                .as("a wildcard allowlist entry was refused").containsExactly(RateLimitInterceptor.class, ApiMetricsInterceptor.class);
+                .as("a wildcard allowlist entry was refused").containsExactly(RateLimitInterceptor.class);
     }
 
     @Test
     void staticResourcesPassThroughTheInterceptorsToo() throws Exception {
-        assertThat(chain(resources, "GET", "/assets/app-3f9a1c2e.js")).contains(ApiMetricsInterceptor.class);
+        assertThat(chain(resources, "GET", "/assets/app-3f9a1c2e.js")).contains(RateLimitInterceptor.class);
         assertThat(chain(resources, "GET", "/ops/unknown")).contains(AuthorizationInterceptor.class);
     }
 }

@@ -181,8 +181,15 @@ class OperationsWebTest extends WebTestSupport {
     }
 
     @Test
-    void aRequestWaitingForTheApproverHasNothingToRetriggerAndUnknownIs404() throws Exception {
+    void aRequestWaitingForTheApproverRetriggersTheApprovalCheckAClosedOneNothingAndUnknownIs404() throws Exception {
         var id = awaitingApproval();
+        mvc.perform(as(post("/ops/operations/" + id.value() + "/retrigger"), "otto"))
+                .andExpect(status().isOk())
+                .andExpect(jsonPath("$.code").value("RETRIGGERED"))
+                .andExpect(jsonPath("$.data.step").value("CHECK_APPROVAL"));
+        app.queue.runUntilIdle();
+        mvc.perform(as(post("/ops/operations/" + id.value() + "/close"), "otto")).andExpect(status().isOk());
+        app.queue.runUntilIdle();
         mvc.perform(as(post("/ops/operations/" + id.value() + "/retrigger"), "otto"))
                 .andExpect(status().isConflict())
                 .andExpect(jsonPath("$.code").value("ACTION_NOT_ALLOWED"));

@@ -31,7 +31,7 @@ class RateLimitInterceptorTest {
         var proxies = TrustedProxies.parse(List.of("127.0.0.0/8"));
         return new RateLimitInterceptor(new Settings(config), new SlidingWindowLimiter(clock, 10),
                 null, new TimeBoxedCalls("test", 1, 1, Duration.ofMillis(100)),
-                new CallerIdentity(proxies, id -> Optional.empty(), false), proxies, new SafeMeters(registry),
+                new CallerIdentity(proxies, id -> Optional.empty(), false, java.util.Set.of()), proxies, new SafeMeters(registry),
                 new JsonResponses(JsonMapper.builder().build()));
     }
 
@@ -79,7 +79,7 @@ class RateLimitInterceptorTest {
                 key.equals(Settings.RATE_LIMIT_SCOPE) ? Optional.of("cluster") : Optional.empty();
         var proxies = TrustedProxies.parse(List.of("127.0.0.0/8"));
         try (var interceptor = new RateLimitInterceptor(new Settings(config), new SlidingWindowLimiter(new MutableClock(Instant.EPOCH), 10), null,
-                new TimeBoxedCalls("test", 1, 1, Duration.ofMillis(100)), new CallerIdentity(proxies, id -> Optional.empty(), false),
+                new TimeBoxedCalls("test", 1, 1, Duration.ofMillis(100)), new CallerIdentity(proxies, id -> Optional.empty(), false, java.util.Set.of()),
                 proxies, new SafeMeters(registry), new JsonResponses(JsonMapper.builder().build()))) {
             assertThat(interceptor.preHandle(new MockHttpServletRequest(), new MockHttpServletResponse(), handler())).isTrue();
             var refused = new MockHttpServletResponse();

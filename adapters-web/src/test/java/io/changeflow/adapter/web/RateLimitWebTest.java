@@ -41,6 +41,18 @@ class RateLimitWebTest extends WebTestSupport {
     }
 
     @Test
+    void ipv6ClientsOfOneSlash64ShareOneQuota() throws Exception {
+        for (var i = 0; i < 3; i++) {
+            mvc.perform(submit().with(peer("10.9.0.1")).header(TrustedProxies.FORWARDED_FOR, "2001:db8:7:1::" + Integer.toHexString(i + 1)))
+                    .andExpect(status().isAccepted());
+        }
+        mvc.perform(submit().with(peer("10.9.0.1")).header(TrustedProxies.FORWARDED_FOR, "2001:db8:7:1:ffff:1:2:3"))
+                .andExpect(status().isTooManyRequests());
+        mvc.perform(submit().with(peer("10.9.0.1")).header(TrustedProxies.FORWARDED_FOR, "2001:db8:7:2::1"))
+                .andExpect(status().isAccepted());
+    }
+
+    @Test
     void theWindowSlidesAndRetryAfterCountsDownToTheOldestAttempt() throws Exception {
         mvc.perform(as(submit(), "alice")).andExpect(status().isAccepted());
         clock.advance(Duration.ofSeconds(20));
@@ -147,23 +159,46 @@ class RateLimitWebTest extends WebTestSupport {
     }
 
     @Test
-    void aThrowingClusterStoreAllowsTheRequestAndCountsIt() throws Exception {
+    void aThrowingClusterStoreFallsBackToTheLocalLimiterAndCountsIt() throws Exception {
         writeConfig("ratelimit.scope=CLUSTER\n");
         clusterLimits.failure = new IllegalStateException("database down");
-        for (var i = 0; i < 6; i++) {
+        for (var i = 0; i < 3; i++) {
             mvc.perform(as(submit(), "heidi")).andExpect(status().isAccepted());
+        }
+        for (var i = 0; i < 3; i++) {
+            mvc.perform(as(submit(), "heidi")).andExpect(status().isTooManyRequests());
         }
         assertThat(registry.count(RateLimitInterceptor.DEGRADED_METRIC, "bucket", "apply", "reason", "cluster_error")).isEqualTo(6);
     }
 
     @Test
-    void aSlowClusterStoreAllowsTheRequestAfterItsDeadline() throws Exception {
+    void aSlowClusterStoreFallsBackToTheLocalLimiterAfterItsDeadline() throws Exception {
         writeConfig("ratelimit.scope=cluster\n");
         clusterLimits.delay = Duration.ofSeconds(3);
         var started = System.nanoTime();
         mvc.perform(as(submit(), "ivan")).andExpect(status().isAccepted());
         assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofMillis(2500));
         assertThat(registry.count(RateLimitInterceptor.DEGRADED_METRIC, "bucket", "apply", "reason", "cluster_error")).isEqualTo(1);
+    }
+
+    @Test
+    void manyRequestsInFlightAgainstASlowStoreFillItsBulkheadAndStillGetOnlyTheQuota() throws Exception {
+        writeConfig("ratelimit.scope=cluster\n");
+        clusterLimits.delay = Duration.ofSeconds(1);
+        var pool = java.util.concurrent.Executors.newFixedThreadPool(24);
+        try {
+            var answers = new java.util.ArrayList<java.util.concurrent.Future<Integer>>();
+            for (var i = 0; i < 24; i++) {
+                answers.add(pool.submit(() -> mvc.perform(as(submit(), "nina")).andReturn().getResponse().getStatus()));
+            }
+            var accepted = 0;
+            for (var answer : answers) {
+                accepted += answer.get() == 202 ? 1 : 0;
+            }
+            assertThat(accepted).as("a full bulkhead (4 running, 16 queued) is never \"allow\"").isEqualTo(3);
+        } finally {
+            pool.shutdownNow();
+        }
     }
 
     @Test
@@ -189,7 +224,7 @@ class RateLimitWebTest extends WebTestSupport {
         for (var i = 0; i < 5; i++) {
             mvc.perform(as(submit(), "laura"));
         }
-        var activity = new String[] {"activity", "POST /test/submit", "user", "laura"};
+        var activity = new String[] {"activity", "POST /test/submit"};
         assertThat(registry.count(BusinessActivityInterceptor.RECEIVED, activity)).isEqualTo(3);
         assertThat(registry.count(BusinessActivityInterceptor.SUCCEEDED, activity)).isEqualTo(3);
         assertThat(registry.count(RateLimitInterceptor.REJECTED_METRIC, "bucket", "apply")).isEqualTo(2);

@@ -12,8 +12,10 @@ import io.changeflow.application.fake.FakeTargets;
 import io.changeflow.application.fake.InMemoryChangeflow;
 import io.changeflow.application.port.out.ExternalCallException;
 import io.changeflow.application.port.out.MergeRequests.PipelineStatus;
+import io.changeflow.application.port.out.WorkQueue.StepKind;
 import io.changeflow.application.settings.Settings;
 import io.changeflow.domain.request.OperationId;
+import io.changeflow.domain.state.StepStatus;
 import java.net.http.HttpRequest;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.hamcrest.Matchers;
@@ -193,9 +195,16 @@ class RequestsWebTest extends WebTestSupport {
     }
 
     @Test
-    void anOriginalStillBeingValidatedIs409IdempotencyInFlight() throws Exception {
-        app.idempotency.answerRetryLaterOnce();
-        mvc.perform(submit(newPerson(), body(InMemoryChangeflow.newOperationId(), "db-prod-readonly", "x")))
+    void anOriginalStillBeingValidatedPastTheWaitIs409IdempotencyInFlight() throws Exception {
+        var person = newPerson();
+        var id = InMemoryChangeflow.newOperationId();
+        var original = new io.changeflow.domain.request.Submission(id, "db-prod-readonly", null, "x", null);
+        var fingerprint = ((io.changeflow.domain.request.Submission.Validation.Valid) original
+                .validate(person, app.clock.instant())).request().fingerprint();
+        // another instance claimed the key and never answers within the duplicate's wait
+        app.idempotency.checkOrInsert(id, fingerprint, java.time.Duration.ofDays(1),
+                io.changeflow.application.submit.SubmitChangeRequest.IN_FLIGHT_ABANDONED_AFTER);
+        mvc.perform(submit(person, body(id, "db-prod-readonly", "x")))
                 .andExpect(status().isConflict())
                 .andExpect(jsonPath("$.code").value("IDEMPOTENCY_IN_FLIGHT"));
     }
@@ -237,7 +246,34 @@ class RequestsWebTest extends WebTestSupport {
                 .andExpect(jsonPath("$.data.mergeRequest.iid").isNumber())
                 .andExpect(jsonPath("$.data.mergeRequest.webUrl").isNotEmpty())
                 .andExpect(jsonPath("$.data.timeline.length()").value(Matchers.greaterThan(1)))
-                .andExpect(jsonPath("$.data.timeline[0].at").isNotEmpty());
+                .andExpect(jsonPath("$.data.timeline[0].at").isNotEmpty())
+                .andExpect(jsonPath("$.data.waiting.waitingFor").value("MAINTAINERS"))
+                .andExpect(jsonPath("$.data.waiting.deadline").value(Matchers.nullValue()));
+    }
+
+    @Test
+    void theRequestSaysWhoActsNextUntilWhenAndWhenTheNextLookIsDue() throws Exception {
+        var person = newPerson();
+        app.gitlab.nextPipeline(PipelineStatus.RUNNING);
+        var id = app.submitAccepted(FakeTargets.SINGLE, person);
+        while (app.op(id).step() != StepStatus.CREATE_PIPELINE_PENDING) {
+            app.queue.runNext();
+        }
+        var pendingSince = app.clock.instant();
+        var nextLook = app.queue.pending(StepKind.CREATE, id.value())
+                .orElseThrow().due();
+
+        mvc.perform(as(get("/api/requests/" + id.value()), person))
+                .andExpect(status().isOk())
+                .andExpect(jsonPath("$.data.hint.code").value("KEEP_WAITING"))
+                .andExpect(jsonPath("$.data.waiting.waitingFor").value("PIPELINE"))
+                .andExpect(jsonPath("$.data.waiting.since").value(pendingSince.toString()))
+                .andExpect(jsonPath("$.data.waiting.deadline").value(pendingSince.plus(app.policy.pendingGiveUpAfter()).toString()))
+                .andExpect(jsonPath("$.data.waiting.nextAttemptAt").value(nextLook.toString()))
+                .andExpect(jsonPath("$.data.waiting.checkedEverySeconds").value(app.policy.pendingRecheck().toSeconds()))
+                .andExpect(jsonPath("$.data.waiting.failing").value(Matchers.nullValue()));
+        mvc.perform(as(get("/api/requests"), person))
+                .andExpect(jsonPath("$.data.items[0].waiting").doesNotExist());
     }
 
     @Test
@@ -312,6 +348,30 @@ class RequestsWebTest extends WebTestSupport {
         mvc.perform(as(get("/api/requests/preview").param("targetKey", "db-prod-readonly"), person))
                 .andExpect(status().isOk())
                 .andExpect(jsonPath("$.code").value("PREVIEW_UNAVAILABLE"));
+    }
+
+    @Test
+    void thePreviewHasARateLimitOfItsOwnApartFromSubmissions() throws Exception {
+        writeConfig("PREVIEW_RATE_LIMIT=2\n");
+        var person = newPerson();
+        for (var i = 0; i < 2; i++) {
+            mvc.perform(as(get("/api/requests/preview").param("targetKey", "db-prod-readonly"), person))
+                    .andExpect(status().isOk())
+                    .andExpect(jsonPath("$.code").value("OK"));
+        }
+        mvc.perform(as(get("/api/requests/preview").param("targetKey", "db-prod-readonly"), person))
+                .andExpect(status().isTooManyRequests())
+                .andExpect(jsonPath("$.code").value("RATE_LIMITED"))
+                .andExpect(header().string("RateLimit-Policy", Matchers.startsWith("\"preview\";q=2;")));
+        // submissions count on their own quota
+        mvc.perform(submit(person, body(InMemoryChangeflow.newOperationId(), "db-prod-readonly", "after previews")))
+                .andExpect(status().isAccepted());
+        // and the default quota of previews is 60 a window
+        writeConfig("");
+        var other = newPerson();
+        mvc.perform(as(get("/api/requests/preview").param("targetKey", "db-prod-readonly"), other))
+                .andExpect(status().isOk())
+                .andExpect(header().string("RateLimit-Policy", Matchers.startsWith("\"preview\";q=60;")));
     }
 
     @Test

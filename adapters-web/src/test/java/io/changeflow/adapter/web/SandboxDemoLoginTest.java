@@ -28,6 +28,7 @@ import org.springframework.test.web.servlet.MockMvc;
  */
 @SpringBootTest(classes = SandboxTestApplication.class, properties = {
         "changeflow.sandbox.demo-login=true",
+        "changeflow.identity.email-domains=corp.example",
         "changeflow.permissions.grants.otto=ops.operator",
         "changeflow.permissions.grants.amy=approvals.approver",
         "spring.main.banner-mode=off"})

@@ -12,7 +12,7 @@ import org.springframework.context.annotation.Import;
  */
 @SpringBootConfiguration
 @EnableAutoConfiguration
-@Import({WebConfiguration.class, InMemoryUseCases.class, TestEndpoints.class, ResponseRecording.class})
+@Import({WebConfiguration.class, InMemoryUseCases.class, TestEndpoints.class, ResponseRecording.class, AppHeaderMockMvc.class})
 class SandboxTestApplication {
 
     @Bean

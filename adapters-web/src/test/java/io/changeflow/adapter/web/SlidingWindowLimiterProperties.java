@@ -44,6 +44,48 @@ class SlidingWindowLimiterProperties {
         });
     }
 
+    record AddressFlood(List<Integer> forged, List<Integer> gapsMillis, List<Boolean> personActs, int identityCap, int addressCap,
+            int limit) {}
+
+    /** Under any flood of forged addresses a person's quota holds, and keys without a slot share one quota. */
+    @Test
+    void underAnyFloodOfForgedAddressesAPersonsQuotaHolds() {
+        var forged = lists(ints(0, 100_000), 1, 400);
+        var gaps = lists(ints(0, 3_000), 1, 400);
+        var acts = lists(ints(0, 4).map(i -> i == 0), 1, 400);
+        Generator<AddressFlood> floods = s -> new AddressFlood(forged.generate(s), gaps.generate(s), acts.generate(s),
+                ints(1, 4).generate(s), ints(1, 16).generate(s), ints(1, 5).generate(s));
+        Property.forAll(floods).tries(300).check(in -> {
+            var clock = new MutableClock(Instant.EPOCH);
+            var limiter = new SlidingWindowLimiter(clock, in.identityCap(), in.addressCap());
+            var window = Duration.ofSeconds(10);
+            var personAllowed = new ArrayList<Long>();
+            var overflowAllowed = new ArrayList<Long>();
+            for (var i = 0; i < in.forged().size(); i++) {
+                clock.advance(Duration.ofMillis(in.gapsMillis().get(i % in.gapsMillis().size())));
+                var now = clock.millis();
+                if (in.personActs().get(i % in.personActs().size())) {
+                    var inWindow = personAllowed.stream().filter(t -> now - t < window.toMillis()).count();
+                    var decision = limiter.tryAcquire("apply:alice", "apply", SlidingWindowLimiter.Kind.IDENTITY, in.limit(), window);
+                    assertThat(decision.allowed()).as("the person is refused exactly when their window is full")
+                            .isEqualTo(inWindow < in.limit());
+                    if (decision.allowed()) {
+                        personAllowed.add(now);
+                    }
+                }
+                var address = in.forged().get(i);
+                var decision = limiter.tryAcquire("apply:ip:10." + (address >> 16) + "." + (address >> 8 & 255) + "." + (address & 255),
+                        "apply", SlidingWindowLimiter.Kind.ADDRESS, in.limit(), window);
+                if (!decision.tracked() && decision.allowed()) {
+                    overflowAllowed.add(now);
+                }
+                assertThat(limiter.trackedKeys(SlidingWindowLimiter.Kind.ADDRESS)).isBetween(0, in.addressCap());
+                assertThat(overflowAllowed.stream().filter(t -> now - t < window.toMillis()).count())
+                        .as("keys without a slot share one quota").isLessThanOrEqualTo(in.limit());
+            }
+        });
+    }
+
     @Test
     void trackedKeysNeverExceedTheCap() {
         var keys = lists(ints(0, 40), 1, 300);

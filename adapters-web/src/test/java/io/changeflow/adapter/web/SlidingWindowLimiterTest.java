@@ -33,20 +33,24 @@ class SlidingWindowLimiterTest {
     }
 
     @Test
-    void aFloodOfDistinctForgedKeysStaysUnderTheCapAndIsEvictedOnceTheWindowPassed() {
+    void aFloodOfDistinctForgedKeysStaysUnderTheCapSharesOneOverflowQuotaAndIsEvictedOnceTheWindowPassed() {
         var limiter = new SlidingWindowLimiter(clock, 50_000);
         var before = usedHeap();
         var untracked = 0;
+        var untrackedAllowed = 0;
         for (var i = 0; i < FLOOD; i++) {
             var decision = limiter.tryAcquire("apply:ip:10." + (i >> 16 & 255) + "." + (i >> 8 & 255) + "." + (i & 255), 10, WINDOW);
-            assertThat(decision.allowed()).isTrue();
             if (!decision.tracked()) {
                 untracked++;
+                untrackedAllowed += decision.allowed() ? 1 : 0;
+            } else {
+                assertThat(decision.allowed()).isTrue();
             }
         }
         var atCap = usedHeap() - before;
         assertThat(limiter.trackedKeys()).isEqualTo(50_000);
         assertThat(untracked).isEqualTo(FLOOD - 50_000);
+        assertThat(untrackedAllowed).as("keys without a slot are never let through unlimited").isEqualTo(10);
 
         clock.advance(WINDOW.plusSeconds(1));
         assertThat(limiter.sweep(WINDOW)).isZero();
@@ -80,6 +84,35 @@ class SlidingWindowLimiterTest {
         assertThat(newcomer.allowed()).isTrue();
         assertThat(newcomer.tracked()).isFalse();
         assertThat(limiter.tryAcquire("alice", 2, WINDOW).allowed()).isFalse();
+        // newcomers without a slot share the overflow bucket's quota
+        assertThat(limiter.tryAcquire("z2", 2, WINDOW).allowed()).isTrue();
+        assertThat(limiter.tryAcquire("z3", 2, WINDOW).allowed()).isFalse();
+    }
+
+    @Test
+    void aFloodOfForgedAddressesNeverEvictsAPersonAndEvictsTheLeastRecentlyUsedAddresses() {
+        var limiter = new SlidingWindowLimiter(clock, 10, 100);
+        for (var i = 0; i < 3; i++) {
+            assertThat(limiter.tryAcquire("apply:alice", "apply", SlidingWindowLimiter.Kind.IDENTITY, 3, WINDOW).allowed()).isTrue();
+        }
+        for (var i = 0; i < 100; i++) {
+            clock.advance(Duration.ofMillis(10));
+            limiter.tryAcquire("apply:ip:10.0.0." + i, "apply", SlidingWindowLimiter.Kind.ADDRESS, 3, WINDOW);
+        }
+        assertThat(limiter.trackedKeys(SlidingWindowLimiter.Kind.ADDRESS)).isEqualTo(100);
+        clock.advance(Duration.ofSeconds(2));
+        var newcomer = limiter.tryAcquire("apply:ip:10.0.1.1", "apply", SlidingWindowLimiter.Kind.ADDRESS, 3, WINDOW);
+        assertThat(newcomer.tracked()).as("the least recently used tenth made room").isTrue();
+        assertThat(limiter.trackedKeys(SlidingWindowLimiter.Kind.ADDRESS)).isEqualTo(91);
+        // the oldest addresses were evicted, the newest kept (its second attempt is counted against its first)
+        assertThat(limiter.tryAcquire("apply:ip:10.0.0.99", "apply", SlidingWindowLimiter.Kind.ADDRESS, 3, WINDOW).remaining())
+                .isEqualTo(1);
+        for (var i = 0; i < 1_000; i++) {
+            limiter.tryAcquire("apply:ip:10.1." + (i >> 8) + "." + (i & 255), "apply", SlidingWindowLimiter.Kind.ADDRESS, 3, WINDOW);
+        }
+        assertThat(limiter.trackedKeys(SlidingWindowLimiter.Kind.IDENTITY)).isEqualTo(1);
+        assertThat(limiter.tryAcquire("apply:alice", "apply", SlidingWindowLimiter.Kind.IDENTITY, 3, WINDOW).allowed())
+                .as("the person's quota holds through the flood").isFalse();
     }
 
     @Test

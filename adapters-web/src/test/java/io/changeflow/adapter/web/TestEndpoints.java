@@ -105,6 +105,20 @@ class TestEndpoints {
         throw ExternalCallException.status("gitlab", 502, "<html>Bad Gateway nginx/1.25 upstream stack</html>");
     }
 
+    /** A statement cancelled by its query timeout, wrapped as a data-access library wraps it. */
+    @GetMapping("/test/database-deadline")
+    ApiResponse<Void> databaseDeadline() {
+        throw new IllegalStateException("SQL [select * from operation where id = ?]",
+                new java.sql.SQLTimeoutException("Statement cancelled due to timeout or client request"));
+    }
+
+    /** No pooled connection within the pool's wait. */
+    @GetMapping("/test/database-pool")
+    ApiResponse<Void> databasePool() {
+        throw new IllegalStateException(new java.sql.SQLTransientConnectionException(
+                "HikariPool-1 - Connection is not available, request timed out after 30000ms"));
+    }
+
     @PostMapping("/test/gated")
     ResponseEntity<ApiResponse<Void>> gated() {
         if (!accessGate.isOpen()) {

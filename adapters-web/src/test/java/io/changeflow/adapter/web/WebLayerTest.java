@@ -19,12 +19,18 @@ import org.springframework.boot.webmvc.test.autoconfigure.AutoConfigureMockMvc;
                 "changeflow.dynamic-config.file=target/web-test/dynamic.properties",
                 "changeflow.dynamic-config.poll-interval=100ms",
                 "changeflow.identity.embedded-defaults=false",
+                "changeflow.identity.email-domains=corp.example",
                 "changeflow.identity.trusted-proxies=127.0.0.0/8, ::1, 10.9.0.0/16",
                 "changeflow.permissions.timeout=300ms",
+                "changeflow.directory.timeout=300ms",
                 "changeflow.ratelimit.cluster-timeout=300ms",
                 "changeflow.metrics.business-activities=POST /test/submit, GET /test/requests/{id}, GET /legacy/*",
                 "changeflow.web.max-body-size=1KB",
                 "workflow.approveFirst=true",
+                "management.endpoints.web.exposure.include=health,metrics",
+                "management.endpoint.health.show-details=when-authorized",
+                "management.endpoint.health.show-components=when-authorized",
+                "management.endpoint.health.probes.enabled=true",
                 "spring.main.banner-mode=off"})
 @AutoConfigureMockMvc
 @interface WebLayerTest {

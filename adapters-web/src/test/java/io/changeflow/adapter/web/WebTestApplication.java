@@ -1,10 +1,13 @@
 package io.changeflow.adapter.web;
 
+import io.changeflow.application.port.out.Directory;
+import io.changeflow.application.port.out.Permissions;
 import java.time.Instant;
 import org.springframework.boot.SpringBootConfiguration;
 import jakarta.servlet.Filter;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
+
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
 
@@ -16,7 +19,7 @@ import org.springframework.context.annotation.Import;
  */
 @SpringBootConfiguration
 @EnableAutoConfiguration
-@Import({WebConfiguration.class, InMemoryUseCases.class, TestEndpoints.class, ResponseRecording.class})
+@Import({WebConfiguration.class, InMemoryUseCases.class, TestEndpoints.class, ResponseRecording.class, AppHeaderMockMvc.class})
 class WebTestApplication {
 
     static final Instant START = Instant.parse("2026-03-02T10:00:00Z");
@@ -26,16 +29,24 @@ class WebTestApplication {
         return new MutableClock(START);
     }
 
+    /** The fakes behind the identity ports; the port beans themselves get a deadline (they are wrapped). */
+    record IdentityFakes(FakePermissions permissions, FakeDirectory directory) {}
+
     @Bean
-    FakePermissions fakePermissions() {
-        return new FakePermissions();
+    IdentityFakes identityFakes() {
+        var directory = new FakeDirectory();
+        directory.reset();
+        return new IdentityFakes(new FakePermissions(), directory);
     }
 
     @Bean
-    FakeDirectory fakeDirectory() {
-        var directory = new FakeDirectory();
-        directory.reset();
-        return directory;
+    Permissions fakePermissions(IdentityFakes fakes) {
+        return fakes.permissions();
+    }
+
+    @Bean
+    Directory fakeDirectory(IdentityFakes fakes) {
+        return fakes.directory();
     }
 
     @Bean

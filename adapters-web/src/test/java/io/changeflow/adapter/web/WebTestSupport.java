@@ -1,7 +1,16 @@
 package io.changeflow.adapter.web;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.changeflow.application.callback.HandleApprovalCallback.Decision;
+import io.changeflow.application.fake.FakeTargets;
 import io.changeflow.application.fake.InMemoryChangeflow;
 import io.changeflow.application.port.out.MergeRequests.PipelineStatus;
+import io.changeflow.application.port.out.WorkQueue.StepKind;
+import io.changeflow.domain.request.OperationId;
+import io.changeflow.domain.request.Target;
+import io.changeflow.domain.request.TargetKey;
+import io.changeflow.domain.state.BindingStatus;
 import io.changeflow.application.settings.Settings;
 import java.io.IOException;
 import java.net.URI;
@@ -26,9 +35,7 @@ abstract class WebTestSupport {
     MockMvc mvc;
     @Autowired
     MutableClock clock;
-    @Autowired
     FakePermissions permissions;
-    @Autowired
     FakeDirectory directory;
     @Autowired
     FakeAuditLog auditLog;
@@ -46,6 +53,12 @@ abstract class WebTestSupport {
     TestWebhooks webhooks;
     @LocalServerPort
     int port;
+
+    @Autowired
+    void identityFakes(WebTestApplication.IdentityFakes fakes) {
+        permissions = fakes.permissions();
+        directory = fakes.directory();
+    }
 
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
@@ -81,6 +94,28 @@ abstract class WebTestSupport {
                 // That step failed on purpose in its own test; the queue retries it later like the scheduler would.
             }
         }
+    }
+
+    /** A new batchable target whose requests batch in {@code partition}, so no other test sees its batches. */
+    TargetKey batchableTarget(String partition, String key) {
+        var target = TargetKey.of(key);
+        app.targets.add(new Target(target, "Batchable target " + key, "A batchable target of one web test",
+                FakeTargets.PROJECT, "grants/" + key + ".txt", true, partition));
+        return target;
+    }
+
+    /**
+     * An approved request of {@code target}, waiting for a batch round. Runs the queue only until its
+     * approval was submitted, so a batch of the partition does not take its steps meanwhile.
+     */
+    OperationId waitingForARound(TargetKey target, String subject) {
+        var id = app.submitAccepted(target, subject);
+        while (app.queue.pending(StepKind.SUBMIT_APPROVAL, id.value()).isPresent()) {
+            app.queue.runNext();
+        }
+        app.decide(id, Decision.APPROVED);
+        assertThat(app.op(id).binding()).contains(BindingStatus.BATCH_WAITING);
+        return id;
     }
 
     /** Replaces the dynamic config file and applies it at once (tests of hot reload wait for the poll instead). */
@@ -120,6 +155,14 @@ abstract class WebTestSupport {
     /** {@link #sendRaw} with one extra header line written exactly as given (e.g. {@code "Accept: "}). */
     RawAnswer sendRawWithHeader(String method, String pathAndQuery, String headerLine) throws IOException {
         return exchangeRaw(method, pathAndQuery, headerLine + "\r\n", null);
+    }
+
+    /** {@link #sendRaw} with extra header lines written exactly as given, and an optional body. */
+    RawAnswer sendRawWithHeaders(String method, String pathAndQuery, java.util.List<String> headerLines, String body)
+            throws IOException {
+        var lines = new StringBuilder();
+        headerLines.forEach(line -> lines.append(line).append("\r\n"));
+        return exchangeRaw(method, pathAndQuery, lines.toString(), body);
     }
 
     private RawAnswer exchangeRaw(String method, String pathAndQuery, String headerLines, String body) throws IOException {

@@ -1,5 +1,6 @@
 package io.changeflow.application.approval;
 
+import io.changeflow.application.callback.HandleApprovalCallback;
 import io.changeflow.application.port.out.Approvals;
 import io.changeflow.application.port.out.ExternalCallException;
 import io.changeflow.application.port.out.Operations;
@@ -30,6 +31,10 @@ import java.util.Optional;
  * operationId, so a re-run after a lost answer gets the same ticket. Transient failures are retried
  * with backoff by the safety net, which writes APPROVAL_SUBMIT_FAILED (still only from "sending")
  * when they are used up; a refusal by the approval system fails at once.
+ *
+ * <p>The submit answer says whether the approval is decided already (a retry after a lost answer, or
+ * an approver faster than our call): a decided answer is applied at once through
+ * {@link HandleApprovalCallback}, deduplicated by the decision's {@code requestId} against its callback.
  */
 public final class SubmitApproval implements StepHandler {
 
@@ -41,11 +46,14 @@ public final class SubmitApproval implements StepHandler {
     private final Operations operations;
     private final Approvals approvals;
     private final StateChanges changes;
+    private final HandleApprovalCallback decisions;
 
-    public SubmitApproval(Operations operations, Approvals approvals, StateChanges changes) {
+    public SubmitApproval(Operations operations, Approvals approvals, StateChanges changes,
+                          HandleApprovalCallback decisions) {
         this.operations = operations;
         this.approvals = approvals;
         this.changes = changes;
+        this.decisions = decisions;
     }
 
     /** The request's state (see {@link Progress#ofRequest}). */
@@ -66,13 +74,24 @@ public final class SubmitApproval implements StepHandler {
         if (sending.isEmpty()) {
             return StepOutcome.done();
         }
-        var op = sending.get();
-        var ext = op.mergeRequest().map(mr -> Map.of(MR_ID, String.valueOf(mr.iid()))).orElse(Map.of());
+        send(sending.get());
+        return StepOutcome.done();
+    }
+
+    /**
+     * Sends the approval of {@code op} (SENDING, or a request the approval check found unknown there or
+     * pending after a failed send), records the ticket, writes SENT where the table allows it, and
+     * applies a decided answer at once.
+     *
+     * @return true when the approval system took the form; false when it refused it
+     * @throws ExternalCallException when the failure is transient (nothing was written)
+     */
+    boolean send(Operation op) {
         var form = new Approvals.ApprovalForm(op.id(), op.requester(), op.subject().value(), op.target().value(),
-                op.reason(), op.expiresAt(), ext);
-        String ticket;
+                op.reason(), op.expiresAt(), extOf(op));
+        Approvals.Ticket answer;
         try {
-            ticket = approvals.submit(form);
+            answer = approvals.submit(form);
         } catch (ExternalCallException e) {
             if (e.isTransient()) {
                 throw e;
@@ -80,15 +99,55 @@ public final class SubmitApproval implements StepHandler {
             LOG.log(Level.WARNING, "the approval system refused " + op.id(), e);
             changes.applyIfAllowed(op.id(), WorkflowEvent.APPROVAL_SUBMIT_FAILED,
                     "The approval system refused the request; an operator can retry it.");
-            return StepOutcome.done();
+            return false;
         }
+        sent(op, answer);
+        return true;
+    }
+
+    /**
+     * The approval system has the approval ({@code answer}, from a submit or a read): records the
+     * ticket, writes SENT where the table allows it, and applies a decided answer at once.
+     */
+    void sent(Operation op, Approvals.Ticket answer) {
+        var ticket = answer.ticket().orElse("?");
         operations.recordApprovalTicket(op.id(), ticket);
         var sent = changes.applyIfAllowed(op.id(), WorkflowEvent.APPROVAL_SUBMITTED,
                 "Sent to the approval system (ticket " + ticket + ").");
         if (sent.isEmpty()) {
-            LOG.log(Level.INFO, () -> "approval of " + op.id() + " was answered before SENT was written; keeping the answer");
+            LOG.log(Level.INFO, () -> "approval of " + op.id() + " was answered before SENT was written, or SENT already; "
+                    + "keeping the state");
         }
-        return StepOutcome.done();
+        if (answer.decided()) {
+            var applied = decisions.handle(commandOf(op, answer, Optional.empty()));
+            LOG.log(Level.INFO, () -> "the approval of " + op.id() + " was " + answer.status() + " already: " + applied);
+        }
+    }
+
+    /** Back to SENDING after a failed send (the approval check found the approval pending after all). */
+    Optional<Operation> requestAgain(Operation op) {
+        return toSending(op);
+    }
+
+    /** The form's extension fields: the merge request number in the create-first order. */
+    static Map<String, String> extOf(Operation op) {
+        return op.mergeRequest().map(mr -> Map.of(MR_ID, String.valueOf(mr.iid()))).orElse(Map.of());
+    }
+
+    /**
+     * A decided approval as the callback would carry it: its {@code requestId} (or, should the approval
+     * system not tell it, a key derived from the ticket), its decision and the submitted extension fields.
+     */
+    static HandleApprovalCallback.Command commandOf(Operation op, Approvals.Ticket ticket, Optional<String> note) {
+        var decision = switch (ticket.status()) {
+            case APPROVED -> HandleApprovalCallback.Decision.APPROVED;
+            case REJECTED -> HandleApprovalCallback.Decision.REJECTED;
+            case WITHDRAWN, PENDING, UNKNOWN -> HandleApprovalCallback.Decision.WITHDRAWN;
+        };
+        var requestId = ticket.requestId().orElseGet(() -> "ticket:" + ticket.ticket().orElse(op.id().value()) + ":"
+                + decision);
+        var ext = ticket.ext().isEmpty() ? extOf(op) : ticket.ext();
+        return new HandleApprovalCallback.Command(requestId, op.id().value(), decision, ext, note);
     }
 
     /** The operation in APPROVAL_SENDING, writing APPROVAL_REQUESTED where that is the way there; empty: nothing to send. */

@@ -16,8 +16,9 @@ import java.util.stream.Collectors;
 
 /**
  * What a batch's merge request carries: the members (read in one query, in claim order), the one
- * GitLab project they all change, and per target file the members' grants, so that members touching
- * the same file are combined into one file content.
+ * GitLab project they all change, and per target file the members' grants and the lines removals take out
+ * (expiries, give-ups, revocations: exactly the removed grant's line), so that members touching the same
+ * file are combined into one file content.
  */
 sealed interface BatchContent {
 
@@ -27,8 +28,14 @@ sealed interface BatchContent {
     /** They cannot, for a reason that would not change by trying again (deterministic). */
     record Unmergeable(String reason) implements BatchContent {}
 
-    /** One target's file and the grants the batch adds to it. */
-    record FileGrants(Target target, List<Grant> grants) {}
+    /** One target's file, the grants the batch adds to it and the lines it removes (expiries, revocations). */
+    record FileGrants(Target target, List<Grant> grants, List<Grant> removed) {
+
+        /** True when the file already holds every grant and none of the removed lines. */
+        boolean doneIn(io.changeflow.domain.request.GrantFile file) {
+            return grants.stream().allMatch(file::holds) && removed.stream().noneMatch(file::holds);
+        }
+    }
 
     static BatchContent of(Batch batch, Operations operations, Targets targets) {
         var found = operations.findAll(batch.members()).stream()
@@ -42,6 +49,7 @@ sealed interface BatchContent {
             members.add(op);
         }
         var files = new LinkedHashMap<String, List<Grant>>();
+        var removals = new LinkedHashMap<String, List<Grant>>();
         var targetOfFile = new LinkedHashMap<String, Target>();
         String project = null;
         for (var op : members) {
@@ -56,14 +64,20 @@ sealed interface BatchContent {
                         + target.get().project() + "); a partition must lie within one project");
             }
             targetOfFile.putIfAbsent(target.get().filePath(), target.get());
-            files.computeIfAbsent(target.get().filePath(), path -> new ArrayList<>())
-                    .add(Grant.of(MergeRequestTexts.requestOf(op)));
+            var added = files.computeIfAbsent(target.get().filePath(), path -> new ArrayList<>());
+            var removed = removals.computeIfAbsent(target.get().filePath(), path -> new ArrayList<>());
+            if (op.removedLine().isPresent()) {
+                removed.add(op.removedLine().get());
+            } else {
+                added.add(Grant.of(MergeRequestTexts.requestOf(op)));
+            }
         }
         if (project == null) {
             return new Unmergeable("it has no members");
         }
         var grants = new ArrayList<FileGrants>(files.size());
-        files.forEach((path, added) -> grants.add(new FileGrants(targetOfFile.get(path), List.copyOf(added))));
+        files.forEach((path, added) -> grants.add(new FileGrants(targetOfFile.get(path), List.copyOf(added),
+                List.copyOf(removals.get(path)))));
         return new Ready(project, List.copyOf(members), List.copyOf(grants));
     }
 }

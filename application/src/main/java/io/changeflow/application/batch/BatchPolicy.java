@@ -1,5 +1,7 @@
 package io.changeflow.application.batch;
 
+import io.changeflow.domain.polling.ExponentialBackoff;
+import io.changeflow.domain.polling.RetryPolicy;
 import java.time.Duration;
 import java.util.Objects;
 
@@ -15,16 +17,27 @@ import java.util.Objects;
  *                      batch instead, and blocked batches wait for an operator)
  * @param lostTaskAfter a RUNNING batch older than this whose step is neither pending nor running is
  *                      resumed by the sweep (its step is scheduled again; it re-reads remote state first)
+ * @param transientRetry how many transient (or unknown) batch failures a member may go through alone and still
+ *                      wait again, and the backoff before it may be claimed again (see
+ *                      {@link io.changeflow.domain.batch.TransientRetries}); past it the member leaves the batch
+ *                      path (HANDLE_FAILED, step BATCH_FAILED, CONTACT_MAINTAINERS)
  */
-public record BatchPolicy(int maxRequests, int maxSplits, Duration timeout, Duration lostTaskAfter) {
+public record BatchPolicy(int maxRequests, int maxSplits, Duration timeout, Duration lostTaskAfter,
+                          RetryPolicy transientRetry) {
 
     public static final int DEFAULT_MAX_REQUESTS = 16;
     public static final int DEFAULT_MAX_SPLITS = 4;
     public static final Duration DEFAULT_TIMEOUT = Duration.ofHours(2);
     public static final Duration DEFAULT_LOST_TASK_AFTER = Duration.ofMinutes(10);
+    public static final int DEFAULT_TRANSIENT_RETRIES = 5;
+    public static final Duration DEFAULT_TRANSIENT_BACKOFF_BASE = Duration.ofMinutes(1);
+    public static final Duration DEFAULT_TRANSIENT_BACKOFF_MAX = Duration.ofMinutes(30);
+    public static final RetryPolicy DEFAULT_TRANSIENT_RETRY = new RetryPolicy(DEFAULT_TRANSIENT_RETRIES,
+            new ExponentialBackoff(DEFAULT_TRANSIENT_BACKOFF_BASE, DEFAULT_TRANSIENT_BACKOFF_MAX));
 
     public BatchPolicy {
         Objects.requireNonNull(timeout, "timeout");
+        Objects.requireNonNull(transientRetry, "transientRetry");
         Objects.requireNonNull(lostTaskAfter, "lostTaskAfter");
         if (maxRequests < 1) {
             throw new IllegalArgumentException("a batch takes at least one request, was " + maxRequests);
@@ -35,6 +48,11 @@ public record BatchPolicy(int maxRequests, int maxSplits, Duration timeout, Dura
         if (lostTaskAfter.isNegative() || lostTaskAfter.isZero() || timeout.compareTo(lostTaskAfter) <= 0) {
             throw new IllegalArgumentException("need 0 < lostTaskAfter < timeout");
         }
+    }
+
+    /** With the default transient retries. */
+    public BatchPolicy(int maxRequests, int maxSplits, Duration timeout, Duration lostTaskAfter) {
+        this(maxRequests, maxSplits, timeout, lostTaskAfter, DEFAULT_TRANSIENT_RETRY);
     }
 
     public static BatchPolicy defaults() {

@@ -7,10 +7,13 @@ import io.changeflow.application.port.out.Operations.StepNote;
 import io.changeflow.application.workflow.Emit;
 import io.changeflow.domain.batch.Batch;
 import io.changeflow.domain.batch.Bisection;
+import io.changeflow.domain.batch.FailureKind;
+import io.changeflow.domain.batch.TransientRetries;
 import io.changeflow.domain.operation.MergeRequestRef;
 import io.changeflow.domain.request.OperationId;
 import io.changeflow.domain.state.StepStatus;
 import java.time.Duration;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -39,10 +42,11 @@ final class EndBatch {
         return settled;
     }
 
-    /** Batch FAILED, members as the plan says. */
-    Batch failed(Batch batch, Bisection.Plan<OperationId> plan, String reason, String actor) {
-        var note = new StepNote(failureNote(batch, plan, reason), actor);
-        var settled = batches.settle(batch.id(), batch.status(), new Resolution.Failed(plan), note);
+    /** Batch FAILED, members as the plan says (the transient ones waiting again with their retries). */
+    Batch failed(Batch batch, Bisection.Plan<OperationId> plan, Map<OperationId, TransientRetries.Retry> retries,
+                 FailureKind kind, String reason, String actor) {
+        var note = new StepNote(failureNote(batch, plan, retries, kind, reason), actor);
+        var settled = batches.settle(batch.id(), batch.status(), new Resolution.Failed(plan, retries), note);
         count(settled, false);
         // the members that stopped at a failure count like any request that did
         switch (plan) {
@@ -62,17 +66,24 @@ final class EndBatch {
                 + "; its outcome is unknown, an operator settles it."));
     }
 
-    private static String failureNote(Batch batch, Bisection.Plan<OperationId> plan, String reason) {
+    private static String failureNote(Batch batch, Bisection.Plan<OperationId> plan,
+                                      Map<OperationId, TransientRetries.Retry> retries, FailureKind kind, String reason) {
         var failed = "Batch " + batch.id() + " did not merge (" + reason + ")";
+        var wait = retries.values().stream().map(TransientRetries.Retry::eligibleAfter).max(Duration::compareTo)
+                .map(d -> " in " + d.toMinutes() + " min or later").orElse("");
         return switch (plan) {
             case Bisection.Plan.RequeueAll<OperationId> all ->
-                    failed + "; no change is blamed, every change waits for a later round.";
-            case Bisection.Plan.Split<OperationId> split ->
-                    failed + "; its changes are retried in two smaller batches to find the cause.";
+                    failed + "; no change is blamed, every change waits for a later round" + wait + ".";
+            case Bisection.Plan.Split<OperationId> split -> kind == FailureKind.TRANSIENT
+                    ? failed + " again; its changes are retried in two smaller batches" + wait + ", so one that keeps "
+                            + "failing cannot hold up the others."
+                    : failed + "; its changes are retried in two smaller batches to find the cause.";
             case Bisection.Plan.Blame<OperationId> blame ->
                     failed + " with this change alone in it: this change is the cause; contact the maintainers.";
-            case Bisection.Plan.GiveUp<OperationId> giveUp ->
-                    failed + " and the split limit is reached before the cause was found; contact the maintainers.";
+            case Bisection.Plan.GiveUp<OperationId> giveUp -> kind == FailureKind.TRANSIENT
+                    ? failed + " with this change alone in it, again and again for reasons that looked temporary; "
+                            + "it leaves the batch path; contact the maintainers (they can readmit it)."
+                    : failed + " and the split limit is reached before the cause was found; contact the maintainers.";
         };
     }
 

@@ -11,6 +11,7 @@ import io.changeflow.application.port.out.WorkQueue.StepKind;
 import io.changeflow.application.settings.Settings;
 import io.changeflow.application.workflow.ApproveAndMerge;
 import io.changeflow.application.workflow.GrantFiles;
+import io.changeflow.application.workflow.HeadPipeline;
 import io.changeflow.application.workflow.MergeRequestTexts;
 import io.changeflow.application.workflow.PipelineWatch;
 import io.changeflow.application.workflow.StepHandler;
@@ -22,6 +23,7 @@ import io.changeflow.domain.batch.Settlement;
 import io.changeflow.domain.mr.MergeRequestState;
 import io.changeflow.domain.operation.MergeRequestRef;
 import io.changeflow.domain.request.GrantFile;
+import io.changeflow.domain.request.PipelinePolicy;
 import io.changeflow.domain.state.BatchStatus;
 import java.lang.System.Logger.Level;
 import java.time.Clock;
@@ -32,8 +34,8 @@ import java.util.function.DoubleSupplier;
 
 /**
  * The batch step ({@link StepKind#BATCH}, ref = the batch id): one branch, one commit and one merge
- * request holding every member's grant (members changing the same file are combined into one file
- * content by {@link GrantFile}), then its pipeline, then the same approve-with-each-bot, merge-with-sha
+ * request holding every member's grant, or removal of a grant's exact line (members changing the same file
+ * are combined into one file content by {@link GrantFile}), then its pipeline, then the same approve-with-each-bot, merge-with-sha
  * and rebase path as single requests ({@link ApproveAndMerge}), with the same remote-state idempotency:
  * an existing branch, commit or merge request is reused, a merged merge request finishes as merged.
  *
@@ -43,6 +45,9 @@ import java.util.function.DoubleSupplier;
  *   <li>a rebase conflict: every member's grant is generated again on the target branch's current files
  *       and the batch's branch rewritten with them (see {@link ApproveAndMerge}), at most
  *       {@code max-regenerations} times;</li>
+ *   <li>what counts of its pipeline is the strictest pipeline policy of the members' targets (see
+ *       {@link HeadPipeline}); one that will not reach a result by itself and does not count (manual or skipped where
+ *       a pass is required, canceled) settles the batch as transient, naming what a person does;</li>
  *   <li>pipeline failed, a rebase conflict that persists after that, or members that cannot go into one
  *       merge request: deterministic, settled ({@link StepKind#SETTLE_BATCH}) with bisection;</li>
  *   <li>approval failed, merging stuck, the merge request closed by someone, or an unexpected error
@@ -184,10 +189,9 @@ public final class MergeBatch implements StepHandler {
         for (var file : ready.files()) {
             var target = file.target();
             var onBranch = GrantFile.parse(target.key(), mergeRequests.readFile(project, branch, target.filePath()));
-            var alreadyThere = file.grants().stream().allMatch(g -> onBranch.grantOf(g.subject()).equals(Optional.of(g)));
-            if (!alreadyThere) {
+            if (!file.doneIn(onBranch)) {
                 // on the branch's own content: see CreateMergeRequest (a merge landing meanwhile is never undone)
-                var content = onBranch.with(file.grants()).render();
+                var content = onBranch.with(file.grants()).without(file.removed()).render();
                 files.add(new FileChange(target.filePath(), content));
             }
         }
@@ -212,9 +216,14 @@ public final class MergeBatch implements StepHandler {
         if (remote.state() == MergeRequestState.ABSENT) {
             throw new IllegalStateException("merge request !" + mr.iid() + " of batch " + batch.id() + " disappeared");
         }
-        // Only the head's own pipeline counts: one that ran for an earlier commit is still "running".
-        var observation = PipelineWatch.observation(mergeRequests.latestPipeline(mr.project(), mr.iid()), remote.sha());
-        return switch (checks.observe(step, observation, clock.instant(), batch.updatedAt())) {
+        // Only the head's own pipeline counts (head_pipeline, once the merge request reports its branch's real head), as
+        // the strictest pipeline policy of the batch's targets reads it; one that ran for an earlier commit still waits.
+        var policy = subject.pipelinePolicy();
+        var look = HeadPipeline.look(mergeRequests, mr, remote, policy);
+        if (look instanceof HeadPipeline.Look.NotRun notRun) {
+            return subject.mergeBlocked(mr, HeadPipeline.notRun(mr, notRun.pipeline(), policy));
+        }
+        return switch (checks.observe(step, HeadPipeline.observation(look), clock.instant(), batch.updatedAt())) {
             case PipelineWatch.Verdict.Again again -> StepOutcome.again(again.step().nextAttempt(), again.delay());
             case PipelineWatch.Verdict.Passed passed -> choreography.approveAndMerge(mr, step, subject);
             case PipelineWatch.Verdict.Failed failed -> settle(batch, Optional.of(FailureKind.DETERMINISTIC),
@@ -253,6 +262,7 @@ public final class MergeBatch implements StepHandler {
     private final class BatchMerge implements ApproveAndMerge.Subject {
 
         private Batch current;
+        private PipelinePolicy pipelinePolicy;
 
         BatchMerge(Batch batch) {
             this.current = batch;
@@ -304,7 +314,7 @@ public final class MergeBatch implements StepHandler {
             }
             var files = new ArrayList<FileChange>();
             for (var file : ready.files()) {
-                files.add(GrantFiles.on(mergeRequests, mr.project(), onto, file.target(), file.grants()));
+                files.add(GrantFiles.on(mergeRequests, mr.project(), onto, file.target(), file.grants(), file.removed()));
             }
             return Optional.of(new ApproveAndMerge.Regenerated(
                     MergeRequestTexts.batchCommitMessageOf(current.id(), ready.members()), files));
@@ -337,13 +347,30 @@ public final class MergeBatch implements StepHandler {
 
         @Override
         public StepOutcome pipelineGaveUp(MergeRequestRef mr) {
-            LOG.log(Level.WARNING, () -> "batch " + current.id() + " pipeline still pending; an operator settles it");
-            return StepOutcome.done();
+            // Past the pending deadline nobody would look at the blocked batch any more: settle it as an unknown
+            // outcome (its merge request is closed, or found merged; the members go back to the waiting set).
+            LOG.log(Level.WARNING, () -> "batch " + current.id() + " pipeline still pending past the pending deadline; settling");
+            return settle(current, Optional.of(FailureKind.TRANSIENT), "the pipeline of batch merge request !" + mr.iid()
+                    + " was still pending at the pending deadline");
         }
 
         @Override
         public StepOutcome stuck(MergeRequestRef mr, String detail) {
             return settle(current, Optional.of(FailureKind.TRANSIENT), detail);
+        }
+
+        /**
+         * The strictest policy of the members' targets (a batch lies within one partition, whose targets may differ);
+         * required when the members cannot be read as one merge request.
+         */
+        @Override
+        public PipelinePolicy pipelinePolicy() {
+            if (pipelinePolicy == null) {
+                pipelinePolicy = BatchContent.of(current, operations, targets) instanceof BatchContent.Ready ready
+                        ? PipelinePolicy.strictest(ready.files().stream().map(file -> file.target().pipeline()).toList())
+                        : PipelinePolicy.REQUIRED;
+            }
+            return pipelinePolicy;
         }
     }
 }

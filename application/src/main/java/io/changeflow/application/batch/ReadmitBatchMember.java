@@ -77,8 +77,9 @@ public final class ReadmitBatchMember {
                 "Sent back to the waiting set by an operator; a later batch round merges it.", command.operator())).isEmpty()) {
             result = new Result.NotAllowed("The request changed meanwhile; look at it again.");
         } else {
-            batches.admit(op.id(), target.get().partition());
-            result = new Result.Readmitted(op.id(), target.get().partition());
+            var partition = target.get().partitionOf(op.kind());
+            batches.admit(op.id(), partition);
+            result = new Result.Readmitted(op.id(), partition);
         }
         var parameters = new TreeMap<>(command.parameters() == null ? Map.<String, String>of() : command.parameters());
         parameters.put("result", result.getClass().getSimpleName());

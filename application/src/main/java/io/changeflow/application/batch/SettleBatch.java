@@ -7,15 +7,14 @@ import io.changeflow.application.port.out.ExternalCallException;
 import io.changeflow.application.port.out.MergeRequests;
 import io.changeflow.application.port.out.Operations;
 import io.changeflow.application.port.out.Targets;
-import io.changeflow.application.workflow.PipelineWatch;
 import io.changeflow.domain.PreemptedException;
 import io.changeflow.domain.batch.Batch;
 import io.changeflow.domain.batch.Bisection;
 import io.changeflow.domain.batch.FailureKind;
 import io.changeflow.domain.batch.Settlement;
+import io.changeflow.domain.batch.TransientRetries;
 import io.changeflow.domain.mr.MergeRequestState;
 import io.changeflow.domain.operation.MergeRequestRef;
-import io.changeflow.domain.polling.PollObservation;
 import io.changeflow.domain.request.OperationId;
 import java.lang.System.Logger.Level;
 import java.time.Clock;
@@ -33,8 +32,10 @@ import java.util.UUID;
  * ends FAILED and its members follow the bisection plan: a deterministic failure (pipeline failed,
  * rebase conflict) splits the members into halves retried separately, until the culprit fails alone
  * (CONTACT_MAINTAINERS) or the split limit gives up; a transient or unknown one (timeouts, GitLab
- * errors, a settle by an operator of a batch whose pipeline never answered) requeues every member and
- * blames no one. When the caller does not say which kind it was, the merge request's own pipeline
+ * errors, a settle by an operator of a batch whose pipeline never answered) blames no one: the members wait
+ * again after a backoff, a group that failed before is split so a member that keeps failing ends alone, and a
+ * member alone past its transient retries leaves the batch path ({@link TransientRetries}), so no member can
+ * livelock its partition. When the caller does not say which kind it was, the merge request's own pipeline
  * decides: a failed pipeline of its head is deterministic, anything else is not.
  *
  * <p>Idempotent and safe under races: the settlement is one transaction whose first write is the
@@ -165,21 +166,31 @@ public final class SettleBatch {
 
     private Result failed(Batch batch, Command command, Optional<MergeRequests.RemoteMergeRequest> remote, String actor) {
         var kind = command.kind().orElseGet(() -> kindFromPipeline(remote));
-        var plan = Bisection.plan(batch.members(), batch.depth(), policy.maxSplits(), kind);
-        var settled = end.failed(batch, plan, command.reason(), actor);
+        var outcome = kind == FailureKind.TRANSIENT
+                ? TransientRetries.afterFailure(batch.members(), batch.depth(), batches.transientFailures(batch.id()),
+                        policy.transientRetry())
+                : new TransientRetries.Outcome<>(Bisection.plan(batch.members(), batch.depth(), policy.maxSplits(), kind),
+                        Map.<OperationId, TransientRetries.Retry>of());
+        var plan = outcome.plan();
+        var retries = outcome.retries();
+        var settled = end.failed(batch, plan, retries, kind, command.reason(), actor);
         LOG.log(Level.INFO, () -> "batch " + batch.id() + " failed (" + kind + ", " + command.reason() + "): "
                 + plan.getClass().getSimpleName());
         return new Result.Failed(settled, kind, plan);
     }
 
-    /** A failed pipeline of the merge request's head is deterministic; anything else is unknown. */
+    /**
+     * A failed head pipeline (GitLab's {@code head_pipeline}: merged-results and detached pipelines included) is
+     * deterministic: a member's change broke it. Anything else (running, canceled, manual, skipped, none, unknown)
+     * says nothing about the members and blames no one.
+     */
     private FailureKind kindFromPipeline(Optional<MergeRequests.RemoteMergeRequest> remote) {
         if (remote.isEmpty()) {
             return FailureKind.TRANSIENT;
         }
         try {
-            var pipeline = mergeRequests.latestPipeline(remote.get().project(), remote.get().iid());
-            return PipelineWatch.observation(pipeline, remote.get().sha()) == PollObservation.FAILED
+            var pipeline = mergeRequests.headPipeline(remote.get().project(), remote.get().iid());
+            return pipeline.filter(p -> p.status() == MergeRequests.PipelineStatus.FAILED).isPresent()
                     ? FailureKind.DETERMINISTIC
                     : FailureKind.TRANSIENT;
         } catch (ExternalCallException e) {

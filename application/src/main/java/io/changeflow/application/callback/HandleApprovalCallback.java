@@ -13,23 +13,31 @@ import io.changeflow.domain.operation.Operation;
 import io.changeflow.domain.request.OperationId;
 import io.changeflow.domain.request.Target;
 import io.changeflow.domain.state.BindingStatus;
+import io.changeflow.domain.state.Transitions;
 import io.changeflow.domain.state.WorkflowEvent;
 import java.lang.System.Logger.Level;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * The approval system's decision (design 3.3), in two layers.
  *
  * <ol>
  *   <li>Deduplication by the callback's own {@code requestId}: a repeated delivery answers DUPLICATE.
- *       If processing fails, the delivery is forgotten again so the sender's retry is processed.</li>
+ *       If processing fails, the delivery is forgotten again so the sender's retry is processed. A
+ *       repeated delivery for a request that still awaits the decision is processed after all: the
+ *       delivery that recorded the ID never wrote its decision (its instance died between the two
+ *       writes), and answering DUPLICATE to every later delivery, and to the approval check, would leave
+ *       the request waiting forever. The table's {@code applyIfAllowed} keeps this safe: of a first
+ *       delivery still in progress and its repeat only one moves the state; the other answers DUPLICATE.</li>
  *   <li>Ownership and waiting: only a callback for the operation that owns its subject-target row now
  *       (a re-application hands the row to a new operationId, so a late callback of the replaced one
  *       finds no row of its own) and that still awaits approval (SENDING or SENT: the callback may
- *       arrive before SENT is written) is accepted; anything else answers IGNORED_STALE with 2xx so
- *       the sender stops retrying.</li>
+ *       arrive before SENT is written; or APPROVAL_FAILED: the send failed on our side after the
+ *       approval system took it, e.g. its answer was lost) is accepted; anything else answers
+ *       IGNORED_STALE with 2xx so the sender stops retrying.</li>
  * </ol>
  *
  * <p>The payload shape decides the order (design 3.6), not the current {@code workflow.approveFirst}
@@ -39,6 +47,10 @@ import java.util.Optional;
  * created. A rejection or withdrawal ends REJECTED; in the create-first order the merge request is
  * closed too. The state write is the table's {@code applyIfAllowed}: of two racing deliveries only
  * one moves the state, and only that one schedules the next step.
+ *
+ * <p>The approval check ({@code ReconcileApprovals}) hands decisions it reads from the approval system
+ * to this same use case, with the decision callback's {@code requestId}: whichever comes second, the
+ * check or the real callback, answers DUPLICATE.
  */
 public final class HandleApprovalCallback {
 
@@ -46,6 +58,9 @@ public final class HandleApprovalCallback {
     public static final String SOURCE = "approval";
 
     private static final System.Logger LOG = System.getLogger(HandleApprovalCallback.class.getName());
+
+    /** Where a decision is taken: the states the transition table lets a rejection start from (same as an approval). */
+    private static final Set<BindingStatus> DECIDABLE = Transitions.bindingsAllowing(WorkflowEvent.APPROVAL_REJECTED);
 
     /** The approver's decision. */
     public enum Decision { APPROVED, REJECTED, WITHDRAWN }
@@ -56,12 +71,20 @@ public final class HandleApprovalCallback {
      * @param requestId   the callback's own delivery ID (deduplication)
      * @param operationId as sent (untrusted)
      * @param ext         extension fields; {@code mrId} present means the create-first order
+     * @param note        the person-readable note of a rejection or withdrawal; empty: the standard one
      */
-    public record Command(String requestId, String operationId, Decision decision, Map<String, String> ext) {
+    public record Command(String requestId, String operationId, Decision decision, Map<String, String> ext,
+                          Optional<String> note) {
         public Command {
             Objects.requireNonNull(requestId, "requestId");
             Objects.requireNonNull(decision, "decision");
             ext = ext == null ? Map.of() : Map.copyOf(ext);
+            note = note == null ? Optional.empty() : note.filter(n -> !n.isBlank());
+        }
+
+        /** A callback as the approval system sends it (the standard notes). */
+        public Command(String requestId, String operationId, Decision decision, Map<String, String> ext) {
+            this(requestId, operationId, decision, ext, Optional.empty());
         }
     }
 
@@ -84,7 +107,7 @@ public final class HandleApprovalCallback {
 
     public CallbackAnswer handle(Command command) {
         if (!inbox.firstDelivery(SOURCE, command.requestId())) {
-            return CallbackAnswer.DUPLICATE;
+            return awaitsDecision(command) ? redelivered(command) : CallbackAnswer.DUPLICATE;
         }
         try {
             return process(command);
@@ -94,10 +117,24 @@ public final class HandleApprovalCallback {
         }
     }
 
+    /** Whether the operation the callback names still awaits a decision (nothing decided it yet). */
+    private boolean awaitsDecision(Command command) {
+        return OperationId.parse(command.operationId()).flatMap(operations::find)
+                .flatMap(Operation::binding).map(DECIDABLE::contains).orElse(false);
+    }
+
+    /** A repeat whose first delivery never wrote its decision: processed now; DUPLICATE if another delivery won. */
+    private CallbackAnswer redelivered(Command command) {
+        LOG.log(Level.WARNING, () -> "approval callback " + command.requestId() + " was recorded but its decision never"
+                + " written (the instance stopped in between); processing the repeated delivery");
+        var answer = process(command);
+        return answer == CallbackAnswer.PROCESSED ? answer : CallbackAnswer.DUPLICATE;
+    }
+
     private CallbackAnswer process(Command command) {
         var id = OperationId.parse(command.operationId());
         var op = id.flatMap(operations::find);
-        if (op.isEmpty() || !op.get().binding().map(BindingStatus::isAwaitingApproval).orElse(false)) {
+        if (op.isEmpty() || !op.get().binding().map(DECIDABLE::contains).orElse(false)) {
             LOG.log(Level.INFO, () -> "approval callback " + command.requestId() + " for " + command.operationId()
                     + " is stale: " + op.map(o -> o.state().toString()).orElse("no such operation"));
             return CallbackAnswer.IGNORED_STALE;
@@ -105,8 +142,10 @@ public final class HandleApprovalCallback {
         var mrId = Optional.ofNullable(command.ext().get(SubmitApproval.MR_ID)).filter(s -> !s.isBlank());
         return switch (command.decision()) {
             case APPROVED -> approved(op.get(), mrId);
-            case REJECTED -> ended(op.get(), WorkflowEvent.APPROVAL_REJECTED, "The approver rejected the request.", mrId);
-            case WITHDRAWN -> ended(op.get(), WorkflowEvent.APPROVAL_WITHDRAWN, "The request was withdrawn.", mrId);
+            case REJECTED -> ended(op.get(), WorkflowEvent.APPROVAL_REJECTED,
+                    command.note().orElse("The approver rejected the request."), mrId);
+            case WITHDRAWN -> ended(op.get(), WorkflowEvent.APPROVAL_WITHDRAWN,
+                    command.note().orElse("The request was withdrawn."), mrId);
         };
     }
 

@@ -4,8 +4,10 @@ import io.changeflow.application.port.out.CallbackInbox;
 import io.changeflow.application.port.out.Operations;
 import io.changeflow.application.port.out.Operations.StepNote;
 import io.changeflow.application.reconcile.MarkDeployed;
+import io.changeflow.application.workflow.StateChanges;
 import io.changeflow.domain.operation.Operation;
 import io.changeflow.domain.request.OperationId;
+import io.changeflow.domain.state.WorkflowEvent;
 import java.lang.System.Logger.Level;
 import java.util.List;
 import java.util.Locale;
@@ -20,6 +22,16 @@ import java.util.Optional;
  * {@code operationIds} in the report exactly those advance; without, the operations whose merge
  * request is the reported one. Earlier merge requests whose own report was lost are left to
  * reconciliation, which waits {@code minAge} so a late report is not taken for a lost one.
+ *
+ * <p>A {@value #FAILED} report moves the requests it covers from MERGED or DEPLOY_UNCONFIRMED to
+ * DEPLOY_FAILED (hint CONTACT_MAINTAINERS; counted in the failure metric); a later success report still
+ * makes them VALIDATED. Reports of any other status change nothing.
+ *
+ * <p>A repeated delivery answers DUPLICATE. A repeated {@value #SUCCESS} report is applied again first, which is
+ * idempotent (the report is stored once by its ID, and only requests still waiting for their deploy, on the
+ * reported merge request, advance): the delivery that recorded the ID may never have written its effect (its
+ * instance died between the two writes), and the sender's retry is then the only evidence left. A repeated
+ * {@value #FAILED} report is not applied again (an operator may have acted on the request since).
  */
 public final class HandleDeployCallback {
 
@@ -27,6 +39,8 @@ public final class HandleDeployCallback {
     public static final String SOURCE = "deploy";
     /** The only status that means "in effect". */
     public static final String SUCCESS = CallbackInbox.IN_EFFECT;
+    /** The status that means "rolling the change out failed". */
+    public static final String FAILED = "failed";
 
     private static final System.Logger LOG = System.getLogger(HandleDeployCallback.class.getName());
 
@@ -50,16 +64,18 @@ public final class HandleDeployCallback {
     private final CallbackInbox inbox;
     private final Operations operations;
     private final MarkDeployed markDeployed;
+    private final StateChanges changes;
 
-    public HandleDeployCallback(CallbackInbox inbox, Operations operations, MarkDeployed markDeployed) {
+    public HandleDeployCallback(CallbackInbox inbox, Operations operations, MarkDeployed markDeployed, StateChanges changes) {
         this.inbox = inbox;
         this.operations = operations;
         this.markDeployed = markDeployed;
+        this.changes = changes;
     }
 
     public Result handle(Command command) {
         if (!inbox.firstDelivery(SOURCE, command.deliveryId())) {
-            return new Result(CallbackAnswer.DUPLICATE, 0);
+            return redelivered(command);
         }
         try {
             return process(command);
@@ -70,18 +86,64 @@ public final class HandleDeployCallback {
     }
 
     private Result process(Command command) {
-        if (!SUCCESS.equals(Optional.ofNullable(command.status()).orElse("").trim().toLowerCase(Locale.ROOT))) {
+        var status = statusOf(command);
+        if (FAILED.equals(status)) {
+            var note = new StepNote("Deploy failed: the deploy pipeline reported that rolling out merge request !"
+                    + command.mrIid() + " failed; the change is not live.", SOURCE);
+            var failed = covered(command).stream()
+                    .filter(id -> changes.applyIfAllowed(id, WorkflowEvent.DEPLOY_REPORTED_FAILED, note).isPresent()).count();
+            LOG.log(Level.WARNING, () -> "deploy of " + command.projectId() + " !" + command.mrIid() + " reported failed; "
+                    + failed + " request(s) marked DEPLOY_FAILED");
+            return new Result(CallbackAnswer.PROCESSED, 0);
+        }
+        if (!SUCCESS.equals(status)) {
             LOG.log(Level.WARNING, () -> "deploy of " + command.projectId() + " !" + command.mrIid()
                     + " reported '" + command.status() + "'; nothing advances");
             return new Result(CallbackAnswer.PROCESSED, 0);
         }
-        var named = command.operationIds().stream().map(OperationId::parse).flatMap(Optional::stream).distinct().toList();
-        inbox.recordDeploy(command.deliveryId(), command.projectId(), command.mrIid(), SUCCESS, named);
-        var covered = named.isEmpty()
-                ? operations.findByMergeRequest(command.projectId(), command.mrIid()).stream().map(Operation::id).toList()
-                : named;
+        inbox.recordDeploy(command.deliveryId(), command.projectId(), command.mrIid(), SUCCESS, named(command));
+        var covered = covered(command);
         var note = new StepNote("In effect: the deploy pipeline reported merge request !" + command.mrIid() + ".", SOURCE);
         var advanced = (int) covered.stream().filter(id -> markDeployed.markDeployed(id, note).isPresent()).count();
         return new Result(CallbackAnswer.PROCESSED, advanced);
+    }
+
+    /** A repeat: a success report is applied again to the requests of the reported merge request still waiting. */
+    private Result redelivered(Command command) {
+        var status = statusOf(command);
+        if (!SUCCESS.equals(status)) {
+            return new Result(CallbackAnswer.DUPLICATE, 0);
+        }
+        inbox.recordDeploy(command.deliveryId(), command.projectId(), command.mrIid(), SUCCESS, named(command));
+        var waiting = covered(command).stream().map(operations::find).flatMap(Optional::stream)
+                .filter(op -> op.mergeRequest().map(mr -> mr.project().equals(command.projectId())
+                        && mr.iid() == command.mrIid()).orElse(false))
+                .toList();
+        var note = new StepNote("In effect: the deploy pipeline reported merge request !" + command.mrIid()
+                + " (a repeated delivery; the first one was recorded but not applied).", SOURCE);
+        // pinned to the version read: a request that moved on meanwhile is never overwritten
+        var advanced = (int) waiting.stream().filter(op -> markDeployed.markDeployed(op, note).isPresent()).count();
+        if (advanced > 0) {
+            LOG.log(Level.WARNING, () -> "deploy report " + command.deliveryId() + " was recorded but not applied (the"
+                    + " instance stopped in between); its repeated delivery moved " + advanced + " request(s) to in effect");
+        }
+        return new Result(CallbackAnswer.DUPLICATE, advanced);
+    }
+
+    /** The report's status as compared: trimmed, lower case, "" when absent. */
+    private static String statusOf(Command command) {
+        return Optional.ofNullable(command.status()).orElse("").trim().toLowerCase(Locale.ROOT);
+    }
+
+    private static List<OperationId> named(Command command) {
+        return command.operationIds().stream().map(OperationId::parse).flatMap(Optional::stream).distinct().toList();
+    }
+
+    /** The requests a report covers: exactly those it names, or else the operations of its merge request. */
+    private List<OperationId> covered(Command command) {
+        var named = named(command);
+        return named.isEmpty()
+                ? operations.findByMergeRequest(command.projectId(), command.mrIid()).stream().map(Operation::id).toList()
+                : named;
     }
 }

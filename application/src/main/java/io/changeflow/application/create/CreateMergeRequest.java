@@ -6,6 +6,7 @@ import io.changeflow.application.port.out.Operations;
 import io.changeflow.application.port.out.Targets;
 import io.changeflow.application.port.out.WorkQueue.Step;
 import io.changeflow.application.port.out.WorkQueue.StepKind;
+import io.changeflow.application.workflow.HeadPipeline;
 import io.changeflow.application.workflow.MergeRequestTexts;
 import io.changeflow.application.workflow.PipelineWatch;
 import io.changeflow.application.workflow.Progress;
@@ -15,10 +16,10 @@ import io.changeflow.application.workflow.StepOutcome;
 import io.changeflow.domain.mr.MergeRequestState;
 import io.changeflow.domain.operation.MergeRequestRef;
 import io.changeflow.domain.operation.Operation;
-import io.changeflow.domain.polling.PollObservation;
 import io.changeflow.domain.request.Grant;
 import io.changeflow.domain.request.GrantFile;
 import io.changeflow.domain.request.OperationId;
+import io.changeflow.domain.request.PipelinePolicy;
 import io.changeflow.domain.request.StepOrder;
 import io.changeflow.domain.request.Target;
 import io.changeflow.domain.state.BindingStatus;
@@ -46,7 +47,11 @@ import java.util.Set;
  *
  * <p>Pipeline outcomes count only for the merge request's head: the latest pipeline is compared with
  * the head sha read just before, and one that ran for an earlier commit (someone pushed to the branch
- * after it passed) is looked at again like a running one. Passed moves on per the order stored with
+ * after it passed) is looked at again like a running one. What counts is the target's pipeline policy
+ * ({@link HeadPipeline}): a passed pipeline, with {@code manual-counts} also one waiting on a manual job or skipped,
+ * and with {@code none} (no CI) no pipeline at all, only the head caught up. A pipeline that will not reach a result by
+ * itself and does not count (manual or skipped where a pass is required, canceled) ends CREATE_FAILED at once, its
+ * note saying what a person does. Passed moves on per the order stored with
  * the operation (approve-first: HANDLE; create-first: APPROVAL_REQUESTED and the approval step, with
  * {@code ext.mrId}); failed is deterministic (CREATE_FAILED, "contact the maintainers"); timed out is
  * unknown (MR_CREATING with the step "pipeline pending", "keep waiting") and the watch keeps looking at
@@ -129,7 +134,12 @@ public final class CreateMergeRequest implements StepHandler {
     private RemoteMergeRequest ensureMergeRequest(Operation op, Target target) {
         var project = target.project();
         var branch = MergeRequestTexts.branchOf(op.id());
-        var existing = mergeRequests.findBySourceBranch(project, branch);
+        var recorded = recordedMergeRequest(op);
+        if (recorded.isPresent() && recorded.get().state() != MergeRequestState.CLOSED) {
+            LOG.log(Level.INFO, () -> "reusing merge request !" + recorded.get().iid() + " of " + op.id());
+            return recorded.get();
+        }
+        var existing = recorded.isPresent() ? Optional.<RemoteMergeRequest>empty() : mergeRequests.findBySourceBranch(project, branch);
         if (existing.isPresent()) {
             LOG.log(Level.INFO, () -> "reusing merge request !" + existing.get().iid() + " of " + op.id());
             return existing.get();
@@ -145,7 +155,22 @@ public final class CreateMergeRequest implements StepHandler {
             mergeRequests.commit(project, branch, MergeRequestTexts.commitMessageOf(op),
                     List.of(new MergeRequests.FileChange(target.filePath(), content)));
         }
+        if (recorded.isPresent()) {
+            // One merge request per request: the one recorded was closed on GitLab without merging; it is reopened
+            // (with the branch made whole again above), never a second one opened next to it.
+            var closed = recorded.get();
+            LOG.log(Level.INFO, () -> "reopening merge request !" + closed.iid() + " of " + op.id() + ", closed on GitLab");
+            mergeRequests.reopen(project, closed.iid());
+            return mergeRequests.get(project, closed.iid());
+        }
         return mergeRequests.open(project, branch, base, MergeRequestTexts.titleOf(op), MergeRequestTexts.descriptionOf(op));
+    }
+
+    /** The merge request the operation records, as GitLab reports it now; empty when none is recorded or it is gone. */
+    private Optional<RemoteMergeRequest> recordedMergeRequest(Operation op) {
+        return op.mergeRequest()
+                .map(mr -> mergeRequests.get(mr.project(), mr.iid()))
+                .filter(remote -> remote.state() != MergeRequestState.ABSENT);
     }
 
     private StepOutcome awaitPipeline(Operation op, MergeRequestRef mr, Step step) {
@@ -154,14 +179,21 @@ public final class CreateMergeRequest implements StepHandler {
             changes.apply(op, WorkflowEvent.MR_CLOSED_REMOTELY, "The merge request !" + mr.iid() + " was closed on GitLab.");
             return StepOutcome.done();
         }
-        // Only the head's own pipeline counts: one that ran for an earlier commit is still "running".
-        var observation = remote.state() == MergeRequestState.MERGED
-                ? PollObservation.PASSED
-                : PipelineWatch.observation(mergeRequests.latestPipeline(mr.project(), mr.iid()), remote.sha());
-        return switch (watch.observe(step, observation, clock.instant(), op.updatedAt())) {
+        // Only the head's own pipeline counts (GitLab's head_pipeline, merged-results pipelines included), as the target's
+        // pipeline policy reads it, and only once the merge request reports its branch's real head: a read that lags
+        // behind a push is still waiting. A target without CI awaits no pipeline (only that head).
+        var policy = pipelinePolicyOf(op);
+        var look = remote.state() == MergeRequestState.MERGED
+                ? new HeadPipeline.Look.Counts(Optional.empty())
+                : HeadPipeline.look(mergeRequests, mr, remote, policy);
+        if (look instanceof HeadPipeline.Look.NotRun notRun) {
+            changes.apply(op, WorkflowEvent.MR_PIPELINE_FAILED, HeadPipeline.notRun(mr, notRun.pipeline(), policy));
+            return StepOutcome.done();
+        }
+        return switch (watch.observe(step, HeadPipeline.observation(look), clock.instant(), op.updatedAt())) {
             case PipelineWatch.Verdict.Again again -> StepOutcome.again(again.step().nextAttempt().with(PHASE, PIPELINE), again.delay());
-            case PipelineWatch.Verdict.Passed passed ->
-                    handOn(changes.apply(op, WorkflowEvent.MR_PIPELINE_PASSED, "The merge request pipeline passed."), step);
+            case PipelineWatch.Verdict.Passed passed -> handOn(changes.apply(op, WorkflowEvent.MR_PIPELINE_PASSED,
+                    passedNote(look, policy)), step);
             case PipelineWatch.Verdict.Failed failed -> {
                 changes.apply(op, WorkflowEvent.MR_PIPELINE_FAILED,
                         "The merge request pipeline failed: the change does not pass its checks.");
@@ -174,11 +206,36 @@ public final class CreateMergeRequest implements StepHandler {
                 }
                 yield StepOutcome.again(timedOut.step().nextAttempt().with(PHASE, PIPELINE), timedOut.delay());
             }
-            case PipelineWatch.Verdict.GaveUp gaveUp -> {
-                LOG.log(Level.WARNING, () -> op.id() + " pipeline still pending; an operator confirms the outcome");
-                yield StepOutcome.done();
-            }
+            case PipelineWatch.Verdict.GaveUp gaveUp -> pipelineGaveUp(op, mr, gaveUp);
         };
+    }
+
+    /**
+     * The pipeline stayed pending past the pending deadline: the watch ends in an explicit state (hint
+     * CONTACT_MAINTAINERS) whose note says what a person checks.
+     */
+    private StepOutcome pipelineGaveUp(Operation op, MergeRequestRef mr, PipelineWatch.Verdict.GaveUp gaveUp) {
+        LOG.log(Level.WARNING, () -> op.id() + " pipeline still pending after " + gaveUp.deadlineText() + "; a person looks");
+        changes.apply(op, WorkflowEvent.MR_PIPELINE_UNFINISHED, "The pipeline of merge request !" + mr.iid()
+                + " was still pending " + gaveUp.deadlineText() + " after it timed out, and nobody looks at it any more. "
+                + "Check the pipeline on GitLab (a stuck runner, a job waiting to be started by hand), then re-trigger "
+                + "the request (it looks at the pipeline again) or close it.");
+        return StepOutcome.done();
+    }
+
+    /** The target's pipeline policy; the fail-safe {@code required} when the target left the catalog. */
+    private PipelinePolicy pipelinePolicyOf(Operation op) {
+        return targets.find(op.target()).map(Target::pipeline).orElse(PipelinePolicy.REQUIRED);
+    }
+
+    private static String passedNote(HeadPipeline.Look look, PipelinePolicy policy) {
+        if (look instanceof HeadPipeline.Look.Counts counts
+                && (counts.pipeline().isEmpty() ? !policy.awaitsPipeline()
+                : counts.pipeline().get().status() != MergeRequests.PipelineStatus.PASSED)) {
+            var why = HeadPipeline.counted(counts, policy);
+            return "Nothing to wait for: " + why + ".";
+        }
+        return "The merge request pipeline passed.";
     }
 
     /** After the pipeline passed: the next step of the order stored with the operation. */

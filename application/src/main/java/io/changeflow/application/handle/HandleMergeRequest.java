@@ -19,7 +19,9 @@ import io.changeflow.domain.operation.MergeRequestRef;
 import io.changeflow.domain.operation.Operation;
 import io.changeflow.domain.request.Grant;
 import io.changeflow.domain.request.OperationId;
+import io.changeflow.domain.request.PipelinePolicy;
 import io.changeflow.domain.request.StepOrder;
+import io.changeflow.domain.request.Target;
 import io.changeflow.domain.state.BindingStatus;
 import io.changeflow.domain.state.StepStatus;
 import io.changeflow.domain.state.WorkflowEvent;
@@ -66,7 +68,10 @@ import java.util.function.DoubleSupplier;
  * which reads as still running. Failed: HANDLE_PIPELINE_FAILED, deterministic; timed out:
  * HANDLE_PIPELINE_PENDING, the request stays MERGING with the step "pipeline pending" and is still looked at
  * for a while. Refusals GitLab's settled status does not explain are retried a bounded number of times with
- * jittered exponential backoff (then HANDLE_ERROR, safe to re-trigger). See {@link ApproveAndMerge}.
+ * jittered exponential backoff (then HANDLE_ERROR, safe to re-trigger). Nothing is merged without a passed pipeline
+ * of the current head, read right before the merge; a reason GitLab names that a person must remove (draft,
+ * discussions, blocked, ...) is HANDLE_MERGE_BLOCKED. A re-trigger at HANDLE_PIPELINE_FAILED first looks at the same
+ * head's pipeline again: merged only if it passed by now (e.g. run again on GitLab). See {@link ApproveAndMerge}.
  */
 public final class HandleMergeRequest implements StepHandler {
 
@@ -144,6 +149,13 @@ public final class HandleMergeRequest implements StepHandler {
         }
         if (remote.state() == MergeRequestState.ABSENT) {
             throw new IllegalStateException("merge request !" + mr.iid() + " of " + op.id() + " does not exist");
+        }
+        if (binding == BindingStatus.HANDLE_FAILED && op.step() == StepStatus.HANDLE_PIPELINE_FAILED) {
+            // A re-trigger after the head's pipeline failed: look at that pipeline again first; merged only if it
+            // passed by now (e.g. run again on GitLab), never the failed head.
+            request.apply(WorkflowEvent.HANDLE_STARTED, "Looking at the pipeline of merge request !" + mr.iid()
+                    + "'s head again; it is merged only if that pipeline passed.");
+            return choreography.recheckPipeline(mr, step, request);
         }
         if (!(op.step() == StepStatus.HANDLE_STARTED && binding == BindingStatus.MERGING)) {
             request.apply(WorkflowEvent.HANDLE_STARTED, "Approving and merging merge request !" + mr.iid() + ".");
@@ -247,7 +259,14 @@ public final class HandleMergeRequest implements StepHandler {
         @Override
         public StepOutcome pipelineFailed(MergeRequestRef mr) {
             apply(WorkflowEvent.HANDLE_PIPELINE_FAILED, "The pipeline of merge request !" + mr.iid()
-                    + " failed after the rebase: the change no longer passes its checks.");
+                    + "'s current head failed: the change no longer passes its checks; nothing was merged. Fix the "
+                    + "change (or run the pipeline again on GitLab) before re-triggering.");
+            return StepOutcome.done();
+        }
+
+        @Override
+        public StepOutcome mergeBlocked(MergeRequestRef mr, String detail) {
+            apply(WorkflowEvent.MERGE_BLOCKED, detail);
             return StepOutcome.done();
         }
 
@@ -261,7 +280,11 @@ public final class HandleMergeRequest implements StepHandler {
 
         @Override
         public StepOutcome pipelineGaveUp(MergeRequestRef mr) {
-            LOG.log(Level.WARNING, () -> current.id() + " pipeline still pending; an operator confirms the outcome");
+            LOG.log(Level.WARNING, () -> current.id() + " pipeline still pending past the pending deadline; a person looks");
+            apply(WorkflowEvent.HANDLE_PIPELINE_UNFINISHED, "The pipeline of merge request !" + mr.iid()
+                    + " before merging was still pending at the pending deadline, and nobody looks at it any more. "
+                    + "Check the pipeline on GitLab (a stuck runner, a job waiting to be started by hand), then "
+                    + "re-trigger the request (it looks at the pipeline again) or close it.");
             return StepOutcome.done();
         }
 
@@ -269,6 +292,12 @@ public final class HandleMergeRequest implements StepHandler {
         public StepOutcome stuck(MergeRequestRef mr, String detail) {
             apply(WorkflowEvent.HANDLE_ERROR, detail + "; an operator can re-trigger it.");
             return StepOutcome.done();
+        }
+
+        /** The target's pipeline policy, read from the catalog on every use; required when the target left it. */
+        @Override
+        public PipelinePolicy pipelinePolicy() {
+            return targets.find(current.target()).map(Target::pipeline).orElse(PipelinePolicy.REQUIRED);
         }
     }
 }

@@ -1,6 +1,6 @@
 package io.changeflow.application.query;
 
-import io.changeflow.application.port.out.MergeRequests;
+import io.changeflow.application.port.out.TargetFiles;
 import io.changeflow.application.port.out.Targets;
 import io.changeflow.domain.request.ChangePreview;
 import io.changeflow.domain.request.Grant;
@@ -15,7 +15,8 @@ import java.util.Optional;
  * The read-only preview of the change a request's merge request would make, from the target file's
  * current content on the default branch. The input is read with the same rules as a submission, so
  * the added line is exactly the one the merge request will write. Any failure (unknown target,
- * invalid input, GitLab down) gives an empty preview: a preview never blocks submitting.
+ * invalid input, GitLab down) gives an empty preview: a preview never blocks submitting. GitLab is read
+ * through {@link TargetFiles}, isolated from the workflow's {@code MergeRequests}.
  */
 public final class PreviewChange {
 
@@ -35,12 +36,12 @@ public final class PreviewChange {
                           Optional<String> operationId, Optional<String> expiresAt) {}
 
     private final Targets targets;
-    private final MergeRequests mergeRequests;
+    private final TargetFiles files;
     private final Clock clock;
 
-    public PreviewChange(Targets targets, MergeRequests mergeRequests, Clock clock) {
+    public PreviewChange(Targets targets, TargetFiles files, Clock clock) {
         this.targets = targets;
-        this.mergeRequests = mergeRequests;
+        this.files = files;
         this.clock = clock;
     }
 
@@ -56,8 +57,7 @@ public final class PreviewChange {
             if (target.isEmpty()) {
                 return Optional.empty();
             }
-            var project = target.get().project();
-            var current = mergeRequests.readFile(project, mergeRequests.defaultBranch(project), target.get().filePath());
+            var current = files.currentContent(target.get().project(), target.get().filePath());
             return Optional.of(ChangePreview.of(target.get(), current, Grant.of(valid.request())));
         } catch (RuntimeException e) {
             LOG.log(Level.WARNING, "preview unavailable; submitting is not affected", e);

@@ -1,5 +1,6 @@
 package io.changeflow.application.query;
 
+import io.changeflow.application.port.out.Operations;
 import io.changeflow.domain.hint.Hint;
 import io.changeflow.domain.operation.HistoryEntry;
 import io.changeflow.domain.operation.MergeRequestRef;
@@ -13,6 +14,7 @@ import io.changeflow.domain.state.StepStatus;
 import io.changeflow.domain.state.WorkflowEvent;
 import java.time.Instant;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -23,15 +25,33 @@ import java.util.Optional;
  * @param step     the fine step, for troubleshooting
  * @param detail   a person-readable note on the last step
  * @param timeline the state writes, oldest first (empty in list views)
+ * @param waiting  who is expected to act next, since and until when (empty when nobody is, and in list views)
+ * @param kind     what the request changes (grant, renewal, expiry, revocation)
+ * @param previousGrant for a renewal the grant in effect whose line it rewrites, for a removal the grant whose line
+ *                 it removes; empty for a first grant or a re-application
+ * @param removal  for a removal, why and by whom (empty for a grant or renewal, and in list views)
  */
 public record RequestView(OperationId operationId, TargetKey targetKey, SubjectId subjectId, String requester,
                           String reason, Optional<Instant> expiresAt, StepOrder stepOrder,
                           Optional<BindingStatus> status, StepStatus step, int stepCode, Hint hint, String detail,
                           Optional<MergeRequestRef> mergeRequest, Optional<Long> batchId,
-                          List<TimelineEntry> timeline, Instant createdAt, Instant updatedAt) {
+                          List<TimelineEntry> timeline, Instant createdAt, Instant updatedAt,
+                          Optional<RequestWait> waiting, RequestKind kind, Optional<OperationId> previousGrant,
+                          Optional<RemovalStory> removal) {
 
     public RequestView {
         timeline = List.copyOf(timeline);
+        Objects.requireNonNull(waiting, "waiting");
+        Objects.requireNonNull(kind, "kind");
+        Objects.requireNonNull(previousGrant, "previousGrant");
+        Objects.requireNonNull(removal, "removal");
+    }
+
+    /** This view with {@code waiting}. */
+    public RequestView withWaiting(Optional<RequestWait> waiting) {
+        return new RequestView(operationId, targetKey, subjectId, requester, reason, expiresAt, stepOrder, status, step,
+                stepCode, hint, detail, mergeRequest, batchId, timeline, createdAt, updatedAt, waiting, kind,
+                previousGrant, removal);
     }
 
     /** One state write of the request. */
@@ -43,15 +63,33 @@ public record RequestView(OperationId operationId, TargetKey targetKey, SubjectI
         }
     }
 
-    /** The full view, with the timeline from the operation's history. */
+    /** The full view of a grant or renewal, with the timeline from the operation's history. */
     public static RequestView of(Operation op, List<HistoryEntry> history) {
-        return new RequestView(op.id(), op.target(), op.subject(), op.requester(), op.reason(), op.expiresAt(),
-                op.order(), op.binding(), op.step(), op.step().code(), op.hint(), op.detail(), op.mergeRequest(),
-                op.batchId(), history.stream().map(TimelineEntry::of).toList(), op.createdAt(), op.updatedAt());
+        return of(op, history, Optional.empty());
     }
 
-    /** The list view, without the timeline. */
+    /**
+     * The full view, with the timeline from the operation's history; for a removal {@code previousGrant} is the grant
+     * it removes (as read now, when it still exists), which tells a give-up from a revocation ({@link RemovalStory}).
+     */
+    public static RequestView of(Operation op, List<HistoryEntry> history, Optional<Operation> previousGrant) {
+        return view(op, history.stream().map(TimelineEntry::of).toList(), RemovalStory.of(op, previousGrant));
+    }
+
+    /** The full view; for a removal the grant it removes is read from {@code operations} (one read). */
+    public static RequestView read(Operation op, List<HistoryEntry> history, Operations operations) {
+        return of(op, history, op.kind().removes() ? op.removes().flatMap(operations::find) : Optional.empty());
+    }
+
+    /** The list view, without the timeline and the removal's story. */
     public static RequestView summaryOf(Operation op) {
-        return of(op, List.of());
+        return view(op, List.of(), Optional.empty());
+    }
+
+    private static RequestView view(Operation op, List<TimelineEntry> timeline, Optional<RemovalStory> removal) {
+        return new RequestView(op.id(), op.target(), op.subject(), op.requester(), op.reason(), op.expiresAt(),
+                op.order(), op.binding(), op.step(), op.step().code(), op.hint(), op.detail(), op.mergeRequest(),
+                op.batchId(), timeline, op.createdAt(), op.updatedAt(), Optional.empty(), RequestKind.of(op),
+                op.removes(), removal);
     }
 }

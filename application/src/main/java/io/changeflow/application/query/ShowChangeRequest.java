@@ -24,13 +24,26 @@ public final class ShowChangeRequest {
 
     private final Operations operations;
     private final Permissions permissions;
+    private final Optional<RequestWaits> waits;
 
+    /** Shows requests without their wait. */
     public ShowChangeRequest(Operations operations, Permissions permissions) {
         this.operations = operations;
         this.permissions = permissions;
+        this.waits = Optional.empty();
     }
 
-    /** The request with its timeline; empty when unknown or not visible to the viewer. */
+    /** Shows requests with who is expected to act next, since and until when ({@link RequestWait}). */
+    public ShowChangeRequest(Operations operations, Permissions permissions, RequestWaits waits) {
+        this.operations = operations;
+        this.permissions = permissions;
+        this.waits = Optional.of(waits);
+    }
+
+    /**
+     * The request with its timeline; empty when unknown or not visible to the viewer (visible to its requester, to
+     * the subject of a removal of a grant, and to operators).
+     */
     public Optional<RequestView> show(Command command) {
         var id = OperationId.parse(command.operationId());
         if (id.isEmpty()) {
@@ -42,10 +55,15 @@ public final class ShowChangeRequest {
         }
         var viewer = command.viewer();
         var isRequester = viewer.isVerified() && viewer.account().equals(op.get().requester());
-        if (!isRequester && !isOperator(viewer)) {
+        // the removal of a grant (its expiry, a revocation) is the subject's story too
+        var isRemovedSubject = viewer.isVerified() && op.get().kind().removes()
+                && viewer.account().equals(op.get().subject().value());
+        if (!isRequester && !isRemovedSubject && !isOperator(viewer)) {
             return Optional.empty();
         }
-        return Optional.of(RequestView.of(op.get(), operations.history(id.get())));
+        var history = operations.history(id.get());
+        var view = RequestView.read(op.get(), history, operations);
+        return Optional.of(waits.isEmpty() ? view : view.withWaiting(waits.get().of(op.get(), history)));
     }
 
     private boolean isOperator(Identity viewer) {

@@ -4,8 +4,10 @@ import io.changeflow.application.port.out.BusinessMetrics;
 import io.changeflow.application.port.out.Operations;
 import io.changeflow.application.port.out.Operations.StepNote;
 import io.changeflow.application.workflow.Emit;
+import io.changeflow.domain.PreemptedException;
 import io.changeflow.domain.operation.Operation;
 import io.changeflow.domain.request.OperationId;
+import io.changeflow.domain.state.IllegalTransitionException;
 import io.changeflow.domain.state.WorkflowEvent;
 import java.util.Optional;
 
@@ -28,7 +30,27 @@ public final class MarkDeployed {
 
     /** @return the operation when this call flipped it to VALIDATED; empty when it did not (already done, not merged, unknown) */
     public Optional<Operation> markDeployed(OperationId id, StepNote note) {
-        var flipped = operations.applyIfAllowed(id, WorkflowEvent.DEPLOYED, note);
+        return counted(operations.applyIfAllowed(id, WorkflowEvent.DEPLOYED, note));
+    }
+
+    /**
+     * The same, pinned to the version a decision was made on (reconciliation reads, decides, then writes):
+     * the write happens only if the operation is still at {@code version}, so a request that moved on meanwhile
+     * (validated by its callback, marked failed, re-applied) is never overwritten; that lost race is an empty
+     * answer, "moved on, skip".
+     *
+     * @return the operation when this call flipped it to VALIDATED; empty when it changed since it was read or
+     *         the table does not allow DEPLOYED where it is
+     */
+    public Optional<Operation> markDeployed(Operation read, StepNote note) {
+        try {
+            return counted(Optional.of(operations.apply(read.id(), read.version(), WorkflowEvent.DEPLOYED, note)));
+        } catch (PreemptedException | IllegalTransitionException movedOn) {
+            return Optional.empty();
+        }
+    }
+
+    private Optional<Operation> counted(Optional<Operation> flipped) {
         flipped.ifPresent(op -> Emit.quietly("validated", () -> metrics.validated(op.target().value())));
         return flipped;
     }

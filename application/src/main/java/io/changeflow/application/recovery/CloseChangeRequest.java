@@ -7,10 +7,12 @@ import io.changeflow.application.port.out.MergeRequests;
 import io.changeflow.application.port.out.Operations;
 import io.changeflow.application.port.out.Operations.StepNote;
 import io.changeflow.application.workflow.StateChanges;
+import io.changeflow.domain.PreemptedException;
 import io.changeflow.domain.batch.Settlement;
 import io.changeflow.domain.operation.Operation;
 import io.changeflow.domain.request.OperationId;
 import io.changeflow.domain.state.BindingStatus;
+import io.changeflow.domain.state.IllegalTransitionException;
 import io.changeflow.domain.state.Transition;
 import io.changeflow.domain.state.Transitions;
 import io.changeflow.domain.state.WorkflowEvent;
@@ -91,12 +93,21 @@ public final class CloseChangeRequest {
             result = new Result.RetryLater("GitLab could not be reached; nothing was changed.");
         }
         if (result instanceof Result.Closed) {
-            result = changes.applyIfAllowed(op.id(), WorkflowEvent.CLOSED_BY_OPERATOR, note).isPresent()
-                    ? result
-                    : new Result.RetryLater("The request changed meanwhile; look at it again.");
+            // Pinned to the version read before closing: a request that moved on meanwhile is not overwritten (its
+            // step sees the closed merge request itself); the operator looks again.
+            result = closedIfUnchanged(op, note);
         }
         record(command, op.id(), result);
         return result;
+    }
+
+    private Result closedIfUnchanged(Operation op, StepNote note) {
+        try {
+            changes.apply(op, WorkflowEvent.CLOSED_BY_OPERATOR, note);
+            return new Result.Closed();
+        } catch (PreemptedException | IllegalTransitionException movedOn) {
+            return new Result.RetryLater("The request changed meanwhile; look at it again.");
+        }
     }
 
     private Result closeRemotely(Operation op) {

@@ -49,7 +49,7 @@ public final class ShowOperation {
         }
         var history = operations.history(id.get());
         var retrigger = ResumableStep.of(op.get());
-        return Optional.of(new Details(RequestView.of(op.get(), history),
+        return Optional.of(new Details(RequestView.read(op.get(), history, operations),
                 operations.binding(op.get().subject(), op.get().target()), history, audit.about(id.get().value()),
                 allowedActions(op.get(), retrigger), retrigger));
     }

@@ -2,16 +2,19 @@ package io.changeflow.application.recovery;
 
 import io.changeflow.application.port.out.Batches;
 import io.changeflow.application.port.out.Operations;
+import io.changeflow.application.port.out.ScanCursors;
 import io.changeflow.application.port.out.Targets;
 import io.changeflow.application.port.out.WorkQueue;
 import io.changeflow.application.port.out.WorkQueue.Step;
 import io.changeflow.application.workflow.ResumableStep;
 import io.changeflow.application.workflow.StateChanges;
+import io.changeflow.domain.PreemptedException;
 import io.changeflow.domain.hint.NextAction;
 import io.changeflow.domain.operation.Operation;
 import io.changeflow.domain.request.StepOrder;
 import io.changeflow.domain.request.Target;
 import io.changeflow.domain.state.BindingStatus;
+import io.changeflow.domain.state.IllegalTransitionException;
 import io.changeflow.domain.state.StepStatus;
 import io.changeflow.domain.state.WorkflowEvent;
 import java.lang.System.Logger.Level;
@@ -25,7 +28,11 @@ import java.util.Set;
 /**
  * The timeout sweep for every "in progress" state of a single request (the design's second known
  * limitation): nothing stays "processing" without an explicit state, even when a task was lost.
- * Ages are compared with the database clock ({@link Operations#stuck}).
+ * Ages are compared with the database clock. Both passes are fair scans ({@link Operations#scan}): each run
+ * reads the next {@code limit} candidates after where the previous run stopped ({@link ScanCursors}) and wraps
+ * around at the end, so requests that are left as they are (explicitly pending ones) never hide the others;
+ * with {@code N} candidates every one is looked at within ceil(N / limit) + 1 runs. Every failure it writes is
+ * pinned to the version it read: a request that progressed meanwhile is skipped, never overwritten.
  *
  * <ol>
  *   <li>Too old ({@code failAfter} without a state write, longer than any step legitimately stays
@@ -47,6 +54,12 @@ public final class SweepStuckRequests {
 
     private static final Set<BindingStatus> STEPPING = Set.copyOf(EnumSet.of(BindingStatus.APPROVAL_SENDING,
             BindingStatus.MR_CREATING, BindingStatus.MR_CREATED, BindingStatus.MERGING));
+    private static final Set<BindingStatus> QUIET = Set.copyOf(EnumSet.of(BindingStatus.APPROVAL_SENDING,
+            BindingStatus.MR_CREATING, BindingStatus.MR_CREATED, BindingStatus.MERGING, BindingStatus.BATCH_WAITING));
+
+    /** The two scans' names in {@link ScanCursors}. */
+    public static final String FAIL_SCAN = "sweep-stuck-requests.fail";
+    public static final String LOST_TASK_SCAN = "sweep-stuck-requests.lost-task";
 
     /**
      * @param lostTaskAfter quiet this long without a task: schedule the step again
@@ -78,11 +91,13 @@ public final class SweepStuckRequests {
     private final Batches batches;
     private final WorkQueue queue;
     private final StateChanges changes;
+    private final ScanCursors cursors;
     private final Policy policy;
 
     public SweepStuckRequests(Operations operations, Targets targets, Batches batches, WorkQueue queue,
-                              StateChanges changes, Policy policy) {
+                              StateChanges changes, ScanCursors cursors, Policy policy) {
         this.operations = operations;
+        this.cursors = cursors;
         this.targets = targets;
         this.batches = batches;
         this.queue = queue;
@@ -92,19 +107,17 @@ public final class SweepStuckRequests {
 
     public Result sweep(Command command) {
         var failed = 0;
-        for (var op : operations.stuck(STEPPING, policy.failAfter(), policy.limit())) {
+        for (var op : page(FAIL_SCAN, STEPPING, policy.failAfter())) {
             if (!NextAction.PENDING.contains(op.step()) && declareFailure(op)) {
                 failed++;
             }
         }
         var rescheduled = 0;
         var readmitted = 0;
-        var quiet = EnumSet.copyOf(STEPPING);
-        quiet.add(BindingStatus.BATCH_WAITING);
-        for (var op : operations.stuck(quiet, policy.lostTaskAfter(), policy.limit())) {
+        for (var op : page(LOST_TASK_SCAN, QUIET, policy.lostTaskAfter())) {
             if (op.binding().equals(Optional.of(BindingStatus.BATCH_WAITING))) {
                 var target = targets.find(op.target());
-                if (batches.admit(op.id(), target.map(Target::partition).orElse(Target.DEFAULT_PARTITION))) {
+                if (batches.admit(op.id(), target.map(t -> t.partitionOf(op.kind())).orElse(Target.DEFAULT_PARTITION))) {
                     readmitted++;
                 }
                 continue;
@@ -122,6 +135,13 @@ public final class SweepStuckRequests {
         return new Result(failed, rescheduled, readmitted);
     }
 
+    /** The next page of the scan, its position remembered first (a row that fails cannot hold the scan). */
+    private List<Operation> page(String scan, Set<BindingStatus> statuses, Duration olderThan) {
+        var page = operations.scan(statuses, olderThan, cursors.position(scan), policy.limit());
+        cursors.remember(scan, page.next());
+        return page.operations();
+    }
+
     private boolean declareFailure(Operation op) {
         var detail = "No progress for " + policy.failAfter().toMinutes() + " minutes; an operator can re-trigger it.";
         var events = switch (op.binding().orElseThrow()) {
@@ -133,16 +153,17 @@ public final class SweepStuckRequests {
                     : List.of(WorkflowEvent.APPROVAL_REQUESTED, WorkflowEvent.APPROVAL_SUBMIT_FAILED);
             default -> List.of(WorkflowEvent.HANDLE_ERROR);
         };
-        var written = false;
-        for (var event : events) {
-            written = changes.applyIfAllowed(op.id(), event, detail).isPresent();
-            if (!written) {
-                break;
+        // pinned to the version read: a request that progressed since the scan read it is never overwritten
+        var current = op;
+        try {
+            for (var event : events) {
+                current = changes.apply(current, event, detail);
             }
+        } catch (PreemptedException | IllegalTransitionException movedOn) {
+            LOG.log(Level.INFO, () -> op.id() + " moved on since the sweep read it at " + op.state() + "; skipped");
+            return false;
         }
-        if (written) {
-            LOG.log(Level.WARNING, () -> op.id() + " made no progress at " + op.state() + "; wrote " + events.getLast());
-        }
-        return written;
+        LOG.log(Level.WARNING, () -> op.id() + " made no progress at " + op.state() + "; wrote " + events.getLast());
+        return true;
     }
 }

@@ -25,6 +25,7 @@ import java.util.OptionalInt;
 public final class Settings {
 
     public static final String APPLY_RATE_LIMIT = "APPLY_RATE_LIMIT";
+    public static final String PREVIEW_RATE_LIMIT = "PREVIEW_RATE_LIMIT";
     public static final String ACCESS_MODE = "ACCESS_MODE";
     public static final String ACCESS_TEST_WINDOW = "ACCESS_TEST_WINDOW";
     public static final String ACCESS_ZONE = "ACCESS_ZONE";
@@ -38,6 +39,8 @@ public final class Settings {
     public static final int DEFAULT_APPROVAL_MAX_RETRIES = 3;
     /** The default of the submit endpoint's rate limit (its {@code @RateLimit} annotation says the same). */
     public static final int DEFAULT_APPLY_RATE_LIMIT = 10;
+    /** The default of the preview endpoint's rate limit: a form asks for a preview as its fields change. */
+    public static final int DEFAULT_PREVIEW_RATE_LIMIT = 60;
 
     /** One setting as the operations console shows it. */
     public record Described(String key, Optional<String> raw, String resolved, String rule) {}
@@ -92,6 +95,8 @@ public final class Settings {
     public List<Described> describeAll() {
         return List.of(
                 describe(APPLY_RATE_LIMIT, rateLimit(APPLY_RATE_LIMIT, DEFAULT_APPLY_RATE_LIMIT),
+                        v -> v.isPresent() ? String.valueOf(v.getAsInt()) : "no limiting"),
+                describe(PREVIEW_RATE_LIMIT, rateLimit(PREVIEW_RATE_LIMIT, DEFAULT_PREVIEW_RATE_LIMIT),
                         v -> v.isPresent() ? String.valueOf(v.getAsInt()) : "no limiting"),
                 describe(ACCESS_MODE, accessMode(), AccessMode::name),
                 describe(ACCESS_TEST_WINDOW, testWindow(), TestWindow::toString),

@@ -22,6 +22,7 @@ import io.changeflow.domain.state.WorkflowEvent;
 import java.lang.System.Logger.Level;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
 
@@ -32,9 +33,16 @@ import java.util.Objects;
  *
  * <p>Order of checks: fields (400), then the idempotency key (the operationId, with the request's
  * fingerprint), so a retry of an accepted request replays its answer even if access closed since,
- * then access mode (403), target (400), and "a request is already in progress for this subject and
- * target" (409) decided by the database when the request is opened. Every refusal after the key was
- * claimed releases it, so a corrected retry is validated again.
+ * then an operation stored under the operationId whose key record expired (the same answer as a
+ * duplicate, also while access is closed), then access mode (403), target (400), and "a request is
+ * already in progress for this subject and target" (409) decided by the database when the request is
+ * opened. Every refusal after the key was claimed releases it, so a corrected retry is validated again.
+ *
+ * <p>Concurrent duplicates (design 3.6): only the caller that claimed the key validates; a duplicate
+ * arriving while it does waits for its answer, looking again every {@link #DUPLICATE_RECHECK} for at
+ * most {@link #DUPLICATE_WAIT}, and answers with the original request (DUPLICATE_SUBMIT, its view).
+ * When the original was refused its key is released and the duplicate is validated itself, so it gets
+ * the same refusal. Only past the wait does it answer IDEMPOTENCY_IN_FLIGHT.
  *
  * <p>Rate limiting runs in the web layer before this use case, so a duplicate over quota gets 429
  * rather than DUPLICATE_SUBMIT: accepted by design.
@@ -51,7 +59,22 @@ public final class SubmitChangeRequest {
      */
     public static final Duration IN_FLIGHT_ABANDONED_AFTER = Duration.ofSeconds(30);
 
+    /** How long a duplicate waits at most for the original request's answer before IDEMPOTENCY_IN_FLIGHT. */
+    public static final Duration DUPLICATE_WAIT = Duration.ofSeconds(2);
+
+    /** How often a waiting duplicate looks at the key again (one primary-key read each time). */
+    public static final Duration DUPLICATE_RECHECK = Duration.ofMillis(50);
+
+    /** The most looks of one waiting duplicate, whatever the clock says: the wait ends even if time stood still. */
+    static final int MAX_LOOKS = (int) (DUPLICATE_WAIT.toMillis() / DUPLICATE_RECHECK.toMillis()) + 1;
+
     static final String ACCEPTED_OUTCOME = "ACCEPTED";
+
+    /** How a waiting duplicate waits between two looks at the key: {@code Thread::sleep} in production. */
+    @FunctionalInterface
+    public interface Pause {
+        void pause(Duration duration) throws InterruptedException;
+    }
 
     private static final System.Logger LOG = System.getLogger(SubmitChangeRequest.class.getName());
 
@@ -137,9 +160,12 @@ public final class SubmitChangeRequest {
     private final BusinessMetrics metrics;
     private final Clock clock;
     private final Duration keyTimeToLive;
+    private final Pause pause;
 
+    /** @param pause how a duplicate waits for the original's answer between looks ({@code Thread::sleep}) */
     public SubmitChangeRequest(Operations operations, Targets targets, IdempotencyRecords idempotency, Settings settings,
-                               StepLauncher launcher, BusinessMetrics metrics, Clock clock, Duration keyTimeToLive) {
+                               StepLauncher launcher, BusinessMetrics metrics, Clock clock, Duration keyTimeToLive,
+                               Pause pause) {
         this.operations = operations;
         this.targets = targets;
         this.idempotency = idempotency;
@@ -148,6 +174,7 @@ public final class SubmitChangeRequest {
         this.metrics = metrics;
         this.clock = clock;
         this.keyTimeToLive = keyTimeToLive;
+        this.pause = Objects.requireNonNull(pause, "pause");
     }
 
     public Result submit(Command command) {
@@ -158,17 +185,48 @@ public final class SubmitChangeRequest {
         var request = ((Submission.Validation.Valid) validation).request();
         var key = request.operationId().value();
         var fingerprint = request.fingerprint();
-        switch (idempotency.checkOrInsert(key, fingerprint, keyTimeToLive, IN_FLIGHT_ABANDONED_AFTER)) {
-            case IdempotencyRecords.Claim.Existing existing -> {
-                return answerExisting(request, fingerprint, existing);
+        var waitUntil = clock.instant().plus(DUPLICATE_WAIT);
+        for (var look = 1; ; look++) {
+            switch (idempotency.checkOrInsert(key, fingerprint, keyTimeToLive, IN_FLIGHT_ABANDONED_AFTER)) {
+                case IdempotencyRecords.Claim.Existing existing -> {
+                    var answer = answerExisting(request, fingerprint, existing);
+                    if (!(answer instanceof Result.InFlight)) {
+                        return answer;
+                    }
+                }
+                case IdempotencyRecords.Claim.RetryLater retryLater -> {
+                    // the winner of the insert vanished before it could be read: look again
+                }
+                case IdempotencyRecords.Claim.Fresh fresh -> {
+                    return validateOwned(request, key);
+                }
             }
-            case IdempotencyRecords.Claim.RetryLater retryLater -> {
+            if (!waitForOriginal(look, waitUntil)) {
                 return new Result.InFlight();
             }
-            case IdempotencyRecords.Claim.Fresh fresh -> {
-                // this caller owns the key: go on below
-            }
         }
+    }
+
+    /**
+     * Waits for the next look at a key another request is validating; false once the wait is over
+     * ({@link #DUPLICATE_WAIT} by the clock, or {@link #MAX_LOOKS}) or the thread was interrupted.
+     */
+    private boolean waitForOriginal(int looks, Instant waitUntil) {
+        var left = Duration.between(clock.instant(), waitUntil);
+        if (looks >= MAX_LOOKS || left.isNegative() || left.isZero()) {
+            return false;
+        }
+        try {
+            pause.pause(left.compareTo(DUPLICATE_RECHECK) < 0 ? left : DUPLICATE_RECHECK);
+            return true;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    /** This caller owns the key: it validates, opens the request and stores (or releases) the answer. */
+    private Result validateOwned(ChangeRequest request, String key) {
         Result result;
         try {
             result = decide(request);
@@ -190,17 +248,18 @@ public final class SubmitChangeRequest {
     }
 
     private Result decide(ChangeRequest request) {
+        var earlier = operations.find(request.operationId());
+        if (earlier.isPresent()) {
+            // The key's record expired (or its outcome was never stored), but the operation exists: answered as a
+            // duplicate would be, before the access check, so a retry after access closed is not told 403.
+            return sameRequest(earlier.get(), request) ? duplicateOf(earlier.get()) : new Result.KeyReused();
+        }
         if (!settings.accessOpen(clock.instant())) {
             return new Result.ServiceClosed();
         }
         var target = targets.find(request.target());
         if (target.isEmpty()) {
             return new Result.Invalid(List.of(new FieldError("targetKey", "UNKNOWN", "there is no such target")));
-        }
-        var earlier = operations.find(request.operationId());
-        if (earlier.isPresent()) {
-            // The key's record expired (or its outcome was never stored), but the operation exists.
-            return sameRequest(earlier.get(), request) ? duplicateOf(earlier.get()) : new Result.KeyReused();
         }
         var order = orderFor(target.get());
         var event = order == StepOrder.APPROVE_FIRST ? WorkflowEvent.SUBMITTED_APPROVE_FIRST : WorkflowEvent.SUBMITTED_CREATE_FIRST;
@@ -237,7 +296,9 @@ public final class SubmitChangeRequest {
         } else {
             launcher.launch(op.id(), StepKind.CREATE, WorkflowEvent.CREATE_ERROR);
         }
-        // Accepted even when the queue refused: the request exists and shows its explicit failure state.
+        // Accepted even when the queue refused: the request exists and shows its explicit failure state, whose
+        // hint KEEP_WAITING is kept true by RetryTransientFailures (it re-runs the step once the backlog has room,
+        // until the transient deadline, then CONTACT_MAINTAINERS).
         var current = operations.find(op.id()).orElse(op);
         return new Result.Accepted(RequestView.of(current, operations.history(op.id())));
     }

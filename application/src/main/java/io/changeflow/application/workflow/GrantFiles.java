@@ -6,6 +6,7 @@ import io.changeflow.domain.request.Grant;
 import io.changeflow.domain.request.GrantFile;
 import io.changeflow.domain.request.Target;
 import java.util.Collection;
+import java.util.List;
 
 /** Grant files as the workflow generates them: the file as a ref holds it now, with grants applied by {@link GrantFile}. */
 public final class GrantFiles {
@@ -20,7 +21,17 @@ public final class GrantFiles {
      * generating it on the current content of a branch never conflicts with what that branch holds.
      */
     public static FileChange on(MergeRequests gitlab, String project, String ref, Target target, Collection<Grant> grants) {
-        var content = GrantFile.parse(target.key(), gitlab.readFile(project, ref, target.filePath())).with(grants).render();
+        return on(gitlab, project, ref, target, grants, List.of());
+    }
+
+    /**
+     * The same with {@code removed} taken out: exactly those lines ({@link GrantFile#without}); a line edited by
+     * hand since, or one the file cannot parse, stays.
+     */
+    public static FileChange on(MergeRequests gitlab, String project, String ref, Target target, Collection<Grant> grants,
+                                Collection<Grant> removed) {
+        var content = GrantFile.parse(target.key(), gitlab.readFile(project, ref, target.filePath())).with(grants)
+                .without(removed).render();
         return new FileChange(target.filePath(), content);
     }
 }

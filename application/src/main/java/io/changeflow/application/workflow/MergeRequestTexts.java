@@ -65,6 +65,13 @@ public final class MergeRequestTexts {
         var text = new StringBuilder("Changes requested through Changeflow, merged together as batch ")
                 .append(batchId).append(".\n\n");
         for (var op : members) {
+            if (op.kind().removes()) {
+                text.append("- remove ").append(op.subject().value()).append(" from ").append(op.target().value())
+                        .append(" (").append(op.kind() == io.changeflow.domain.state.ChangeKind.EXPIRY ? "expired " : "revoked; until ")
+                        .append(op.expiresAt().map(Instant::toString).orElse("no expiry")).append(", by ")
+                        .append(op.requester()).append(")\n");
+                continue;
+            }
             text.append("- ").append(op.subject().value()).append(" -> ").append(op.target().value())
                     .append(" (requested by ").append(op.requester()).append(", until ")
                     .append(op.expiresAt().map(Instant::toString).orElse("no expiry")).append(")\n");

@@ -6,6 +6,7 @@ import io.changeflow.domain.polling.PollDecision;
 import io.changeflow.domain.polling.PollObservation;
 import io.changeflow.domain.polling.PollOutcome;
 import io.changeflow.domain.polling.TieredPolling;
+import io.changeflow.domain.request.PipelinePolicy;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
@@ -15,7 +16,9 @@ import java.util.Optional;
  * Waiting on an external process (a pipeline, a rebase) across runs of a step: the counters live in
  * the step's data, each look is one run, the delay until the next look comes from
  * {@link TieredPolling}. A timeout is not a failure: the caller records "pending" and the watch keeps
- * looking at a slow pace for a while, so a late result still moves the request on by itself.
+ * looking at a slow pace until the pending deadline, so a late result still moves the request on by itself;
+ * past the deadline the watch ends ({@link Verdict.GaveUp}) and the caller writes an explicit state whose hint
+ * is CONTACT_MAINTAINERS.
  */
 public final class PipelineWatch {
 
@@ -37,18 +40,50 @@ public final class PipelineWatch {
         /** It just timed out: record "pending", then look again after {@code delay} (slow pace). */
         record TimedOut(Step step, Duration delay) implements Verdict {}
 
-        /** Pending for longer than the policy looks: stop; the state stays pending for a person to confirm. */
-        record GaveUp() implements Verdict {}
+        /**
+         * Pending for longer than the pending deadline ({@code changeflow.workflow.pipeline.pending-deadline}):
+         * the watch ends; the caller writes an explicit state a person looks at (hint CONTACT_MAINTAINERS), never
+         * "pending" with nobody watching.
+         *
+         * @param pendingSince when the pipeline was first recorded pending
+         * @param deadline     how long it was looked at after that
+         */
+        record GaveUp(Instant pendingSince, Duration deadline) implements Verdict {
+
+            /** "24 h", "90 min", "45 s": the deadline as a person reads it in a note. */
+            public String deadlineText() {
+                return PipelineWatch.text(deadline);
+            }
+        }
     }
 
     private final TieredPolling polling;
     private final Duration pendingRecheck;
     private final Duration giveUpAfter;
 
+    /** The pending deadline used when none (or a zero or negative one) is given: 24 hours. */
+    public static final Duration DEFAULT_PENDING_DEADLINE = Duration.ofHours(24);
+
+    /**
+     * @param giveUpAfter the pending deadline: how long a pending pipeline is still looked at (a missing, zero
+     *                    or negative one means {@link #DEFAULT_PENDING_DEADLINE}, never "give up at once")
+     */
     public PipelineWatch(TieredPolling polling, Duration pendingRecheck, Duration giveUpAfter) {
         this.polling = polling;
         this.pendingRecheck = pendingRecheck;
-        this.giveUpAfter = giveUpAfter;
+        this.giveUpAfter = giveUpAfter == null || giveUpAfter.isZero() || giveUpAfter.isNegative()
+                ? DEFAULT_PENDING_DEADLINE : giveUpAfter;
+    }
+
+    /** "24 h", "90 min", "45 s": a duration as a person reads it in a note. */
+    public static String text(Duration duration) {
+        if (duration.toSeconds() % 3600 == 0 && duration.toHours() > 0) {
+            return duration.toHours() + " h";
+        }
+        if (duration.toSeconds() % 60 == 0 && duration.toMinutes() > 0) {
+            return duration.toMinutes() + " min";
+        }
+        return Math.max(1, duration.toSeconds()) + " s";
     }
 
     /** {@code step} prepared to start waiting at {@code now}. */
@@ -59,6 +94,11 @@ public final class PipelineWatch {
     /** The delay before the first look. */
     public Duration firstDelay() {
         return polling.shortInterval();
+    }
+
+    /** When {@code step}'s pipeline was first recorded pending; empty when it is not pending (or unreadable). */
+    public static Optional<Instant> pendingSince(Step step) {
+        return instant(step, PENDING_SINCE);
     }
 
     /** Whether {@code step} is already past the timeout (its state says pending). */
@@ -80,7 +120,7 @@ public final class PipelineWatch {
                 case PASSED -> new Verdict.Passed();
                 case FAILED -> new Verdict.Failed();
                 case RUNNING -> Duration.between(pendingSince.get(), now).compareTo(giveUpAfter) >= 0
-                        ? new Verdict.GaveUp()
+                        ? new Verdict.GaveUp(pendingSince.get(), giveUpAfter)
                         : new Verdict.Again(next, pendingRecheck);
             };
         }
@@ -94,21 +134,15 @@ public final class PipelineWatch {
 
     /**
      * How the latest pipeline reads as an observation of the merge request whose head is {@code headSha}
-     * (from {@code MergeRequests.get}): no pipeline yet counts as running, and so does a pipeline that
-     * ran for another commit. That is the previous head's pipeline (after a push or a rebase GitLab
-     * creates the new head's a moment later): its PASSED would approve code it never checked, and its
-     * FAILED says nothing about the new head either, so the watch keeps looking until the head's own
-     * pipeline answers (or the polling times out into "pending").
+     * (from {@code MergeRequests.get}) where a passed pipeline is required ({@link HeadPipeline} with
+     * {@link PipelinePolicy#REQUIRED}): no pipeline yet counts as running, and so does a pipeline that ran for another
+     * commit. That is the previous head's pipeline (after a push or a rebase GitLab creates the new head's a moment
+     * later): its PASSED would approve code it never checked, and its FAILED says nothing about the new head either,
+     * so the watch keeps looking until the head's own pipeline answers (or the polling times out into "pending").
+     * One that will not answer by itself (manual, skipped, canceled) proves nothing: never passed.
      */
     public static PollObservation observation(Optional<Pipeline> latest, String headSha) {
-        if (latest.isEmpty() || !latest.get().ranFor(headSha)) {
-            return PollObservation.RUNNING;
-        }
-        return switch (latest.get().status()) {
-            case RUNNING -> PollObservation.RUNNING;
-            case PASSED -> PollObservation.PASSED;
-            case FAILED -> PollObservation.FAILED;
-        };
+        return HeadPipeline.observation(HeadPipeline.of(latest, headSha == null ? "" : headSha, PipelinePolicy.REQUIRED));
     }
 
     private static Optional<Instant> instant(Step step, String key) {

@@ -22,13 +22,15 @@ public final class ResumableStep {
     }
 
     /**
-     * The step to run, or empty when nothing runs on its own from here: waiting for the approver,
-     * for a batch round, for the deploy callback, finished, or a batch member in a batch (settled with
+     * The step to run, or empty when nothing runs on its own from here: waiting for a batch round, for the deploy callback, finished, or a batch member in a batch (settled with
      * its batch).
      *
      * <p>{@link StepKind#BATCH} for a failed batch member (the culprit of a bisection, or a member of a
      * batch that gave up) means "back into the batch path": an operator's re-trigger readmits it to the
      * waiting set ({@code ReadmitBatchMember}); it is never a step scheduled with the operation as ref.
+     *
+     * <p>{@link StepKind#CHECK_APPROVAL} while waiting for the approver: ask the approval system now
+     * (the recurring approval check does the same later on its own).
      */
     public static Optional<StepKind> of(Operation op) {
         if (op.binding().isEmpty()) {
@@ -41,7 +43,9 @@ public final class ResumableStep {
             case MERGING -> Optional.of(StepKind.HANDLE);
             case HANDLE_FAILED -> Optional.of(BATCH_FAILURES.contains(op.step()) ? StepKind.BATCH : StepKind.HANDLE);
             case REJECTED, CLOSED -> CLOSING.contains(op.step()) ? Optional.of(StepKind.CLOSE) : Optional.empty();
-            case APPROVAL_SENT, BATCH_WAITING, BATCHED, MERGED, VALIDATED -> Optional.empty();
+            case APPROVAL_SENT -> Optional.of(StepKind.CHECK_APPROVAL);
+            case BATCH_WAITING, BATCHED, MERGED, VALIDATED, DEPLOY_UNCONFIRMED, DEPLOY_FAILED, EXPIRING, REVOKING, EXPIRED,
+                 REVOKED -> Optional.empty();
         };
     }
 }

@@ -32,7 +32,12 @@ public final class StateChanges {
      * @throws io.changeflow.domain.state.IllegalTransitionException the table refuses the event
      */
     public Operation apply(Operation current, WorkflowEvent event, String detail) {
-        var after = operations.apply(current.id(), current.version(), event, StepNote.system(detail));
+        return apply(current, event, StepNote.system(detail));
+    }
+
+    /** Like {@link #apply(Operation, WorkflowEvent, String)}, with who caused it (e.g. an operator). */
+    public Operation apply(Operation current, WorkflowEvent event, StepNote note) {
+        var after = operations.apply(current.id(), current.version(), event, note);
         countFailure(event, after);
         return after;
     }

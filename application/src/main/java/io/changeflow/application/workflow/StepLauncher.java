@@ -12,11 +12,13 @@ import java.time.Duration;
  * Hands a step to the durable work queue from outside a running step (submission, callbacks). The
  * queue is bounded: when it refuses, the step's declared failure state is written right away, so the
  * requester sees an explicit, counted failure instead of "processing" forever (design 3.2's "persist
- * on rejection").
+ * on rejection"). That failure's hint is KEEP_WAITING, and rightly: {@code RetryTransientFailures} re-runs the
+ * step once the backlog has room, until the transient deadline (then CONTACT_MAINTAINERS).
  */
 public final class StepLauncher {
 
-    static final String OVERLOADED = "The system is overloaded and could not queue this step; an operator can re-trigger it.";
+    static final String OVERLOADED = "The system is overloaded and could not queue this step; it is retried automatically "
+            + "once the backlog drains.";
 
     private static final System.Logger LOG = System.getLogger(StepLauncher.class.getName());
 

@@ -4,7 +4,9 @@ import io.changeflow.domain.polling.ExponentialBackoff;
 import io.changeflow.domain.polling.JitteredBackoff;
 import io.changeflow.domain.polling.RetryPolicy;
 import io.changeflow.domain.polling.TieredPolling;
+import java.time.Clock;
 import java.time.Duration;
+import java.util.function.DoubleSupplier;
 import java.util.Objects;
 
 /**
@@ -21,9 +23,12 @@ import java.util.Objects;
  *                            time-bounded budget (counted from the first wait of a head), which uses up no
  *                            merge attempt; after its timeout merging counts as stuck
  * @param pendingRecheck      after a pipeline timed out (state "pending"), how often it is still looked at
- * @param pendingGiveUpAfter  how long a pending pipeline is still looked at before an operator has to confirm
- * @param transientRetry      retries of a step after a transient external failure (timeouts, 5xx, 429); the
- *                            count starts again whenever the step made progress (see {@link WorkflowStep})
+ * @param pendingGiveUpAfter  the pending deadline ({@code changeflow.workflow.pipeline.pending-deadline}): how long a
+ *                            pending pipeline is still looked at; then the request ends in an explicit state a
+ *                            person looks at (CREATE_/HANDLE_PIPELINE_UNFINISHED, hint CONTACT_MAINTAINERS)
+ * @param transientRetry      the least number of retries of a step after a transient external failure (timeouts,
+ *                            5xx, 429) before the transient deadline is considered, and their capped exponential
+ *                            delays; the count starts again whenever the step made progress (see {@link WorkflowStep})
  * @param mergeRetries        merge attempts refused although GitLab had finished checking, or without a clear
  *                            answer, before giving up
  * @param mergeRetryBackoff   delay before such a merge retry n (exponential, with jitter; the merge request is
@@ -32,12 +37,14 @@ import java.util.Objects;
  * @param maxRegenerations    how often one handle (or batch) step generates its change again on the current
  *                            target branch after a rebase conflict; a conflict after that is deterministic
  * @param closeRetries        re-checks of a merge request that is still open after being closed
+ * @param transientDeadline   how long a stretch of transient failures without progress is retried automatically
+ *                            ({@code changeflow.workflow.transient-deadline}); then hint CONTACT_MAINTAINERS
  */
 public record WorkflowPolicy(ExponentialBackoff approvalBackoff,
                              TieredPolling pipelinePolling, TieredPolling rebasePolling,
                              TieredPolling mergeabilityPolling, Duration pendingRecheck, Duration pendingGiveUpAfter,
                              RetryPolicy transientRetry, int mergeRetries, JitteredBackoff mergeRetryBackoff,
-                             int maxRebases, int maxRegenerations, int closeRetries) {
+                             int maxRebases, int maxRegenerations, int closeRetries, Duration transientDeadline) {
 
     /** The share of each merge retry delay that is random ("equal jitter": at least half the exponential delay). */
     public static final double MERGE_RETRY_JITTER = 0.5;
@@ -54,6 +61,22 @@ public record WorkflowPolicy(ExponentialBackoff approvalBackoff,
         if (mergeRetries < 0 || maxRebases < 0 || maxRegenerations < 0 || closeRetries < 0) {
             throw new IllegalArgumentException("retry limits must not be negative");
         }
+        transientDeadline = TransientRetries.orDefault(transientDeadline);
+    }
+
+    /** The policy with the default transient deadline ({@link TransientRetries#DEFAULT_DEADLINE}). */
+    public WorkflowPolicy(ExponentialBackoff approvalBackoff, TieredPolling pipelinePolling, TieredPolling rebasePolling,
+                          TieredPolling mergeabilityPolling, Duration pendingRecheck, Duration pendingGiveUpAfter,
+                          RetryPolicy transientRetry, int mergeRetries, JitteredBackoff mergeRetryBackoff,
+                          int maxRebases, int maxRegenerations, int closeRetries) {
+        this(approvalBackoff, pipelinePolling, rebasePolling, mergeabilityPolling, pendingRecheck, pendingGiveUpAfter,
+                transientRetry, mergeRetries, mergeRetryBackoff, maxRebases, maxRegenerations, closeRetries,
+                TransientRetries.DEFAULT_DEADLINE);
+    }
+
+    /** The transient retries of the workflow steps: {@link #transientRetry} as a floor, until {@link #transientDeadline}. */
+    public TransientRetries transientRetries(Clock clock, DoubleSupplier random) {
+        return TransientRetries.until(transientRetry, transientDeadline, clock, random);
     }
 
     /** The delay before the first merge retry, without jitter (also the pace of re-checking a batch settlement). */

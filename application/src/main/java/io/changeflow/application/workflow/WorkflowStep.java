@@ -11,6 +11,8 @@ import java.io.InterruptedIOException;
 import java.lang.System.Logger.Level;
 import java.nio.channels.ClosedByInterruptException;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
 import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.Locale;
@@ -23,8 +25,12 @@ import java.util.Optional;
  * with their specific state; here:
  * <ul>
  *   <li>a transient external failure (timeout, 5xx, 429, breaker open) re-runs the step later with
- *       exponential backoff, which is safe because every step reads remote state first; when the
- *       retries are used up it counts as unexpected. The retries are counted per stretch without
+ *       capped exponential backoff and jitter ({@link TransientRetries}), which is safe because every step
+ *       reads remote state first, until the transient deadline ({@code changeflow.workflow.transient-deadline},
+ *       default 1 h, after at least {@code transient-retries} retries) measured from the first transient
+ *       failure of the stretch; then the step writes the explicit "gave up" state of its kind
+ *       ({@link TransientRetries#gaveUpEvent}: hint CONTACT_MAINTAINERS, a note saying how long which system
+ *       failed), or its declared failure when its kind has none. The retries are counted per stretch without
  *       progress, not per step: the count (and the progress marker, in the step's data) starts again
  *       after every run that completed (it returned how to continue: e.g. a pipeline look, a phase done),
  *       and when the step's {@link StepHandler#progress progress marker} moved since the previous
@@ -56,9 +62,24 @@ public final class WorkflowStep {
     static final String TRANSIENT_FAILURES = "transientFailures";
     /** The step's progress marker when it last failed transiently. */
     static final String PROGRESS = "transientProgress";
+    /** When the current stretch of transient failures started (ISO instant). */
+    static final String SINCE = "transientSince";
+    /** Which system failed transiently last (e.g. {@code gitlab}). */
+    static final String SYSTEM = "transientSystem";
     static final String PREEMPTIONS = "preemptions";
     static final int MAX_PREEMPTIONS = 5;
     static final Duration PREEMPTED_RETRY = Duration.ofSeconds(1);
+    /** Reschedules after a rate limit (the system said when to come back), not counted as transient failures. */
+    static final String RATE_LIMITED = "rateLimited";
+    static final int MAX_RATE_LIMITED = 100;
+    /** The shortest wait after a rate limit, whatever the system said: never a tight loop. */
+    static final Duration MIN_RATE_LIMIT_WAIT = Duration.ofSeconds(1);
+    /** The longest wait after a rate limit: a garbled or huge Retry-After does not park a step for hours. */
+    static final Duration MAX_RATE_LIMIT_WAIT = Duration.ofMinutes(10);
+    /** The random part added to a rate-limit wait, per refusal in a row, as a share of the wait asked for. */
+    static final double RATE_LIMIT_SPREAD = 1.0;
+    /** The random part grows with refusals in a row up to this many times {@link #RATE_LIMIT_SPREAD}. */
+    static final int MAX_SPREAD_FACTOR = 4;
 
     private static final System.Logger LOG = System.getLogger(WorkflowStep.class.getName());
 
@@ -76,7 +97,9 @@ public final class WorkflowStep {
     private final Optional<WorkflowEvent> onError;
     private final StepHandler handler;
     private final OnFailure onFailure;
-    private final RetryPolicy transientRetry;
+    private final TransientRetries transientRetry;
+    private final Optional<WorkflowEvent> gaveUp;
+    private final Optional<StateChanges> changes;
 
     /**
      * @param kind           the step kind this wraps
@@ -86,13 +109,24 @@ public final class WorkflowStep {
      * @param transientRetry how often and how far apart transient external failures are retried
      */
     public WorkflowStep(StepKind kind, WorkflowEvent onError, StepHandler handler, StateChanges changes,
-                        RetryPolicy transientRetry) {
+                        TransientRetries transientRetry) {
         this.kind = Objects.requireNonNull(kind, "kind");
         this.onError = Optional.of(Objects.requireNonNull(onError, "onError"));
         this.handler = Objects.requireNonNull(handler, "handler");
         Objects.requireNonNull(changes, "changes");
         this.onFailure = (step, cause) -> writeDeclaredFailure(kind, onError, changes, step, cause);
         this.transientRetry = Objects.requireNonNull(transientRetry, "transientRetry");
+        this.gaveUp = TransientRetries.gaveUpEvent(kind);
+        this.changes = Optional.of(changes);
+    }
+
+    /**
+     * Without a deadline: exactly {@code transientRetry.maxRetries()} retries, then the declared failure (see
+     * {@link TransientRetries#counted}); production wires the deadline variant.
+     */
+    public WorkflowStep(StepKind kind, WorkflowEvent onError, StepHandler handler, StateChanges changes,
+                        RetryPolicy transientRetry) {
+        this(kind, onError, handler, changes, TransientRetries.counted(transientRetry));
     }
 
     /**
@@ -104,12 +138,19 @@ public final class WorkflowStep {
      * @param onFailure      how the step ends after an unexpected failure or used-up retries
      * @param transientRetry how often and how far apart transient external failures are retried
      */
-    public WorkflowStep(StepKind kind, StepHandler handler, OnFailure onFailure, RetryPolicy transientRetry) {
+    public WorkflowStep(StepKind kind, StepHandler handler, OnFailure onFailure, TransientRetries transientRetry) {
         this.kind = Objects.requireNonNull(kind, "kind");
         this.onError = Optional.empty();
         this.handler = Objects.requireNonNull(handler, "handler");
         this.onFailure = Objects.requireNonNull(onFailure, "onFailure");
         this.transientRetry = Objects.requireNonNull(transientRetry, "transientRetry");
+        this.gaveUp = Optional.empty();
+        this.changes = Optional.empty();
+    }
+
+    /** Without a deadline: exactly {@code transientRetry.maxRetries()} retries (see {@link TransientRetries#counted}). */
+    public WorkflowStep(StepKind kind, StepHandler handler, OnFailure onFailure, RetryPolicy transientRetry) {
+        this(kind, handler, onFailure, TransientRetries.counted(transientRetry));
     }
 
     public StepKind kind() {
@@ -120,6 +161,29 @@ public final class WorkflowStep {
     public Optional<WorkflowEvent> onError() {
         return onError;
     }
+
+    /**
+     * The transient failures a scheduled step is being retried after (for showing a person), or empty when its
+     * last run did not fail transiently.
+     */
+    public static Optional<Retrying> retrying(Step step) {
+        try {
+            return step.value(SINCE).map(Instant::parse)
+                    .map(since -> new Retrying(step.value(SYSTEM).orElse("an external system"), since,
+                            step.intValue(TRANSIENT_FAILURES, 1)));
+        } catch (DateTimeParseException unreadable) {
+            return Optional.empty();
+        }
+    }
+
+    /**
+     * A step retried after transient failures.
+     *
+     * @param system   the system that failed last, e.g. {@code gitlab}
+     * @param since    when the stretch of failures started (the transient deadline counts from here)
+     * @param failures failures in the stretch so far
+     */
+    public record Retrying(String system, Instant since, int failures) {}
 
     public StepOutcome run(Step step) {
         try {
@@ -159,6 +223,8 @@ public final class WorkflowStep {
 
     private StepOutcome afterFailure(Step step, RuntimeException failure) {
         return switch (failure) {
+            case ExternalCallException e when e.isTransient() && e.retryAfter().isPresent()
+                    && step.intValue(RATE_LIMITED, 0) < MAX_RATE_LIMITED -> afterRateLimit(step, e, e.retryAfter().get());
             case ExternalCallException e when e.isTransient() -> afterTransientFailure(step, e);
             case PreemptedException e -> afterPreemption(step, e);
             default -> fail(step, failure);
@@ -168,7 +234,8 @@ public final class WorkflowStep {
     /** A run that completed made progress: the next transient failure starts a new count. */
     private static StepOutcome afterCompletedRun(StepOutcome outcome) {
         if (outcome instanceof StepOutcome.Reschedule again && again.step().value(TRANSIENT_FAILURES).isPresent()) {
-            return StepOutcome.again(again.step().without(TRANSIENT_FAILURES).without(PROGRESS), again.delay());
+            return StepOutcome.again(again.step().without(TRANSIENT_FAILURES).without(PROGRESS).without(SINCE).without(SYSTEM),
+                    again.delay());
         }
         return outcome;
     }
@@ -177,15 +244,78 @@ public final class WorkflowStep {
         var marker = progressOf(step);
         var progressed = marker.isPresent() && step.value(PROGRESS).isPresent() && !marker.equals(step.value(PROGRESS));
         var failures = progressed ? 1 : step.intValue(TRANSIENT_FAILURES, 0) + 1;
-        var delay = transientRetry.afterFailure(failures);
+        var since = failures == 1 ? transientRetry.now() : sinceOf(step);
+        var delay = transientRetry.afterFailure(failures, since);
         if (delay.isEmpty()) {
-            return fail(step, e);
+            return gaveUp(step, e, since);
         }
         LOG.log(Level.WARNING, () -> step.instanceId() + " hit a transient " + e.system()
                 + " failure (" + e.kind() + " " + e.status() + "); retry " + failures + " in " + delay.get()
                 + (progressed ? " (the step made progress since its previous failure: counting afresh)" : ""));
-        var next = step.nextAttempt().with(TRANSIENT_FAILURES, failures);
+        var counted = step.nextAttempt().with(TRANSIENT_FAILURES, failures).with(SYSTEM, e.system());
+        var next = transientRetry.deadline().isPresent() ? counted.with(SINCE, since.toString()) : counted;
         return StepOutcome.again(marker.map(m -> next.with(PROGRESS, m)).orElse(next.without(PROGRESS)), delay.get());
+    }
+
+    /** When the step's current stretch of transient failures started; now when unknown or unreadable. */
+    private Instant sinceOf(Step step) {
+        try {
+            return step.value(SINCE).map(Instant::parse).orElseGet(transientRetry::now);
+        } catch (DateTimeParseException unreadable) {
+            return transientRetry.now();
+        }
+    }
+
+    /**
+     * The transient retries are over: the explicit "gave up" state of this kind when it has one (hint
+     * CONTACT_MAINTAINERS), otherwise the declared failure.
+     */
+    private StepOutcome gaveUp(Step step, ExternalCallException e, Instant since) {
+        if (gaveUp.isEmpty() || changes.isEmpty() || transientRetry.deadline().isEmpty()) {
+            return fail(step, e);
+        }
+        var id = OperationId.parse(step.ref());
+        if (id.isEmpty()) {
+            return StepOutcome.done();
+        }
+        var minutes = Math.max(1, Duration.between(since, transientRetry.now()).toMinutes());
+        LOG.log(Level.ERROR, () -> step.instanceId() + " gave up after " + minutes + " min of transient " + e.system()
+                + " failures; writing " + gaveUp.get());
+        var written = changes.get().applyIfAllowed(id.get(), gaveUp.get(), TransientRetries.gaveUpNote(e.system(),
+                transientRetry.deadlineText(), describe(e)));
+        if (written.isEmpty()) {
+            return fail(step, e);
+        }
+        return StepOutcome.done();
+    }
+
+    private static String describe(ExternalCallException e) {
+        return e.status() > 0 ? "HTTP " + e.status() : e.kind().name().toLowerCase(Locale.ROOT).replace('_', ' ');
+    }
+
+    /**
+     * The system asked to be called again later (GitLab's 429 with {@code Retry-After}, or the shared GitLab call
+     * budget is used up): the step runs again after that wait (at least {@link #MIN_RATE_LIMIT_WAIT}, at most
+     * {@link #MAX_RATE_LIMIT_WAIT}), without counting a transient failure: being asked to wait says nothing about
+     * the request. Bounded by {@link #MAX_RATE_LIMITED} such reschedules, then counted like any transient failure.
+     *
+     * <p>Spread: every step refused in the same moment is told the same wait, and if all of them came back together
+     * they would use up the allowance again before any finished (a step needs several calls; GitLab counts each), so
+     * no step would ever finish. Each step therefore adds a random part of up to {@link #RATE_LIMIT_SPREAD} times the
+     * wait per time it was refused in a row (the {@code n}-th refusal waits between {@code wait} and
+     * {@code wait x (1 + min(n, 4))}): the steps come back one after another, and the first ones finish.
+     */
+    private StepOutcome afterRateLimit(Step step, ExternalCallException e, Duration retryAfter) {
+        var asked = retryAfter.compareTo(MIN_RATE_LIMIT_WAIT) < 0 ? MIN_RATE_LIMIT_WAIT
+                : retryAfter.compareTo(MAX_RATE_LIMIT_WAIT) > 0 ? MAX_RATE_LIMIT_WAIT : retryAfter;
+        var times = step.intValue(RATE_LIMITED, 0) + 1;
+        var random = Math.min(Math.max(transientRetry.random().getAsDouble(), 0), 1);
+        var spread = (long) (asked.toMillis() * RATE_LIMIT_SPREAD * Math.min(times, MAX_SPREAD_FACTOR) * random);
+        var spreadWait = asked.plusMillis(spread);
+        var wait = spreadWait.compareTo(MAX_RATE_LIMIT_WAIT) > 0 ? MAX_RATE_LIMIT_WAIT : spreadWait;
+        LOG.log(Level.INFO, () -> step.instanceId() + " was rate limited by " + e.system() + " (" + e.status()
+                + "); running again in " + wait);
+        return StepOutcome.again(step.nextAttempt().with(RATE_LIMITED, times), wait);
     }
 
     /** The handler's progress marker, or none when it cannot be read (e.g. the database is unavailable too). */

@@ -46,7 +46,9 @@ class SubmitApprovalTest {
         app.queue.runNext();
 
         var retry = app.queue.pending(StepKind.SUBMIT_APPROVAL, id.value()).orElseThrow();
-        assertThat(Duration.between(before, retry.due())).isEqualTo(app.policy.transientRetry().backoff().delayBefore(1));
+        var full = app.policy.transientRetry().backoff().delayBefore(1);
+        assertThat(Duration.between(before, retry.due())).as("jittered: at least half the exponential delay")
+                .isBetween(full.dividedBy(2), full);
         assertThat(app.clock.instant()).isEqualTo(before);
         assertThat(app.op(id).binding()).contains(BindingStatus.APPROVAL_SENDING);
         app.queue.runUntilIdle();
@@ -66,9 +68,10 @@ class SubmitApprovalTest {
     }
 
     @Test
-    void exhaustedRetriesEndApprovalFailedAndAnOperatorCanRetry() {
+    void retriesPastTheTransientDeadlineEndApprovalFailedForAPersonAndAnOperatorCanRetry() {
         var id = app.submitAccepted(FakeTargets.SINGLE, "dave");
-        for (var i = 0; i <= app.policy.transientRetry().maxRetries(); i++) {
+        var start = app.clock.instant();
+        for (var i = 0; i < 500; i++) {
             app.approvals.failNextSubmit(new ExternalCallException("approval", ExternalCallException.Kind.TIMEOUT, 0, "slow", null));
         }
 
@@ -76,9 +79,12 @@ class SubmitApprovalTest {
 
         var failed = app.op(id);
         assertThat(failed.binding()).contains(BindingStatus.APPROVAL_FAILED);
-        assertThat(failed.step()).isEqualTo(StepStatus.APPROVAL_SUBMIT_FAILED);
-        assertThat(failed.hint()).isEqualTo(Hint.KEEP_WAITING);
+        assertThat(failed.step()).isEqualTo(StepStatus.APPROVAL_SUBMIT_GAVE_UP);
+        assertThat(failed.hint()).isEqualTo(Hint.CONTACT_MAINTAINERS);
+        assertThat(failed.detail()).contains("1 h of approval system failures");
+        assertThat(Duration.between(start, app.clock.instant())).isGreaterThanOrEqualTo(Duration.ofHours(1));
 
+        app.approvals.clearSubmitFailures();
         app.retrigger.retrigger(new RetriggerStep.Command(id.value(), "otto", Map.of()));
         app.queue.runUntilIdle();
         assertThat(app.op(id).binding()).contains(BindingStatus.APPROVAL_SENT);
@@ -93,5 +99,29 @@ class SubmitApprovalTest {
 
         assertThat(app.op(id).binding()).contains(BindingStatus.APPROVAL_FAILED);
         assertThat(app.approvals.calls()).isEqualTo(1);
+    }
+
+    @Test
+    void aDecidedSubmitAnswerIsAppliedAtOnceAndItsCallbackIsThenADuplicate() {
+        var id = app.submitAccepted(FakeTargets.SINGLE, "fay");
+        // Every answer lost until the transient deadline gives up (then the approval system recovers).
+        for (var i = 0; i < 500; i++) {
+            app.approvals.loseNextAnswer();
+        }
+        app.queue.runUntilIdle();
+        app.approvals.clearSubmitFailures();
+        assertThat(app.op(id).binding()).contains(BindingStatus.APPROVAL_FAILED);
+        var requestId = app.approvals.decide(id, io.changeflow.application.port.out.Approvals.TicketStatus.APPROVED);
+
+        app.retrigger.retrigger(new RetriggerStep.Command(id.value(), "otto", Map.of()));
+        app.queue.runNext();
+
+        assertThat(app.op(id).binding()).as("not left waiting in SENT for a callback already sent")
+                .contains(BindingStatus.MR_CREATING);
+        assertThat(app.approvalCallback.handle(new io.changeflow.application.callback.HandleApprovalCallback.Command(
+                requestId, id.value(), io.changeflow.application.callback.HandleApprovalCallback.Decision.APPROVED,
+                Map.of()))).isEqualTo(io.changeflow.application.callback.CallbackAnswer.DUPLICATE);
+        app.queue.runUntilIdle();
+        assertThat(app.op(id).binding()).contains(BindingStatus.MERGED);
     }
 }

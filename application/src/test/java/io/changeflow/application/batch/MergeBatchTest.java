@@ -18,6 +18,8 @@ import io.changeflow.application.reconcile.ReconcileMergedRequests;
 import io.changeflow.application.workflow.WorkflowPolicy;
 import io.changeflow.domain.batch.Batch;
 import io.changeflow.domain.hint.Hint;
+import io.changeflow.domain.reconcile.Matching;
+import io.changeflow.domain.reconcile.ReconciliationMatching;
 import io.changeflow.domain.request.OperationId;
 import io.changeflow.domain.request.Target;
 import io.changeflow.domain.request.TargetKey;
@@ -120,7 +122,10 @@ class MergeBatchTest {
         app.deployed(later); // the deploy of a later merge request is reported; the batch's was lost
 
         app.clock.advance(Duration.ofMinutes(11));
-        var run = app.reconcile.reconcile(ReconcileMergedRequests.Command.scheduled());
+        assertThat(app.reconcile.reconcile(ReconcileMergedRequests.Command.scheduled()).advanced())
+                .as("exact matching (the default) infers nothing").isZero();
+        var run = app.reconciliation(ReconciliationMatching.everywhere(Matching.WATERMARK))
+                .reconcile(ReconcileMergedRequests.Command.scheduled());
 
         assertThat(run.advanced()).isEqualTo(3);
         assertThat(lost).allSatisfy(id -> {
@@ -198,11 +203,50 @@ class MergeBatchTest {
         assertThat(app.metrics.total("failed")).isZero();
         assertThat(app.gitlab.commits()).as("re-runs reuse the branch and its commit").isEqualTo(1);
         assertThat(app.gitlab.opens()).isZero();
+        var backoff = app.batchPolicy.transientRetry().backoff().delayBefore(1);
+        assertThat(ids).allSatisfy(id -> assertThat(app.batches.eligibleAt(id)).contains(app.clock.instant().plus(backoff)));
+        assertThat(round(app)).as("backing off").isEqualTo(new RunBatchRound.Result.NothingToClaim());
 
+        app.clock.advance(backoff);
         var again = claimed(app);
         app.queue.runUntilIdle();
         assertThat(again.depth()).isZero();
         assertThat(ids).allSatisfy(id -> assertThat(app.op(id).binding()).contains(BindingStatus.MERGED));
+    }
+
+    /** Issue 20.7: a member whose batches always fail transiently ends alone, backs off, and gives up; the others land. */
+    @Test
+    void aMemberFailingTransientlyEveryRoundDoesNotStopTheOthersFromBeingMerged() {
+        var good = new ArrayList<OperationId>(waiting(app, "anna", "ben", "cleo"));
+        var bad = waiting(app, "fail_transiently");
+        good.addAll(waiting(app, "dora", "emil", "fay", "gus"));
+
+        claimed(app);
+        app.queue.runUntilIdle();
+        assertThat(app.batches.isWaiting(bad)).isTrue();
+        var newcomer = waiting(app, "hana");
+        var next = claimed(app);
+        assertThat(next.members()).as("the backing-off members let the newcomer go first").containsExactly(newcomer);
+        app.queue.runUntilIdle();
+        good.add(newcomer);
+
+        var rounds = 0;
+        while (app.batches.admitted().stream().anyMatch(app.batches::isWaiting)) {
+            assertThat(++rounds).as("the partition never livelocks").isLessThan(200);
+            if (round(app) instanceof RunBatchRound.Result.NothingToClaim) {
+                app.clock.advance(Duration.ofMinutes(1));
+            } else {
+                app.queue.runUntilIdle();
+            }
+        }
+
+        assertThat(good).allSatisfy(id -> assertThat(app.op(id).binding()).contains(BindingStatus.MERGED));
+        assertThat(app.op(bad).binding()).contains(BindingStatus.HANDLE_FAILED);
+        assertThat(app.op(bad).step()).isEqualTo(StepStatus.BATCH_FAILED);
+        assertThat(app.op(bad).hint()).isEqualTo(Hint.CONTACT_MAINTAINERS);
+        assertThat(app.op(bad).detail()).contains("temporary").contains("contact the maintainers");
+        assertThat(app.metrics.count("failed", StepStatus.BATCH_FAILED.name())).isEqualTo(1);
+        assertThat(app.batches.active()).isEmpty();
     }
 
     @Test
@@ -266,6 +310,8 @@ class MergeBatchTest {
         assertThat(batch(app, batch.id()).status()).isEqualTo(BatchStatus.FAILED);
         assertThat(ids).allSatisfy(id -> assertThat(app.op(id).binding()).contains(BindingStatus.BATCH_WAITING));
         app.gitlab.nextPipeline(PipelineStatus.PASSED);
+        // blamed on no one, but its members back off before they are claimed again
+        app.clock.advance(app.batchPolicy.transientRetry().backoff().delayBefore(1));
         assertThat(round(app)).isInstanceOf(RunBatchRound.Result.Claimed.class);
         app.queue.runUntilIdle();
         assertThat(ids).allSatisfy(id -> assertThat(app.op(id).binding()).contains(BindingStatus.MERGED));

@@ -128,6 +128,21 @@ class SettleBatchTest {
     }
 
     @Test
+    void aCanceledOrManualHeadPipelineBlamesNoMemberOfTheBatch() {
+        for (var status : java.util.List.of(PipelineStatus.CANCELED, PipelineStatus.MANUAL)) {
+            var batch = openBatch("nora-" + status.name().toLowerCase(java.util.Locale.ROOT),
+                    "otis-" + status.name().toLowerCase(java.util.Locale.ROOT));
+            var mr = batch.mergeRequest().orElseThrow();
+            app.gitlab.setPipeline(mr.project(), mr.iid(), status);
+
+            var result = settleByOperator(batch.id());
+
+            assertThat(result).as(status.name()).isInstanceOfSatisfying(SettleBatch.Result.Failed.class,
+                    failed -> assertThat(failed.kind()).isEqualTo(FailureKind.TRANSIENT));
+        }
+    }
+
+    @Test
     void gitLabUnreachableAnswersRetryLaterAndChangesNothing() {
         var batch = openBatch("lena", "max");
         app.gitlab.failNext("get", ExternalCallException.status("gitlab", 503, "Service Unavailable"));

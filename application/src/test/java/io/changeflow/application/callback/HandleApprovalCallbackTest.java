@@ -41,6 +41,26 @@ class HandleApprovalCallbackTest {
     }
 
     @Test
+    void aDeliveryRecordedByAnInstanceThatDiedBeforeWritingTheDecisionIsProcessedOnItsRepeat() {
+        var id = app.submitAccepted(FakeTargets.SINGLE, "alice");
+        app.queue.runUntilIdle();
+        // the first delivery's instance recorded the ID and was killed before it wrote the decision
+        assertThat(app.inbox.firstDelivery(HandleApprovalCallback.SOURCE, "req-died")).isTrue();
+        var callback = new Command("req-died", id.value(), Decision.APPROVED, Map.of());
+
+        assertThat(app.approvalCallback.handle(callback)).isEqualTo(CallbackAnswer.PROCESSED);
+        assertThat(app.op(id).binding()).contains(BindingStatus.MR_CREATING);
+        var queued = app.queue.pending().size();
+        var writes = app.operations.writes();
+
+        assertThat(app.approvalCallback.handle(callback)).isEqualTo(CallbackAnswer.DUPLICATE);
+        assertThat(app.operations.writes()).isEqualTo(writes);
+        assertThat(app.queue.pending()).hasSize(queued);
+        app.queue.runUntilIdle();
+        assertThat(app.op(id).binding()).contains(BindingStatus.MERGED);
+    }
+
+    @Test
     void aLateCallbackOfAReplacedOperationIsIgnoredAfterReapplication() {
         var first = app.submitAccepted(FakeTargets.SINGLE, "bob");
         app.queue.runUntilIdle();

@@ -7,6 +7,7 @@ import io.changeflow.application.fake.InMemoryChangeflow;
 import io.changeflow.application.port.out.MergeRequests.PipelineStatus;
 import io.changeflow.application.port.out.WorkQueue.Step;
 import io.changeflow.application.port.out.WorkQueue.StepKind;
+import io.changeflow.application.recovery.RetryTransientFailures;
 import io.changeflow.application.workflow.MergeRequestTexts;
 import io.changeflow.domain.hint.Hint;
 import io.changeflow.domain.mr.MergeRequestState;
@@ -86,6 +87,38 @@ class CreateMergeRequestTest {
     }
 
     @Test
+    void reRunningCreateAfterItsMergeRequestWasClosedOnGitLabReopensItInsteadOfOpeningASecond() {
+        app.gitlab.nextPipeline(PipelineStatus.FAILED);
+        var id = app.submitAccepted(FakeTargets.SINGLE, "fiona");
+        app.queue.runUntilIdle();
+        assertThat(app.op(id).step()).isEqualTo(StepStatus.CREATE_PIPELINE_FAILED);
+        var mr = app.mr(id);
+        app.gitlab.closeExternally(mr.project(), mr.iid());
+        app.gitlab.setPipeline(mr.project(), mr.iid(), PipelineStatus.PASSED);
+
+        app.queue.schedule(Step.first(StepKind.CREATE, id.value()), Duration.ZERO);
+        app.queue.runUntilIdle();
+
+        assertThat(app.gitlab.opens()).as("never a second merge request").isEqualTo(1);
+        assertThat(app.gitlab.mergeRequestsOf(mr.project())).containsExactly(mr.iid());
+        assertThat(app.gitlab.find(mr.project(), mr.iid()).orElseThrow().state()).isEqualTo(MergeRequestState.OPENED);
+        assertThat(app.mr(id).iid()).isEqualTo(mr.iid());
+        assertThat(app.op(id).binding()).contains(BindingStatus.APPROVAL_SENT);
+    }
+
+    @Test
+    void aPipelineThatDidNotRunIsNotAPassAndSaysSo() {
+        app.gitlab.nextPipeline(PipelineStatus.CANCELED);
+        var id = app.submitAccepted(FakeTargets.SINGLE, "gina");
+
+        app.queue.runUntilIdle();
+
+        assertThat(app.op(id).step()).isEqualTo(StepStatus.CREATE_PIPELINE_FAILED);
+        assertThat(app.operations.history(id).getLast().detail()).contains("did not run to a result");
+        assertThat(app.approvals.calls()).isZero();
+    }
+
+    @Test
     void aFailedPipelineIsDeterministicAndAsksToContactTheMaintainers() {
         app.gitlab.nextPipeline(PipelineStatus.RUNNING, PipelineStatus.FAILED);
         var id = app.submitAccepted(FakeTargets.SINGLE, "frank");
@@ -156,15 +189,28 @@ class CreateMergeRequestTest {
     }
 
     @Test
-    void aPipelinePendingForTooLongStopsLookingAndStaysPendingForAPerson() {
+    void aPipelinePendingPastThePendingDeadlineEndsInAnExplicitStateAPersonLooksAt() {
         app.gitlab.nextPipeline(PipelineStatus.RUNNING);
         var id = app.submitAccepted(FakeTargets.SINGLE, "heidi");
+        while (app.op(id).step() != StepStatus.CREATE_PIPELINE_PENDING) {
+            app.queue.runNext();
+        }
+        var pendingSince = app.clock.instant();
+        assertThat(app.op(id).hint()).as("while the watch still looks").isEqualTo(Hint.KEEP_WAITING);
+        assertThat(app.queue.pending(StepKind.CREATE, id.value())).isPresent();
 
         app.queue.runUntilIdle();
 
-        assertThat(app.op(id).step()).isEqualTo(StepStatus.CREATE_PIPELINE_PENDING);
-        assertThat(app.op(id).hint()).isEqualTo(Hint.KEEP_WAITING);
+        var op = app.op(id);
+        assertThat(Duration.between(pendingSince, app.clock.instant())).isGreaterThanOrEqualTo(app.policy.pendingGiveUpAfter());
+        assertThat(op.binding()).contains(BindingStatus.CREATE_FAILED);
+        assertThat(op.step()).isEqualTo(StepStatus.CREATE_PIPELINE_UNFINISHED);
+        assertThat(op.hint()).isEqualTo(Hint.CONTACT_MAINTAINERS);
+        assertThat(op.detail()).contains("!" + app.mr(id).iid()).contains("Check the pipeline on GitLab");
         assertThat(app.queue.pending()).isEmpty();
+        app.clock.advance(Duration.ofMinutes(5));
+        assertThat(app.retryFailures.run(new RetryTransientFailures.Command()).scheduled())
+                .as("a person looks: nothing retries it").isZero();
     }
 
     @Test

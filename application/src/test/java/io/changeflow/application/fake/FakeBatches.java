@@ -5,6 +5,7 @@ import io.changeflow.application.port.out.Operations.StepNote;
 import io.changeflow.domain.PreemptedException;
 import io.changeflow.domain.batch.Batch;
 import io.changeflow.domain.batch.Bisection;
+import io.changeflow.domain.batch.TransientRetries;
 import io.changeflow.domain.operation.MergeRequestRef;
 import io.changeflow.domain.request.OperationId;
 import io.changeflow.domain.state.BatchStatus;
@@ -12,6 +13,7 @@ import io.changeflow.domain.state.Transitions;
 import io.changeflow.domain.state.WorkflowEvent;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;
@@ -34,7 +36,12 @@ import java.util.concurrent.ConcurrentHashMap;
 public final class FakeBatches implements Batches {
 
     /** One row of the waiting set (and of the claims): admission order, group and depth of a bisection. */
-    private record Row(long sequence, String partition, Optional<Long> batchId, Optional<String> group, int depth) {}
+    private record Row(long sequence, String partition, Optional<Long> batchId, Optional<String> group, int depth,
+                       int transientFailures, Optional<Instant> eligibleAt) {
+        boolean waitingNow(String partition, Instant now) {
+            return this.partition.equals(partition) && batchId.isEmpty() && eligibleAt.filter(now::isBefore).isEmpty();
+        }
+    }
 
     private final FakeOperations operations;
     private final Clock clock;
@@ -64,13 +71,14 @@ public final class FakeBatches implements Batches {
         if (rows.containsKey(id)) {
             return false;
         }
-        rows.put(id, new Row(nextSequence++, partition, Optional.empty(), Optional.empty(), 0));
+        rows.put(id, new Row(nextSequence++, partition, Optional.empty(), Optional.empty(), 0, 0, Optional.empty()));
         return true;
     }
 
     @Override
     public synchronized boolean hasWaiting(String partition) {
-        return rows.values().stream().anyMatch(r -> r.partition().equals(partition) && r.batchId().isEmpty());
+        var now = clock.instant();
+        return rows.values().stream().anyMatch(r -> r.waitingNow(partition, now));
     }
 
     @Override
@@ -79,8 +87,9 @@ public final class FakeBatches implements Batches {
         if (batches.values().stream().anyMatch(b -> b.partition().equals(partition) && b.status().isActive())) {
             return new Claim.SlotOccupied();
         }
+        var now = clock.instant();
         var waiting = rows.entrySet().stream()
-                .filter(e -> e.getValue().partition().equals(partition) && e.getValue().batchId().isEmpty())
+                .filter(e -> e.getValue().waitingNow(partition, now))
                 .sorted(Comparator.comparingLong(e -> e.getValue().sequence()))
                 .toList();
         if (waiting.isEmpty()) {
@@ -103,13 +112,13 @@ public final class FakeBatches implements Batches {
         if (members.isEmpty()) {
             return new Claim.NothingToClaim();
         }
-        var now = clock.instant();
         var batch = new Batch(nextId++, partition, BatchStatus.RUNNING, depth, List.copyOf(members), Optional.empty(),
                 "claimed", now, now);
         batches.put(batch.id(), batch);
         for (var id : members) {
             var row = rows.get(id);
-            rows.put(id, new Row(row.sequence(), partition, Optional.of(batch.id()), row.group(), row.depth()));
+            rows.put(id, new Row(row.sequence(), partition, Optional.of(batch.id()), row.group(), row.depth(),
+                    row.transientFailures(), row.eligibleAt()));
             operations.applyIfAllowed(id, WorkflowEvent.BATCH_CLAIMED, StepNote.system("claimed by batch " + batch.id()));
             operations.assignBatch(id, Optional.of(batch.id()));
         }
@@ -193,10 +202,12 @@ public final class FakeBatches implements Batches {
             case Resolution.Failed failed -> {
                 switch (failed.plan()) {
                     case Bisection.Plan.RequeueAll<OperationId> all -> all.members().forEach(id -> requeue(id, rows.get(id).group(),
-                            rows.get(id).depth()));
+                            rows.get(id).depth(), failed.retries()));
                     case Bisection.Plan.Split<OperationId> split -> {
-                        split.firstHalf().forEach(id -> requeue(id, Optional.of("b" + batchId + "a"), split.depth()));
-                        split.secondHalf().forEach(id -> requeue(id, Optional.of("b" + batchId + "b"), split.depth()));
+                        split.firstHalf().forEach(id -> requeue(id, Optional.of("b" + batchId + "a"), split.depth(),
+                                failed.retries()));
+                        split.secondHalf().forEach(id -> requeue(id, Optional.of("b" + batchId + "b"), split.depth(),
+                                failed.retries()));
                     }
                     case Bisection.Plan.Blame<OperationId> blame -> rows.remove(blame.culprit());
                     case Bisection.Plan.GiveUp<OperationId> giveUp -> giveUp.members().forEach(rows::remove);
@@ -234,9 +245,19 @@ public final class FakeBatches implements Batches {
         });
     }
 
-    private void requeue(OperationId id, Optional<String> group, int depth) {
+    private void requeue(OperationId id, Optional<String> group, int depth, Map<OperationId, TransientRetries.Retry> retries) {
         var row = rows.get(id);
-        rows.put(id, new Row(row.sequence(), row.partition(), Optional.empty(), group, depth));
+        var retry = Optional.ofNullable(retries.get(id));
+        rows.put(id, new Row(row.sequence(), row.partition(), Optional.empty(), group, depth,
+                retry.map(TransientRetries.Retry::transientFailures).orElse(row.transientFailures()),
+                retry.map(r -> clock.instant().plus(r.eligibleAfter()))));
+    }
+
+    @Override
+    public synchronized Map<OperationId, Integer> transientFailures(long batchId) {
+        var counts = new LinkedHashMap<OperationId, Integer>();
+        claimedBy(batchId).forEach(id -> counts.put(id, rows.get(id).transientFailures()));
+        return counts;
     }
 
     private List<OperationId> claimedBy(long batchId) {
@@ -260,6 +281,11 @@ public final class FakeBatches implements Batches {
     public synchronized boolean isWaiting(OperationId id) {
         var row = rows.get(id);
         return row != null && row.batchId().isEmpty();
+    }
+
+    /** When the waiting request may be claimed again after a transient failure (empty: at once). */
+    public synchronized Optional<Instant> eligibleAt(OperationId id) {
+        return Optional.ofNullable(rows.get(id)).flatMap(Row::eligibleAt);
     }
 
     /** The bisection group the request waits in (empty: fresh, or not waiting). */

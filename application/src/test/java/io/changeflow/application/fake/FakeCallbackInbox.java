@@ -1,13 +1,16 @@
 package io.changeflow.application.fake;
 
 import io.changeflow.application.port.out.CallbackInbox;
+import io.changeflow.domain.operation.MergeRequestRef;
 import io.changeflow.domain.request.OperationId;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
+import java.util.function.BiFunction;
 import java.util.stream.Collectors;
 
 /**
@@ -25,6 +28,7 @@ public final class FakeCallbackInbox implements CallbackInbox {
 
     private final Set<String> deliveries = new HashSet<>();
     private final List<DeployReport> deploys = new ArrayList<>();
+    private BiFunction<String, Long, Optional<Long>> mergeOrders = (project, iid) -> Optional.empty();
 
     @Override
     public synchronized boolean firstDelivery(String source, String deliveryId) {
@@ -55,6 +59,32 @@ public final class FakeCallbackInbox implements CallbackInbox {
         var named = deploys.stream().filter(DeployReport::inEffect).flatMap(d -> d.operationIds().stream())
                 .collect(Collectors.toSet());
         return ids.stream().filter(named::contains).collect(Collectors.toUnmodifiableSet());
+    }
+
+    @Override
+    public synchronized Set<MergeRequestRef> reportedWithoutOperationIds(Collection<MergeRequestRef> mergeRequests) {
+        return mergeRequests.stream()
+                .filter(mr -> deploys.stream().anyMatch(d -> d.inEffect() && d.operationIds().isEmpty()
+                        && d.project().equals(mr.project()) && d.mrIid() == mr.iid()))
+                .collect(Collectors.toUnmodifiableSet());
+    }
+
+    @Override
+    public synchronized OptionalLong latestReportedMergeOrder(String project, long notBelow, Reports reports) {
+        return deploys.stream()
+                .filter(DeployReport::inEffect)
+                .filter(d -> d.project().equals(project))
+                .filter(d -> reports == Reports.ALL || d.operationIds().isEmpty())
+                .map(d -> mergeOrders.apply(d.project(), d.mrIid()))
+                .flatMap(Optional::stream)
+                .mapToLong(Long::longValue)
+                .filter(order -> order >= notBelow)
+                .max();
+    }
+
+    /** Where merge orders come from (the operations fake records them), as the adapter joins them. */
+    public synchronized void resolveMergeOrders(BiFunction<String, Long, Optional<Long>> lookup) {
+        mergeOrders = lookup;
     }
 
     public synchronized List<DeployReport> deploys() {

@@ -45,4 +45,14 @@ public final class FakeClusterRateLimits implements ClusterRateLimits {
         }
         return purged;
     }
+
+    @Override
+    public synchronized int purgeIdleKeys(Duration idleFor, int chunkSize) {
+        var cutoff = clock.instant().minus(idleFor);
+        var idle = attempts.entrySet().stream()
+                .filter(e -> e.getValue().isEmpty() || !e.getValue().peekLast().isAfter(cutoff))
+                .limit(chunkSize).map(java.util.Map.Entry::getKey).toList();
+        idle.forEach(attempts::remove);
+        return idle.size();
+    }
 }

@@ -21,13 +21,22 @@ public final class FakeIdempotencyRecords implements IdempotencyRecords {
     private final Clock clock;
     private final Map<String, Record> records = new LinkedHashMap<>();
     private boolean retryLaterOnce;
+    private volatile Runnable afterFreshClaim = () -> { };
 
     public FakeIdempotencyRecords(Clock clock) {
         this.clock = clock;
     }
 
     @Override
-    public synchronized Claim checkOrInsert(String key, String fingerprint, Duration timeToLive, Duration abandonedAfter) {
+    public Claim checkOrInsert(String key, String fingerprint, Duration timeToLive, Duration abandonedAfter) {
+        var claim = claim(key, fingerprint, timeToLive, abandonedAfter);
+        if (claim instanceof Claim.Fresh) {
+            afterFreshClaim.run();
+        }
+        return claim;
+    }
+
+    private synchronized Claim claim(String key, String fingerprint, Duration timeToLive, Duration abandonedAfter) {
         if (retryLaterOnce) {
             retryLaterOnce = false;
             return new Claim.RetryLater();
@@ -73,6 +82,11 @@ public final class FakeIdempotencyRecords implements IdempotencyRecords {
 
     public synchronized int size() {
         return records.size();
+    }
+
+    /** Runs {@code hook} in the claiming thread right after a key was claimed (outside the fake's lock). */
+    public void afterFreshClaim(Runnable hook) {
+        afterFreshClaim = hook;
     }
 
     public synchronized void answerRetryLaterOnce() {

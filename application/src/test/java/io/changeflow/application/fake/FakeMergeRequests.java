@@ -2,6 +2,7 @@ package io.changeflow.application.fake;
 
 import io.changeflow.application.port.out.ExternalCallException;
 import io.changeflow.application.port.out.MergeRequests;
+import io.changeflow.application.port.out.TargetFiles;
 import io.changeflow.domain.mr.MergeRequestState;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -37,11 +38,13 @@ import java.util.TreeMap;
  * GitLab simulator, a pipeline fails when the change (a file of the source branch that differs from the
  * target branch) contains the marker {@value #FAIL_PIPELINE} (in any case: subjects are lower case).
  */
-public final class FakeMergeRequests implements MergeRequests {
+public final class FakeMergeRequests implements MergeRequests, TargetFiles {
 
     private static final String MAIN = "main";
     /** A change containing this text (in any case) fails its pipeline. */
     public static final String FAIL_PIPELINE = "FAIL_PIPELINE";
+    /** A commit of a change containing this text (in any case) fails with 502, every time: a transient-looking fault. */
+    public static final String FAIL_TRANSIENTLY = "FAIL_TRANSIENTLY";
 
     private static final class Mr {
         final String project;
@@ -67,6 +70,12 @@ public final class FakeMergeRequests implements MergeRequests {
         boolean conflictPersists;
         int checkingReadsLeft;
         Optional<String> mergeError = Optional.empty();
+        /** The head (and its pipeline) reads still report for {@link #staleReads} more reads after a push. */
+        String staleSha;
+        Run stalePipeline;
+        int staleReads;
+        /** A detailed_merge_status forced by a test (e.g. draft_status); null: derived. */
+        String forcedStatus;
 
         Mr(String project, long iid, String source, String target, String title, String description) {
             this.project = project;
@@ -100,6 +109,8 @@ public final class FakeMergeRequests implements MergeRequests {
 
     private static final class Project {
         final Map<String, Map<String, String>> branches = new HashMap<>();
+        /** What each branch was based on (at creation or its last rewrite): a merge applies only what changed since. */
+        final Map<String, Map<String, String>> bases = new HashMap<>();
         final Map<Long, Mr> mrs = new LinkedHashMap<>();
         long nextIid = 1;
 
@@ -112,6 +123,10 @@ public final class FakeMergeRequests implements MergeRequests {
     private final Map<String, Project> projects = new HashMap<>();
     private final Map<String, Deque<RuntimeException>> failures = new HashMap<>();
     private final Set<String> forbidden = new LinkedHashSet<>();
+    /** Approvals GitLab's rules require beyond the bots' (e.g. a code owner's); 0: the bots' suffice. */
+    private int approvalsBeyondTheBots;
+    /** Reads of the approval state that first find the approvals reset (GitLab processed a push after them). */
+    private int approvalResetsOnStateRead;
     private final Map<String, Integer> lostApproveAnswers = new HashMap<>();
     private final Map<String, Integer> approveCalls = new HashMap<>();
     private final List<String> approvals = new ArrayList<>();
@@ -124,6 +139,9 @@ public final class FakeMergeRequests implements MergeRequests {
     private boolean nextRebaseConflict;
     private boolean nextConflictPersists;
     private boolean resetApprovalsOnPush;
+    private boolean pipelinesMustSucceed = true;
+    private boolean noPipelines;
+    private int pushLag;
     private int checkingAfterMerge;
     private int lostRewriteAnswers;
     private int rewrites;
@@ -154,6 +172,11 @@ public final class FakeMergeRequests implements MergeRequests {
     }
 
     @Override
+    public synchronized Optional<String> currentContent(String project, String path) {
+        return readFile(project, defaultBranch(project), path);
+    }
+
+    @Override
     public synchronized String defaultBranch(String project) {
         fault("defaultBranch");
         project(project);
@@ -166,12 +189,16 @@ public final class FakeMergeRequests implements MergeRequests {
         var p = project(project);
         if (!p.branches.containsKey(branch)) {
             p.branches.put(branch, new TreeMap<>(branch(project, fromRef)));
+            p.bases.put(branch, new TreeMap<>(branch(project, fromRef)));
         }
     }
 
     @Override
     public synchronized void commit(String project, String branch, String message, List<FileChange> files) {
         fault("commit");
+        if (files.stream().anyMatch(f -> f.content().toUpperCase(Locale.ROOT).contains(FAIL_TRANSIENTLY))) {
+            throw ExternalCallException.status("gitlab", 502, "Bad Gateway");
+        }
         var content = branch(project, branch);
         files.forEach(f -> content.put(f.path(), f.content()));
         commits++;
@@ -187,6 +214,7 @@ public final class FakeMergeRequests implements MergeRequests {
     public synchronized void rewriteBranch(String project, String branch, String onto, String message, List<FileChange> files) {
         fault("rewriteBranch");
         var content = new TreeMap<>(branch(project, onto));
+        project(project).bases.put(branch, new TreeMap<>(content));
         files.forEach(f -> content.put(f.path(), f.content()));
         project(project).branches.put(branch, content);
         rewrites++;
@@ -243,6 +271,11 @@ public final class FakeMergeRequests implements MergeRequests {
         if (mr == null) {
             return new RemoteMergeRequest(project, iid, MergeRequestState.ABSENT, "not_found", "", "", "", false, Optional.empty());
         }
+        if (mr.staleReads > 0) {
+            var stale = snapshot(mr);
+            mr.staleReads--;
+            return stale;
+        }
         if (mr.checkingReadsLeft > 0) {
             var checking = snapshot(mr);
             mr.checkingReadsLeft--;
@@ -277,6 +310,37 @@ public final class FakeMergeRequests implements MergeRequests {
     }
 
     @Override
+    public synchronized Optional<Pipeline> headPipeline(String project, long iid) {
+        fault("headPipeline");
+        var mr = existing(project, iid);
+        if (mr.staleReads > 0) {
+            return Optional.ofNullable(mr.stalePipeline).map(run -> new Pipeline(run.id, run.sha, run.statuses.peekLast()));
+        }
+        var head = mr.sha;
+        return latestPipeline(project, iid).filter(pipeline -> pipeline.ranFor(head));
+    }
+
+    @Override
+    public synchronized Optional<String> branchHead(String project, String branch) {
+        fault("branchHead");
+        var p = project(project);
+        if (!p.branches.containsKey(branch)) {
+            return Optional.empty();
+        }
+        return Optional.of(p.mrs.values().stream().filter(mr -> mr.source.equals(branch)).reduce((first, second) -> second)
+                .map(mr -> mr.sha).orElse("0000000000000000000000000000000000000000"));
+    }
+
+    @Override
+    public synchronized void reopen(String project, long iid) {
+        fault("reopen");
+        var mr = existing(project, iid);
+        if (mr.state == MergeRequestState.CLOSED) {
+            mr.state = MergeRequestState.OPENED;
+        }
+    }
+
+    @Override
     public synchronized List<String> approvalAccounts() {
         return approvalAccounts;
     }
@@ -289,6 +353,16 @@ public final class FakeMergeRequests implements MergeRequests {
             throw new ExternalCallException("gitlab", ExternalCallException.Kind.IO, 0, "connection reset", null);
         }
         return Set.copyOf(existing(project, iid).approvedBy);
+    }
+
+    /** GitLab's judgement: approved only when no approvals beyond the bots' are required. */
+    @Override
+    public synchronized ApprovalState approvalState(String project, long iid) {
+        if (approvalResetsOnStateRead > 0) {
+            approvalResetsOnStateRead--;
+            existing(project, iid).approvedBy.clear();
+        }
+        return new ApprovalState(approvedBy(project, iid), approvalsBeyondTheBots == 0, approvalsBeyondTheBots);
     }
 
     @Override
@@ -326,11 +400,17 @@ public final class FakeMergeRequests implements MergeRequests {
         if (mr.state != MergeRequestState.OPENED || mr.needsRebase || mr.rebaseInProgress) {
             return MergeResult.NOT_MERGEABLE;
         }
+        if (mr.forcedStatus != null) {
+            return MergeResult.expectedFor(mr.forcedStatus).orElse(MergeResult.BLOCKED);
+        }
         if (!mr.sha.equals(sha)) {
             return MergeResult.SHA_MISMATCH_OR_LOCKED;
         }
-        // GitLab's "pipelines must succeed": the head's own pipeline, not an earlier commit's.
-        if (mr.pipeline == null || !mr.pipeline.passedFor(mr.sha) || !mr.approvedBy.containsAll(approvalAccounts)) {
+        // GitLab's "pipelines must succeed" (a project setting): the head's own pipeline, not an earlier commit's.
+        if (pipelinesMustSucceed && (mr.pipeline == null || !mr.pipeline.passedFor(mr.sha))) {
+            return MergeResult.CANNOT_BE_MERGED_YET;
+        }
+        if (!mr.approvedBy.containsAll(approvalAccounts)) {
             return MergeResult.CANNOT_BE_MERGED_YET;
         }
         mergeNow(mr);
@@ -409,6 +489,40 @@ public final class FakeMergeRequests implements MergeRequests {
     }
 
     /**
+     * The project does not enforce "pipelines must succeed" (GitLab's default): GitLab merges whatever the
+     * pipeline says, so only the workflow's own evidence keeps a failed head out.
+     */
+    public synchronized FakeMergeRequests pipelinesNeedNotPass() {
+        pipelinesMustSucceed = false;
+        return this;
+    }
+
+    /**
+     * The projects have no CI: GitLab creates no pipeline for any head ({@code head_pipeline} null) and, having none,
+     * does not require one to merge.
+     */
+    public synchronized FakeMergeRequests noPipelines() {
+        noPipelines = true;
+        pipelinesMustSucceed = false;
+        return this;
+    }
+
+    /**
+     * GitLab refreshes a merge request asynchronously after a push: for the next {@code reads} reads after every
+     * push (a rewrite, a rebase, someone's push) the merge request still reports the previous head and that head's
+     * pipeline; the branch itself ({@link #branchHead}) has the new head at once.
+     */
+    public synchronized FakeMergeRequests pushLag(int reads) {
+        pushLag = reads;
+        return this;
+    }
+
+    /** GitLab reports this {@code detailed_merge_status} (e.g. draft_status) and refuses to merge for it; null: derived again. */
+    public synchronized void forceDetailedStatus(String project, long iid, String detailedMergeStatus) {
+        existing(project, iid).forcedStatus = detailedMergeStatus;
+    }
+
+    /**
      * After every merge into a branch, GitLab checks the other open merge requests into it again: they read
      * {@code checking} for the next {@code reads} reads, and merging them answers CANNOT_BE_MERGED_YET meanwhile.
      */
@@ -422,6 +536,24 @@ public final class FakeMergeRequests implements MergeRequests {
     /** The next call of {@code method} (e.g. "approve", "commit") throws {@code failure}. */
     public synchronized FakeMergeRequests failNext(String method, RuntimeException failure) {
         failures.computeIfAbsent(method, m -> new ArrayDeque<>()).add(failure);
+        return this;
+    }
+
+    /** GitLab recovers: the queued failures of {@code method} are dropped. */
+    public synchronized FakeMergeRequests clearFailures(String method) {
+        failures.remove(method);
+        return this;
+    }
+
+    /** GitLab's approval rules require {@code approvals} more than every bot gives (e.g. a code owner's). */
+    public synchronized FakeMergeRequests requireApprovalsBeyondTheBots(int approvals) {
+        approvalsBeyondTheBots = approvals;
+        return this;
+    }
+
+    /** The next {@code reads} reads of the approval state find the approvals removed, as after a push GitLab processed late. */
+    public synchronized FakeMergeRequests resetApprovalsOnNextStateReads(int reads) {
+        approvalResetsOnStateRead = reads;
         return this;
     }
 
@@ -600,7 +732,17 @@ public final class FakeMergeRequests implements MergeRequests {
 
     /** A new head sha; its pipeline shows up after the merge request's pipeline delay (at once without one). */
     private void newHead(Mr mr, List<PipelineStatus> statuses) {
+        if (pushLag > 0 && mr.sha != null) {
+            mr.staleSha = mr.sha;
+            mr.stalePipeline = mr.pipeline;
+            mr.staleReads = pushLag;
+        }
         mr.sha = nextSha();
+        if (noPipelines) {
+            mr.pipeline = null;
+            mr.comingPipeline = null;
+            return;
+        }
         var run = new Run(++pipelineIds, mr.sha, carriesFailMarker(mr) ? List.of(PipelineStatus.FAILED) : statuses);
         if (mr.pipelineDelay <= 0) {
             mr.pipeline = run;
@@ -625,8 +767,16 @@ public final class FakeMergeRequests implements MergeRequests {
         mr.state = MergeRequestState.MERGED;
         mr.checkingReadsLeft = 0;
         merges++;
+        // like git: the files the source branch changed since its base, not the whole snapshot (another merge request
+        // merged meanwhile keeps its changes)
         var source = branch(mr.project, mr.source);
-        branch(mr.project, mr.target).putAll(source);
+        var base = project(mr.project).bases.getOrDefault(mr.source, Map.of());
+        var target = branch(mr.project, mr.target);
+        source.forEach((path, content) -> {
+            if (!Objects.equals(base.get(path), content)) {
+                target.put(path, content);
+            }
+        });
         project(mr.project).mrs.values().stream()
                 .filter(other -> other != mr && other.state == MergeRequestState.OPENED && other.target.equals(mr.target))
                 .forEach(other -> other.checkingReadsLeft = Math.max(other.checkingReadsLeft, checkingAfterMerge));
@@ -677,8 +827,10 @@ public final class FakeMergeRequests implements MergeRequests {
     private static RemoteMergeRequest snapshot(Mr mr) {
         var detailed = mr.state != MergeRequestState.OPENED ? mr.state.name().toLowerCase()
                 : mr.checkingReadsLeft > 0 ? "checking"
+                : mr.forcedStatus != null ? mr.forcedStatus
                 : mr.needsRebase ? "need_rebase" : "mergeable";
-        return new RemoteMergeRequest(mr.project, mr.iid, mr.state, detailed, mr.sha, mr.source,
+        var sha = mr.staleReads > 0 ? mr.staleSha : mr.sha;
+        return new RemoteMergeRequest(mr.project, mr.iid, mr.state, detailed, sha, mr.source,
                 "https://gitlab.example/" + mr.project + "/-/merge_requests/" + mr.iid, mr.rebaseInProgress, mr.mergeError);
     }
 }

@@ -2,6 +2,7 @@ package io.changeflow.application.fake;
 
 import io.changeflow.domain.state.IllegalTransitionException;
 import io.changeflow.application.port.out.Operations;
+import io.changeflow.application.port.out.ScanCursors;
 import io.changeflow.domain.PreemptedException;
 import io.changeflow.domain.operation.Binding;
 import io.changeflow.domain.operation.HistoryEntry;
@@ -13,6 +14,7 @@ import io.changeflow.domain.request.StepOrder;
 import io.changeflow.domain.request.SubjectId;
 import io.changeflow.domain.request.TargetKey;
 import io.changeflow.domain.state.BindingStatus;
+import io.changeflow.domain.state.ChangeKind;
 import io.changeflow.domain.state.Transition;
 import io.changeflow.domain.state.Transitions;
 import io.changeflow.domain.state.WorkflowEvent;
@@ -49,8 +51,12 @@ public final class FakeOperations implements Operations {
     private final Map<Key, Row> rows = new HashMap<>();
     private final List<HistoryEntry> history = new ArrayList<>();
     private int writes;
+    private final Map<List<String>, Long> mergeOrders = new HashMap<>();
+    private long nextMergeOrder = 1;
     private RuntimeException nextWriteFailure;
     private Function<Long, Optional<MergeRequestRef>> batchMergeRequests = batchId -> Optional.empty();
+
+    private Runnable beforeNextWrite;
 
     public FakeOperations(Clock clock) {
         this.clock = clock;
@@ -63,8 +69,13 @@ public final class FakeOperations implements Operations {
         }
         var key = new Key(request.subject(), request.target());
         var row = rows.get(key);
-        var from = Optional.ofNullable(row).map(r -> new WorkflowState(operations.get(r.owner()).step(), Optional.of(r.status())));
-        var moved = switch (Transitions.check(from, submitEvent)) {
+        var from = Optional.ofNullable(row).map(r -> new WorkflowState(operations.get(r.owner()).step(), Optional.of(r.status()),
+                operations.get(r.owner()).kind()));
+        var check = Transitions.check(from, submitEvent);
+        if (check instanceof Transition.Moved && row != null && bindingOf(key, row).inEffectUntil(request.expiresAt())) {
+            check = new Transition.Refused(submitEvent, from, "already in effect until the same expiry");
+        }
+        var moved = switch (check) {
             case Transition.Moved m -> m;
             case Transition.Refused refused -> {
                 if (row == null) {
@@ -79,14 +90,72 @@ public final class FakeOperations implements Operations {
         var now = clock.instant();
         var status = moved.binding().orElseThrow();
         rows.put(key, new Row(request.operationId(), status, row == null ? 1 : row.version() + 1, request.expiresAt(), now));
+        var renews = Optional.ofNullable(row).filter(r -> BindingStatus.RENEWABLE.contains(r.status())).map(Row::owner);
         var op = new Operation(request.operationId(), request.requester(), request.subject(), request.target(), request.reason(),
                 request.expiresAt(), order, moved.step(), 1, Optional.of(status), Optional.empty(), Optional.empty(),
-                Optional.empty(), detail, now, now);
+                Optional.empty(), detail, now, now, io.changeflow.domain.state.ChangeKind.GRANT, renews);
         operations.put(op.id(), op);
         history.add(new HistoryEntry(op.id(), submitEvent, Optional.empty(), moved.step(),
                 Optional.ofNullable(row).map(Row::status), moved.binding(), detail, request.requester(), now));
         writes++;
         return new OpenResult.Opened(read(op.id()).orElseThrow());
+    }
+
+    /** Like the adapter: pinned to the status, version and owner read; the replaced owner loses its row. */
+    @Override
+    public synchronized OpenResult openRemoval(Binding read, OperationId id, WorkflowEvent event, String actor, String detail) {
+        if (Transitions.kindOpenedBy(event).filter(ChangeKind::removes).isEmpty()) {
+            throw new IllegalArgumentException(event + " does not open a removal");
+        }
+        if (operations.containsKey(id)) {
+            throw new PreemptedException("operation " + id + " already exists");
+        }
+        var key = new Key(read.subject(), read.target());
+        var row = rows.get(key);
+        if (row == null || !row.owner().equals(read.operationId()) || row.status() != read.status()
+                || row.version() != read.version()) {
+            throw new PreemptedException(read.subject() + "/" + read.target() + " changed since it was read");
+        }
+        var owner = operations.get(row.owner());
+        var moved = Transitions.check(Optional.of(new WorkflowState(owner.step(), Optional.of(row.status()), owner.kind())), event);
+        if (!(moved instanceof Transition.Moved m)) {
+            return new OpenResult.Blocked(bindingOf(key, row));
+        }
+        var now = clock.instant();
+        var status = m.binding().orElseThrow();
+        rows.put(key, new Row(id, status, row.version() + 1, row.expiresAt(), now));
+        operations.put(owner.id(), new Operation(owner.id(), owner.requester(), owner.subject(), owner.target(), owner.reason(),
+                owner.expiresAt(), owner.order(), owner.step(), owner.version() + 1, owner.binding(), owner.mergeRequest(),
+                owner.approvalTicket(), owner.batchId(), owner.detail(), owner.createdAt(), now, owner.kind(), owner.removes()));
+        history.add(new HistoryEntry(owner.id(), event, Optional.of(owner.step()), owner.step(), Optional.of(row.status()),
+                Optional.empty(), "replaced by " + id, actor, now));
+        var op = new Operation(id, actor, read.subject(), read.target(), detail, row.expiresAt(), StepOrder.APPROVE_FIRST,
+                m.step(), 1, Optional.of(status), Optional.empty(), Optional.empty(), Optional.empty(), detail, now, now,
+                m.to().kind(), Optional.of(owner.id()));
+        operations.put(id, op);
+        history.add(new HistoryEntry(id, event, Optional.empty(), m.step(), Optional.of(row.status()), m.binding(), detail,
+                actor, now));
+        writes++;
+        return new OpenResult.Opened(read(id).orElseThrow());
+    }
+
+    /** Like the adapter: VALIDATED rows whose expiry is at or before the clock plus the grace, soonest first. */
+    @Override
+    public synchronized List<Binding> dueForExpiry(Duration grace, int limit) {
+        var until = clock.instant().plus(grace);
+        return rows.entrySet().stream()
+                .filter(e -> e.getValue().status() == BindingStatus.VALIDATED)
+                .filter(e -> e.getValue().expiresAt().filter(at -> !at.isAfter(until)).isPresent())
+                .map(e -> bindingOf(e.getKey(), e.getValue()))
+                .sorted(Comparator.comparing((Binding b) -> b.expiresAt().orElseThrow()))
+                .limit(limit).toList();
+    }
+
+    /** Like the adapter: every VALIDATED row with an expiry at or before the clock plus {@code within}, the soonest first. */
+    @Override
+    public synchronized ExpiringGrants expiringWithin(Duration within, int limit) {
+        var all = dueForExpiry(within, Integer.MAX_VALUE);
+        return new ExpiringGrants(all.size(), all.stream().limit(limit).toList());
     }
 
     @Override
@@ -96,6 +165,7 @@ public final class FakeOperations implements Operations {
 
     @Override
     public synchronized Operation apply(OperationId id, long expectedVersion, WorkflowEvent event, StepNote note) {
+        runBeforeNextWrite();
         var current = read(id);
         if (current.isPresent() && current.get().version() != expectedVersion) {
             throw new PreemptedException("operation " + id + " is at version " + current.get().version()
@@ -107,6 +177,7 @@ public final class FakeOperations implements Operations {
 
     @Override
     public synchronized Optional<Operation> applyIfAllowed(OperationId id, WorkflowEvent event, StepNote note) {
+        runBeforeNextWrite();
         var current = read(id);
         if (current.isEmpty()) {
             return Optional.empty();
@@ -129,11 +200,45 @@ public final class FakeOperations implements Operations {
         if (current.ownsBinding() && moved.binding().isPresent() && !moved.binding().get().equals(row.status())) {
             rows.put(key, new Row(row.owner(), moved.binding().get(), row.version() + 1, row.expiresAt(), now));
         }
+        if (moved.binding().equals(Optional.of(BindingStatus.MERGED)) && !current.binding().equals(moved.binding())) {
+            // like the adapter: the first write to MERGED of a merge request records its merge order
+            current.mergeRequest().ifPresent(mr -> mergeOrders.putIfAbsent(List.of(mr.project(), String.valueOf(mr.iid())),
+                    nextMergeOrder++));
+        }
         operations.put(current.id(), copy(current, moved, note.detail(), now));
         history.add(new HistoryEntry(current.id(), moved.event(), Optional.of(current.step()), moved.step(), current.binding(),
                 moved.binding(), note.detail(), note.actor(), now));
         writes++;
+        renewalFellThrough(current, moved, note, now);
         return read(current.id()).orElseThrow();
+    }
+
+    /** Like the adapter: a renewal that ended without effect hands the row back to the grant it renewed. */
+    private void renewalFellThrough(Operation renewal, Transition.Moved moved, StepNote note, Instant now) {
+        var ended = moved.binding().filter(b -> b == BindingStatus.REJECTED || b == BindingStatus.CLOSED);
+        if (!renewal.isRenewal() || !renewal.ownsBinding() || ended.isEmpty() || !moved.bindingChanged()) {
+            return;
+        }
+        var grant = operations.get(renewal.removes().orElseThrow());
+        if (grant == null || !(Transitions.check(read(grant.id()).orElseThrow().state(), WorkflowEvent.RENEWAL_FELL_THROUGH)
+                instanceof Transition.Moved back)) {
+            return;
+        }
+        var key = new Key(renewal.subject(), renewal.target());
+        var row = rows.get(key);
+        rows.put(key, new Row(grant.id(), BindingStatus.VALIDATED, row.version() + 1, grant.expiresAt(), now));
+        var detail = "The renewal " + renewal.id() + " ended without effect; this grant is in effect again until its expiry.";
+        operations.put(grant.id(), new Operation(grant.id(), grant.requester(), grant.subject(), grant.target(), grant.reason(),
+                grant.expiresAt(), grant.order(), back.step(), grant.version() + 1, grant.binding(), grant.mergeRequest(),
+                grant.approvalTicket(), grant.batchId(), detail, grant.createdAt(), now, grant.kind(), grant.removes()));
+        history.add(new HistoryEntry(grant.id(), WorkflowEvent.RENEWAL_FELL_THROUGH, Optional.of(grant.step()), back.step(),
+                Optional.empty(), back.binding(), detail, note.actor(), now));
+        var after = operations.get(renewal.id());
+        operations.put(after.id(), new Operation(after.id(), after.requester(), after.subject(), after.target(), after.reason(),
+                after.expiresAt(), after.order(), after.step(), after.version() + 1, after.binding(), after.mergeRequest(),
+                after.approvalTicket(), after.batchId(), after.detail(), after.createdAt(), now, after.kind(), after.removes()));
+        history.add(new HistoryEntry(after.id(), WorkflowEvent.RENEWAL_FELL_THROUGH, Optional.of(after.step()), after.step(),
+                ended, Optional.empty(), "the grant it renewed owns the row again", note.actor(), now));
     }
 
     private static Operation copy(Operation op, Transition.Moved moved, String detail, Instant now) {
@@ -141,7 +246,7 @@ public final class FakeOperations implements Operations {
         var leavesBatch = moved.event() == WorkflowEvent.BATCH_REQUEUED || moved.event() == WorkflowEvent.BATCH_READMITTED;
         return new Operation(op.id(), op.requester(), op.subject(), op.target(), op.reason(), op.expiresAt(), op.order(),
                 moved.step(), op.version() + 1, op.binding(), op.mergeRequest(), op.approvalTicket(),
-                leavesBatch ? Optional.empty() : op.batchId(), detail, op.createdAt(), now);
+                leavesBatch ? Optional.empty() : op.batchId(), detail, op.createdAt(), now, op.kind(), op.removes());
     }
 
     @Override
@@ -183,14 +288,102 @@ public final class FakeOperations implements Operations {
                 .limit(limit).toList();
     }
 
+    /** Like the adapter: per status (in enum order), by last write then row, after the position; wraps at the end. */
     @Override
-    public synchronized List<Operation> mergedBetween(Duration minAge, Duration maxAge, int limit) {
-        var now = clock.instant();
-        return all().stream()
-                .filter(op -> op.binding().equals(Optional.of(BindingStatus.MERGED)))
-                .filter(op -> op.updatedAt().isBefore(now.minus(minAge)) && op.updatedAt().isAfter(now.minus(maxAge)))
-                .sorted(Comparator.comparing(Operation::updatedAt))
+    public synchronized Page scan(Set<BindingStatus> statuses, Duration olderThan, Optional<ScanCursors.Position> after,
+                                  int limit) {
+        if (statuses.isEmpty() || limit < 1) {
+            throw new IllegalArgumentException("a scan needs a status and a positive limit");
+        }
+        var before = clock.instant().minus(olderThan);
+        var sequence = new HashMap<OperationId, Integer>();
+        var index = 0;
+        for (var id : operations.keySet()) {
+            sequence.put(id, index++);
+        }
+        Comparator<Operation> order = Comparator.<Operation, Integer>comparing(op -> op.binding().orElseThrow().ordinal())
+                .thenComparing(Operation::updatedAt).thenComparing(op -> sequence.get(op.id()));
+        var start = after.flatMap(FakeOperations::position);
+        var candidates = all().stream()
+                .filter(op -> op.binding().isPresent() && statuses.contains(op.binding().get()))
+                .filter(op -> op.updatedAt().isBefore(before))
+                .filter(op -> start.isEmpty() || start.get().before(op, sequence.get(op.id())))
+                .sorted(order)
                 .limit(limit).toList();
+        if (candidates.size() < limit) {
+            return new Page(candidates, Optional.empty());
+        }
+        var last = candidates.getLast();
+        return new Page(candidates, Optional.of(new ScanCursors.Position(last.binding().orElseThrow().name() + "|"
+                + last.updatedAt() + "|" + sequence.get(last.id()))));
+    }
+
+    private record Position(BindingStatus status, Instant updatedAt, int sequence) {
+        boolean before(Operation op, int opSequence) {
+            var status = op.binding().orElseThrow();
+            if (status != this.status) {
+                return status.ordinal() > this.status.ordinal();
+            }
+            var byTime = op.updatedAt().compareTo(updatedAt);
+            return byTime > 0 || byTime == 0 && opSequence > sequence;
+        }
+    }
+
+    private static Optional<Position> position(ScanCursors.Position token) {
+        try {
+            var parts = token.token().split("\\|");
+            return Optional.of(new Position(BindingStatus.valueOf(parts[0]), Instant.parse(parts[1]), Integer.parseInt(parts[2])));
+        } catch (RuntimeException garbled) {
+            return Optional.empty();
+        }
+    }
+
+    @Override
+    public synchronized Map<MergeRequestRef, Long> mergeOrders(Collection<MergeRequestRef> mergeRequests) {
+        var found = new HashMap<MergeRequestRef, Long>();
+        for (var mr : mergeRequests) {
+            var order = mergeOrders.get(List.of(mr.project(), String.valueOf(mr.iid())));
+            if (order != null) {
+                found.put(mr, order);
+            }
+        }
+        return found;
+    }
+
+    /** The merge order recorded for {@code project}'s merge request {@code iid}, for the inbox fake. */
+    public synchronized Optional<Long> mergeOrderOf(String project, long iid) {
+        return Optional.ofNullable(mergeOrders.get(List.of(project, String.valueOf(iid))));
+    }
+
+    /** The row key of the cursor is the operation's insertion order here (the database uses the binding row's key). */
+    @Override
+    public synchronized MergedPage mergedLongerThan(Duration age, PageCursor after, int limit) {
+        var before = clock.instant().minus(age);
+        var keys = new ArrayList<>(operations.keySet());
+        var candidates = all().stream()
+                .filter(op -> op.binding().equals(Optional.of(BindingStatus.MERGED)))
+                .filter(op -> op.updatedAt().isBefore(before))
+                .map(op -> Map.entry(new PageCursor(op.updatedAt(), keys.indexOf(op.id()) + 1L), op))
+                .filter(e -> CURSOR_ORDER.compare(e.getKey(), after) > 0)
+                .sorted(Map.Entry.comparingByKey(CURSOR_ORDER))
+                .toList();
+        var page = candidates.stream().limit(Math.max(1, limit)).toList();
+        var next = candidates.size() > page.size() ? Optional.of(page.getLast().getKey()) : Optional.<PageCursor>empty();
+        return new MergedPage(page.stream().map(Map.Entry::getValue).toList(), next);
+    }
+
+    private static final Comparator<PageCursor> CURSOR_ORDER =
+            Comparator.comparing(PageCursor::writtenAt).thenComparingLong(PageCursor::rowKey);
+
+    @Override
+    public synchronized List<Operation> idleIn(Set<BindingStatus> statuses, Duration idleFor, IdPage page) {
+        var latest = clock.instant().minus(idleFor);
+        return all().stream()
+                .filter(op -> op.binding().map(statuses::contains).orElse(false))
+                .filter(op -> !op.updatedAt().isAfter(latest))
+                .filter(op -> page.after().map(after -> op.id().value().compareTo(after.value()) > 0).orElse(true))
+                .sorted(Comparator.comparing(op -> op.id().value()))
+                .limit(Math.max(0, page.limit())).toList();
     }
 
     @Override
@@ -223,7 +416,7 @@ public final class FakeOperations implements Operations {
         }
         operations.put(id, new Operation(op.id(), op.requester(), op.subject(), op.target(), op.reason(), op.expiresAt(),
                 op.order(), op.step(), op.version(), op.binding(), Optional.of(mergeRequest), op.approvalTicket(),
-                op.batchId(), op.detail(), op.createdAt(), op.updatedAt()));
+                op.batchId(), op.detail(), op.createdAt(), op.updatedAt(), op.kind(), op.removes()));
         return true;
     }
 
@@ -233,7 +426,7 @@ public final class FakeOperations implements Operations {
         if (op != null) {
             operations.put(id, new Operation(op.id(), op.requester(), op.subject(), op.target(), op.reason(), op.expiresAt(),
                     op.order(), op.step(), op.version(), op.binding(), op.mergeRequest(), Optional.of(ticket),
-                    op.batchId(), op.detail(), op.createdAt(), op.updatedAt()));
+                    op.batchId(), op.detail(), op.createdAt(), op.updatedAt(), op.kind(), op.removes()));
         }
     }
 
@@ -243,7 +436,7 @@ public final class FakeOperations implements Operations {
         if (op != null) {
             operations.put(id, new Operation(op.id(), op.requester(), op.subject(), op.target(), op.reason(), op.expiresAt(),
                     op.order(), op.step(), op.version(), op.binding(), op.mergeRequest(), op.approvalTicket(),
-                    batchId, op.detail(), op.createdAt(), op.updatedAt()));
+                    batchId, op.detail(), op.createdAt(), op.updatedAt(), op.kind(), op.removes()));
         }
     }
 
@@ -253,6 +446,22 @@ public final class FakeOperations implements Operations {
      */
     public synchronized void resolveBatchMergeRequests(Function<Long, Optional<MergeRequestRef>> lookup) {
         batchMergeRequests = lookup;
+    }
+
+    /**
+     * Runs {@code action} right before the next state write (apply or applyIfAllowed) reads the row: something else
+     * happens to the operation between a use case's read and its write (its own writes are not hooked again).
+     */
+    public synchronized void beforeNextWrite(Runnable action) {
+        beforeNextWrite = action;
+    }
+
+    private void runBeforeNextWrite() {
+        var action = beforeNextWrite;
+        beforeNextWrite = null;
+        if (action != null) {
+            action.run();
+        }
     }
 
     /** The next state write (apply or applyIfAllowed) throws {@code failure} and writes nothing, like a database that is down. */
@@ -280,7 +489,7 @@ public final class FakeOperations implements Operations {
         var mergeRequest = op.mergeRequest().isPresent() ? op.mergeRequest() : op.batchId().flatMap(batchMergeRequests);
         return Optional.of(new Operation(op.id(), op.requester(), op.subject(), op.target(), op.reason(), op.expiresAt(),
                 op.order(), op.step(), op.version(), binding, mergeRequest, op.approvalTicket(), op.batchId(),
-                op.detail(), op.createdAt(), op.updatedAt()));
+                op.detail(), op.createdAt(), op.updatedAt(), op.kind(), op.removes()));
     }
 
     private static Binding bindingOf(Key key, Row row) {

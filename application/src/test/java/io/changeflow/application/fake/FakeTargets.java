@@ -1,6 +1,7 @@
 package io.changeflow.application.fake;
 
 import io.changeflow.application.port.out.Targets;
+import io.changeflow.domain.request.PipelinePolicy;
 import io.changeflow.domain.request.Target;
 import io.changeflow.domain.request.TargetKey;
 import java.util.Comparator;
@@ -31,6 +32,12 @@ public final class FakeTargets implements Targets {
 
     public void add(Target target) {
         targets.put(target.key(), target);
+    }
+
+    /** The target {@code key} from now on with the pipeline policy {@code pipeline} (the catalog's {@code .pipeline}). */
+    public void withPipeline(TargetKey key, PipelinePolicy pipeline) {
+        targets.computeIfPresent(key, (k, t) -> new Target(t.key(), t.name(), t.description(), t.project(), t.filePath(),
+                t.batchable(), t.partition(), pipeline));
     }
 
     public void remove(TargetKey key) {

@@ -1,6 +1,8 @@
 package io.changeflow.application.fake;
 
 import io.changeflow.application.callback.CallbackAnswer;
+import io.changeflow.application.approval.CheckApprovalStep;
+import io.changeflow.application.approval.ReconcileApprovals;
 import io.changeflow.application.approval.SubmitApproval;
 import io.changeflow.application.batch.BatchPolicy;
 import io.changeflow.application.batch.BatchSteps;
@@ -16,11 +18,18 @@ import io.changeflow.application.callback.HandleApprovalCallback;
 import io.changeflow.application.callback.HandleDeployCallback;
 import io.changeflow.application.close.CloseMergeRequest;
 import io.changeflow.application.create.CreateMergeRequest;
+import io.changeflow.application.deploy.ConfirmDeployed;
+import io.changeflow.application.deploy.DeployDeadline;
+import io.changeflow.application.deploy.MarkDeployFailed;
+import io.changeflow.application.grant.ExpireGrants;
+import io.changeflow.application.grant.ListExpiringGrants;
+import io.changeflow.application.grant.RemoveGrant;
 import io.changeflow.application.handle.HandleMergeRequest;
 import io.changeflow.application.port.out.WorkQueue.StepKind;
 import io.changeflow.application.query.ListMyBindings;
 import io.changeflow.application.query.ListMyRequests;
 import io.changeflow.application.query.PreviewChange;
+import io.changeflow.application.query.RequestWaits;
 import io.changeflow.application.query.ShowChangeRequest;
 import io.changeflow.application.reconcile.MarkDeployed;
 import io.changeflow.application.reconcile.ReconcileMergedRequests;
@@ -29,6 +38,7 @@ import io.changeflow.application.recovery.FindStuckRequests;
 import io.changeflow.application.recovery.PurgeExpiredIdempotencyRecords;
 import io.changeflow.application.recovery.RetriggerStep;
 import io.changeflow.application.recovery.ShowOperation;
+import io.changeflow.application.recovery.RetryTransientFailures;
 import io.changeflow.application.recovery.SweepStuckRequests;
 import io.changeflow.application.settings.Settings;
 import io.changeflow.application.submit.SubmitChangeRequest;
@@ -36,10 +46,12 @@ import io.changeflow.application.workflow.PipelineWatch;
 import io.changeflow.application.workflow.RunWorkflowStep;
 import io.changeflow.application.workflow.StateChanges;
 import io.changeflow.application.workflow.StepLauncher;
+import io.changeflow.application.workflow.TransientRetries;
 import io.changeflow.application.workflow.WorkflowPolicy;
 import io.changeflow.application.workflow.WorkflowStep;
 import io.changeflow.domain.operation.MergeRequestRef;
 import io.changeflow.domain.operation.Operation;
+import io.changeflow.domain.reconcile.ReconciliationMatching;
 import io.changeflow.domain.reconcile.ReconciliationWindow;
 import io.changeflow.domain.request.OperationId;
 import io.changeflow.domain.request.Submission;
@@ -69,6 +81,7 @@ public final class InMemoryChangeflow {
     public final FakeTargets targets = FakeTargets.standard();
     public final FakeIdempotencyRecords idempotency = new FakeIdempotencyRecords(clock);
     public final FakeCallbackInbox inbox = new FakeCallbackInbox();
+    public final FakeScanCursors cursors = new FakeScanCursors();
     public final FakeAuditLog audit = new FakeAuditLog();
     public final FakeBusinessMetrics metrics = new FakeBusinessMetrics();
     public final FakeDynamicConfig config = new FakeDynamicConfig().set(Settings.ACCESS_MODE, "OPEN");
@@ -77,6 +90,8 @@ public final class InMemoryChangeflow {
     public final FakeApprovals approvals = new FakeApprovals();
     public final FakeMergeRequests gitlab = new FakeMergeRequests(BOTS);
     public final ManualWorkQueue queue = new ManualWorkQueue(clock);
+    /** How a duplicate submission waits for the original: moves {@link #clock}, never sleeps. */
+    public final FakePause pause = new FakePause(clock);
     public final Settings settings = new Settings(config);
     public final WorkflowPolicy policy;
     public final BatchPolicy batchPolicy;
@@ -90,9 +105,15 @@ public final class InMemoryChangeflow {
     public final SubmitChangeRequest submit;
     public final HandleApprovalCallback approvalCallback;
     public final HandleDeployCallback deployCallback;
+    public final DeployDeadline deployDeadline;
+    public final ConfirmDeployed confirmDeployed;
+    public final MarkDeployFailed markDeployFailed;
     public final ReconcileMergedRequests reconcile;
     public final RunWorkflowStep steps;
     public final SweepStuckRequests sweep;
+    /** The transient retries of the workflow steps (deadline and jitter from {@link #policy}, {@link #clock}, {@link #jitter}). */
+    public final TransientRetries transientRetries;
+    public final RetryTransientFailures retryFailures;
     public final RetriggerStep retrigger;
     public final CloseChangeRequest closeRequest;
     public final FindStuckRequests findStuck;
@@ -108,6 +129,11 @@ public final class InMemoryChangeflow {
     public final SweepStuckBatches sweepBatches;
     public final ReadmitBatchMember readmit;
     public final ListBatches listBatches;
+    public final SubmitApproval submitApproval;
+    public final ReconcileApprovals approvalCheck;
+    public final ExpireGrants expireGrants;
+    public final RemoveGrant removeGrant;
+    public final ListExpiringGrants expiringGrants;
 
     public InMemoryChangeflow() {
         this(WorkflowPolicy.defaults());
@@ -121,30 +147,46 @@ public final class InMemoryChangeflow {
         this.policy = policy;
         this.batchPolicy = batchPolicy;
         submit = new SubmitChangeRequest(operations, targets, idempotency, settings, launcher, metrics, clock,
-                SubmitChangeRequest.DEFAULT_KEY_TIME_TO_LIVE);
+                SubmitChangeRequest.DEFAULT_KEY_TIME_TO_LIVE, pause);
         approvalCallback = new HandleApprovalCallback(inbox, operations, targets, batches, changes, launcher);
-        deployCallback = new HandleDeployCallback(inbox, operations, markDeployed);
-        reconcile = new ReconcileMergedRequests(operations, inbox, markDeployed, audit, WINDOW, clock);
+        deployCallback = new HandleDeployCallback(inbox, operations, markDeployed, changes);
+        deployDeadline = new DeployDeadline(operations, changes, DeployDeadline.Policy.defaults());
+        expireGrants = new ExpireGrants(operations, batches, targets, ExpireGrants.Policy.defaults());
+        removeGrant = new RemoveGrant(operations, batches, targets, audit, clock);
+        expiringGrants = new ListExpiringGrants(operations);
+        confirmDeployed = new ConfirmDeployed(operations, markDeployed, audit, clock);
+        markDeployFailed = new MarkDeployFailed(operations, changes, audit, clock);
+        inbox.resolveMergeOrders(operations::mergeOrderOf);
+        reconcile = reconciliation(ReconciliationMatching.exact());
         var createWatch = new PipelineWatch(policy.pipelinePolling(), policy.pendingRecheck(), policy.pendingGiveUpAfter());
         settleBatch = new SettleBatch(batches, operations, targets, gitlab, metrics, audit, batchPolicy, clock);
+        transientRetries = policy.transientRetries(clock, jitter::nextDouble);
+        submitApproval = new SubmitApproval(operations, approvals, changes, approvalCallback);
+        approvalCheck = new ReconcileApprovals(operations, approvals, submitApproval, approvalCallback,
+                ReconcileApprovals.Policy.defaults(), clock);
         var workflowSteps = new ArrayList<WorkflowStep>(List.of(
                 new WorkflowStep(StepKind.SUBMIT_APPROVAL, WorkflowEvent.APPROVAL_SUBMIT_FAILED,
-                        new SubmitApproval(operations, approvals, changes), changes, policy.transientRetry()),
+                        submitApproval, changes, transientRetries),
+                new WorkflowStep(StepKind.CHECK_APPROVAL, new CheckApprovalStep(operations, approvalCheck),
+                        CheckApprovalStep::onFailure, transientRetries),
                 new WorkflowStep(StepKind.CREATE, WorkflowEvent.CREATE_ERROR,
                         new CreateMergeRequest(operations, targets, gitlab, changes, createWatch, clock), changes,
-                        policy.transientRetry()),
+                        transientRetries),
                 new WorkflowStep(StepKind.HANDLE, WorkflowEvent.HANDLE_ERROR,
                         new HandleMergeRequest(operations, targets, gitlab, changes, settings, policy, clock,
                                 jitter::nextDouble), changes,
-                        policy.transientRetry()),
+                        transientRetries),
                 new WorkflowStep(StepKind.CLOSE, WorkflowEvent.CLOSE_FAILED,
-                        new CloseMergeRequest(operations, gitlab, changes, policy), changes, policy.transientRetry())));
+                        new CloseMergeRequest(operations, gitlab, changes, policy), changes, transientRetries)));
         workflowSteps.addAll(BatchSteps.of(
                 new MergeBatch(batches, operations, targets, gitlab, metrics, settings, policy, clock, jitter::nextDouble),
                 new SettleBatchStep(settleBatch, policy), policy.transientRetry()));
         steps = new RunWorkflowStep(workflowSteps);
         queue.attach(steps);
-        sweep = new SweepStuckRequests(operations, targets, batches, queue, changes, SweepStuckRequests.Policy.defaults());
+        retryFailures = new RetryTransientFailures(operations, queue, changes, transientRetries, cursors,
+                RetryTransientFailures.DEFAULT_LIMIT);
+        sweep = new SweepStuckRequests(operations, targets, batches, queue, changes, cursors,
+                SweepStuckRequests.Policy.defaults());
         batchRound = new RunBatchRound(batches, queue, audit, batchPolicy, clock);
         scheduledBatchRounds = new RunScheduledBatchRounds(targets, batchRound);
         sweepBatches = new SweepStuckBatches(batches, queue, batchPolicy);
@@ -155,13 +197,20 @@ public final class InMemoryChangeflow {
         findStuck = new FindStuckRequests(operations);
         showOperation = new ShowOperation(operations, audit);
         purge = new PurgeExpiredIdempotencyRecords(idempotency);
-        showRequest = new ShowChangeRequest(operations, permissions);
+        showRequest = new ShowChangeRequest(operations, permissions, new RequestWaits(queue, policy, io.changeflow.application.recovery.FindOverdueRequests.Deadlines.defaults()));
         myRequests = new ListMyRequests(operations);
         myBindings = new ListMyBindings(operations);
         preview = new PreviewChange(targets, gitlab, clock);
     }
 
     // ---- helpers for tests ---------------------------------------------------------------------------
+
+    /** Reconciliation with {@code matching} (the wired {@link #reconcile} matches exactly), sharing the scan's position. */
+    public ReconcileMergedRequests reconciliation(ReconciliationMatching matching) {
+        return new ReconcileMergedRequests(operations, inbox, cursors, markDeployed, audit,
+                new ReconcileMergedRequests.Policy(WINDOW.minAge(), ReconcileMergedRequests.DEFAULT_CANDIDATES, matching),
+                clock);
+    }
 
     private static final AtomicInteger IDS = new AtomicInteger();
 
@@ -186,6 +235,26 @@ public final class InMemoryChangeflow {
             throw new AssertionError("expected ACCEPTED, got " + result);
         }
         return OperationId.of(id);
+    }
+
+    /**
+     * A grant of {@code subject} on the single-MR target, requested by {@code requester} (approve first), until
+     * {@code until} (null: for good), approved, merged and confirmed in effect; fails the test unless accepted.
+     */
+    public OperationId grantInEffect(String requester, String subject, java.time.Instant until) {
+        config.set(Settings.APPROVE_FIRST, "true");
+        var id = newOperationId();
+        var result = submit(requester, new Submission(id, FakeTargets.SINGLE.value(), subject, "for the report",
+                until == null ? null : until.toString()));
+        if (!(result instanceof SubmitChangeRequest.Result.Accepted)) {
+            throw new AssertionError("expected ACCEPTED, got " + result);
+        }
+        var op = OperationId.of(id);
+        queue.runUntilIdle();
+        decide(op, HandleApprovalCallback.Decision.APPROVED);
+        queue.runUntilIdle();
+        deployed(op);
+        return op;
     }
 
     public Operation op(OperationId id) {

@@ -68,8 +68,21 @@ public final class ManualWorkQueue implements WorkQueue {
     }
 
     @Override
+    public synchronized Optional<Scheduled> scheduled(StepKind kind, String ref) {
+        return Optional.ofNullable(pending.get(kind.name() + ":" + ref)).map(p -> new Scheduled(p.step(), p.due()));
+    }
+
+    @Override
     public synchronized int backlog() {
         return pending.size();
+    }
+
+    @Override
+    public synchronized Backlog backlogSummary() {
+        var now = clock.instant();
+        var due = pending.values().stream().map(Pending::due).filter(d -> !d.isAfter(now)).sorted().toList();
+        return new Backlog(pending.size(), due.size(), running == null ? 0 : 1, 0, capacity,
+                due.isEmpty() ? Optional.empty() : Optional.of(due.getFirst()));
     }
 
     /** Runs the earliest step (moving the clock forward to its time if needed); false when none waits. */

@@ -53,14 +53,26 @@ class PipelineOutcomeTest {
     }
 
     @Test
-    void aPipelineTimedOutAfterTheRebaseStaysMergingWithPipelinePendingAndKeepWaiting() {
-        var id = handledAfterRebase("bob", PipelineStatus.RUNNING);
+    void aPipelineTimedOutAfterTheRebaseKeepsWaitingWhileLookedAtThenAsksAPersonAtThePendingDeadline() {
+        app.gitlab.nextNeedRebase(false, PipelineStatus.RUNNING);
+        var id = app.submitAccepted(FakeTargets.SINGLE, "bob");
+        app.queue.runUntilIdle();
+        app.decide(id, Decision.APPROVED);
+        while (app.op(id).step() != StepStatus.HANDLE_PIPELINE_PENDING) {
+            app.queue.runNext();
+        }
+
+        var pending = view(id, "bob");
+        assertThat(pending.status()).contains(BindingStatus.MERGING);
+        assertThat(pending.hint()).isEqualTo(Hint.KEEP_WAITING);
+
+        app.queue.runUntilIdle();
 
         var view = view(id, "bob");
-
-        assertThat(view.status()).contains(BindingStatus.MERGING);
-        assertThat(view.step()).isEqualTo(StepStatus.HANDLE_PIPELINE_PENDING);
-        assertThat(view.hint()).isEqualTo(Hint.KEEP_WAITING);
+        assertThat(view.status()).contains(BindingStatus.HANDLE_FAILED);
+        assertThat(view.step()).isEqualTo(StepStatus.HANDLE_PIPELINE_UNFINISHED);
+        assertThat(view.hint()).isEqualTo(Hint.CONTACT_MAINTAINERS);
+        assertThat(view.detail()).contains("Check the pipeline on GitLab");
         assertThat(app.gitlab.merges()).isZero();
     }
 
@@ -88,7 +100,9 @@ class PipelineOutcomeTest {
         app.queue.runUntilIdle();
         app.gitlab.nextPipeline(PipelineStatus.RUNNING);
         var timedOut = app.submitAccepted(FakeTargets.SINGLE, "erin");
-        app.queue.runUntilIdle();
+        while (app.op(timedOut).step() != StepStatus.CREATE_PIPELINE_PENDING) {
+            app.queue.runNext();
+        }
 
         assertThat(view(failed, "dave").hint()).isEqualTo(Hint.CONTACT_MAINTAINERS);
         assertThat(view(timedOut, "erin").hint()).isEqualTo(Hint.KEEP_WAITING);

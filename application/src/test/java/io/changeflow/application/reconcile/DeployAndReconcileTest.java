@@ -7,13 +7,21 @@ import io.changeflow.application.callback.HandleApprovalCallback.Decision;
 import io.changeflow.application.callback.HandleDeployCallback;
 import io.changeflow.application.fake.FakeTargets;
 import io.changeflow.application.fake.InMemoryChangeflow;
+import io.changeflow.application.port.out.Operations;
 import io.changeflow.application.settings.Settings;
+import io.changeflow.domain.operation.MergeRequestRef;
+import io.changeflow.domain.reconcile.Matching;
+import io.changeflow.domain.reconcile.ReconciliationMatching;
+import io.changeflow.domain.request.ChangeRequest;
 import io.changeflow.domain.request.OperationId;
+import io.changeflow.domain.request.StepOrder;
+import io.changeflow.domain.request.SubjectId;
 import io.changeflow.domain.state.BindingStatus;
 import io.changeflow.domain.state.WorkflowEvent;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -38,6 +46,24 @@ class DeployAndReconcileTest {
         app.queue.runUntilIdle();
         assertThat(app.op(id).binding()).contains(BindingStatus.MERGED);
         return id;
+    }
+
+    /** A merged request written straight through the operations port (fast: no queue, no GitLab). */
+    private OperationId mergedWithoutTheWorkflow(String subject, long iid) {
+        var request = new ChangeRequest(OperationId.of(InMemoryChangeflow.newOperationId()), subject, FakeTargets.SINGLE,
+                SubjectId.of(subject), "bulk", Optional.empty());
+        var op = ((Operations.OpenResult.Opened) app.operations.open(request, StepOrder.APPROVE_FIRST,
+                WorkflowEvent.SUBMITTED_APPROVE_FIRST, "submitted")).operation();
+        app.operations.recordMergeRequest(op.id(), new MergeRequestRef(FakeTargets.PROJECT, iid, "b" + iid, "u"));
+        for (var event : List.of(WorkflowEvent.APPROVAL_SUBMITTED, WorkflowEvent.APPROVAL_GRANTED_MERGE,
+                WorkflowEvent.HANDLE_STARTED, WorkflowEvent.MERGED)) {
+            op = app.operations.apply(op.id(), op.version(), event, Operations.StepNote.system(event.name()));
+        }
+        return op.id();
+    }
+
+    private ReconcileMergedRequests watermark() {
+        return app.reconciliation(ReconciliationMatching.everywhere(Matching.WATERMARK));
     }
 
     private HandleDeployCallback.Result report(String delivery, long iid, List<String> operationIds) {
@@ -65,6 +91,46 @@ class DeployAndReconcileTest {
     }
 
     @Test
+    void aRepeatedReportWhoseFirstDeliveryWasRecordedButNeverAppliedMakesTheRequestInEffect() {
+        var id = merged("bob");
+        // the first delivery's instance recorded the ID and was killed before it stored the report
+        assertThat(app.inbox.firstDelivery(HandleDeployCallback.SOURCE, "d-died")).isTrue();
+
+        var repeat = report("d-died", app.mr(id).iid(), List.of(id.value()));
+
+        assertThat(repeat).isEqualTo(new HandleDeployCallback.Result(CallbackAnswer.DUPLICATE, 1));
+        assertThat(app.op(id).binding()).contains(BindingStatus.VALIDATED);
+        assertThat(app.inbox.deployedOperations(List.of(id))).containsExactly(id);
+        assertThat(app.metrics.total("validated")).isEqualTo(1);
+        assertThat(report("d-died", app.mr(id).iid(), List.of(id.value())).advanced()).isZero();
+        assertThat(app.metrics.total("validated")).isEqualTo(1);
+    }
+
+    @Test
+    void aRepeatedReportNamingARequestNowOnAnotherMergeRequestLeavesItAlone() {
+        var id = merged("bob");
+        var iid = app.mr(id).iid();
+        assertThat(app.inbox.firstDelivery(HandleDeployCallback.SOURCE, "d-old")).isTrue();
+
+        var repeat = report("d-old", iid + 100, List.of(id.value()));
+
+        assertThat(repeat.advanced()).isZero();
+        assertThat(app.op(id).binding()).contains(BindingStatus.MERGED);
+    }
+
+    @Test
+    void aRepeatedFailedReportIsNotAppliedAgain() {
+        var id = merged("carol");
+        assertThat(app.inbox.firstDelivery(HandleDeployCallback.SOURCE, "d-failed")).isTrue();
+
+        var repeat = app.deployCallback.handle(new HandleDeployCallback.Command("d-failed", FakeTargets.PROJECT,
+                app.mr(id).iid(), "failed", List.of()));
+
+        assertThat(repeat.answer()).isEqualTo(CallbackAnswer.DUPLICATE);
+        assertThat(app.op(id).binding()).contains(BindingStatus.MERGED);
+    }
+
+    @Test
     void aFailedDeployAdvancesNothingAndDoesNotRaiseTheWatermark() {
         var id = merged("carol");
 
@@ -72,7 +138,7 @@ class DeployAndReconcileTest {
                 "failed", List.of()));
 
         assertThat(result.advanced()).isZero();
-        assertThat(app.op(id).binding()).contains(BindingStatus.MERGED);
+        assertThat(app.op(id).binding()).contains(BindingStatus.DEPLOY_FAILED);
         assertThat(app.inbox.largestDeployedIid(FakeTargets.PROJECT)).isEmpty();
     }
 
@@ -83,12 +149,15 @@ class DeployAndReconcileTest {
         assertThat(app.mr(later).iid()).isGreaterThan(app.mr(lost).iid());
         report("d-4", app.mr(later).iid(), List.of());
 
-        var tooEarly = app.reconcile.reconcile(ReconcileMergedRequests.Command.scheduled());
+        var tooEarly = watermark().reconcile(ReconcileMergedRequests.Command.scheduled());
         assertThat(tooEarly.advanced()).isZero();
         assertThat(app.op(lost).binding()).contains(BindingStatus.MERGED);
 
         app.clock.advance(Duration.ofMinutes(11));
-        var run = app.reconcile.reconcile(ReconcileMergedRequests.Command.scheduled());
+        assertThat(app.reconcile.reconcile(ReconcileMergedRequests.Command.scheduled()))
+                .as("exact matching (the default) infers nothing from another merge request's report")
+                .isEqualTo(new ReconcileMergedRequests.Result(1, 0));
+        var run = watermark().reconcile(ReconcileMergedRequests.Command.scheduled());
 
         assertThat(run).isEqualTo(new ReconcileMergedRequests.Result(1, 1));
         assertThat(app.op(lost).binding()).contains(BindingStatus.VALIDATED);
@@ -106,12 +175,132 @@ class DeployAndReconcileTest {
         assertThat(app.op(waiting).binding()).contains(BindingStatus.MERGED);
     }
 
+    /** Issue 20.6: a merged record stays a candidate until it advances or leaves MERGED; no window drops it. */
     @Test
-    void recordsOlderThanTheWindowAreNotLookedAt() {
-        merged("grace");
+    void recordsOlderThanADayAreStillLookedAtAndAdvanceOnEvidence() {
+        var old = merged("grace");
         app.clock.advance(Duration.ofHours(25));
 
-        assertThat(app.reconcile.reconcile(ReconcileMergedRequests.Command.scheduled()).examined()).isZero();
+        assertThat(app.reconcile.reconcile(ReconcileMergedRequests.Command.scheduled()))
+                .isEqualTo(new ReconcileMergedRequests.Result(1, 0));
+        app.clock.advance(Duration.ofDays(6));
+        // its report was stored, but the callback's own advance was lost
+        app.inbox.recordDeploy("late-report", FakeTargets.PROJECT, app.mr(old).iid(), "success", List.of());
+
+        assertThat(app.reconcile.reconcile(ReconcileMergedRequests.Command.scheduled()))
+                .isEqualTo(new ReconcileMergedRequests.Result(1, 1));
+        assertThat(app.op(old).binding()).contains(BindingStatus.VALIDATED);
+    }
+
+    /** Issue 20.6: 1,000 records that never advance ahead of one that can; it advances in run 3 (limit 500). */
+    @Test
+    void aThousandRecordsThatNeverAdvanceDoNotHideANewerOneThatCan() {
+        var stuck = new ArrayList<OperationId>();
+        for (var i = 0; i < 1000; i++) {
+            stuck.add(mergedWithoutTheWorkflow("u" + i, 10_000 + i));
+        }
+        app.clock.advance(Duration.ofMinutes(1));
+        var advanceable = merged("newest");
+        // a report of another merge request named it; the callback's advance of it was lost
+        app.inbox.recordDeploy("named", FakeTargets.PROJECT, 999_999, "success", List.of(advanceable));
+        app.clock.advance(Duration.ofMinutes(11));
+
+        var runs = new ArrayList<ReconcileMergedRequests.Result>();
+        while (app.op(advanceable).binding().equals(Optional.of(BindingStatus.MERGED))) {
+            assertThat(runs).as("advanced within ceil(1001 / 500) = 3 runs").hasSizeLessThan(3);
+            runs.add(app.reconcile.reconcile(ReconcileMergedRequests.Command.scheduled()));
+        }
+
+        assertThat(runs).containsExactly(new ReconcileMergedRequests.Result(500, 0),
+                new ReconcileMergedRequests.Result(500, 0), new ReconcileMergedRequests.Result(1, 1));
+        assertThat(app.reconcile.reconcile(ReconcileMergedRequests.Command.scheduled()).examined())
+                .as("the scan wrapped around to the oldest again").isEqualTo(500);
+        assertThat(stuck).allSatisfy(id -> assertThat(app.op(id).binding()).contains(BindingStatus.MERGED));
+    }
+
+    /**
+     * Issue 13.2: !10 is created before !11 but merged after it; !11's report arrives, !10's deploy failed. No
+     * mode declares !10 in effect: merge request numbers are not merge order.
+     */
+    @Test
+    void aReportOfAMergeRequestMergedEarlierNeverDeclaresALaterMergedOneInEffect() {
+        app.config.set(Settings.APPROVE_FIRST, "false");
+        var ten = app.submitAccepted(FakeTargets.SINGLE, "ten");
+        var eleven = app.submitAccepted(FakeTargets.SINGLE, "eleven");
+        app.queue.runUntilIdle();
+        assertThat(app.mr(ten).iid()).isLessThan(app.mr(eleven).iid());
+        app.decide(eleven, Decision.APPROVED);
+        app.queue.runUntilIdle();
+        app.decide(ten, Decision.APPROVED);
+        app.queue.runUntilIdle();
+        assertThat(app.op(ten).binding()).contains(BindingStatus.MERGED);
+
+        report("d-11", app.mr(eleven).iid(), List.of());
+        app.deployCallback.handle(new HandleDeployCallback.Command("d-10", FakeTargets.PROJECT, app.mr(ten).iid(), "failed",
+                List.of()));
+        app.clock.advance(Duration.ofMinutes(11));
+
+        assertThat(app.op(eleven).binding()).contains(BindingStatus.VALIDATED);
+        for (var mode : Matching.values()) {
+            assertThat(app.reconciliation(ReconciliationMatching.everywhere(mode))
+                    .reconcile(ReconcileMergedRequests.Command.scheduled()).advanced()).as("%s", mode).isZero();
+            // its own failed report made it an explicit deploy failure; no later report declares it in effect
+            assertThat(app.op(ten).binding()).as("%s", mode).contains(BindingStatus.DEPLOY_FAILED);
+        }
+    }
+
+    /** Issue 13.2: where the watermark is allowed, a report of a later-merged merge request advances an earlier-merged one. */
+    @Test
+    void inWatermarkModeAReportOfALaterMergedMergeRequestAdvancesAnEarlierMergedOne() {
+        var first = merged("first");
+        var second = merged("second");
+        var third = merged("third");
+        // the second's report names only its own operation; the third's names none
+        report("d-second", app.mr(second).iid(), List.of(second.value()));
+        app.clock.advance(Duration.ofMinutes(11));
+
+        assertThat(app.reconcile.reconcile(ReconcileMergedRequests.Command.scheduled()).advanced()).isZero();
+        assertThat(app.reconciliation(ReconciliationMatching.everywhere(Matching.EXACT_WITH_WATERMARK_FALLBACK))
+                .reconcile(ReconcileMergedRequests.Command.scheduled()).advanced())
+                .as("a report with IDs said exactly what it deployed").isZero();
+        assertThat(app.op(first).binding()).contains(BindingStatus.MERGED);
+
+        var perProject = new ReconciliationMatching(Matching.EXACT, Map.of(FakeTargets.PROJECT, Matching.WATERMARK));
+        assertThat(app.reconciliation(perProject).reconcile(ReconcileMergedRequests.Command.scheduled()).advanced())
+                .isEqualTo(1);
+        assertThat(app.op(first).binding()).contains(BindingStatus.VALIDATED);
+        assertThat(app.op(first).detail()).contains("inferred by reconciliation");
+        assertThat(app.op(third).binding()).as("merged after the reported one").contains(BindingStatus.MERGED);
+
+        report("d-third", app.mr(third).iid(), List.of());
+        assertThat(app.op(third).binding()).contains(BindingStatus.VALIDATED);
+    }
+
+    @Test
+    void inFallbackModeOnlyReportsWithoutOperationIdsRaiseTheWatermark() {
+        var first = merged("f1");
+        var second = merged("f2");
+        app.inbox.recordDeploy("no-ids", FakeTargets.PROJECT, app.mr(second).iid(), "success", List.of());
+        app.clock.advance(Duration.ofMinutes(11));
+
+        var run = app.reconciliation(ReconciliationMatching.everywhere(Matching.EXACT_WITH_WATERMARK_FALLBACK))
+                .reconcile(ReconcileMergedRequests.Command.scheduled());
+
+        assertThat(run.advanced()).isEqualTo(2);
+        assertThat(app.op(first).detail()).contains("inferred");
+        assertThat(app.op(second).detail()).contains("named it");
+    }
+
+    /** Issue 13.5: the advance is pinned to the version read; a request that moved on since is skipped. */
+    @Test
+    void anAdvanceDecidedOnAStaleReadIsSkippedAndCountedNowhere() {
+        var id = merged("pinned");
+        var read = app.op(id);
+        report("d-pin", app.mr(id).iid(), List.of());
+
+        assertThat(app.markDeployed.markDeployed(read, new Operations.StepNote("late", "reconciliation"))).isEmpty();
+        assertThat(app.metrics.total("validated")).isEqualTo(1);
+        assertThat(app.operations.history(id)).filteredOn(h -> h.event() == WorkflowEvent.DEPLOYED).hasSize(1);
     }
 
     @Test
@@ -170,6 +359,7 @@ class DeployAndReconcileTest {
         app.clock.advance(Duration.ofMinutes(11));
         var highest = ids.stream().mapToLong(id -> app.mr(id).iid()).max().orElseThrow();
         app.inbox.recordDeploy("earlier-report", FakeTargets.PROJECT, highest, "success", List.of());
+        var reconcile = watermark();
 
         var start = new CountDownLatch(1);
         var pool = Executors.newFixedThreadPool(6);
@@ -184,7 +374,7 @@ class DeployAndReconcileTest {
             for (var i = 0; i < 3; i++) {
                 tasks.add(() -> {
                     start.await();
-                    return app.reconcile.reconcile(ReconcileMergedRequests.Command.scheduled()).advanced();
+                    return reconcile.reconcile(ReconcileMergedRequests.Command.scheduled()).advanced();
                 });
             }
             var futures = new ArrayList<Future<Integer>>();

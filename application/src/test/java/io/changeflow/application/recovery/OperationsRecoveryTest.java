@@ -118,11 +118,11 @@ class OperationsRecoveryTest {
     }
 
     @Test
-    void nothingIsRetriggeredWhileWaitingForTheApprover() {
+    void aRetriggerWhileWaitingForTheApproverAsksTheApprovalSystemNow() {
         var id = app.submitAccepted(FakeTargets.SINGLE, "erin");
         app.queue.runUntilIdle();
 
-        assertThat(retrigger(id)).isInstanceOf(RetriggerStep.Result.NothingToRetrigger.class);
+        assertThat(retrigger(id)).isEqualTo(new RetriggerStep.Result.Retriggered(id, StepKind.CHECK_APPROVAL, true));
         assertThat(app.retrigger.retrigger(new RetriggerStep.Command("nope", "otto", Map.of())))
                 .isInstanceOf(RetriggerStep.Result.NotFound.class);
     }

@@ -3,6 +3,7 @@ package io.changeflow.application.recovery;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.changeflow.application.callback.HandleApprovalCallback.Decision;
+import io.changeflow.application.approval.ReconcileApprovals;
 import io.changeflow.application.fake.FakeTargets;
 import io.changeflow.application.fake.InMemoryChangeflow;
 import io.changeflow.application.port.out.MergeRequests.PipelineStatus;
@@ -83,8 +84,10 @@ class SweepStuckRequestsTest {
     void anExplicitlyPendingPipelineIsLeftAsItIs() {
         app.gitlab.nextPipeline(PipelineStatus.RUNNING);
         var id = app.submitAccepted(FakeTargets.SINGLE, "erin");
-        app.queue.runUntilIdle();
-        assertThat(app.op(id).step()).isEqualTo(StepStatus.CREATE_PIPELINE_PENDING);
+        // until the watch records "pending" (past the pending deadline it ends CREATE_PIPELINE_UNFINISHED)
+        while (app.op(id).step() != StepStatus.CREATE_PIPELINE_PENDING) {
+            app.queue.runNext();
+        }
         app.clock.advance(Duration.ofHours(30));
 
         assertThat(sweep()).isEqualTo(new SweepStuckRequests.Result(0, 0, 0));
@@ -110,8 +113,40 @@ class SweepStuckRequestsTest {
         assertThat(sweep().readmitted()).isZero();
     }
 
+    /** Issue 20.6: requests the sweep leaves as they are (explicitly pending) never hide a stuck one behind them. */
     @Test
-    void waitingForTheApproverIsAnExplicitWaitAndNotTouched() {
+    void pendingRequestsAheadOfAStuckOneDoNotHideItFromTheSweep() {
+        var sweep = new SweepStuckRequests(app.operations, app.targets, app.batches, app.queue, app.changes, app.cursors,
+                new SweepStuckRequests.Policy(Duration.ofMinutes(10), Duration.ofHours(2), 2));
+        var pending = new java.util.ArrayList<io.changeflow.domain.request.OperationId>();
+        for (var i = 0; i < 5; i++) {
+            app.gitlab.nextPipeline(PipelineStatus.RUNNING);
+            var id = app.submitAccepted(FakeTargets.SINGLE, "pending" + i);
+            // until the watch records "pending" (running it until idle would reach the pending deadline)
+            while (app.op(id).step() != StepStatus.CREATE_PIPELINE_PENDING) {
+                app.queue.runNext();
+            }
+            pending.add(id);
+        }
+        app.clock.advance(Duration.ofMinutes(1));
+        app.config.set(Settings.APPROVE_FIRST, "true");
+        var stuck = app.submitAccepted(FakeTargets.SINGLE, "stuck");
+        app.queue.lose(StepKind.SUBMIT_APPROVAL, stuck.value());
+        app.clock.advance(Duration.ofHours(3));
+
+        var runs = 0;
+        while (app.op(stuck).binding().equals(java.util.Optional.of(BindingStatus.APPROVAL_SENDING))) {
+            assertThat(++runs).as("within ceil(6 / 2) = 3 runs").isLessThanOrEqualTo(3);
+            sweep.sweep(new SweepStuckRequests.Command());
+        }
+
+        assertThat(app.op(stuck).binding()).contains(BindingStatus.APPROVAL_FAILED);
+        assertThat(pending).allSatisfy(id -> assertThat(app.op(id).step()).isEqualTo(StepStatus.CREATE_PIPELINE_PENDING));
+    }
+
+    /** Waiting for the approver is the approval check's (ReconcileApprovals), not the sweep's. */
+    @Test
+    void waitingForTheApproverIsLeftToTheApprovalCheck() {
         app.config.set(Settings.APPROVE_FIRST, "true");
         var id = app.submitAccepted(FakeTargets.SINGLE, "grace");
         app.queue.runUntilIdle();
@@ -119,5 +154,7 @@ class SweepStuckRequestsTest {
 
         assertThat(sweep()).isEqualTo(new SweepStuckRequests.Result(0, 0, 0));
         assertThat(app.op(id).binding()).contains(BindingStatus.APPROVAL_SENT);
+        assertThat(app.approvalCheck.reconcile(new ReconcileApprovals.Command()).examined())
+                .as("the approval check asks the approval system about it").isEqualTo(1);
     }
 }

@@ -18,6 +18,9 @@ import io.changeflow.domain.request.Submission;
 import io.changeflow.domain.state.BindingStatus;
 import io.changeflow.domain.state.StepStatus;
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 class SubmitChangeRequestTest {
@@ -133,22 +136,94 @@ class SubmitChangeRequestTest {
     }
 
     @Test
-    void aKeyStillBeingValidatedAnswersInFlight() {
+    void aKeyStillBeingValidatedPastTheWaitAnswersInFlight() {
         var id = newOperationId();
-        var fingerprint = ((Submission.Validation.Valid) submission(id, FakeTargets.SINGLE, "alice")
-                .validate("alice", app.clock.instant())).request().fingerprint();
-        app.idempotency.checkOrInsert(id, fingerprint, Duration.ofDays(1), SubmitChangeRequest.IN_FLIGHT_ABANDONED_AFTER);
+        app.idempotency.checkOrInsert(id, fingerprintOf(id), Duration.ofDays(1), SubmitChangeRequest.IN_FLIGHT_ABANDONED_AFTER);
 
         assertThat(app.submit("alice", submission(id, FakeTargets.SINGLE, "alice")).code()).isEqualTo("IDEMPOTENCY_IN_FLIGHT");
+        // it waited for the original, looking again every 50 ms, for the whole bound of 2 s and no longer
+        assertThat(app.pause.total()).isEqualTo(SubmitChangeRequest.DUPLICATE_WAIT);
+        assertThat(app.pause.count()).isEqualTo(40);
+        assertThat(app.operations.find(OperationId.of(id))).isEmpty();
+    }
+
+    @Test
+    void aConcurrentDuplicateWaitsForTheOriginalAndAnswersWithItsRequest() throws Exception {
+        var id = newOperationId();
+        var claimed = new CountDownLatch(1);
+        var originalMayGoOn = new CountDownLatch(1);
+        app.idempotency.afterFreshClaim(() -> {
+            app.idempotency.afterFreshClaim(() -> { });
+            claimed.countDown();
+            awaitQuietly(originalMayGoOn);
+        });
+        var original = CompletableFuture.supplyAsync(() -> app.submit("alice", submission(id, FakeTargets.SINGLE, "alice")));
+        assertThat(claimed.await(10, TimeUnit.SECONDS)).isTrue();
+        // while the duplicate waits, the original opens the request and stores its answer
+        app.pause.meanwhile(pause -> {
+            originalMayGoOn.countDown();
+            original.join();
+        });
+
+        var duplicate = app.submit("alice", submission(id, FakeTargets.SINGLE, "alice"));
+
+        var first = original.get(10, TimeUnit.SECONDS);
+        assertThat(first).isInstanceOf(Result.Accepted.class);
+        assertThat(duplicate).isInstanceOfSatisfying(Result.DuplicateSubmit.class, d -> {
+            assertThat(d.request().operationId().value()).isEqualTo(id);
+            assertThat(d.request().status()).isEqualTo(((Result.Accepted) first).request().status());
+        });
+        assertThat(app.pause.count()).isEqualTo(1);
+        assertThat(app.metrics.count("submitted", FakeTargets.SINGLE.value())).isEqualTo(1);
+        assertThat(app.operations.all()).hasSize(1);
+    }
+
+    @Test
+    void aDuplicateOfARefusedOriginalIsValidatedItselfAndGetsTheSameRefusal() {
+        var id = newOperationId();
+        app.config.set(Settings.ACCESS_MODE, "CLOSED");
+        app.idempotency.checkOrInsert(id, fingerprintOf(id), Duration.ofDays(1), SubmitChangeRequest.IN_FLIGHT_ABANDONED_AFTER);
+        // the original is refused (SERVICE_CLOSED) and releases the key while the duplicate waits
+        app.pause.meanwhile(pause -> app.idempotency.release(id));
+
+        assertThat(app.submit("alice", submission(id, FakeTargets.SINGLE, "alice"))).isInstanceOf(Result.ServiceClosed.class);
+        assertThat(app.pause.count()).isEqualTo(1);
+        assertThat(app.idempotency.record(id)).isEmpty();
+    }
+
+    @Test
+    void anInterruptedWaitAnswersInFlightAndKeepsTheInterrupt() {
+        var id = newOperationId();
+        app.idempotency.checkOrInsert(id, fingerprintOf(id), Duration.ofDays(1), SubmitChangeRequest.IN_FLIGHT_ABANDONED_AFTER);
+        app.pause.meanwhile(pause -> {
+            throw new InterruptedException("shutting down");
+        });
+
+        try {
+            assertThat(app.submit("alice", submission(id, FakeTargets.SINGLE, "alice"))).isInstanceOf(Result.InFlight.class);
+            assertThat(Thread.currentThread().isInterrupted()).isTrue();
+        } finally {
+            Thread.interrupted();
+        }
+        assertThat(app.pause.count()).isEqualTo(1);
+    }
+
+    @Test
+    void aDuplicateOfAnotherPayloadIsRefusedAtOnceWithoutWaiting() {
+        var id = newOperationId();
+        app.idempotency.checkOrInsert(id, fingerprintOf(id), Duration.ofDays(1), SubmitChangeRequest.IN_FLIGHT_ABANDONED_AFTER);
+
+        var reused = app.submit("alice", new Submission(id, FakeTargets.SINGLE.value(), "alice", "another reason", null));
+
+        assertThat(reused).isInstanceOf(Result.KeyReused.class);
+        assertThat(app.pause.count()).isZero();
     }
 
     @Test
     void aKeyWhoseValidatorDiedIsTakenOverByARetryAfterTheLease() {
         var id = newOperationId();
-        var fingerprint = ((Submission.Validation.Valid) submission(id, FakeTargets.SINGLE, "alice")
-                .validate("alice", app.clock.instant())).request().fingerprint();
         // the instance that claimed the key died before it opened the operation or stored an answer
-        app.idempotency.checkOrInsert(id, fingerprint, Duration.ofDays(1), SubmitChangeRequest.IN_FLIGHT_ABANDONED_AFTER);
+        app.idempotency.checkOrInsert(id, fingerprintOf(id), Duration.ofDays(1), SubmitChangeRequest.IN_FLIGHT_ABANDONED_AFTER);
         assertThat(app.submit("alice", submission(id, FakeTargets.SINGLE, "alice")).code()).isEqualTo("IDEMPOTENCY_IN_FLIGHT");
 
         app.clock.advance(SubmitChangeRequest.IN_FLIGHT_ABANDONED_AFTER);
@@ -160,11 +235,12 @@ class SubmitChangeRequestTest {
     }
 
     @Test
-    void aConflictWhoseWinnerVanishedAnswersInFlight() {
+    void aConflictWhoseWinnerVanishedIsClaimedAgainAfterOnePause() {
         app.idempotency.answerRetryLaterOnce();
 
         assertThat(app.submit("alice", submission(newOperationId(), FakeTargets.SINGLE, "alice")))
-                .isInstanceOf(Result.InFlight.class);
+                .isInstanceOf(Result.Accepted.class);
+        assertThat(app.pause.count()).isEqualTo(1);
     }
 
     @Test
@@ -230,6 +306,25 @@ class SubmitChangeRequestTest {
     }
 
     @Test
+    void aRetryAfterTheKeyExpiredWhileAccessIsClosedAnswersAsADuplicate() {
+        var id = newOperationId();
+        app.submit("alice", submission(id, FakeTargets.SINGLE, "alice"));
+        app.config.set(Settings.ACCESS_MODE, "CLOSED");
+        app.clock.advance(SubmitChangeRequest.DEFAULT_KEY_TIME_TO_LIVE.plusMinutes(1));
+        app.purge.purge(PurgeExpiredIdempotencyRecords.Command.defaults());
+        var writes = app.operations.writes();
+
+        assertThat(app.submit("alice", submission(id, FakeTargets.SINGLE, "alice"))).isInstanceOfSatisfying(
+                Result.DuplicateSubmit.class, d -> assertThat(d.request().operationId().value()).isEqualTo(id));
+        assertThat(app.submit("alice", new Submission(id, FakeTargets.SINGLE.value(), "alice", "changed", null)))
+                .isInstanceOf(Result.KeyReused.class);
+        assertThat(app.operations.writes()).isEqualTo(writes);
+        // a new request while closed is still refused
+        assertThat(app.submit("alice", submission(newOperationId(), FakeTargets.SINGLE, "alice")))
+                .isInstanceOf(Result.ServiceClosed.class);
+    }
+
+    @Test
     void aFailingMetricNeverChangesTheAnswer() {
         app.metrics.failWith(new IllegalStateException("metrics backend down"));
 
@@ -248,5 +343,21 @@ class SubmitChangeRequestTest {
         assertThat(app.idempotency.record(id)).isEmpty();
 
         assertThat(app.submit("alice", submission(id, FakeTargets.SINGLE, "alice"))).isInstanceOf(Result.DuplicateSubmit.class);
+    }
+
+    private String fingerprintOf(String id) {
+        return ((Submission.Validation.Valid) submission(id, FakeTargets.SINGLE, "alice")
+                .validate("alice", app.clock.instant())).request().fingerprint();
+    }
+
+    private static void awaitQuietly(CountDownLatch latch) {
+        try {
+            if (!latch.await(10, TimeUnit.SECONDS)) {
+                throw new IllegalStateException("the test never let the original go on");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
     }
 }

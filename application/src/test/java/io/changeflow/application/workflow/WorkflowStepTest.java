@@ -7,8 +7,10 @@ import io.changeflow.application.callback.HandleApprovalCallback.Decision;
 import io.changeflow.application.fake.FakeTargets;
 import io.changeflow.application.fake.InMemoryChangeflow;
 import io.changeflow.application.port.out.ExternalCallException;
+import io.changeflow.application.port.out.MergeRequests.PipelineStatus;
 import io.changeflow.application.port.out.WorkQueue.Step;
 import io.changeflow.application.port.out.WorkQueue.StepKind;
+import io.changeflow.application.recovery.RetryTransientFailures;
 import io.changeflow.application.settings.Settings;
 import io.changeflow.domain.PreemptedException;
 import io.changeflow.domain.hint.Hint;
@@ -96,22 +98,159 @@ class WorkflowStepTest {
         app.queue.runNext();
         var retry = app.queue.pending(StepKind.CREATE, id.value()).orElseThrow();
         assertThat(retry.step().attempt()).isEqualTo(2);
-        assertThat(Duration.between(app.clock.instant(), retry.due())).isEqualTo(app.policy.transientRetry().backoff().delayBefore(1));
+        var full = app.policy.transientRetry().backoff().delayBefore(1);
+        assertThat(Duration.between(app.clock.instant(), retry.due())).as("jittered: at least half the exponential delay")
+                .isBetween(full.dividedBy(2), full);
+        app.queue.runUntilIdle();
+
+        assertThat(app.op(id).binding()).contains(BindingStatus.APPROVAL_SENT);
+    }
+
+    private static ExternalCallException rateLimited(Duration wait) {
+        return new ExternalCallException("gitlab", ExternalCallException.Kind.HTTP_STATUS, 429, "Too Many Requests",
+                null, wait);
+    }
+
+    @Test
+    void aRateLimitedStepRunsAgainAfterTheWaitGitLabAskedForWithoutUsingUpItsTransientRetries() {
+        var id = app.submitAccepted(FakeTargets.SINGLE, "rita");
+        var calls = new int[1];
+        var step = new WorkflowStep(StepKind.CREATE, WorkflowEvent.CREATE_ERROR, s -> {
+            calls[0]++;
+            if (calls[0] <= 3 * (app.policy.transientRetry().maxRetries() + 1)) {
+                throw rateLimited(Duration.ofSeconds(42));
+            }
+            return StepOutcome.done();
+        }, app.changes, app.policy.transientRetry());
+
+        var first = step.run(Step.first(StepKind.CREATE, id.value()));
+        assertThat(first).isInstanceOfSatisfying(StepOutcome.Reschedule.class,
+                again -> assertThat(again.delay()).isEqualTo(Duration.ofSeconds(42)));
+        var runs = runUntilDone(step, ((StepOutcome.Reschedule) first).step()) + 1;
+
+        assertThat(runs).isEqualTo(calls[0]);
+        assertThat(app.op(id).binding()).contains(BindingStatus.MR_CREATING);
+    }
+
+    @Test
+    void aRateLimitWaitIsNeverShorterThanASecondNorLongerThanTenMinutes() {
+        var id = app.submitAccepted(FakeTargets.SINGLE, "ruth");
+        var waits = new java.util.ArrayDeque<>(List.of(Duration.ZERO, Duration.ofHours(5)));
+        var step = new WorkflowStep(StepKind.CREATE, WorkflowEvent.CREATE_ERROR, s -> {
+            throw rateLimited(waits.removeFirst());
+        }, app.changes, app.policy.transientRetry());
+
+        var first = (StepOutcome.Reschedule) step.run(Step.first(StepKind.CREATE, id.value()));
+        var second = (StepOutcome.Reschedule) step.run(first.step());
+
+        assertThat(first.delay()).isEqualTo(Duration.ofSeconds(1));
+        assertThat(second.delay()).isEqualTo(Duration.ofMinutes(10));
+    }
+
+    @Test
+    void stepsRefusedTogetherComeBackSpreadOverAGrowingWindowSoTheyDoNotUseUpTheAllowanceTogetherAgain() {
+        var id = app.submitAccepted(FakeTargets.SINGLE, "rosa");
+        var draws = new java.util.ArrayDeque<>(List.of(0.0, 0.5, 0.999, 0.999, 0.999, 0.999));
+        var retries = TransientRetries.until(app.policy.transientRetry(), Duration.ofHours(1), app.clock,
+                () -> draws.isEmpty() ? 0.999 : draws.removeFirst());
+        var step = new WorkflowStep(StepKind.CREATE, WorkflowEvent.CREATE_ERROR, s -> {
+            throw rateLimited(Duration.ofSeconds(5));
+        }, app.changes, retries);
+
+        var delays = new ArrayList<Duration>();
+        var current = Step.first(StepKind.CREATE, id.value());
+        for (var i = 0; i < 6; i++) {
+            var again = (StepOutcome.Reschedule) step.run(current);
+            delays.add(again.delay());
+            current = again.step();
+        }
+
+        // the n-th refusal in a row waits between the 5 s asked for and 5 s x (1 + min(n, 4))
+        assertThat(delays.get(0)).isEqualTo(Duration.ofSeconds(5));
+        assertThat(delays.get(1)).isEqualTo(Duration.ofSeconds(10));
+        assertThat(delays.get(2)).isBetween(Duration.ofMillis(19_900), Duration.ofSeconds(20));
+        assertThat(delays.get(3)).isBetween(Duration.ofMillis(24_900), Duration.ofSeconds(25));
+        assertThat(delays.get(4)).isBetween(Duration.ofMillis(24_900), Duration.ofSeconds(25));
+        assertThat(delays.get(5)).as("the spread stops growing after four refusals").isEqualTo(delays.get(4));
+        assertThat(app.op(id).binding()).contains(BindingStatus.MR_CREATING);
+    }
+
+    @Test
+    void moreFailuresThanTheRetryFloorAreStillRetriedWithinTheTransientDeadline() {
+        var id = app.submitAccepted(FakeTargets.SINGLE, "dave");
+        for (var i = 0; i <= app.policy.transientRetry().maxRetries() + 5; i++) {
+            app.gitlab.failNext("defaultBranch", ExternalCallException.status("gitlab", 500, "Internal Server Error"));
+        }
+
         app.queue.runUntilIdle();
 
         assertThat(app.op(id).binding()).contains(BindingStatus.APPROVAL_SENT);
     }
 
     @Test
-    void usedUpTransientRetriesWriteTheDeclaredFailure() {
+    void transientFailuresAreRetriedWithGrowingCappedJitteredDelaysForAnHourThenAPersonIsAsked() {
         var id = app.submitAccepted(FakeTargets.SINGLE, "dave");
-        for (var i = 0; i <= app.policy.transientRetry().maxRetries(); i++) {
-            app.gitlab.failNext("defaultBranch", ExternalCallException.status("gitlab", 500, "Internal Server Error"));
+        for (var i = 0; i < 500; i++) {
+            app.gitlab.failNext("defaultBranch", ExternalCallException.status("gitlab", 502, "Bad Gateway"));
         }
+        var start = app.clock.instant();
+        var backoff = app.policy.transientRetry().backoff();
+        var delays = new ArrayList<Duration>();
+
+        for (var retry = 1; Duration.between(start, app.clock.instant()).compareTo(Duration.ofMinutes(59)) < 0; retry++) {
+            app.queue.runNext();
+            assertThat(app.op(id).binding()).as("retry %d, %s after the first failure", retry,
+                    Duration.between(start, app.clock.instant())).contains(BindingStatus.MR_CREATING);
+            var next = app.queue.pending(StepKind.CREATE, id.value()).orElseThrow();
+            var delay = Duration.between(app.clock.instant(), next.due());
+            var full = backoff.delayBefore(retry);
+            assertThat(delay).as("delay before retry %d", retry).isBetween(full.dividedBy(2), full);
+            assertThat(delay).isLessThanOrEqualTo(backoff.max());
+            delays.add(delay);
+        }
+        assertThat(delays.getFirst()).isLessThan(delays.get(5));
+        assertThat(delays.subList(10, delays.size())).as("capped, and jittered: not all the same")
+                .allSatisfy(d -> assertThat(d).isBetween(backoff.max().dividedBy(2), backoff.max()))
+                .doesNotHaveDuplicates();
 
         app.queue.runUntilIdle();
 
-        assertThat(app.op(id).binding()).contains(BindingStatus.CREATE_FAILED);
+        var op = app.op(id);
+        assertThat(Duration.between(start, app.clock.instant())).isBetween(Duration.ofHours(1), Duration.ofMinutes(61));
+        assertThat(op.binding()).contains(BindingStatus.CREATE_FAILED);
+        assertThat(op.step()).isEqualTo(StepStatus.CREATE_GAVE_UP);
+        assertThat(op.hint()).isEqualTo(Hint.CONTACT_MAINTAINERS);
+        assertThat(op.detail()).contains("Gave up after 1 h of GitLab failures (the last: HTTP 502)");
+        app.clock.advance(Duration.ofMinutes(5));
+        assertThat(app.retryFailures.run(new RetryTransientFailures.Command()).scheduled())
+                .as("nothing retries a request that gave up").isZero();
+    }
+
+    @Test
+    void progressStartsANewStretchWithItsOwnDeadline() {
+        var id = app.submitAccepted(FakeTargets.SINGLE, "dora");
+        var firstStretch = app.clock.instant();
+        while (Duration.between(firstStretch, app.clock.instant()).compareTo(Duration.ofMinutes(50)) < 0) {
+            app.gitlab.failNext("defaultBranch", ExternalCallException.status("gitlab", 503, "Service Unavailable"));
+            app.queue.runNext();
+        }
+        // the merge request is opened now (progress: a run that completed and a new state), then the pipeline
+        // look fails for another 50 minutes: 100 minutes of failures in all, but no stretch reached an hour
+        app.gitlab.nextPipeline(PipelineStatus.PASSED);
+        while (app.op(id).step() != StepStatus.CREATE_MR_OPENED) {
+            app.queue.runNext();
+        }
+        var secondStretch = app.clock.instant();
+        while (Duration.between(secondStretch, app.clock.instant()).compareTo(Duration.ofMinutes(50)) < 0) {
+            app.gitlab.failNext("latestPipeline", ExternalCallException.status("gitlab", 503, "Service Unavailable"));
+            app.queue.runNext();
+            assertThat(app.op(id).binding()).contains(BindingStatus.MR_CREATING);
+        }
+        assertThat(Duration.between(firstStretch, app.clock.instant())).isGreaterThan(Duration.ofMinutes(100));
+
+        app.queue.runUntilIdle();
+
+        assertThat(app.op(id).binding()).contains(BindingStatus.APPROVAL_SENT);
     }
 
     /** Runs {@code step} from its first run until it is done; answers how many runs it took. */

@@ -44,7 +44,7 @@ public final class LimiterRetainedHeap {
             System.out.println(Machine.describe());
             System.out.printf(Locale.ROOT, "%d distinct keys, one attempt each, limit %d per %s%n", keys, LIMIT, WINDOW);
             // one JVM per structure: nothing of one measurement (caches, stale frames) can leak into the next
-            for (var each : new String[] {"window", "window-capped", "bucket4j"}) {
+            for (var each : new String[] {"window", "window-capped", "window-forged", "bucket4j"}) {
                 fork(each, keys);
             }
             return;
@@ -55,8 +55,9 @@ public final class LimiterRetainedHeap {
             case "window" -> slidingWindow(keys, keys, "SlidingWindowLimiter, key cap " + keys);
             case "window-capped" -> slidingWindow(keys, PRODUCT_DEFAULT_MAX_KEYS,
                     "SlidingWindowLimiter, key cap " + PRODUCT_DEFAULT_MAX_KEYS + " (product default)");
+            case "window-forged" -> forgedAddresses(keys);
             case "bucket4j" -> bucket4j(keys);
-            default -> throw new IllegalArgumentException("window, window-capped, bucket4j or all: " + which);
+            default -> throw new IllegalArgumentException("window, window-capped, window-forged, bucket4j or all: " + which);
         }
     }
 
@@ -103,6 +104,48 @@ public final class LimiterRetainedHeap {
         var trackedAfter = limiter.trackedKeys();
         Reference.reachabilityFence(limiter);
         report(label, keys, full, trackedFull, untracked, after, trackedAfter);
+    }
+
+    /**
+     * The product's two tables at their defaults (people and addresses, 50,000 each) under {@code keys} forged
+     * client addresses, while one person keeps trying: the retained heap, and whether the person's quota and the
+     * overflow quota held (the issue's bound: at most 64 MiB after 1,000,000 forged keys, quotas enforced).
+     */
+    private static void forgedAddresses(int keys) throws InterruptedException {
+        var baseline = usedAfterGc();
+        var clock = new MutableClock(Instant.parse("2026-01-01T00:00:00Z"));
+        var limiter = new SlidingWindowLimiter(clock, PRODUCT_DEFAULT_MAX_KEYS, PRODUCT_DEFAULT_MAX_KEYS);
+        var untracked = 0;
+        var untrackedAllowed = 0;
+        var personAllowed = 0;
+        for (var i = 0; i < keys; i++) {
+            var address = new StringBuilder(24).append("apply:ip:10.").append(i >> 16 & 255).append('.')
+                    .append(i >> 8 & 255).append('.').append(i & 255).append('#').append(i >> 24).toString();
+            var decision = limiter.tryAcquire(address, "apply", SlidingWindowLimiter.Kind.ADDRESS, LIMIT, WINDOW);
+            if (!decision.tracked()) {
+                untracked++;
+                untrackedAllowed += decision.allowed() ? 1 : 0;
+            }
+            if (i % 1000 == 0) {
+                personAllowed += limiter.tryAcquire("apply:alice", "apply", SlidingWindowLimiter.Kind.IDENTITY, LIMIT, WINDOW)
+                        .allowed() ? 1 : 0;
+            }
+            if (i % 1000 == 999) {
+                clock.advance(Duration.ofMillis(1));
+            }
+        }
+        var full = usedAfterGc() - baseline;
+        var trackedFull = limiter.trackedKeys();
+        clock.advance(WINDOW.plusSeconds(1).plusMillis(keys / 1000));
+        limiter.tryAcquire("apply:late-caller", LIMIT, WINDOW);
+        var after = usedAfterGc() - baseline;
+        var trackedAfter = limiter.trackedKeys();
+        Reference.reachabilityFence(limiter);
+        report("SlidingWindowLimiter, people and addresses 50,000 each, forged addresses", keys, full, trackedFull, 0,
+                after, trackedAfter);
+        System.out.printf(Locale.ROOT, "  quotas: the person allowed %d of %d tries (limit %d per window); %d keys without a slot,"
+                        + " allowed %d in total through the overflow bucket; retained at most 64 MiB: %s%n",
+                personAllowed, (keys + 999) / 1000, LIMIT, untracked, untrackedAllowed, full <= 64L * 1024 * 1024);
     }
 
     private static void bucket4j(int keys) throws InterruptedException {

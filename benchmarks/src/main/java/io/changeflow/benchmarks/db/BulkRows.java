@@ -3,6 +3,7 @@ package io.changeflow.benchmarks.db;
 import static io.changeflow.adapter.persistence.jooq.Tables.BINDING;
 import static io.changeflow.adapter.persistence.jooq.Tables.DEPLOY_CALLBACK;
 import static io.changeflow.adapter.persistence.jooq.Tables.MERGE_BATCH_REQUEST;
+import static io.changeflow.adapter.persistence.jooq.Tables.MERGE_ORDER;
 import static io.changeflow.adapter.persistence.jooq.Tables.OPERATION;
 
 import io.changeflow.domain.request.StepOrder;
@@ -107,6 +108,13 @@ public final class BulkRows {
             }
             ops.execute();
             bindings.execute();
+            // their merge order, in the order they were written
+            var orders = dsl.insertInto(MERGE_ORDER, MERGE_ORDER.PROJECT, MERGE_ORDER.MR_IID);
+            for (var i = 0; i < n; i++) {
+                var seq = from + i;
+                orders = orders.values(project(seq % projects), (long) (seq / projects + 1));
+            }
+            orders.execute();
         }
     }
 

@@ -76,10 +76,15 @@ public final class InProcessAdmission {
             public int backlog() {
                 return 0;
             }
+
+            @Override
+            public Backlog backlogSummary() {
+                return new Backlog(0, 0, 0, 0, Integer.MAX_VALUE, java.util.Optional.empty());
+            }
         };
         this.submit = new SubmitChangeRequest(persistence.operations(), targets, persistence.idempotencyRecords(), settings,
                 new StepLauncher(queue, new StateChanges(persistence.operations(), metrics)), metrics, Clock.systemUTC(),
-                SubmitChangeRequest.DEFAULT_KEY_TIME_TO_LIVE);
+                SubmitChangeRequest.DEFAULT_KEY_TIME_TO_LIVE, Thread::sleep);
     }
 
     /** Submits a fresh request for {@code subject}; returns the answer's code (ACCEPTED expected). */

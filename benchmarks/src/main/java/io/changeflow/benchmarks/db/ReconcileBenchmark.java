@@ -7,7 +7,8 @@ import io.changeflow.benchmarks.support.Args;
 import io.changeflow.benchmarks.support.CpuWatch;
 import io.changeflow.benchmarks.support.Machine;
 import io.changeflow.benchmarks.support.PersistenceHarness;
-import io.changeflow.domain.reconcile.ReconciliationWindow;
+import io.changeflow.domain.reconcile.Matching;
+import io.changeflow.domain.reconcile.ReconciliationMatching;
 import io.changeflow.domain.state.StepStatus;
 import java.time.Clock;
 import java.time.Duration;
@@ -80,9 +81,11 @@ public final class ReconcileBenchmark {
                 public void batchCompleted(int size, Duration duration, boolean merged) {
                 }
             };
+            // watermark matching (exact matching would infer nothing from these reports without operation IDs)
             var reconcile = new ReconcileMergedRequests(persistence.operations(), persistence.callbackInbox(),
-                    new MarkDeployed(persistence.operations(), metrics), persistence.auditLog(),
-                    new ReconciliationWindow(Duration.ofMinutes(10), Duration.ofHours(24)), Clock.systemUTC());
+                    persistence.scanCursors(), new MarkDeployed(persistence.operations(), metrics), persistence.auditLog(),
+                    ReconcileMergedRequests.Policy.defaults().withMatching(ReconciliationMatching.everywhere(Matching.WATERMARK)),
+                    Clock.systemUTC());
 
             // JIT and buffer pool warm-up on a read-only run of the default size
             reconcile.reconcile(new ReconcileMergedRequests.Command(Optional.empty(), ReconcileMergedRequests.DEFAULT_LIMIT));

@@ -4,6 +4,7 @@ import io.changeflow.adapter.persistence.PersistenceConfiguration;
 import io.changeflow.application.port.out.AuditLog;
 import io.changeflow.application.port.out.Batches;
 import io.changeflow.application.port.out.CallbackInbox;
+import io.changeflow.application.port.out.ScanCursors;
 import io.changeflow.application.port.out.IdempotencyRecords;
 import io.changeflow.application.port.out.Operations;
 import io.changeflow.testsupport.TestDatabase;
@@ -78,6 +79,10 @@ public final class PersistenceHarness implements AutoCloseable {
 
     public IdempotencyRecords idempotencyRecords() {
         return context.getBean(IdempotencyRecords.class);
+    }
+
+    public ScanCursors scanCursors() {
+        return context.getBean(ScanCursors.class);
     }
 
     public CallbackInbox callbackInbox() {

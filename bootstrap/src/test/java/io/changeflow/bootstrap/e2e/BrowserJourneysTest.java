@@ -54,8 +54,8 @@ import tools.jackson.databind.JsonNode;
  * app on a random port with the sandbox profile (GitLab, approval and deploy simulators in the same
  * process), a fresh schema on the test database server, and a dynamic configuration file of its own.
  * Timings are short; approvals are manual (the approver inbox, or the inbox API as amy) so each journey
- * decides when its request is approved; a failing GitLab call fails its step at once
- * ({@code transient-retries=0}) so a stuck request is quick to make; batch rounds and reconciliation
+ * decides when its request is approved; a failing GitLab call fails its step within two seconds
+ * ({@code transient-retries=0}, {@code transient-deadline=2s}) so a stuck request is quick to make; batch rounds and reconciliation
  * run only when an operator starts them (reconciliation looks at requests merged more than 2 s ago); a
  * pipeline still running after 8 s has timed out (a batch is BLOCKED then).
  *
@@ -74,11 +74,14 @@ import tools.jackson.databind.JsonNode;
                 "changeflow.workflow.merge-retry-delay=300ms",
                 "changeflow.workflow.approval-backoff-base=300ms",
                 "changeflow.workflow.transient-retries=0",
+                "changeflow.workflow.transient-deadline=2s",
                 // A batch whose pipeline never finishes is BLOCKED after this (the sandbox's 1 s pipelines never reach it).
                 "changeflow.workflow.pipeline.timeout=8s",
                 // Reconciliation only when an operator runs it, over merged requests unchanged for 2 s.
                 "changeflow.workflow.reconciliation.every=1h",
                 "changeflow.workflow.reconciliation.min-age=2s",
+                // the reconciliation journey infers "in effect" from a later report: a project that allows it
+                "changeflow.workflow.reconciliation.matching=watermark",
                 "changeflow.gitlab.circuit-breaker.wait-duration-in-open-state=1s",
                 "changeflow.batch.round-interval=1h",
                 "sandbox.approval.mode=manual",
@@ -106,6 +109,8 @@ class BrowserJourneysTest {
     int port;
 
     private final List<BrowserContext> contexts = new ArrayList<>();
+    /** What Chromium reported as blocked by the Content-Security-Policy: every journey runs with the policy on. */
+    private final List<String> policyViolations = new CopyOnWriteArrayList<>();
 
     @DynamicPropertySource
     static void database(DynamicPropertyRegistry registry) {
@@ -154,6 +159,9 @@ class BrowserJourneysTest {
     void closeBrowsers() {
         contexts.forEach(BrowserContext::close);
         contexts.clear();
+        var violations = List.copyOf(policyViolations);
+        policyViolations.clear();
+        Assertions.assertThat(violations).as("Content-Security-Policy violations in the browser").isEmpty();
     }
 
     // ------------------------------------------------------------------ journeys
@@ -300,7 +308,7 @@ class BrowserJourneysTest {
         }
 
         var page = newPage("otto", false);
-        page.navigate(base() + "/console");
+        page.navigate(base() + "/console/stuck");
         page.getByLabel("Unchanged for at least (seconds)").fill("0");
         page.getByLabel("Status", new Page.GetByLabelOptions().setExact(true)).selectOption(failedStatus);
         page.getByTestId("ops-find").click();
@@ -478,7 +486,7 @@ class BrowserJourneysTest {
             assertNoHorizontalScroll(page, path);
         }
         var operator = newPage("otto", true);
-        for (var path : List.of("/console", "/console/batches", "/console/config", "/inbox")) {
+        for (var path : List.of("/console", "/console/stuck", "/console/batches", "/console/config", "/inbox")) {
             operator.navigate(base() + path);
             assertThat(operator.locator("h1")).isVisible();
             assertThat(operator.getByTestId("loading")).hasCount(0);
@@ -516,7 +524,7 @@ class BrowserJourneysTest {
             Assertions.assertThat(missing.headerValue("content-type")).startsWith("application/json");
             Assertions.assertThat(missing.headerValue("cache-control")).contains("no-store");
 
-            assertThat(page.getByTestId("ops-operations-page")).isVisible();
+            assertThat(page.getByTestId("ops-overview-page")).isVisible();
             Assertions.assertThat(build(page)).isEqualTo("B");
             Assertions.assertThat(documents).hasSize(2);
             Assertions.assertThat(documents.get(1)).matches(Pattern.quote(base()) + "/console\\?_r=\\d+");
@@ -677,7 +685,7 @@ class BrowserJourneysTest {
                 .as("its deploy report never came").isEqualTo("MERGED");
 
         var page = newPage("otto", false);
-        page.navigate(base() + "/console");
+        page.navigate(base() + "/console/stuck");
         page.getByLabel("Unchanged for at least (seconds)").fill("3");
         page.getByLabel("Status", new Page.GetByLabelOptions().setExact(true)).selectOption("MERGED");
         page.getByTestId("ops-find").click();
@@ -791,6 +799,64 @@ class BrowserJourneysTest {
         }
     }
 
+    /**
+     * The console opens on the overview: for a seeded set (two requests waiting for the approver, one taken to
+     * in effect) the states chart, the longest-wait row and the 24-hour totals show the server's figures grown
+     * by exactly the seeded requests; the waiting row's number leads to the stuck list of that state, which lists
+     * both seeded requests.
+     */
+    @Test
+    @Order(12)
+    void theOverviewShowsTheSeededRequestsAndItsNumbersLeadToTheirLists() {
+        var otto = api("otto");
+        var before = otto.get("/ops/overview").data();
+        var waitingIds = List.of(UUID.randomUUID().toString(), UUID.randomUUID().toString());
+        var doneId = UUID.randomUUID().toString();
+        for (var id : List.of(waitingIds.get(0), waitingIds.get(1), doneId)) {
+            Assertions.assertThat(api("alice").post("/api/requests", Map.of("operationId", id, "targetKey", "db-prod-readonly",
+                    "subjectId", "svc-e2e-overview-" + id.substring(0, 6), "reason", "Overview")).code()).isEqualTo("ACCEPTED");
+        }
+        approve(doneId);
+        api("alice").await("/api/requests/" + doneId, a -> a.data().path("status").asString("").equals("VALIDATED"), JOURNEY);
+        for (var id : waitingIds) {
+            api("alice").await("/api/requests/" + id, a -> a.data().path("status").asString("").equals("APPROVAL_SENT"), JOURNEY);
+        }
+
+        var page = newPage("otto", false);
+        page.navigate(base() + "/console");
+        assertThat(page.getByTestId("ops-overview-page")).isVisible();
+        assertThat(page.locator("[data-testid=overview-states-chart-row][data-key=APPROVAL_SENT]"))
+                .hasAttribute("data-value", String.valueOf(stateCount(before, "APPROVAL_SENT") + 2));
+        assertThat(page.locator("[data-testid=overview-states-chart-row][data-key=VALIDATED]"))
+                .hasAttribute("data-value", String.valueOf(stateCount(before, "VALIDATED") + 1));
+        var completedBefore = before.path("hours").valueStream().mapToLong(h -> h.path("completed").asLong()).sum();
+        assertThat(page.getByTestId("overview-hours-chart-totals")).containsText("In 24 hours: " + (completedBefore + 1) + " completed");
+        var waitingRow = page.locator("[data-testid=overview-waiting-row][data-status=APPROVAL_SENT]");
+        assertThat(waitingRow).containsText("the approver");
+        assertThat(page.locator("[data-testid=overview-dependency]")).hasCount(3);
+        assertThat(page.locator("[data-testid=overview-slot][data-partition=global]")).isVisible();
+        Chromium.screenshot(page, "ops-overview");
+
+        waitingRow.getByRole(AriaRole.LINK).first().click();
+        assertThat(page).hasURL(base() + "/console/stuck?status=APPROVAL_SENT&stuckFor=0");
+        for (var id : waitingIds) {
+            assertThat(page.locator("[data-testid=ops-result][data-operation-id='" + id + "']")).isVisible();
+        }
+        page.reload();
+        assertThat(page.locator("[data-testid=ops-result][data-operation-id='" + waitingIds.get(0) + "']")).isVisible();
+
+        var phone = newPage("otto", true);
+        phone.navigate(base() + "/console");
+        assertThat(phone.getByTestId("overview-states")).isVisible();
+        assertNoHorizontalScroll(phone, "/console (overview)");
+        Chromium.screenshot(phone, "phone-ops-overview");
+    }
+
+    private static long stateCount(JsonNode overview, String status) {
+        return overview.path("states").valueStream().filter(s -> s.path("status").asString("").equals(status))
+                .findFirst().orElseThrow().path("count").asLong();
+    }
+
     // ------------------------------------------------------------------ helpers
 
     private String base() {
@@ -801,6 +867,30 @@ class BrowserJourneysTest {
     private Pattern mergeRequestUrl() {
         // No Pattern.quote: Playwright hands the pattern to the browser's RegExp, which has no \Q...\E quoting.
         return Pattern.compile("^http://localhost:" + port + "/sim/gitlab/platform/access-config/-/merge_requests/\\d+$");
+    }
+
+    /**
+     * The app runs under its Content-Security-Policy: the page is served with it (no inline script but the
+     * release guard, by its hash; no framing), the app renders and signs in, and Chromium blocks nothing
+     * (checked after every journey as well).
+     */
+    @Test
+    @Order(100)
+    void theAppRunsUnderItsContentSecurityPolicyAndBlocksFraming() {
+        var page = newPage("otto", false);
+        var response = page.navigate(base() + "/console");
+        var policy = response.headers().get("content-security-policy");
+        Assertions.assertThat(policy).contains("default-src 'self'").contains("frame-ancestors 'none'")
+                .doesNotContain("unsafe-inline").doesNotContain("unsafe-eval");
+        Assertions.assertThat(response.headers()).containsEntry("x-content-type-options", "nosniff")
+                .containsEntry("referrer-policy", "no-referrer");
+        assertThat(page.getByRole(AriaRole.HEADING).first()).isVisible();
+        // an inline script that is not the page's own is refused (the policy is in force, not only sent)
+        page.evaluate("() => { const s = document.createElement('script'); s.textContent = 'window.__injected = 1';"
+                + " document.head.appendChild(s); }");
+        Assertions.assertThat(page.evaluate("() => window.__injected === undefined")).isEqualTo(true);
+        Assertions.assertThat(policyViolations).as("the injected script is reported as blocked").isNotEmpty();
+        policyViolations.clear();
     }
 
     private AppClient api(String user) {
@@ -824,6 +914,11 @@ class BrowserJourneysTest {
         }
         var page = browserContext.newPage();
         page.onPageError(error -> System.out.println("[browser " + user + "] page error: " + error));
+        page.onConsoleMessage(message -> {
+            if (message.text().contains("Content Security Policy")) {
+                policyViolations.add("[" + user + "] " + page.url() + ": " + message.text());
+            }
+        });
         return page;
     }
 

@@ -17,14 +17,36 @@ public final class NextAction {
             StepStatus.CREATE_PIPELINE_FAILED,
             StepStatus.HANDLE_PIPELINE_FAILED,
             StepStatus.HANDLE_REBASE_CONFLICT,
+            StepStatus.HANDLE_MERGE_BLOCKED,
             StepStatus.BATCH_PIPELINE_FAILED,
             StepStatus.BATCH_FAILED));
+
+    /**
+     * Failures where the automatic work ended at its deadline (a pipeline pending past the pending deadline,
+     * transient failures past the transient deadline): nothing retries them any more, so the hint is
+     * {@link Hint#CONTACT_MAINTAINERS}. Every other failed state with hint {@link Hint#KEEP_WAITING} is retried
+     * by a scheduled job ({@code RetryTransientFailures}) until the transient deadline.
+     */
+    public static final Set<StepStatus> GAVE_UP = Set.copyOf(EnumSet.of(
+            StepStatus.CREATE_PIPELINE_UNFINISHED,
+            StepStatus.CREATE_GAVE_UP,
+            StepStatus.HANDLE_PIPELINE_UNFINISHED,
+            StepStatus.HANDLE_GAVE_UP,
+            StepStatus.APPROVAL_SUBMIT_GAVE_UP));
 
     /** Stops with an unknown outcome that can still resolve: {@link Hint#KEEP_WAITING}. */
     public static final Set<StepStatus> PENDING = Set.copyOf(EnumSet.of(
             StepStatus.HANDLE_PIPELINE_PENDING,
             StepStatus.CREATE_PIPELINE_PENDING,
             StepStatus.BATCH_PENDING));
+
+    /**
+     * Merged but not confirmed in effect (no report within the deploy deadline, or a failed rollout):
+     * {@link Hint#CONTACT_MAINTAINERS} whatever the step, since only a person can tell whether it is live.
+     */
+    public static final Set<BindingStatus> DEPLOY_NEEDS_A_PERSON = Set.copyOf(EnumSet.of(
+            BindingStatus.DEPLOY_UNCONFIRMED,
+            BindingStatus.DEPLOY_FAILED));
 
     private NextAction() {
     }
@@ -41,8 +63,12 @@ public final class NextAction {
         if (status == BindingStatus.VALIDATED) {
             return Hint.NONE;
         }
+        if (DEPLOY_NEEDS_A_PERSON.contains(status)) {
+            return Hint.CONTACT_MAINTAINERS;
+        }
         if (status.isFailed()) {
-            return DETERMINISTIC_FAILURES.contains(step) ? Hint.CONTACT_MAINTAINERS : Hint.KEEP_WAITING;
+            return DETERMINISTIC_FAILURES.contains(step) || GAVE_UP.contains(step)
+                    ? Hint.CONTACT_MAINTAINERS : Hint.KEEP_WAITING;
         }
         return PENDING.contains(step) ? Hint.KEEP_WAITING : Hint.NONE;
     }
@@ -54,10 +80,22 @@ public final class NextAction {
     /**
      * The person-readable sentence shown with the hint: the hint's own message when there is
      * something to do, otherwise what is happening now (so a finished request never reads "being
-     * processed").
+     * processed"). A deploy that was not confirmed says so, with whom to contact.
      */
     public static String message(StepStatus step, Optional<BindingStatus> binding) {
         var hint = of(step, binding);
+        if (binding.equals(Optional.of(BindingStatus.DEPLOY_UNCONFIRMED))) {
+            return "Your change is merged, but the deployment did not confirm it in time; please contact the maintainers.";
+        }
+        if (binding.equals(Optional.of(BindingStatus.DEPLOY_FAILED))) {
+            return "Your change is merged, but rolling it out failed; please contact the maintainers.";
+        }
+        if (binding.equals(Optional.of(BindingStatus.EXPIRED))) {
+            return "The grant expired and its line was removed from the grant file; you can apply again.";
+        }
+        if (binding.equals(Optional.of(BindingStatus.REVOKED))) {
+            return "The grant was given up or revoked and its line was removed from the grant file; you can apply again.";
+        }
         if (hint != Hint.NONE || binding.isEmpty()) {
             return hint.message();
         }
@@ -67,6 +105,8 @@ public final class NextAction {
             case APPROVAL_SENDING, APPROVAL_SENT -> "Waiting for an approver's decision.";
             case BATCH_WAITING -> "Approved; waiting for the next batch round, which merges it together with other changes.";
             case BATCHED -> "Being merged together with other approved changes.";
+            case EXPIRING -> "The grant expired; its line is being removed by the next removal round.";
+            case REVOKING -> "The grant was given up or revoked; its line is being removed by the next removal round.";
             default -> hint.message();
         };
     }

@@ -2,7 +2,9 @@ package io.changeflow.domain.identity;
 
 import java.util.Locale;
 import java.util.Optional;
+import java.util.Set;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 
 /**
  * The one resolver from the login proxy's non-uniform fields to a canonical {@link Identity}.
@@ -10,7 +12,9 @@ import java.util.regex.Pattern;
  * two names (e.g. {@code alice}, {@code Alice@corp.example} and {@code E1001} are all {@code alice}).
  *
  * <p>Rules, in order: an account in {@code user} is lower-cased; an email-style account (in either
- * field) becomes its local part; an employee ID is looked up in the directory, falling back to the
+ * field) of an accepted email domain becomes its local part, of any other domain it stays the whole
+ * address, {@link Identity.Trust#UNVERIFIED} (a guest {@code otto@evil.example} is never the local
+ * {@code otto}); an employee ID is looked up in the directory, falling back to the
  * email field, then to an {@link Identity.Trust#UNVERIFIED} identity of the ID itself. A directory
  * failure is treated as "not found". Values that are too long or contain anything but the allowed
  * characters are not readable. Nothing readable: empty.
@@ -19,12 +23,31 @@ public final class IdentityResolver {
 
     private static final Pattern ACCOUNT = Pattern.compile("^[A-Za-z][A-Za-z0-9._-]{0,63}$");
     private static final Pattern EMPLOYEE_ID = Pattern.compile("^[Ee][0-9]{3,12}$");
-    private static final Pattern EMAIL = Pattern.compile("^([A-Za-z][A-Za-z0-9._-]{0,63})@[A-Za-z0-9.-]{1,190}$");
+    private static final Pattern EMAIL = Pattern.compile("^([A-Za-z][A-Za-z0-9._-]{0,63})@([A-Za-z0-9.-]{1,190})$");
+    private static final Pattern DOMAIN = Pattern.compile("^[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?(\\.[a-z0-9]([a-z0-9-]{0,62}[a-z0-9])?)+$");
 
     private final EmployeeDirectory directory;
+    private final Set<String> acceptedEmailDomains;
 
-    public IdentityResolver(EmployeeDirectory directory) {
+    /**
+     * @param acceptedEmailDomains the email domains whose addresses name local accounts (any case; an
+     *        entry that is not a domain name is left out, see {@link #validDomains}); empty: no email
+     *        address ever names a local account
+     */
+    public IdentityResolver(EmployeeDirectory directory, Set<String> acceptedEmailDomains) {
         this.directory = directory;
+        this.acceptedEmailDomains = validDomains(acceptedEmailDomains);
+    }
+
+    /**
+     * The entries of {@code domains} that are domain names ({@code corp.example}), lower-cased; anything
+     * else ({@code *}, {@code @corp.example}, blanks) is dropped, so a garbled entry accepts nothing.
+     */
+    public static Set<String> validDomains(Set<String> domains) {
+        return domains.stream()
+                .map(d -> d == null ? "" : d.strip().toLowerCase(Locale.ROOT))
+                .filter(d -> DOMAIN.matcher(d).matches())
+                .collect(Collectors.toUnmodifiableSet());
     }
 
     public Optional<Identity> resolve(LoginPrincipal principal) {
@@ -70,13 +93,18 @@ public final class IdentityResolver {
                 : Optional.empty();
     }
 
-    private static Optional<Identity> fromEmail(Optional<String> email) {
+    private Optional<Identity> fromEmail(Optional<String> email) {
         if (email.isEmpty()) {
             return Optional.empty();
         }
         var matcher = EMAIL.matcher(email.get().strip());
-        return matcher.matches()
-                ? Optional.of(Identity.verified(matcher.group(1).toLowerCase(Locale.ROOT)))
-                : Optional.empty();
+        if (!matcher.matches()) {
+            return Optional.empty();
+        }
+        var local = matcher.group(1).toLowerCase(Locale.ROOT);
+        var domain = matcher.group(2).toLowerCase(Locale.ROOT);
+        return Optional.of(acceptedEmailDomains.contains(domain)
+                ? Identity.verified(local)
+                : new Identity(local + "@" + domain, Identity.Trust.UNVERIFIED));
     }
 }

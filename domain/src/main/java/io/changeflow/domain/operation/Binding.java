@@ -5,11 +5,23 @@ import io.changeflow.domain.request.SubjectId;
 import io.changeflow.domain.request.TargetKey;
 import io.changeflow.domain.state.BindingStatus;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.Optional;
 
 /**
  * The one row of current state of a subject-target relationship (invariant I5). Its
- * {@code operationId} is the current owner: callbacks for any other operation are stale.
+ * {@code operationId} is the current owner: callbacks for any other operation are stale. {@code expiresAt}: the
+ * expiry of the owner's grant (for a removal, of the grant whose line it removes).
  */
 public record Binding(SubjectId subject, TargetKey target, OperationId operationId, BindingStatus status,
-                      long version, Optional<Instant> expiresAt, Instant updatedAt) {}
+                      long version, Optional<Instant> expiresAt, Instant updatedAt) {
+
+    /**
+     * True when this row is in effect (VALIDATED) until exactly {@code expiry} (to the millisecond, as stored): a
+     * request for the same grant again is no change (ALREADY_IN_EFFECT); another expiry is a renewal.
+     */
+    public boolean inEffectUntil(Optional<Instant> expiry) {
+        return status == BindingStatus.VALIDATED
+                && expiresAt.map(at -> at.truncatedTo(ChronoUnit.MILLIS)).equals(expiry.map(at -> at.truncatedTo(ChronoUnit.MILLIS)));
+    }
+}

@@ -7,6 +7,7 @@ import io.changeflow.domain.request.StepOrder;
 import io.changeflow.domain.request.SubjectId;
 import io.changeflow.domain.request.TargetKey;
 import io.changeflow.domain.state.BindingStatus;
+import io.changeflow.domain.state.ChangeKind;
 import io.changeflow.domain.state.StepStatus;
 import io.changeflow.domain.state.WorkflowState;
 import java.time.Instant;
@@ -23,12 +24,16 @@ import java.util.Optional;
  * @param approvalTicket the approval system's ID for its approval, once submitted
  * @param batchId        the batch that claimed it, while it is a batch member
  * @param detail         a person-readable note on the last step (never an exception message)
+ * @param kind           what it changes: a grant, or the removal of one (expiry, give-up, revocation)
+ * @param removes        for a removal: the operation whose line it takes out of the grant file (the row's owner
+ *                       when the removal was opened); for a renewal: the grant in effect whose line it rewrites;
+ *                       empty for a first grant or a re-application
  */
 public record Operation(OperationId id, String requester, SubjectId subject, TargetKey target, String reason,
                         Optional<Instant> expiresAt, StepOrder order, StepStatus step, long version,
                         Optional<BindingStatus> binding, Optional<MergeRequestRef> mergeRequest,
                         Optional<String> approvalTicket, Optional<Long> batchId, String detail,
-                        Instant createdAt, Instant updatedAt) {
+                        Instant createdAt, Instant updatedAt, ChangeKind kind, Optional<OperationId> removes) {
 
     public Operation {
         Objects.requireNonNull(id, "id");
@@ -46,11 +51,34 @@ public record Operation(OperationId id, String requester, SubjectId subject, Tar
         Objects.requireNonNull(detail, "detail");
         Objects.requireNonNull(createdAt, "createdAt");
         Objects.requireNonNull(updatedAt, "updatedAt");
+        Objects.requireNonNull(kind, "kind");
+        Objects.requireNonNull(removes, "removes");
+    }
+
+    /** A grant. */
+    public Operation(OperationId id, String requester, SubjectId subject, TargetKey target, String reason,
+                     Optional<Instant> expiresAt, StepOrder order, StepStatus step, long version,
+                     Optional<BindingStatus> binding, Optional<MergeRequestRef> mergeRequest,
+                     Optional<String> approvalTicket, Optional<Long> batchId, String detail,
+                     Instant createdAt, Instant updatedAt) {
+        this(id, requester, subject, target, reason, expiresAt, order, step, version, binding, mergeRequest,
+                approvalTicket, batchId, detail, createdAt, updatedAt, ChangeKind.GRANT, Optional.empty());
+    }
+
+    /** True for a grant that renews a grant in effect (another expiry for the same subject and target). */
+    public boolean isRenewal() {
+        return kind == ChangeKind.GRANT && removes.isPresent();
+    }
+
+    /** For a removal, the exact line it takes out of the grant file (the grant it removes). */
+    public Optional<io.changeflow.domain.request.Grant> removedLine() {
+        return kind.removes() ? removes.map(owner -> new io.changeflow.domain.request.Grant(subject, expiresAt, owner))
+                : Optional.empty();
     }
 
     /** Both layers, as the transition table reads them. */
     public WorkflowState state() {
-        return new WorkflowState(step, binding);
+        return new WorkflowState(step, binding, kind);
     }
 
     public Hint hint() {

@@ -1,16 +1,19 @@
 package io.changeflow.domain.reconcile;
 
+import java.util.Objects;
 import java.util.OptionalLong;
 import java.util.Set;
 
 /**
  * Whether a merged record whose deploy callback has not arrived should be advanced to "in effect".
  *
- * <p>Watermark rule (callbacks without business identifiers): merge request numbers increase
- * monotonically within a project and the deploy pipeline runs in merge order without skipping, so
- * an MR at or below the largest called-back MR number of its project is in effect ({@code ==}: its
- * own callback arrived; {@code <}: a later one was deployed, so this one's callback was lost).
- * Exact rule (callbacks that listed operation IDs): advance exactly the listed ones.
+ * <p>{@link #decide} is the rule reconciliation applies: exact evidence (a report named the record's
+ * operation, or named its own merge request without naming operations) advances in every
+ * {@link Matching} mode; a watermark is used only where the mode allows it, and it compares merge
+ * order recorded when the request was written MERGED, never merge request numbers (they follow
+ * creation order: !10 may be merged after !11, and !11's report then says nothing about !10).
+ * The deploy pipeline runs in merge order, so a record merged at or before a merge request reported
+ * in effect is in effect too.
  */
 public final class ReconciliationDecision {
 
@@ -25,8 +28,36 @@ public final class ReconciliationDecision {
     private ReconciliationDecision() {
     }
 
-    public static Verdict byWatermark(long mrIid, OptionalLong largestCalledBackIidOfProject) {
-        return largestCalledBackIidOfProject.isPresent() && mrIid <= largestCalledBackIidOfProject.getAsLong()
+    /**
+     * What reconciliation knows about one merged record.
+     *
+     * @param named                  an in-effect report named the record's operation ID
+     * @param ownMergeRequestReported an in-effect report without operation IDs named the record's own merge request
+     * @param mergeOrder             the record's merge order (recorded when it was written MERGED); empty if unknown
+     * @param watermark              the latest merge order among merge requests of its project that reports
+     *                               counting for the mode named in effect (empty: none, or not looked up)
+     */
+    public record Evidence(boolean named, boolean ownMergeRequestReported, OptionalLong mergeOrder, OptionalLong watermark) {
+        public Evidence {
+            Objects.requireNonNull(mergeOrder, "mergeOrder");
+            Objects.requireNonNull(watermark, "watermark");
+        }
+    }
+
+    /** The verdict for one record under {@code mode}. */
+    public static Verdict decide(Matching mode, Evidence evidence) {
+        if (evidence.named() || evidence.ownMergeRequestReported()) {
+            return Verdict.ADVANCE;
+        }
+        if (!mode.infers() || evidence.mergeOrder().isEmpty()) {
+            return Verdict.WAIT;
+        }
+        return byWatermark(evidence.mergeOrder().getAsLong(), evidence.watermark());
+    }
+
+    /** A record of merge order {@code mergeOrder} is in effect when a merge request merged at or after it was reported. */
+    public static Verdict byWatermark(long mergeOrder, OptionalLong latestReportedMergeOrderOfProject) {
+        return latestReportedMergeOrderOfProject.isPresent() && mergeOrder <= latestReportedMergeOrderOfProject.getAsLong()
                 ? Verdict.ADVANCE
                 : Verdict.WAIT;
     }

@@ -89,6 +89,24 @@ public final class GrantFile {
         return with(List.of(grant));
     }
 
+    /**
+     * This file without exactly the lines of {@code removed}: a subject's line goes only when it is the very
+     * grant given (same until, same operation). A line edited by hand (another until or operation) stays, and so
+     * does every line this file could not parse: a removal never drops what it did not write.
+     */
+    public GrantFile without(Collection<Grant> removed) {
+        var copy = new TreeMap<>(grants);
+        for (var grant : removed) {
+            copy.remove(grant.subject().value(), grant);
+        }
+        return new GrantFile(comments, copy, unparsed);
+    }
+
+    /** True when the file holds exactly {@code grant}'s line (what {@link #without} would remove). */
+    public boolean holds(Grant grant) {
+        return grantOf(grant.subject()).equals(Optional.of(grant));
+    }
+
     public Optional<Grant> grantOf(SubjectId subject) {
         return Optional.ofNullable(grants.get(subject.value()));
     }

@@ -12,9 +12,11 @@ import java.util.Objects;
  * @param filePath    file in that project that lists the grants of this target
  * @param batchable   approved requests wait for the next batch round instead of opening their own MR
  * @param partition   batches of different partitions may run in parallel (one active batch per partition)
+ * @param pipeline    which pipeline results of the merge request's head count before merging ({@link PipelinePolicy});
+ *                    null: {@link PipelinePolicy#REQUIRED}
  */
 public record Target(TargetKey key, String name, String description, String project, String filePath,
-                     boolean batchable, String partition) {
+                     boolean batchable, String partition, PipelinePolicy pipeline) {
 
     public static final String DEFAULT_PARTITION = "global";
 
@@ -25,5 +27,36 @@ public record Target(TargetKey key, String name, String description, String proj
         Objects.requireNonNull(project, "project");
         Objects.requireNonNull(filePath, "filePath");
         partition = partition == null || partition.isBlank() ? DEFAULT_PARTITION : partition;
+        pipeline = pipeline == null ? PipelinePolicy.REQUIRED : pipeline;
+    }
+
+    /** A target whose head's pipeline must pass ({@link PipelinePolicy#REQUIRED}). */
+    public Target(TargetKey key, String name, String description, String project, String filePath, boolean batchable,
+                  String partition) {
+        this(key, name, description, project, filePath, batchable, partition, PipelinePolicy.REQUIRED);
+    }
+
+    /** Where a change of {@code kind} waits for its batch round: a grant in {@link #partition}, a removal in {@link #removalPartition}. */
+    public String partitionOf(io.changeflow.domain.state.ChangeKind kind) {
+        return kind.removes() ? removalPartition() : partition;
+    }
+
+    /**
+     * The batch partition of the removals (expiry, give-up, revocation) of this target's lines: one per grant
+     * file, so a removal round opens one merge request per file for every line due, whatever {@link #batchable}
+     * says. At most 64 characters (a long project or path is named by its digest).
+     */
+    public String removalPartition() {
+        var name = "removal:" + project + ":" + filePath;
+        if (name.length() <= 64) {
+            return name;
+        }
+        try {
+            var digest = java.security.MessageDigest.getInstance("SHA-256")
+                    .digest((project + "\n" + filePath).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            return "removal:" + java.util.HexFormat.of().formatHex(digest, 0, 16);
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is part of every JDK", e);
+        }
     }
 }

@@ -36,10 +36,37 @@ public enum BindingStatus {
     /** The approver rejected (or the requester withdrew) the request. You can apply again. */
     REJECTED,
     /** Closed without taking effect (its merge request was closed). You can apply again. */
-    CLOSED;
+    CLOSED,
+    /**
+     * Merged, but the deployment did not confirm it within the deploy deadline: whether it is live is
+     * unknown, so a person checks. A later deploy report, reconciliation or an operator's "confirm in
+     * effect" still makes it VALIDATED.
+     */
+    DEPLOY_UNCONFIRMED,
+    /**
+     * Merged, but the deploy pipeline reported the rollout failed (or an operator marked it failed):
+     * the change is not live. A later success report or an operator's "confirm in effect" still makes
+     * it VALIDATED.
+     */
+    DEPLOY_FAILED,
+    /**
+     * The grant's expiry passed (database clock, plus the configured grace): its line is taken out of the grant
+     * file by the next removal round of the target's file (no approval). The removal then goes on like any
+     * batched change (batched, merged, confirmed in effect) and ends EXPIRED.
+     */
+    EXPIRING,
+    /**
+     * The grant was given up by its subject (or requester) or revoked by an operator: its line is taken out of the
+     * grant file by the next removal round of the target's file (no approval), then ends REVOKED.
+     */
+    REVOKING,
+    /** The grant expired and its line was removed (the deploy confirmed it). You can apply again. */
+    EXPIRED,
+    /** The grant was given up or revoked and its line was removed (the deploy confirmed it). You can apply again. */
+    REVOKED;
 
     /** The single source of truth for "may this relationship be applied for again". */
-    public static final Set<BindingStatus> REAPPLIABLE = Set.copyOf(EnumSet.of(REJECTED, CLOSED));
+    public static final Set<BindingStatus> REAPPLIABLE = Set.copyOf(EnumSet.of(REJECTED, CLOSED, EXPIRED, REVOKED));
 
     /** The states in which an approval callback for the current owner is still expected. */
     public static final Set<BindingStatus> AWAITING_APPROVAL =
@@ -47,10 +74,24 @@ public enum BindingStatus {
 
     /** Stopped at a failure that needs someone: an operator re-trigger or the maintainers. */
     public static final Set<BindingStatus> FAILED =
-            Set.copyOf(EnumSet.of(APPROVAL_FAILED, CREATE_FAILED, HANDLE_FAILED));
+            Set.copyOf(EnumSet.of(APPROVAL_FAILED, CREATE_FAILED, HANDLE_FAILED, DEPLOY_UNCONFIRMED, DEPLOY_FAILED));
+
+    /** Merged but not confirmed in effect: the deploy pipeline (or an operator) still decides. */
+    public static final Set<BindingStatus> AWAITING_DEPLOY =
+            Set.copyOf(EnumSet.of(MERGED, DEPLOY_UNCONFIRMED, DEPLOY_FAILED));
 
     /** End states: nothing more happens to this operation on its own. */
-    public static final Set<BindingStatus> TERMINAL = Set.copyOf(EnumSet.of(VALIDATED, REJECTED, CLOSED));
+    public static final Set<BindingStatus> TERMINAL = Set.copyOf(EnumSet.of(VALIDATED, REJECTED, CLOSED, EXPIRED, REVOKED));
+
+    /**
+     * In effect and open to a renewal: a new request for the same subject and target with a different expiry is a
+     * change (the line is rewritten with the new until), approved like a new grant; with the same expiry it is
+     * not ({@link io.changeflow.domain.operation.Binding#inEffectUntil}: ALREADY_IN_EFFECT).
+     */
+    public static final Set<BindingStatus> RENEWABLE = Set.copyOf(EnumSet.of(VALIDATED));
+
+    /** Due for removal, waiting for the removal round of the target's file. */
+    public static final Set<BindingStatus> REMOVAL_DUE = Set.copyOf(EnumSet.of(EXPIRING, REVOKING));
 
     /** True when a new application for the same subject and target may reuse this row. */
     public boolean isReappliable() {

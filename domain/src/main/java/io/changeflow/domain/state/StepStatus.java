@@ -24,6 +24,16 @@ public enum StepStatus {
     CREATE_PIPELINE_FAILED(10004),
     /** The merge request is open; its check pipeline is running. */
     CREATE_MR_OPENED(10005),
+    /**
+     * The merge request's check pipeline stayed pending past the pending deadline and nobody looks at it
+     * any more: a person checks the pipeline on GitLab (stuck runner?), then re-triggers or closes.
+     */
+    CREATE_PIPELINE_UNFINISHED(10050),
+    /**
+     * Creating the merge request kept failing on transient GitLab errors (5xx, timeouts, an open breaker, a
+     * full backlog) until the transient deadline: the automatic retries stopped; a person checks GitLab.
+     */
+    CREATE_GAVE_UP(10051),
 
     /** Handling started: checking the merge request before approving and merging. */
     HANDLE_STARTED(10101),
@@ -49,6 +59,22 @@ public enum StepStatus {
     BATCH_PIPELINE_FAILED(10111),
     /** The batch failed and the split limit was reached before the cause was isolated. */
     BATCH_FAILED(10112),
+    /**
+     * The pipeline before merging stayed pending past the pending deadline and nobody looks at it any more:
+     * a person checks the pipeline on GitLab, then re-triggers or closes.
+     */
+    HANDLE_PIPELINE_UNFINISHED(10150),
+    /**
+     * Approving or merging kept failing on transient GitLab errors until the transient deadline: the
+     * automatic retries stopped; a person checks GitLab, then re-triggers.
+     */
+    HANDLE_GAVE_UP(10151),
+    /**
+     * GitLab refuses to merge for a reason only a person can remove (a draft, unresolved discussions, a
+     * blocking merge request, requested changes, a policy, approval rules the bots cannot satisfy, a pipeline
+     * that did not run): the history says which. Re-trigger once it is removed.
+     */
+    HANDLE_MERGE_BLOCKED(10121),
 
     /** Closing the merge request (after a rejection or at an operator's request). */
     CLOSE_STARTED(10201),
@@ -67,6 +93,10 @@ public enum StepStatus {
     APPROVAL_REJECTED(10303),
     /** The request was withdrawn in the approval system. */
     APPROVAL_WITHDRAWN(10304),
+    /** Merged, but no deploy report confirmed it within the deploy deadline: a person checks. */
+    DEPLOY_UNCONFIRMED(10310),
+    /** The deploy pipeline reported the rollout failed, or an operator marked it failed. */
+    DEPLOY_FAILED(10311),
 
     /** Sending the request to the approval system. */
     APPROVAL_SUBMITTING(10401),
@@ -74,6 +104,11 @@ public enum StepStatus {
     APPROVAL_SUBMITTED(10402),
     /** The approval system could not be reached or refused the request. */
     APPROVAL_SUBMIT_FAILED(10403),
+    /**
+     * Sending to the approval system kept failing on transient errors until the transient deadline: the
+     * automatic retries stopped; a person checks the approval system, then re-triggers.
+     */
+    APPROVAL_SUBMIT_GAVE_UP(10450),
 
     /** The pipeline before merging did not finish in time: outcome unknown, a person confirms. */
     HANDLE_PIPELINE_PENDING(10501),

@@ -17,8 +17,11 @@ public sealed interface Transition {
             return !before.equals(binding);
         }
 
+        /** The state after the move; an opening event sets the kind it opens, any other keeps the operation's. */
         public WorkflowState to() {
-            return new WorkflowState(step, binding);
+            var kind = Transitions.kindOpenedBy(event)
+                    .orElseGet(() -> from.map(WorkflowState::kind).orElse(ChangeKind.GRANT));
+            return new WorkflowState(step, binding, kind);
         }
     }
 

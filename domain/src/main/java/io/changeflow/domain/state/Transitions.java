@@ -18,8 +18,11 @@ import java.util.Set;
  *
  * <p>Covered: both step orders (approve-then-create and create-then-approve), the batch path,
  * failure branches, operator recovery (a step's start event is allowed from its failure state, so
- * re-triggering is just running the step again) and re-application (submission events are allowed
- * on a missing row or a {@link BindingStatus#REAPPLIABLE} one; terminal states leave only that way).
+ * re-triggering is just running the step again), re-application (submission events are allowed
+ * on a missing row or a {@link BindingStatus#REAPPLIABLE} one, and on a {@link BindingStatus#RENEWABLE} one as a
+ * renewal, which the opening refuses when the expiry is the same; terminal states leave only that way) and the
+ * removal of a grant in effect (expiry, give-up, revocation: a new operation of another {@link ChangeKind} takes
+ * the row over; it runs the batch path and ends EXPIRED or REVOKED instead of VALIDATED).
  */
 public final class Transitions {
 
@@ -44,6 +47,13 @@ public final class Transitions {
     private static final Set<BindingStatus> MR_MAY_BE_OPEN = EnumSet.of(REJECTED, CLOSED, APPROVAL_FAILED,
             CREATE_FAILED, HANDLE_FAILED, MR_CREATING, MR_CREATED, MERGING, APPROVAL_SENDING, APPROVAL_SENT);
 
+    /**
+     * Where the approver's decision may land: while we wait for it, and after a failed send whose
+     * submission the approval system did take (its answer was lost), so a decision found there later
+     * still moves the request on instead of leaving it failed.
+     */
+    private static final Set<BindingStatus> DECIDABLE = set(APPROVAL_SENDING, APPROVAL_SENT, APPROVAL_FAILED);
+
     /** Steps of a batch member: it has no merge request of its own, so single-MR handling never applies. */
     private static final Set<StepStatus> BATCH_STEPS = EnumSet.of(StepStatus.BATCH_WAITING, StepStatus.BATCH_CLAIMED,
             StepStatus.BATCH_PENDING, StepStatus.BATCH_PIPELINE_FAILED, StepStatus.BATCH_FAILED);
@@ -53,18 +63,29 @@ public final class Transitions {
 
     private static final Map<WorkflowEvent, Rule> RULES = new EnumMap<>(WorkflowEvent.class);
 
+    /** The events that open an operation, and the kind each opens. */
+    private static final Map<WorkflowEvent, ChangeKind> OPENS = new EnumMap<>(WorkflowEvent.class);
+
     static {
         submission(SUBMITTED_APPROVE_FIRST, StepStatus.APPROVAL_SUBMITTING, APPROVAL_SENDING);
         submission(SUBMITTED_CREATE_FIRST, StepStatus.CREATE_STARTED, MR_CREATING);
 
+        opening(EXPIRY_DUE, set(VALIDATED), BindingStatus.EXPIRING, ChangeKind.EXPIRY);
+        opening(REVOCATION_REQUESTED, set(VALIDATED), BindingStatus.REVOKING, ChangeKind.REVOCATION);
+
+        put(new Rule(RENEWAL_FELL_THROUGH, false, Set.of(), true, EnumSet.of(StepStatus.CALLED_BACK), StepStatus.CALLED_BACK,
+                Optional.of(VALIDATED)));
+
         move(APPROVAL_REQUESTED, set(MR_CREATED, APPROVAL_FAILED, APPROVAL_SENDING), StepStatus.APPROVAL_SUBMITTING, APPROVAL_SENDING);
         move(APPROVAL_SUBMITTED, set(APPROVAL_SENDING), StepStatus.APPROVAL_SUBMITTED, APPROVAL_SENT);
         move(APPROVAL_SUBMIT_FAILED, set(APPROVAL_SENDING), StepStatus.APPROVAL_SUBMIT_FAILED, APPROVAL_FAILED);
-        move(APPROVAL_GRANTED_CREATE, AWAITING_APPROVAL, StepStatus.APPROVAL_GRANTED, MR_CREATING);
-        move(APPROVAL_GRANTED_BATCH, AWAITING_APPROVAL, StepStatus.BATCH_WAITING, BATCH_WAITING);
-        move(APPROVAL_GRANTED_MERGE, AWAITING_APPROVAL, StepStatus.APPROVAL_GRANTED, MERGING);
-        move(APPROVAL_REJECTED, AWAITING_APPROVAL, StepStatus.APPROVAL_REJECTED, REJECTED);
-        move(APPROVAL_WITHDRAWN, AWAITING_APPROVAL, StepStatus.APPROVAL_WITHDRAWN, REJECTED);
+        move(WorkflowEvent.APPROVAL_SUBMIT_GAVE_UP, set(APPROVAL_SENDING, APPROVAL_FAILED), StepStatus.APPROVAL_SUBMIT_GAVE_UP,
+                APPROVAL_FAILED);
+        move(APPROVAL_GRANTED_CREATE, DECIDABLE, StepStatus.APPROVAL_GRANTED, MR_CREATING);
+        move(APPROVAL_GRANTED_BATCH, DECIDABLE, StepStatus.BATCH_WAITING, BATCH_WAITING);
+        move(APPROVAL_GRANTED_MERGE, DECIDABLE, StepStatus.APPROVAL_GRANTED, MERGING);
+        move(APPROVAL_REJECTED, DECIDABLE, StepStatus.APPROVAL_REJECTED, REJECTED);
+        move(APPROVAL_WITHDRAWN, DECIDABLE, StepStatus.APPROVAL_WITHDRAWN, REJECTED);
 
         move(CREATE_STARTED, set(MR_CREATING, CREATE_FAILED), StepStatus.CREATE_STARTED, MR_CREATING);
         move(MR_OPENED, set(MR_CREATING), StepStatus.CREATE_MR_OPENED, MR_CREATING);
@@ -72,6 +93,8 @@ public final class Transitions {
         move(MR_PIPELINE_FAILED, set(MR_CREATING), StepStatus.CREATE_PIPELINE_FAILED, CREATE_FAILED);
         move(MR_PIPELINE_TIMED_OUT, set(MR_CREATING), StepStatus.CREATE_PIPELINE_PENDING, MR_CREATING);
         move(CREATE_ERROR, set(MR_CREATING), StepStatus.CREATE_FAILED, CREATE_FAILED);
+        move(MR_PIPELINE_UNFINISHED, set(MR_CREATING), StepStatus.CREATE_PIPELINE_UNFINISHED, CREATE_FAILED);
+        move(WorkflowEvent.CREATE_GAVE_UP, set(MR_CREATING, CREATE_FAILED), StepStatus.CREATE_GAVE_UP, CREATE_FAILED);
 
         put(new Rule(HANDLE_STARTED, false, set(MR_CREATED, MERGING, HANDLE_FAILED), false, NOT_BATCH_STEPS,
                 StepStatus.HANDLE_STARTED, Optional.of(MERGING)));
@@ -84,13 +107,23 @@ public final class Transitions {
         move(HANDLE_PIPELINE_FAILED, set(MERGING), StepStatus.HANDLE_PIPELINE_FAILED, HANDLE_FAILED);
         move(HANDLE_PIPELINE_TIMED_OUT, set(MERGING), StepStatus.HANDLE_PIPELINE_PENDING, MERGING);
         move(HANDLE_ERROR, set(MR_CREATED, MERGING), StepStatus.HANDLE_MERGE_FAILED, HANDLE_FAILED);
+        move(WorkflowEvent.HANDLE_PIPELINE_UNFINISHED, set(MERGING), StepStatus.HANDLE_PIPELINE_UNFINISHED, HANDLE_FAILED);
+        put(new Rule(WorkflowEvent.HANDLE_GAVE_UP, false, set(MR_CREATED, MERGING, HANDLE_FAILED), false, NOT_BATCH_STEPS,
+                StepStatus.HANDLE_GAVE_UP, Optional.of(HANDLE_FAILED)));
+        move(MERGE_BLOCKED, set(MERGING), StepStatus.HANDLE_MERGE_BLOCKED, HANDLE_FAILED);
         put(new Rule(MR_CLOSED_REMOTELY, false, set(MR_CREATING, MR_CREATED, MERGING, CREATE_FAILED, HANDLE_FAILED,
                 APPROVAL_SENDING, APPROVAL_SENT, APPROVAL_FAILED), false, NOT_BATCH_STEPS,
                 StepStatus.HANDLE_MR_CLOSED, Optional.of(CLOSED)));
 
-        move(DEPLOYED, set(BindingStatus.MERGED), StepStatus.CALLED_BACK, VALIDATED);
+        move(DEPLOYED, AWAITING_DEPLOY, StepStatus.CALLED_BACK, VALIDATED);
+        move(DEPLOY_DEADLINE_PASSED, set(BindingStatus.MERGED), StepStatus.DEPLOY_UNCONFIRMED, BindingStatus.DEPLOY_UNCONFIRMED);
+        move(DEPLOY_REPORTED_FAILED, set(BindingStatus.MERGED, BindingStatus.DEPLOY_UNCONFIRMED), StepStatus.DEPLOY_FAILED,
+                BindingStatus.DEPLOY_FAILED);
+        move(DEPLOY_MARKED_FAILED, set(BindingStatus.MERGED, BindingStatus.DEPLOY_UNCONFIRMED), StepStatus.DEPLOY_FAILED,
+                BindingStatus.DEPLOY_FAILED);
 
-        move(WorkflowEvent.BATCH_CLAIMED, set(BindingStatus.BATCH_WAITING), StepStatus.BATCH_CLAIMED, BATCHED);
+        move(WorkflowEvent.BATCH_CLAIMED, set(BindingStatus.BATCH_WAITING, BindingStatus.EXPIRING, BindingStatus.REVOKING),
+                StepStatus.BATCH_CLAIMED, BATCHED);
         move(BATCH_REQUEUED, set(BATCHED), StepStatus.BATCH_WAITING, BindingStatus.BATCH_WAITING);
         move(BATCH_MERGED, set(BATCHED), StepStatus.HANDLE_MERGED, BindingStatus.MERGED);
         move(BATCH_BLOCKED, set(BATCHED), StepStatus.BATCH_PENDING, BATCHED);
@@ -129,6 +162,10 @@ public final class Transitions {
                     : new Transition.Refused(event, from, "no such operation");
         }
         var state = from.get();
+        if (state.kind().removes() && event == WorkflowEvent.CLOSED_BY_OPERATOR) {
+            // closing a removal would leave the line in the file while the row says it ended: it is readmitted instead
+            return new Transition.Refused(event, from, "a removal of a grant cannot be closed");
+        }
         if (!rule.allowsBinding(state.binding())) {
             return new Transition.Refused(event, from, state.binding().isEmpty()
                     ? "the operation no longer owns its subject-target row"
@@ -138,6 +175,9 @@ public final class Transitions {
             return new Transition.Refused(event, from, "not allowed at step " + state.step());
         }
         var toBinding = rule.toBinding().isPresent() ? rule.toBinding() : state.binding();
+        if (toBinding.equals(Optional.of(VALIDATED)) && !kindOpenedBy(event).isPresent()) {
+            toBinding = Optional.of(inEffect(state.kind()));
+        }
         return new Transition.Moved(event, from, rule.toStep(), toBinding);
     }
 
@@ -173,6 +213,25 @@ public final class Transitions {
         }
     }
 
+    /** Where a change of {@code kind} ends once the deploy confirms it in effect. */
+    public static BindingStatus inEffect(ChangeKind kind) {
+        return switch (kind) {
+            case GRANT -> VALIDATED;
+            case EXPIRY -> EXPIRED;
+            case REVOCATION -> REVOKED;
+        };
+    }
+
+    /** True for the events that open an operation (submissions and the removals of a grant in effect). */
+    public static boolean opens(WorkflowEvent event) {
+        return OPENS.containsKey(event);
+    }
+
+    /** The kind of operation {@code event} opens; empty for an event that moves an existing operation. */
+    public static Optional<ChangeKind> kindOpenedBy(WorkflowEvent event) {
+        return Optional.ofNullable(OPENS.get(event));
+    }
+
     /** The binding states an event may start from (what a guarded UPDATE may pin). */
     public static Set<BindingStatus> bindingsAllowing(WorkflowEvent event) {
         return RULES.get(event).fromBindings();
@@ -204,7 +263,16 @@ public final class Transitions {
     }
 
     private static void submission(WorkflowEvent event, StepStatus step, BindingStatus binding) {
-        put(new Rule(event, true, REAPPLIABLE, false, Set.of(), step, Optional.of(binding)));
+        var from = EnumSet.copyOf(REAPPLIABLE);
+        from.addAll(RENEWABLE);
+        put(new Rule(event, true, Collections.unmodifiableSet(from), false, Set.of(), step, Optional.of(binding)));
+        OPENS.put(event, ChangeKind.GRANT);
+    }
+
+    /** A removal of the grant in effect: a new operation takes the row over and waits for the removal round. */
+    private static void opening(WorkflowEvent event, Set<BindingStatus> from, BindingStatus binding, ChangeKind kind) {
+        put(new Rule(event, false, Set.copyOf(from), false, Set.of(), StepStatus.BATCH_WAITING, Optional.of(binding)));
+        OPENS.put(event, kind);
     }
 
     private static void move(WorkflowEvent event, Set<BindingStatus> from, StepStatus step, BindingStatus binding) {

@@ -9,6 +9,22 @@ public enum WorkflowEvent {
     SUBMITTED_APPROVE_FIRST,
     /** A request (first or re-application) was accepted in the create-then-approve order. */
     SUBMITTED_CREATE_FIRST,
+    /**
+     * The grant in effect passed its expiry (database clock, plus the grace): a removal operation takes the
+     * subject-target row over (in place, I5) and waits for the removal round. Opens an {@link ChangeKind#EXPIRY}.
+     */
+    EXPIRY_DUE,
+    /**
+     * The subject (or the requester) gave the grant in effect up, or an operator revoked it: a removal operation
+     * takes the row over and waits for the removal round. Opens a {@link ChangeKind#REVOCATION}.
+     */
+    REVOCATION_REQUESTED,
+    /**
+     * The renewal that replaced this grant ended without taking effect (rejected, withdrawn, closed): the grant,
+     * whose line is still in the file, owns its row again, in effect until its own expiry. Allowed only for a
+     * replaced grant that was in effect; the write pins the renewal as the row's owner.
+     */
+    RENEWAL_FELL_THROUGH,
     /** The approval is about to be sent (create-then-approve after the MR passed, or a retry). */
     APPROVAL_REQUESTED,
     /** The approval system accepted the submission. */
@@ -37,6 +53,10 @@ public enum WorkflowEvent {
     MR_PIPELINE_TIMED_OUT,
     /** The create step failed unexpectedly (its declared failure state). */
     CREATE_ERROR,
+    /** The merge request's check pipeline stayed pending past the pending deadline: a person looks. */
+    MR_PIPELINE_UNFINISHED,
+    /** The create step kept failing transiently until the transient deadline: retries stopped. */
+    CREATE_GAVE_UP,
     /** The handle step (re)starts: read remote state, approve, merge. */
     HANDLE_STARTED,
     /** Both bots approved. */
@@ -55,10 +75,24 @@ public enum WorkflowEvent {
     HANDLE_PIPELINE_TIMED_OUT,
     /** The handle step failed unexpectedly (its declared failure state). */
     HANDLE_ERROR,
+    /** The pipeline before merging stayed pending past the pending deadline: a person looks. */
+    HANDLE_PIPELINE_UNFINISHED,
+    /** The handle step kept failing transiently until the transient deadline: retries stopped. */
+    HANDLE_GAVE_UP,
+    /** Sending to the approval system kept failing transiently until the transient deadline: retries stopped. */
+    APPROVAL_SUBMIT_GAVE_UP,
+    /** GitLab refuses to merge for a reason a person has to remove (draft, discussions, blocked, policy, ...). */
+    MERGE_BLOCKED,
     /** The merge request was found closed on GitLab. */
     MR_CLOSED_REMOTELY,
     /** The deploy pipeline reported the change in effect (or reconciliation inferred it). */
     DEPLOYED,
+    /** No deploy report confirmed the merged change within the deploy deadline. */
+    DEPLOY_DEADLINE_PASSED,
+    /** The deploy pipeline reported that rolling the change out failed. */
+    DEPLOY_REPORTED_FAILED,
+    /** An operator marked the rollout of the merged change as failed. */
+    DEPLOY_MARKED_FAILED,
     /** A batch round claimed this waiting request. */
     BATCH_CLAIMED,
     /** The batch failed without blaming this member (or it goes to a bisection half): wait again. */

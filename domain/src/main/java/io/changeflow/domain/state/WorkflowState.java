@@ -6,17 +6,28 @@ import java.util.Optional;
 /**
  * The two state layers of one operation as read together: its step and, while the operation still
  * owns its subject-target row, the binding status. {@code binding} is empty once a re-application
- * replaced this operation as the row's owner; only step-only events still apply then.
+ * replaced this operation as the row's owner; only step-only events still apply then. {@code kind}: what the
+ * operation changes (a grant, or the removal of one), fixed when it was opened.
  */
-public record WorkflowState(StepStatus step, Optional<BindingStatus> binding) {
+public record WorkflowState(StepStatus step, Optional<BindingStatus> binding, ChangeKind kind) {
 
     public WorkflowState {
         Objects.requireNonNull(step, "step");
         Objects.requireNonNull(binding, "binding");
+        Objects.requireNonNull(kind, "kind");
+    }
+
+    /** A grant's state. */
+    public WorkflowState(StepStatus step, Optional<BindingStatus> binding) {
+        this(step, binding, ChangeKind.GRANT);
     }
 
     public static WorkflowState of(StepStatus step, BindingStatus binding) {
         return new WorkflowState(step, Optional.of(binding));
+    }
+
+    public static WorkflowState of(StepStatus step, BindingStatus binding, ChangeKind kind) {
+        return new WorkflowState(step, Optional.of(binding), kind);
     }
 
     public static WorkflowState detached(StepStatus step) {
@@ -25,6 +36,7 @@ public record WorkflowState(StepStatus step, Optional<BindingStatus> binding) {
 
     @Override
     public String toString() {
-        return step + "/" + binding.map(Enum::name).orElse("(replaced)");
+        var text = step + "/" + binding.map(Enum::name).orElse("(replaced)");
+        return kind == ChangeKind.GRANT ? text : text + " (" + kind + ")";
     }
 }

@@ -14,14 +14,28 @@ class NextActionTest {
     /** Deterministic external failures, by meaning: the same MR fails again. */
     private static final Set<StepStatus> DETERMINISTIC = EnumSet.of(
             StepStatus.CREATE_PIPELINE_FAILED, StepStatus.HANDLE_PIPELINE_FAILED, StepStatus.HANDLE_REBASE_CONFLICT,
-            StepStatus.BATCH_PIPELINE_FAILED, StepStatus.BATCH_FAILED);
+            StepStatus.BATCH_PIPELINE_FAILED, StepStatus.BATCH_FAILED,
+            StepStatus.HANDLE_MERGE_BLOCKED);
 
     /** Unknown outcomes that can still resolve. */
     private static final Set<StepStatus> PENDING = EnumSet.of(
             StepStatus.HANDLE_PIPELINE_PENDING, StepStatus.CREATE_PIPELINE_PENDING, StepStatus.BATCH_PENDING);
 
+    /** Where the automatic work ended at a deadline (issue 20): nothing retries them any more. */
+    private static final Set<StepStatus> GAVE_UP = EnumSet.of(
+            StepStatus.CREATE_PIPELINE_UNFINISHED, StepStatus.CREATE_GAVE_UP, StepStatus.HANDLE_PIPELINE_UNFINISHED,
+            StepStatus.HANDLE_GAVE_UP, StepStatus.APPROVAL_SUBMIT_GAVE_UP);
+
     private static final Set<BindingStatus> FAILED = EnumSet.of(
-            BindingStatus.APPROVAL_FAILED, BindingStatus.CREATE_FAILED, BindingStatus.HANDLE_FAILED);
+            BindingStatus.APPROVAL_FAILED, BindingStatus.CREATE_FAILED, BindingStatus.HANDLE_FAILED,
+            BindingStatus.DEPLOY_UNCONFIRMED, BindingStatus.DEPLOY_FAILED);
+
+    /** Merged but not confirmed in effect: only a person can tell whether it is live. */
+    private static final Set<BindingStatus> DEPLOY_UNKNOWN = EnumSet.of(
+            BindingStatus.DEPLOY_UNCONFIRMED, BindingStatus.DEPLOY_FAILED);
+
+    /** A grant whose line was removed: its message says how it ended (the hint is still CAN_REAPPLY). */
+    private static final Set<BindingStatus> REMOVED = EnumSet.of(BindingStatus.EXPIRED, BindingStatus.REVOKED);
 
     /** The rules, written out independently of NextAction. */
     private static Hint expected(StepStatus step, Optional<BindingStatus> binding) {
@@ -29,14 +43,18 @@ class NextActionTest {
             return Hint.CAN_REAPPLY;
         }
         var status = binding.get();
-        if (status == BindingStatus.REJECTED || status == BindingStatus.CLOSED) {
+        if (status == BindingStatus.REJECTED || status == BindingStatus.CLOSED || status == BindingStatus.EXPIRED
+                || status == BindingStatus.REVOKED) {
             return Hint.CAN_REAPPLY;
         }
         if (status == BindingStatus.VALIDATED) {
             return Hint.NONE;
         }
+        if (DEPLOY_UNKNOWN.contains(status)) {
+            return Hint.CONTACT_MAINTAINERS;
+        }
         if (FAILED.contains(status)) {
-            return DETERMINISTIC.contains(step) ? Hint.CONTACT_MAINTAINERS : Hint.KEEP_WAITING;
+            return DETERMINISTIC.contains(step) || GAVE_UP.contains(step) ? Hint.CONTACT_MAINTAINERS : Hint.KEEP_WAITING;
         }
         return PENDING.contains(step) ? Hint.KEEP_WAITING : Hint.NONE;
     }
@@ -59,6 +77,7 @@ class NextActionTest {
     void deterministicAndPendingSetsAreTheDocumentedOnes() {
         assertThat(NextAction.DETERMINISTIC_FAILURES).isEqualTo(DETERMINISTIC);
         assertThat(NextAction.PENDING).isEqualTo(PENDING);
+        assertThat(NextAction.GAVE_UP).isEqualTo(GAVE_UP);
         assertThat(NextAction.DETERMINISTIC_FAILURES).doesNotContainAnyElementsOf(NextAction.PENDING);
     }
 
@@ -75,6 +94,15 @@ class NextActionTest {
         assertThat(NextAction.of(StepStatus.HANDLE_APPROVE_FAILED, BindingStatus.HANDLE_FAILED)).isEqualTo(Hint.KEEP_WAITING);
         assertThat(NextAction.of(StepStatus.CREATE_FAILED, BindingStatus.CREATE_FAILED)).isEqualTo(Hint.KEEP_WAITING);
         assertThat(NextAction.of(StepStatus.APPROVAL_SUBMIT_FAILED, BindingStatus.APPROVAL_FAILED)).isEqualTo(Hint.KEEP_WAITING);
+    }
+
+    @Test
+    void tellsToContactMaintainersWhenTheAutomaticWorkEndedAtItsDeadline() {
+        assertThat(NextAction.of(StepStatus.CREATE_PIPELINE_UNFINISHED, BindingStatus.CREATE_FAILED)).isEqualTo(Hint.CONTACT_MAINTAINERS);
+        assertThat(NextAction.of(StepStatus.HANDLE_PIPELINE_UNFINISHED, BindingStatus.HANDLE_FAILED)).isEqualTo(Hint.CONTACT_MAINTAINERS);
+        assertThat(NextAction.of(StepStatus.CREATE_GAVE_UP, BindingStatus.CREATE_FAILED)).isEqualTo(Hint.CONTACT_MAINTAINERS);
+        assertThat(NextAction.of(StepStatus.HANDLE_GAVE_UP, BindingStatus.HANDLE_FAILED)).isEqualTo(Hint.CONTACT_MAINTAINERS);
+        assertThat(NextAction.of(StepStatus.APPROVAL_SUBMIT_GAVE_UP, BindingStatus.APPROVAL_FAILED)).isEqualTo(Hint.CONTACT_MAINTAINERS);
     }
 
     @Test
@@ -120,15 +148,38 @@ class NextActionTest {
     }
 
     @Test
+    void aDeployThatWasNotConfirmedSaysSoAndAsksToContactTheMaintainers() {
+        for (var step : StepStatus.values()) {
+            assertThat(NextAction.of(step, BindingStatus.DEPLOY_UNCONFIRMED)).isEqualTo(Hint.CONTACT_MAINTAINERS);
+            assertThat(NextAction.of(step, BindingStatus.DEPLOY_FAILED)).isEqualTo(Hint.CONTACT_MAINTAINERS);
+        }
+        assertThat(NextAction.message(StepStatus.DEPLOY_UNCONFIRMED, Optional.of(BindingStatus.DEPLOY_UNCONFIRMED)))
+                .contains("merged").contains("did not confirm").contains("contact the maintainers");
+        assertThat(NextAction.message(StepStatus.DEPLOY_FAILED, Optional.of(BindingStatus.DEPLOY_FAILED)))
+                .contains("merged").contains("failed").contains("contact the maintainers");
+    }
+
+    @Test
     void aHintThatAsksForSomethingKeepsItsOwnMessage() {
         for (var step : StepStatus.values()) {
             for (var binding : BindingStatus.values()) {
                 var hint = NextAction.of(step, binding);
-                if (hint != Hint.NONE) {
+                if (hint != Hint.NONE && !DEPLOY_UNKNOWN.contains(binding) && !REMOVED.contains(binding)) {
                     assertThat(NextAction.message(step, Optional.of(binding))).isEqualTo(hint.message());
                 }
             }
         }
         assertThat(NextAction.message(StepStatus.APPROVAL_REJECTED, Optional.empty())).isEqualTo(Hint.CAN_REAPPLY.message());
+    }
+
+    @Test
+    void aRemovedGrantSaysHowItEndedAndThatYouCanApplyAgain() {
+        assertThat(NextAction.of(StepStatus.CALLED_BACK, BindingStatus.EXPIRED)).isEqualTo(Hint.CAN_REAPPLY);
+        assertThat(NextAction.message(StepStatus.CALLED_BACK, Optional.of(BindingStatus.EXPIRED)))
+                .contains("expired").contains("apply again");
+        assertThat(NextAction.message(StepStatus.CALLED_BACK, Optional.of(BindingStatus.REVOKED)))
+                .contains("revoked").contains("apply again");
+        assertThat(NextAction.of(StepStatus.BATCH_WAITING, BindingStatus.EXPIRING)).isEqualTo(Hint.NONE);
+        assertThat(NextAction.message(StepStatus.BATCH_WAITING, Optional.of(BindingStatus.EXPIRING))).contains("removal round");
     }
 }

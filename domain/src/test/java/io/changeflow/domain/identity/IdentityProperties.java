@@ -16,6 +16,7 @@ import org.junit.jupiter.api.Test;
 
 class IdentityProperties {
 
+    private static final java.util.Set<String> CORP = java.util.Set.of("corp.example");
     private static final Pattern CANONICAL_ACCOUNT = Pattern.compile("[a-z][a-z0-9._-]{0,63}");
     private static final Pattern CANONICAL_EMPLOYEE_ID = Pattern.compile("E[0-9]{3,12}");
 
@@ -37,13 +38,14 @@ class IdentityProperties {
 
     @Test
     void resolvedIdentitiesAreAlwaysCanonical() {
-        var resolver = new IdentityResolver(id -> id.equals("E1001") ? Optional.of("Alice") : Optional.empty());
+        var resolver = new IdentityResolver(id -> id.equals("E1001") ? Optional.of("Alice") : Optional.empty(), CORP);
         Property.forAll(headers()).tries(3000).check(h ->
                 resolver.resolve(LoginPrincipal.of(h.user(), h.email())).ifPresent(identity -> {
                     if (identity.isVerified()) {
                         assertThat(identity.account()).matches(CANONICAL_ACCOUNT);
                     } else {
-                        assertThat(identity.account()).matches(CANONICAL_EMPLOYEE_ID);
+                        // an unknown employee ID, or an address of a domain that is not accepted (lower case, whole)
+                        assertThat(identity.account()).matches(CANONICAL_EMPLOYEE_ID + "|" + CANONICAL_ACCOUNT + "@[a-z0-9.-]{1,190}");
                     }
                 }));
     }
@@ -52,7 +54,7 @@ class IdentityProperties {
     void aFailingDirectoryNeverFailsTheResolver() {
         var down = new IdentityResolver(id -> {
             throw new IllegalStateException("down");
-        });
+        }, CORP);
         Property.forAll(headers()).tries(1000).check(h -> {
             var identity = down.resolve(LoginPrincipal.of(h.user(), h.email()));
             if (h.user() != null && IdentityResolver.looksLikeEmployeeId(h.user())) {
@@ -63,7 +65,7 @@ class IdentityProperties {
 
     @Test
     void caseOfTheAccountDoesNotMatter() {
-        var resolver = new IdentityResolver(id -> Optional.empty());
+        var resolver = new IdentityResolver(id -> Optional.empty(), CORP);
         Property.forAll(accounts()).tries(1000).check(account -> {
             var lower = resolver.resolve(LoginPrincipal.of(account.toLowerCase(Locale.ROOT), null));
             var upper = resolver.resolve(LoginPrincipal.of(account.toUpperCase(Locale.ROOT), null));
@@ -107,7 +109,7 @@ class IdentityProperties {
      */
     @Test
     void controlCharactersAreNotStrippedFromIdentities() {
-        var resolver = new IdentityResolver(id -> id.equals("E1001") ? Optional.of("alice") : Optional.empty());
+        var resolver = new IdentityResolver(id -> id.equals("E1001") ? Optional.of("alice") : Optional.empty(), CORP);
         var controls = oneOf(ints(0, 0x1f), ints(0x7f, 0x9f));
         var base = oneOf(accounts(), elements("alice", "E1001", "e1001"));
         Generator<Spoiled> spoiled = s -> new Spoiled(base.generate(s), ints(0, 70).generate(s), controls.generate(s));

@@ -13,6 +13,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 class IdentityResolverTest {
 
+    private static final java.util.Set<String> CORP = java.util.Set.of("corp.example");
     private static final Map<String, String> DEMO = Map.of("E1001", "alice", "E1002", "Bob", "E1003", "not an account!");
 
     /** The demo directory: knows E1001 (alice) and E1002 (Bob), and one broken entry. */
@@ -22,7 +23,7 @@ class IdentityResolverTest {
         throw new IllegalStateException("directory unavailable");
     };
 
-    private final IdentityResolver resolver = new IdentityResolver(DIRECTORY);
+    private final IdentityResolver resolver = new IdentityResolver(DIRECTORY, CORP);
 
     private static LoginPrincipal principal(String user, String email) {
         return LoginPrincipal.of(user, email);
@@ -54,25 +55,48 @@ class IdentityResolverTest {
     }
 
     @Test
+    void anAddressOfAnotherDomainIsUnverifiedAndNeverTheLocalAccount() {
+        for (var principal : java.util.List.of(principal("otto@evil.example", null), principal(null, "otto@evil.example"),
+                principal("", "Otto@Evil.Example"), principal(null, "otto@corp.example.evil.example"),
+                principal(null, "otto@sub.corp.example"))) {
+            var identity = resolver.resolve(principal).orElseThrow();
+            assertThat(identity.isVerified()).as(principal.toString()).isFalse();
+            assertThat(identity.account()).as(principal.toString()).isNotEqualTo("otto").contains("@");
+        }
+        assertThat(resolver.resolve(principal(null, "Otto@CORP.example"))).contains(Identity.verified("otto"));
+    }
+
+    @Test
+    void withoutAcceptedDomainsOrWithGarbledOnesNoAddressNamesAnAccount() {
+        for (var domains : java.util.List.of(java.util.Set.<String>of(), java.util.Set.of("*", "@corp.example", " ", "corp..example",
+                ".example", "corp.example/x"))) {
+            var strict = new IdentityResolver(DIRECTORY, domains);
+            assertThat(strict.resolve(principal(null, "alice@corp.example")).orElseThrow().isVerified()).as(domains.toString()).isFalse();
+            assertThat(strict.resolve(principal("alice", null))).contains(Identity.verified("alice"));
+        }
+        assertThat(IdentityResolver.validDomains(java.util.Set.of(" Corp.Example ", "*", "x"))).containsExactly("corp.example");
+    }
+
+    @Test
     void passesTheEmployeeIdToTheDirectoryInUpperCase() {
         var asked = new ArrayList<String>();
         var recording = new IdentityResolver(id -> {
             asked.add(id);
             return Optional.of("alice");
-        });
+        }, CORP);
         recording.resolve(principal(" e1001 ", null));
         assertThat(asked).containsExactly("E1001");
     }
 
     @Test
     void fallsBackToTheEmailWhenTheDirectoryIsDown() {
-        var down = new IdentityResolver(DOWN);
+        var down = new IdentityResolver(DOWN, CORP);
         assertThat(down.resolve(principal("E1001", "alice@corp.example"))).contains(Identity.verified("alice"));
     }
 
     @Test
     void fallsBackToAnUnverifiedIdWhenTheDirectoryIsDownAndThereIsNoEmail() {
-        var down = new IdentityResolver(DOWN);
+        var down = new IdentityResolver(DOWN, CORP);
         var identity = down.resolve(principal("e1001", null)).orElseThrow();
         assertThat(identity).isEqualTo(new Identity("E1001", Identity.Trust.UNVERIFIED));
         assertThat(identity.isVerified()).isFalse();
@@ -136,7 +160,7 @@ class IdentityResolverTest {
 
     @Test
     void aDirectoryAnswerWithAControlCharacterIsNotAnAccount() {
-        var odd = new IdentityResolver(id -> Optional.of(id.equals("E1001") ? "alice\u0000" : " bob\u2003"));
+        var odd = new IdentityResolver(id -> Optional.of(id.equals("E1001") ? "alice\u0000" : " bob\u2003"), CORP);
         assertThat(odd.resolve(principal("E1001", null))).contains(new Identity("E1001", Identity.Trust.UNVERIFIED));
         assertThat(odd.resolve(principal("E1002", null))).contains(Identity.verified("bob"));
     }
@@ -148,7 +172,9 @@ class IdentityResolverTest {
         assertThat(resolver.resolve(principal(longest + "a", null))).isEmpty();
         assertThat(resolver.resolve(principal(null, longest + "@corp.example"))).contains(Identity.verified(longest));
         assertThat(resolver.resolve(principal(null, longest + "a@corp.example"))).isEmpty();
-        assertThat(resolver.resolve(principal(null, "a@" + "d".repeat(190)))).contains(Identity.verified("a"));
+        // (a domain that is not accepted: an unverified identity of the whole address)
+        assertThat(resolver.resolve(principal(null, "a@" + "d".repeat(190)))).contains(new Identity("a@" + "d".repeat(190),
+                Identity.Trust.UNVERIFIED));
         assertThat(resolver.resolve(principal(null, "a@" + "d".repeat(191)))).isEmpty();
         assertThat(resolver.resolve(principal("a".repeat(10_000), "b".repeat(10_000)))).isEmpty();
     }

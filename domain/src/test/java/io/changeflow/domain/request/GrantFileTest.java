@@ -151,4 +151,45 @@ class GrantFileTest {
         assertThat(preview.addedLine()).isEqualTo("bob until=never op=" + OP2);
         assertThat(ChangePreview.of(target, Optional.empty(), grant("bob", null, OP2)).removedLine()).isEmpty();
     }
+
+    @Test
+    void withoutRemovesExactlyTheGrantsLineAndKeepsEverythingElse() {
+        var content = HEADER + """
+                alice until=2026-12-05T00:00:00Z op=00000000-0000-4000-8000-000000000001
+                bob until=2026-12-06T00:00:00Z op=00000000-0000-4000-8000-000000000002
+                carol until=2026-12-07T00:00:00Z op=00000000-0000-4000-8000-000000000003
+                this line was written by a person
+                """;
+        var file = GrantFile.parse(TARGET, Optional.of(content));
+        var alice = grant("alice", "2026-12-05T00:00:00Z", OP1);
+        assertThat(file.holds(alice)).isTrue();
+        var removed = file.without(List.of(alice));
+        assertThat(removed.render()).isEqualTo(HEADER + """
+                bob until=2026-12-06T00:00:00Z op=00000000-0000-4000-8000-000000000002
+                carol until=2026-12-07T00:00:00Z op=00000000-0000-4000-8000-000000000003
+                this line was written by a person
+                """);
+        assertThat(removed.holds(alice)).isFalse();
+    }
+
+    @Test
+    void withoutLeavesALineEditedByHandInPlace() {
+        var content = HEADER + """
+                alice until=2027-01-31T00:00:00Z op=00000000-0000-4000-8000-000000000001
+                bob until=2026-12-06T00:00:00Z op=00000000-0000-4000-8000-000000000003
+                """;
+        var file = GrantFile.parse(TARGET, Optional.of(content));
+        // alice's until and bob's operation were changed by hand: neither is the grant a removal names
+        var removed = file.without(List.of(grant("alice", "2026-12-05T00:00:00Z", OP1),
+                grant("bob", "2026-12-06T00:00:00Z", OP2), grant("dave", null, OP3)));
+        assertThat(removed.render()).isEqualTo(file.render());
+        assertThat(file.holds(grant("alice", "2026-12-05T00:00:00Z", OP1))).isFalse();
+    }
+
+    @Test
+    void withThenWithoutTheSameGrantGivesTheFileBack() {
+        var file = GrantFile.parse(TARGET, Optional.of(HEADER + "bob until=never op=00000000-0000-4000-8000-000000000002\n"));
+        var alice = grant("alice", "2026-12-05T00:00:00Z", OP1);
+        assertThat(file.with(alice).without(List.of(alice)).render()).isEqualTo(file.render());
+    }
 }

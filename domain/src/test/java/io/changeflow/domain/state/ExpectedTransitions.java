@@ -94,11 +94,31 @@ final class ExpectedTransitions {
      * does not allow it.
      */
     static Optional<WorkflowState> expectedTarget(WorkflowEvent event, Optional<WorkflowState> from) {
+        var fromKind = from.map(WorkflowState::kind).orElse(ChangeKind.GRANT);
+        if (fromKind != ChangeKind.GRANT && event == WorkflowEvent.CLOSED_BY_OPERATOR) {
+            return Optional.empty(); // a removal is never closed (its line would stay while the row ended)
+        }
+        var kind = KIND_OPENED.getOrDefault(event, fromKind);
         return lookup(event, from)
                 .filter(e -> from.isEmpty() || e.allowsStep(from.get().step()))
                 .map(e -> new WorkflowState(e.toStep(),
-                        e.toBinding().isPresent() ? e.toBinding() : from.flatMap(WorkflowState::binding)));
+                        (e.toBinding().isPresent() ? e.toBinding() : from.flatMap(WorkflowState::binding))
+                                .map(b -> b == BindingStatus.VALIDATED ? END_OF.get(kind) : b),
+                        kind));
     }
+
+    /** The events that open an operation and its kind (issue 18), written out independently of Transitions. */
+    static final Map<WorkflowEvent, ChangeKind> KIND_OPENED = Map.of(
+            WorkflowEvent.SUBMITTED_APPROVE_FIRST, ChangeKind.GRANT,
+            WorkflowEvent.SUBMITTED_CREATE_FIRST, ChangeKind.GRANT,
+            WorkflowEvent.EXPIRY_DUE, ChangeKind.EXPIRY,
+            WorkflowEvent.REVOCATION_REQUESTED, ChangeKind.REVOCATION);
+
+    /** Where "in effect" lands for each kind: a removal confirmed in effect ends EXPIRED or REVOKED. */
+    static final Map<ChangeKind, BindingStatus> END_OF = Map.of(
+            ChangeKind.GRANT, BindingStatus.VALIDATED,
+            ChangeKind.EXPIRY, BindingStatus.EXPIRED,
+            ChangeKind.REVOCATION, BindingStatus.REVOKED);
 
     private static Map<Key, Expectation> load() {
         try (InputStream in = ExpectedTransitions.class.getResourceAsStream("/transitions.txt")) {

@@ -109,7 +109,9 @@ class TransitionPathsTest {
             var validated = submitted(SUBMITTED_APPROVE_FIRST, APPROVAL_SUBMITTED, APPROVAL_GRANTED_CREATE,
                     CREATE_STARTED, MR_PIPELINE_PASSED, HANDLE_STARTED, MERGED, DEPLOYED);
             refuses(validated, DEPLOYED);
-            assertThat(Transitions.allowedEvents(validated)).isEmpty();
+            // only a new operation leaves VALIDATED (issue 18): the grant's removal, or its renewal
+            assertThat(Transitions.allowedEvents(validated)).containsExactlyInAnyOrder(WorkflowEvent.EXPIRY_DUE,
+                    WorkflowEvent.REVOCATION_REQUESTED, SUBMITTED_APPROVE_FIRST, SUBMITTED_CREATE_FIRST);
         }
 
         @Test
@@ -288,11 +290,15 @@ class TransitionPathsTest {
         }
 
         @Test
-        void refusesReapplyingAfterValidated() {
+        void allowsOnlyARenewalAfterValidated() {
+            // issue 18: a submission on a grant in effect is a renewal; the opening refuses it with the same expiry
+            // (Binding.inEffectUntil: ALREADY_IN_EFFECT), which the persistence and application tests prove
             var validated = submitted(SUBMITTED_CREATE_FIRST, MR_PIPELINE_PASSED, APPROVAL_REQUESTED, APPROVAL_SUBMITTED,
                     APPROVAL_GRANTED_MERGE, HANDLE_STARTED, MERGED, DEPLOYED);
-            refuses(validated, SUBMITTED_APPROVE_FIRST);
-            refuses(validated, SUBMITTED_CREATE_FIRST);
+            assertThat(Transitions.require(validated, SUBMITTED_APPROVE_FIRST).to().binding())
+                    .contains(BindingStatus.APPROVAL_SENDING);
+            assertThat(Transitions.require(validated, SUBMITTED_CREATE_FIRST).to().binding())
+                    .contains(BindingStatus.MR_CREATING);
         }
 
         @Test
@@ -441,6 +447,57 @@ class TransitionPathsTest {
             var validated = submitted(SUBMITTED_APPROVE_FIRST, APPROVAL_GRANTED_CREATE, CREATE_STARTED, MR_OPENED,
                     MR_PIPELINE_PASSED, HANDLE_STARTED, BOTS_APPROVED, MERGED, DEPLOYED);
             assertThat(validated).isEqualTo(state(StepStatus.CALLED_BACK, BindingStatus.VALIDATED));
+        }
+    }
+
+    @Nested
+    class DeployDeadline {
+
+        private WorkflowState merged() {
+            return submitted(SUBMITTED_CREATE_FIRST, MR_PIPELINE_PASSED, HANDLE_STARTED, MERGED);
+        }
+
+        @Test
+        void anUnconfirmedDeployIsExplicitAndALaterReportStillValidatesIt() {
+            var unconfirmed = walk(merged(), DEPLOY_DEADLINE_PASSED);
+            assertThat(unconfirmed).isEqualTo(state(StepStatus.DEPLOY_UNCONFIRMED, BindingStatus.DEPLOY_UNCONFIRMED));
+            assertThat(walk(unconfirmed, DEPLOYED)).isEqualTo(state(StepStatus.CALLED_BACK, BindingStatus.VALIDATED));
+            refuses(unconfirmed, DEPLOY_DEADLINE_PASSED);
+            refuses(unconfirmed, CLOSED_BY_OPERATOR);
+            refuses(unconfirmed, CLOSE_STARTED);
+        }
+
+        @Test
+        void aFailedRolloutIsExplicitAndALaterSuccessOrConfirmStillValidatesIt() {
+            for (var failed : List.of(walk(merged(), DEPLOY_REPORTED_FAILED), walk(merged(), DEPLOY_MARKED_FAILED),
+                    walk(merged(), DEPLOY_DEADLINE_PASSED, DEPLOY_REPORTED_FAILED),
+                    walk(merged(), DEPLOY_DEADLINE_PASSED, DEPLOY_MARKED_FAILED))) {
+                assertThat(failed).isEqualTo(state(StepStatus.DEPLOY_FAILED, BindingStatus.DEPLOY_FAILED));
+                assertThat(walk(failed, DEPLOYED).binding()).contains(BindingStatus.VALIDATED);
+                refuses(failed, DEPLOY_REPORTED_FAILED);
+                refuses(failed, DEPLOY_MARKED_FAILED);
+                refuses(failed, DEPLOY_DEADLINE_PASSED);
+            }
+        }
+
+        @Test
+        void aValidatedRequestStaysValidated() {
+            var validated = walk(merged(), DEPLOYED);
+            refuses(validated, DEPLOYED);
+            refuses(validated, DEPLOY_DEADLINE_PASSED);
+            refuses(validated, DEPLOY_REPORTED_FAILED);
+            refuses(validated, DEPLOY_MARKED_FAILED);
+        }
+
+        @Test
+        void theDeployStatesKeepTheRelationshipBlockedForANewRequest() {
+            for (var status : List.of(BindingStatus.DEPLOY_UNCONFIRMED, BindingStatus.DEPLOY_FAILED)) {
+                assertThat(status.isReappliable()).isFalse();
+                assertThat(status.isTerminal()).isFalse();
+                assertThat(status.isFailed()).isTrue();
+                refuses(state(StepStatus.DEPLOY_UNCONFIRMED, status), SUBMITTED_APPROVE_FIRST);
+                refuses(state(StepStatus.DEPLOY_FAILED, status), SUBMITTED_CREATE_FIRST);
+            }
         }
     }
 }

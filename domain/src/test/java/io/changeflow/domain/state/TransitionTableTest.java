@@ -92,7 +92,7 @@ class TransitionTableTest {
                 .map(ExpectedTransitions.Key::event)
                 .collect(Collectors.toCollection(() -> EnumSet.noneOf(WorkflowEvent.class)));
         assertThat(eventsInFile).containsExactlyInAnyOrder(WorkflowEvent.values());
-        assertThat(ExpectedTransitions.table().size()).as("lines in transitions.txt").isEqualTo(100);
+        assertThat(ExpectedTransitions.table().size()).as("lines in transitions.txt").isEqualTo(133);
     }
 
     private static final Set<StepStatus> BATCH_STEPS = EnumSet.of(StepStatus.BATCH_WAITING, StepStatus.BATCH_CLAIMED,
@@ -340,6 +340,11 @@ class TransitionTableTest {
             Map.entry(StepStatus.CREATE_FAILED, 10003),
             Map.entry(StepStatus.CREATE_PIPELINE_FAILED, 10004),
             Map.entry(StepStatus.CREATE_MR_OPENED, 10005),
+            Map.entry(StepStatus.CREATE_PIPELINE_UNFINISHED, 10050),
+            Map.entry(StepStatus.CREATE_GAVE_UP, 10051),
+            Map.entry(StepStatus.HANDLE_PIPELINE_UNFINISHED, 10150),
+            Map.entry(StepStatus.HANDLE_GAVE_UP, 10151),
+            Map.entry(StepStatus.APPROVAL_SUBMIT_GAVE_UP, 10450),
             Map.entry(StepStatus.HANDLE_STARTED, 10101),
             Map.entry(StepStatus.HANDLE_APPROVED, 10102),
             Map.entry(StepStatus.HANDLE_MERGED, 10103),
@@ -352,11 +357,14 @@ class TransitionTableTest {
             Map.entry(StepStatus.BATCH_CLAIMED, 10110),
             Map.entry(StepStatus.BATCH_PIPELINE_FAILED, 10111),
             Map.entry(StepStatus.BATCH_FAILED, 10112),
+            Map.entry(StepStatus.HANDLE_MERGE_BLOCKED, 10121),
             Map.entry(StepStatus.CLOSE_STARTED, 10201),
             Map.entry(StepStatus.CLOSE_DONE, 10202),
             Map.entry(StepStatus.CLOSE_FAILED, 10203),
             Map.entry(StepStatus.CLOSED_BY_OPERATOR, 10204),
             Map.entry(StepStatus.CALLED_BACK, 10301),
+            Map.entry(StepStatus.DEPLOY_UNCONFIRMED, 10310),
+            Map.entry(StepStatus.DEPLOY_FAILED, 10311),
             Map.entry(StepStatus.APPROVAL_GRANTED, 10302),
             Map.entry(StepStatus.APPROVAL_REJECTED, 10303),
             Map.entry(StepStatus.APPROVAL_WITHDRAWN, 10304),
@@ -371,16 +379,20 @@ class TransitionTableTest {
     /** Which phase each step belongs to, by meaning (independent of its code). */
     private static final Map<Integer, Set<StepStatus>> PHASES = Map.of(
             100, EnumSet.of(StepStatus.CREATE_STARTED, StepStatus.CREATE_SUCCEEDED, StepStatus.CREATE_FAILED,
-                    StepStatus.CREATE_PIPELINE_FAILED, StepStatus.CREATE_MR_OPENED),
+                    StepStatus.CREATE_PIPELINE_FAILED, StepStatus.CREATE_MR_OPENED, StepStatus.CREATE_PIPELINE_UNFINISHED,
+                    StepStatus.CREATE_GAVE_UP),
             101, EnumSet.of(StepStatus.HANDLE_STARTED, StepStatus.HANDLE_APPROVED, StepStatus.HANDLE_MERGED,
                     StepStatus.HANDLE_APPROVE_FAILED, StepStatus.HANDLE_REBASE_CONFLICT, StepStatus.HANDLE_MERGE_FAILED,
                     StepStatus.HANDLE_PIPELINE_FAILED, StepStatus.HANDLE_REBASING, StepStatus.HANDLE_MR_CLOSED,
-                    StepStatus.BATCH_CLAIMED, StepStatus.BATCH_PIPELINE_FAILED, StepStatus.BATCH_FAILED),
+                    StepStatus.BATCH_CLAIMED, StepStatus.BATCH_PIPELINE_FAILED, StepStatus.BATCH_FAILED,
+                    StepStatus.HANDLE_PIPELINE_UNFINISHED, StepStatus.HANDLE_GAVE_UP,
+                    StepStatus.HANDLE_MERGE_BLOCKED),
             102, EnumSet.of(StepStatus.CLOSE_STARTED, StepStatus.CLOSE_DONE, StepStatus.CLOSE_FAILED,
                     StepStatus.CLOSED_BY_OPERATOR),
             103, EnumSet.of(StepStatus.CALLED_BACK, StepStatus.APPROVAL_GRANTED, StepStatus.APPROVAL_REJECTED,
-                    StepStatus.APPROVAL_WITHDRAWN),
-            104, EnumSet.of(StepStatus.APPROVAL_SUBMITTING, StepStatus.APPROVAL_SUBMITTED, StepStatus.APPROVAL_SUBMIT_FAILED),
+                    StepStatus.APPROVAL_WITHDRAWN, StepStatus.DEPLOY_UNCONFIRMED, StepStatus.DEPLOY_FAILED),
+            104, EnumSet.of(StepStatus.APPROVAL_SUBMITTING, StepStatus.APPROVAL_SUBMITTED, StepStatus.APPROVAL_SUBMIT_FAILED,
+                    StepStatus.APPROVAL_SUBMIT_GAVE_UP),
             105, EnumSet.of(StepStatus.HANDLE_PIPELINE_PENDING, StepStatus.CREATE_PIPELINE_PENDING,
                     StepStatus.BATCH_WAITING, StepStatus.BATCH_PENDING));
 
@@ -415,8 +427,9 @@ class TransitionTableTest {
     // --- binding sets ----------------------------------------------------------------------------
 
     @Test
-    void onlyRejectedAndClosedMayBeAppliedForAgain() {
-        assertThat(BindingStatus.REAPPLIABLE).containsExactlyInAnyOrder(BindingStatus.REJECTED, BindingStatus.CLOSED);
+    void onlyRejectedClosedExpiredAndRevokedMayBeAppliedForAgain() {
+        assertThat(BindingStatus.REAPPLIABLE).containsExactlyInAnyOrder(BindingStatus.REJECTED, BindingStatus.CLOSED,
+                BindingStatus.EXPIRED, BindingStatus.REVOKED);
         for (var status : BindingStatus.values()) {
             assertThat(status.isReappliable()).as(status.name()).isEqualTo(BindingStatus.REAPPLIABLE.contains(status));
         }
@@ -435,13 +448,23 @@ class TransitionTableTest {
     @Test
     void classifiesEveryBindingAsExactlyOneOfTerminalFailedOrInProgress() {
         assertThat(BindingStatus.TERMINAL).containsExactlyInAnyOrder(
-                BindingStatus.VALIDATED, BindingStatus.REJECTED, BindingStatus.CLOSED);
+                BindingStatus.VALIDATED, BindingStatus.REJECTED, BindingStatus.CLOSED, BindingStatus.EXPIRED,
+                BindingStatus.REVOKED);
         assertThat(BindingStatus.FAILED).containsExactlyInAnyOrder(
-                BindingStatus.APPROVAL_FAILED, BindingStatus.CREATE_FAILED, BindingStatus.HANDLE_FAILED);
+                BindingStatus.APPROVAL_FAILED, BindingStatus.CREATE_FAILED, BindingStatus.HANDLE_FAILED,
+                BindingStatus.DEPLOY_UNCONFIRMED, BindingStatus.DEPLOY_FAILED);
         for (var status : BindingStatus.values()) {
             var kinds = Stream.of(status.isTerminal(), status.isFailed(), status.isInProgress()).filter(b -> b).count();
             assertThat(kinds).as(status.name()).isEqualTo(1);
         }
+    }
+
+    @Test
+    void aMergedChangeAwaitsItsDeployUntilConfirmedInEffect() {
+        assertThat(BindingStatus.AWAITING_DEPLOY).containsExactlyInAnyOrder(
+                BindingStatus.MERGED, BindingStatus.DEPLOY_UNCONFIRMED, BindingStatus.DEPLOY_FAILED);
+        assertThat(Transitions.bindingsAllowing(WorkflowEvent.DEPLOYED)).isEqualTo(BindingStatus.AWAITING_DEPLOY);
+        assertThat(BindingStatus.AWAITING_DEPLOY).noneMatch(BindingStatus::isReappliable).noneMatch(BindingStatus::isTerminal);
     }
 
     @Test

@@ -39,7 +39,7 @@ public final class DynamicConfigurationProbe implements AutoCloseable {
             .orElseThrow(() -> new IllegalStateException("no @RateLimit method on RequestsController"));
 
     private final TrustedProxies proxies = new TrustedProxies(List.of(Cidr.parse("127.0.0.0/8")));
-    private final CallerIdentity identities = new CallerIdentity(proxies, employeeId -> Optional.empty(), false);
+    private final CallerIdentity identities = new CallerIdentity(proxies, employeeId -> Optional.empty(), false, java.util.Set.of());
     private final SafeMeters meters = new SafeMeters(new SimpleMeterRegistry());
     private final JsonResponses responses = new JsonResponses(JsonMapper.builder().build());
     private final TimeBoxedCalls clusterCalls = new TimeBoxedCalls("probe-cluster-rate-limit", 1, 1, Duration.ofMillis(500));

@@ -4,7 +4,10 @@ import io.changeflow.systemtest.harness.AppInstance;
 import java.util.Collection;
 import java.util.Map;
 
-/** Reads counters from {@code GET /actuator/prometheus} (text format), summed over every series of a name. */
+/**
+ * Reads counters from {@code GET /actuator/prometheus} (text format), summed over every series of a name, as
+ * the operator {@code otto} (monitoring is not public).
+ */
 public final class Prometheus {
 
     private Prometheus() {
@@ -12,7 +15,7 @@ public final class Prometheus {
 
     /** The sum of every sample of {@code metric} (e.g. {@code changeflow_requests_validated_total}) on {@code instance}. */
     public static double sum(AppInstance instance, String metric) {
-        var response = instance.client(null).get("/actuator/prometheus", Map.of("Accept", "text/plain"));
+        var response = instance.client("otto").get("/actuator/prometheus", Map.of("Accept", "text/plain"));
         if (response.status() != 200) {
             throw new IllegalStateException("GET /actuator/prometheus on " + instance + ": " + response);
         }

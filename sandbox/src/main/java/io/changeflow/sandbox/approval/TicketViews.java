@@ -23,6 +23,8 @@ final class TicketViews {
         view.put("createdAt", ticket.createdAt().toString());
         view.put("decidedAt", ticket.decidedAt() == null ? null : ticket.decidedAt().toString());
         view.put("decidedBy", ticket.decidedBy());
+        // the decision callback's requestId: a reader that learns the decision here deduplicates it against the callback
+        view.put("requestId", ticket.requestId());
         return view;
     }
 }

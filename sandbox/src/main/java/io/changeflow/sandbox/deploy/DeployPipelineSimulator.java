@@ -5,6 +5,7 @@ import io.changeflow.sandbox.fault.Faults;
 import io.changeflow.sandbox.webhook.CallbackControls;
 import io.changeflow.sandbox.webhook.WebhookSender;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -32,6 +33,12 @@ public final class DeployPipelineSimulator implements MergeListener, AutoCloseab
             "^\\s*Changeflow-Operation:\\s*([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12})\\s*$",
             Pattern.MULTILINE);
 
+    /**
+     * A deploy report handed to the sender (once, even when it is then delivered twice): the merge request it
+     * reports and the operation IDs it names (empty when reports carry none). What a report "naming" a request is.
+     */
+    public record SentReport(String project, long mrIid, List<String> operationIds, String status, Instant at) {}
+
     /** A merge whose callback was lost on purpose. */
     public record LostCallback(String project, long mrIid) {}
 
@@ -41,6 +48,7 @@ public final class DeployPipelineSimulator implements MergeListener, AutoCloseab
     private final JsonMapper json;
     private final Duration delay;
     private final List<LostCallback> lost = new ArrayList<>();
+    private final List<SentReport> sent = new ArrayList<>();
     private volatile double lostShare;
     private volatile boolean includeOperationIds;
 
@@ -74,12 +82,15 @@ public final class DeployPipelineSimulator implements MergeListener, AutoCloseab
         body.put("projectId", project);
         body.put("mrIid", iid);
         body.put("status", "success");
+        var named = List.<String>of();
         if (includeOperationIds) {
             var ids = operationIds(description);
             if (!ids.isEmpty()) {
                 body.put("operationIds", ids);
+                named = ids;
             }
         }
+        sent.add(new SentReport(project, iid, named, "success", Instant.now()));
         var delivery = new WebhookSender.Delivery("msg_" + UUID.randomUUID(), CALLBACK_PATH, json.writeValueAsBytes(body));
         var when = delay.plus(plan.extraDelay());
         sender.send(delivery, when);
@@ -131,6 +142,11 @@ public final class DeployPipelineSimulator implements MergeListener, AutoCloseab
         return List.copyOf(lost);
     }
 
+    /** The deploy reports sent (handed to the sender), in merge order; lost ones are in {@link #lostCallbacks()}. */
+    public synchronized List<SentReport> sentReports() {
+        return List.copyOf(sent);
+    }
+
     /** The delivery log of the callbacks. */
     public List<WebhookSender.Attempt> deliveries() {
         return sender.attempts();
@@ -139,6 +155,7 @@ public final class DeployPipelineSimulator implements MergeListener, AutoCloseab
     /** Forgets lost callbacks and one-shot controls (tests). */
     public synchronized void reset() {
         lost.clear();
+        sent.clear();
         callbacks.reset();
     }
 

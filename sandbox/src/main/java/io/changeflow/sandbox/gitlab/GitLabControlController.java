@@ -91,6 +91,20 @@ class GitLabControlController {
         return ResponseEntity.noContent().build();
     }
 
+    /** Body {@code {"merge_method": "merge|ff|rebase_merge"}} (GitLab's project setting; anything else: merge). */
+    @PutMapping("/projects/{id}/merge_method")
+    ResponseEntity<Void> mergeMethod(@PathVariable String id, @RequestBody Map<String, Object> body) {
+        gitlab.setMergeMethod(id, GitLabProjectDefaults.MergeMethod.parse(String.valueOf(body.get("merge_method"))));
+        return ResponseEntity.noContent().build();
+    }
+
+    /** Body {@code {"enabled": false}}: the project has no CI (no pipelines, {@code head_pipeline} null); true again. */
+    @PutMapping("/projects/{id}/ci")
+    ResponseEntity<Void> ci(@PathVariable String id, @RequestBody Map<String, Object> body) {
+        gitlab.setCi(id, !Boolean.FALSE.equals(body.get("enabled")));
+        return ResponseEntity.noContent().build();
+    }
+
     /** Body {@code {"millis": 5000}}: the merge request reads {@code locked} and refuses merging (409). */
     @PostMapping("/projects/{id}/merge_requests/{iid}/lock")
     ResponseEntity<Void> lock(@PathVariable String id, @PathVariable long iid, @RequestBody Map<String, Object> body) {
@@ -155,7 +169,16 @@ class GitLabControlController {
             case "failed", "failure" -> PipelineOutcome.FAILED;
             case "hang" -> PipelineOutcome.HANG;
             case "auto" -> PipelineOutcome.AUTO;
-            default -> throw new IllegalArgumentException("outcome is one of success, failed, hang, auto");
+            default -> {
+                for (var fixed : PipelineOutcome.values()) {
+                    if (raw.trim().equalsIgnoreCase(fixed.name())) {
+                        yield fixed;
+                    }
+                }
+                throw new IllegalArgumentException("outcome is one of success, failed, hang, auto or a GitLab pipeline "
+                        + "status (manual, skipped, canceled, canceling, created, scheduled, preparing, "
+                        + "waiting_for_resource, waiting_for_callback, pending, running)");
+            }
         };
     }
 

@@ -86,7 +86,7 @@ final class GitLabJson {
         json.put("visibility", "private");
         json.put("archived", false);
         json.put("empty_repo", false);
-        json.put("merge_method", "merge");
+        json.put("merge_method", project.mergeMethod.apiName());
         json.put("only_allow_merge_if_pipeline_succeeds", project.onlyAllowMergeIfPipelineSucceeds);
         json.put("merge_requests_enabled", true);
         return json;
@@ -148,11 +148,12 @@ final class GitLabJson {
         var json = new LinkedHashMap<String, Object>();
         json.put("name", branch.name);
         json.put("merged", merged);
-        json.put("protected", branch.name.equals(project.defaultBranch));
+        var isProtected = project.protectedBranches.contains(branch.name);
+        json.put("protected", isProtected);
         json.put("default", branch.name.equals(project.defaultBranch));
         json.put("developers_can_push", false);
         json.put("developers_can_merge", false);
-        json.put("can_push", true);
+        json.put("can_push", !isProtected);
         json.put("web_url", webUrl + "/" + project.path + "/-/tree/" + branch.name);
         json.put("commit", head == null ? null : commitBasic(project, head, webUrl));
         return json;

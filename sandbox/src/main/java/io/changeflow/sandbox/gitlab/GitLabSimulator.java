@@ -53,6 +53,10 @@ public class GitLabSimulator {
 
     private static final HexFormat HEX = HexFormat.of();
 
+    /** Statuses GitLab 17/18.x answers with 422 "Branch cannot be merged" (the rest of "not mergeable" is 405). */
+    private static final Set<String> CANNOT_BE_MERGED_17 = Set.of("checking", "unchecked", "conflict", "need_rebase",
+            "broken_status");
+
     private final Clock clock;
     private final MergeListener mergeListener;
     private final Supplier<String> serverWebUrl;
@@ -66,6 +70,21 @@ public class GitLabSimulator {
     private long nextPipelineId;
     private long nextUserId;
     private long shaCounter;
+    /** Approval rules, the answers that differ by GitLab version, and the rate limit: see {@link GitLabBehaviourProperties}. */
+    private final GitLabApprovalRules approvalRules = new GitLabApprovalRules(false);
+    private GitLabBehaviourProperties behaviour = GitLabBehaviourProperties.defaults();
+    /** The merge method and CI of projects: see {@link GitLabProjectDefaults}. */
+    private GitLabProjectDefaults projectDefaults = GitLabProjectDefaults.defaults();
+    /** Every merge performed, in merge order, with the evidence it was made on (see {@link #mergeRecords()}). */
+    private final List<MergeRecord> mergeRecords = new ArrayList<>();
+
+    /**
+     * One merge as the simulator performed it: the merged head and the status, at the moment of the merge,
+     * of that head's latest pipeline on the merge request's source branch ({@code null} when it had none).
+     * The witness of "never merge a head whose pipeline did not pass".
+     */
+    public record MergeRecord(String project, long iid, String sourceBranch, String mergedSha, String pipelineStatus,
+                              Long pipelineId, Instant at) {}
 
     /**
      * @param properties    accounts, timings and seeded projects
@@ -101,6 +120,8 @@ public class GitLabSimulator {
         nextPipelineId = 1;
         nextUserId = 1;
         shaCounter = 0;
+        mergeRecords.clear();
+        approvalRules.reset();
         root = addUser("root", "Administrator", null);
         var p = properties;
         addUser(p.author().username(), "Changeflow author bot", p.author().token());
@@ -140,6 +161,14 @@ public class GitLabSimulator {
         properties = properties.withTimings(checking, pipeline, rebase);
     }
 
+    /**
+     * Changes which GitLab's merge answers the simulator gives, whether merge request pipelines are merged-results
+     * pipelines, and the refresh lag after a push (see {@link GitLabSimulatorProperties}); from the next request on.
+     */
+    public void setBehaviour(GitLabSimulatorProperties.Profile profile, boolean mergedResultsPipelines, Duration refreshLag) {
+        properties = properties.withBehaviour(profile, mergedResultsPipelines, refreshLag);
+    }
+
     /** The bot that opens merge requests. */
     public Account author() {
         return properties.author();
@@ -157,6 +186,12 @@ public class GitLabSimulator {
             return existing.get().id;
         }
         var project = new Project(nextProjectId++, path, "main", now());
+        project.resetApprovalsOnPush = behaviour.resetApprovalsOnPush();
+        project.mergeMethod = projectDefaults.method();
+        project.ci = !projectDefaults.projectsWithoutCi().contains(path);
+        if (projectDefaults.protectDefaultBranch()) {
+            project.protectedBranches.add(project.defaultBranch);
+        }
         var commit = newCommit(project, List.of(), "Initial commit", root, new TreeMap<>(files));
         var main = new Branch("main", commit.sha, commit.files);
         project.branches.put(main.name, main);
@@ -178,6 +213,7 @@ public class GitLabSimulator {
         }
         var newFiles = new TreeMap<>(b.files);
         newFiles.putAll(files);
+        holdReportedHeads(project, b);
         applyPush(project, b, newFiles, message, root);
         resetApprovalsOfMergeRequestsFrom(project, branch);
         return b.head;
@@ -235,9 +271,90 @@ public class GitLabSimulator {
         }
     }
 
+    /**
+     * GitLab's project setting {@code merge_method} ({@code merge} by default): with {@code ff} or {@code rebase_merge}
+     * a merge request whose target moved on reads {@code need_rebase} and merging it is refused as the profile's GitLab
+     * does (17/18.x: 422 "Branch cannot be merged", 19.x: 405) until it is rebased; {@code ff} merges by moving the
+     * target to the head (no merge commit).
+     */
+    public synchronized void setMergeMethod(String projectPath, GitLabProjectDefaults.MergeMethod method) {
+        project(projectPath).mergeMethod = Objects.requireNonNull(method, "method");
+    }
+
+    /**
+     * Whether the project has CI (true by default). Without, no pipeline is created for any push or merge request:
+     * {@code head_pipeline} is null and the pipelines list empty, as on a GitLab project without a CI configuration.
+     */
+    public synchronized void setCi(String projectPath, boolean enabled) {
+        project(projectPath).ci = enabled;
+    }
+
+    /**
+     * Applies the project defaults to the projects that exist now (the seeded ones) and to those created from now on:
+     * their merge method and whether they have CI.
+     */
+    public synchronized void apply(GitLabProjectDefaults defaults) {
+        this.projectDefaults = Objects.requireNonNull(defaults, "defaults");
+        for (var project : projects.values()) {
+            project.mergeMethod = defaults.method();
+            project.ci = !defaults.projectsWithoutCi().contains(project.path);
+            if (defaults.protectDefaultBranch()) {
+                project.protectedBranches.add(project.defaultBranch);
+            } else {
+                project.protectedBranches.remove(project.defaultBranch);
+            }
+        }
+    }
+
+    /**
+     * Protects {@code branch} (GitLab's protected branches, {@code doc/user/project/repository/branches/protected.md})
+     * or lifts the protection: no API account may push to a protected branch, forced or not (403 "You are not allowed
+     * to push into this branch"); merging a merge request into it is allowed (the bots are allowed to merge). People
+     * pushing through the control API ({@link #push}) are maintainers and may.
+     */
+    public synchronized void protectBranch(String projectPath, String branch, boolean protect) {
+        var project = project(projectPath);
+        if (protect) {
+            project.protectedBranches.add(branch);
+        } else {
+            project.protectedBranches.remove(branch);
+        }
+    }
+
+    /** Whether {@code branch} is protected in the project. */
+    public synchronized boolean isProtected(String projectPath, String branch) {
+        return project(projectPath).protectedBranches.contains(branch);
+    }
+
     /** Requires a successful pipeline before merging (GitLab's "Pipelines must succeed"); off by default. */
     public synchronized void requirePipelineSuccess(String projectPath, boolean required) {
         project(projectPath).onlyAllowMergeIfPipelineSucceeds = required;
+    }
+
+    /**
+     * Makes merging in this project need its approvals as {@link GitLabApprovalRules} judges them
+     * ({@code approvals_required} and every rule, GitLab Premium): unmet, the merge request reads {@code not_approved}
+     * and merging is refused with 405, as with {@code sandbox.gitlab.approvals-enforced} for every project (the same
+     * check, {@link #approvalsMet}). Off by default (informational only); false leaves the global setting in force.
+     */
+    public synchronized void requireApprovals(String projectPath, boolean required) {
+        approvalRules.enforce(project(projectPath).id, required);
+    }
+
+    /**
+     * Makes merge request {@code iid} report {@code detailedMergeStatus} (e.g. {@code draft_status},
+     * {@code discussions_not_resolved}, {@code blocked_status}) while it is open, and merging answer it as the profile's
+     * GitLab would; null to stop.
+     */
+    public synchronized void forceDetailedMergeStatus(String projectPath, long iid, String detailedMergeStatus) {
+        mergeRequest(project(projectPath), iid).forcedStatus = detailedMergeStatus;
+    }
+
+    /** The commit merge request {@code iid}'s source branch points to now (what the repository API reports). */
+    public synchronized String liveHead(String projectPath, long iid) {
+        var project = project(projectPath);
+        var src = project.branches.get(mergeRequest(project, iid).sourceBranch);
+        return src == null ? null : src.head;
     }
 
     /** Locks merge request {@code iid} for {@code duration}: its state reads {@code locked}, merging answers 409. */
@@ -245,9 +362,62 @@ public class GitLabSimulator {
         mergeRequest(project(projectPath), iid).lockedUntil = now().plus(duration);
     }
 
+    /**
+     * Applies the version profile, approval enforcement, the default of "reset approvals on push" (for projects
+     * created from now on) and whether the check-items extension exists. The rate limit is {@link GitLabRateLimit}'s.
+     */
+    public synchronized void apply(GitLabBehaviourProperties behaviour) {
+        this.behaviour = Objects.requireNonNull(behaviour, "behaviour");
+        approvalRules.enforce(behaviour.approvalsEnforced());
+    }
+
+    public synchronized GitLabBehaviourProperties behaviour() {
+        return behaviour;
+    }
+
+    /** The approval rules (and whether they block merging). */
+    public GitLabApprovalRules approvalRules() {
+        return approvalRules;
+    }
+
+    /** Replaces the approval rules of a project (GitLab Premium's project approval rules, code owners included). */
+    public synchronized void setApprovalRules(String projectPath, List<GitLabApprovalRules.Rule> rules) {
+        approvalRules.setRules(project(projectPath).id, rules);
+    }
+
+    /** Names the accounts that may approve in a project (others get 403); empty: everyone but the author. */
+    public synchronized void setEligibleApprovers(String projectPath, Set<String> usernames) {
+        approvalRules.setEligible(project(projectPath).id, usernames);
+    }
+
+    /**
+     * Whether merge request {@code iid} is approved as GitLab judges it (the project's {@code approvals_required}
+     * and every rule met); true whatever the approvals while rules are not {@linkplain GitLabApprovalRules#enforced()
+     * enforced}. Merging answers 405 with {@code not_approved} while false.
+     */
+    public synchronized boolean approvalsMet(String projectPath, long iid) {
+        var project = project(projectPath);
+        var mr = mergeRequest(project, iid);
+        settle(project, mr);
+        return !approvalsBlockMerging(project, mr);
+    }
+
+    /** Unmet approvals while they are enforced (everywhere or for this project): {@code not_approved}, merging 405. */
+    private boolean approvalsBlockMerging(Project project, MergeRequest mr) {
+        return approvalRules.enforcedFor(project.id) && !judge(project, mr).approved();
+    }
+
+    private GitLabApprovalRules.Judgement judge(Project project, MergeRequest mr) {
+        return approvalRules.judge(project.id, mr.approvals.stream().map(a -> a.user().username()).toList(),
+                properties.approvalsRequired());
+    }
+
     /** Usernames that approved merge request {@code iid}, in approval order. */
     public synchronized List<String> approvedBy(String projectPath, long iid) {
-        return mergeRequest(project(projectPath), iid).approvals.stream().map(a -> a.user.username).toList();
+        var project = project(projectPath);
+        var mr = mergeRequest(project, iid);
+        removeApprovalsGivenBeforePushWasProcessed(project, mr);
+        return mr.approvals.stream().map(a -> a.user.username).toList();
     }
 
     /** {@code opened}, {@code merged}, {@code closed} or {@code locked}. */
@@ -270,6 +440,20 @@ public class GitLabSimulator {
         var mr = mergeRequest(project, iid);
         settle(project, mr);
         return sha(project, mr);
+    }
+
+    /** An open merge request as the simulator holds it: number, source branch, description. */
+    public record OpenMergeRequest(long iid, String sourceBranch, String description) {}
+
+    /** The open merge requests of a project, oldest first. */
+    public synchronized List<OpenMergeRequest> openMergeRequests(String projectPath) {
+        var open = new ArrayList<OpenMergeRequest>();
+        for (var mr : project(projectPath).mergeRequests.values()) {
+            if (mr.state.equals("opened")) {
+                open.add(new OpenMergeRequest(mr.iid, mr.sourceBranch, mr.description));
+            }
+        }
+        return open;
     }
 
     /** Numbers of the merge requests of a project, oldest first. */
@@ -401,6 +585,9 @@ public class GitLabSimulator {
         if (actions == null || actions.isEmpty()) {
             throw GitLabError.of(400, "actions is empty");
         }
+        if (project.protectedBranches.contains(branch)) {
+            throw GitLabError.of(403, "403 Forbidden - You are not allowed to push into this branch");
+        }
         var start = startBranch == null || startBranch.isBlank() ? null : project.branches.get(startBranch);
         var b = project.branches.get(branch);
         if ((b == null || force) && startBranch != null && !startBranch.isBlank() && start == null) {
@@ -414,6 +601,7 @@ public class GitLabSimulator {
             project.branches.put(branch, b);
         } else if (force && start != null) {
             // Overwrite the branch: restart it at start_branch's head before the new commit.
+            holdReportedHeads(project, b);
             b.head = start.head;
             b.files = start.files;
             b.base = start.files;
@@ -427,6 +615,9 @@ public class GitLabSimulator {
         var files = new TreeMap<>(b.files);
         for (var action : actions) {
             applyAction(files, action);
+        }
+        if (!force) {
+            holdReportedHeads(project, b);
         }
         var commit = applyPush(project, b, files, message, caller);
         resetApprovalsOfMergeRequestsFrom(project, branch);
@@ -546,14 +737,17 @@ public class GitLabSimulator {
         var project = project(idOrPath);
         var mr = mergeRequest(project, iid);
         settle(project, mr);
-        return GitLabJson.approvals(project, mr, caller, properties.approvalsRequired(), mergeStatus(project, mr),
+        var json = GitLabJson.approvals(project, mr, caller, properties.approvalsRequired(), mergeStatus(project, mr),
                 webUrl());
+        approvalRules.annotate(json, project.id, judge(project, mr));
+        return json;
     }
 
     /**
-     * {@code POST .../approve}. 401 when the caller authored the merge request or already approved it (GitLab
-     * gives no other hint), 409 on a stale {@code sha}, 422 with the items in effect when the request carries
-     * stale check items (or none while they are enforced).
+     * {@code POST .../approve}. 401 when the caller authored the merge request; when it already approved it 401
+     * (profile {@code gitlab-17}) or 304 (profile {@code gitlab-19}); 403 when the project's approval rules do not
+     * make the caller an eligible approver; 409 on a stale {@code sha}, 422 with the items in effect when the
+     * request carries stale check items (or none while they are enforced).
      *
      * @param checkItems the items the request acknowledges; null when the request carried none
      */
@@ -562,14 +756,23 @@ public class GitLabSimulator {
         var project = project(idOrPath);
         var mr = mergeRequest(project, iid);
         settle(project, mr);
-        if (!mr.state.equals("opened") || mr.author == caller
-                || mr.approvals.stream().anyMatch(a -> a.user == caller)) {
+        if (!mr.state.equals("opened") || mr.author == caller) {
             throw GitLabError.unauthorized();
+        }
+        if (mr.approvals.stream().anyMatch(a -> a.user == caller)) {
+            var status = behaviour.versionProfile().alreadyApproved();
+            throw status == 401 ? GitLabError.unauthorized() : GitLabError.withBody(status, new LinkedHashMap<>());
+        }
+        if (!approvalRules.eligible(project.id, caller.username())) {
+            throw GitLabError.of(403, "403 Forbidden");
         }
         if (sha != null && !sha.isBlank() && !sha.equals(sha(project, mr))) {
             throw GitLabError.of(409, "SHA does not match HEAD of source branch: " + sha(project, mr));
         }
-        var stale = checkItems != null
+        if (!behaviour.checkItemsExtension()) {
+            checkItems = null; // stock GitLab ignores the unknown parameter
+        }
+        var stale = !behaviour.checkItemsExtension() ? false : checkItems != null
                 ? !new HashSet<>(checkItems).equals(new HashSet<>(project.checkItems))
                 : project.enforceCheckItems && !project.checkItems.isEmpty();
         if (stale) {
@@ -580,13 +783,21 @@ public class GitLabSimulator {
         }
         mr.approvals.add(new Approval(caller, now()));
         mr.updatedAt = now();
-        return GitLabJson.approvals(project, mr, caller, properties.approvalsRequired(), mergeStatus(project, mr),
+        var json = GitLabJson.approvals(project, mr, caller, properties.approvalsRequired(), mergeStatus(project, mr),
                 webUrl());
+        approvalRules.annotate(json, project.id, judge(project, mr));
+        return json;
     }
 
     /** The check items now in effect: what the upstream configuration API answers. */
     synchronized Map<String, Object> checkItemsJson(String idOrPath) {
         var project = project(idOrPath);
+        if (!behaviour.checkItemsExtension()) {
+            // Stock GitLab has no such route: Grape's answer to an unknown path.
+            var body = new LinkedHashMap<String, Object>();
+            body.put("error", "404 Not Found");
+            throw GitLabError.withBody(404, body);
+        }
         var body = new LinkedHashMap<String, Object>();
         body.put("project_id", project.id);
         body.put("check_items", project.checkItems);
@@ -595,46 +806,60 @@ public class GitLabSimulator {
     }
 
     /**
-     * {@code PUT .../merge}. Answers as GitLab really does: 405 for a conflict (the docs say 406) and for a
-     * merge request that is not open, 409 for a stale {@code sha} or a locked merge request, 422
-     * "Branch cannot be merged" while mergeability is still being checked right after a push.
+     * {@code PUT .../merge}, answered as the configured profile's GitLab does (see {@link GitLabSimulatorProperties.Profile}):
+     * 17/18.x: 405 for a merge request that is not open, a draft, unresolved discussions, CI that must pass, missing
+     * approvals or another blocking status, then 422 "Branch cannot be merged" for a conflict, a check in progress or
+     * a needed rebase, then 409 for a stale {@code sha}; 19.x: 400 without {@code sha}, 405 for every "not
+     * mergeable", then 409 for a stale {@code sha}. A locked merge request answers 409. The {@code sha} is compared
+     * with the branch's real head: during the refresh lag a merge pinned to the head the merge request still reports
+     * is refused (GitLab itself would merge that older commit).
      */
     synchronized Map<String, Object> merge(String idOrPath, long iid, String sha, User caller) {
         var project = project(idOrPath);
         var mr = mergeRequest(project, iid);
         settle(project, mr);
         var now = now();
+        var profile = properties.gitlabProfile();
+        if (profile == GitLabSimulatorProperties.Profile.GITLAB_19 && (sha == null || sha.isBlank())) {
+            throw GitLabError.of(400, "sha is missing");
+        }
         if (!mr.state.equals("opened")) {
             throw GitLabError.methodNotAllowed();
         }
         if (mr.lockedUntil != null && now.isBefore(mr.lockedUntil)) {
             throw GitLabError.of(409, "409 Conflict: the merge request is locked");
         }
-        var head = sha(project, mr);
-        if (sha != null && !sha.isBlank() && !sha.equals(head)) {
-            throw GitLabError.of(409, "SHA does not match HEAD of source branch: " + head);
-        }
-        if (mr.rebaseRequestedAt != null || checking(mr, now)) {
+        var detailed = detailedStatus(project, mr);
+        if (!detailed.equals("mergeable")) {
+            if (profile == GitLabSimulatorProperties.Profile.GITLAB_19 || !CANNOT_BE_MERGED_17.contains(detailed)) {
+                throw GitLabError.methodNotAllowed();
+            }
             throw GitLabError.of(422, "Branch cannot be merged");
         }
         var src = project.branches.get(mr.sourceBranch);
         var target = project.branches.get(mr.targetBranch);
-        if (src == null || target == null || conflicts(src, target)) {
-            throw GitLabError.methodNotAllowed();
+        var head = src == null ? null : src.head;
+        if (sha != null && !sha.isBlank() && !sha.equals(head)) {
+            throw GitLabError.of(409, "SHA does not match HEAD of source branch: " + sha(project, mr));
         }
-        if (project.onlyAllowMergeIfPipelineSucceeds && !"success".equals(latestPipelineStatus(project, mr, now))) {
-            throw GitLabError.methodNotAllowed();
+        recordMerge(project, mr, head, now);
+        if (project.mergeMethod == GitLabProjectDefaults.MergeMethod.FF) {
+            // Fast-forward: the source contains the target's head (need_rebase otherwise); the target moves to it.
+            target.files = src.files;
+            target.head = src.head;
+            mr.mergeCommitSha = null;
+        } else {
+            var merged = new TreeMap<>(target.files);
+            applyChange(merged, src);
+            var commit = newCommit(project, List.of(target.head, src.head),
+                    "Merge branch '" + src.name + "' into '" + target.name + "'\n\n" + mr.title, caller, merged);
+            target.files = commit.files;
+            target.head = commit.sha;
+            mr.mergeCommitSha = commit.sha;
         }
-        var merged = new TreeMap<>(target.files);
-        applyChange(merged, src);
-        var commit = newCommit(project, List.of(target.head, src.head),
-                "Merge branch '" + src.name + "' into '" + target.name + "'\n\n" + mr.title, caller, merged);
-        target.files = commit.files;
-        target.head = commit.sha;
         mr.state = "merged";
         mr.mergedAt = now;
         mr.mergedBy = caller;
-        mr.mergeCommitSha = commit.sha;
         mr.mergedSha = src.head;
         mr.updatedAt = now;
         mr.mergeError = null;
@@ -701,9 +926,13 @@ public class GitLabSimulator {
         return mr;
     }
 
+    /** The head {@code sha} the merge request reports: its branch's head, or during the refresh lag the one before. */
     private String sha(Project project, MergeRequest mr) {
         if (mr.mergedSha != null) {
             return mr.mergedSha;
+        }
+        if (mr.staleUntil != null && now().isBefore(mr.staleUntil)) {
+            return mr.staleSha;
         }
         var src = project.branches.get(mr.sourceBranch);
         return src == null ? null : src.head;
@@ -913,6 +1142,7 @@ public class GitLabSimulator {
 
     /** Completes a due rebase. */
     private void settle(Project project, MergeRequest mr) {
+        removeApprovalsGivenBeforePushWasProcessed(project, mr);
         if (mr.rebaseRequestedAt == null || now().isBefore(mr.rebaseRequestedAt.plus(properties.rebaseDuration()))) {
             return;
         }
@@ -926,7 +1156,8 @@ public class GitLabSimulator {
             mr.mergeError = "Rebase failed: Rebase locally, resolve all conflicts, then push the branch.";
             return;
         }
-        if (src.base.equals(target.files)) {
+        if (src.base.equals(target.files)
+                && (!project.mergeMethod.needsRebasedSource() || Objects.equals(src.baseSha, target.head))) {
             return;
         }
         var rebased = new TreeMap<>(target.files);
@@ -935,9 +1166,22 @@ public class GitLabSimulator {
         src.baseSha = target.head;
         var commit = newCommit(project, List.of(target.head), "Rebase " + src.name + " onto " + target.name,
                 mr.rebaseRequestedBy == null ? root : mr.rebaseRequestedBy, rebased);
+        holdReportedHeads(project, src);
         src.files = commit.files;
         src.head = commit.sha;
         afterPush(project, src, mr.rebaseRequestedBy == null ? root : mr.rebaseRequestedBy);
+    }
+
+    /**
+     * GitLab resets approvals on push once it has processed the push (asynchronously): an approval given after
+     * the push but before that (while the merge request is still {@code checking}) is removed too.
+     */
+    private void removeApprovalsGivenBeforePushWasProcessed(Project project, MergeRequest mr) {
+        if (!project.resetApprovalsOnPush || mr.checkingSince == null || checking(mr, now())) {
+            return;
+        }
+        var processedAt = mr.checkingSince.plus(properties.checkingDuration());
+        mr.approvals.removeIf(a -> !a.at().isBefore(mr.checkingSince) && a.at().isBefore(processedAt));
     }
 
     /** Timings are read now, so shortening them (tests, the control API) also shortens waits already under way. */
@@ -958,11 +1202,20 @@ public class GitLabSimulator {
         if (src == null || target == null) {
             return "broken_status";
         }
+        if (mr.forcedStatus != null) {
+            return mr.forcedStatus;
+        }
         if (conflicts(src, target)) {
             return "conflict";
         }
+        if (project.mergeMethod.needsRebasedSource() && !Objects.equals(src.baseSha, target.head)) {
+            return "need_rebase";
+        }
+        if (approvalsBlockMerging(project, mr)) {
+            return "not_approved";
+        }
         if (project.onlyAllowMergeIfPipelineSucceeds) {
-            var status = latestPipelineStatus(project, mr, now);
+            var status = headPipelineStatus(project, mr, now);
             if (!"success".equals(status)) {
                 return "failed".equals(status) || "canceled".equals(status) ? "ci_must_pass" : "ci_still_running";
             }
@@ -978,6 +1231,20 @@ public class GitLabSimulator {
         };
     }
 
+    /** Every merge performed since the last {@link #reset()}, in merge order, each with its pipeline evidence. */
+    public synchronized List<MergeRecord> mergeRecords() {
+        return List.copyOf(mergeRecords);
+    }
+
+    private void recordMerge(Project project, MergeRequest mr, String head, Instant now) {
+        var pipeline = project.pipelines.values().stream()
+                .filter(p -> p.ref.equals(mr.sourceBranch) && p.forSha.equals(head))
+                .max((a, b) -> Long.compare(a.id, b.id))
+                .orElse(null);
+        mergeRecords.add(new MergeRecord(project.path, mr.iid, mr.sourceBranch, head,
+                pipeline == null ? null : status(project, pipeline, now), pipeline == null ? null : pipeline.id, now));
+    }
+
     private Pipeline latestPipeline(Project project, MergeRequest mr) {
         return project.pipelines.values().stream()
                 .filter(p -> p.ref.equals(mr.sourceBranch))
@@ -985,18 +1252,54 @@ public class GitLabSimulator {
                 .orElse(null);
     }
 
-    private String latestPipelineStatus(Project project, MergeRequest mr, Instant now) {
-        var latest = latestPipeline(project, mr);
-        return latest == null ? null : status(project, latest, now);
+    /**
+     * The merge request's {@code head_pipeline}: the latest pipeline for the head it reports (by {@code sha}, or for a
+     * merged-results pipeline by the head it merged); null when that head has none.
+     */
+    private Pipeline headPipeline(Project project, MergeRequest mr) {
+        var head = sha(project, mr);
+        return project.pipelines.values().stream()
+                .filter(p -> p.ref.equals(mr.sourceBranch) && p.forSha.equals(head))
+                .max((a, b) -> Long.compare(a.id, b.id))
+                .orElse(null);
+    }
+
+    private String headPipelineStatus(Project project, MergeRequest mr, Instant now) {
+        var head = headPipeline(project, mr);
+        return head == null ? null : status(project, head, now);
+    }
+
+    /**
+     * Before {@code branch}'s head moves: every open merge request from it keeps reporting the head it reports now
+     * for the refresh lag (GitLab refreshes merge requests asynchronously after a push).
+     */
+    private void holdReportedHeads(Project project, Branch branch) {
+        var lag = properties.refreshLag();
+        if (lag.isZero()) {
+            return;
+        }
+        for (var mr : project.mergeRequests.values()) {
+            if (mr.state.equals("opened") && mr.sourceBranch.equals(branch.name)) {
+                mr.staleSha = sha(project, mr);
+                mr.staleUntil = now().plus(lag);
+            }
+        }
     }
 
     private void newPipeline(Project project, Branch branch, String sha, String source, User user) {
+        if (!project.ci) {
+            return; // a project without CI: GitLab creates no pipeline
+        }
         var before = project.commits.get(sha);
         var beforeSha = before == null || before.parents.isEmpty() ? "0000000000000000000000000000000000000000"
                 : before.parents.getFirst();
         var marker = change(branch).values().stream().anyMatch(GitLabSimulator::carriesFailMarker);
-        var pipeline = new Pipeline(nextPipelineId++, project.nextPipelineIid++, branch.name, sha, beforeSha, source,
-                user, now(), properties.pipelineDuration(), marker);
+        var mergedResults = properties.mergedResultsPipelines() && project.mergeRequests.values().stream()
+                .anyMatch(mr -> mr.state.equals("opened") && mr.sourceBranch.equals(branch.name));
+        // A merged-results pipeline runs for the head merged into the target: its sha is that merge commit's.
+        var pipelineSha = mergedResults ? newSha("merged result of " + sha) : sha;
+        var pipeline = new Pipeline(nextPipelineId++, project.nextPipelineIid++, branch.name, pipelineSha, beforeSha,
+                mergedResults ? "merge_request_event" : source, user, now(), properties.pipelineDuration(), marker, sha);
         project.pipelines.put(pipeline.id, pipeline);
     }
 
@@ -1013,6 +1316,7 @@ public class GitLabSimulator {
             case SUCCESS -> "success";
             case FAILED -> "failed";
             case HANG -> elapsed.compareTo(queue) < 0 ? "pending" : "running";
+            default -> forced.fixedStatus();
             case AUTO -> {
                 if (elapsed.compareTo(pipeline.duration) >= 0) {
                     yield pipeline.marker ? "failed" : "success";
@@ -1033,7 +1337,7 @@ public class GitLabSimulator {
                                                  boolean includeRebaseInProgress) {
         var src = project.branches.get(mr.sourceBranch);
         var target = project.branches.get(mr.targetBranch);
-        var latest = latestPipeline(project, mr);
+        var latest = headPipeline(project, mr);
         var now = now();
         var view = new MergeRequestView(mr.state(now), detailedStatus(project, mr), mergeStatus(project, mr),
                 sha(project, mr), src == null ? null : src.baseSha,
@@ -1076,6 +1380,11 @@ public class GitLabSimulator {
         boolean enforceCheckItems;
         boolean onlyAllowMergeIfPipelineSucceeds;
         boolean resetApprovalsOnPush;
+        GitLabProjectDefaults.MergeMethod mergeMethod = GitLabProjectDefaults.MergeMethod.MERGE;
+        /** Branches no API account may push to (GitLab protects the default branch by default). */
+        final Set<String> protectedBranches = new HashSet<>();
+        /** Whether the project has CI: without, no pipeline is ever created. */
+        boolean ci = true;
 
         Project(long id, String path, String defaultBranch, Instant createdAt) {
             this.id = id;
@@ -1138,6 +1447,11 @@ public class GitLabSimulator {
         Instant rebaseRequestedAt;
         User rebaseRequestedBy;
         Instant lockedUntil;
+        /** During the refresh lag after a push: the head reported until {@link #staleUntil}. */
+        String staleSha;
+        Instant staleUntil;
+        /** A detailed merge status a test forces (e.g. draft_status); null: computed. */
+        String forcedStatus;
 
         MergeRequest(long id, long iid, String sourceBranch, String targetBranch, String title, String description,
                      User author, Instant createdAt) {
@@ -1168,9 +1482,11 @@ public class GitLabSimulator {
         final Instant createdAt;
         final Duration duration;
         final boolean marker;
+        /** The head this pipeline speaks for: its own {@link #sha}, or for a merged-results pipeline the merged head. */
+        final String forSha;
 
         Pipeline(long id, long iid, String ref, String sha, String beforeSha, String source, User user,
-                 Instant createdAt, Duration duration, boolean marker) {
+                 Instant createdAt, Duration duration, boolean marker, String forSha) {
             this.id = id;
             this.iid = iid;
             this.ref = ref;
@@ -1181,6 +1497,7 @@ public class GitLabSimulator {
             this.createdAt = createdAt;
             this.duration = duration;
             this.marker = marker;
+            this.forSha = forSha;
         }
     }
 }

@@ -3,10 +3,12 @@ package io.changeflow.sandbox.gitlab;
 import io.changeflow.sandbox.MergeListener;
 import io.changeflow.sandbox.fault.Faults;
 import java.time.Clock;
+import java.time.Duration;
 import org.apache.tomcat.util.buf.EncodedSolidusHandling;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.convert.DurationStyle;
 import org.springframework.boot.tomcat.TomcatConnectorCustomizer;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -17,19 +19,24 @@ import org.springframework.core.env.Environment;
  * {@code /sim/gitlab/api/v4}, the test-control API under {@code /sim/gitlab/_control}, the merge request
  * pages its {@code web_url} fields point at ({@link GitLabWebController}) and fault injection.
  * Needs a {@link Faults} bean; tells every {@link MergeListener} bean about each merge, in merge order.
- * Settings: {@code sandbox.gitlab.*} ({@link GitLabSimulatorProperties}).
+ * Settings: {@code sandbox.gitlab.*} ({@link GitLabSimulatorProperties}, {@link GitLabBehaviourProperties},
+ * {@link GitLabProjectDefaults}).
  */
 @Configuration(proxyBeanMethods = false)
-@EnableConfigurationProperties(GitLabSimulatorProperties.class)
+@EnableConfigurationProperties({GitLabSimulatorProperties.class, GitLabBehaviourProperties.class, GitLabProjectDefaults.class})
 public class GitLabSimulatorConfiguration {
 
     @Bean
-    GitLabSimulator gitLabSimulator(GitLabSimulatorProperties properties, ObjectProvider<MergeListener> listeners,
+    GitLabSimulator gitLabSimulator(GitLabSimulatorProperties properties, GitLabBehaviourProperties behaviour,
+                                    GitLabProjectDefaults projectDefaults, ObjectProvider<MergeListener> listeners,
                                     Environment environment) {
         // Resolved at merge time, so a listener may itself depend on the simulator without a cycle.
         MergeListener notifyAll = (project, iid, description) ->
                 listeners.orderedStream().forEach(listener -> listener.merged(project, iid, description));
-        return new GitLabSimulator(properties, Clock.systemUTC(), notifyAll, () -> serverWebUrl(environment));
+        var simulator = new GitLabSimulator(properties, Clock.systemUTC(), notifyAll, () -> serverWebUrl(environment));
+        simulator.apply(behaviour);
+        simulator.apply(projectDefaults);
+        return simulator;
     }
 
     /**
@@ -56,6 +63,31 @@ public class GitLabSimulatorConfiguration {
     @Bean
     GitLabControlController gitLabControlController(GitLabSimulator gitLabSimulator) {
         return new GitLabControlController(gitLabSimulator);
+    }
+
+    /**
+     * GitLab's authenticated API rate limit ({@code sandbox.gitlab.rate-limit-per-minute}; off by default), counted
+     * over {@code sandbox.gitlab.rate-limit-period} (default 1m; garbled, zero or negative: 1m).
+     */
+    @Bean
+    GitLabRateLimit gitLabRateLimit(GitLabBehaviourProperties behaviour, Environment environment) {
+        var limit = new GitLabRateLimit(Clock.systemUTC(), behaviour.rateLimit());
+        limit.setPeriod(rateLimitPeriod(environment.getProperty("sandbox.gitlab.rate-limit-period")));
+        return limit;
+    }
+
+    /** The setting as a duration ({@code 6s}, {@code PT6S}); null when missing or garbled (then the default). */
+    static Duration rateLimitPeriod(String text) {
+        try {
+            return text == null || text.isBlank() ? null : DurationStyle.detectAndParse(text.strip());
+        } catch (IllegalArgumentException garbled) {
+            return null;
+        }
+    }
+
+    @Bean
+    GitLabRateLimitFilter gitLabRateLimitFilter(GitLabRateLimit gitLabRateLimit) {
+        return new GitLabRateLimitFilter(gitLabRateLimit);
     }
 
     @Bean

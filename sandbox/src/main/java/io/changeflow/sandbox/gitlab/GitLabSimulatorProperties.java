@@ -18,12 +18,43 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  *                          null (not set or blank): follows the server the simulator runs in,
  *                          {@code http://localhost:<its port><context path>/sim/gitlab} (see {@link GitLabSimulator#webUrl()})
  * @param projects          project paths created (with a README on {@code main}) at start and on reset
- * @param approvalsRequired what {@code approvals_required} reports (informational: merging does not enforce it)
+ * @param approvalsRequired what {@code approvals_required} reports; enforced only with {@code sandbox.gitlab.approvals-enforced}
+ *                          (see {@link GitLabApprovalRules})
+ * @param profile           which GitLab's merge answers to give: {@code gitlab-17} (17.x and 18.x, the default) or
+ *                          {@code gitlab-19}; anything else is the default (see {@link Profile})
+ * @param mergedResultsPipelines whether merge request pipelines run for the head merged into the target (their
+ *                          {@code sha} is that merge commit's, not the head's); off by default
+ * @param refreshLag        how long after a push a merge request still reports its previous head {@code sha} (and that
+ *                          head's {@code head_pipeline}), as GitLab refreshes it asynchronously; 0 (the default) or
+ *                          missing/negative: at once
  */
 @ConfigurationProperties("sandbox.gitlab")
 public record GitLabSimulatorProperties(Account author, List<Account> approvers, Duration checkingDuration,
                                         Duration pipelineDuration, Duration rebaseDuration, String webUrl,
-                                        List<String> projects, Integer approvalsRequired) {
+                                        List<String> projects, Integer approvalsRequired, String profile,
+                                        Boolean mergedResultsPipelines, Duration refreshLag) {
+
+    /** The GitLab versions whose merge answers the simulator gives (docs/external-systems-gitlab.md has the table). */
+    public enum Profile {
+        /**
+         * GitLab 17.x and 18.x: 405 for not open, draft, unresolved discussions, CI that must pass and missing
+         * approvals; 422 "Branch cannot be merged" for a conflict, {@code checking}/{@code unchecked} or
+         * {@code need_rebase}; then 409 for a stale {@code sha}; {@code sha} optional.
+         */
+        GITLAB_17,
+        /** GitLab 19.x: 400 without {@code sha}; 405 for every "not mergeable" reason; 409 for a stale {@code sha}. */
+        GITLAB_19;
+
+        /** {@code gitlab-17} or {@code gitlab-19}; anything else (or nothing) is {@link #GITLAB_17}. */
+        public static Profile of(String name) {
+            return name != null && name.trim().equalsIgnoreCase("gitlab-19") ? GITLAB_19 : GITLAB_17;
+        }
+
+        /** The name the setting takes. */
+        public String settingName() {
+            return this == GITLAB_19 ? "gitlab-19" : "gitlab-17";
+        }
+    }
 
     /** A GitLab account of the simulator; the token goes in the {@code PRIVATE-TOKEN} header. */
     public record Account(String username, String token) {
@@ -52,17 +83,31 @@ public record GitLabSimulatorProperties(Account author, List<Account> approvers,
         webUrl = webUrl == null || webUrl.isBlank() ? null : stripSlash(webUrl.trim());
         projects = projects == null ? List.of(DEFAULT_PROJECT) : List.copyOf(projects);
         approvalsRequired = approvalsRequired == null || approvalsRequired < 0 ? 2 : approvalsRequired;
+        profile = Profile.of(profile).settingName();
+        mergedResultsPipelines = Boolean.TRUE.equals(mergedResultsPipelines);
+        refreshLag = nonNegative(refreshLag, Duration.ZERO);
     }
 
     /** Everything at its default. */
     public static GitLabSimulatorProperties defaults() {
-        return new GitLabSimulatorProperties(null, null, null, null, null, null, null, null);
+        return new GitLabSimulatorProperties(null, null, null, null, null, null, null, null, null, null, null);
+    }
+
+    /** The merge answers' profile. */
+    public Profile gitlabProfile() {
+        return Profile.of(profile);
     }
 
     /** A copy with other timings (tests use short ones). */
     public GitLabSimulatorProperties withTimings(Duration checking, Duration pipeline, Duration rebase) {
         return new GitLabSimulatorProperties(author, approvers, checking, pipeline, rebase, webUrl, projects,
-                approvalsRequired);
+                approvalsRequired, profile, mergedResultsPipelines, refreshLag);
+    }
+
+    /** A copy answering as {@code profile}, with merged-results pipelines or not and this refresh lag. */
+    public GitLabSimulatorProperties withBehaviour(Profile profile, boolean mergedResults, Duration lag) {
+        return new GitLabSimulatorProperties(author, approvers, checkingDuration, pipelineDuration, rebaseDuration, webUrl,
+                projects, approvalsRequired, profile.settingName(), mergedResults, lag);
     }
 
     private static Duration nonNegative(Duration value, Duration fallback) {

@@ -13,5 +13,35 @@ public enum PipelineOutcome {
     /** Fails now, whatever the duration. */
     FAILED,
     /** Never finishes: stays {@code running}, so callers hit their own timeout. */
-    HANG
+    HANG,
+    /** Waits for a manual job: {@code manual}. */
+    MANUAL,
+    /** {@code skipped}. */
+    SKIPPED,
+    /** {@code canceled}. */
+    CANCELED,
+    /** {@code canceling}. */
+    CANCELING,
+    /** {@code created}. */
+    CREATED,
+    /** {@code scheduled}. */
+    SCHEDULED,
+    /** {@code preparing}. */
+    PREPARING,
+    /** {@code waiting_for_resource}. */
+    WAITING_FOR_RESOURCE,
+    /** {@code waiting_for_callback} (a status gitlab4j does not know). */
+    WAITING_FOR_CALLBACK,
+    /** {@code pending}. */
+    PENDING,
+    /** {@code running}. */
+    RUNNING;
+
+    /** GitLab's name of a fixed status ({@code manual}, ...); null for AUTO, SUCCESS, FAILED and HANG. */
+    String fixedStatus() {
+        return switch (this) {
+            case AUTO, SUCCESS, FAILED, HANG -> null;
+            default -> name().toLowerCase(java.util.Locale.ROOT);
+        };
+    }
 }

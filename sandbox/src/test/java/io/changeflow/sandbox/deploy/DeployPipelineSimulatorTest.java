@@ -63,6 +63,26 @@ class DeployPipelineSimulatorTest {
     }
 
     @Test
+    void recordsEveryReportItSendsWithTheOperationsItNamesAndNotTheLostOnes() {
+        var project = project();
+        var named = UUID.randomUUID().toString();
+        simulator.merged(project, 1, "Changeflow-Operation: " + named.toUpperCase());
+        simulator.lostShare(1);
+        simulator.merged(project, 2, "Changeflow-Operation: " + UUID.randomUUID());
+        simulator.lostShare(0);
+        simulator.includeOperationIds(false);
+        simulator.merged(project, 3, "Changeflow-Operation: " + UUID.randomUUID());
+
+        assertThat(simulator.sentReports()).extracting(DeployPipelineSimulator.SentReport::mrIid).containsExactly(1L, 3L);
+        assertThat(simulator.sentReports().getFirst().operationIds()).containsExactly(named);
+        assertThat(simulator.sentReports().getLast().operationIds()).isEmpty();
+        assertThat(simulator.sentReports()).allSatisfy(r -> assertThat(r.project()).isEqualTo(project));
+        recorder.await(deployOf(project), 2, WAIT);
+        simulator.reset();
+        assertThat(simulator.sentReports()).isEmpty();
+    }
+
+    @Test
     void omitsOperationIdsWhenSwitchedOffOrNoneAreListed() {
         var project = project();
         simulator.merged(project, 1, "no marker here");

@@ -216,6 +216,23 @@ class GitLabSimulatorHttpTest {
     }
 
     @Test
+    void letsTestsSetTheMergeMethodAndTurnCiOffOverHttp() {
+        assertThat(call("PUT", "/_control/projects/" + PROJECT + "/merge_method", null, "{\"merge_method\": \"ff\"}")
+                .statusCode()).isEqualTo(204);
+        assertThat(json(call("GET", "/api/v4/projects/" + PROJECT, AUTHOR, null)).get("merge_method").asString()).isEqualTo("ff");
+        assertThat(call("PUT", "/_control/projects/" + PROJECT + "/ci", null, "{\"enabled\": false}").statusCode()).isEqualTo(204);
+        gitlab.push("platform/access-config", "no-ci", Map.of("grants/a.txt", "a\n"), "Change");
+        var created = form("POST", "/api/v4/projects/" + PROJECT + "/merge_requests",
+                "source_branch=no-ci&target_branch=main&title=Change");
+        var iid = json(created).get("iid").asLong();
+
+        var mr = json(call("GET", "/api/v4/projects/" + PROJECT + "/merge_requests/" + iid, AUTHOR, null));
+        assertThat(mr.get("head_pipeline").isNull()).isTrue();
+        assertThat(json(call("GET", "/api/v4/projects/" + PROJECT + "/merge_requests/" + iid + "/pipelines", AUTHOR, null))
+                .size()).isZero();
+    }
+
+    @Test
     void webUrlsFollowThePortTheServerActuallyListensOn() {
         var iid = openMergeRequest("web/port", "Port check", Map.of("grants/a.txt", "alice\n"));
 

@@ -46,7 +46,7 @@ class GitLabSimulatorTest {
         assertThat(following.projectJson(PROJECT).get("web_url")).isEqualTo("http://localhost:50000/ctx/sim/gitlab/" + PROJECT);
 
         var fixed = new GitLabSimulatorProperties(null, null, null, null, null, " https://gitlab.sandbox.example/sim/ ",
-                null, null);
+                null, null, null, null, null);
         assertThat(new GitLabSimulator(fixed, clock, null, server::get).webUrl()).isEqualTo("https://gitlab.sandbox.example/sim");
         assertThat(gitlab.webUrl()).as("no server known").isEqualTo(GitLabSimulatorProperties.DEFAULT_WEB_URL);
     }
@@ -130,7 +130,7 @@ class GitLabSimulatorTest {
         clock.advance(CHECKING);
         assertThat(gitlab.detailedMergeStatus(PROJECT, second)).isEqualTo("conflict");
         assertThat(gitlab.getMergeRequest(PROJECT, second, false, false).get("has_conflicts")).isEqualTo(true);
-        assertThat(merge(second, null)).isEqualTo(405);
+        assertThat(merge(second, null)).as("GitLab 17/18: a conflict is 422 Branch cannot be merged").isEqualTo(422);
         assertThat(gitlab.detailedMergeStatus(PROJECT, sameContent)).isEqualTo("mergeable");
         assertThat(gitlab.detailedMergeStatus(PROJECT, otherFile)).isEqualTo("mergeable");
 
@@ -346,13 +346,52 @@ class GitLabSimulatorTest {
     }
 
     @Test
+    void recordsEveryMergeWithTheMergedHeadAndItsPipelineStatusAtTheMomentOfTheMerge() {
+        var passed = open("passed", "grants/a.txt", "a\n");
+        var failed = open("failed", "grants/b.txt", "b " + GitLabSimulator.FAIL_PIPELINE_MARKER + "\n");
+        var running = open("running", "grants/c.txt", "c\n");
+        clock.advance(PIPELINE);
+        var passedHead = gitlab.mergeRequestSha(PROJECT, passed);
+        var failedHead = gitlab.mergeRequestSha(PROJECT, failed);
+
+        assertThat(merge(passed, passedHead)).isEqualTo(200);
+        clock.advance(CHECKING);
+        assertThat(merge(failed, null)).as("no 'pipelines must succeed' here: GitLab merges it").isEqualTo(200);
+        commit("running", action("update", "grants/c.txt", "c\nd\n"));
+        clock.advance(CHECKING);
+        var runningHead = gitlab.mergeRequestSha(PROJECT, running);
+        assertThat(merge(running, runningHead)).isEqualTo(200);
+        // what happens to the pipelines afterwards does not change what was recorded
+        gitlab.forcePipeline(PROJECT, failed, PipelineOutcome.SUCCESS);
+        clock.advance(PIPELINE);
+
+        assertThat(gitlab.mergeRecords())
+                .extracting(GitLabSimulator.MergeRecord::iid, GitLabSimulator.MergeRecord::sourceBranch,
+                        GitLabSimulator.MergeRecord::mergedSha, GitLabSimulator.MergeRecord::pipelineStatus)
+                .containsExactly(
+                        org.assertj.core.groups.Tuple.tuple(passed, "passed", passedHead, "success"),
+                        org.assertj.core.groups.Tuple.tuple(failed, "failed", failedHead, "failed"),
+                        org.assertj.core.groups.Tuple.tuple(running, "running", runningHead, "running"));
+        assertThat(gitlab.mergeRecords()).allSatisfy(r -> {
+            assertThat(r.project()).isEqualTo(PROJECT);
+            assertThat(r.pipelineId()).isNotNull();
+            assertThat(r.at()).isNotNull();
+        });
+        gitlab.reset();
+        assertThat(gitlab.mergeRecords()).isEmpty();
+    }
+
+    @Test
     void closesAndReopensAndRefusesASecondOpenMergeRequestFromTheSameBranch() {
         var iid = open("closing", "grants/db.txt", "alice\nbob\n");
         assertThatThrownBy(() -> gitlab.createMergeRequest(PROJECT, "closing", "main", "Again", "", author))
                 .isInstanceOfSatisfying(GitLabError.class, e -> assertThat(e.status()).isEqualTo(409));
 
+        assertThat(gitlab.openMergeRequests(PROJECT))
+                .containsExactly(new GitLabSimulator.OpenMergeRequest(iid, "closing", "operations: closing"));
         gitlab.updateMergeRequest(PROJECT, iid, "close", null, null, author);
         assertThat(gitlab.mergeRequestState(PROJECT, iid)).isEqualTo("closed");
+        assertThat(gitlab.openMergeRequests(PROJECT)).isEmpty();
         assertThat(merge(iid, null)).isEqualTo(405);
         gitlab.updateMergeRequest(PROJECT, iid, "reopen", null, null, author);
         assertThat(gitlab.mergeRequestState(PROJECT, iid)).isEqualTo("opened");
@@ -367,6 +406,209 @@ class GitLabSimulatorTest {
         assertThat(gitlab.mergeRequestIids(PROJECT)).isEmpty();
         assertThat(gitlab.file(PROJECT, "main", "README.md")).contains("# " + PROJECT + "\n");
         assertThat(gitlab.file(PROJECT, "main", "grants/db.txt")).isEmpty();
+    }
+
+    @Test
+    void gitLab17AnswersNotAllowedWith405AndCannotBeMergedWith422() {
+        var draft = open("draft", "grants/db.txt", "alice\nbob\n");
+        var conflicting = open("conflicting", "grants/db.txt", "alice\ncarol\n");
+        var checking = open("checking", "grants/cache.txt", "dave\n");
+        assertThat(merge(checking, gitlab.mergeRequestSha(PROJECT, checking))).as("checking").isEqualTo(422);
+        clock.advance(CHECKING);
+        gitlab.forceDetailedMergeStatus(PROJECT, draft, "draft_status");
+        assertThat(merge(draft, gitlab.mergeRequestSha(PROJECT, draft))).as("draft").isEqualTo(405);
+        gitlab.forceDetailedMergeStatus(PROJECT, draft, null);
+        assertThat(merge(draft, null)).as("sha optional on 17").isEqualTo(200);
+        clock.advance(CHECKING);
+        assertThat(gitlab.detailedMergeStatus(PROJECT, conflicting)).isEqualTo("conflict");
+        assertThat(merge(conflicting, gitlab.mergeRequestSha(PROJECT, conflicting))).as("conflict").isEqualTo(422);
+        gitlab.requireApprovals(PROJECT, true);
+        assertThat(gitlab.detailedMergeStatus(PROJECT, checking)).isEqualTo("not_approved");
+        assertThat(merge(checking, gitlab.mergeRequestSha(PROJECT, checking))).as("not approved").isEqualTo(405);
+    }
+
+    @Test
+    void gitLab19AnswersEveryNotMergeableWith405AndAMissingShaWith400() {
+        gitlab.setBehaviour(GitLabSimulatorProperties.Profile.GITLAB_19, false, Duration.ZERO);
+        var first = open("first", "grants/db.txt", "alice\nbob\n");
+        var second = open("second", "grants/db.txt", "alice\ncarol\n");
+        assertThat(merge(first, gitlab.mergeRequestSha(PROJECT, first))).as("checking").isEqualTo(405);
+        clock.advance(CHECKING);
+        assertThat(merge(first, null)).as("no sha").isEqualTo(400);
+        assertThat(merge(first, "0".repeat(40))).as("stale sha").isEqualTo(409);
+        assertThat(merge(first, gitlab.mergeRequestSha(PROJECT, first))).isEqualTo(200);
+        clock.advance(CHECKING);
+        assertThat(merge(second, gitlab.mergeRequestSha(PROJECT, second))).as("conflict").isEqualTo(405);
+    }
+
+    @Test
+    void afterAPushTheMergeRequestReportsItsPreviousHeadForTheRefreshLag() {
+        gitlab.setBehaviour(GitLabSimulatorProperties.Profile.GITLAB_17, false, Duration.ofSeconds(5));
+        var iid = open("lagging", "grants/db.txt", "alice\nbob\n");
+        clock.advance(PIPELINE);
+        var before = gitlab.mergeRequestSha(PROJECT, iid);
+        var pushed = gitlab.push(PROJECT, "lagging", Map.of("grants/db.txt", "alice\nbob\nerin\n"), "More");
+
+        assertThat(gitlab.liveHead(PROJECT, iid)).isEqualTo(pushed);
+        assertThat(gitlab.mergeRequestSha(PROJECT, iid)).isEqualTo(before);
+        @SuppressWarnings("unchecked")
+        var head = (Map<String, Object>) gitlab.getMergeRequest(PROJECT, iid, false, false).get("head_pipeline");
+        assertThat(head.get("sha")).as("the old head's pipeline").isEqualTo(before);
+        clock.advance(CHECKING);
+        assertThat(merge(iid, before)).as("the stale sha is refused").isEqualTo(409);
+        clock.advance(Duration.ofSeconds(3));
+        assertThat(gitlab.mergeRequestSha(PROJECT, iid)).isEqualTo(pushed);
+    }
+
+    @Test
+    void mergedResultsPipelinesRunForTheMergeCommitAndAreTheHeadPipeline() {
+        gitlab.setBehaviour(GitLabSimulatorProperties.Profile.GITLAB_17, true, Duration.ZERO);
+        var iid = open("merged-results", "grants/db.txt", "alice\nbob\n");
+        gitlab.push(PROJECT, "merged-results", Map.of("grants/db.txt", "alice\nbob\nfrank\n"), "More");
+        var head = gitlab.mergeRequestSha(PROJECT, iid);
+
+        @SuppressWarnings("unchecked")
+        var pipeline = (Map<String, Object>) gitlab.getMergeRequest(PROJECT, iid, false, false).get("head_pipeline");
+        assertThat(pipeline).isNotNull();
+        assertThat(pipeline.get("sha")).as("the merge commit's sha").isNotEqualTo(head);
+        assertThat(pipeline.get("source")).isEqualTo("merge_request_event");
+    }
+
+    @Test
+    void everyPipelineStatusCanBeSet() {
+        var iid = open("statuses", "grants/db.txt", "alice\nbob\n");
+        for (var outcome : PipelineOutcome.values()) {
+            gitlab.forcePipeline(PROJECT, iid, outcome);
+            var expected = switch (outcome) {
+                case AUTO, HANG -> "pending";
+                case SUCCESS -> "success";
+                case FAILED -> "failed";
+                default -> outcome.name().toLowerCase(java.util.Locale.ROOT);
+            };
+            assertThat(pipelineStatus(iid)).as("%s", outcome).isEqualTo(expected);
+        }
+    }
+
+    @Test
+    void aFastForwardProjectRefusesAMergeRequestWhoseTargetMovedOnAsEachProfileDoesUntilItIsRebased() {
+        gitlab.setMergeMethod(PROJECT, GitLabProjectDefaults.MergeMethod.FF);
+        assertThat(gitlab.projectJson(PROJECT).get("merge_method")).isEqualTo("ff");
+        var first = open("first", "grants/db.txt", "alice\nbob\n");
+        var second = open("second", "grants/cache.txt", "dave\n");
+        clock.advance(CHECKING);
+        assertThat(merge(first, gitlab.mergeRequestSha(PROJECT, first))).isEqualTo(200);
+        assertThat(gitlab.branchHead(PROJECT, "main")).as("fast-forward: no merge commit").contains(gitlab.mergeRequestSha(PROJECT, first));
+        assertThat(gitlab.getMergeRequest(PROJECT, first, false, false).get("merge_commit_sha")).isNull();
+        clock.advance(CHECKING);
+
+        assertThat(gitlab.detailedMergeStatus(PROJECT, second)).as("no conflict, but behind main").isEqualTo("need_rebase");
+        assertThat(gitlab.getMergeRequest(PROJECT, second, false, false).get("detailed_merge_status")).isEqualTo("need_rebase");
+        assertThat(merge(second, gitlab.mergeRequestSha(PROJECT, second))).as("17/18.x").isEqualTo(422);
+        gitlab.setBehaviour(GitLabSimulatorProperties.Profile.GITLAB_19, false, Duration.ZERO);
+        assertThat(merge(second, gitlab.mergeRequestSha(PROJECT, second))).as("19.x").isEqualTo(405);
+
+        gitlab.rebase(PROJECT, second, author);
+        clock.advance(REBASE);
+        assertThat(gitlab.detailedMergeStatus(PROJECT, second)).as("the rebased head is checked").isEqualTo("checking");
+        clock.advance(CHECKING);
+        assertThat(gitlab.detailedMergeStatus(PROJECT, second)).isEqualTo("mergeable");
+        assertThat(merge(second, gitlab.mergeRequestSha(PROJECT, second))).isEqualTo(200);
+        assertThat(gitlab.file(PROJECT, "main", "grants/db.txt")).contains("alice\nbob\n");
+        assertThat(gitlab.file(PROJECT, "main", "grants/cache.txt")).contains("dave\n");
+        assertThat(gitlab.branchHead(PROJECT, "main")).contains(gitlab.mergeRequestSha(PROJECT, second));
+    }
+
+    @Test
+    void aRebaseMergeProjectNeedsARebasedSourceAndMergesWithAMergeCommit() {
+        gitlab.setMergeMethod(PROJECT, GitLabProjectDefaults.MergeMethod.REBASE_MERGE);
+        var first = open("first", "grants/db.txt", "alice\nbob\n");
+        var second = open("second", "grants/cache.txt", "dave\n");
+        clock.advance(CHECKING);
+        assertThat(merge(first, gitlab.mergeRequestSha(PROJECT, first))).isEqualTo(200);
+        assertThat(gitlab.getMergeRequest(PROJECT, first, false, false).get("merge_commit_sha")).isNotNull();
+        clock.advance(CHECKING);
+        assertThat(gitlab.detailedMergeStatus(PROJECT, second)).isEqualTo("need_rebase");
+        assertThat(merge(second, gitlab.mergeRequestSha(PROJECT, second))).isEqualTo(422);
+    }
+
+    @Test
+    void aProjectWithoutCiCreatesNoPipelineAndItsMergeRequestsHaveNoHeadPipeline() {
+        gitlab.ensureProject("platform/no-ci", Map.of("grants/db.txt", "alice\n"));
+        gitlab.setCi("platform/no-ci", false);
+        gitlab.createBranch("platform/no-ci", "feature", "main", author);
+        gitlab.commit("platform/no-ci", "feature", "Change", null, false,
+                List.of(action("update", "grants/db.txt", "alice\nbob\n")), author);
+        var iid = (Long) gitlab.createMergeRequest("platform/no-ci", "feature", "main", "Change", "d", author).get("iid");
+        gitlab.push("platform/no-ci", "feature", Map.of("grants/db.txt", "alice\nbob\ncarol\n"), "More");
+        clock.advance(CHECKING);
+
+        var json = gitlab.getMergeRequest("platform/no-ci", iid, false, false);
+        assertThat(json).containsEntry("head_pipeline", null).containsEntry("detailed_merge_status", "mergeable");
+        assertThat(gitlab.mergeRequestPipelines("platform/no-ci", iid)).isEmpty();
+        gitlab.merge("platform/no-ci", iid, gitlab.mergeRequestSha("platform/no-ci", iid), author);
+        assertThat(gitlab.mergeRecords().getLast().pipelineStatus()).as("merged without a pipeline").isNull();
+        assertThat(pipelineStatus(open("with-ci", "grants/db.txt", "alice\nerin\n"))).as("other projects keep CI")
+                .isEqualTo("pending");
+    }
+
+    @Test
+    void projectDefaultsApplyToTheSeededProjectsAndToThoseCreatedLaterAndGarbledValuesFallBack() {
+        gitlab.apply(new GitLabProjectDefaults("fast-forward", List.of(PROJECT, "team/later"), null));
+        assertThat(gitlab.projectJson(PROJECT).get("merge_method")).isEqualTo("ff");
+        gitlab.ensureProject("team/later", Map.of("a.txt", "a"));
+        assertThat(gitlab.projectJson("team/later").get("merge_method")).isEqualTo("ff");
+        gitlab.createBranch("team/later", "feature", "main", author);
+        gitlab.commit("team/later", "feature", "Change", null, false, List.of(action("update", "a.txt", "b")), author);
+        var iid = (Long) gitlab.createMergeRequest("team/later", "feature", "main", "Change", "d", author).get("iid");
+        assertThat(gitlab.mergeRequestPipelines("team/later", iid)).isEmpty();
+
+        assertThat(new GitLabProjectDefaults("squash", null, null).method()).isEqualTo(GitLabProjectDefaults.MergeMethod.MERGE);
+        assertThat(new GitLabProjectDefaults(null, null, null).projectsWithoutCi()).isEmpty();
+        assertThat(new GitLabProjectDefaults(" Rebase-Merge ", null, null).mergeMethod()).isEqualTo("rebase_merge");
+    }
+
+    @Test
+    void theDefaultBranchIsProtectedNoAccountPushesToItAndMergeRequestsStillMergeIntoIt() {
+        assertThat(gitlab.isProtected(PROJECT, "main")).isTrue();
+        assertThat(gitlab.branchJson(PROJECT, "main")).containsEntry("protected", true).containsEntry("can_push", false);
+
+        for (var force : List.of(false, true)) {
+            assertThatThrownBy(() -> gitlab.commit(PROJECT, "main", "Straight to main", force ? "main" : null, force,
+                    List.of(action("update", "grants/db.txt", "mallory\n")), author))
+                    .isInstanceOfSatisfying(GitLabError.class, e -> {
+                        assertThat(e.status()).isEqualTo(403);
+                        assertThat(e.getMessage()).contains("not allowed to push");
+                    });
+        }
+        assertThat(gitlab.file(PROJECT, "main", "grants/db.txt").orElse("")).doesNotContain("mallory");
+
+        var iid = open("feature", "grants/db.txt", "alice\nbob\n");
+        clock.advance(CHECKING);
+        clock.advance(PIPELINE);
+        assertThat(merge(iid, gitlab.mergeRequestSha(PROJECT, iid))).as("merging into a protected branch").isEqualTo(200);
+        assertThat(gitlab.file(PROJECT, "main", "grants/db.txt")).contains("alice\nbob\n");
+        assertThat(gitlab.branchJson(PROJECT, "feature")).containsEntry("protected", false).containsEntry("can_push", true);
+    }
+
+    @Test
+    void aProtectedSourceBranchRefusesTheRewriteAndProtectionCanBeLiftedOrSwitchedOff() {
+        var iid = open("feature", "grants/db.txt", "alice\nbob\n");
+        gitlab.protectBranch(PROJECT, "feature", true);
+
+        assertThatThrownBy(() -> gitlab.commit(PROJECT, "feature", "Generated again", "main", true,
+                List.of(action("update", "grants/db.txt", "alice\ncarol\n")), author))
+                .isInstanceOfSatisfying(GitLabError.class, e -> assertThat(e.status()).isEqualTo(403));
+        gitlab.protectBranch(PROJECT, "feature", false);
+        gitlab.commit(PROJECT, "feature", "Generated again", "main", true,
+                List.of(action("update", "grants/db.txt", "alice\ncarol\n")), author);
+        assertThat(gitlab.file(PROJECT, "feature", "grants/db.txt")).contains("alice\ncarol\n");
+
+        gitlab.apply(new GitLabProjectDefaults(null, null, false));
+        assertThat(gitlab.isProtected(PROJECT, "main")).isFalse();
+        commit("main", action("update", "grants/db.txt", "alice\ndave\n"));
+        assertThat(gitlab.file(PROJECT, "main", "grants/db.txt")).contains("alice\ndave\n");
+        assertThat(new GitLabProjectDefaults(null, null, null).protectDefaultBranch()).as("GitLab's default").isTrue();
+        assertThat(iid).isPositive();
     }
 
     private long open(String branch, String path, String content) {

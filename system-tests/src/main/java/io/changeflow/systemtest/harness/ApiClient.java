@@ -21,7 +21,8 @@ import tools.jackson.databind.node.MissingNode;
 /**
  * A small HTTP client of one Changeflow instance (or of the simulator host), speaking as one person:
  * every request carries {@code X-Forwarded-User}, which the service honours from loopback (its
- * default trusted proxy). JSON in and out (Jackson of Spring Boot); never throws for an HTTP error
+ * default trusted proxy), and {@code X-Requested-With} as the web app does (the service refuses writes
+ * without it or a JSON body as cross-site). JSON in and out (Jackson of Spring Boot); never throws for an HTTP error
  * status, only for an I/O failure ({@link UncheckedIOException}), e.g. when the instance is down.
  *
  * <pre>{@code
@@ -114,12 +115,29 @@ public final class ApiClient {
 
     /** {@code POST /api/requests}. */
     public ApiResponse submit(String operationId, String targetKey, String subjectId, String reason) {
+        return submit(operationId, targetKey, subjectId, reason, null);
+    }
+
+    /** {@code POST /api/requests} with an {@code expiresAt} (null: none). */
+    public ApiResponse submit(String operationId, String targetKey, String subjectId, String reason, String expiresAt) {
         var body = new LinkedHashMap<String, Object>();
         body.put("operationId", operationId);
         body.put("targetKey", targetKey);
         body.put("subjectId", subjectId);
         body.put("reason", reason);
+        if (expiresAt != null) {
+            body.put("expiresAt", expiresAt);
+        }
         return post("/api/requests", body);
+    }
+
+    /** {@code GET /api/bindings}: my rows ({@code data}). */
+    public JsonNode bindings() {
+        var response = get("/api/bindings");
+        if (response.status() != 200) {
+            throw new IllegalStateException("GET /api/bindings: " + response);
+        }
+        return response.data();
     }
 
     /** {@code GET /api/requests/{operationId}}: the request view ({@code data}), or fails when not 200. */
@@ -176,6 +194,9 @@ public final class ApiClient {
             builder.header("X-Forwarded-User", user);
         }
         headers.forEach(builder::header);
+        if (!headers.containsKey("X-Requested-With")) {
+            builder.header("X-Requested-With", "XMLHttpRequest");
+        }
         if (body != null) {
             builder.header("Content-Type", "application/json");
             builder.method(method, HttpRequest.BodyPublishers.ofByteArray(JSON.writeValueAsBytes(body)));

@@ -113,6 +113,15 @@ public final class AppInstance implements AutoCloseable {
         return URI.create("http://127.0.0.1:" + port);
     }
 
+    /**
+     * Where the actuator answers: {@code http://127.0.0.1:<management.server.port>} when the instance has a separate
+     * management port, else {@link #baseUrl()}.
+     */
+    public URI managementUrl() {
+        var management = settings.property("management.server.port");
+        return management == null || management.isBlank() ? baseUrl() : URI.create("http://127.0.0.1:" + management.strip());
+    }
+
     public Path workDir() {
         return workDir;
     }
@@ -150,7 +159,7 @@ public final class AppInstance implements AutoCloseable {
         return start(Duration.ofSeconds(120));
     }
 
-    /** Starts the process and waits up to {@code healthTimeout} for {@code /actuator/health} UP. */
+    /** Starts the process and waits up to {@code healthTimeout} for {@code /actuator/health} UP (on {@link #managementUrl()}). */
     public synchronized AppInstance start(Duration healthTimeout) {
         if (isAlive()) {
             throw new IllegalStateException(name + " is already running (pid " + pid() + ")");
@@ -179,7 +188,7 @@ public final class AppInstance implements AutoCloseable {
         synchronized (LIVE) {
             LIVE.add(this);
         }
-        var health = new ApiClient(baseUrl(), null).withTimeout(Duration.ofSeconds(5));
+        var health = new ApiClient(managementUrl(), null).withTimeout(Duration.ofSeconds(5));
         var deadline = System.nanoTime() + healthTimeout.toNanos();
         while (true) {
             if (!process.isAlive()) {

@@ -106,6 +106,9 @@ public final class ChangeflowCluster implements BeforeAllCallback, AfterAllCallb
         }
         outputDir = Path.of(System.getProperty("system.output", "target/system-tests")).resolve(name).toAbsolutePath();
         database.open(name);
+        // which server the packaged app runs on (DB_URL, e.g. CI's MariaDB 10.11 pass, or the embedded one)
+        System.out.println("cluster " + name + ": schema " + database.schema() + " on " + database.server().kind()
+                + " " + database.server().address());
         try {
             sims = SimulatorHost.start(simulatorProperties);
             if (!initialInstances.isEmpty()) {

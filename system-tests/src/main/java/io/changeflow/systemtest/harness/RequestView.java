@@ -11,10 +11,11 @@ import tools.jackson.databind.JsonNode;
 public record RequestView(JsonNode json) {
 
     /** End states: nothing more happens on its own. */
-    public static final Set<String> TERMINAL = Set.of("VALIDATED", "REJECTED", "CLOSED");
+    public static final Set<String> TERMINAL = Set.of("VALIDATED", "REJECTED", "CLOSED", "EXPIRED", "REVOKED");
 
     /** Stopped at a failure that waits for an operator or the maintainers. */
-    public static final Set<String> FAILED = Set.of("APPROVAL_FAILED", "CREATE_FAILED", "HANDLE_FAILED");
+    public static final Set<String> FAILED = Set.of("APPROVAL_FAILED", "CREATE_FAILED", "HANDLE_FAILED",
+            "DEPLOY_UNCONFIRMED", "DEPLOY_FAILED");
 
     public String operationId() {
         return json.path("operationId").asString(null);
@@ -93,6 +94,14 @@ public record RequestView(JsonNode json) {
             return "KEEP_WAITING".equals(hint) || "CONTACT_MAINTAINERS".equals(hint);
         }
         return "KEEP_WAITING".equals(hint);
+    }
+
+    /**
+     * Converged: terminal, or in an explicit state whose hint asks a person to act
+     * ({@code CONTACT_MAINTAINERS}). {@code KEEP_WAITING} is not converged: something is still working on it.
+     */
+    public boolean hasConverged() {
+        return isTerminal() || "CONTACT_MAINTAINERS".equals(hint());
     }
 
     /** One line for tables and failure messages: status / step / hint. */

@@ -4,6 +4,7 @@ import io.changeflow.sandbox.approval.ApprovalSimulator;
 import io.changeflow.sandbox.deploy.DeployPipelineSimulator;
 import io.changeflow.sandbox.fault.FaultSettings;
 import io.changeflow.sandbox.fault.Faults;
+import io.changeflow.sandbox.gitlab.GitLabRateLimit;
 import io.changeflow.sandbox.gitlab.GitLabSimulator;
 import java.net.URI;
 import java.net.URLEncoder;
@@ -153,6 +154,15 @@ public final class SimulatorHost implements AutoCloseable {
 
     public GitLabSimulator gitlab() {
         return context.getBean(GitLabSimulator.class);
+    }
+
+    /**
+     * The GitLab simulator's API rate limit ({@code sandbox.gitlab.rate-limit-per-minute} over
+     * {@code sandbox.gitlab.rate-limit-period}): how many calls it answered 429, and switching it at runtime
+     * (off for a test's own checks through the REST API, which count like any account's calls).
+     */
+    public GitLabRateLimit gitlabRateLimit() {
+        return context.getBean(GitLabRateLimit.class);
     }
 
     public ApprovalSimulator approval() {

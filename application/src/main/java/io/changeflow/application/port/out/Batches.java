@@ -3,11 +3,13 @@ package io.changeflow.application.port.out;
 import io.changeflow.domain.PreemptedException;
 import io.changeflow.domain.batch.Batch;
 import io.changeflow.domain.batch.Bisection;
+import io.changeflow.domain.batch.TransientRetries;
 import io.changeflow.domain.operation.MergeRequestRef;
 import io.changeflow.domain.request.OperationId;
 import io.changeflow.domain.state.BatchStatus;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -26,7 +28,7 @@ public interface Batches {
      */
     boolean admit(OperationId id, String partition);
 
-    /** Lock-free pre-check: is anything waiting in {@code partition}? */
+    /** Lock-free pre-check: is anything waiting in {@code partition} and eligible now (not backing off)? */
     boolean hasWaiting(String partition);
 
     /**
@@ -38,7 +40,9 @@ public interface Batches {
      * bisection group (a requeued half of a failed batch, see {@link #settle}) or the fresh requests
      * (no group); one claim never mixes groups, and the batch's {@link Batch#depth()} is the group's.
      * A waiting request whose operation no longer allows BATCH_CLAIMED (e.g. closed by an operator) is
-     * dropped from the waiting set. Statements: a fixed number per thousand requests (IN lists and
+     * dropped from the waiting set. A request still backing off after a transient failure (its next eligible
+     * time is in the future) is not claimable, and does not count as waiting for {@link #hasWaiting} either:
+     * younger requests are claimed first meanwhile. Statements: a fixed number per thousand requests (IN lists and
      * multi-row inserts of at most 1000).
      *
      * @return what the claim did; a {@link Claim.Claimed} batch is committed with all its members
@@ -59,6 +63,12 @@ public interface Batches {
     }
 
     Optional<Batch> find(long batchId);
+
+    /**
+     * The transient failures counted so far for each request the batch claimed (see {@link Resolution.Failed}),
+     * one indexed read; a member without failures maps to 0.
+     */
+    Map<OperationId, Integer> transientFailures(long batchId);
 
     /** Newest first. */
     List<Batch> recent(int limit);
@@ -99,7 +109,8 @@ public interface Batches {
      *       {@code RequeueAll} and {@code Split} BATCH_REQUEUED, {@code Blame} BATCH_CULPRIT_FAILED (the
      *       hint says CONTACT_MAINTAINERS), {@code GiveUp} BATCH_GAVE_UP;</li>
      *   <li>the members' waiting-set rows: requeued members wait again in place, keeping their
-     *       admission time (so they come before younger requests): {@code RequeueAll} in the same
+     *       admission time (so they come before younger requests once eligible; with
+     *       {@link Resolution.Failed#retries()} their transient failure count and next eligible time are stored): {@code RequeueAll} in the same
      *       bisection group and depth, {@code Split} as two new groups at the plan's depth, which later
      *       rounds claim separately (a claim never mixes groups); every other member's row is deleted
      *       (a blamed or given-up member can be admitted again by {@code BATCH_READMITTED});</li>
@@ -126,10 +137,22 @@ public interface Batches {
         /** The batch merge request merged: the batch SUCCEEDED, every member BATCH_MERGED (then MERGED). */
         record Merged() implements Resolution {}
 
-        /** The batch failed: the batch FAILED, the members as {@code plan} says. */
-        record Failed(Bisection.Plan<OperationId> plan) implements Resolution {
+        /**
+         * The batch failed: the batch FAILED, the members as {@code plan} says. Each requeued member named in
+         * {@code retries} waits again with that count of transient failures and may be claimed only
+         * {@link TransientRetries.Retry#eligibleAfter()} after the settlement (database clock); a requeued member
+         * not named keeps its count and is eligible at once.
+         */
+        record Failed(Bisection.Plan<OperationId> plan, Map<OperationId, TransientRetries.Retry> retries)
+                implements Resolution {
             public Failed {
                 Objects.requireNonNull(plan, "plan");
+                retries = Map.copyOf(retries);
+            }
+
+            /** Without retries: counts kept, eligible at once. */
+            public Failed(Bisection.Plan<OperationId> plan) {
+                this(plan, Map.of());
             }
         }
     }

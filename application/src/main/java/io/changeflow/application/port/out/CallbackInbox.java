@@ -1,5 +1,6 @@
 package io.changeflow.application.port.out;
 
+import io.changeflow.domain.operation.MergeRequestRef;
 import io.changeflow.domain.request.OperationId;
 import java.util.Collection;
 import java.util.List;
@@ -30,7 +31,7 @@ public interface CallbackInbox {
     /**
      * Stores a deploy report. Idempotent by {@code deliveryId}: a second delivery with the same ID is
      * ignored, whatever it says. Only a report whose {@code status} is {@link #IN_EFFECT} is a deploy
-     * watermark (it may raise {@link #largestDeployedIid}) and names its operations deployed
+     * watermark (it may raise {@link #latestReportedMergeOrder}) and names its operations deployed
      * ({@link #deployedOperations}); a report of any other status is stored for the record only and never
      * raises the watermark or counts an operation as deployed.
      *
@@ -40,8 +41,10 @@ public interface CallbackInbox {
     void recordDeploy(String deliveryId, String project, long mrIid, String status, List<OperationId> operationIds);
 
     /**
-     * The deploy watermark of {@code project}: the largest merge request number of a report with the
-     * status {@link #IN_EFFECT} (reports of other statuses are ignored). One index read.
+     * The largest merge request number of a report of {@code project} with the status {@link #IN_EFFECT}
+     * (reports of other statuses are ignored). One index read. For the record only: merge request numbers
+     * follow creation order, not merge order, so reconciliation never infers from them (it uses
+     * {@link #latestReportedMergeOrder}).
      *
      * @return empty when no {@link #IN_EFFECT} report of {@code project} is stored
      */
@@ -49,4 +52,28 @@ public interface CallbackInbox {
 
     /** Which of {@code ids} a report with the status {@link #IN_EFFECT} named explicitly. */
     Set<OperationId> deployedOperations(Collection<OperationId> ids);
+
+    /**
+     * Which of {@code mergeRequests} (project and number compared) a report with the status {@link #IN_EFFECT}
+     * named without naming any operation: exact evidence for the requests of that merge request. One query.
+     */
+    Set<MergeRequestRef> reportedWithoutOperationIds(Collection<MergeRequestRef> mergeRequests);
+
+    /**
+     * The deploy watermark of {@code project} in merge order: the latest merge order (see
+     * {@link Operations#mergeOrders}), at least {@code notBelow}, of a merge request of {@code project} that a report
+     * with the status {@link #IN_EFFECT} of the kind {@code reports} named. Reads merge orders newest first from
+     * {@code notBelow} and stops at the first reported one (index reads, no sort).
+     *
+     * @return empty when no such merge request is reported (or none at or above {@code notBelow})
+     */
+    OptionalLong latestReportedMergeOrder(String project, long notBelow, Reports reports);
+
+    /** Which in-effect reports raise a watermark. */
+    enum Reports {
+        /** Every report, with or without operation IDs (watermark matching). */
+        ALL,
+        /** Only reports that name no operation (exact matching with watermark fallback). */
+        WITHOUT_OPERATION_IDS
+    }
 }

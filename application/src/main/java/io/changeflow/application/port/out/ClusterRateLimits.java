@@ -22,4 +22,13 @@ public interface ClusterRateLimits {
 
     /** Deletes attempts older than {@code window}, up to {@code chunkSize}; returns how many. */
     int purgeOlderThan(Duration window, int chunkSize);
+
+    /**
+     * Forgets up to {@code chunkSize} keys that saw no attempt for {@code idleFor} (and exist at least that
+     * long), so the keys of callers gone for good do not stay forever. Safe while the key is in use: a key
+     * forgotten is created again by its next {@link #tryAcquire}, and its counted attempts are unaffected.
+     *
+     * @return how many keys were forgotten; callers loop until it is below {@code chunkSize}
+     */
+    int purgeIdleKeys(Duration idleFor, int chunkSize);
 }

@@ -1,7 +1,10 @@
 package io.changeflow.application.port.out;
 
 import io.changeflow.domain.mr.MergeRequestState;
+import java.util.Collections;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
@@ -44,24 +47,72 @@ public interface MergeRequests {
 
     /** What a pipeline says about the commit it ran for. */
     enum PipelineStatus {
-        /** Created, pending or running (or waiting, e.g. for a manual job). */
+        /** Created, pending, running, preparing, scheduled or waiting (for a resource, a callback): it goes on by itself. */
         RUNNING,
         /** Succeeded. */
         PASSED,
-        /** Failed or canceled. */
-        FAILED
+        /** Failed. */
+        FAILED,
+        /**
+         * GitLab's {@code manual}: its automatic jobs are done and a manual job waits for a person to start it. It
+         * does not go on by itself; it counts only for a target whose pipeline policy says so
+         * ({@link io.changeflow.domain.request.PipelinePolicy#MANUAL_COUNTS}).
+         */
+        MANUAL,
+        /** GitLab's {@code skipped}: nothing ran for the commit. Counts like {@link #MANUAL}. */
+        SKIPPED,
+        /** Canceled (or being canceled): it will not reach a result by itself and never counts. */
+        CANCELED,
+        /** A status this product does not know (a newer GitLab): never read as running or passed. */
+        UNKNOWN
     }
 
-    /** Result of a merge attempt that GitLab answered. */
+    /**
+     * Result of a merge attempt that GitLab answered, read by its reason ({@code detailed_merge_status},
+     * {@code has_conflicts}, {@code merge_error}, the project's {@code merge_method}), never by the HTTP status
+     * alone: GitLab 17/18 and 19 answer the same reasons with different statuses (see
+     * docs/external-systems-gitlab.md).
+     */
     enum MergeResult {
         /** Merged now. */
         MERGED,
-        /** 405 (GitLab's real answer; the docs say 406) or a conflict: rebase, then retry. */
+        /** A conflict with the target branch, or the target moved on and the project merges fast-forward only: rebase first. */
         NOT_MERGEABLE,
         /** 409: the head sha moved or the MR is locked: re-read and retry. */
         SHA_MISMATCH_OR_LOCKED,
-        /** 422 "cannot be merged": often transient right after a push; re-read and retry. */
-        CANNOT_BE_MERGED_YET
+        /** GitLab is still checking whether it can be merged (checking, unchecked, preparing): re-read and retry. */
+        CANNOT_BE_MERGED_YET,
+        /** GitLab says it is not approved ({@code not_approved}): the approvals are read and given again. */
+        NOT_APPROVED,
+        /** The head's pipeline must pass and has not ({@code ci_must_pass}). */
+        PIPELINE_NOT_PASSED,
+        /** The head's pipeline is still running ({@code ci_still_running}): watch it. */
+        PIPELINE_RUNNING,
+        /**
+         * Something only a person can remove: a draft, unresolved discussions, a blocking merge request, requested
+         * changes, a policy, not open, or a status this product does not know.
+         */
+        BLOCKED;
+
+        /**
+         * What GitLab's {@code detailed_merge_status} says a merge attempt would answer now, for every value
+         * GitLab documents; empty for {@code mergeable} (and for none reported: older GitLab). An undocumented
+         * value is {@link #BLOCKED}: never guessed to be mergeable.
+         */
+        public static Optional<MergeResult> expectedFor(String detailedMergeStatus) {
+            if (detailedMergeStatus == null || detailedMergeStatus.isBlank()) {
+                return Optional.empty();
+            }
+            return switch (detailedMergeStatus.trim().toLowerCase(Locale.ROOT)) {
+                case "mergeable" -> Optional.empty();
+                case "checking", "unchecked", "preparing", "approvals_syncing" -> Optional.of(CANNOT_BE_MERGED_YET);
+                case "conflict", "need_rebase", "broken_status" -> Optional.of(NOT_MERGEABLE);
+                case "not_approved" -> Optional.of(NOT_APPROVED);
+                case "ci_must_pass" -> Optional.of(PIPELINE_NOT_PASSED);
+                case "ci_still_running" -> Optional.of(PIPELINE_RUNNING);
+                default -> Optional.of(BLOCKED);
+            };
+        }
     }
 
     /** The content of {@code path} on {@code ref}, or empty when the file does not exist. */
@@ -72,6 +123,13 @@ public interface MergeRequests {
 
     /** Creates {@code branch} from {@code fromRef}; an existing branch is left as it is (idempotent). */
     void createBranch(String project, String branch, String fromRef);
+
+    /**
+     * The commit {@code branch} points to now, read from the repository (GitLab updates it synchronously with
+     * the push, unlike a merge request's {@code sha}, which it refreshes a moment later). Empty when the branch
+     * does not exist.
+     */
+    Optional<String> branchHead(String project, String branch);
 
     /** Commits all {@code files} to {@code branch} in one commit (creating files that do not exist). */
     void commit(String project, String branch, String message, List<FileChange> files);
@@ -118,6 +176,22 @@ public interface MergeRequests {
     Optional<Pipeline> latestPipeline(String project, long iid);
 
     /**
+     * The pipeline GitLab reports as the merge request's {@code head_pipeline}: the one that speaks for its head
+     * {@code sha} as the same read reports it (for a merged-results pipeline that is the pipeline of the head merged
+     * into the target: its own {@code sha} is the merge commit's, its {@link Pipeline#sha} here is the head's). The
+     * head as read may lag behind a push (GitLab refreshes it asynchronously): the caller compares
+     * {@link Pipeline#sha} with {@link #branchHead}.
+     *
+     * <p>The default, for GitLabs that report no head pipeline, is {@link #latestPipeline} if it ran for the head.
+     *
+     * @return empty when GitLab reports none for the head (not created yet, or no CI)
+     */
+    default Optional<Pipeline> headPipeline(String project, long iid) {
+        var head = get(project, iid).sha();
+        return latestPipeline(project, iid).filter(pipeline -> pipeline.ranFor(head));
+    }
+
+    /**
      * The approval bot accounts, in the order the workflow approves with them; every one of them approves
      * each merge request. Configuration of this adapter, not a GitLab call: no duplicates, the same answer
      * for the life of the process, never throws {@link ExternalCallException}. Empty when no approval bot
@@ -130,13 +204,51 @@ public interface MergeRequests {
     Set<String> approvedBy(String project, long iid);
 
     /**
-     * Approves as approval bot {@code account} (one of {@link #approvalAccounts}). GitLab answers 401 both
-     * when this account already approved and when it may not approve: the caller re-reads
-     * {@link #approvedBy} to tell them apart.
+     * Approves as approval bot {@code account} (one of {@link #approvalAccounts}). Already approved is success
+     * (GitLab 19.x answers 304). GitLab 17/18.x answers 401 both when this account already approved and when it
+     * may not approve: the caller re-reads {@link #approvedBy} to tell them apart. 403: this account is not
+     * eligible to approve (not a member, not in an approval rule): approving again cannot help.
      */
     void approve(String project, long iid, String account);
 
-    /** Merges if the head is still {@code sha}. */
+    /**
+     * The merge request's approvals as GitLab judges them: who approved, and whether its approval rules
+     * ({@code approvals_required}, eligible approvers, code owners) are met. A merge is allowed by GitLab only
+     * when {@code approved}; accounts of our approval bots in {@code approvedBy} do not prove it.
+     *
+     * @param approvedBy    accounts that approved so far, in approval order (GitLab removes them when it resets
+     *                      approvals on push)
+     * @param approved      GitLab says the merge request is approved ({@code approvals_left} is 0)
+     * @param approvalsLeft how many approvals GitLab still requires (0 when approved)
+     */
+    record ApprovalState(Set<String> approvedBy, boolean approved, int approvalsLeft) {
+        public ApprovalState {
+            approvedBy = Collections.unmodifiableSet(new LinkedHashSet<>(approvedBy));
+            approvalsLeft = Math.max(0, approvalsLeft);
+        }
+    }
+
+    /**
+     * Reads {@link ApprovalState} ({@code GET .../approvals}). The default answers from {@link #approvedBy}
+     * alone, as if GitLab required nothing more: adapters that can read GitLab's judgement override it.
+     */
+    default ApprovalState approvalState(String project, long iid) {
+        return new ApprovalState(approvedBy(project, iid), true, 0);
+    }
+
+    /**
+     * Approves head {@code sha} as approval bot {@code account}: GitLab refuses (409) when the head moved since,
+     * so an approval never covers a commit the caller did not see. Answers as {@link #approve(String, long, String)};
+     * the default ignores {@code sha}.
+     */
+    default void approve(String project, long iid, String account, String sha) {
+        approve(project, iid, account);
+    }
+
+    /**
+     * Merges if the head is still {@code sha} (pinned: GitLab refuses with 409 if it moved). A refusal is read by
+     * its reason, see {@link MergeResult}.
+     */
     MergeResult merge(String project, long iid, String sha);
 
     /** Asks GitLab to rebase; progress is read from {@link #get} ({@code rebaseInProgress}, {@code mergeError}). */
@@ -144,4 +256,11 @@ public interface MergeRequests {
 
     /** Closes the merge request; already closed or merged is not an error. */
     void close(String project, long iid);
+
+    /**
+     * Reopens a merge request closed without merging (its source branch must exist); an open one is left as it is.
+     * A request keeps its one merge request: re-running the create step after someone closed it reopens it rather
+     * than opening a second one.
+     */
+    void reopen(String project, long iid);
 }

@@ -14,9 +14,11 @@ import io.changeflow.domain.state.BindingStatus;
 import io.changeflow.domain.state.IllegalTransitionException;
 import io.changeflow.domain.state.WorkflowEvent;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 
@@ -46,6 +48,46 @@ public interface Operations {
         record Opened(Operation operation) implements OpenResult {}
 
         record Blocked(Binding existing) implements OpenResult {}
+    }
+
+    /**
+     * Opens the removal of the grant in effect on the row {@code read} (expiry, give-up, revocation: {@code event}
+     * is one of the removal events of the table), in one transaction: refuses when the table does not allow
+     * {@code event} from the row's current state ({@link OpenResult.Blocked}); otherwise inserts operation
+     * {@code id} of the event's kind, for the row's subject and target, with the row's expiry, recording the
+     * row's owner as the grant whose line it removes ({@link Operation#removes()}); takes the row over in place
+     * with the new owner, pinning the status, version and owner read ({@code read}: I5, I6), and appends both
+     * histories (the replaced owner's too). Nothing is written when refused or preempted.
+     *
+     * @param actor  who removes it: {@code system} for an expiry, the person for a give-up, the operator for a revocation
+     * @param detail the person-readable reason, stored as the removal's reason and note
+     * @throws PreemptedException the row changed since {@code read} (another removal, a renewal, a re-application
+     *                            won), or an operation with {@code id} exists
+     */
+    OpenResult openRemoval(Binding read, OperationId id, WorkflowEvent event, String actor, String detail);
+
+    /**
+     * The subject-target rows in effect (VALIDATED) whose expiry is at or before the database clock plus
+     * {@code grace}, soonest expiry first, at most {@code limit}: the candidates of the expiry job. One index range
+     * read. Rows without an expiry never appear.
+     */
+    List<Binding> dueForExpiry(Duration grace, int limit);
+
+    /**
+     * The grants in effect (VALIDATED rows) whose expiry is at or before the database clock plus {@code within}
+     * (those already past it and not yet taken by the expiry job included): how many, and the first {@code limit}
+     * of them, soonest expiry first. One statement, counted in the database. Rows without an expiry never count.
+     */
+    ExpiringGrants expiringWithin(Duration within, int limit);
+
+    /**
+     * @param count every grant in the window
+     * @param first the soonest of them, at most the limit asked for
+     */
+    record ExpiringGrants(long count, List<Binding> first) {
+        public ExpiringGrants {
+            first = List.copyOf(first);
+        }
     }
 
     Optional<Operation> find(OperationId id);
@@ -91,10 +133,74 @@ public interface Operations {
     List<Operation> stuck(Set<BindingStatus> statuses, Duration stuckFor, int limit);
 
     /**
-     * Merged operations last written inside the reconciliation window (older than {@code minAge},
-     * younger than {@code maxAge}, database clock), with their merge requests: one query.
+     * One page of a fair scan: operations whose binding is in one of {@code statuses} and whose last state
+     * write is older than {@code olderThan} (database clock), with their merge requests, in a fixed order
+     * (status, then last write, then row) continuing after {@code after} (empty: from the start). A row
+     * that is written moves to a later position, so following {@link Page#next()} run after run visits every
+     * candidate within ceil(candidates / limit) + 1 pages, however many of them never move: none starves
+     * behind older ones. Index range reads per status, no sort; a garbled position reads from the start.
+     *
+     * @param statuses at least one
+     * @return up to {@code limit} operations, and where the next page starts (empty: the scan reached the end,
+     *         the next page starts from the beginning again)
      */
-    List<Operation> mergedBetween(Duration minAge, Duration maxAge, int limit);
+    Page scan(Set<BindingStatus> statuses, Duration olderThan, Optional<ScanCursors.Position> after, int limit);
+
+    /** A page of {@link #scan}. */
+    record Page(List<Operation> operations, Optional<ScanCursors.Position> next) {
+        public Page {
+            operations = List.copyOf(operations);
+            Objects.requireNonNull(next, "next");
+        }
+    }
+
+    /**
+     * The merge order of each of {@code mergeRequests}: a number from one sequence that grows with every merge
+     * request written MERGED (recorded with the first state write to MERGED of its request, or of the first
+     * member of its batch), so it follows the order merges were recorded, not merge request numbers. One
+     * query; merge requests without a recorded merge are absent.
+     */
+    Map<MergeRequestRef, Long> mergeOrders(Collection<MergeRequestRef> mergeRequests);
+
+    /**
+     * One page of the merged operations whose binding was last written more than {@code age} ago
+     * (database clock): the deploy deadline's candidates, in the order of that write, strictly after
+     * {@code after} (keyset paging, so a run can go through every candidate and the next run can go on
+     * where it stopped). One index range read.
+     *
+     * @return at most {@code limit} operations; {@link MergedPage#next} is empty when this was the last page
+     */
+    MergedPage mergedLongerThan(Duration age, PageCursor after, int limit);
+
+    /** A page of {@link #mergedLongerThan} and where the next one starts (empty: no more candidates now). */
+    record MergedPage(List<Operation> operations, Optional<PageCursor> next) {
+        public MergedPage {
+            operations = List.copyOf(operations);
+        }
+    }
+
+    /**
+     * Where a page of a keyset scan starts: after the row last written at {@code writtenAt} whose row key
+     * is {@code rowKey} (both opaque to callers: pass back what a page returned, or {@link #START}).
+     */
+    record PageCursor(Instant writtenAt, long rowKey) {
+        /** Before every row. */
+        public static final PageCursor START = new PageCursor(Instant.EPOCH, 0);
+    }
+
+    /**
+     * One page of {@link #idleIn} (by operation ID): the operations after {@code after} in operation ID order (empty: from the
+     * first), at most {@code limit}.
+     */
+    record IdPage(Optional<OperationId> after, int limit) {}
+
+    /**
+     * Operations whose binding is in one of {@code statuses} and whose last state write is at least
+     * {@code idleFor} ago (database clock), in operation ID order (keyset): a caller that walks the pages,
+     * and starts again from the first after a short one, visits every candidate in turn, however many
+     * others never advance. An empty set or a limit below 1 answers nothing.
+     */
+    List<Operation> idleIn(Set<BindingStatus> statuses, Duration idleFor, IdPage page);
 
     /**
      * How many subject-target rows are in each binding status now (each relationship once, in its

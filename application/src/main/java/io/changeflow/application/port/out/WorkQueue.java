@@ -2,6 +2,7 @@ package io.changeflow.application.port.out;
 
 import java.io.Serializable;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
@@ -44,7 +45,9 @@ public interface WorkQueue {
         /** Create and merge a batch's merge request. */
         BATCH,
         /** Settle a failed or stuck batch. */
-        SETTLE_BATCH
+        SETTLE_BATCH,
+        /** Ask the approval system about one request's approval now (an operator's re-trigger while it waits). */
+        CHECK_APPROVAL
     }
 
     /**
@@ -136,4 +139,36 @@ public interface WorkQueue {
 
     /** Steps waiting to run (the backlog). */
     int backlog();
+
+    /**
+     * The backlog as an operator reads it, cluster-wide, in one read.
+     *
+     * @param waiting   steps not running now (the backlog the bound counts; waiting on purpose included)
+     * @param dueNow    waiting steps whose time has come (a growing number means the instances fall behind)
+     * @param running   steps running now
+     * @param failing   steps that threw on their last run and are retried
+     * @param capacity  the bound: new work is refused once {@code waiting} reaches it
+     * @param oldestDue the earliest due time among the waiting steps that are due, empty when none is
+     */
+    record Backlog(int waiting, int dueNow, int running, int failing, int capacity, Optional<Instant> oldestDue) {
+        public Backlog {
+            Objects.requireNonNull(oldestDue, "oldestDue");
+        }
+    }
+
+    /** The {@link Backlog}; throws when the queue cannot be read. */
+    Backlog backlogSummary();
+
+    /** A pending step and when it is due. */
+    record Scheduled(Step step, Instant due) {}
+
+    /**
+     * The pending (or running) step of {@code kind} for {@code ref} with its due time, for showing a person when
+     * the next attempt is due. Read-only; a step that is running right now may show its previous due time.
+     *
+     * @return empty when none is pending, or when this queue cannot tell (the default)
+     */
+    default Optional<Scheduled> scheduled(StepKind kind, String ref) {
+        return Optional.empty();
+    }
 }

@@ -222,4 +222,29 @@ public abstract class OperationsContract {
         assertThat(store.find(missing)).isEmpty();
         assertThat(store.findByMergeRequest("platform/access-config", 9)).isEmpty();
     }
+
+    @Test
+    void idleInWalksTheCandidatesInPagesByOperationIdAndLeavesOutOthers() {
+        var store = operations();
+        var ids = new ArrayList<OperationId>();
+        for (var i = 0; i < 5; i++) {
+            ids.add(opened(store.open(request(newId(), "page-" + i), StepOrder.APPROVE_FIRST,
+                    WorkflowEvent.SUBMITTED_APPROVE_FIRST, "submitted")).id());
+        }
+        var sent = store.find(ids.get(1)).orElseThrow();
+        store.apply(sent.id(), sent.version(), WorkflowEvent.APPROVAL_SUBMITTED, note("sent"));
+        var rejected = store.find(ids.get(2)).orElseThrow();
+        store.apply(rejected.id(), rejected.version(), WorkflowEvent.APPROVAL_REJECTED, note("rejected"));
+        var waiting = java.util.Set.of(BindingStatus.APPROVAL_SENDING, BindingStatus.APPROVAL_SENT);
+
+        var first = store.idleIn(waiting, java.time.Duration.ZERO, new Operations.IdPage(Optional.empty(), 2));
+        var second = store.idleIn(waiting, java.time.Duration.ZERO, new Operations.IdPage(Optional.of(first.getLast().id()), 2));
+
+        assertThat(first).extracting(Operation::id).containsExactly(ids.get(0), ids.get(1));
+        assertThat(second).extracting(Operation::id).as("the rejected one is not a candidate").containsExactly(ids.get(3), ids.get(4));
+        assertThat(store.idleIn(waiting, java.time.Duration.ZERO, new Operations.IdPage(Optional.of(ids.get(4)), 2))).isEmpty();
+        assertThat(store.idleIn(waiting, java.time.Duration.ofDays(1), new Operations.IdPage(Optional.empty(), 10)))
+                .as("written just now: not idle for a day").isEmpty();
+        assertThat(store.idleIn(java.util.Set.of(), java.time.Duration.ZERO, new Operations.IdPage(Optional.empty(), 10))).isEmpty();
+    }
 }

@@ -1,0 +1,95 @@
+package io.changeflow.adapter.gitlab;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.changeflow.application.port.out.ExternalCallException;
+import io.changeflow.application.port.out.ExternalCallException.Kind;
+import io.changeflow.application.port.out.MergeRequests.FileChange;
+import io.changeflow.application.settings.Settings;
+import io.github.resilience4j.circuitbreaker.CircuitBreaker;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * GitLab's 429 against the simulator's rate limit ({@code sandbox.gitlab.rate-limit-per-minute}): the wait
+ * GitLab asks for reaches the caller, a 429 is neither tried again at once nor a breaker failure, so a burst
+ * cannot open the breaker and fail every step at once.
+ */
+class GitLabRateLimitTest {
+
+    private static SimulatorServer server;
+    private String project;
+
+    @BeforeAll
+    static void start() {
+        server = SimulatorServer.get();
+    }
+
+    @BeforeEach
+    void newProject() {
+        server.faults().clear();
+        project = "platform/rate-" + UUID.randomUUID().toString().substring(0, 8);
+        server.gitlab().ensureProject(project, Map.of("README.md", "# rate\n"));
+    }
+
+    @AfterEach
+    void noLimit() {
+        server.rateLimit().setPerMinute(0);
+        server.rateLimit().reset();
+    }
+
+    @Test
+    void aBurstAnswered429KeepsTheBreakerClosedAndEveryFailureCarriesGitLabsWait() {
+        try (var adapter = AdapterContext.start(server.baseUrl(), Map.of(
+                "circuit-breaker.minimum-number-of-calls", "3", "circuit-breaker.sliding-window-size", "4"))) {
+            var gitlab = adapter.mergeRequests();
+            server.rateLimit().reset();
+            server.rateLimit().setPerMinute(3);
+            for (var call = 0; call < 3; call++) {
+                assertThat(gitlab.defaultBranch(project)).isEqualTo("main");
+            }
+
+            for (var call = 0; call < 20; call++) {
+                assertThatThrownBy(() -> gitlab.defaultBranch(project))
+                        .isInstanceOfSatisfying(ExternalCallException.class, e -> {
+                            assertThat(e.kind()).isEqualTo(Kind.HTTP_STATUS);
+                            assertThat(e.status()).isEqualTo(429);
+                            assertThat(e.isTransient()).isTrue();
+                            assertThat(e.retryAfter()).hasValueSatisfying(wait -> assertThat(wait)
+                                    .isGreaterThan(Duration.ZERO).isLessThanOrEqualTo(Duration.ofSeconds(61)));
+                        });
+            }
+
+            assertThat(adapter.calls().breaker().getState()).isEqualTo(CircuitBreaker.State.CLOSED);
+            // one try per call: a 429 is not read again after 200 and 400 ms (that would be 60 refusals)
+            assertThat(server.rateLimit().refused()).isEqualTo(20);
+        }
+    }
+
+    @Test
+    void theDirectApprovalReports429WithTheWaitAndNoBreakerFailure() {
+        try (var adapter = AdapterContext.against(server)) {
+            var gitlab = adapter.mergeRequests();
+            gitlab.createBranch(project, "changeflow/rate", "main");
+            gitlab.commit(project, "changeflow/rate", "Grant",
+                    List.of(new FileChange("a.txt", "a\n")));
+            var iid = gitlab.open(project, "changeflow/rate", "main", "Grant", "operations: rate").iid();
+            adapter.dynamicConfig().set(Settings.APPROVER_MODE, "DIRECT_HTTP");
+            // one call a minute per account: the bot's check-items read passes, its approval is answered 429
+            server.rateLimit().setPerMinute(1);
+            assertThatThrownBy(() -> gitlab.approve(project, iid, "approval-bot-1"))
+                    .isInstanceOfSatisfying(ExternalCallException.class, e -> {
+                        assertThat(e.status()).isEqualTo(429);
+                        assertThat(e.retryAfter()).isPresent();
+                    });
+            assertThat(adapter.calls().breaker().getMetrics().getNumberOfFailedCalls()).isZero();
+        }
+    }
+}

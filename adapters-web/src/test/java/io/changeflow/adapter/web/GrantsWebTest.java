@@ -1,0 +1,197 @@
+package io.changeflow.adapter.web;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.header;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.jsonPath;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
+
+import io.changeflow.application.callback.HandleApprovalCallback.Decision;
+import io.changeflow.application.fake.FakeTargets;
+import io.changeflow.domain.request.OperationId;
+import io.changeflow.domain.request.SubjectId;
+import io.changeflow.domain.state.BindingStatus;
+import io.changeflow.domain.state.ChangeKind;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** Giving a grant up and an operator's revocation over HTTP (issue 18, item 3). */
+class GrantsWebTest extends WebTestSupport {
+
+    @BeforeEach
+    void anOperator() {
+        permissions.grant("otto", "ops.operator");
+    }
+
+    private OperationId validated(String subject) {
+        var id = app.submitAccepted(FakeTargets.SINGLE, subject);
+        app.queue.runUntilIdle();
+        app.decide(id, Decision.APPROVED);
+        app.queue.runUntilIdle();
+        app.deployed(id);
+        assertThat(app.op(id).binding()).contains(BindingStatus.VALIDATED);
+        return id;
+    }
+
+    private BindingStatus statusOf(String subject) {
+        return app.operations.binding(SubjectId.of(subject), FakeTargets.SINGLE).orElseThrow().status();
+    }
+
+    @Test
+    void theSubjectGivesItsGrantUpWithoutApprovalAndASecondGiveUpIsAClear409() throws Exception {
+        var grant = validated("alice");
+        mvc.perform(as(post("/api/bindings/" + FakeTargets.SINGLE.value() + "/give-up"), "alice"))
+                .andExpect(status().isAccepted())
+                .andExpect(jsonPath("$.code").value("REMOVAL_ACCEPTED"))
+                .andExpect(jsonPath("$.data.status").value("REVOKING"))
+                .andExpect(jsonPath("$.data.requester").value("alice"))
+                .andExpect(header().string("Location", org.hamcrest.Matchers.startsWith("/api/requests/")));
+        assertThat(statusOf("alice")).isEqualTo(BindingStatus.REVOKING);
+        var removal = app.operations.binding(SubjectId.of("alice"), FakeTargets.SINGLE).orElseThrow().operationId();
+        assertThat(app.op(removal).kind()).isEqualTo(ChangeKind.REVOCATION);
+        assertThat(app.op(removal).removes()).contains(grant);
+        assertThat(app.approvals.formOf(removal)).as("no approval for giving up").isEmpty();
+
+        mvc.perform(as(post("/api/bindings/" + FakeTargets.SINGLE.value() + "/give-up"), "alice"))
+                .andExpect(status().isConflict())
+                .andExpect(jsonPath("$.code").value("GRANT_NOT_IN_EFFECT"));
+    }
+
+    @Test
+    void theRequestViewSaysWhatARequestChangesAndARemovalsStory() throws Exception {
+        var grant = validated("hana");
+        mvc.perform(as(get("/api/requests/" + grant.value()), "hana"))
+                .andExpect(status().isOk())
+                .andExpect(jsonPath("$.data.kind").value("GRANT"))
+                .andExpect(jsonPath("$.data.previousGrant").isEmpty())
+                .andExpect(jsonPath("$.data.removal").doesNotExist());
+        mvc.perform(as(post("/ops/bindings/hana/" + FakeTargets.SINGLE.value() + "/revoke"), "otto"))
+                .andExpect(status().isAccepted())
+                .andExpect(jsonPath("$.data.kind").value("REVOCATION"))
+                .andExpect(jsonPath("$.data.removal.cause").value("REVOKED"));
+        var removal = app.operations.binding(SubjectId.of("hana"), FakeTargets.SINGLE).orElseThrow().operationId();
+        mvc.perform(as(get("/api/requests/" + removal.value()), "hana"))
+                .andExpect(status().isOk())
+                .andExpect(jsonPath("$.data.kind").value("REVOCATION"))
+                .andExpect(jsonPath("$.data.previousGrant").value(grant.value()))
+                .andExpect(jsonPath("$.data.removal.cause").value("REVOKED"))
+                .andExpect(jsonPath("$.data.removal.by").value("otto"));
+        mvc.perform(as(get("/api/requests").param("size", "5"), "otto"))
+                .andExpect(status().isOk())
+                .andExpect(jsonPath("$.data.items[0].kind").value("REVOCATION"))
+                .andExpect(jsonPath("$.data.items[0].removal").doesNotExist());
+    }
+
+    private long expiringCount() throws Exception {
+        var body = mvc.perform(as(get("/ops/grants/expiring"), "otto")).andExpect(status().isOk()).andReturn()
+                .getResponse().getContentAsString();
+        return com.jayway.jsonpath.JsonPath.<Number>read(body, "$.data.count").longValue();
+    }
+
+    @Test
+    void operatorsSeeHowManyGrantsExpireInTheNext24HoursAndTheSoonest() throws Exception {
+        var before = expiringCount();
+        var now = app.clock.instant();
+        var soon = app.grantInEffect("ivan-expiring", "ivan-expiring", now.plus(java.time.Duration.ofMinutes(30)));
+        app.grantInEffect("jana-expiring", "jana-expiring", now.plus(java.time.Duration.ofHours(20)));
+        app.grantInEffect("kurt-expiring", "kurt-expiring", now.plus(java.time.Duration.ofDays(3)));
+        assertThat(expiringCount()).isEqualTo(before + 2);
+
+        mvc.perform(as(get("/ops/grants/expiring").param("within", "P4D").param("limit", "1"), "otto"))
+                .andExpect(status().isOk())
+                .andExpect(jsonPath("$.code").value("OK"))
+                .andExpect(jsonPath("$.data.within").value("PT96H"))
+                .andExpect(jsonPath("$.data.count").value(before + 3))
+                .andExpect(jsonPath("$.data.hasMore").value(true))
+                .andExpect(jsonPath("$.data.grants.length()").value(1));
+        mvc.perform(as(get("/ops/grants/expiring").param("within", "PT1H").param("limit", "500"), "otto"))
+                .andExpect(status().isOk())
+                .andExpect(jsonPath("$.data.grants[?(@.subjectId == 'ivan-expiring')].operationId").value(soon.value()))
+                .andExpect(jsonPath("$.data.grants[?(@.subjectId == 'jana-expiring')]").isEmpty());
+        mvc.perform(as(get("/ops/grants/expiring"), "alice")).andExpect(status().isForbidden());
+        mvc.perform(get("/ops/grants/expiring")).andExpect(status().isUnauthorized());
+    }
+
+    @Test
+    void aWindowThatIsNoDurationOrOutOfRangeIsAStable400() throws Exception {
+        for (var garbled : new String[] {"24h", "tomorrow", "P", "PT24"}) {
+            mvc.perform(as(get("/ops/grants/expiring").param("within", garbled), "otto"))
+                    .andExpect(status().isBadRequest())
+                    .andExpect(jsonPath("$.code").value("INVALID_REQUEST"))
+                    .andExpect(jsonPath("$.data.fieldErrors[0].field").value("within"))
+                    .andExpect(jsonPath("$.data.fieldErrors[0].code").value("INVALID_VALUE"));
+        }
+        for (var outOfRange : new String[] {"PT0S", "-PT1H", "P32D"}) {
+            mvc.perform(as(get("/ops/grants/expiring").param("within", outOfRange), "otto"))
+                    .andExpect(status().isBadRequest())
+                    .andExpect(jsonPath("$.code").value("INVALID_REQUEST"))
+                    .andExpect(jsonPath("$.data.fieldErrors[0].field").value("within"))
+                    .andExpect(jsonPath("$.data.fieldErrors[0].code").value("OUT_OF_RANGE"));
+        }
+        mvc.perform(as(get("/ops/grants/expiring").param("limit", "many"), "otto"))
+                .andExpect(status().isBadRequest())
+                .andExpect(jsonPath("$.code").value("INVALID_REQUEST"));
+        mvc.perform(as(get("/ops/grants/expiring").param("within", "p1d"), "otto")).andExpect(status().isOk());
+        mvc.perform(as(get("/ops/grants/expiring").param("within", ""), "otto"))
+                .andExpect(status().isOk()).andExpect(jsonPath("$.data.within").value("PT24H"));
+    }
+
+    @Test
+    void nobodyElseCanGiveAGrantUpAndAnUnknownOneIs404() throws Exception {
+        validated("carol");
+        mvc.perform(as(post("/api/bindings/" + FakeTargets.SINGLE.value() + "/give-up").param("subjectId", "carol"), "bob"))
+                .andExpect(status().isNotFound())
+                .andExpect(jsonPath("$.code").value("NOT_FOUND"));
+        mvc.perform(as(post("/api/bindings/no-such-target/give-up"), "carol"))
+                .andExpect(status().isNotFound());
+        mvc.perform(post("/api/bindings/" + FakeTargets.SINGLE.value() + "/give-up"))
+                .andExpect(status().isUnauthorized());
+        assertThat(statusOf("carol")).isEqualTo(BindingStatus.VALIDATED);
+    }
+
+    @Test
+    void theRequesterOfAGrantForSomeoneElseMayGiveItUp() throws Exception {
+        var id = io.changeflow.domain.request.OperationId.of(io.changeflow.application.fake.InMemoryChangeflow.newOperationId());
+        assertThat(app.submit("alice", io.changeflow.application.fake.InMemoryChangeflow.submission(id.value(),
+                FakeTargets.SINGLE, "gwen"))).isInstanceOf(io.changeflow.application.submit.SubmitChangeRequest.Result.Accepted.class);
+        app.queue.runUntilIdle();
+        app.decide(id, Decision.APPROVED);
+        app.queue.runUntilIdle();
+        app.deployed(id);
+        mvc.perform(as(post("/api/bindings/" + FakeTargets.SINGLE.value() + "/give-up").param("subjectId", "gwen"), "alice"))
+                .andExpect(status().isAccepted())
+                .andExpect(jsonPath("$.data.subjectId").value("gwen"));
+        assertThat(statusOf("gwen")).isEqualTo(BindingStatus.REVOKING);
+    }
+
+    @Test
+    void anOperatorRevokesAGrantAsTheServerWrittenIdentityAudited() throws Exception {
+        validated("erin");
+        mvc.perform(as(post("/ops/bindings/erin/" + FakeTargets.SINGLE.value() + "/revoke")
+                        .param("__authenticatedOperator", "mallory"), "otto"))
+                .andExpect(status().isAccepted())
+                .andExpect(jsonPath("$.code").value("REMOVAL_ACCEPTED"))
+                .andExpect(jsonPath("$.data.requester").value("otto"));
+        assertThat(statusOf("erin")).isEqualTo(BindingStatus.REVOKING);
+        assertThat(app.audit.all()).anySatisfy(e -> {
+            assertThat(e.action()).isEqualTo("REVOKE_GRANT");
+            assertThat(e.actor()).isEqualTo("otto");
+            assertThat(e.parameters()).containsEntry("result", "REMOVAL_ACCEPTED");
+        });
+        mvc.perform(as(post("/ops/bindings/erin/" + FakeTargets.SINGLE.value() + "/revoke"), "alice"))
+                .andExpect(status().isForbidden());
+        mvc.perform(as(post("/ops/bindings/nobody/" + FakeTargets.SINGLE.value() + "/revoke"), "otto"))
+                .andExpect(status().isNotFound());
+    }
+
+    @Test
+    void aRevocationWithoutTheAppHeaderIsRefusedAsCrossSite() throws Exception {
+        validated("finn");
+        mvc.perform(as(post("/ops/bindings/finn/" + FakeTargets.SINGLE.value() + "/revoke")
+                        .header("X-Requested-With", "").contentType("application/x-www-form-urlencoded"), "otto"))
+                .andExpect(status().isForbidden())
+                .andExpect(jsonPath("$.code").value("CROSS_SITE_REQUEST"));
+        assertThat(statusOf("finn")).isEqualTo(BindingStatus.VALIDATED);
+    }
+}

@@ -1,0 +1,41 @@
+package io.changeflow.adapter.web;
+
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.jsonPath;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
+
+import org.hamcrest.Matchers;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Email domains: only an address of an accepted domain ({@code corp.example} in the test context)
+ * names the local account; a guest of another domain with the operator's local part is never the operator.
+ */
+class IdentityWebTest extends WebTestSupport {
+
+    @Test
+    void anOperatorsNameAtAForeignDomainIsRefusedOperationsAccess() throws Exception {
+        permissions.grant("otto", "ops.operator");
+        mvc.perform(get("/ops/test-read").header(CallerIdentity.EMAIL_HEADER, "otto@evil.example"))
+                .andExpect(status().isForbidden())
+                .andExpect(jsonPath("$.code").value("ACCESS_DENIED"))
+                .andExpect(jsonPath("$.message").value("Access denied"));
+        mvc.perform(as(get("/ops/test-read"), "Otto@Evil.Example")).andExpect(status().isForbidden());
+        mvc.perform(get("/ops/test-read").header(CallerIdentity.EMAIL_HEADER, "otto@corp.example.evil.example"))
+                .andExpect(status().isForbidden());
+        // the control: the accepted domain, any case
+        mvc.perform(get("/ops/test-read").header(CallerIdentity.EMAIL_HEADER, "Otto@Corp.Example")).andExpect(status().isOk());
+    }
+
+    @Test
+    void aForeignAddressIsAnUnverifiedCallerWithoutPermissions() throws Exception {
+        permissions.grant("otto", "ops.operator");
+        mvc.perform(get("/api/me").header(CallerIdentity.EMAIL_HEADER, "otto@evil.example"))
+                .andExpect(status().isOk())
+                .andExpect(jsonPath("$.data.verified").value(false))
+                .andExpect(jsonPath("$.data.account").value("otto@evil.example"))
+                .andExpect(jsonPath("$.data.permissions").value(Matchers.empty()));
+        mvc.perform(get("/api/bindings").header(CallerIdentity.EMAIL_HEADER, "otto@evil.example"))
+                .andExpect(status().isForbidden());
+    }
+}

@@ -1,0 +1,293 @@
+package io.changeflow.application.approval;
+
+import io.changeflow.application.callback.CallbackAnswer;
+import io.changeflow.application.callback.HandleApprovalCallback;
+import io.changeflow.application.port.out.Approvals;
+import io.changeflow.application.port.out.Approvals.Ticket;
+import io.changeflow.application.port.out.Approvals.TicketStatus;
+import io.changeflow.application.port.out.ExternalCallException;
+import io.changeflow.application.port.out.Operations;
+import io.changeflow.domain.PreemptedException;
+import io.changeflow.domain.operation.Operation;
+import io.changeflow.domain.request.OperationId;
+import io.changeflow.domain.state.BindingStatus;
+import java.lang.System.Logger.Level;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.EnumSet;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The approval check: converges requests whose approval callback was lost (docs/operations.md,
+ * "The approval check"). A run looks at requests waiting on the approval system (SENDING, SENT, or
+ * APPROVAL_FAILED after a send the approval system may have taken) whose last state write is at least
+ * {@link Policy#after} ago, and asks the approval system about each:
+ * <ul>
+ *   <li>decided: handed to {@link HandleApprovalCallback}, the use case of the callback, with the
+ *       decision callback's {@code requestId}, so whichever comes second answers DUPLICATE;</li>
+ *   <li>still pending past the request's deadline (its {@code expiresAt}, or {@link Policy#deadline}
+ *       after it was made, whichever is first): withdrawn, and the request ends REJECTED with a note
+ *       saying why;</li>
+ *   <li>unknown there (never received, or forgotten): submitted again (idempotent per operationId);
+ *       an APPROVAL_FAILED request the approval system does not know is left to its own recovery;</li>
+ *   <li>pending after a failed send: the approval system has it after all: back to SENT.</li>
+ * </ul>
+ * Fair: the candidates are walked in pages by operation ID ({@link Operations#idleIn}); the cursor
+ * moves on whatever the outcome, and starts again after a short page, so with {@code n} candidates
+ * each is looked at within {@code ceil(n / limit) + 1} runs, however many never advance.
+ * When the approval system is down (a transient failure) the run stops where it is, nothing is written,
+ * and the next runs are skipped for a growing pause ({@code every} x 2, 4, 8, 16).
+ *
+ * <p>Runs on a schedule (one instance at a time cluster-wide); {@link #checkNow} checks one request at
+ * once (an operator's re-trigger of a request waiting for the approver).
+ */
+public final class ReconcileApprovals {
+
+    /** The binding states the check looks at. */
+    public static final Set<BindingStatus> CHECKED = Set.copyOf(EnumSet.of(BindingStatus.APPROVAL_SENDING,
+            BindingStatus.APPROVAL_SENT, BindingStatus.APPROVAL_FAILED));
+
+    private static final System.Logger LOG = System.getLogger(ReconcileApprovals.class.getName());
+    private static final int MAX_PAUSE_DOUBLINGS = 4;
+
+    /**
+     * @param after    a request is checked once its last state write is this old
+     * @param every    how often the check runs (the pause after a failed run is a multiple of it)
+     * @param deadline a request still pending this long after it was made is withdrawn
+     * @param limit    requests per run
+     */
+    public record Policy(Duration after, Duration every, Duration deadline, int limit) {
+
+        public static final Duration DEFAULT_AFTER = Duration.ofMinutes(10);
+        public static final Duration DEFAULT_EVERY = Duration.ofMinutes(1);
+        public static final Duration DEFAULT_DEADLINE = Duration.ofDays(7);
+        public static final int DEFAULT_LIMIT = 100;
+
+        public Policy {
+            Objects.requireNonNull(after, "after");
+            Objects.requireNonNull(every, "every");
+            Objects.requireNonNull(deadline, "deadline");
+            if (!positive(after) || !positive(every) || !positive(deadline) || limit < 1) {
+                throw new IllegalArgumentException("the approval check needs positive durations and limit");
+            }
+        }
+
+        public static Policy defaults() {
+            return new Policy(DEFAULT_AFTER, DEFAULT_EVERY, DEFAULT_DEADLINE, DEFAULT_LIMIT);
+        }
+
+        /**
+         * From configuration text, fail-safe: a missing, garbled, zero or negative value means its default.
+         * Durations as {@code 30s}, {@code 10m}, {@code 7d}, milliseconds, or ISO-8601.
+         */
+        public static Policy of(String after, String every, String deadline, String limit) {
+            return new Policy(LenientSettings.duration(after).orElse(DEFAULT_AFTER),
+                    LenientSettings.duration(every).orElse(DEFAULT_EVERY),
+                    LenientSettings.duration(deadline).orElse(DEFAULT_DEADLINE),
+                    LenientSettings.positiveCount(limit).orElse(DEFAULT_LIMIT));
+        }
+
+        private static boolean positive(Duration d) {
+            return !d.isNegative() && !d.isZero();
+        }
+    }
+
+    /** One scheduled run (the policy says everything). */
+    public record Command() {}
+
+    /**
+     * What one run did.
+     *
+     * @param approvalSystemDown the run stopped (or was skipped) because the approval system failed transiently
+     */
+    public record Result(int examined, int decided, int resubmitted, int withdrawn, boolean approvalSystemDown) {}
+
+    /** What checking one request did. */
+    public enum Outcome {
+        /** The approval system's decision was applied now. */
+        DECIDED,
+        /** Submitted again (unknown there), or back to SENT (pending there after a failed send). */
+        RESUBMITTED,
+        /** Pending past its deadline: withdrawn, the request is REJECTED. */
+        WITHDRAWN,
+        /** Still pending within its deadline, or the decision was applied already (e.g. by its callback). */
+        WAITING,
+        /** Not waiting on the approval system (any more), or nothing the approval system knows. */
+        SKIPPED
+    }
+
+    private final Operations operations;
+    private final Approvals approvals;
+    private final SubmitApproval submit;
+    private final HandleApprovalCallback decisions;
+    private final Policy policy;
+    private final Clock clock;
+
+    private Optional<OperationId> cursor = Optional.empty();
+    private int failedRuns;
+    private Instant pausedUntil = Instant.MIN;
+
+    public ReconcileApprovals(Operations operations, Approvals approvals, SubmitApproval submit,
+                              HandleApprovalCallback decisions, Policy policy, Clock clock) {
+        this.operations = operations;
+        this.approvals = approvals;
+        this.submit = submit;
+        this.decisions = decisions;
+        this.policy = policy;
+        this.clock = clock;
+    }
+
+    public Policy policy() {
+        return policy;
+    }
+
+    public synchronized Result reconcile(Command command) {
+        if (clock.instant().isBefore(pausedUntil)) {
+            return new Result(0, 0, 0, 0, true);
+        }
+        var page = operations.idleIn(CHECKED, policy.after(), new Operations.IdPage(cursor, policy.limit()));
+        int examined = 0;
+        int decided = 0;
+        int resubmitted = 0;
+        int withdrawn = 0;
+        for (var op : page) {
+            Outcome outcome;
+            try {
+                outcome = check(op);
+            } catch (ExternalCallException e) {
+                if (e.isTransient()) {
+                    backOff(e);
+                    return new Result(examined, decided, resubmitted, withdrawn, true);
+                }
+                LOG.log(Level.WARNING, () -> "the approval system refused the check of " + op.id() + ": " + e.status());
+                outcome = Outcome.SKIPPED;
+            } catch (PreemptedException e) {
+                LOG.log(Level.DEBUG, () -> op.id() + " changed while it was checked; the next round looks again");
+                outcome = Outcome.SKIPPED;
+            }
+            cursor = Optional.of(op.id());
+            examined++;
+            switch (outcome) {
+                case DECIDED -> decided++;
+                case RESUBMITTED -> resubmitted++;
+                case WITHDRAWN -> withdrawn++;
+                case WAITING, SKIPPED -> {
+                }
+            }
+        }
+        if (page.size() < policy.limit()) {
+            cursor = Optional.empty();
+        }
+        failedRuns = 0;
+        pausedUntil = Instant.MIN;
+        return new Result(examined, decided, resubmitted, withdrawn, false);
+    }
+
+    /**
+     * Checks one request now, whatever its age.
+     *
+     * @throws ExternalCallException when the approval system cannot be asked (nothing was written)
+     */
+    public Outcome checkNow(OperationId id) {
+        var op = operations.find(id);
+        if (op.isEmpty() || !op.get().binding().map(CHECKED::contains).orElse(false)) {
+            return Outcome.SKIPPED;
+        }
+        return check(op.get());
+    }
+
+    private Outcome check(Operation op) {
+        var status = op.binding().orElseThrow();
+        var ticket = approvals.read(op.id());
+        if (ticket.decided()) {
+            return decide(op, ticket, Optional.empty());
+        }
+        if (ticket.status() == TicketStatus.UNKNOWN && status == BindingStatus.APPROVAL_FAILED) {
+            return Outcome.SKIPPED;
+        }
+        var deadline = deadline(op);
+        if (!clock.instant().isBefore(deadline.at())) {
+            return withdraw(op, deadline.reason());
+        }
+        if (ticket.status() == TicketStatus.UNKNOWN || status != BindingStatus.APPROVAL_SENT) {
+            return resubmit(op, ticket);
+        }
+        return Outcome.WAITING;
+    }
+
+    private Outcome decide(Operation op, Ticket ticket, Optional<String> note) {
+        var answer = decisions.handle(SubmitApproval.commandOf(op, ticket, note));
+        LOG.log(Level.INFO, () -> "approval check: " + op.id() + " is " + ticket.status() + " at the approval system ("
+                + answer + ")");
+        return answer == CallbackAnswer.PROCESSED ? Outcome.DECIDED : Outcome.WAITING;
+    }
+
+    private Outcome resubmit(Operation op, Ticket ticket) {
+        if (op.binding().orElseThrow() == BindingStatus.APPROVAL_FAILED) {
+            // pending there: the approval system took the form after all; no call between the two writes
+            var sending = submit.requestAgain(op);
+            if (sending.isEmpty()) {
+                return Outcome.SKIPPED;
+            }
+            LOG.log(Level.INFO, () -> "approval check: " + op.id() + " failed to send but is pending at the approval system");
+            submit.sent(sending.get(), ticket);
+            return Outcome.RESUBMITTED;
+        }
+        LOG.log(Level.INFO, () -> "approval check: " + op.id() + " is " + ticket.status() + " at the approval system at "
+                + op.state() + "; sending it again");
+        return submit.send(op) ? Outcome.RESUBMITTED : Outcome.SKIPPED;
+    }
+
+    private Outcome withdraw(Operation op, String reason) {
+        var after = approvals.withdraw(op.id());
+        if (after.status() == TicketStatus.APPROVED || after.status() == TicketStatus.REJECTED) {
+            // an approver decided in the meantime: that decision counts
+            return decide(op, after, Optional.empty());
+        }
+        var answer = decisions.handle(SubmitApproval.commandOf(op,
+                new Ticket(TicketStatus.WITHDRAWN, after.ticket(), after.requestId(), after.ext()), Optional.of(reason)));
+        LOG.log(Level.INFO, () -> "approval check: " + op.id() + " waited past its deadline; withdrawn (" + answer + ")");
+        return answer == CallbackAnswer.PROCESSED ? Outcome.WITHDRAWN : Outcome.WAITING;
+    }
+
+    private record Deadline(Instant at, String reason) {}
+
+    private Deadline deadline(Operation op) {
+        var byPolicy = op.createdAt().plus(policy.deadline());
+        if (op.expiresAt().isPresent() && op.expiresAt().get().isBefore(byPolicy)) {
+            return new Deadline(op.expiresAt().get(), "No approver decided before the requested access would have ended ("
+                    + op.expiresAt().get() + "); the request was withdrawn. You can apply again.");
+        }
+        return new Deadline(byPolicy, "No approver decided within " + spoken(policy.deadline())
+                + "; the request was withdrawn. You can apply again.");
+    }
+
+    private void backOff(ExternalCallException e) {
+        failedRuns++;
+        var pause = policy.every().multipliedBy(1L << Math.min(failedRuns, MAX_PAUSE_DOUBLINGS));
+        pausedUntil = clock.instant().plus(pause);
+        LOG.log(Level.WARNING, () -> "approval check: the approval system is unavailable (" + e.kind() + " " + e.status()
+                + "); nothing changed, next check in " + pause);
+    }
+
+    /** A duration as a person says it: "7 days", "36 hours", "90 minutes", "45 seconds". */
+    static String spoken(Duration d) {
+        if (d.toDays() > 0 && d.equals(Duration.ofDays(d.toDays()))) {
+            return plural(d.toDays(), "day");
+        }
+        if (d.toHours() > 0 && d.equals(Duration.ofHours(d.toHours()))) {
+            return plural(d.toHours(), "hour");
+        }
+        if (d.toMinutes() > 0 && d.equals(Duration.ofMinutes(d.toMinutes()))) {
+            return plural(d.toMinutes(), "minute");
+        }
+        return plural(Math.max(1, d.toSeconds()), "second");
+    }
+
+    private static String plural(long n, String unit) {
+        return n + " " + unit + (n == 1 ? "" : "s");
+    }
+}

@@ -1,0 +1,87 @@
+package io.changeflow.application.deploy;
+
+import io.changeflow.application.port.out.AuditLog;
+import io.changeflow.application.port.out.Operations;
+import io.changeflow.application.port.out.Operations.StepNote;
+import io.changeflow.application.reconcile.MarkDeployed;
+import io.changeflow.domain.request.OperationId;
+import io.changeflow.domain.state.BindingStatus;
+import io.changeflow.domain.state.Transitions;
+import io.changeflow.domain.state.WorkflowEvent;
+import java.time.Clock;
+import java.util.Optional;
+
+/**
+ * An operator confirms that a merged change is in effect (it is live, though no deploy report said so,
+ * or after a failed rollout was fixed by hand): MERGED, DEPLOY_UNCONFIRMED or DEPLOY_FAILED become
+ * VALIDATED through {@link MarkDeployed}, the one advancing method the deploy report and
+ * reconciliation use, so of a racing confirm and report exactly one flips it and the "validated"
+ * metric counts once. The write is pinned to the version read: a request that moved on between the read and the
+ * write is answered as it is now. Recorded in the audit log.
+ */
+public final class ConfirmDeployed {
+
+    /** The audit action. */
+    public static final String ACTION = "CONFIRM_DEPLOYED";
+
+    /** The answer. */
+    public sealed interface Result {
+        record NotFound() implements Result {}
+
+        /** It is in effect already (a report, reconciliation or another confirm came first): nothing changed. */
+        record AlreadyInEffect() implements Result {}
+
+        /** Not merged (or no longer the relationship's current request): nothing to confirm. */
+        record NotAllowed(String reason) implements Result {}
+
+        /** This call made it in effect: {@code status} VALIDATED, or EXPIRED / REVOKED for the removal of a grant. */
+        record Confirmed(OperationId operationId, BindingStatus status) implements Result {
+
+            /** A grant confirmed in effect. */
+            public Confirmed(OperationId operationId) {
+                this(operationId, BindingStatus.VALIDATED);
+            }
+        }
+    }
+
+    private final Operations operations;
+    private final MarkDeployed markDeployed;
+    private final OperatorDeployAction action;
+
+    public ConfirmDeployed(Operations operations, MarkDeployed markDeployed, AuditLog audit, Clock clock) {
+        this.operations = operations;
+        this.markDeployed = markDeployed;
+        this.action = new OperatorDeployAction(operations, audit, clock, ACTION);
+    }
+
+    /** Whether an operator may confirm the request in its current state (offered by the console). */
+    public static boolean allowedFrom(Optional<BindingStatus> binding) {
+        return binding.filter(Transitions.bindingsAllowing(WorkflowEvent.DEPLOYED)::contains).isPresent();
+    }
+
+    public Result confirm(DeployActionCommand command) {
+        return action.run(command, Result.NotFound::new, op -> {
+            // in effect: VALIDATED for a grant; EXPIRED or REVOKED for the removal of one (issue 18)
+            var inEffect = Optional.of(Transitions.inEffect(op.kind()));
+            if (op.binding().equals(inEffect)) {
+                return new Result.AlreadyInEffect();
+            }
+            if (!allowedFrom(op.binding())) {
+                return new Result.NotAllowed("Only a merged request can be confirmed in effect; this one is "
+                        + OperatorDeployAction.describe(op.binding()) + ".");
+            }
+            var note = new StepNote("In effect: confirmed by an operator.", command.operator());
+            // pinned to the version the decision was made on: a request that moved on meanwhile is not overwritten
+            return markDeployed.markDeployed(op, note).isPresent() ? new Result.Confirmed(op.id(), inEffect.get())
+                    : afterLostRace(op.id(), inEffect);
+        });
+    }
+
+    /** The flip did not happen here: someone else got there first, or it moved out of the merged states. */
+    private Result afterLostRace(OperationId id, Optional<BindingStatus> inEffect) {
+        var now = operations.find(id).flatMap(o -> o.binding());
+        return now.equals(inEffect)
+                ? new Result.AlreadyInEffect()
+                : new Result.NotAllowed("The request changed meanwhile; look at it again.");
+    }
+}

@@ -1,0 +1,118 @@
+package io.changeflow.application.grant;
+
+import io.changeflow.application.deploy.DeployDeadline;
+import io.changeflow.application.port.out.Batches;
+import io.changeflow.application.port.out.Operations;
+import io.changeflow.application.port.out.Targets;
+import io.changeflow.domain.request.OperationId;
+import io.changeflow.domain.state.BindingStatus;
+import io.changeflow.domain.state.WorkflowEvent;
+import java.lang.System.Logger.Level;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.function.Supplier;
+
+/**
+ * Expiry as a change (issue 18), the recurring job (one instance at a time cluster-wide): every grant in effect
+ * whose expiry passed by the database clock, plus {@link Policy#grace()}, is removed through the workflow. For
+ * each, an EXPIRY_DUE removal takes the row over (pinned to the row read: a renewal or a give-up that won the race
+ * leaves it alone) and joins the removal round of its file; the batch rounds then open one merge request per file
+ * for every line due, and the deploy confirmation ends the row EXPIRED (re-appliable).
+ *
+ * <p>Each run also admits again every removal still due (EXPIRING or REVOKING): admission is idempotent, so a
+ * removal whose admission was lost (a crash between opening and admitting) waits at most one run.
+ */
+public final class ExpireGrants {
+
+    private static final System.Logger LOG = System.getLogger(ExpireGrants.class.getName());
+
+    /**
+     * @param grace grants expiring within this much of the database clock are removed in the same round; zero or more
+     * @param every the pause between two runs; positive
+     * @param limit rows looked at per run (expired and still-due each); positive
+     */
+    public record Policy(Duration grace, Duration every, int limit) {
+
+        public static final Duration DEFAULT_GRACE = Duration.ZERO;
+        public static final Duration DEFAULT_EVERY = Duration.ofMinutes(1);
+        public static final int DEFAULT_LIMIT = 500;
+
+        public Policy {
+            Objects.requireNonNull(grace, "grace");
+            Objects.requireNonNull(every, "every");
+            if (grace.isNegative() || every.isZero() || every.isNegative() || limit < 1) {
+                throw new IllegalArgumentException("the expiry grace must not be negative; the interval and limit positive");
+            }
+        }
+
+        public static Policy defaults() {
+            return new Policy(DEFAULT_GRACE, DEFAULT_EVERY, DEFAULT_LIMIT);
+        }
+
+        /**
+         * From configuration text ({@code 10m}, {@code 90s}, {@code PT1H}; a bare number is milliseconds). Fail-safe:
+         * a missing, garbled or negative grace is 0 (a grant is removed at its expiry; never "never expire"); a
+         * missing, garbled, zero or negative interval is its default.
+         */
+        public static Policy of(Optional<String> grace, Optional<String> every) {
+            var g = grace.map(String::strip).filter(t -> !t.isEmpty()).flatMap(DeployDeadline.Policy::parseDuration)
+                    .filter(d -> !d.isNegative()).orElse(DEFAULT_GRACE);
+            var e = every.map(String::strip).filter(t -> !t.isEmpty()).flatMap(DeployDeadline.Policy::parseDuration)
+                    .filter(d -> !d.isNegative() && !d.isZero()).orElse(DEFAULT_EVERY);
+            return new Policy(g, e, DEFAULT_LIMIT);
+        }
+    }
+
+    /** One scheduled run (the policy says everything). */
+    public record Command() {}
+
+    /**
+     * @param due      rows in effect found past their expiry (plus the grace)
+     * @param opened   removals this run opened
+     * @param admitted removals admitted to a removal round by this run (new ones and ones still due)
+     */
+    public record Result(int due, int opened, int admitted) {}
+
+    private final Operations operations;
+    private final RemovalRounds removals;
+    private final Policy policy;
+
+    public ExpireGrants(Operations operations, Batches batches, Targets targets, Policy policy) {
+        this(operations, batches, targets, policy, RemovalRounds.RANDOM_IDS);
+    }
+
+    /** @param ids the IDs of the removal operations (seeded in tests) */
+    public ExpireGrants(Operations operations, Batches batches, Targets targets, Policy policy, Supplier<OperationId> ids) {
+        this.operations = operations;
+        this.removals = new RemovalRounds(operations, batches, targets, ids);
+        this.policy = policy;
+    }
+
+    public Result run(Command command) {
+        var due = operations.dueForExpiry(policy.grace(), policy.limit());
+        var opened = 0;
+        for (var row : due) {
+            var until = row.expiresAt().map(Instant::toString).orElse("?");
+            var result = removals.open(row, WorkflowEvent.EXPIRY_DUE, "system",
+                    "The grant expired at " + until + "; its line is removed from the grant file.");
+            if (result.isPresent() && result.get() instanceof Operations.OpenResult.Opened) {
+                opened++;
+            }
+        }
+        var admitted = opened;
+        for (var removal : operations.stuck(BindingStatus.REMOVAL_DUE, Duration.ZERO, policy.limit())) {
+            if (removals.admit(removal)) {
+                admitted++;
+            }
+        }
+        if (!due.isEmpty() || admitted > 0) {
+            var o = opened;
+            var a = admitted;
+            LOG.log(Level.INFO, () -> "expiry: " + due.size() + " grants past their expiry, " + o + " removals opened, " + a
+                    + " admitted to their removal round");
+        }
+        return new Result(due.size(), opened, admitted);
+    }
+}

@@ -1,0 +1,170 @@
+package io.changeflow.application.grant;
+
+import io.changeflow.application.port.out.AuditLog;
+import io.changeflow.application.port.out.Batches;
+import io.changeflow.application.port.out.Operations;
+import io.changeflow.application.port.out.Targets;
+import io.changeflow.application.query.RequestView;
+import io.changeflow.domain.request.OperationId;
+import io.changeflow.domain.request.SubjectId;
+import io.changeflow.domain.request.TargetKey;
+import io.changeflow.domain.state.BindingStatus;
+import io.changeflow.domain.state.WorkflowEvent;
+import java.time.Clock;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.UUID;
+import java.util.function.Supplier;
+
+/**
+ * Revocation (issue 18): the subject, or the person who requested the grant, gives a grant in effect up; or an
+ * operator revokes one. Either way a REVOCATION_REQUESTED removal takes the row over (pinned to the row read) and
+ * joins the removal round of the target's file; no approval is asked. The deploy confirmation ends the row REVOKED
+ * (re-appliable). An operator's revocation records the operator as the server-written identity and is audited.
+ */
+public final class RemoveGrant {
+
+    /** Who removes it. */
+    public enum By {
+        /** The subject or the requester of the grant in effect: giving it up. */
+        HOLDER,
+        /** An operator: revoking it (audited). */
+        OPERATOR
+    }
+
+    /**
+     * @param subjectId  as sent (untrusted)
+     * @param targetKey  as sent (untrusted)
+     * @param actor      the authenticated caller's canonical account (written by the server)
+     * @param parameters for an operator: already masked and truncated, for the audit entry
+     */
+    public record Command(String subjectId, String targetKey, String actor, By by, Map<String, String> parameters) {
+        public Command {
+            Objects.requireNonNull(actor, "actor");
+            Objects.requireNonNull(by, "by");
+            parameters = parameters == null ? Map.of() : Map.copyOf(parameters);
+        }
+
+        /** The caller gives up a grant of {@code subjectId} (empty: their own account) on {@code targetKey}. */
+        public static Command giveUp(String subjectId, String targetKey, String caller) {
+            return new Command(subjectId == null || subjectId.isBlank() ? caller : subjectId, targetKey, caller, By.HOLDER,
+                    Map.of());
+        }
+
+        public static Command revoke(String subjectId, String targetKey, String operator, Map<String, String> parameters) {
+            return new Command(subjectId, targetKey, operator, By.OPERATOR, parameters);
+        }
+    }
+
+    /** The answer; {@link #code()} is the stable code of the API contract. */
+    public sealed interface Result {
+
+        String code();
+
+        /** 202: the removal is opened and waits for its file's removal round. */
+        record Accepted(RequestView removal) implements Result {
+            public String code() {
+                return "REMOVAL_ACCEPTED";
+            }
+        }
+
+        /** 404: no grant of this subject on this target (or, for a holder, none they hold or requested). */
+        record NotFound() implements Result {
+            public String code() {
+                return "NOT_FOUND";
+            }
+        }
+
+        /** 409: the relationship is not in effect now (in progress, being removed, or ended). */
+        record NotInEffect(BindingStatus status) implements Result {
+            public String code() {
+                return "GRANT_NOT_IN_EFFECT";
+            }
+        }
+
+        /** 409: the relationship changed while this was decided (another removal or a renewal won): read again. */
+        record ChangedMeanwhile() implements Result {
+            public String code() {
+                return "GRANT_CHANGED";
+            }
+        }
+    }
+
+    private final Operations operations;
+    private final RemovalRounds removals;
+    private final AuditLog audit;
+    private final Clock clock;
+
+    public RemoveGrant(Operations operations, Batches batches, Targets targets, AuditLog audit, Clock clock) {
+        this(operations, batches, targets, audit, clock, RemovalRounds.RANDOM_IDS);
+    }
+
+    public RemoveGrant(Operations operations, Batches batches, Targets targets, AuditLog audit, Clock clock,
+                       Supplier<OperationId> ids) {
+        this.operations = operations;
+        this.removals = new RemovalRounds(operations, batches, targets, ids);
+        this.audit = audit;
+        this.clock = clock;
+    }
+
+    public Result remove(Command command) {
+        var result = removeNow(command);
+        if (command.by() == By.OPERATOR) {
+            record(command, result);
+        }
+        return result;
+    }
+
+    private Result removeNow(Command command) {
+        var subject = SubjectId.parse(command.subjectId());
+        var target = TargetKey.parse(command.targetKey());
+        if (subject.isEmpty() || target.isEmpty()) {
+            return new Result.NotFound();
+        }
+        var row = operations.binding(subject.get(), target.get());
+        if (row.isEmpty()) {
+            return new Result.NotFound();
+        }
+        if (command.by() == By.HOLDER && !holds(command.actor(), row.get())) {
+            // not theirs: answered like a missing grant, so nobody learns about another person's access
+            return new Result.NotFound();
+        }
+        if (row.get().status() != BindingStatus.VALIDATED) {
+            return new Result.NotInEffect(row.get().status());
+        }
+        var detail = command.by() == By.OPERATOR
+                ? "Revoked by the operator " + command.actor() + "; the line is removed from the grant file."
+                : "Given up by " + command.actor() + "; the line is removed from the grant file.";
+        var opened = removals.open(row.get(), WorkflowEvent.REVOCATION_REQUESTED, command.actor(), detail);
+        if (opened.isEmpty()) {
+            return new Result.ChangedMeanwhile();
+        }
+        return switch (opened.get()) {
+            case Operations.OpenResult.Blocked blocked -> new Result.NotInEffect(blocked.existing().status());
+            case Operations.OpenResult.Opened o -> new Result.Accepted(RequestView.read(o.operation(),
+                    operations.history(o.operation().id()), operations));
+        };
+    }
+
+    /** The subject itself, or the person who requested the grant now in effect. */
+    private boolean holds(String caller, io.changeflow.domain.operation.Binding row) {
+        if (row.subject().value().equals(caller)) {
+            return true;
+        }
+        return operations.find(row.operationId()).map(op -> op.requester().equals(caller)).orElse(false);
+    }
+
+    private void record(Command command, Result result) {
+        var parameters = new TreeMap<>(command.parameters());
+        parameters.put("subjectId", String.valueOf(command.subjectId()));
+        parameters.put("targetKey", String.valueOf(command.targetKey()));
+        parameters.put("result", result.code());
+        if (result instanceof Result.Accepted accepted) {
+            parameters.put("operationId", accepted.removal().operationId().value());
+        }
+        audit.record(new AuditLog.Entry("revoke:" + UUID.randomUUID(), command.actor(), "REVOKE_GRANT",
+                "binding:" + command.subjectId() + "/" + command.targetKey(), parameters, clock.instant()));
+    }
+}

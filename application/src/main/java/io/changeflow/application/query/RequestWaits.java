@@ -1,0 +1,100 @@
+package io.changeflow.application.query;
+
+import io.changeflow.application.port.out.WorkQueue;
+import io.changeflow.application.port.out.WorkQueue.Scheduled;
+import io.changeflow.application.query.RequestWait.WaitingFor;
+import io.changeflow.application.recovery.FindOverdueRequests.Deadlines;
+import io.changeflow.application.recovery.RetryTransientFailures;
+import io.changeflow.application.workflow.PipelineWatch;
+import io.changeflow.application.workflow.ResumableStep;
+import io.changeflow.application.workflow.WorkflowPolicy;
+import io.changeflow.application.workflow.WorkflowStep;
+import io.changeflow.domain.hint.Hint;
+import io.changeflow.domain.hint.NextAction;
+import io.changeflow.domain.operation.HistoryEntry;
+import io.changeflow.domain.operation.Operation;
+import io.changeflow.domain.state.BindingStatus;
+import io.changeflow.domain.state.Convergence.Deadline;
+import io.changeflow.domain.state.StepStatus;
+import java.lang.System.Logger.Level;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Works out a request's {@link RequestWait}: who acts next, since when and until when, from its state, its
+ * history and its scheduled step (read through {@link WorkQueue#scheduled}). Read-only; when the work queue
+ * cannot be read the wait is shown without its next attempt.
+ */
+public final class RequestWaits {
+
+    private static final System.Logger LOG = System.getLogger(RequestWaits.class.getName());
+
+    private final WorkQueue queue;
+    private final WorkflowPolicy policy;
+    private final Deadlines deadlines;
+
+    /** @param deadlines the durations the owning jobs act on (a wait on the approver or the deploy report ends there) */
+    public RequestWaits(WorkQueue queue, WorkflowPolicy policy, Deadlines deadlines) {
+        this.queue = queue;
+        this.policy = policy;
+        this.deadlines = deadlines;
+    }
+
+    /** The wait of {@code op}; empty when nobody is expected to act (finished, rejected, closed, replaced). */
+    public Optional<RequestWait> of(Operation op, List<HistoryEntry> history) {
+        if (op.binding().isEmpty() || op.binding().get().isReappliable() || op.binding().get() == BindingStatus.VALIDATED) {
+            return Optional.empty();
+        }
+        var status = op.binding().get();
+        if (op.hint() == Hint.CONTACT_MAINTAINERS) {
+            return Optional.of(RequestWait.on(WaitingFor.MAINTAINERS, op.updatedAt()));
+        }
+        var scheduled = scheduledStep(op);
+        var due = scheduled.map(Scheduled::due);
+        if (status.isFailed()) {
+            var stretch = RetryTransientFailures.stretchOf(history);
+            var since = stretch.map(RetryTransientFailures.Stretch::since).orElse(op.updatedAt());
+            return Optional.of(RequestWait.on(WaitingFor.SERVICE, since).until(Optional.of(since.plus(policy.transientDeadline())))
+                    .next(due).failing("service"));
+        }
+        var retrying = scheduled.flatMap(s -> WorkflowStep.retrying(s.step()));
+        if (retrying.isPresent()) {
+            var since = retrying.get().since();
+            return Optional.of(RequestWait.on(WaitingFor.SERVICE, since).until(Optional.of(since.plus(policy.transientDeadline())))
+                    .next(due).failing(retrying.get().system()));
+        }
+        if (NextAction.PENDING.contains(op.step()) && op.step() != StepStatus.BATCH_PENDING) {
+            var since = scheduled.flatMap(s -> PipelineWatch.pendingSince(s.step())).orElse(op.updatedAt());
+            return Optional.of(RequestWait.on(WaitingFor.PIPELINE, since).until(Optional.of(since.plus(policy.pendingGiveUpAfter())))
+                    .next(due).every(policy.pendingRecheck()));
+        }
+        return Optional.of(switch (status) {
+            case APPROVAL_SENT -> RequestWait.on(WaitingFor.APPROVER, op.updatedAt())
+                    .until(Optional.of(deadlines.dueAt(Deadline.APPROVAL, op.updatedAt(), op.expiresAt())));
+            case MERGED -> RequestWait.on(WaitingFor.DEPLOY_PIPELINE, op.updatedAt())
+                    .until(Optional.of(deadlines.dueAt(Deadline.DEPLOY, op.updatedAt(), Optional.empty())));
+            case BATCHED -> RequestWait.on(op.step() == StepStatus.BATCH_PENDING ? WaitingFor.PIPELINE : WaitingFor.SERVICE,
+                    op.updatedAt());
+            case MR_CREATING -> op.step() == StepStatus.CREATE_MR_OPENED
+                    // the pipeline is watched until its timeout, then while pending until the pending deadline
+                    ? RequestWait.on(WaitingFor.PIPELINE, op.updatedAt()).next(due).until(Optional.of(op.updatedAt()
+                            .plus(policy.pipelinePolling().timeout()).plus(policy.pendingGiveUpAfter())))
+                    : RequestWait.on(WaitingFor.SERVICE, op.updatedAt()).next(due);
+            default -> RequestWait.on(WaitingFor.SERVICE, op.updatedAt()).next(due);
+        });
+    }
+
+    private Optional<Scheduled> scheduledStep(Operation op) {
+        var kind = ResumableStep.of(op);
+        if (kind.isEmpty()) {
+            return Optional.empty();
+        }
+        try {
+            return queue.scheduled(kind.get(), op.id().value());
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, () -> "the work queue could not be read for " + op.id() + "; showing the wait without "
+                    + "its next attempt (" + e.getClass().getSimpleName() + ")");
+            return Optional.empty();
+        }
+    }
+}

@@ -1,0 +1,202 @@
+package io.changeflow.application.workflow;
+
+import io.changeflow.application.port.out.ExternalCallException;
+import io.changeflow.application.port.out.MergeRequests;
+import io.changeflow.application.settings.Settings;
+import io.changeflow.application.workflow.ApproveAndMerge.Phase;
+import io.changeflow.application.workflow.ApproveAndMerge.Subject;
+import io.changeflow.domain.operation.MergeRequestRef;
+import io.changeflow.domain.polling.RetryPolicy;
+import java.lang.System.Logger.Level;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * {@link ApproveAndMerge}'s approval phase: each approval bot approves on its own, its approval read before every
+ * attempt; failures are retried with backoff by rescheduling; then GitLab's own judgement decides whether merging
+ * may go on (docs/external-systems-gitlab.md, "Approving and merging").
+ */
+final class BotApprovals {
+
+    private static final System.Logger LOG = System.getLogger(BotApprovals.class.getName());
+
+    /** What comes after the approvals: merging. */
+    interface Then {
+        StepOutcome merge(MergeRequestRef mr, MergeProgress progress, Subject subject);
+    }
+
+    private final MergeRequests mergeRequests;
+    private final Settings settings;
+    private final WorkflowPolicy policy;
+    private final Then then;
+
+    BotApprovals(MergeRequests mergeRequests, Settings settings, WorkflowPolicy policy, Then then) {
+        this.mergeRequests = mergeRequests;
+        this.settings = settings;
+        this.policy = policy;
+        this.then = then;
+    }
+
+    /** Approves with every bot from {@link MergeProgress#bot()} on, then merges once GitLab says it is approved. */
+    StepOutcome approve(MergeRequestRef mr, MergeProgress progress, Subject subject) {
+        var bots = mergeRequests.approvalAccounts();
+        if (bots.isEmpty()) {
+            // Never merge unapproved: a missing bot list is a configuration error, not "nothing to approve".
+            throw new IllegalStateException("no approval bot accounts are configured; merge request !" + mr.iid()
+                    + " is not approved");
+        }
+        var retries = new RetryPolicy(settings.approvalMaxRetries().value(), policy.approvalBackoff());
+        var current = progress;
+        String head = null;
+        for (var index = current.bot(); index < bots.size(); index++) {
+            var bot = bots.get(index);
+            if (hasApprovalFrom(mr, bot)) {
+                continue;
+            }
+            try {
+                head = head != null ? head : headSha(mr);
+                // The head this bot approves: GitLab refuses (409) if it moved since it was read.
+                mergeRequests.approve(mr.project(), mr.iid(), bot, head);
+                continue;
+            } catch (ExternalCallException e) {
+                if (e.status() == 401 && hasApprovalFrom(mr, bot)) {
+                    LOG.log(Level.INFO, () -> "401 for " + bot + " on !" + mr.iid() + " meant 'already approved'");
+                    continue;
+                }
+                var failures = current.failuresOf(bot) + 1;
+                current = current.atBot(index).withFailures(bot, failures);
+                if (e.status() == 403) {
+                    // GitLab says this account may not approve (not eligible for the rules): asking again cannot help.
+                    LOG.log(Level.WARNING, "approval by " + bot + " on !" + mr.iid() + " refused with 403: the account "
+                            + "is not eligible to approve it (project membership or approval rules)", e);
+                    return subject.approvalFailed(mr, bot, failures);
+                }
+                if (e.retryAfter().isPresent()) {
+                    throw e; // rate limited: the step runs again after the wait, not counted as a failed approval
+                }
+                var delay = retries.afterFailure(failures);
+                if (delay.isPresent()) {
+                    LOG.log(Level.WARNING, "approval by " + bot + " on !" + mr.iid() + " failed (attempt " + failures
+                            + "); retrying in " + delay.get(), e);
+                    return StepOutcome.again(current.nextAttempt().step(), delay.get());
+                }
+                // After the last attempt there is no next read to correct things: read once more.
+                if (hasApprovalFrom(mr, bot)) {
+                    continue;
+                }
+                LOG.log(Level.WARNING, "approval by " + bot + " on !" + mr.iid() + " failed " + failures + " times", e);
+                return subject.approvalFailed(mr, bot, failures);
+            }
+        }
+        var judged = approvedByGitLab(mr, bots, current, retries, subject);
+        if (judged.isPresent()) {
+            return judged.get();
+        }
+        subject.approved(mr);
+        return then.merge(mr, current.approvalsSettled().freshMerge(), subject);
+    }
+
+    /**
+     * GitLab says the merge request is not approved (e.g. a push removed the approvals): every bot's approval is
+     * read and given again, once; GitLab still saying so after that means approval rules the bots cannot
+     * satisfy (code owners, named approvers), which a person resolves.
+     */
+    StepOutcome reapprove(MergeRequestRef mr, MergeProgress progress, Subject subject) {
+        var refusals = progress.notApprovedRefusals() + 1;
+        if (refusals > 1) {
+            return subject.mergeBlocked(mr, "GitLab still reports merge request !" + mr.iid() + " as not approved after every "
+                    + "approval bot approved it: its approval rules need approvals the bots cannot give (e.g. code owners); "
+                    + "once someone gives them, re-trigger the request.");
+        }
+        LOG.log(Level.INFO, () -> "GitLab reports !" + mr.iid() + " as not approved; reading and giving the approvals again");
+        return approve(mr, afresh(progress).withNotApprovedRefusals(refusals).withoutRefusal(), subject);
+    }
+
+    /** {@code progress} at the approval phase for a new head: from the first bot, no failures counted. */
+    MergeProgress afresh(MergeProgress progress) {
+        return progress.approvingAfresh(mergeRequests.approvalAccounts()).at(Phase.APPROVE);
+    }
+
+    /**
+     * GitLab's own judgement once every bot approved: "approved" means GitLab says so, not that our bots did.
+     * A bot's approval missing again means GitLab reset the approvals (it processed a push after they were
+     * given): they are given again, at most {@link ApproveAndMerge#MAX_REAPPROVALS} times. Every bot approved but
+     * GitLab still requires approvals (rules our bots do not satisfy, e.g. code owners): waited for like a failed
+     * approval, then the step fails. A failed read is not a new failure: merging goes on, and GitLab refuses if
+     * unapproved.
+     *
+     * @return empty when merging may go on
+     */
+    private Optional<StepOutcome> approvedByGitLab(MergeRequestRef mr, List<String> bots, MergeProgress progress,
+                                                   RetryPolicy retries, Subject subject) {
+        MergeRequests.ApprovalState state;
+        try {
+            state = mergeRequests.approvalState(mr.project(), mr.iid());
+        } catch (RuntimeException e) {
+            rethrowIfRateLimited(e);
+            LOG.log(Level.WARNING, "could not read the approval state of !" + mr.iid() + "; merging, GitLab judges", e);
+            return Optional.empty();
+        }
+        var missing = bots.stream().filter(bot -> !state.approvedBy().contains(bot)).findFirst();
+        if (missing.isPresent()) {
+            var reapprovals = progress.reapprovals() + 1;
+            if (reapprovals > ApproveAndMerge.MAX_REAPPROVALS) {
+                return Optional.of(subject.approvalFailed(mr, missing.get(), reapprovals));
+            }
+            LOG.log(Level.INFO, () -> "GitLab removed the approval of " + missing.get() + " on !" + mr.iid()
+                    + " (approvals reset after a push); approving again");
+            return Optional.of(StepOutcome.again(progress.approvingAfresh(bots).withReapprovals(reapprovals).nextAttempt().step(),
+                    policy.approvalBackoff().delayBefore(1)));
+        }
+        if (state.approved()) {
+            return Optional.empty();
+        }
+        var waits = progress.ruleWaits() + 1;
+        var delay = retries.afterFailure(waits);
+        var rules = "GitLab's approval rules (" + state.approvalsLeft() + " approvals left after every approval bot approved)";
+        if (delay.isEmpty()) {
+            return Optional.of(subject.approvalFailed(mr, rules, waits));
+        }
+        LOG.log(Level.INFO, () -> "!" + mr.iid() + ": " + rules + "; reading again in " + delay.get());
+        return Optional.of(StepOutcome.again(progress.withRuleWaits(waits).nextAttempt().step(), delay.get()));
+    }
+
+    /** The merge request's head as read now, for the approval to name; null (none sent) when it cannot be read. */
+    private String headSha(MergeRequestRef mr) {
+        try {
+            var sha = mergeRequests.get(mr.project(), mr.iid()).sha();
+            return sha == null || sha.isBlank() ? null : sha;
+        } catch (RuntimeException e) {
+            rethrowIfRateLimited(e);
+            LOG.log(Level.WARNING, "could not read the head of !" + mr.iid() + "; approving without a sha", e);
+            return null;
+        }
+    }
+
+    /**
+     * Whether {@code bot} approved. A read that failed transiently (5xx, a lost answer, a timeout, after the adapter's
+     * own retries; or 429) leaves the step, which runs again after its backoff or the wait GitLab asked for: "not
+     * approved yet" would send an approval the bot may have given already (GitLab limits and fails each account on its
+     * own, so the approval would go through). Another failure (a 4xx answer) counts as "not yet" (fail-open): the
+     * approval is sent and GitLab's answer decides (401 is read again).
+     */
+    private boolean hasApprovalFrom(MergeRequestRef mr, String bot) {
+        try {
+            return mergeRequests.approvedBy(mr.project(), mr.iid()).contains(bot);
+        } catch (RuntimeException e) {
+            // transient includes 429 (rate limited): both leave the step
+            if (e instanceof ExternalCallException call && call.isTransient()) {
+                throw call;
+            }
+            LOG.log(Level.WARNING, "could not read the approvals of !" + mr.iid() + "; treating " + bot + " as not approved", e);
+            return false;
+        }
+    }
+
+    /** A read GitLab refused with 429 leaves the step (it runs again after the wait GitLab asked for). */
+    private static void rethrowIfRateLimited(RuntimeException e) {
+        if (e instanceof ExternalCallException call && call.retryAfter().isPresent()) {
+            throw call;
+        }
+    }
+}

@@ -1,0 +1,132 @@
+package io.changeflow.application.workflow;
+
+import io.changeflow.application.port.out.MergeRequests;
+import io.changeflow.application.port.out.MergeRequests.Pipeline;
+import io.changeflow.application.port.out.MergeRequests.PipelineStatus;
+import io.changeflow.application.port.out.MergeRequests.RemoteMergeRequest;
+import io.changeflow.domain.operation.MergeRequestRef;
+import io.changeflow.domain.polling.PollObservation;
+import io.changeflow.domain.request.PipelinePolicy;
+import java.util.Optional;
+
+/**
+ * The pipeline of a merge request's current head as its target's {@link PipelinePolicy} reads it: the one rule behind
+ * every wait for a pipeline (the create step, a batch's checks, after a rebase or a regeneration) and behind the merge
+ * evidence ({@link MergeEvidence}). Only the head's own pipeline ({@code head_pipeline}, merged-results pipelines
+ * included) speaks, and only once the merge request reports its branch's real head: GitLab refreshes it
+ * asynchronously after a push, so a read that lags behind is still waiting.
+ *
+ * <table>
+ *   <caption>what counts, by policy</caption>
+ *   <tr><th>head pipeline</th><th>required</th><th>manual-counts</th><th>none</th></tr>
+ *   <tr><td>none yet, or not for the head</td><td>waiting</td><td>waiting</td><td rowspan="6">counts (not read)</td></tr>
+ *   <tr><td>created, pending, running, ... / unknown</td><td>waiting</td><td>waiting</td></tr>
+ *   <tr><td>success</td><td>counts</td><td>counts</td></tr>
+ *   <tr><td>manual, skipped</td><td>not run (a person)</td><td>counts</td></tr>
+ *   <tr><td>canceled, canceling</td><td>not run (a person)</td><td>not run (a person)</td></tr>
+ *   <tr><td>failed</td><td>failed</td><td>failed</td></tr>
+ * </table>
+ */
+public final class HeadPipeline {
+
+    /** What one look at the head's pipeline says. */
+    public sealed interface Look {
+        /** Nothing to decide yet: the merge request lags behind its branch, the head has no pipeline yet, or it runs. */
+        record Waiting() implements Look {}
+
+        /**
+         * Nothing left to wait for: it passed, or the policy counts it (manual, skipped), or the target has no CI.
+         *
+         * @param pipeline the pipeline that counts; empty for a target without CI (none was read)
+         */
+        record Counts(Optional<Pipeline> pipeline) implements Look {}
+
+        /** The head's pipeline failed (deterministic). */
+        record Failed(Pipeline pipeline) implements Look {}
+
+        /** The head's pipeline will not reach a result by itself and the policy does not count it: a person acts. */
+        record NotRun(Pipeline pipeline) implements Look {}
+    }
+
+    private HeadPipeline() {
+    }
+
+    /**
+     * Reads the branch head and (unless the target has no CI) the head pipeline of {@code mr}, whose merge request
+     * {@code remote} was read just now.
+     */
+    public static Look look(MergeRequests mergeRequests, MergeRequestRef mr, RemoteMergeRequest remote, PipelinePolicy policy) {
+        var head = remote.sha() == null ? "" : remote.sha();
+        if (head.isEmpty() || !mergeRequests.branchHead(mr.project(), mr.sourceBranch()).equals(Optional.of(head))) {
+            return new Look.Waiting();
+        }
+        if (!policy.awaitsPipeline()) {
+            return new Look.Counts(Optional.empty());
+        }
+        return of(mergeRequests.headPipeline(mr.project(), mr.iid()), head, policy);
+    }
+
+    /** The table above for {@code pipeline}, which counts only if it ran for {@code head}. */
+    public static Look of(Optional<Pipeline> pipeline, String head, PipelinePolicy policy) {
+        if (!policy.awaitsPipeline()) {
+            return new Look.Counts(Optional.empty());
+        }
+        if (pipeline.isEmpty() || !pipeline.get().ranFor(head)) {
+            return new Look.Waiting();
+        }
+        var found = pipeline.get();
+        return switch (found.status()) {
+            case PASSED -> new Look.Counts(pipeline);
+            case MANUAL, SKIPPED -> policy == PipelinePolicy.MANUAL_COUNTS ? new Look.Counts(pipeline) : new Look.NotRun(found);
+            case CANCELED -> new Look.NotRun(found);
+            case FAILED -> new Look.Failed(found);
+            // Unknown is never passed; watched like running, its timeouts end it in "pending" for a person.
+            case RUNNING, UNKNOWN -> new Look.Waiting();
+        };
+    }
+
+    /** The look as an observation for a {@link PipelineWatch}: counts is passed, failed and not run are failed. */
+    public static PollObservation observation(Look look) {
+        return switch (look) {
+            case Look.Waiting waiting -> PollObservation.RUNNING;
+            case Look.Counts counts -> PollObservation.PASSED;
+            case Look.Failed failed -> PollObservation.FAILED;
+            case Look.NotRun notRun -> PollObservation.FAILED;
+        };
+    }
+
+    /** For the history: why the head's pipeline counts ("passed", or what the policy let count). */
+    public static String counted(Look.Counts counts, PipelinePolicy policy) {
+        if (counts.pipeline().isEmpty()) {
+            return "the target has no CI (pipeline: " + policy.settingName() + "): no pipeline is awaited";
+        }
+        var pipeline = counts.pipeline().get();
+        return switch (pipeline.status()) {
+            case MANUAL -> "pipeline " + pipeline.id() + " waits on a manual job, which counts for this target (pipeline: "
+                    + policy.settingName() + ")";
+            case SKIPPED -> "pipeline " + pipeline.id() + " was skipped, which counts for this target (pipeline: "
+                    + policy.settingName() + ")";
+            default -> "pipeline " + pipeline.id() + " passed";
+        };
+    }
+
+    /** For a person: why the pipeline of {@code mr}'s head proves nothing, and what to do about it. */
+    public static String notRun(MergeRequestRef mr, Pipeline pipeline, PipelinePolicy policy) {
+        var what = switch (pipeline.status()) {
+            case MANUAL -> "waits on a manual job";
+            case SKIPPED -> "was skipped";
+            default -> "was canceled";
+        };
+        var advice = pipeline.status() == PipelineStatus.CANCELED
+                ? "Run it again on GitLab, then re-trigger."
+                : "This target requires a passed pipeline (pipeline: " + policy.settingName() + "): run the pipeline's "
+                + "jobs on GitLab, then re-trigger (a target whose project works this way can be configured with "
+                + "pipeline: manual-counts).";
+        return "The pipeline " + pipeline.id() + " of merge request !" + mr.iid() + "'s head " + shortSha(pipeline.sha())
+                + " " + what + ": it did not run to a result, and nothing is merged on it. " + advice;
+    }
+
+    private static String shortSha(String sha) {
+        return sha.length() > 8 ? sha.substring(0, 8) : sha;
+    }
+}

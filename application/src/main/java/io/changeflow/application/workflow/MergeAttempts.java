@@ -1,0 +1,175 @@
+package io.changeflow.application.workflow;
+
+import io.changeflow.application.port.out.ExternalCallException;
+import io.changeflow.application.port.out.MergeRequests;
+import io.changeflow.application.port.out.MergeRequests.RemoteMergeRequest;
+import io.changeflow.application.workflow.ApproveAndMerge.Phase;
+import io.changeflow.application.workflow.ApproveAndMerge.Subject;
+import io.changeflow.domain.mr.MergeRequestState;
+import io.changeflow.domain.operation.MergeRequestRef;
+import io.changeflow.domain.polling.PollDecision;
+import io.changeflow.domain.polling.PollObservation;
+import java.lang.System.Logger.Level;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Locale;
+import java.util.Set;
+import java.util.function.DoubleSupplier;
+
+/**
+ * {@link ApproveAndMerge}'s merge phase: merge only on evidence read now ({@link MergeEvidence}), with the head sha
+ * pinned; wait for GitLab to settle its mergeability without using up attempts; read a refusal by its reason; count
+ * only refusals GitLab's settled status does not explain, with exponential backoff and jitter
+ * (docs/external-systems-gitlab.md, "Approving and merging").
+ */
+final class MergeAttempts {
+
+    private static final System.Logger LOG = System.getLogger(MergeAttempts.class.getName());
+
+    /** GitLab's detailed merge statuses while it is still computing mergeability. */
+    private static final Set<String> COMPUTING = Set.of("checking", "unchecked", "preparing", "approvals_syncing");
+
+    /** Where a merge refusal leads: a rebase, or the approvals again. */
+    interface Then {
+        StepOutcome rebase(MergeRequestRef mr, MergeProgress progress, Subject subject);
+
+        StepOutcome reapprove(MergeRequestRef mr, MergeProgress progress, Subject subject);
+    }
+
+    private final MergeRequests mergeRequests;
+    private final WorkflowPolicy policy;
+    private final Clock clock;
+    private final DoubleSupplier jitter;
+    private final PipelineWatch rebaseWatch;
+    private final PipelineWatch pipelineWatch;
+    private final Then then;
+
+    MergeAttempts(MergeRequests mergeRequests, WorkflowPolicy policy, Clock clock, DoubleSupplier jitter,
+                  PipelineWatch rebaseWatch, PipelineWatch pipelineWatch, Then then) {
+        this.mergeRequests = mergeRequests;
+        this.policy = policy;
+        this.clock = clock;
+        this.jitter = jitter;
+        this.rebaseWatch = rebaseWatch;
+        this.pipelineWatch = pipelineWatch;
+        this.then = then;
+    }
+
+    StepOutcome merge(MergeRequestRef mr, MergeProgress progress, Subject subject) {
+        var remote = mergeRequests.get(mr.project(), mr.iid());
+        var finished = ApproveAndMerge.ending(remote, mr, subject);
+        if (finished.isPresent()) {
+            return finished.get();
+        }
+        if (remote.state() == MergeRequestState.ABSENT) {
+            throw new IllegalStateException("merge request !" + mr.iid() + " of " + subject.describe() + " disappeared");
+        }
+        if (remote.rebaseInProgress()) {
+            return StepOutcome.again(progress.nextAttempt().watching(Phase.REBASE, clock.instant()).step(), rebaseWatch.firstDelay());
+        }
+        if (stillChecking(remote)) {
+            return awaitMergeability(mr, progress, subject);
+        }
+        // Merge only on evidence read now: the real head, GitLab's reasons, the head's own pipeline.
+        var pipelinePolicy = subject.pipelinePolicy();
+        return switch (MergeEvidence.read(mergeRequests, mr, remote, pipelinePolicy)) {
+            case MergeEvidence.Verdict.StaleHead stale -> {
+                LOG.log(Level.INFO, () -> "!" + mr.iid() + " still reports head " + stale.reported() + ", its branch is at "
+                        + stale.branchHead().orElse("(none)") + "; waiting for GitLab to catch up");
+                yield awaitMergeability(mr, progress, subject);
+            }
+            case MergeEvidence.Verdict.Refused refused -> onRefusal(mr, progress, subject, refused.reason(),
+                    refused.detailedMergeStatus());
+            case MergeEvidence.Verdict.PipelineRunning running ->
+                    StepOutcome.again(progress.nextAttempt().watching(Phase.PIPELINE, clock.instant()).step(),
+                            pipelineWatch.firstDelay());
+            case MergeEvidence.Verdict.PipelineFailed failed -> subject.pipelineFailed(mr);
+            case MergeEvidence.Verdict.PipelineNotRun notRun ->
+                    subject.mergeBlocked(mr, HeadPipeline.notRun(mr, notRun.pipeline(), pipelinePolicy));
+            case MergeEvidence.Verdict.Mergeable mergeable -> mergeNow(mr, progress, subject, mergeable.sha());
+        };
+    }
+
+    /** The evidence holds: merge with the head sha pinned, and read the answer by its reason. */
+    private StepOutcome mergeNow(MergeRequestRef mr, MergeProgress progress, Subject subject, String sha) {
+        var refused = progress.refusal();
+        if (refused.isPresent()) {
+            // GitLab refused the last attempt and its settled status does not explain why: a counted retry.
+            return retryMerge(mr, progress, subject, refused.get());
+        }
+        MergeRequests.MergeResult result;
+        try {
+            result = mergeRequests.merge(mr.project(), mr.iid(), sha);
+        } catch (ExternalCallException e) {
+            if (!e.isTransient()) {
+                throw e;
+            }
+            // The merge may or may not have happened: the next run reads the merge request first.
+            LOG.log(Level.WARNING, "merge of !" + mr.iid() + " got no clear answer; re-reading", e);
+            return retryMerge(mr, progress, subject, "the merge got no clear answer");
+        }
+        return switch (result) {
+            case MERGED -> subject.merged(mr);
+            case NOT_MERGEABLE -> then.rebase(mr, progress, subject);
+            case NOT_APPROVED -> then.reapprove(mr, progress, subject);
+            case SHA_MISMATCH_OR_LOCKED -> refused(progress, "the head moved or the merge request was locked");
+            case CANNOT_BE_MERGED_YET -> refused(progress, "GitLab could not merge it yet");
+            case PIPELINE_NOT_PASSED, PIPELINE_RUNNING -> refused(progress, "GitLab says the pipeline must pass first");
+            case BLOCKED -> refused(progress, "GitLab refused to merge it");
+        };
+    }
+
+    /** GitLab's settled status names a reason it would refuse the merge: each reason has its own way on. */
+    private StepOutcome onRefusal(MergeRequestRef mr, MergeProgress progress, Subject subject, MergeRequests.MergeResult reason,
+                                  String detailedMergeStatus) {
+        return switch (reason) {
+            case NOT_MERGEABLE -> then.rebase(mr, progress, subject);
+            case NOT_APPROVED -> then.reapprove(mr, progress, subject);
+            case BLOCKED -> subject.mergeBlocked(mr, MergeEvidence.blocked(mr, detailedMergeStatus));
+            case CANNOT_BE_MERGED_YET, SHA_MISMATCH_OR_LOCKED, PIPELINE_NOT_PASSED, PIPELINE_RUNNING, MERGED ->
+                    awaitMergeability(mr, progress, subject);
+        };
+    }
+
+    /** GitLab is still working out whether the merge request can be merged (or is merging it: locked). */
+    private static boolean stillChecking(RemoteMergeRequest remote) {
+        return remote.state() == MergeRequestState.LOCKED
+                || (remote.detailedMergeStatus() != null
+                && COMPUTING.contains(remote.detailedMergeStatus().toLowerCase(Locale.ROOT)));
+    }
+
+    /**
+     * A 409 or 422: most often GitLab is checking the merge request again (another merge just moved the
+     * target branch). Re-read soon; the next run waits for GitLab to settle, and only a refusal that the
+     * settled status does not explain is counted as a merge retry.
+     */
+    private StepOutcome refused(MergeProgress progress, String reason) {
+        return StepOutcome.again(progress.nextAttempt().at(Phase.MERGE).refused(reason).step(),
+                policy.mergeabilityPolling().shortInterval());
+    }
+
+    /** Waits for GitLab to settle the merge request's mergeability, within its own time budget; no merge attempt is used. */
+    private StepOutcome awaitMergeability(MergeRequestRef mr, MergeProgress progress, Subject subject) {
+        var now = clock.instant();
+        var since = progress.settlingSince().orElse(now);
+        var polls = progress.settlePolls() + 1;
+        var polling = policy.mergeabilityPolling();
+        return switch (polling.next(PollObservation.RUNNING, polls, Duration.between(since, now))) {
+            case PollDecision.PollAgain again -> StepOutcome.again(progress.nextAttempt().at(Phase.MERGE).withoutRefusal()
+                    .settling(since, polls).step(), again.delay());
+            case PollDecision.Done done -> subject.stuck(mr, "GitLab was still checking whether merge request !" + mr.iid()
+                    + " can be merged after " + polling.timeout().toSeconds() + " s");
+        };
+    }
+
+    /** A merge retry: counted, after an exponential delay with jitter; the merge request is re-read first. */
+    private StepOutcome retryMerge(MergeRequestRef mr, MergeProgress progress, Subject subject, String reason) {
+        var attempts = progress.mergeAttempts() + 1;
+        if (attempts > policy.mergeRetries()) {
+            return subject.stuck(mr, "Merging merge request !" + mr.iid() + " kept failing (" + reason + ")");
+        }
+        var delay = policy.mergeRetryBackoff().delayBefore(attempts, jitter.getAsDouble());
+        LOG.log(Level.INFO, () -> "merge of !" + mr.iid() + " refused (" + reason + "); retry " + attempts + " in " + delay);
+        return StepOutcome.again(progress.nextAttempt().at(Phase.MERGE).withMergeAttempts(attempts).withoutRefusal().step(), delay);
+    }
+}

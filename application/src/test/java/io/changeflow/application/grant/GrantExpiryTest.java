@@ -1,0 +1,215 @@
+package io.changeflow.application.grant;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.changeflow.application.batch.RunScheduledBatchRounds;
+import io.changeflow.application.callback.HandleApprovalCallback.Decision;
+import io.changeflow.application.fake.FakeTargets;
+import io.changeflow.application.fake.InMemoryChangeflow;
+import io.changeflow.application.port.out.MergeRequests.FileChange;
+import io.changeflow.application.settings.Settings;
+import io.changeflow.application.submit.SubmitChangeRequest;
+import io.changeflow.domain.request.OperationId;
+import io.changeflow.domain.request.Submission;
+import io.changeflow.domain.request.SubjectId;
+import io.changeflow.domain.request.TargetKey;
+import io.changeflow.domain.state.BindingStatus;
+import io.changeflow.domain.state.ChangeKind;
+import io.changeflow.domain.state.WorkflowEvent;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+/** Issue 18, items 1 and 4: expiry as a change, through the batch machinery's removal rounds. */
+class GrantExpiryTest {
+
+    private static final String SINGLE_FILE = "grants/db-prod-readonly.txt";
+    private static final String BATCH_FILE = "grants/wiki-editors.txt";
+
+    private final InMemoryChangeflow app = new InMemoryChangeflow();
+
+    /** A grant of {@code subject} on {@code target} until {@code until}, taken all the way to VALIDATED. */
+    private OperationId validated(TargetKey target, String subject, Instant until) {
+        app.config.set(Settings.APPROVE_FIRST, "true");
+        var id = InMemoryChangeflow.newOperationId();
+        var result = app.submit(subject, new Submission(id, target.value(), subject, "for the report", until.toString()));
+        assertThat(result).isInstanceOf(SubmitChangeRequest.Result.Accepted.class);
+        var op = OperationId.of(id);
+        app.queue.runUntilIdle();
+        app.decide(op, Decision.APPROVED);
+        app.queue.runUntilIdle();
+        app.scheduledBatchRounds.run(new RunScheduledBatchRounds.Command());
+        app.queue.runUntilIdle();
+        app.deployed(op);
+        assertThat(app.op(op).binding()).contains(BindingStatus.VALIDATED);
+        return op;
+    }
+
+    private String main(String file) {
+        return app.gitlab.fileOn(FakeTargets.PROJECT, "main", file).orElse("");
+    }
+
+    private OperationId ownerOf(TargetKey target, String subject) {
+        return app.operations.binding(SubjectId.of(subject), target).orElseThrow().operationId();
+    }
+
+    private void roundsAndDeploy() {
+        app.scheduledBatchRounds.run(new RunScheduledBatchRounds.Command());
+        app.queue.runUntilIdle();
+    }
+
+    @Test
+    void expiredGrantsAreRemovedByOneMergeRequestPerFileAndEndExpired() {
+        var now = app.clock.instant();
+        var alice = validated(FakeTargets.SINGLE, "alice", now.plus(Duration.ofHours(1)));
+        var bob = validated(FakeTargets.SINGLE, "bob", now.plus(Duration.ofHours(1)));
+        var carol = validated(FakeTargets.BATCHABLE, "carol", now.plus(Duration.ofHours(1)));
+        var dave = validated(FakeTargets.SINGLE, "dave", now.plus(Duration.ofDays(3)));
+        assertThat(main(SINGLE_FILE)).contains("alice until=", "bob until=", "dave until=");
+        var opensBefore = app.gitlab.opens();
+
+        app.clock.advance(Duration.ofHours(2));
+        var result = app.expireGrants.run(new ExpireGrants.Command());
+        assertThat(result.due()).isEqualTo(3);
+        assertThat(result.opened()).isEqualTo(3);
+
+        var aliceRemoval = ownerOf(FakeTargets.SINGLE, "alice");
+        assertThat(app.op(aliceRemoval).kind()).isEqualTo(ChangeKind.EXPIRY);
+        assertThat(app.op(aliceRemoval).binding()).contains(BindingStatus.EXPIRING);
+        assertThat(app.op(aliceRemoval).removes()).contains(alice);
+        assertThat(app.op(alice).binding()).as("the grant no longer owns the row").isEmpty();
+        assertThat(app.batches.isWaiting(aliceRemoval)).isTrue();
+
+        roundsAndDeploy();
+        // one merge request for db-prod-readonly's file (alice and bob), one for wiki-editors' (carol)
+        assertThat(app.gitlab.opens() - opensBefore).isEqualTo(2);
+        assertThat(main(SINGLE_FILE)).doesNotContain("alice until=").doesNotContain("bob until=").contains("dave until=");
+        assertThat(main(BATCH_FILE)).doesNotContain("carol until=");
+        var bobRemoval = ownerOf(FakeTargets.SINGLE, "bob");
+        assertThat(app.mr(aliceRemoval)).isEqualTo(app.mr(bobRemoval));
+        assertThat(app.op(aliceRemoval).binding()).contains(BindingStatus.MERGED);
+        // no approval was asked for the removal
+        assertThat(app.approvals.formOf(aliceRemoval)).isEmpty();
+
+        app.deployed(aliceRemoval);
+        app.deployed(ownerOf(FakeTargets.BATCHABLE, "carol"));
+        assertThat(app.operations.binding(SubjectId.of("alice"), FakeTargets.SINGLE).orElseThrow().status())
+                .isEqualTo(BindingStatus.EXPIRED);
+        assertThat(app.operations.binding(SubjectId.of("bob"), FakeTargets.SINGLE).orElseThrow().status())
+                .isEqualTo(BindingStatus.EXPIRED);
+        assertThat(app.operations.binding(SubjectId.of("carol"), FakeTargets.BATCHABLE).orElseThrow().status())
+                .isEqualTo(BindingStatus.EXPIRED);
+        assertThat(app.op(dave).binding()).contains(BindingStatus.VALIDATED);
+        assertThat(app.operations.history(aliceRemoval)).extracting(h -> h.event()).containsExactly(
+                WorkflowEvent.EXPIRY_DUE, WorkflowEvent.BATCH_CLAIMED, WorkflowEvent.BATCH_MERGED, WorkflowEvent.DEPLOYED);
+        assertThat(carol).isNotNull();
+    }
+
+    @Test
+    void anExpiredGrantCanBeAppliedForAgainAndReachesValidated() {
+        validated(FakeTargets.SINGLE, "alice", app.clock.instant().plus(Duration.ofHours(1)));
+        app.clock.advance(Duration.ofHours(2));
+        app.expireGrants.run(new ExpireGrants.Command());
+        roundsAndDeploy();
+        app.deployed(ownerOf(FakeTargets.SINGLE, "alice"));
+
+        var again = validated(FakeTargets.SINGLE, "alice", app.clock.instant().plus(Duration.ofDays(1)));
+        assertThat(app.operations.bindingsOf(SubjectId.of("alice"))).singleElement().satisfies(row -> {
+            assertThat(row.operationId()).isEqualTo(again);
+            assertThat(row.status()).isEqualTo(BindingStatus.VALIDATED);
+        });
+        assertThat(main(SINGLE_FILE)).contains("alice until=").contains("op=" + again.value());
+    }
+
+    @Test
+    void aGrantNotYetExpiredStaysUnlessWithinTheGrace() {
+        var soon = validated(FakeTargets.SINGLE, "alice", app.clock.instant().plus(Duration.ofMinutes(5)));
+        assertThat(app.expireGrants.run(new ExpireGrants.Command()).due()).isZero();
+        assertThat(app.op(soon).binding()).contains(BindingStatus.VALIDATED);
+
+        var withGrace = new ExpireGrants(app.operations, app.batches, app.targets,
+                ExpireGrants.Policy.of(Optional.of("10m"), Optional.empty()));
+        assertThat(withGrace.run(new ExpireGrants.Command()).opened()).isEqualTo(1);
+        assertThat(app.operations.binding(SubjectId.of("alice"), FakeTargets.SINGLE).orElseThrow().status())
+                .isEqualTo(BindingStatus.EXPIRING);
+    }
+
+    @Test
+    void aGrantWithoutExpiryNeverExpires() {
+        app.config.set(Settings.APPROVE_FIRST, "true");
+        var id = app.submitAccepted(FakeTargets.SINGLE, "erin");
+        app.queue.runUntilIdle();
+        app.decide(id, Decision.APPROVED);
+        app.queue.runUntilIdle();
+        app.deployed(id);
+        app.clock.advance(Duration.ofDays(400));
+        assertThat(app.expireGrants.run(new ExpireGrants.Command()).due()).isZero();
+        assertThat(app.op(id).binding()).contains(BindingStatus.VALIDATED);
+    }
+
+    @Test
+    void aLineEditedByHandIsNeverDropped() {
+        var alice = validated(FakeTargets.SINGLE, "alice", app.clock.instant().plus(Duration.ofHours(1)));
+        var edited = main(SINGLE_FILE).replace("alice until=" + app.op(alice).expiresAt().orElseThrow(),
+                "alice until=2027-01-31T00:00:00Z") + "a note somebody wrote\n";
+        app.gitlab.commit(FakeTargets.PROJECT, "main", "hand edit", List.of(new FileChange(SINGLE_FILE, edited)));
+
+        app.clock.advance(Duration.ofHours(2));
+        app.expireGrants.run(new ExpireGrants.Command());
+        roundsAndDeploy();
+
+        assertThat(main(SINGLE_FILE)).contains("alice until=2027-01-31T00:00:00Z").contains("a note somebody wrote");
+    }
+
+    @Test
+    void aRemovalWhoseAdmissionWasLostIsAdmittedByTheNextRun() {
+        validated(FakeTargets.SINGLE, "alice", app.clock.instant().plus(Duration.ofHours(1)));
+        app.clock.advance(Duration.ofHours(2));
+        app.batches.failNextAdmit(new IllegalStateException("the instance died before admitting"));
+        try {
+            app.expireGrants.run(new ExpireGrants.Command());
+        } catch (IllegalStateException expected) {
+            // the run stopped after opening the removal
+        }
+        var removal = ownerOf(FakeTargets.SINGLE, "alice");
+        assertThat(app.batches.isWaiting(removal)).isFalse();
+
+        app.clock.advance(Duration.ofMinutes(1));
+        var next = app.expireGrants.run(new ExpireGrants.Command());
+        assertThat(next.due()).isZero();
+        assertThat(next.admitted()).isEqualTo(1);
+        assertThat(app.batches.isWaiting(removal)).isTrue();
+    }
+
+    @Test
+    void theGraceIsFailSafe() {
+        assertThat(ExpireGrants.Policy.of(Optional.empty(), Optional.empty())).isEqualTo(ExpireGrants.Policy.defaults());
+        assertThat(ExpireGrants.Policy.of(Optional.of("garbled"), Optional.of("x")).grace()).isZero();
+        assertThat(ExpireGrants.Policy.of(Optional.of("-5m"), Optional.empty()).grace()).isZero();
+        assertThat(ExpireGrants.Policy.of(Optional.of("PT-5M"), Optional.empty()).grace()).isZero();
+        assertThat(ExpireGrants.Policy.of(Optional.of("90s"), Optional.empty()).grace()).isEqualTo(Duration.ofSeconds(90));
+        assertThat(ExpireGrants.Policy.of(Optional.empty(), Optional.of("0")).every()).isEqualTo(Duration.ofMinutes(1));
+        assertThat(ExpireGrants.Policy.of(Optional.empty(), Optional.of("5s")).every()).isEqualTo(Duration.ofSeconds(5));
+    }
+
+    @Test
+    void anOperatorConfirmsAnUnconfirmedRemovalInEffectAndItEndsExpired() {
+        validated(FakeTargets.SINGLE, "gus", app.clock.instant().plus(Duration.ofHours(1)));
+        app.clock.advance(Duration.ofHours(2));
+        app.expireGrants.run(new ExpireGrants.Command());
+        roundsAndDeploy();
+        var removal = ownerOf(FakeTargets.SINGLE, "gus");
+        app.clock.advance(Duration.ofHours(3));
+        app.deployDeadline.run(new io.changeflow.application.deploy.DeployDeadline.Command());
+        assertThat(app.op(removal).binding()).contains(BindingStatus.DEPLOY_UNCONFIRMED);
+
+        var command = new io.changeflow.application.deploy.DeployActionCommand(removal.value(), "otto", java.util.Map.of());
+        assertThat(app.confirmDeployed.confirm(command)).isEqualTo(
+                new io.changeflow.application.deploy.ConfirmDeployed.Result.Confirmed(removal, BindingStatus.EXPIRED));
+        assertThat(app.op(removal).binding()).contains(BindingStatus.EXPIRED);
+        assertThat(app.confirmDeployed.confirm(command))
+                .isInstanceOf(io.changeflow.application.deploy.ConfirmDeployed.Result.AlreadyInEffect.class);
+    }
+}

@@ -1,0 +1,64 @@
+package io.changeflow.bootstrap;
+
+import io.changeflow.adapter.scheduler.RecurringJob;
+import io.changeflow.application.grant.ExpireGrants;
+import io.changeflow.application.grant.ListExpiringGrants;
+import io.changeflow.application.grant.RemoveGrant;
+import io.changeflow.application.port.out.AuditLog;
+import io.changeflow.application.port.out.Batches;
+import io.changeflow.application.port.out.Operations;
+import io.changeflow.application.port.out.Targets;
+import java.time.Clock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
+
+/**
+ * The grant's whole life (issue 18): the expiry job, the give-up / revocation use case and the operators' count of
+ * grants expiring soon. The keys
+ * {@value #GRACE} and {@value #EVERY} are read as text and resolved fail-safe ({@link ExpireGrants.Policy#of}):
+ * a missing, garbled or negative grace is 0 (never "never expire"); a missing, garbled, zero or negative interval
+ * is 1 min. Neither stops the service from starting.
+ */
+@Configuration(proxyBeanMethods = false)
+class GrantsConfiguration {
+
+    static final String GRACE = "changeflow.grants.expiry-grace";
+    static final String EVERY = "changeflow.grants.expiry-every";
+
+    private static final Logger log = LoggerFactory.getLogger(GrantsConfiguration.class);
+
+    @Bean
+    ExpireGrants.Policy expireGrantsPolicy(Environment environment) {
+        var binder = Binder.get(environment);
+        var grace = DeployConfiguration.text(binder, GRACE);
+        var every = DeployConfiguration.text(binder, EVERY);
+        var policy = ExpireGrants.Policy.of(grace, every);
+        log.info("grant expiry grace {} (configured '{}'), checked every {} (configured '{}')", policy.grace(),
+                grace.orElse(""), policy.every(), every.orElse(""));
+        return policy;
+    }
+
+    @Bean
+    ExpireGrants expireGrants(Operations operations, Batches batches, Targets targets, ExpireGrants.Policy policy) {
+        return new ExpireGrants(operations, batches, targets, policy);
+    }
+
+    @Bean
+    RecurringJob expireGrantsJob(ExpireGrants expire, ExpireGrants.Policy policy) {
+        return new RecurringJob("expire-grants", policy.every(), () -> expire.run(new ExpireGrants.Command()));
+    }
+
+    @Bean
+    ListExpiringGrants listExpiringGrants(Operations operations) {
+        return new ListExpiringGrants(operations);
+    }
+
+    @Bean
+    RemoveGrant removeGrant(Operations operations, Batches batches, Targets targets, AuditLog audit, Clock clock) {
+        return new RemoveGrant(operations, batches, targets, audit, clock);
+    }
+}

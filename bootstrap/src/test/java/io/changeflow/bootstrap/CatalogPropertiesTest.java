@@ -1,0 +1,30 @@
+package io.changeflow.bootstrap;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.changeflow.domain.request.PipelinePolicy;
+import io.changeflow.domain.request.TargetKey;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The catalog's per-target pipeline policy ({@code changeflow.catalog.targets[n].pipeline}): fail-safe {@code required}. */
+class CatalogPropertiesTest {
+
+    private static CatalogProperties.Entry entry(String key, String pipeline) {
+        return new CatalogProperties.Entry(key, null, null, "platform/access-config", "grants/" + key + ".txt", false, null,
+                pipeline);
+    }
+
+    @Test
+    void eachTargetHasThePipelinePolicyItNamesAndAMissingOrGarbledOneIsRequired() {
+        var targets = new CatalogProperties(List.of(entry("no-ci", "none"), entry("manual", "Manual-Counts"),
+                entry("plain", null), entry("garbled", "nope"), entry("blank", " "), entry("strict", "required"))).toTargets();
+
+        assertThat(targets.find(TargetKey.of("no-ci")).orElseThrow().pipeline()).isEqualTo(PipelinePolicy.NONE);
+        assertThat(targets.find(TargetKey.of("manual")).orElseThrow().pipeline()).isEqualTo(PipelinePolicy.MANUAL_COUNTS);
+        assertThat(targets.find(TargetKey.of("strict")).orElseThrow().pipeline()).isEqualTo(PipelinePolicy.REQUIRED);
+        for (var key : List.of("plain", "garbled", "blank")) {
+            assertThat(targets.find(TargetKey.of(key)).orElseThrow().pipeline()).as(key).isEqualTo(PipelinePolicy.REQUIRED);
+        }
+    }
+}

@@ -1,0 +1,234 @@
+package io.changeflow.domain.state;
+
+import io.changeflow.domain.hint.Hint;
+import io.changeflow.domain.hint.NextAction;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.EnumMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Who makes the next move in every non-terminal state, and what happens at its deadline: the design's
+ * first promise ("a request is never processing forever") as data. Every state a request can reach
+ * through the {@link Transitions transition table} either ends (terminal), or is owned by a person who
+ * was told so (hint {@link Hint#CONTACT_MAINTAINERS}), or has a {@link Wait}: an owner that acts on its
+ * own (this service through a scheduled step or recurring job, or an outside party such as the approver
+ * or a pipeline) and a {@link Deadline} after which this service acts (an automatic action, or an
+ * explicit state whose hint is {@link Hint#CONTACT_MAINTAINERS}).
+ *
+ * <p>{@code ConvergenceTest} walks every state reachable through the table and fails when one has no
+ * entry here; the reliability suite checks the same promise in the database (no request past its
+ * deadline without a move).
+ */
+public final class Convergence {
+
+    /** Who makes the next move. */
+    public enum Owner {
+        /** This service: a scheduled workflow step or a recurring job. */
+        SERVICE,
+        /** The approver, in the approval system. */
+        APPROVER,
+        /** The merge request's CI pipeline on GitLab. */
+        PIPELINE,
+        /** The deployment pipeline, which reports the change in effect. */
+        DEPLOY_PIPELINE,
+        /** A person: the maintainers or an operator (the request says so with CONTACT_MAINTAINERS). */
+        MAINTAINERS
+    }
+
+    /**
+     * Which configured duration bounds the wait, counted from the state's last write. Each names the
+     * configuration key that sets it (see docs/configuration.md).
+     */
+    public enum Deadline {
+        /** A step that stays silent this long is declared failed by the stuck-request sweep. */
+        STEP_SILENCE("changeflow.workflow.sweep.fail-after"),
+        /** No decision this long: the approval is withdrawn and the request ends REJECTED. */
+        APPROVAL("changeflow.workflow.approval-deadline"),
+        /** A pipeline pending this long becomes an explicit state a person looks at. */
+        PIPELINE_PENDING("changeflow.workflow.pipeline.pending-deadline"),
+        /** Merged but not reported in effect this long: an explicit "deploy unconfirmed" state. */
+        DEPLOY("changeflow.workflow.deploy-deadline"),
+        /** Transient failures retried automatically this long, then a person is asked. */
+        TRANSIENT("changeflow.workflow.transient-deadline");
+
+        private final String key;
+
+        Deadline(String key) {
+            this.key = key;
+        }
+
+        /** The configuration key of this duration. */
+        public String key() {
+            return key;
+        }
+    }
+
+    /**
+     * One waiting state's owner, what the owner does next, its deadline and what happens then.
+     *
+     * @param nextMove   what the owner does next, for people ("the pipeline runs")
+     * @param atDeadline what this service does when the deadline passes, for people
+     */
+    public record Wait(Owner owner, String nextMove, Optional<Deadline> deadline, String atDeadline) {
+        public Wait {
+            Objects.requireNonNull(owner, "owner");
+            Objects.requireNonNull(nextMove, "nextMove");
+            Objects.requireNonNull(deadline, "deadline");
+            Objects.requireNonNull(atDeadline, "atDeadline");
+            if (owner != Owner.MAINTAINERS && deadline.isEmpty()) {
+                throw new IllegalArgumentException("a wait on " + owner + " needs a deadline");
+            }
+        }
+
+        static Wait of(Owner owner, String nextMove, Deadline deadline, String atDeadline) {
+            return new Wait(owner, nextMove, Optional.of(deadline), atDeadline);
+        }
+
+        /** A person owns the next move; the request already says so. */
+        public static Wait person(String nextMove) {
+            return new Wait(Owner.MAINTAINERS, nextMove, Optional.empty(), "nothing: a person was told to act");
+        }
+
+        public boolean ownedByPerson() {
+            return owner == Owner.MAINTAINERS;
+        }
+    }
+
+    private static final Wait PERSON = Wait.person("A person checks the request and acts on it (see the hint).");
+
+    private final Map<BindingStatus, Wait> byBinding;
+    private final Map<StepStatus, Wait> byStep;
+
+    /**
+     * @param byBinding the wait of each non-terminal binding status
+     * @param byStep    steps whose wait differs from their binding's (e.g. a pipeline pending while merging)
+     */
+    public Convergence(Map<BindingStatus, Wait> byBinding, Map<StepStatus, Wait> byStep) {
+        this.byBinding = Collections.unmodifiableMap(copy(byBinding, BindingStatus.class));
+        this.byStep = Collections.unmodifiableMap(copy(byStep, StepStatus.class));
+    }
+
+    private static <K extends Enum<K>> Map<K, Wait> copy(Map<K, Wait> map, Class<K> type) {
+        var copy = new EnumMap<K, Wait>(type);
+        copy.putAll(map);
+        return copy;
+    }
+
+    /** The table of this release. */
+    public static Convergence standard() {
+        return STANDARD;
+    }
+
+    private static final Convergence STANDARD = new Convergence(standardBindings(), standardSteps());
+
+    private static Map<BindingStatus, Wait> standardBindings() {
+        var table = new EnumMap<BindingStatus, Wait>(BindingStatus.class);
+        table.put(BindingStatus.APPROVAL_SENDING, Wait.of(Owner.SERVICE,
+                "This service sends the request to the approval system.", Deadline.STEP_SILENCE,
+                "the send is declared failed and retried automatically"));
+        table.put(BindingStatus.APPROVAL_SENT, Wait.of(Owner.APPROVER,
+                "The approver decides; this service also asks the approval system regularly.", Deadline.APPROVAL,
+                "the approval is withdrawn and the request ends rejected (it can be applied for again)"));
+        table.put(BindingStatus.MR_CREATING, Wait.of(Owner.SERVICE,
+                "This service creates the merge request and watches its pipeline.", Deadline.STEP_SILENCE,
+                "the creation is declared failed and retried automatically"));
+        table.put(BindingStatus.MR_CREATED, Wait.of(Owner.SERVICE,
+                "This service asks for approval or approves and merges.", Deadline.STEP_SILENCE,
+                "the step is declared failed and retried automatically"));
+        table.put(BindingStatus.MERGING, Wait.of(Owner.SERVICE,
+                "This service approves, rebases and merges the merge request.", Deadline.STEP_SILENCE,
+                "merging is declared failed and retried automatically"));
+        table.put(BindingStatus.BATCH_WAITING, Wait.of(Owner.SERVICE,
+                "The next batch round takes the change.", Deadline.STEP_SILENCE,
+                "the change is admitted to the waiting set again"));
+        table.put(BindingStatus.BATCHED, Wait.of(Owner.SERVICE,
+                "This service merges the batch merge request.", Deadline.STEP_SILENCE,
+                "the batch is settled (its members go back to the waiting set or fail explicitly)"));
+        var removal = Wait.of(Owner.SERVICE,
+                "The expiry job admits the removal to its file's removal round; the next round takes it.",
+                Deadline.STEP_SILENCE, "the expiry job admits it again (each run admits every removal still due)");
+        table.put(BindingStatus.EXPIRING, removal);
+        table.put(BindingStatus.REVOKING, removal);
+        table.put(BindingStatus.MERGED, Wait.of(Owner.DEPLOY_PIPELINE,
+                "The deployment pipeline reports the change in effect; reconciliation also looks.", Deadline.DEPLOY,
+                "the request is marked 'deploy unconfirmed' and a person is asked to confirm"));
+        // Failure states whose hint is KEEP_WAITING are retried by this service; the others are a person's.
+        var retried = Wait.of(Owner.SERVICE, "This service retries the step automatically.", Deadline.TRANSIENT,
+                "retrying stops and a person is asked (contact the maintainers)");
+        table.put(BindingStatus.APPROVAL_FAILED, retried);
+        table.put(BindingStatus.CREATE_FAILED, retried);
+        table.put(BindingStatus.HANDLE_FAILED, retried);
+        return table;
+    }
+
+    private static Map<StepStatus, Wait> standardSteps() {
+        var table = new EnumMap<StepStatus, Wait>(StepStatus.class);
+        var pipeline = Wait.of(Owner.PIPELINE, "The pipeline finishes; this service keeps looking at it.",
+                Deadline.PIPELINE_PENDING, "the request stops in an explicit state and a person checks the pipeline");
+        table.put(StepStatus.CREATE_PIPELINE_PENDING, pipeline);
+        table.put(StepStatus.HANDLE_PIPELINE_PENDING, pipeline);
+        table.put(StepStatus.BATCH_PENDING, Wait.of(Owner.SERVICE,
+                "The batch is settled: its pipeline is looked at again, or an operator settles it.", Deadline.STEP_SILENCE,
+                "the batch sweep settles it"));
+        return table;
+    }
+
+    /**
+     * The wait of {@code state}: empty for a terminal state (nothing more happens) and for a state this
+     * table does not know (a defect {@code ConvergenceTest} catches). A state whose hint asks a person to
+     * act is the person's, whatever its binding.
+     */
+    public Optional<Wait> of(WorkflowState state) {
+        if (state.binding().isEmpty() || state.binding().get().isTerminal()) {
+            return Optional.empty();
+        }
+        if (NextAction.of(state.step(), state.binding()) == Hint.CONTACT_MAINTAINERS) {
+            return Optional.of(PERSON);
+        }
+        var step = byStep.get(state.step());
+        return step != null ? Optional.of(step) : Optional.ofNullable(byBinding.get(state.binding().get()));
+    }
+
+    /** The non-terminal states among {@code states} that have no owner here: must be none. */
+    public List<WorkflowState> withoutOwner(Collection<WorkflowState> states) {
+        var missing = new ArrayList<WorkflowState>();
+        for (var state : states) {
+            var terminal = state.binding().isEmpty() || state.binding().get().isTerminal();
+            if (!terminal && of(state).isEmpty()) {
+                missing.add(state);
+            }
+        }
+        return missing;
+    }
+
+    /**
+     * Every state a request can reach from a submission through the table (breadth first over every
+     * event), detached states included. The set {@link #withoutOwner} is checked against.
+     */
+    public static Set<WorkflowState> reachable() {
+        var seen = new LinkedHashSet<WorkflowState>();
+        var queue = new ArrayDeque<WorkflowState>();
+        for (var event : WorkflowEvent.values()) {
+            if (Transitions.check(Optional.empty(), event) instanceof Transition.Moved moved && seen.add(moved.to())) {
+                queue.add(moved.to());
+            }
+        }
+        while (!queue.isEmpty()) {
+            var state = queue.poll();
+            for (var event : WorkflowEvent.values()) {
+                if (Transitions.check(state, event) instanceof Transition.Moved moved && seen.add(moved.to())) {
+                    queue.add(moved.to());
+                }
+            }
+        }
+        return Collections.unmodifiableSet(seen);
+    }
+}

@@ -1,0 +1,79 @@
+package io.changeflow.domain.state;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.changeflow.domain.hint.Hint;
+import io.changeflow.domain.hint.NextAction;
+import io.changeflow.domain.state.Convergence.Owner;
+import java.util.EnumMap;
+import java.util.HashMap;
+import org.junit.jupiter.api.Test;
+
+/** Every state a request can reach has an owner and a deadline (issue: every request converges). */
+class ConvergenceTest {
+
+    private final Convergence table = Convergence.standard();
+
+    @Test
+    void everyReachableNonTerminalStateHasAnOwnerAndADeadline() {
+        var reachable = Convergence.reachable();
+        assertThat(reachable).as("the walk reaches the whole table").hasSizeGreaterThan(20);
+        assertThat(table.withoutOwner(reachable)).as("states nobody owns").isEmpty();
+        for (var state : reachable) {
+            table.of(state).ifPresent(wait -> assertThat(wait.ownedByPerson() || wait.deadline().isPresent())
+                    .as(state + " waits on " + wait.owner() + " without a deadline").isTrue());
+        }
+    }
+
+    @Test
+    void theWalkReachesEveryBindingStatusAndTheWaitingSteps() {
+        var bindings = Convergence.reachable().stream().flatMap(s -> s.binding().stream()).distinct().toList();
+        assertThat(bindings).containsExactlyInAnyOrder(BindingStatus.values());
+        var steps = Convergence.reachable().stream().map(WorkflowState::step).toList();
+        assertThat(steps).contains(StepStatus.CREATE_PIPELINE_PENDING, StepStatus.HANDLE_PIPELINE_PENDING,
+                StepStatus.BATCH_PENDING, StepStatus.APPROVAL_SUBMITTED);
+    }
+
+    @Test
+    void aStateWithoutAnEntryIsReported() {
+        // The failing example: the same table without MERGED (as when a new waiting state is added to the
+        // transition table and nobody says who moves it on) reports every reachable MERGED state.
+        var bindings = new EnumMap<BindingStatus, Convergence.Wait>(BindingStatus.class);
+        for (var status : BindingStatus.values()) {
+            table.of(WorkflowState.of(StepStatus.HANDLE_STARTED, status)).ifPresent(w -> bindings.put(status, w));
+        }
+        bindings.remove(BindingStatus.MERGED);
+        var withoutMerged = new Convergence(bindings, new HashMap<>());
+        var missing = withoutMerged.withoutOwner(Convergence.reachable());
+        assertThat(missing).isNotEmpty().allSatisfy(state ->
+                assertThat(state.binding()).contains(BindingStatus.MERGED));
+    }
+
+    @Test
+    void aPersonOwnsExactlyTheStatesWhoseHintAsksForOne() {
+        for (var state : Convergence.reachable()) {
+            var wait = table.of(state);
+            if (wait.isEmpty()) {
+                continue;
+            }
+            var hint = NextAction.of(state.step(), state.binding());
+            assertThat(wait.get().owner() == Owner.MAINTAINERS).as(state + " hint " + hint)
+                    .isEqualTo(hint == Hint.CONTACT_MAINTAINERS);
+        }
+    }
+
+    @Test
+    void outsidePartiesOwnTheirWaitsAndTerminalStatesHaveNone() {
+        assertThat(table.of(WorkflowState.of(StepStatus.APPROVAL_SUBMITTED, BindingStatus.APPROVAL_SENT)))
+                .hasValueSatisfying(w -> {
+                    assertThat(w.owner()).isEqualTo(Owner.APPROVER);
+                    assertThat(w.deadline()).contains(Convergence.Deadline.APPROVAL);
+                });
+        assertThat(table.of(WorkflowState.of(StepStatus.HANDLE_MERGED, BindingStatus.MERGED)))
+                .hasValueSatisfying(w -> assertThat(w.deadline()).contains(Convergence.Deadline.DEPLOY));
+        assertThat(table.of(WorkflowState.of(StepStatus.HANDLE_PIPELINE_PENDING, BindingStatus.MERGING)))
+                .hasValueSatisfying(w -> assertThat(w.owner()).isEqualTo(Owner.PIPELINE));
+        assertThat(table.of(WorkflowState.of(StepStatus.CALLED_BACK, BindingStatus.VALIDATED))).isEmpty();
+        assertThat(table.of(WorkflowState.detached(StepStatus.CLOSE_DONE))).isEmpty();
+    }
+}

@@ -1,0 +1,53 @@
+import { act } from 'react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { envelope, mockFetch, type RecordedCall, type Reply } from '../test/fetchMock';
+import { view } from '../test/fixtures';
+import { flush, render, type Rendered } from '../test/render';
+import { OperationsPage } from './OperationsPage';
+
+let r: Rendered | null = null;
+let restore: (() => void) | null = null;
+
+/** The page's own search; the overdue panel on it asks /ops/overdue, answered with nothing overdue. */
+function backend(handler: (call: RecordedCall) => Reply) {
+  const mock = mockFetch((c) => (c.url.startsWith('/ops/overdue') ? envelope('OK', { examined: 0, overdue: [] }) : handler(c)));
+  restore = mock.restore;
+  return mock;
+}
+
+const searches = (calls: RecordedCall[]) => calls.map((c) => c.url).filter((url) => url.startsWith('/ops/operations'));
+
+afterEach(async () => {
+  await r?.unmount();
+  r = null;
+  restore?.();
+  restore = null;
+  window.history.replaceState(null, '', '/');
+});
+
+describe('OperationsPage (stuck requests)', () => {
+  it('runs the search its URL names on open (the overview links there) and fills the form with it', async () => {
+    window.history.replaceState(null, '', '/console/stuck?status=APPROVAL_SENT&stuckFor=2520');
+    const mock = backend(() => envelope('OK', [view({ operationId: 'aaaaaaaa-1', timeline: undefined })]));
+    r = await render(<OperationsPage />);
+    await flush();
+    expect(searches(mock.calls)).toEqual(['/ops/operations?status=APPROVAL_SENT&stuckForSeconds=2520&limit=100']);
+    expect(r.allByTestId('ops-result').map((row) => row.dataset.operationId)).toEqual(['aaaaaaaa-1']);
+    expect(r.container.querySelector<HTMLSelectElement>('#ops-status')?.value).toBe('APPROVAL_SENT');
+    expect(r.container.querySelector<HTMLInputElement>('#ops-stuck')?.value).toBe('2520');
+  });
+
+  it('waits for Find without a search in the URL, then writes the search into the URL', async () => {
+    window.history.replaceState(null, '', '/console/stuck');
+    const mock = backend(() => envelope('OK', []));
+    r = await render(<OperationsPage />);
+    await flush();
+    expect(searches(mock.calls)).toHaveLength(0);
+    await act(async () => {
+      r?.byTestId<HTMLFormElement>('ops-search').requestSubmit();
+    });
+    await flush();
+    expect(window.location.pathname + window.location.search).toBe('/console/stuck?stuckFor=600');
+    expect(searches(mock.calls)).toEqual(['/ops/operations?stuckForSeconds=600&limit=100']);
+  });
+});

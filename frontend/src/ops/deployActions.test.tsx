@@ -1,0 +1,116 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { OperationDetail } from '../api/types';
+import { envelope, mockFetch, type RecordedCall, type Reply } from '../test/fetchMock';
+import { entry, view } from '../test/fixtures';
+import { click, flush, render, waitFor, type Rendered } from '../test/render';
+import { deployActionTone, offersDeployAction, OperationPage } from './OperationPage';
+
+let r: Rendered | null = null;
+let restore: (() => void) | null = null;
+
+function backend(handler: (call: RecordedCall) => Reply) {
+  const mock = mockFetch(handler);
+  restore = mock.restore;
+  return mock;
+}
+
+beforeEach(() => {
+  window.history.replaceState(null, '', '/console');
+});
+
+afterEach(async () => {
+  await r?.unmount();
+  r = null;
+  restore?.();
+  restore = null;
+});
+
+function deployDetail(status: string, allowedActions: string[]): OperationDetail {
+  return {
+    ...view({
+      operationId: 'op-9',
+      status,
+      step: status,
+      stepCode: 10310,
+      hint: { code: 'CONTACT_MAINTAINERS', message: 'Your change is merged, but the deployment did not confirm it in time.' },
+      detail: 'Merged, but no deploy report confirmed it within 2 h.',
+      timeline: [entry('MERGED', 'MERGED'), entry('DEPLOY_DEADLINE_PASSED', status, '2026-01-01T12:00:05Z')],
+    }),
+    binding: null,
+    history: [],
+    audit: [],
+    allowedActions,
+    retriggerStep: null,
+  };
+}
+
+describe('deploy actions on the operation page', () => {
+  it('offers confirm and mark-failed for an unconfirmed deploy, and confirming posts and reports CONFIRMED', async () => {
+    const api = backend((c) =>
+      c.method === 'POST'
+        ? envelope('CONFIRMED', { operationId: 'op-9', status: 'VALIDATED' }, 200, { message: 'Confirmed in effect: the request is VALIDATED.' })
+        : envelope('OK', deployDetail('DEPLOY_UNCONFIRMED', ['CONFIRM_DEPLOYED', 'MARK_DEPLOY_FAILED'])),
+    );
+    r = await render(<OperationPage operationId="op-9" />);
+    await flush();
+    expect(r.queryByTestId('ops-mark-deploy-failed')).not.toBeNull();
+    await click(r.byTestId('ops-confirm-deployed'));
+    await flush();
+    expect(api.calls.find((c) => c.method === 'POST')?.url).toBe('/ops/operations/op-9/confirm-deployed');
+    const result = r.byTestId('ops-action-result').querySelector('p')!;
+    expect(result.dataset.code).toBe('CONFIRMED');
+    expect(result.dataset.tone).toBe('success');
+  });
+
+  it('marking failed posts to mark-deploy-failed', async () => {
+    const api = backend((c) =>
+      c.method === 'POST'
+        ? envelope('MARKED_FAILED', { operationId: 'op-9', status: 'DEPLOY_FAILED' }, 200, { message: 'Marked failed.' })
+        : envelope('OK', deployDetail('MERGED', ['CONFIRM_DEPLOYED', 'MARK_DEPLOY_FAILED'])),
+    );
+    r = await render(<OperationPage operationId="op-9" />);
+    await flush();
+    await click(r.byTestId('ops-mark-deploy-failed'));
+    await flush();
+    expect(api.calls.find((c) => c.method === 'POST')?.url).toBe('/ops/operations/op-9/mark-deploy-failed');
+    expect(r.byTestId('ops-action-result').querySelector('p')!.dataset.code).toBe('MARKED_FAILED');
+  });
+
+  it('a second confirm answers ALREADY_IN_EFFECT as an error with its message', async () => {
+    backend((c) =>
+      c.method === 'POST'
+        ? envelope('ALREADY_IN_EFFECT', null, 409, { message: 'The request is already in effect; nothing was changed.', traceId: 'tr-9' })
+        : envelope('OK', deployDetail('DEPLOY_FAILED', ['CONFIRM_DEPLOYED'])),
+    );
+    r = await render(<OperationPage operationId="op-9" />);
+    await flush();
+    expect(r.queryByTestId('ops-mark-deploy-failed')).toBeNull();
+    await click(r.byTestId('ops-confirm-deployed'));
+    await flush();
+    const rendered = r;
+    await waitFor(() => rendered.queryByTestId('error-code') !== null);
+    expect(r.byTestId('error-code').textContent).toBe('ALREADY_IN_EFFECT');
+    expect(r.byTestId('error-message').textContent).toBe('The request is already in effect; nothing was changed.');
+  });
+
+  it('shows neither button where they do not help', async () => {
+    backend(() => envelope('OK', deployDetail('APPROVAL_SENT', ['CLOSE'])));
+    r = await render(<OperationPage operationId="op-9" />);
+    await flush();
+    expect(r.queryByTestId('ops-confirm-deployed')).toBeNull();
+    expect(r.queryByTestId('ops-mark-deploy-failed')).toBeNull();
+  });
+
+  it('without the server list, offers them by status only for a merged request not in effect', () => {
+    expect(offersDeployAction({ status: 'DEPLOY_UNCONFIRMED' }, 'confirmdeployed')).toBe(true);
+    expect(offersDeployAction({ status: 'DEPLOY_UNCONFIRMED' }, 'markdeployfailed')).toBe(true);
+    expect(offersDeployAction({ status: 'MERGED' }, 'markdeployfailed')).toBe(true);
+    expect(offersDeployAction({ status: 'DEPLOY_FAILED' }, 'confirmdeployed')).toBe(true);
+    expect(offersDeployAction({ status: 'DEPLOY_FAILED' }, 'markdeployfailed')).toBe(false);
+    expect(offersDeployAction({ status: 'VALIDATED' }, 'confirmdeployed')).toBe(false);
+    expect(offersDeployAction({ status: null }, 'confirmdeployed')).toBe(false);
+    expect(offersDeployAction({ status: 'MERGED', allowedActions: [] }, 'confirmdeployed')).toBe(false);
+    expect(deployActionTone('CONFIRMED')).toBe('success');
+    expect(deployActionTone('MARKED_FAILED')).toBe('info');
+  });
+});
