@@ -91,7 +91,7 @@ function Members({ members }: { members: unknown[] }) {
 
 /** Batches and their members; start a batch round; settle a stuck or blocked batch. */
 export function BatchesPage() {
-  const [state, reload] = useLoad((signal) => listBatches(50, signal), []);
+  const [state, reload] = useLoad(['batches', 50], (signal) => listBatches(50, signal));
   const [partition, setPartition] = useState('global');
   const [busy, setBusy] = useState<string | null>(null);
   const [outcome, setOutcome] = useState<ActionOutcome | null>(null);
