@@ -27,38 +27,49 @@ export function ListFilters({
   const { known, targetKeys } = useTargetChoices(query.target);
   return (
     <div className="inline-form" role="group" aria-label="Filters" data-testid={`${idPrefix}-filters`}>
-      <div className="field">
-        <label htmlFor={`${idPrefix}-status`}>Status</label>
-        <select
-          id={`${idPrefix}-status`}
-          data-testid={`${idPrefix}-status`}
-          value={query.status ?? ''}
-          onChange={(e) => onChange({ status: e.target.value || null })}
-        >
-          <option value="">Any</option>
-          {Object.entries(STATUS_LABELS).map(([code, label]) => (
-            <option key={code} value={code}>
-              {label}
-            </option>
-          ))}
-        </select>
-      </div>
-      <div className="field">
-        <label htmlFor={`${idPrefix}-target`}>Target</label>
-        <select
-          id={`${idPrefix}-target`}
-          data-testid={`${idPrefix}-target`}
-          value={query.target ?? ''}
-          onChange={(e) => onChange({ target: e.target.value || null })}
-        >
-          <option value="">Any</option>
-          {targetKeys.map((key) => (
-            <option key={key} value={key}>
-              {known.find((t) => t.key === key)?.name ?? key}
-            </option>
-          ))}
-        </select>
-      </div>
+      <FilterSelect
+        id={`${idPrefix}-status`}
+        label="Status"
+        value={query.status ?? ''}
+        options={Object.entries(STATUS_LABELS).map(([value, label]) => ({ value, label }))}
+        onChange={(value) => onChange({ status: value || null })}
+      />
+      <FilterSelect
+        id={`${idPrefix}-target`}
+        label="Target"
+        value={query.target ?? ''}
+        options={targetKeys.map((key) => ({ value: key, label: known.find((t) => t.key === key)?.name ?? key }))}
+        onChange={(value) => onChange({ target: value || null })}
+      />
+    </div>
+  );
+}
+
+/** One labelled filter: "Any" (the empty value) first, then `options`; the id is also the test id. */
+export function FilterSelect({
+  id,
+  label,
+  value,
+  options,
+  onChange,
+}: {
+  id: string;
+  label: string;
+  value: string;
+  options: { value: string; label: string }[];
+  onChange: (value: string) => void;
+}) {
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      <select id={id} data-testid={id} value={value} onChange={(e) => onChange(e.target.value)}>
+        <option value="">Any</option>
+        {options.map((o) => (
+          <option key={o.value} value={o.value}>
+            {o.label}
+          </option>
+        ))}
+      </select>
     </div>
   );
 }

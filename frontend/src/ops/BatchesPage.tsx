@@ -3,6 +3,7 @@ import { listBatches, settleBatch, startBatchRound } from '../api/endpoints';
 import type { BatchRound, RequestView, Settlement } from '../api/types';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { HintText } from '../components/HintText';
+import { FilterSelect } from '../components/ListFilters';
 import { Loading } from '../components/Loading';
 import { PageHeading } from '../components/PageHeading';
 import { MergeRequestLink } from '../components/RequestDetails';
@@ -144,7 +145,8 @@ export function BatchesPage() {
   const batches = all.filter(
     (b) => (statusFilter === '' || b.status === statusFilter) && (partitionFilter === '' || b.partition === partitionFilter),
   );
-  const choices = (values: string[], current: string) => [...new Set([...values, ...(current ? [current] : [])])].sort();
+  const choices = (values: string[], current: string) =>
+    [...new Set([...values, ...(current ? [current] : [])])].sort().map((value) => ({ value, label: value }));
 
   return (
     <section className="panel" data-testid="ops-batches-page">
@@ -170,38 +172,20 @@ export function BatchesPage() {
       <ActionResult outcome={outcome} testId="batch-action-result" />
 
       <div className="inline-form" role="group" aria-label="Filters">
-        <div className="field">
-          <label htmlFor="batch-filter-status">Status</label>
-          <select
-            id="batch-filter-status"
-            data-testid="batch-filter-status"
-            value={statusFilter}
-            onChange={(e) => setFilter('status', e.target.value)}
-          >
-            <option value="">Any</option>
-            {choices(['RUNNING', 'SUCCEEDED', 'FAILED', 'BLOCKED', ...all.map((b) => b.status)], statusFilter).map((v) => (
-              <option key={v} value={v}>
-                {v}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className="field">
-          <label htmlFor="batch-filter-partition">Partition</label>
-          <select
-            id="batch-filter-partition"
-            data-testid="batch-filter-partition"
-            value={partitionFilter}
-            onChange={(e) => setFilter('partition', e.target.value)}
-          >
-            <option value="">Any</option>
-            {choices(all.map((b) => b.partition), partitionFilter).map((v) => (
-              <option key={v} value={v}>
-                {v}
-              </option>
-            ))}
-          </select>
-        </div>
+        <FilterSelect
+          id="batch-filter-status"
+          label="Status"
+          value={statusFilter}
+          options={choices(['RUNNING', 'SUCCEEDED', 'FAILED', 'BLOCKED', ...all.map((b) => b.status)], statusFilter)}
+          onChange={(value) => setFilter('status', value)}
+        />
+        <FilterSelect
+          id="batch-filter-partition"
+          label="Partition"
+          value={partitionFilter}
+          options={choices(all.map((b) => b.partition), partitionFilter)}
+          onChange={(value) => setFilter('partition', value)}
+        />
       </div>
 
       {state.loading ? <Loading /> : null}

@@ -2,7 +2,7 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { findOperations, runReconciliation } from '../api/endpoints';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { HintText } from '../components/HintText';
-import { useTargetChoices } from '../components/ListFilters';
+import { FilterSelect, useTargetChoices } from '../components/ListFilters';
 import { Loading } from '../components/Loading';
 import { PageHeading } from '../components/PageHeading';
 import { StatusBadge } from '../components/StatusBadge';
@@ -89,17 +89,13 @@ export function OperationsPage() {
             ))}
           </select>
         </div>
-        <div className="field">
-          <label htmlFor="ops-target">Target</label>
-          <select id="ops-target" value={target} onChange={(e) => setTarget(e.target.value)} data-testid="ops-target">
-            <option value="">Any</option>
-            {targetKeys.map((key) => (
-              <option key={key} value={key}>
-                {key}
-              </option>
-            ))}
-          </select>
-        </div>
+        <FilterSelect
+          id="ops-target"
+          label="Target"
+          value={target}
+          options={targetKeys.map((key) => ({ value: key, label: key }))}
+          onChange={setTarget}
+        />
         <button type="submit" data-testid="ops-find">
           Find
         </button>
