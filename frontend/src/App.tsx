@@ -8,10 +8,10 @@ import { HomePage } from './pages/HomePage';
 import { NotFoundPage } from './pages/NotFoundPage';
 import { RecordsPage } from './pages/RecordsPage';
 import { RequestPage } from './pages/RequestPage';
-import { CONSOLE, isConsolePath } from './ops/paths';
+import { CONSOLE } from './ops/paths';
 import { releaseGuard } from './release/guard';
 import { lazyWithGuard } from './release/lazyWithGuard';
-import { Link, matchPath, NavLink, useLocation } from './router/router';
+import { Link, NavLink, Route, Routes, ScrollToTopOnNavigation, useLocation, useParams } from './router/router';
 import { canOperate, SessionProvider, useSession } from './session/session';
 import { SignIn } from './session/SignIn';
 
@@ -20,16 +20,23 @@ import { SignIn } from './session/SignIn';
 const InboxPage = lazyWithGuard(() => import('./pages/InboxPage'), releaseGuard);
 const OpsApp = lazyWithGuard(() => import('./ops/OpsApp'), releaseGuard);
 
-function Routes() {
-  const { pathname } = useLocation();
-  if (matchPath('/', pathname)) return <HomePage />;
-  const request = matchPath('/requests/:id', pathname);
-  if (request?.id) return <RequestPage key={request.id} operationId={request.id} />;
-  if (matchPath('/records', pathname)) return <RecordsPage />;
-  if (matchPath('/bindings', pathname)) return <BindingsPage />;
-  if (matchPath('/inbox', pathname)) return <InboxPage />;
-  if (isConsolePath(pathname)) return <OpsApp />;
-  return <NotFoundPage />;
+function RequestRoute() {
+  const { id } = useParams();
+  return id ? <RequestPage key={id} operationId={id} /> : <NotFoundPage />;
+}
+
+function AppRoutes() {
+  return (
+    <Routes>
+      <Route path="/" element={<HomePage />} />
+      <Route path="/requests/:id" element={<RequestRoute />} />
+      <Route path="/records" element={<RecordsPage />} />
+      <Route path="/bindings" element={<BindingsPage />} />
+      <Route path="/inbox" element={<InboxPage />} />
+      <Route path={`${CONSOLE}/*`} element={<OpsApp />} />
+      <Route path="*" element={<NotFoundPage />} />
+    </Routes>
+  );
 }
 
 function Shell() {
@@ -53,7 +60,7 @@ function Shell() {
     content = (
       <ErrorBoundary resetKey={pathname}>
         <Suspense fallback={<Loading label="Loading the page…" />}>
-          <Routes />
+          <AppRoutes />
         </Suspense>
       </ErrorBoundary>
     );
@@ -64,6 +71,7 @@ function Shell() {
 
   return (
     <>
+      <ScrollToTopOnNavigation />
       <a className="skip-link" href="#main">
         Skip to content
       </a>
@@ -102,13 +110,14 @@ function Shell() {
         ) : null}
       </header>
       {signOutError ? <ErrorNotice error={signOutError} title="Sign-out failed." /> : null}
-      <main id="main" className="app-main">
+      <main id="main" className="app-main" tabIndex={-1}>
         {content}
       </main>
     </>
   );
 }
 
+/** The app; it needs a router around it (main.tsx: `<BrowserRouter>`; the tests' `render` gives one). */
 export function App() {
   return (
     <SessionProvider>

@@ -4,13 +4,19 @@ import './release/guard';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App';
+import { AppProviders } from './AppProviders';
+import { BrowserRouter } from './router/router';
 import './styles.css';
 
 const root = document.getElementById('root');
 if (root) {
   createRoot(root).render(
     <StrictMode>
-      <App />
+      <BrowserRouter>
+        <AppProviders>
+          <App />
+        </AppProviders>
+      </BrowserRouter>
     </StrictMode>,
   );
 }

@@ -78,8 +78,20 @@ export const submitRequest = (body: SubmitRequestBody) => api.post<RequestView>(
 export const getRequest = (operationId: string, signal?: AbortSignal) =>
   api.get<RequestView>(`/api/requests/${enc(operationId)}`, { signal });
 
-export const listMyRequests = (page: number, size: number, signal?: AbortSignal) =>
-  api.get<PageOf<RequestView>>('/api/requests', { query: { page, size }, signal });
+/** My records, newest first; `status` and `targetKey` filter on the server (absent: every one). */
+export const listMyRequests = (
+  query: { page: number; size: number; status?: string | null; targetKey?: string | null },
+  signal?: AbortSignal,
+) =>
+  api.get<PageOf<RequestView>>('/api/requests', {
+    query: {
+      page: query.page,
+      size: query.size,
+      ...(query.status ? { status: query.status } : {}),
+      ...(query.targetKey ? { targetKey: query.targetKey } : {}),
+    },
+    signal,
+  });
 
 export const listMyBindings = (signal?: AbortSignal) => api.get<Binding[]>('/api/bindings', { signal });
 
@@ -93,7 +105,7 @@ export const decide = (ticket: string, decision: Decision) =>
   api.post<unknown>(`/sim/approval/inbox/${enc(ticket)}/decision`, { decision });
 
 export const findOperations = (
-  query: { status?: string; stuckForSeconds?: number | null; limit?: number },
+  query: { status?: string; targetKey?: string; stuckForSeconds?: number | null; limit?: number },
   signal?: AbortSignal,
 ) => api.get<RequestView[]>('/ops/operations', { query, signal });
 

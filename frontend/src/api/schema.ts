@@ -128,7 +128,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** My requests, newest first */
+        /** My requests, newest first, optionally of one status and one target */
         get: operations["requestsMine"];
         put?: never;
         /** Submit a change request */
@@ -1808,6 +1808,8 @@ export interface operations {
             query?: {
                 page?: number;
                 size?: number;
+                status?: string;
+                targetKey?: string;
             };
             header?: never;
             path?: never;
@@ -3168,6 +3170,7 @@ export interface operations {
                 limit?: number;
                 status?: string;
                 stuckForSeconds?: number;
+                targetKey?: string;
             };
             header?: never;
             path?: never;

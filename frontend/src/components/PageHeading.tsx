@@ -1,5 +1,5 @@
 import { useEffect, useRef, type ReactNode } from 'react';
-import { navigationCount } from '../router/router';
+import { useReachedInApp } from '../router/router';
 
 /**
  * The page's h1. After a client-side navigation it takes the focus, so keyboard and screen reader
@@ -7,9 +7,11 @@ import { navigationCount } from '../router/router';
  */
 export function PageHeading({ children }: { children: ReactNode }) {
   const ref = useRef<HTMLHeadingElement>(null);
+  const inApp = useReachedInApp();
   useEffect(() => {
     const el = ref.current;
-    if (el && navigationCount() > 0 && document.activeElement !== el) el.focus({ preventScroll: true });
+    if (el && inApp && document.activeElement !== el) el.focus({ preventScroll: true });
+    // once per page: a later change of the query (a filter) keeps the focus where the person is
   }, []);
   return (
     <h1 ref={ref} tabIndex={-1} className="page-heading">

@@ -125,7 +125,7 @@ export function RequestDetails({ view, onApplyAgain, targetBatchable, statusExtr
       {timeline.length > 0 ? (
         <details className="events">
           <summary>All events ({timeline.length})</summary>
-          <div className="table-wrap">
+          <div className="table-wrap" tabIndex={0}>
             <table data-testid="events">
               <thead>
                 <tr>

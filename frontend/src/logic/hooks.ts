@@ -1,4 +1,5 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { useCallback, useEffect, useState } from 'react';
 import type { ApiFailure, ApiResult } from '../api/client';
 
 export type LoadState<T> =
@@ -6,35 +7,37 @@ export type LoadState<T> =
   | { status: 'ok'; data: T; code: string; message: string }
   | { status: 'error'; error: ApiFailure };
 
-/** Loads once per change of `deps`, cancels on unmount; `reload` loads again (keeping the data shown meanwhile). */
+/** A failed load as TanStack Query's error: the ApiFailure itself. */
+class LoadFailure extends Error {
+  constructor(readonly failure: ApiFailure) {
+    super(failure.message);
+  }
+}
+
+/**
+ * Loads what `key` names (with its inputs, e.g. `['operation', id]`) through TanStack Query: once per mount and
+ * per new key, no refetch on its own; `reload` loads again, keeping the data shown meanwhile. A new key shows
+ * "loading" unless an earlier answer for it is in the cache (then that is shown while it loads again). Cancels on
+ * unmount. A failed reload shows its error (the data before is not shown as if it were current).
+ */
 export function useLoad<T>(
+  key: readonly unknown[],
   load: (signal: AbortSignal) => Promise<ApiResult<T>>,
-  deps: readonly unknown[],
 ): [LoadState<T>, () => void] {
-  const [state, setState] = useState<LoadState<T>>({ status: 'loading' });
-  const [round, setRound] = useState(0);
-  const loadRef = useRef(load);
-  loadRef.current = load;
-  const lastRound = useRef(round);
-
-  useEffect(() => {
-    const controller = new AbortController();
-    // New inputs show "loading"; a reload keeps what is on screen until the answer arrives.
-    if (lastRound.current === round) setState({ status: 'loading' });
-    lastRound.current = round;
-    void loadRef.current(controller.signal).then((result) => {
-      if (controller.signal.aborted) return;
-      setState(
-        result.ok
-          ? { status: 'ok', data: result.data, code: result.code, message: result.message }
-          : { status: 'error', error: result },
-      );
-    });
-    return () => controller.abort();
-    // the caller names the inputs in `deps`; `load` itself is read through the ref
-  }, [...deps, round]);
-
-  const reload = useCallback(() => setRound((r) => r + 1), []);
+  const query = useQuery<Extract<ApiResult<T>, { ok: true }>, LoadFailure>({
+    queryKey: key,
+    queryFn: async ({ signal }) => {
+      const result = await load(signal);
+      if (!result.ok) throw new LoadFailure(result);
+      return result;
+    },
+  });
+  const { refetch } = query;
+  const reload = useCallback(() => void refetch(), [refetch]);
+  let state: LoadState<T>;
+  if (query.data && !query.isError) state = { status: 'ok', data: query.data.data, code: query.data.code, message: query.data.message };
+  else if (query.error) state = { status: 'error', error: query.error.failure };
+  else state = { status: 'loading' };
   return [state, reload];
 }
 
@@ -65,46 +68,50 @@ export interface Refreshing<T> {
   error: ApiFailure | null;
   /** When the data shown was loaded. */
   loadedAt: Date | null;
+  /** Nothing has answered yet for this key (first load, or new filters). */
+  loading: boolean;
+  /** Load again now (a Retry button). */
+  reload: () => void;
 }
 
+/** How often a list refreshes itself while the page is visible. */
+export const LIST_REFRESH_MS = 15_000;
+
 /**
- * Loads at once, then every `everyMs` while the page is visible, and at once when it becomes visible again; a
- * failed reload keeps the last data on screen next to the error. Cancels on unmount.
+ * The refetch policy of every self-refreshing view, on TanStack Query: loads at once, then every `everyMs` while
+ * the page is visible (no polling in a hidden tab), and at once when it becomes visible again; a failed reload
+ * keeps the last data on screen next to the error (no automatic retry: the next round is the retry). `key`
+ * names what is loaded (with its filters): a new key is a new load, an earlier key's answer is shown from the
+ * cache at once while it is refreshed. Nothing loads while `enabled` is false. Cancels on unmount.
  */
-export function useRefreshing<T>(load: (signal: AbortSignal) => Promise<ApiResult<T>>, everyMs: number): Refreshing<T> {
-  const [state, setState] = useState<Refreshing<T>>({ data: null, error: null, loadedAt: null });
-  const loadRef = useRef(load);
-  loadRef.current = load;
-
-  useEffect(() => {
-    let live = true;
-    let controller = new AbortController();
-    async function run() {
-      controller.abort();
-      controller = new AbortController();
-      const result = await loadRef.current(controller.signal);
-      if (!live || (!result.ok && result.kind === 'aborted')) return;
-      setState((previous) =>
-        result.ok ? { data: result.data, error: null, loadedAt: new Date() } : { ...previous, error: result },
-      );
-    }
-    void run();
-    const timer = setInterval(() => {
-      if (document.visibilityState !== 'hidden') void run();
-    }, everyMs);
-    const onVisible = () => {
-      if (document.visibilityState === 'visible') void run();
-    };
-    document.addEventListener('visibilitychange', onVisible);
-    return () => {
-      live = false;
-      controller.abort();
-      clearInterval(timer);
-      document.removeEventListener('visibilitychange', onVisible);
-    };
-  }, [everyMs]);
-
-  return state;
+export function useRefreshing<T>(
+  key: readonly unknown[],
+  load: (signal: AbortSignal) => Promise<ApiResult<T>>,
+  everyMs: number,
+  enabled = true,
+): Refreshing<T> {
+  const query = useQuery<T, LoadFailure>({
+    queryKey: key,
+    enabled,
+    queryFn: async ({ signal }) => {
+      const result = await load(signal);
+      if (!result.ok) throw new LoadFailure(result);
+      return result.data;
+    },
+    refetchInterval: everyMs,
+    refetchIntervalInBackground: false,
+    refetchOnWindowFocus: 'always',
+  });
+  const { refetch } = query;
+  const reload = useCallback(() => void refetch(), [refetch]);
+  const error = query.error?.failure ?? null;
+  return {
+    data: query.data ?? null,
+    error: error && error.kind !== 'aborted' ? error : null,
+    loadedAt: query.dataUpdatedAt > 0 ? new Date(query.dataUpdatedAt) : null,
+    loading: enabled && query.isPending,
+    reload,
+  };
 }
 
 /** The current time, renewed every `everyMs` (for "in this step for 12 min" between polls). */

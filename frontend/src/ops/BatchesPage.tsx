@@ -3,13 +3,14 @@ import { listBatches, settleBatch, startBatchRound } from '../api/endpoints';
 import type { BatchRound, RequestView, Settlement } from '../api/types';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { HintText } from '../components/HintText';
+import { FilterSelect } from '../components/ListFilters';
 import { Loading } from '../components/Loading';
 import { PageHeading } from '../components/PageHeading';
 import { MergeRequestLink } from '../components/RequestDetails';
 import { StatusBadge } from '../components/StatusBadge';
 import { displayValue, formatDateTime } from '../logic/format';
-import { useLoad } from '../logic/hooks';
-import { Link } from '../router/router';
+import { LIST_REFRESH_MS, useRefreshing } from '../logic/hooks';
+import { Link, useSearchParams } from '../router/router';
 import { ActionResult, informational, outcomeOf, type ActionOutcome, type Tone } from './common';
 import { consolePaths } from './paths';
 
@@ -89,9 +90,26 @@ function Members({ members }: { members: unknown[] }) {
   );
 }
 
-/** Batches and their members; start a batch round; settle a stuck or blocked batch. */
+export const BATCHES_LISTED = 50;
+
+/**
+ * Batches and their members; start a batch round; settle a stuck or blocked batch. The list refreshes itself
+ * while the page is visible; its status and partition filters are in the URL (`?status=BLOCKED&partition=wiki`),
+ * applied to the most recent batches the server lists (the endpoint has no filters).
+ */
 export function BatchesPage() {
-  const [state, reload] = useLoad((signal) => listBatches(50, signal), []);
+  const state = useRefreshing(['batches', BATCHES_LISTED], (signal) => listBatches(BATCHES_LISTED, signal), LIST_REFRESH_MS);
+  const { reload } = state;
+  const [params, setParams] = useSearchParams();
+  const statusFilter = params.get('status') ?? '';
+  const partitionFilter = params.get('partition') ?? '';
+  const setFilter = (name: 'status' | 'partition', value: string) =>
+    setParams((current) => {
+      const next = new URLSearchParams(current);
+      if (value) next.set(name, value);
+      else next.delete(name);
+      return next;
+    });
   const [partition, setPartition] = useState('global');
   const [busy, setBusy] = useState<string | null>(null);
   const [outcome, setOutcome] = useState<ActionOutcome | null>(null);
@@ -123,7 +141,12 @@ export function BatchesPage() {
     reload();
   }
 
-  const batches = state.status === 'ok' && Array.isArray(state.data) ? state.data : [];
+  const all = Array.isArray(state.data) ? state.data : [];
+  const batches = all.filter(
+    (b) => (statusFilter === '' || b.status === statusFilter) && (partitionFilter === '' || b.partition === partitionFilter),
+  );
+  const choices = (values: string[], current: string) =>
+    [...new Set([...values, ...(current ? [current] : [])])].sort().map((value) => ({ value, label: value }));
 
   return (
     <section className="panel" data-testid="ops-batches-page">
@@ -148,9 +171,31 @@ export function BatchesPage() {
       </form>
       <ActionResult outcome={outcome} testId="batch-action-result" />
 
-      {state.status === 'loading' ? <Loading /> : null}
-      {state.status === 'error' ? <ErrorNotice error={state.error} title="Could not load the batches." onRetry={reload} /> : null}
-      {state.status === 'ok' && batches.length === 0 ? <p className="muted">No batches yet.</p> : null}
+      <div className="inline-form" role="group" aria-label="Filters">
+        <FilterSelect
+          id="batch-filter-status"
+          label="Status"
+          value={statusFilter}
+          options={choices(['RUNNING', 'SUCCEEDED', 'FAILED', 'BLOCKED', ...all.map((b) => b.status)], statusFilter)}
+          onChange={(value) => setFilter('status', value)}
+        />
+        <FilterSelect
+          id="batch-filter-partition"
+          label="Partition"
+          value={partitionFilter}
+          options={choices(all.map((b) => b.partition), partitionFilter)}
+          onChange={(value) => setFilter('partition', value)}
+        />
+      </div>
+
+      {state.loading ? <Loading /> : null}
+      {state.error ? <ErrorNotice error={state.error} title="Could not load the batches." onRetry={reload} /> : null}
+      {state.data && all.length === 0 ? <p className="muted">No batches yet.</p> : null}
+      {all.length > 0 && batches.length === 0 ? (
+        <p className="muted" data-testid="batches-none-match">
+          None of the {BATCHES_LISTED} most recent batches match these filters.
+        </p>
+      ) : null}
       <ul className="cards">
         {batches.map((b) => (
           <li key={String(b.id)} className="card" data-testid="batch" data-batch-id={String(b.id)} data-status={b.status}>

@@ -7,7 +7,7 @@ import { useLoad } from '../logic/hooks';
 
 /** Every dynamic setting: raw value, resolved value, and the fallback rule applied. */
 export function ConfigPage() {
-  const [state, reload] = useLoad((signal) => getConfig(signal), []);
+  const [state, reload] = useLoad(['config'], (signal) => getConfig(signal));
   const rows = state.status === 'ok' && Array.isArray(state.data) ? state.data : [];
   return (
     <section className="panel" data-testid="ops-config-page">
@@ -20,7 +20,7 @@ export function ConfigPage() {
       {state.status === 'loading' ? <Loading /> : null}
       {state.status === 'error' ? <ErrorNotice error={state.error} title="Could not load the configuration." onRetry={reload} /> : null}
       {rows.length > 0 ? (
-        <div className="table-wrap">
+        <div className="table-wrap" tabIndex={0}>
           <table data-testid="ops-config">
             <thead>
               <tr>

@@ -21,7 +21,11 @@ export function expiringHeadline(count: number): string {
  * soonest of them, each linked to its request. Self-contained: loads on open and every minute while visible.
  */
 export function ExpiringGrantsPanel() {
-  const loaded = useRefreshing((signal) => getExpiringGrants(EXPIRING_WITHIN, EXPIRING_LISTED, signal), EXPIRING_REFRESH_MS);
+  const loaded = useRefreshing(
+    ['grants-expiring', EXPIRING_WITHIN, EXPIRING_LISTED],
+    (signal) => getExpiringGrants(EXPIRING_WITHIN, EXPIRING_LISTED, signal),
+    EXPIRING_REFRESH_MS,
+  );
   // The last count stays on screen while reloading; an error shows only when there is nothing to show.
   const state = loaded.data
     ? { status: 'ok' as const, data: loaded.data }
@@ -45,7 +49,7 @@ export function ExpiringGrantsPanel() {
         </p>
       ) : null}
       {state.status === 'ok' && state.data.grants.length > 0 ? (
-        <div className="table-wrap">
+        <div className="table-wrap" tabIndex={0}>
           <table data-testid="ops-expiring-table">
             <thead>
               <tr>

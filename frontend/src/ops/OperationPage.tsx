@@ -64,7 +64,7 @@ function parametersText(parameters: AuditEntry['parameters']): string {
 export function HistoryTable({ rows }: { rows: HistoryEntry[] }) {
   if (rows.length === 0) return <p className="muted">None.</p>;
   return (
-    <div className="table-wrap">
+    <div className="table-wrap" tabIndex={0}>
       <table data-testid="ops-history">
         <caption className="visually-hidden">History of both state layers</caption>
         <thead>
@@ -100,7 +100,7 @@ export function HistoryTable({ rows }: { rows: HistoryEntry[] }) {
 export function AuditTable({ rows }: { rows: AuditEntry[] }) {
   if (rows.length === 0) return <p className="muted">None.</p>;
   return (
-    <div className="table-wrap">
+    <div className="table-wrap" tabIndex={0}>
       <table data-testid="ops-audit">
         <caption className="visually-hidden">Audit entries</caption>
         <thead>
@@ -181,7 +181,7 @@ export function isAllowed(allowed: unknown, action: string): boolean {
 
 /** One operation: both state layers, history, audit, and the recovery actions. */
 export function OperationPage({ operationId }: { operationId: string }) {
-  const [state, reload] = useLoad((signal) => getOperation(operationId, signal), [operationId]);
+  const [state, reload] = useLoad(['operation', operationId], (signal) => getOperation(operationId, signal));
   const [busy, setBusy] = useState(false);
   const [confirmClose, setConfirmClose] = useState(false);
   const [outcome, setOutcome] = useState<ActionOutcome | null>(null);

@@ -2,7 +2,7 @@ import { act } from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { envelope, mockFetch, type RecordedCall, type Reply } from '../test/fetchMock';
 import { view } from '../test/fixtures';
-import { flush, render, type Rendered } from '../test/render';
+import { flush, render, type as choose, type Rendered } from '../test/render';
 import { OperationsPage } from './OperationsPage';
 
 let r: Rendered | null = null;
@@ -10,7 +10,13 @@ let restore: (() => void) | null = null;
 
 /** The page's own search; the overdue panel on it asks /ops/overdue, answered with nothing overdue. */
 function backend(handler: (call: RecordedCall) => Reply) {
-  const mock = mockFetch((c) => (c.url.startsWith('/ops/overdue') ? envelope('OK', { examined: 0, overdue: [] }) : handler(c)));
+  const mock = mockFetch((c) =>
+    c.url.startsWith('/ops/overdue')
+      ? envelope('OK', { examined: 0, overdue: [] })
+      : c.url === '/api/targets'
+        ? envelope('OK', [{ key: 'wiki-editors', name: 'Wiki editors', description: '', batchable: true }])
+        : handler(c),
+  );
   restore = mock.restore;
   return mock;
 }
@@ -49,5 +55,30 @@ describe('OperationsPage (stuck requests)', () => {
     await flush();
     expect(window.location.pathname + window.location.search).toBe('/console/stuck?stuckFor=600');
     expect(searches(mock.calls)).toEqual(['/ops/operations?stuckForSeconds=600&limit=100']);
+  });
+
+  it('filters by target: the URL names it, the server is asked for it, back restores the search before', async () => {
+    window.history.replaceState(null, '', '/console/stuck?status=MERGING&stuckFor=60');
+    const mock = backend(() => envelope('OK', []));
+    r = await render(<OperationsPage />);
+    await flush();
+    await choose(r.byTestId<HTMLSelectElement>('ops-target'), 'wiki-editors');
+    await act(async () => {
+      r?.byTestId<HTMLFormElement>('ops-search').requestSubmit();
+    });
+    await flush();
+    expect(window.location.search).toBe('?status=MERGING&target=wiki-editors&stuckFor=60');
+    expect(searches(mock.calls)).toEqual([
+      '/ops/operations?status=MERGING&stuckForSeconds=60&limit=100',
+      '/ops/operations?status=MERGING&targetKey=wiki-editors&stuckForSeconds=60&limit=100',
+    ]);
+
+    await act(async () => {
+      window.history.back();
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    });
+    await flush();
+    expect(window.location.search).toBe('?status=MERGING&stuckFor=60');
+    expect(r.byTestId<HTMLSelectElement>('ops-target').value).toBe('');
   });
 });

@@ -1,57 +1,65 @@
 import { useEffect, useState, type FormEvent } from 'react';
-import type { ApiFailure } from '../api/client';
 import { findOperations, runReconciliation } from '../api/endpoints';
-import type { RequestView } from '../api/types';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { HintText } from '../components/HintText';
+import { FilterSelect, useTargetChoices } from '../components/ListFilters';
 import { Loading } from '../components/Loading';
 import { PageHeading } from '../components/PageHeading';
 import { StatusBadge } from '../components/StatusBadge';
 import { formatDateTime } from '../logic/format';
+import { LIST_REFRESH_MS, useRefreshing } from '../logic/hooks';
 import { STATUS_LABELS } from '../logic/timeline';
-import { Link, navigate, useLocation } from '../router/router';
+import { Link, useLocation, useNavigate } from '../router/router';
 import { ActionResult, outcomeOf, type ActionOutcome } from './common';
 import { OverduePanel } from './OverduePanel';
 import { consolePaths, readStuckQuery, stuckList } from './paths';
 
-type Search = { status: 'idle' } | { status: 'loading' } | { status: 'ok'; rows: RequestView[] } | { status: 'error'; error: ApiFailure };
-
 /**
  * Find stuck requests; run the lost-callback reconciliation. The search lives in the URL
- * (`?status=&stuckFor=`, see `stuckList`): a URL that names one runs it on open (the overview's links), and
- * Find writes it back, so back, reload and sharing show the same list.
+ * (`?status=&target=&stuckFor=`, see `stuckList`): a URL that names one runs it on open (the overview's links),
+ * and Find writes it back, so back, reload and sharing show the same list. A search shown refreshes itself
+ * while the page is visible.
  */
 export function OperationsPage() {
   const { search: query } = useLocation();
+  const navigate = useNavigate();
   const asked = readStuckQuery(query);
   const [stuckFor, setStuckFor] = useState(asked ? String(asked.stuckForSeconds ?? 0) : '600');
   const [status, setStatus] = useState(asked?.status ?? '');
-  const [search, setSearch] = useState<Search>({ status: 'idle' });
+  const [target, setTarget] = useState(asked?.target ?? '');
   const [reconciling, setReconciling] = useState(false);
   const [outcome, setOutcome] = useState<ActionOutcome | null>(null);
+  const { targetKeys } = useTargetChoices(target || null);
 
-  async function run(wantedStatus: string, seconds: number | null) {
-    setSearch({ status: 'loading' });
-    const result = await findOperations({ status: wantedStatus || undefined, stuckForSeconds: seconds, limit: 100 });
-    setSearch(result.ok ? { status: 'ok', rows: Array.isArray(result.data) ? result.data : [] } : { status: 'error', error: result });
-  }
+  const search = useRefreshing(
+    ['stuck', asked?.status ?? null, asked?.target ?? null, asked?.stuckForSeconds ?? 0],
+    (signal) =>
+      findOperations(
+        { status: asked?.status, targetKey: asked?.target, stuckForSeconds: asked?.stuckForSeconds ?? 0, limit: 100 },
+        signal,
+      ),
+    LIST_REFRESH_MS,
+    asked !== null,
+  );
+  const rows = Array.isArray(search.data) ? search.data : [];
 
+  // back and forward change the URL under the form: the fields follow it
   useEffect(() => {
     const wanted = readStuckQuery(query);
     if (!wanted) return;
     setStatus(wanted.status ?? '');
+    setTarget(wanted.target ?? '');
     setStuckFor(String(wanted.stuckForSeconds ?? 0));
-    void run(wanted.status ?? '', wanted.stuckForSeconds ?? 0);
   }, [query]);
 
   function find(event?: FormEvent) {
     event?.preventDefault();
     const parsed = stuckFor.trim() === '' ? 0 : Math.max(0, Math.floor(Number(stuckFor)));
     const seconds = Number.isFinite(parsed) ? parsed : 0;
-    const target = stuckList({ status: status || undefined, stuckForSeconds: seconds });
-    // The same URL does not change the location: search directly then.
-    if (`${consolePaths.stuck}${query}` === target) void run(status, seconds);
-    else navigate(target);
+    const next = stuckList({ status: status || undefined, target: target || undefined, stuckForSeconds: seconds });
+    // The same URL does not change the location: search again directly then.
+    if (`${consolePaths.stuck}${query}` === next) search.reload();
+    else void navigate(next);
   }
 
   async function reconcile() {
@@ -81,16 +89,23 @@ export function OperationsPage() {
             ))}
           </select>
         </div>
+        <FilterSelect
+          id="ops-target"
+          label="Target"
+          value={target}
+          options={targetKeys.map((key) => ({ value: key, label: key }))}
+          onChange={setTarget}
+        />
         <button type="submit" data-testid="ops-find">
           Find
         </button>
       </form>
 
-      {search.status === 'loading' ? <Loading label="Searching…" /> : null}
-      {search.status === 'error' ? <ErrorNotice error={search.error} title="Could not search." /> : null}
-      {search.status === 'ok' && search.rows.length === 0 ? <p className="muted">No matching requests.</p> : null}
-      {search.status === 'ok' && search.rows.length > 0 ? (
-        <div className="table-wrap">
+      {search.loading ? <Loading label="Searching…" /> : null}
+      {search.error ? <ErrorNotice error={search.error} title="Could not search." onRetry={search.reload} /> : null}
+      {search.data && rows.length === 0 ? <p className="muted">No matching requests.</p> : null}
+      {rows.length > 0 ? (
+        <div className="table-wrap" tabIndex={0}>
           <table data-testid="ops-results">
             <thead>
               <tr>
@@ -103,7 +118,7 @@ export function OperationsPage() {
               </tr>
             </thead>
             <tbody>
-              {search.rows.map((r) => (
+              {rows.map((r) => (
                 <tr key={r.operationId} data-testid="ops-result" data-operation-id={r.operationId}>
                   <td>
                     <Link to={consolePaths.operation(r.operationId)}>

@@ -1,27 +1,33 @@
 import { NotFoundPage } from '../pages/NotFoundPage';
-import { matchPath, NavLink, useLocation } from '../router/router';
+import { NavLink, Route, Routes, useParams } from '../router/router';
 import { BatchesPage } from './BatchesPage';
 import { ConfigPage } from './ConfigPage';
 import { OperationPage } from './OperationPage';
 import { OperationsPage } from './OperationsPage';
 import { OverviewPage } from './overview/OverviewPage';
-import { CONSOLE, consolePaths } from './paths';
+import { consolePaths } from './paths';
+
+function OperationRoute() {
+  const { id } = useParams();
+  return id ? <OperationPage key={id} operationId={id} /> : <NotFoundPage />;
+}
 
 /**
  * The operations console (one lazily loaded chunk). Reaching it needs ops.operator or ops.admin;
  * the server decides, and its 401/403 answers are shown as they are. It opens on the overview.
  */
 export default function OpsApp() {
-  const { pathname } = useLocation();
-  let page;
-  const op = matchPath(`${CONSOLE}/operations/:id`, pathname);
-  if (op?.id) page = <OperationPage key={op.id} operationId={op.id} />;
-  else if (matchPath(CONSOLE, pathname)) page = <OverviewPage />;
-  else if (matchPath(consolePaths.stuck, pathname) || matchPath(`${CONSOLE}/operations`, pathname)) page = <OperationsPage />;
-  else if (matchPath(consolePaths.batches, pathname)) page = <BatchesPage />;
-  else if (matchPath(consolePaths.config, pathname)) page = <ConfigPage />;
-  else page = <NotFoundPage />;
-
+  const page = (
+    <Routes>
+      <Route index element={<OverviewPage />} />
+      <Route path="operations/:id" element={<OperationRoute />} />
+      <Route path="stuck" element={<OperationsPage />} />
+      <Route path="operations" element={<OperationsPage />} />
+      <Route path="batches" element={<BatchesPage />} />
+      <Route path="config" element={<ConfigPage />} />
+      <Route path="*" element={<NotFoundPage />} />
+    </Routes>
+  );
   return (
     <div className="ops" data-testid="ops">
       <nav className="subnav" aria-label="Operations">

@@ -24,7 +24,7 @@ export function overdueFor(seconds: number): string {
  * Loads on open and again every 30 s while the page is visible (and when it shows again).
  */
 export function OverduePanel() {
-  const { data, error, loadedAt } = useRefreshing(findOverdue, OVERDUE_REFRESH_MS);
+  const { data, error, loadedAt } = useRefreshing(['overdue'], findOverdue, OVERDUE_REFRESH_MS);
   const list = data ?? { examined: 0, overdue: [] };
   const state = error ? { status: 'error' as const, error } : loadedAt ? { status: 'ok' as const, list } : { status: 'loading' as const };
 
@@ -43,7 +43,7 @@ export function OverduePanel() {
         </p>
       ) : null}
       {state.status === 'ok' && state.list.overdue.length > 0 ? (
-        <div className="table-wrap">
+        <div className="table-wrap" tabIndex={0}>
           <table data-testid="ops-overdue-table">
             <thead>
               <tr>

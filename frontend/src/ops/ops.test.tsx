@@ -1,8 +1,9 @@
+import { act } from 'react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Batch, OperationDetail } from '../api/types';
 import { envelope, mockFetch, type RecordedCall, type Reply } from '../test/fetchMock';
 import { entry, view } from '../test/fixtures';
-import { click, flush, render, waitFor, type Rendered } from '../test/render';
+import { click, flush, render, type as choose, waitFor, type Rendered } from '../test/render';
 import { BatchesPage, memberView, roundExtra, settlementExtra } from './BatchesPage';
 import { ConfigPage } from './ConfigPage';
 import { OperationPage } from './OperationPage';
@@ -49,6 +50,35 @@ function batch(overrides: Partial<Batch> = {}): Batch {
 }
 
 describe('BatchesPage', () => {
+  it('filters by status and partition from the URL, writes a change back to it, and back restores the list', async () => {
+    window.history.replaceState(null, '', '/console/batches?status=BLOCKED');
+    backend((c) =>
+      c.url.startsWith('/ops/batches')
+        ? envelope('OK', [batch(), batch({ id: 5, status: 'SUCCEEDED', partition: 'wiki' }), batch({ id: 6, partition: 'wiki' })])
+        : envelope('NOT_FOUND', null, 404),
+    );
+    r = await render(<BatchesPage />);
+    await flush();
+    const shown = () => r!.allByTestId('batch').map((b) => b.dataset.batchId);
+    expect(shown()).toEqual(['4', '6']);
+    expect(r.byTestId<HTMLSelectElement>('batch-filter-status').value).toBe('BLOCKED');
+
+    await choose(r.byTestId<HTMLSelectElement>('batch-filter-partition'), 'wiki');
+    expect(window.location.search).toBe('?status=BLOCKED&partition=wiki');
+    expect(shown()).toEqual(['6']);
+    await choose(r.byTestId<HTMLSelectElement>('batch-filter-status'), 'RUNNING');
+    expect(shown()).toEqual([]);
+    expect(r.byTestId('batches-none-match').textContent).toContain('50 most recent batches');
+
+    await act(async () => {
+      window.history.back();
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    });
+    await flush();
+    expect(window.location.search).toBe('?status=BLOCKED&partition=wiki');
+    expect(shown()).toEqual(['6']);
+  });
+
   it('shows members as request views: a link to the operation and its status', async () => {
     backend((c) => (c.url.startsWith('/ops/batches') ? envelope('OK', [batch()]) : envelope('NOT_FOUND', null, 404)));
     r = await render(<BatchesPage />);

@@ -190,7 +190,7 @@ describe('BindingsPage', () => {
     await flush();
     await click(r.byTestId('renew'));
     expect(window.location.pathname).toBe('/');
-    expect(window.history.state).toEqual({
+    expect(window.history.state?.usr).toEqual({
       prefill: { targetKey: 'db-prod-readonly', subjectId: 'svc-report', reason: `Renewal of the access in effect until ${formatDate(until)}` },
       renewing: { expiresAt: until },
     });

@@ -8,7 +8,7 @@ import { PageHeading } from '../components/PageHeading';
 import { StatusBadge } from '../components/StatusBadge';
 import { expiresIn, formatDate, formatDateTime } from '../logic/format';
 import { useLoad } from '../logic/hooks';
-import { Link, navigate } from '../router/router';
+import { Link, useNavigate, type NavigateFunction } from '../router/router';
 import type { PrefillState } from './HomePage';
 
 /** The expiry cell: the date, and for a grant in effect how long it has left. */
@@ -24,7 +24,7 @@ function renewable(b: Binding): b is Binding & { expiresAt: string } {
 }
 
 /** Opens the request form for the same target and subject, so the person only chooses another expiry. */
-function renew(b: Binding & { expiresAt: string }) {
+function renew(navigate: NavigateFunction, b: Binding & { expiresAt: string }) {
   const state: PrefillState = {
     prefill: {
       targetKey: b.targetKey,
@@ -33,7 +33,7 @@ function renew(b: Binding & { expiresAt: string }) {
     },
     renewing: { expiresAt: b.expiresAt },
   };
-  navigate('/', { state });
+  void navigate('/', { state });
 }
 
 /**
@@ -42,7 +42,8 @@ function renew(b: Binding & { expiresAt: string }) {
  * (a new request with another expiry, approved like a new grant).
  */
 export function BindingsPage() {
-  const [state, reload] = useLoad((signal) => listMyBindings(signal), []);
+  const navigate = useNavigate();
+  const [state, reload] = useLoad(['bindings'], (signal) => listMyBindings(signal));
   const [busy, setBusy] = useState<string | null>(null);
   const [failure, setFailure] = useState<ApiFailure | null>(null);
   const rows = state.status === 'ok' && Array.isArray(state.data) ? state.data : [];
@@ -68,7 +69,7 @@ export function BindingsPage() {
       {failure ? <ErrorNotice error={failure} title="Could not give this access up." testId="give-up-error" /> : null}
       {state.status === 'ok' && rows.length === 0 ? <p className="muted">You have no bindings yet.</p> : null}
       {rows.length > 0 ? (
-        <div className="table-wrap">
+        <div className="table-wrap" tabIndex={0}>
           <table data-testid="bindings">
             <thead>
               <tr>
@@ -109,7 +110,7 @@ export function BindingsPage() {
                           className="button-secondary"
                           data-testid="renew"
                           aria-label={`Renew ${b.targetKey} for ${b.subjectId}`}
-                          onClick={() => renew(b)}
+                          onClick={() => renew(navigate, b)}
                         >
                           Renew
                         </button>

@@ -6,7 +6,7 @@ import { Loading } from '../components/Loading';
 import { PageHeading } from '../components/PageHeading';
 import { RequestForm, type RenewalPrefill, type RequestFormValues } from '../components/RequestForm';
 import { useLoad } from '../logic/hooks';
-import { navigate, useLocation } from '../router/router';
+import { useLocation, useNavigate } from '../router/router';
 import { useOptionalMe } from '../session/session';
 
 /** History state carried by "Apply again" and "Renew": the new form starts with these values. */
@@ -41,8 +41,9 @@ function prefillOf(state: unknown): Partial<RequestFormValues> | null {
 /** Requester home: the catalog of targets and the request form. */
 export function HomePage() {
   const location = useLocation();
+  const navigate = useNavigate();
   const me = useOptionalMe();
-  const [targets, reload] = useLoad((signal) => getTargets(signal), []);
+  const [targets, reload] = useLoad(['targets'], (signal) => getTargets(signal));
   // Each opened form has its own key: a new key mounts a new form with a new operationId.
   const [form, setForm] = useState<OpenForm | null>(() => {
     const prefill = prefillOf(location.state);
@@ -122,7 +123,7 @@ export function HomePage() {
               initial={form.initial}
               renewing={form.renewing}
               onNewRequest={() => openForm()}
-              onAccepted={(id) => navigate(`/requests/${encodeURIComponent(id)}`)}
+              onAccepted={(id) => void navigate(`/requests/${encodeURIComponent(id)}`)}
             />
           ) : (
             <div className="form-placeholder">

@@ -17,7 +17,7 @@ interface Outcome {
 
 /** Sandbox only: the approval system simulator's inbox. A decision sends the signed callback. */
 export default function InboxPage() {
-  const [state, reload] = useLoad((signal) => getInbox(signal), []);
+  const [state, reload] = useLoad(['inbox'], (signal) => getInbox(signal));
   const [busy, setBusy] = useState<string | null>(null);
   const [outcome, setOutcome] = useState<Outcome | null>(null);
   const [error, setError] = useState<ApiFailure | null>(null);

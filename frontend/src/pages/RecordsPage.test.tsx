@@ -1,17 +1,25 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { act } from 'react';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { LIST_REFRESH_MS } from '../logic/hooks';
 import type { RequestView } from '../api/types';
 import { envelope, mockFetch, type RecordedCall, type Reply } from '../test/fetchMock';
 import { view } from '../test/fixtures';
-import { click, flush, render, type Rendered } from '../test/render';
+import { click, flush, render, type as choose, type Rendered } from '../test/render';
 import { RecordsPage } from './RecordsPage';
 
 let r: Rendered | null = null;
 let restore: (() => void) | null = null;
 
+const TARGETS = [
+  { key: 'db-prod-readonly', name: 'Production database (read-only)', description: '', batchable: false },
+  { key: 'wiki-editors', name: 'Wiki editors', description: '', batchable: true },
+];
+
+/** The records endpoint answers `handler`; the catalog (the target filter's choices) answers TARGETS. */
 function backend(handler: (call: RecordedCall) => Reply) {
-  const mock = mockFetch(handler);
+  const mock = mockFetch((call) => (call.url === '/api/targets' ? envelope('OK', TARGETS) : handler(call)));
   restore = mock.restore;
-  return mock;
+  return { ...mock, get records() { return mock.calls.filter((c) => c.url.startsWith('/api/requests')); } };
 }
 
 beforeEach(() => {
@@ -68,7 +76,7 @@ describe('RecordsPage', () => {
     const api = backend(() => envelope('OK', page([VALIDATED, REJECTED, REPLACED])));
     r = await render(<RecordsPage />);
     await flush();
-    expect(api.calls.map((c) => c.url)).toEqual(['/api/requests?page=0&size=20']);
+    expect(api.records.map((c) => c.url)).toEqual(['/api/requests?page=0&size=20']);
 
     const rows = r.allByTestId('record');
     expect(rows.map((row) => row.dataset.operationId)).toEqual([VALIDATED.operationId, REJECTED.operationId, REPLACED.operationId]);
@@ -100,7 +108,8 @@ describe('RecordsPage', () => {
 
     await click(pagerButton(r, 'Older'));
     await flush();
-    expect(api.calls.map((c) => c.url)).toEqual(['/api/requests?page=0&size=20', '/api/requests?page=1&size=20']);
+    expect(api.records.map((c) => c.url)).toEqual(['/api/requests?page=0&size=20', '/api/requests?page=1&size=20']);
+    expect(window.location.search).toBe('?page=2');
     expect(r.allByTestId('record').map((row) => row.dataset.operationId)).toEqual([REPLACED.operationId]);
     expect(r.container.querySelector('nav.pager')?.textContent).toContain('Page 2');
     expect(pagerButton(r, 'Older').disabled).toBe(true);
@@ -108,7 +117,8 @@ describe('RecordsPage', () => {
 
     await click(pagerButton(r, 'Newer'));
     await flush();
-    expect(api.calls.at(-1)?.url).toBe('/api/requests?page=0&size=20');
+    expect(api.records.at(-1)?.url).toBe('/api/requests?page=0&size=20');
+    expect(window.location.search).toBe('');
     expect(r.allByTestId('record')).toHaveLength(2);
   });
 
@@ -139,7 +149,7 @@ describe('RecordsPage', () => {
     failing = false;
     await click(Array.from(error.querySelectorAll('button')).find((b) => b.textContent === 'Try again')!);
     await flush();
-    expect(api.calls).toHaveLength(2);
+    expect(api.records).toHaveLength(2);
     expect(r.queryByTestId('error')).toBeNull();
     expect(r.allByTestId('record').map((row) => row.dataset.operationId)).toEqual([VALIDATED.operationId]);
   });
@@ -150,5 +160,104 @@ describe('RecordsPage', () => {
     await flush();
     expect(r.byTestId('error').dataset.code).toBe('NETWORK_ERROR');
     expect(r.byTestId('error-message').textContent).toMatch(/cannot reach the server/i);
+  });
+
+  it('reads page and filters from the URL, asks the server for them, and shows them in the filters', async () => {
+    window.history.replaceState(null, '', '/records?page=3&status=validated&target=wiki-editors');
+    const api = backend(() => envelope('OK', page([VALIDATED], 2)));
+    r = await render(<RecordsPage />);
+    await flush();
+    expect(api.records.map((c) => c.url)).toEqual(['/api/requests?page=2&size=20&status=VALIDATED&targetKey=wiki-editors']);
+    expect(r.byTestId<HTMLSelectElement>('records-status').value).toBe('VALIDATED');
+    expect(r.byTestId<HTMLSelectElement>('records-target').value).toBe('wiki-editors');
+    expect(r.byTestId('records-page-number').textContent).toBe('Page 3');
+  });
+
+  it('a filter changed writes the URL as a new history entry, back on the first page; back restores the list', async () => {
+    window.history.replaceState(null, '', '/records?page=2');
+    const api = backend((c) => envelope('OK', page(c.url.includes('status=REJECTED') ? [REJECTED] : [VALIDATED, REPLACED], 1)));
+    r = await render(<RecordsPage />);
+    await flush();
+    const entries = window.history.length;
+
+    await choose(r.byTestId<HTMLSelectElement>('records-status'), 'REJECTED');
+    await flush();
+    expect(window.location.search).toBe('?status=REJECTED');
+    expect(window.history.length).toBe(entries + 1);
+    expect(api.records.at(-1)?.url).toBe('/api/requests?page=0&size=20&status=REJECTED');
+    expect(r.allByTestId('record').map((row) => row.dataset.operationId)).toEqual([REJECTED.operationId]);
+
+    await choose(r.byTestId<HTMLSelectElement>('records-target'), 'db-prod-readonly');
+    await flush();
+    expect(window.location.search).toBe('?status=REJECTED&target=db-prod-readonly');
+
+    await act(async () => {
+      window.history.back();
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    });
+    await act(async () => {
+      window.history.back();
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    });
+    await flush();
+    expect(window.location.search).toBe('?page=2');
+    expect(r.byTestId<HTMLSelectElement>('records-status').value).toBe('');
+    expect(r.byTestId('records-page-number').textContent).toBe('Page 2');
+    expect(r.allByTestId('record').map((row) => row.dataset.operationId)).toEqual([VALIDATED.operationId, REPLACED.operationId]);
+  });
+
+  it('a URL value that cannot be a filter reads as none, never a failed list', async () => {
+    window.history.replaceState(null, '', '/records?page=x&status=SOMETHING&target=Not%20a%20key');
+    const api = backend(() => envelope('OK', page([VALIDATED])));
+    r = await render(<RecordsPage />);
+    await flush();
+    expect(api.records.map((c) => c.url)).toEqual(['/api/requests?page=0&size=20']);
+    expect(r.byTestId<HTMLSelectElement>('records-status').value).toBe('');
+  });
+
+  it('says when no request matches the filters', async () => {
+    window.history.replaceState(null, '', '/records?status=EXPIRED');
+    backend(() => envelope('OK', page([])));
+    r = await render(<RecordsPage />);
+    await flush();
+    expect(r.byTestId('records-empty').textContent).toBe('None of your requests match these filters.');
+  });
+
+  it('refreshes itself while the page is visible, not while it is hidden, and at once when it shows again', async () => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval', 'setTimeout', 'clearTimeout'] });
+    let hidden = false;
+    const visibility = vi.spyOn(document, 'visibilityState', 'get').mockImplementation(() => (hidden ? 'hidden' : 'visible'));
+    try {
+      let status = 'APPROVAL_SENT';
+      const api = backend(() => envelope('OK', page([{ ...VALIDATED, status }])));
+      r = await render(<RecordsPage />);
+      await flush();
+      expect(api.records).toHaveLength(1);
+
+      status = 'VALIDATED';
+      await act(async () => {
+        await vi.advanceTimersByTimeAsync(LIST_REFRESH_MS);
+      });
+      await flush();
+      expect(api.records).toHaveLength(2);
+      expect(r.allByTestId('record')[0]!.querySelector('[data-status]')?.getAttribute('data-status')).toBe('VALIDATED');
+
+      hidden = true;
+      await act(async () => {
+        document.dispatchEvent(new Event('visibilitychange', { bubbles: true }));
+        await vi.advanceTimersByTimeAsync(LIST_REFRESH_MS * 3);
+      });
+      expect(api.records).toHaveLength(2);
+
+      hidden = false;
+      await act(async () => {
+        document.dispatchEvent(new Event('visibilitychange', { bubbles: true }));
+      });
+      await flush();
+      expect(api.records).toHaveLength(3);
+    } finally {
+      visibility.mockRestore();
+      vi.useRealTimers();
+    }
   });
 });

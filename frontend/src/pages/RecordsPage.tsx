@@ -1,33 +1,47 @@
-import { useState } from 'react';
 import { listMyRequests } from '../api/endpoints';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { HintText } from '../components/HintText';
+import { ListFilters } from '../components/ListFilters';
 import { Loading } from '../components/Loading';
 import { PageHeading } from '../components/PageHeading';
 import { StatusBadge } from '../components/StatusBadge';
 import { formatDateTime } from '../logic/format';
-import { useLoad } from '../logic/hooks';
+import { LIST_REFRESH_MS, useRefreshing } from '../logic/hooks';
+import { useListQuery } from '../logic/listQuery';
 import { Link } from '../router/router';
 
 export const RECORDS_PAGE_SIZE = 20;
 
-/** My records: my requests, newest first, paged. */
+/**
+ * My records: my requests, newest first, paged, filtered by status and target. Page and filters live in the URL
+ * (`?page=2&status=VALIDATED&target=wiki-editors`), so back, reload and a shared link show the same list; it
+ * refreshes itself while the page is visible.
+ */
 export function RecordsPage() {
-  const [page, setPage] = useState(0);
-  const [state, reload] = useLoad((signal) => listMyRequests(page, RECORDS_PAGE_SIZE, signal), [page]);
-  const items = state.status === 'ok' && Array.isArray(state.data?.items) ? state.data.items : [];
-  const hasMore = state.status === 'ok' && state.data?.hasMore === true;
+  const [query, change] = useListQuery();
+  const { page, status, target } = query;
+  const state = useRefreshing(
+    ['records', page, status, target],
+    (signal) => listMyRequests({ page, size: RECORDS_PAGE_SIZE, status, targetKey: target }, signal),
+    LIST_REFRESH_MS,
+  );
+  const items = Array.isArray(state.data?.items) ? state.data.items : [];
+  const hasMore = state.data?.hasMore === true;
+  const filtered = status !== null || target !== null;
 
   return (
     <section className="panel" data-testid="records-page">
       <PageHeading>My records</PageHeading>
-      {state.status === 'loading' ? <Loading /> : null}
-      {state.status === 'error' ? <ErrorNotice error={state.error} title="Could not load your records." onRetry={reload} /> : null}
-      {state.status === 'ok' && items.length === 0 ? (
-        <p className="muted">{page === 0 ? 'You have not submitted any request yet.' : 'No more records.'}</p>
+      <ListFilters query={query} onChange={change} idPrefix="records" />
+      {state.loading ? <Loading /> : null}
+      {state.error ? <ErrorNotice error={state.error} title="Could not load your records." onRetry={state.reload} /> : null}
+      {state.data && items.length === 0 ? (
+        <p className="muted" data-testid="records-empty">
+          {page > 0 ? 'No more records.' : filtered ? 'None of your requests match these filters.' : 'You have not submitted any request yet.'}
+        </p>
       ) : null}
       {items.length > 0 ? (
-        <div className="table-wrap">
+        <div className="table-wrap" tabIndex={0}>
           <table data-testid="records">
             <caption className="visually-hidden">My requests, newest first</caption>
             <thead>
@@ -62,13 +76,25 @@ export function RecordsPage() {
         </div>
       ) : null}
       <nav className="pager" aria-label="Pages of records">
-        <button type="button" className="button-secondary" disabled={page === 0} onClick={() => setPage((p) => Math.max(0, p - 1))}>
+        <button
+          type="button"
+          className="button-secondary"
+          disabled={page === 0}
+          onClick={() => change({ page: Math.max(0, page - 1) })}
+          data-testid="records-newer"
+        >
           Newer
         </button>
-        <span className="muted" aria-live="polite">
+        <span className="muted" aria-live="polite" data-testid="records-page-number">
           Page {page + 1}
         </span>
-        <button type="button" className="button-secondary" disabled={!hasMore} onClick={() => setPage((p) => p + 1)}>
+        <button
+          type="button"
+          className="button-secondary"
+          disabled={!hasMore}
+          onClick={() => change({ page: page + 1 })}
+          data-testid="records-older"
+        >
           Older
         </button>
       </nav>

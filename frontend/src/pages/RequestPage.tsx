@@ -19,7 +19,7 @@ import {
 import { isFinished } from '../logic/polling';
 import { statusLabel } from '../logic/timeline';
 import { useRequestFollow } from '../logic/useRequestFollow';
-import { Link, navigate } from '../router/router';
+import { Link, useNavigate } from '../router/router';
 import type { PrefillState } from './HomePage';
 
 export function pollText(snapshot: PollerSnapshot): string {
@@ -70,6 +70,7 @@ function NotifyControl({ permission, onAsk }: { permission: NotifyPermission; on
 
 /** Follow one request live. */
 export function RequestPage({ operationId }: { operationId: string }) {
+  const navigate = useNavigate();
   const [permission, setPermission] = useState<NotifyPermission>(() => notificationPermission());
   const granted = useRef(permission === 'granted');
   granted.current = permission === 'granted';
@@ -99,7 +100,7 @@ export function RequestPage({ operationId }: { operationId: string }) {
     void askNotificationPermission().then(setPermission);
   };
   // Whether the target is merged in batch rounds: the timeline expects "picked up by a batch round" then.
-  const [targets] = useLoad((signal) => getTargets(signal), []);
+  const [targets] = useLoad(['targets'], (signal) => getTargets(signal));
   const target =
     view && targets.status === 'ok' && Array.isArray(targets.data) ? targets.data.find((t) => t.key === view.targetKey) : undefined;
 
@@ -108,7 +109,7 @@ export function RequestPage({ operationId }: { operationId: string }) {
     const state: PrefillState = {
       prefill: { targetKey: view.targetKey, subjectId: view.subjectId, reason: view.reason },
     };
-    navigate('/', { state });
+    void navigate('/', { state });
   };
 
   const pollRow = (

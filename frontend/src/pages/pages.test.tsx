@@ -3,8 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { App } from '../App';
 import { envelope, mockFetch, type RecordedCall, type Reply } from '../test/fetchMock';
 import { entry, TARGETS, view } from '../test/fixtures';
-import { click, flush, render, waitFor, type Rendered } from '../test/render';
-import { navigate } from '../router/router';
+import { click, flush, render, visit, waitFor, type Rendered } from '../test/render';
 import { HomePage } from './HomePage';
 import { RequestPage } from './RequestPage';
 
@@ -46,7 +45,7 @@ describe('HomePage', () => {
 
   it('"Apply again" state pre-fills a new form', async () => {
     backend((c) => (c.url === '/api/targets' ? envelope('OK', TARGETS) : envelope('PREVIEW_UNAVAILABLE', null)));
-    navigate('/', { state: { prefill: { targetKey: 'wiki-editors', subjectId: 'bob', reason: 'Docs sprint' } } });
+    visit('/', { prefill: { targetKey: 'wiki-editors', subjectId: 'bob', reason: 'Docs sprint' } });
     r = await render(<HomePage />);
     await flush();
     expect(r.byTestId<HTMLSelectElement>('field-target').value).toBe('wiki-editors');
@@ -103,7 +102,7 @@ describe('RequestPage', () => {
     await flush();
     await click(r.byTestId('apply-again'));
     expect(window.location.pathname).toBe('/');
-    expect(window.history.state).toEqual({ prefill: { targetKey: 'wiki-editors', subjectId: 'bob', reason: 'Need it' } });
+    expect(window.history.state?.usr).toEqual({ prefill: { targetKey: 'wiki-editors', subjectId: 'bob', reason: 'Need it' } });
   });
 
   it('expects a batch round, not a merge request of its own, for a batchable target', async () => {

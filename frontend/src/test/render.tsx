@@ -1,7 +1,12 @@
+import { notifyManager } from '@tanstack/react-query';
 import { act, type ReactNode } from 'react';
 import { createRoot, type Root } from 'react-dom/client';
+import { AppProviders } from '../AppProviders';
+import { BrowserRouter } from '../router/router';
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
+// TanStack Query hands its updates to React on a timer by default; the tests settle microtasks (`flush`).
+notifyManager.setScheduler(queueMicrotask);
 
 export interface Rendered {
   container: HTMLElement;
@@ -11,13 +16,18 @@ export interface Rendered {
   allByTestId<E extends HTMLElement = HTMLElement>(id: string): E[];
 }
 
+/** Renders `ui` inside the app's providers and a router on the test window's URL (set it before with `visit`). */
 export async function render(ui: ReactNode): Promise<Rendered> {
   const container = document.createElement('div');
   document.body.appendChild(container);
   let root: Root | null = null;
   await act(async () => {
     root = createRoot(container);
-    root.render(ui);
+    root.render(
+      <BrowserRouter>
+        <AppProviders>{ui}</AppProviders>
+      </BrowserRouter>,
+    );
   });
   const query = <E extends HTMLElement>(id: string) => container.querySelector<E>(`[data-testid="${id}"]`);
   return {
@@ -79,4 +89,9 @@ export async function waitFor(check: () => boolean, timeoutMs = 5000): Promise<v
       await new Promise((resolve) => setTimeout(resolve, 20));
     });
   }
+}
+
+/** Puts the test window at `path`, with `state` as the router's history state (what a link's `state` gives). */
+export function visit(path: string, state: unknown = null): void {
+  window.history.replaceState({ usr: state, key: 'visit', idx: 0 }, '', path);
 }

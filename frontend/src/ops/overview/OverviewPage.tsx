@@ -14,7 +14,7 @@ export const OVERVIEW_REFRESH_MS = 15_000;
  * shows again), rendered by the panels of `OVERVIEW_PANELS` (or those given).
  */
 export function OverviewPage({ panels = OVERVIEW_PANELS }: { panels?: readonly OverviewPanelEntry[] }) {
-  const { data, error, loadedAt } = useRefreshing(getOverview, OVERVIEW_REFRESH_MS);
+  const { data, error, loadedAt } = useRefreshing(['overview'], getOverview, OVERVIEW_REFRESH_MS);
   const now = data ? new Date(data.at) : new Date();
   return (
     <section className="panel" data-testid="ops-overview-page">

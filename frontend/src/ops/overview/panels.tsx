@@ -77,7 +77,7 @@ export function WaitingPanel({ overview, now }: OverviewPanelProps) {
       {overview.waiting.length === 0 ? (
         <p className="muted">No request is waiting.</p>
       ) : (
-        <div className="table-wrap">
+        <div className="table-wrap" tabIndex={0}>
           <table data-testid="overview-waiting-table">
             <thead>
               <tr>
@@ -137,7 +137,7 @@ const SYSTEM_NAMES: Record<string, string> = { gitlab: 'GitLab', approval: 'Appr
 export function DependenciesPanel({ overview }: OverviewPanelProps) {
   return (
     <Section id="overview-dependencies" title="External systems" testId="overview-dependencies">
-      <div className="table-wrap">
+      <div className="table-wrap" tabIndex={0}>
         <table>
           <thead>
             <tr>
@@ -225,7 +225,7 @@ export function SlotsPanel({ overview }: OverviewPanelProps) {
       {overview.slots.length === 0 ? (
         <p className="muted">No batch partition.</p>
       ) : (
-        <div className="table-wrap">
+        <div className="table-wrap" tabIndex={0}>
           <table>
             <thead>
               <tr>
@@ -243,7 +243,7 @@ export function SlotsPanel({ overview }: OverviewPanelProps) {
                   <td>
                     {s.batchId === null
                       ? 'free'
-                      : link(consolePaths.batches, `batch ${s.batchId} ${s.batchStatus ?? ''} since ${formatDateTime(s.since)}`, `batch ${s.batchId}`)}
+                      : link(consolePaths.batches, `batch ${s.batchId} ${s.batchStatus ?? ''} since ${formatDateTime(s.since)}`, `batch ${s.batchId} ${s.batchStatus ?? ''} since ${formatDateTime(s.since)}`)}
                   </td>
                   <td className="num">{link(stuckList({ status: 'BATCH_WAITING' }), String(s.waiting), `${s.waiting} requests waiting for a batch round`)}</td>
                 </tr>

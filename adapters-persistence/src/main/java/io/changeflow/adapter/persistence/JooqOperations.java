@@ -376,8 +376,11 @@ final class JooqOperations implements Operations {
     }
 
     @Override
-    public List<Operation> requestedBy(String requester, int offset, int limit) {
+    public List<Operation> requestedBy(String requester, Optional<BindingStatus> status, Optional<TargetKey> target,
+            int offset, int limit) {
         return selectOperations(dsl).where(OPERATION.REQUESTER.eq(requester))
+                .and(status.map(s -> BINDING.STATUS.eq(s.name())).orElse(DSL.noCondition()))
+                .and(target.map(t -> OPERATION.TARGET_KEY.eq(t.value())).orElse(DSL.noCondition()))
                 .orderBy(OPERATION.CREATED_AT.desc(), OPERATION.ID.desc())
                 .limit(Math.max(0, offset), Math.max(0, limit))
                 .fetch(JooqOperations::toOperation);
@@ -395,13 +398,15 @@ final class JooqOperations implements Operations {
     }
 
     @Override
-    public List<Operation> stuck(Set<BindingStatus> statuses, Duration stuckFor, int limit) {
+    public List<Operation> stuck(Set<BindingStatus> statuses, Optional<TargetKey> target, Duration stuckFor,
+            int limit) {
         var wanted = statuses.isEmpty()
                 ? Arrays.stream(BindingStatus.values()).filter(s -> !s.isTerminal()).collect(Collectors.toCollection(
                         () -> EnumSet.noneOf(BindingStatus.class)))
                 : EnumSet.copyOf(statuses);
         return selectOperations(dsl)
                 .where(BINDING.STATUS.in(wanted.stream().map(Enum::name).toList()))
+                .and(target.map(t -> BINDING.TARGET_KEY.eq(t.value())).orElse(DSL.noCondition()))
                 .and(BINDING.UPDATED_AT.lt(Sql.ago(stuckFor)))
                 .orderBy(BINDING.UPDATED_AT, BINDING.ID)
                 .limit(limit)

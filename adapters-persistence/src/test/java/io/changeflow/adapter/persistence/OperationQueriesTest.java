@@ -67,6 +67,12 @@ class OperationQueriesTest {
 
         assertThat(operations.bindingsOf(SubjectId.of("ivy"))).extracting(b -> b.operationId()).contains(sent.id());
         assertThat(operations.requestedBy("ivy", 0, 10)).extracting(o -> o.id()).containsExactly(sent.id());
+        var sentTarget = Optional.of(sent.target());
+        assertThat(operations.requestedBy("ivy", Optional.of(BindingStatus.APPROVAL_SENT), sentTarget, 0, 10))
+                .extracting(o -> o.id()).containsExactly(sent.id());
+        assertThat(operations.requestedBy("ivy", Optional.of(BindingStatus.MERGED), Optional.empty(), 0, 10)).isEmpty();
+        assertThat(operations.requestedBy("ivy", Optional.empty(), Optional.of(io.changeflow.domain.request.TargetKey.of("no-such-target")), 0, 10))
+                .isEmpty();
         assertThat(operations.findAll(List.of(sent.id(), Fixtures.newId()))).extracting(o -> o.id()).containsExactly(sent.id());
     }
 
@@ -137,6 +143,8 @@ class OperationQueriesTest {
         assertThat(stuck.indexOf(stuck.stream().filter(o -> o.id().equals(tooOld.id())).findFirst().orElseThrow()))
                 .as("oldest first").isLessThan(stuck.indexOf(stuck.stream().filter(o -> o.id().equals(inWindow.id())).findFirst().orElseThrow()));
         assertThat(operations.stuck(Set.of(), Duration.ofMinutes(20), 1000)).extracting(o -> o.id()).contains(inWindow.id());
+        assertThat(operations.stuck(Set.of(BindingStatus.MERGED), Optional.of(inWindow.target()), Duration.ofMinutes(20),
+                1000)).extracting(o -> o.id()).containsExactly(inWindow.id());
     }
 
     @Test

@@ -13,12 +13,10 @@ import io.changeflow.application.recovery.FindStuckRequests;
 import io.changeflow.application.recovery.RetriggerStep;
 import io.changeflow.application.recovery.ShowOperation;
 import io.changeflow.domain.operation.HistoryEntry;
-import io.changeflow.domain.request.FieldError;
 import io.changeflow.domain.state.BindingStatus;
 import jakarta.servlet.http.HttpServletRequest;
 import java.time.Duration;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Stream;
@@ -108,14 +106,19 @@ final class OperationsController {
         this.markDeployFailed = markDeployFailed;
     }
 
-    /** Requests in {@code status} (any non-terminal one when absent) untouched for {@code stuckForSeconds}, oldest first. */
+    /**
+     * Requests in {@code status} (any non-terminal one when absent) on {@code targetKey} (every target when absent)
+     * untouched for {@code stuckForSeconds}, oldest first.
+     */
     @Answers(summary = "Find requests untouched for a while")
     @GetMapping("/ops/operations")
     ApiResponse<List<RequestJson>> find(@RequestParam(required = false) String status,
+            @RequestParam(required = false) String targetKey,
             @RequestParam(defaultValue = "0") long stuckForSeconds, @RequestParam(defaultValue = "100") int limit) {
-        var wanted = parseStatus(status);
+        var wanted = ListFilters.status(status);
+        var target = ListFilters.target(targetKey);
         var stuckFor = Duration.ofSeconds(Math.clamp(stuckForSeconds, 0, MAX_STUCK_FOR_SECONDS));
-        return ApiResponse.ok(find.find(new FindStuckRequests.Command(wanted, stuckFor, limit)).stream()
+        return ApiResponse.ok(find.find(new FindStuckRequests.Command(wanted, target, stuckFor, limit)).stream()
                 .map(RequestJson::summaryOf).toList());
     }
 
@@ -268,19 +271,6 @@ final class OperationsController {
                 MarkDeployFailed.allowedFrom(status) ? MARK_DEPLOY_FAILED : null);
         return Stream.concat(details.allowedActions().stream().map(Enum::name), deploy.filter(java.util.Objects::nonNull))
                 .sorted().toList();
-    }
-
-    private static Optional<BindingStatus> parseStatus(String status) {
-        if (status == null || status.isBlank()) {
-            return Optional.empty();
-        }
-        try {
-            return Optional.of(BindingStatus.valueOf(status.strip().toUpperCase(Locale.ROOT)));
-        } catch (IllegalArgumentException e) {
-            throw new ApiException(ErrorCode.INVALID_REQUEST, "Unknown status.",
-                    Map.of("fieldErrors", List.of(new FieldError("status", "INVALID_VALUE", "status is a binding status, e.g. MERGING"))),
-                    "unknown status filter");
-        }
     }
 
     private static String clip(String value) {

@@ -131,11 +131,13 @@ final class RequestsController {
     }
 
     /** My records, newest first. */
-    @Answers(summary = "My requests, newest first")
+    @Answers(summary = "My requests, newest first, optionally of one status and one target")
     @GetMapping("/api/requests")
     ApiResponse<PageJson> mine(Identity caller, @RequestParam(defaultValue = "0") int page,
-            @RequestParam(defaultValue = "20") int size) {
-        var found = myRequests.list(new ListMyRequests.Command(caller.account(), page, size));
+            @RequestParam(defaultValue = "20") int size, @RequestParam(required = false) String status,
+            @RequestParam(required = false) String targetKey) {
+        var found = myRequests.list(new ListMyRequests.Command(caller.account(), page, size, ListFilters.status(status),
+                ListFilters.target(targetKey)));
         return ApiResponse.ok(new PageJson(found.items().stream().map(RequestJson::summaryOf).toList(), found.page(),
                 found.size(), found.hasMore()));
     }

@@ -115,6 +115,19 @@ class OperationsWebTest extends WebTestSupport {
                 .andExpect(status().isBadRequest())
                 .andExpect(jsonPath("$.data.fieldErrors[0].field").value("status"))
                 .andExpect(jsonPath("$.data.fieldErrors[0].code").value("INVALID_VALUE"));
+
+        mvc.perform(as(get("/ops/operations").param("targetKey", FakeTargets.SINGLE.value()).param("limit", "500"), "otto"))
+                .andExpect(status().isOk())
+                .andExpect(jsonPath("$.data[?(@.operationId=='" + id.value() + "')].targetKey").value(FakeTargets.SINGLE.value()))
+                .andExpect(jsonPath("$.data[?(@.targetKey!='" + FakeTargets.SINGLE.value() + "')]").isEmpty());
+        mvc.perform(as(get("/ops/operations").param("targetKey", FakeTargets.BATCHABLE.value()).param("limit", "500"), "otto"))
+                .andExpect(status().isOk())
+                .andExpect(jsonPath("$.data[?(@.operationId=='" + id.value() + "')]").isEmpty());
+        mvc.perform(as(get("/ops/operations").param("targetKey", "Not a key"), "otto"))
+                .andExpect(status().isBadRequest())
+                .andExpect(jsonPath("$.code").value("INVALID_REQUEST"))
+                .andExpect(jsonPath("$.data.fieldErrors[0].field").value("targetKey"))
+                .andExpect(jsonPath("$.data.fieldErrors[0].code").value("INVALID_VALUE"));
     }
 
     @Test

@@ -319,6 +319,42 @@ class RequestsWebTest extends WebTestSupport {
     }
 
     @Test
+    void myRecordsFilterByStatusAndTargetAndRefuseValuesThatCannotBeOne() throws Exception {
+        var person = newPerson();
+        var single = app.submitAccepted(FakeTargets.SINGLE, person);
+        app.clock.advance(java.time.Duration.ofSeconds(1));
+        var batchable = app.submitAccepted(FakeTargets.BATCHABLE, person);
+        app.queue.runUntilIdle();
+        var status = app.op(single).binding().orElseThrow().name();
+        mvc.perform(as(get("/api/requests").param("targetKey", FakeTargets.SINGLE.value()), person))
+                .andExpect(status().isOk())
+                .andExpect(jsonPath("$.data.items.length()").value(1))
+                .andExpect(jsonPath("$.data.items[0].operationId").value(single.value()));
+        mvc.perform(as(get("/api/requests").param("targetKey", FakeTargets.BATCHABLE.value())
+                        .param("status", status.toLowerCase(java.util.Locale.ROOT)), person))
+                .andExpect(status().isOk())
+                .andExpect(jsonPath("$.data.items[?(@.operationId=='" + single.value() + "')]").isEmpty());
+        mvc.perform(as(get("/api/requests").param("status", status), person))
+                .andExpect(jsonPath("$.data.items[?(@.operationId=='" + single.value() + "')].status").value(status))
+                .andExpect(jsonPath("$.data.items[?(@.status!='" + status + "')]").isEmpty());
+        mvc.perform(as(get("/api/requests").param("status", "VALIDATED"), person))
+                .andExpect(jsonPath("$.data.items.length()").value(0))
+                .andExpect(jsonPath("$.data.hasMore").value(false));
+        mvc.perform(as(get("/api/requests").param("status", " ").param("targetKey", ""), person))
+                .andExpect(jsonPath("$.data.items.length()").value(2))
+                .andExpect(jsonPath("$.data.items[0].operationId").value(batchable.value()));
+        mvc.perform(as(get("/api/requests").param("status", "DONE"), person))
+                .andExpect(status().isBadRequest())
+                .andExpect(jsonPath("$.code").value("INVALID_REQUEST"))
+                .andExpect(jsonPath("$.data.fieldErrors[0].field").value("status"))
+                .andExpect(jsonPath("$.data.fieldErrors[0].code").value("INVALID_VALUE"));
+        mvc.perform(as(get("/api/requests").param("targetKey", "../etc"), person))
+                .andExpect(status().isBadRequest())
+                .andExpect(jsonPath("$.data.fieldErrors[0].field").value("targetKey"))
+                .andExpect(jsonPath("$.data.fieldErrors[0].code").value("INVALID_VALUE"));
+    }
+
+    @Test
     void thePreviewShowsTheLineTheMergeRequestWouldWrite() throws Exception {
         var person = newPerson();
         var id = InMemoryChangeflow.newOperationId();

@@ -2,6 +2,7 @@ package io.changeflow.application.recovery;
 
 import io.changeflow.application.port.out.Operations;
 import io.changeflow.application.query.RequestView;
+import io.changeflow.domain.request.TargetKey;
 import io.changeflow.domain.state.BindingStatus;
 import java.time.Duration;
 import java.util.List;
@@ -16,8 +17,15 @@ public final class FindStuckRequests {
 
     public static final int MAX_LIMIT = 500;
 
-    /** @param status empty: any non-terminal status */
-    public record Command(Optional<BindingStatus> status, Duration stuckFor, int limit) {}
+    /**
+     * @param status empty: any non-terminal status
+     * @param target empty: every target
+     */
+    public record Command(Optional<BindingStatus> status, Optional<TargetKey> target, Duration stuckFor, int limit) {
+        public Command(Optional<BindingStatus> status, Duration stuckFor, int limit) {
+            this(status, Optional.empty(), stuckFor, limit);
+        }
+    }
 
     private final Operations operations;
 
@@ -28,7 +36,7 @@ public final class FindStuckRequests {
     public List<RequestView> find(Command command) {
         var stuckFor = command.stuckFor().isNegative() ? Duration.ZERO : command.stuckFor();
         var statuses = command.status().map(Set::of).orElse(Set.of());
-        return operations.stuck(statuses, stuckFor, Math.clamp(command.limit(), 1, MAX_LIMIT)).stream()
+        return operations.stuck(statuses, command.target(), stuckFor, Math.clamp(command.limit(), 1, MAX_LIMIT)).stream()
                 .map(RequestView::summaryOf)
                 .toList();
     }

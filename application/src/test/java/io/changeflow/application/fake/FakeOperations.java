@@ -265,9 +265,12 @@ public final class FakeOperations implements Operations {
     }
 
     @Override
-    public synchronized List<Operation> requestedBy(String requester, int offset, int limit) {
+    public synchronized List<Operation> requestedBy(String requester, Optional<BindingStatus> status,
+            Optional<TargetKey> target, int offset, int limit) {
         return operations.keySet().stream().map(id -> read(id).orElseThrow())
                 .filter(op -> op.requester().equals(requester))
+                .filter(op -> status.isEmpty() || op.binding().equals(status))
+                .filter(op -> target.isEmpty() || op.target().equals(target.get()))
                 .sorted(Comparator.comparing(Operation::createdAt).reversed().thenComparing(op -> op.id().value()))
                 .skip(offset).limit(limit).toList();
     }
@@ -278,10 +281,12 @@ public final class FakeOperations implements Operations {
     }
 
     @Override
-    public synchronized List<Operation> stuck(Set<BindingStatus> statuses, Duration stuckFor, int limit) {
+    public synchronized List<Operation> stuck(Set<BindingStatus> statuses, Optional<TargetKey> target,
+            Duration stuckFor, int limit) {
         var before = clock.instant().minus(stuckFor);
         return all().stream()
                 .filter(op -> op.binding().isPresent())
+                .filter(op -> target.isEmpty() || op.target().equals(target.get()))
                 .filter(op -> statuses.isEmpty() ? !op.binding().get().isTerminal() : statuses.contains(op.binding().get()))
                 .filter(op -> op.updatedAt().isBefore(before))
                 .sorted(Comparator.comparing(Operation::updatedAt))

@@ -852,6 +852,162 @@ class BrowserJourneysTest {
         Chromium.screenshot(phone, "phone-ops-overview");
     }
 
+    /**
+     * My records keep page and filters in the URL: filters chosen in the page are written to the URL, a reload
+     * shows the same filtered list, back returns to the list before, a shared link opens filtered; the stuck list
+     * filters by target the same way.
+     */
+    @Test
+    @Order(13)
+    void aListsUrlRestoresItsFiltersAfterReloadAndBack() {
+        var ids = new ArrayList<String>();
+        for (var target : List.of("dashboards-viewer", "dashboards-viewer", "db-prod-readonly")) {
+            var id = UUID.randomUUID().toString();
+            ids.add(id);
+            Assertions.assertThat(api("alice").post("/api/requests", Map.of("operationId", id, "targetKey", target,
+                    "subjectId", "svc-e2e-list-" + id.substring(0, 6), "reason", "List filters")).code()).isEqualTo("ACCEPTED");
+        }
+        for (var id : ids) {
+            api("alice").await("/api/requests/" + id, a -> a.data().path("status").asString("").equals("APPROVAL_SENT"), JOURNEY);
+        }
+
+        var page = newPage("alice", false);
+        page.navigate(base() + "/records");
+        assertThat(page.getByTestId("records-page")).isVisible();
+        assertThat(page.locator("[data-testid=record][data-operation-id='" + ids.get(2) + "']")).isVisible();
+        page.getByTestId("records-target").selectOption("dashboards-viewer");
+        assertThat(page).hasURL(base() + "/records?target=dashboards-viewer");
+        page.getByTestId("records-status").selectOption("APPROVAL_SENT");
+        assertThat(page).hasURL(base() + "/records?target=dashboards-viewer&status=APPROVAL_SENT");
+        assertThat(page.locator("[data-testid=record][data-operation-id='" + ids.get(2) + "']")).hasCount(0);
+        assertThat(page.locator("[data-testid=record][data-operation-id='" + ids.get(0) + "']")).isVisible();
+        Assertions.assertThat(page.locator("[data-testid=record] td:nth-child(2)").allTextContents())
+                .isNotEmpty().allSatisfy(target -> Assertions.assertThat(target).isEqualTo("dashboards-viewer"));
+
+        page.reload();
+        assertThat(page.getByTestId("records-target")).hasValue("dashboards-viewer");
+        assertThat(page.getByTestId("records-status")).hasValue("APPROVAL_SENT");
+        assertThat(page.locator("[data-testid=record][data-operation-id='" + ids.get(1) + "']")).isVisible();
+        assertThat(page.locator("[data-testid=record][data-operation-id='" + ids.get(2) + "']")).hasCount(0);
+        Chromium.screenshot(page, "records-filtered");
+
+        page.goBack();
+        assertThat(page).hasURL(base() + "/records?target=dashboards-viewer");
+        assertThat(page.getByTestId("records-status")).hasValue("");
+        assertThat(page.getByTestId("records-target")).hasValue("dashboards-viewer");
+        page.goBack();
+        assertThat(page).hasURL(base() + "/records");
+        assertThat(page.getByTestId("records-target")).hasValue("");
+        assertThat(page.locator("[data-testid=record][data-operation-id='" + ids.get(2) + "']")).isVisible();
+        page.goForward();
+        assertThat(page.getByTestId("records-target")).hasValue("dashboards-viewer");
+        assertThat(page.locator("[data-testid=record][data-operation-id='" + ids.get(2) + "']")).hasCount(0);
+
+        var shared = newPage("alice", true);
+        shared.navigate(base() + "/records?status=APPROVAL_SENT&target=db-prod-readonly");
+        assertThat(shared.getByTestId("records-status")).hasValue("APPROVAL_SENT");
+        assertThat(shared.locator("[data-testid=record][data-operation-id='" + ids.get(2) + "']")).isVisible();
+        assertThat(shared.locator("[data-testid=record][data-operation-id='" + ids.get(0) + "']")).hasCount(0);
+        assertNoHorizontalScroll(shared, "/records (filtered)");
+        Chromium.screenshot(shared, "phone-records-filtered");
+
+        var otto = newPage("otto", false);
+        otto.navigate(base() + "/console/stuck?status=APPROVAL_SENT&stuckFor=0");
+        assertThat(otto.locator("[data-testid=ops-result][data-operation-id='" + ids.get(2) + "']")).isVisible();
+        otto.getByTestId("ops-target").selectOption("dashboards-viewer");
+        otto.getByTestId("ops-find").click();
+        assertThat(otto).hasURL(base() + "/console/stuck?status=APPROVAL_SENT&target=dashboards-viewer&stuckFor=0");
+        assertThat(otto.locator("[data-testid=ops-result][data-operation-id='" + ids.get(0) + "']")).isVisible();
+        assertThat(otto.locator("[data-testid=ops-result][data-operation-id='" + ids.get(2) + "']")).hasCount(0);
+        otto.reload();
+        assertThat(otto.getByTestId("ops-target")).hasValue("dashboards-viewer");
+        assertThat(otto.locator("[data-testid=ops-result][data-operation-id='" + ids.get(1) + "']")).isVisible();
+        otto.goBack();
+        assertThat(otto).hasURL(base() + "/console/stuck?status=APPROVAL_SENT&stuckFor=0");
+        assertThat(otto.getByTestId("ops-target")).hasValue("");
+        assertThat(otto.locator("[data-testid=ops-result][data-operation-id='" + ids.get(2) + "']")).isVisible();
+    }
+
+    /**
+     * axe-core finds no serious or critical violation on any page of the requester (alice), the approver (amy)
+     * and the operator (otto), at desktop and at phone width; each is saved as a screenshot of both widths.
+     */
+    @Test
+    @Order(14)
+    void axeFindsNoSeriousViolationOnAnyPageAtDesktopAndPhoneWidth() {
+        var id = UUID.randomUUID().toString();
+        Assertions.assertThat(api("alice").post("/api/requests", Map.of("operationId", id, "targetKey", "db-prod-readonly",
+                "subjectId", "svc-e2e-axe", "reason", "Accessibility")).code()).isEqualTo("ACCEPTED");
+        api("alice").await("/api/requests/" + id, a -> a.data().path("status").asString("").equals("APPROVAL_SENT"), JOURNEY);
+
+        record Screen(String user, String path, String testId, String name) {}
+        var screens = List.of(
+                new Screen("alice", "/", "catalog", "home"),
+                new Screen("alice", "/records", "records-page", "records"),
+                new Screen("alice", "/bindings", "bindings-page", "bindings"),
+                new Screen("alice", "/requests/" + id, "request-page", "request"),
+                new Screen("alice", "/no-such-page", "not-found", "not-found"),
+                new Screen("amy", "/inbox", "inbox-page", "inbox"),
+                new Screen("otto", "/console", "ops-overview-page", "ops-overview"),
+                new Screen("otto", "/console/stuck?stuckFor=0", "ops-operations-page", "ops-stuck"),
+                new Screen("otto", "/console/operations/" + id, "ops-operation-page", "ops-operation"),
+                new Screen("otto", "/console/batches", "ops-batches-page", "ops-batches"),
+                new Screen("otto", "/console/config", "ops-config-page", "ops-config"));
+        for (var phone : List.of(false, true)) {
+            var pages = new java.util.HashMap<String, Page>();
+            for (var screen : screens) {
+                var page = pages.computeIfAbsent(screen.user(), user -> newPage(user, phone));
+                page.navigate(base() + screen.path());
+                assertThat(page.getByTestId(screen.testId())).isVisible();
+                assertThat(page.getByTestId("loading")).hasCount(0);
+                var width = phone ? "phone" : "desktop";
+                Accessibility.assertNoSeriousViolations(page, screen.path() + " at " + width + " width");
+                Chromium.screenshot(page, "a11y-" + screen.name() + "-" + width);
+            }
+        }
+
+        var signIn = newPage(null, false);
+        signIn.navigate(base() + "/");
+        assertThat(signIn.getByTestId("sign-in-as-alice")).isVisible();
+        Accessibility.assertNoSeriousViolations(signIn, "the sign-in page");
+        Chromium.screenshot(signIn, "a11y-sign-in-desktop");
+    }
+
+    /**
+     * The overview by keyboard alone: from the skip link, Tab reaches the figures' links in reading order, each
+     * shows a visible focus ring, and Enter on the waiting row's number opens the matching list.
+     */
+    @Test
+    @Order(15)
+    void theOverviewWorksWithTheKeyboardAlone() {
+        var page = newPage("otto", false);
+        page.navigate(base() + "/console");
+        assertThat(page.locator("[data-testid=overview-waiting-row][data-status=APPROVAL_SENT]")).isVisible();
+        page.keyboard().press("Tab");
+        Assertions.assertThat(page.evaluate("() => document.activeElement.className")).isEqualTo("skip-link");
+        page.keyboard().press("Enter");
+        Assertions.assertThat(page.evaluate("() => document.activeElement.id || document.activeElement.closest('main')?.id"))
+                .as("the skip link moves the focus to the content").isEqualTo("main");
+
+        String inWaitingRow = "() => !!document.activeElement.closest('[data-testid=overview-waiting-row][data-status=APPROVAL_SENT]')"
+                + " && document.activeElement.tagName === 'A'";
+        var stops = new ArrayList<String>();
+        for (int i = 0; i < 80 && !Boolean.TRUE.equals(page.evaluate(inWaitingRow)); i++) {
+            page.keyboard().press("Tab");
+            stops.add(String.valueOf(page.evaluate("() => document.activeElement.getAttribute('aria-label')"
+                    + " || document.activeElement.textContent.trim().slice(0, 30)")));
+        }
+        Assertions.assertThat(page.evaluate(inWaitingRow)).as("Tab reaches the waiting row's link; stops: %s", stops)
+                .isEqualTo(true);
+        var ring = String.valueOf(page.evaluate("() => { const s = getComputedStyle(document.activeElement);"
+                + " return s.outlineStyle + ' ' + s.outlineWidth; }"));
+        Assertions.assertThat(ring).as("the focused link shows a focus ring").doesNotStartWith("none").doesNotEndWith(" 0px");
+        Chromium.screenshot(page, "ops-overview-keyboard-focus");
+        page.keyboard().press("Enter");
+        assertThat(page).hasURL(Pattern.compile("^http://localhost:" + port + "/console/stuck\\?status=APPROVAL_SENT.*"));
+        assertThat(page.getByTestId("ops-results")).isVisible();
+    }
+
     private static long stateCount(JsonNode overview, String status) {
         return overview.path("states").valueStream().filter(s -> s.path("status").asString("").equals(status))
                 .findFirst().orElseThrow().path("count").asLong();

@@ -121,7 +121,16 @@ public interface Operations {
     List<Binding> bindingsOf(SubjectId subject);
 
     /** Requests made by one requester, newest first ("my records"). */
-    List<Operation> requestedBy(String requester, int offset, int limit);
+    default List<Operation> requestedBy(String requester, int offset, int limit) {
+        return requestedBy(requester, Optional.empty(), Optional.empty(), offset, limit);
+    }
+
+    /**
+     * Requests made by one requester, newest first, only those whose binding is in {@code status} and those on
+     * {@code target} when given (a request a re-application replaced has no status: it matches no status).
+     */
+    List<Operation> requestedBy(String requester, Optional<BindingStatus> status, Optional<TargetKey> target,
+            int offset, int limit);
 
     /** Both layers' history of one operation, oldest first. */
     List<HistoryEntry> history(OperationId id);
@@ -130,7 +139,12 @@ public interface Operations {
      * Operations whose binding is in one of {@code statuses} and whose last state write is older than
      * {@code stuckFor} by the database clock, oldest first. An empty set means any non-terminal status.
      */
-    List<Operation> stuck(Set<BindingStatus> statuses, Duration stuckFor, int limit);
+    default List<Operation> stuck(Set<BindingStatus> statuses, Duration stuckFor, int limit) {
+        return stuck(statuses, Optional.empty(), stuckFor, limit);
+    }
+
+    /** {@link #stuck(Set, Duration, int)} on one target only, when given. */
+    List<Operation> stuck(Set<BindingStatus> statuses, Optional<TargetKey> target, Duration stuckFor, int limit);
 
     /**
      * One page of a fair scan: operations whose binding is in one of {@code statuses} and whose last state
