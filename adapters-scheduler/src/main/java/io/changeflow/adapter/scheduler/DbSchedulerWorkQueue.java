@@ -6,7 +6,6 @@ import io.changeflow.application.port.out.WorkQueue;
 import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import javax.sql.DataSource;
@@ -39,6 +38,7 @@ final class DbSchedulerWorkQueue implements WorkQueue {
 
     private final DataSource dataSource;
     private final SchedulerClient client;
+    private final StepTraces traces;
     private final int capacity;
     private final Clock clock;
     private volatile Runnable dueNow = () -> { };
@@ -50,6 +50,7 @@ final class DbSchedulerWorkQueue implements WorkQueue {
         this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
         this.capacity = capacity;
         this.clock = Objects.requireNonNull(clock, "clock");
+        this.traces = task.traces();
         this.client = SchedulerClient.Builder.create(dataSource, task.task())
                 .jdbcCustomization(SchedulerTable.dialect(dataSource).customization())
                 .build();
@@ -61,7 +62,7 @@ final class DbSchedulerWorkQueue implements WorkQueue {
         Objects.requireNonNull(delay, "delay");
         var dueAtOnce = delay.isZero() || delay.isNegative();
         var time = clock.instant().plus(dueAtOnce ? Duration.ZERO : delay);
-        var placed = WorkflowStepTask.place(client, step, time, () -> backlog() < capacity);
+        var placed = WorkflowStepTask.place(client, step, traces.current(), time, () -> backlog() < capacity);
         if (placed.isEmpty()) {
             log.warn("backlog full ({} workflow steps waiting); refused {}", capacity, step.instanceId());
             return false;
@@ -83,12 +84,7 @@ final class DbSchedulerWorkQueue implements WorkQueue {
     public Optional<Scheduled> scheduled(StepKind kind, String ref) {
         return client.getScheduledExecution(WorkflowStepTask.id(kind, ref))
                 .map(execution -> new Scheduled(WorkflowStepTask.step(WorkflowStepTask.id(kind, ref).getId(),
-                        dataOf(execution.getData())), execution.getExecutionTime()));
-    }
-
-    @SuppressWarnings("unchecked")
-    private static Map<String, String> dataOf(Object data) {
-        return data instanceof Map<?, ?> map ? (Map<String, String>) map : Map.of();
+                        WorkflowStepTask.dataOf(execution.getData())), execution.getExecutionTime()));
     }
 
     @Override
