@@ -8,18 +8,8 @@ import io.changeflow.application.port.out.WorkQueue.StepKind;
 import io.changeflow.application.workflow.StepHandler;
 import io.changeflow.application.workflow.StepOutcome;
 import io.changeflow.testsupport.TestDatabase;
-import io.micrometer.tracing.Tracer;
-import io.micrometer.tracing.otel.bridge.OtelCurrentTraceContext;
-import io.micrometer.tracing.otel.bridge.OtelPropagator;
-import io.micrometer.tracing.otel.bridge.OtelTracer;
-import io.opentelemetry.api.trace.propagation.W3CTraceContextPropagator;
-import io.opentelemetry.context.propagation.ContextPropagators;
-import io.opentelemetry.sdk.OpenTelemetrySdk;
-import io.opentelemetry.sdk.testing.exporter.InMemorySpanExporter;
-import io.opentelemetry.sdk.trace.SdkTracerProvider;
+import io.changeflow.testsupport.TestTracing;
 import io.opentelemetry.sdk.trace.data.SpanData;
-import io.opentelemetry.sdk.trace.export.SimpleSpanProcessor;
-import io.opentelemetry.sdk.trace.samplers.Sampler;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -43,49 +33,35 @@ class StepTracesTest {
     @RegisterExtension
     static final TestDatabase db = TestDatabase.freshSchema();
 
-    private static final String TRACE_ID = "4bf92f3577b34da6a3ce929d0e0e4736";
-    private static final String PARENT_SPAN_ID = "00f067aa0ba902b7";
-    private static final String TRACEPARENT = "00-" + TRACE_ID + "-" + PARENT_SPAN_ID + "-01";
+    private static final String TRACE_ID = TestTracing.TRACE_ID;
     private static final Duration WAIT = Duration.ofSeconds(15);
 
     private static Schema schema;
-    private static InMemorySpanExporter spans;
-    private static SdkTracerProvider provider;
-    private static Tracer tracer;
+    private static TestTracing tracing;
     private static StepTraces traces;
 
     private final List<Node> nodes = new ArrayList<>();
     private final ConcurrentLinkedQueue<Seen> seen = new ConcurrentLinkedQueue<>();
 
-    /** What a step saw while running: its step, the current trace and span and the logging context's ids. */
-    record Seen(Step step, String traceId, String spanId, String operationId, String batchId) {}
+    /** What a step saw while running: its step, the current trace and the logging context's ids. */
+    record Seen(Step step, String traceId, String operationId, String batchId) {}
 
     @BeforeAll
     static void setUp() {
         schema = Schema.migrate(db);
-        spans = InMemorySpanExporter.create();
-        provider = SdkTracerProvider.builder()
-                .addSpanProcessor(SimpleSpanProcessor.create(spans))
-                .setSampler(Sampler.parentBased(Sampler.alwaysOn()))
-                .build();
-        var otel = OpenTelemetrySdk.builder()
-                .setTracerProvider(provider)
-                .setPropagators(ContextPropagators.create(W3CTraceContextPropagator.getInstance()))
-                .build();
-        var otelTracer = otel.getTracer("test");
-        tracer = new OtelTracer(otelTracer, new OtelCurrentTraceContext(), event -> { });
-        traces = new StepTraces(tracer, new OtelPropagator(otel.getPropagators(), otelTracer));
+        tracing = new TestTracing();
+        traces = new StepTraces(tracing.tracer(), tracing.propagator());
     }
 
     @AfterAll
     static void tearDown() {
-        provider.close();
+        tracing.close();
     }
 
     @BeforeEach
     void emptyTable() {
         schema.clear();
-        spans.reset();
+        tracing.reset();
     }
 
     @AfterEach
@@ -115,7 +91,6 @@ class StepTracesTest {
         assertThat(seen).extracting(Seen::batchId).containsOnly((String) null);
         var create = span("step CREATE");
         var handle = span("step HANDLE");
-        assertThat(create.getParentSpanId()).isNotEqualTo(PARENT_SPAN_ID); // the scheduling span, child of the caller's
         assertThat(handle.getParentSpanId()).as("the follower continues from the step that scheduled it")
                 .isEqualTo(create.getSpanId());
         assertThat(MDC.get(StepTraces.OPERATION_ID)).isNull();
@@ -171,28 +146,24 @@ class StepTracesTest {
         assertThat(span("step CLOSE").getParentSpanId()).isEqualTo("0000000000000000");
     }
 
-    /** Runs {@code scheduling} in a span of the trace {@link #TRACEPARENT} (as the web layer continues it). */
+    /** Runs {@code scheduling} in a span of the caller's trace (as the web layer continues it). */
     private static void inTheSubmissionsTrace(Supplier<Boolean> scheduling) {
-        var parent = traces.start(Step.first(StepKind.CREATE, "caller"),
-                Map.of(StepTraces.PREFIX + "traceparent", TRACEPARENT));
-        try (parent) {
+        try (var caller = tracing.inCallersTrace()) {
             assertThat(scheduling.get()).isTrue();
         }
-        spans.reset();
+        tracing.reset();
     }
 
     private StepHandler seeing(StepHandler handler) {
         return step -> {
-            var current = tracer.currentSpan();
-            seen.add(new Seen(step, current == null ? null : current.context().traceId(),
-                    current == null ? null : current.context().spanId(), MDC.get(StepTraces.OPERATION_ID),
+            seen.add(new Seen(step, tracing.currentTraceId(), MDC.get(StepTraces.OPERATION_ID),
                     MDC.get(StepTraces.BATCH_ID)));
             return handler.run(step);
         };
     }
 
     private static SpanData span(String name) {
-        return await().atMost(WAIT).until(() -> spans.getFinishedSpanItems().stream()
+        return await().atMost(WAIT).until(() -> tracing.finishedSpans().stream()
                 .filter(s -> s.getName().equals(name)).findFirst(), java.util.Optional::isPresent).orElseThrow();
     }
 
