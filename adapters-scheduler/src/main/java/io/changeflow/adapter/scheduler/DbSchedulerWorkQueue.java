@@ -6,6 +6,7 @@ import io.changeflow.application.port.out.WorkQueue;
 import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import javax.sql.DataSource;
@@ -21,6 +22,9 @@ import org.slf4j.LoggerFactory;
  * it by their number, which is harmless for an overload guard and keeps admission free of locks.
  * Replacing a pending step never counts as new work, and continuations written by the task itself
  * ({@code Reschedule}, {@code Next}) bypass the bound.
+ *
+ * <p>With tracing, a step scheduled here joins the trace of its request ({@link RequestTraces}); continuations
+ * carry the trace of the run that wrote them.
  */
 final class DbSchedulerWorkQueue implements WorkQueue {
 
@@ -39,6 +43,7 @@ final class DbSchedulerWorkQueue implements WorkQueue {
     private final DataSource dataSource;
     private final SchedulerClient client;
     private final StepTraces traces;
+    private final RequestTraces requestTraces;
     private final int capacity;
     private final Clock clock;
     private volatile Runnable dueNow = () -> { };
@@ -51,6 +56,7 @@ final class DbSchedulerWorkQueue implements WorkQueue {
         this.capacity = capacity;
         this.clock = Objects.requireNonNull(clock, "clock");
         this.traces = task.traces();
+        this.requestTraces = new RequestTraces(dataSource, clock);
         this.client = SchedulerClient.Builder.create(dataSource, task.task())
                 .jdbcCustomization(SchedulerTable.dialect(dataSource).customization())
                 .build();
@@ -62,7 +68,7 @@ final class DbSchedulerWorkQueue implements WorkQueue {
         Objects.requireNonNull(delay, "delay");
         var dueAtOnce = delay.isZero() || delay.isNegative();
         var time = clock.instant().plus(dueAtOnce ? Duration.ZERO : delay);
-        var placed = WorkflowStepTask.place(client, step, traces.current(), time, () -> backlog() < capacity);
+        var placed = WorkflowStepTask.place(client, step, trace(step), time, () -> backlog() < capacity);
         if (placed.isEmpty()) {
             log.warn("backlog full ({} workflow steps waiting); refused {}", capacity, step.instanceId());
             return false;
@@ -73,6 +79,11 @@ final class DbSchedulerWorkQueue implements WorkQueue {
             dueNow.run();
         }
         return true;
+    }
+
+    /** The trace the step joins: its request's (the first scheduler's), else the caller's; none without tracing. */
+    private Map<String, String> trace(Step step) {
+        return traces.enabled() ? requestTraces.traceFor(step.ref(), traces.current()) : Map.of();
     }
 
     @Override

@@ -17,7 +17,8 @@ import org.slf4j.MDC;
  * {@code traceparent}, {@code tracestate} when there is one) of the span that scheduled it under
  * {@value #PREFIX}{@code <field>}; a run continues that trace in a span of its own ({@code step KIND}), with
  * {@code operationId} (or {@code batchId} for batch steps) in the logging context beside the tracer's
- * {@code traceId} and {@code spanId}. A row without trace fields (written before tracing, or by a recurring job)
+ * {@code traceId} and {@code spanId}. A step scheduled from outside a step joins the trace kept for its request
+ * ({@link RequestTraces}), so callbacks' and sweeps' steps join the submission's trace too. A row without trace fields (written before tracing, or by a recurring job)
  * starts a trace of its own. Without a tracer ({@link #NONE}) nothing is stored and a run only sets the ids in
  * the logging context.
  */
@@ -36,6 +37,11 @@ final class StepTraces {
     StepTraces(Tracer tracer, Propagator propagator) {
         this.tracer = Objects.requireNonNull(tracer, "tracer");
         this.propagator = Objects.requireNonNull(propagator, "propagator");
+    }
+
+    /** Whether there is a tracer: without one nothing is stored. */
+    boolean enabled() {
+        return tracer != Tracer.NOOP;
     }
 
     /** The row fields of the trace context current on this thread; empty without one. */

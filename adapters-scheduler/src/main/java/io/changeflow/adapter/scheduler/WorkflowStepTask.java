@@ -230,6 +230,7 @@ final class WorkflowStepTask {
         Map<String, String> trace;
         runningHere.add(instance.getId());
         try (var run = traces.start(step, StepTraces.storedIn(instance.getData()))) {
+            log.debug("{} runs, attempt {}", instance.getId(), step.attempt());
             try {
                 outcome = runner.get().run(step);
             } catch (RuntimeException | Error e) {
@@ -237,6 +238,7 @@ final class WorkflowStepTask {
                 throw e;
             }
             trace = run.fields();
+            log.debug("{} ran: {}", instance.getId(), outcome.getClass().getSimpleName());
         } finally {
             runningHere.remove(instance.getId());
         }

@@ -112,6 +112,27 @@ class StepTracesTest {
     }
 
     @Test
+    void aStepACallbackSchedulesInATraceOfItsOwnJoinsTheSubmissionsTrace() {
+        var node = node("a", Map.of(
+                StepKind.SUBMIT_APPROVAL, seeing(step -> StepOutcome.done()),
+                StepKind.HANDLE, seeing(step -> StepOutcome.done())));
+        node.start();
+        inTheSubmissionsTrace(() -> node.queue().schedule(Step.first(StepKind.SUBMIT_APPROVAL, "op-5"), Duration.ZERO));
+        await().atMost(WAIT).until(() -> seen.size() == 1);
+
+        var callback = tracing.tracer().nextSpan().name("callback").start();
+        try (var inScope = tracing.tracer().withSpan(callback)) {
+            assertThat(tracing.currentTraceId()).isNotEqualTo(TRACE_ID);
+            node.queue().schedule(Step.first(StepKind.HANDLE, "op-5"), Duration.ZERO);
+        } finally {
+            callback.end();
+        }
+        await().atMost(WAIT).until(() -> seen.size() == 2);
+
+        assertThat(seen).extracting(Seen::traceId).containsOnly(TRACE_ID);
+    }
+
+    @Test
     void aReschedulingKeepsTheStoredTraceWhenTheCallerHasNone() {
         var node = node("a", Map.of());
         inTheSubmissionsTrace(() -> node.queue().schedule(Step.first(StepKind.HANDLE, "op-3"), Duration.ofHours(1)));
