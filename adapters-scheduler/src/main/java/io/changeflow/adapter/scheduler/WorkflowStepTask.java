@@ -226,10 +226,11 @@ final class WorkflowStepTask {
     private CompletionHandler<HashMap<String, String>> execute(TaskInstance<HashMap<String, String>> instance,
                                                                ExecutionContext context) {
         var step = step(instance.getId(), instance.getData());
+        var stored = StepTraces.storedIn(instance.getData());
         StepOutcome outcome;
         Map<String, String> trace;
         runningHere.add(instance.getId());
-        try (var run = traces.start(step, StepTraces.storedIn(instance.getData()))) {
+        try (var run = traces.start(step, stored)) {
             log.debug("{} runs, attempt {}", instance.getId(), step.attempt());
             try {
                 outcome = runner.get().run(step);
@@ -243,16 +244,23 @@ final class WorkflowStepTask {
             runningHere.remove(instance.getId());
         }
         var client = context.getSchedulerClient();
-        return (complete, operations) -> apply(outcome, trace, client, complete, operations);
+        // the next run of the same step keeps the row's trace (its runs are siblings, however often it polls);
+        // a follower continues from this run's span
+        var again = stored.isEmpty() ? trace : stored;
+        return (complete, operations) -> apply(outcome, again, trace, client, complete, operations);
     }
 
-    /** Applies {@code outcome}; what it schedules carries {@code trace}, the run's trace context. */
-    private void apply(StepOutcome outcome, Map<String, String> trace, SchedulerClient client,
-                       ExecutionComplete complete, ExecutionOperations<HashMap<String, String>> operations) {
+    /**
+     * Applies {@code outcome}: the step's next run carries {@code again}, a follower {@code trace} (the run's
+     * trace context).
+     */
+    private void apply(StepOutcome outcome, Map<String, String> again, Map<String, String> trace,
+                       SchedulerClient client, ExecutionComplete complete,
+                       ExecutionOperations<HashMap<String, String>> operations) {
         switch (outcome) {
             case StepOutcome.Done done -> operations.remove();
-            case StepOutcome.Reschedule again -> operations.reschedule(complete,
-                    complete.getTimeDone().plus(again.delay()), data(again.step(), trace));
+            case StepOutcome.Reschedule later -> operations.reschedule(complete,
+                    complete.getTimeDone().plus(later.delay()), data(later.step(), again));
             case StepOutcome.Next next -> follow(next, trace, client, complete, operations);
         }
     }

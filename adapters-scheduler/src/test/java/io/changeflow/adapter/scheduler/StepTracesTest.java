@@ -97,6 +97,25 @@ class StepTracesTest {
     }
 
     @Test
+    void everyRunOfAPollingStepIsAChildOfWhatScheduledItNotOfTheRunBefore() {
+        var polls = new java.util.concurrent.atomic.AtomicInteger();
+        var node = node("a", Map.of(StepKind.HANDLE, seeing(step -> polls.incrementAndGet() < 3
+                ? StepOutcome.again(step, Duration.ZERO) : StepOutcome.done())));
+        inTheSubmissionsTrace(() -> node.queue().schedule(Step.first(StepKind.HANDLE, "op-6"), Duration.ofHours(1)));
+        @SuppressWarnings("unchecked")
+        var stored = ((Map<String, String>) schema.row(StepKind.HANDLE, "op-6").orElseThrow().getData())
+                .get("trace.traceparent");
+        node.queue().schedule(Step.first(StepKind.HANDLE, "op-6"), Duration.ZERO);
+        node.start();
+        await().atMost(WAIT).until(() -> seen.size() == 3);
+
+        var runs = await().atMost(WAIT).until(() -> tracing.finishedSpans().stream()
+                .filter(s -> s.getName().equals("step HANDLE")).toList(), list -> list.size() == 3);
+        assertThat(runs).extracting(SpanData::getParentSpanId).containsOnly(stored.split("-")[2]);
+        assertThat(runs).extracting(SpanData::getTraceId).containsOnly(TRACE_ID);
+    }
+
+    @Test
     void aStepScheduledByAnInstanceThatDiedRunsInTheSubmissionsTraceOnAnother() {
         var dead = node("dead", Map.of());
         inTheSubmissionsTrace(() -> dead.queue().schedule(Step.first(StepKind.SUBMIT_APPROVAL, "op-2"), Duration.ZERO));
