@@ -32,12 +32,16 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * database, the simulators in their own host. A request goes from submission to VALIDATED in both
  * step orders; the order is switched at runtime through the dynamic configuration file, and the
  * request submitted before the switch keeps its order. {@link Observability}: the exposition an operator's
- * alerts and dashboard read, checked with promtool.
+ * alerts and dashboard read, checked with promtool. {@link Tracing}: a submission's W3C trace followed through its
+ * durable steps and their calls.
  */
 class RequestLifecycleSystemTest {
 
     @RegisterExtension
-    static final ChangeflowCluster cluster = ChangeflowCluster.create().withPlainTargets(1).withInstances("solo");
+    static final ChangeflowCluster cluster = ChangeflowCluster.create().withPlainTargets(1)
+            // every step run logs a line ("KIND:ref runs, attempt n"), for Tracing's look at the step lines
+            .withInstanceProperty("logging.level.io.changeflow.adapter.scheduler.WorkflowStepTask", "DEBUG")
+            .withInstances("solo");
 
     @Test
     void aRequestReachesValidatedInBothStepOrdersWithTheOrderSwitchedAtRuntime() {
@@ -298,6 +302,55 @@ class RequestLifecycleSystemTest {
                 }
             }
             throw new AssertionError(MISSING);
+        }
+    }
+    /**
+     * Issue 16, item 2, on this class's instance: a submission with a given {@code traceparent} is answered with that
+     * trace id ({@code X-Trace-Id}); every log line of its steps carries the trace id and the operationId (the
+     * instance's log, plain text, {@code [traceId] [operationId] }); the simulated GitLab and approval system
+     * received its calls in that trace; nothing is exported and nothing complains about a missing collector.
+     */
+    @Nested
+    class Tracing {
+
+        @Test
+        void aSubmissionsTraceparentIsContinuedByEveryStepAndEveryCallOut() throws IOException {
+            var traceId = java.util.HexFormat.of().formatHex(java.security.SecureRandom.getSeed(16));
+            var traceparent = "00-" + traceId + "-00f067aa0ba902b7-01";
+            var alice = cluster.client("solo", "alice");
+            var id = java.util.UUID.randomUUID().toString();
+            var submitted = alice.send("POST", "/api/requests", Map.of("operationId", id, "targetKey", "db-prod-readonly",
+                    "subjectId", "svc-traced", "reason", "tracing system test"), Map.of("traceparent", traceparent));
+            assertThat(submitted.status()).as(submitted.toString()).isEqualTo(202);
+            assertThat(submitted.header("X-Trace-Id")).as("the answer names the caller's trace").isEqualTo(traceId);
+            assertThat(awaitValidated(alice, id).status()).isEqualTo("VALIDATED");
+
+            var received = cluster.sims().receivedTraces().inTrace(traceId);
+            Figures.record("calls the simulators received in one submission's trace", received.size() + ": "
+                    + received.stream().map(r -> r.system() + " " + r.method()).collect(Collectors.groupingBy(x -> x,
+                    java.util.TreeMap::new, Collectors.counting())));
+            assertThat(received).as("the approval form").anySatisfy(call -> {
+                assertThat(call.system()).isEqualTo("approval");
+                assertThat(call.method()).isEqualTo("POST");
+            });
+            assertThat(received).extracting(r -> r.method() + " " + r.path())
+                    .as("the merge request opened, approved and merged in the trace")
+                    .anyMatch(call -> call.startsWith("POST /sim/gitlab/api/v4/projects/") && call.endsWith("/merge_requests"))
+                    .anyMatch(call -> call.startsWith("POST ") && call.endsWith("/approve"))
+                    .anyMatch(call -> call.startsWith("PUT ") && call.endsWith("/merge"));
+
+            var log = Files.readAllLines(cluster.instance("solo").logFile(), StandardCharsets.UTF_8);
+            var run = Pattern.compile(".* ([A-Z_]+):" + Pattern.quote(id) + " r(?:uns|an)\\b.*");
+            var stepLines = log.stream().filter(line -> line.contains("WorkflowStepTask") && run.matcher(line).matches())
+                    .toList();
+            assertThat(stepLines).as("every step of the request logged its run").isNotEmpty()
+                    .allSatisfy(line -> assertThat(line).contains("[" + traceId + "] [" + id + "] "));
+            var kinds = stepLines.stream().map(line -> run.matcher(line).replaceAll("$1"))
+                    .collect(Collectors.toCollection(TreeSet::new));
+            Figures.record("steps of one submission in its trace", kinds + ", " + stepLines.size() + " log lines");
+            assertThat(kinds).contains("SUBMIT_APPROVAL", "CREATE", "HANDLE");
+            assertThat(log).as("no exporter configured: nothing tried to reach a collector")
+                    .noneMatch(line -> line.contains("Failed to export") || line.contains(":4318") || line.contains(":4317"));
         }
     }
 }

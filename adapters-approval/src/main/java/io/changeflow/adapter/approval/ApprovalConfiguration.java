@@ -4,6 +4,8 @@ import io.changeflow.application.port.out.CallMetrics;
 import io.changeflow.application.port.out.CallbackAuthenticity.Source;
 import io.changeflow.application.port.out.ExternalSystemHealth;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.tracing.Tracer;
+import io.micrometer.tracing.propagation.Propagator;
 import java.time.Clock;
 import java.util.EnumMap;
 import java.util.List;
@@ -32,13 +34,20 @@ public class ApprovalConfiguration {
 
     static final String BASE_URL = "changeflow.approval.base-url";
 
+    /**
+     * With a Micrometer {@link Tracer} and {@link Propagator} (Boot's tracing), every call carries the caller's
+     * trace context ({@code traceparent}); without, none.
+     */
     @Bean
     HttpApprovals httpApprovals(Environment environment, ObjectProvider<RestClient.Builder> restClients,
-                                ObjectProvider<CallMetrics> metrics, ObjectProvider<MeterRegistry> meters) {
+                                ObjectProvider<CallMetrics> metrics, ObjectProvider<MeterRegistry> meters,
+                                ObjectProvider<Tracer> tracer, ObjectProvider<Propagator> propagator) {
         var properties = Binder.get(environment).bindOrCreate("changeflow.approval", ApprovalProperties.class);
+        var traces = new ApprovalTraces(tracer.getIfAvailable(() -> Tracer.NOOP),
+                propagator.getIfAvailable(() -> Propagator.NOOP));
         return HttpApprovals.create(properties, () -> environment.getProperty(BASE_URL),
                 restClients.getIfAvailable(RestClient::builder), metrics.getIfAvailable(() -> CallMetrics.NONE),
-                meters.getIfAvailable());
+                meters.getIfAvailable(), traces);
     }
 
     @Bean

@@ -59,15 +59,17 @@ final class HttpApprovals implements Approvals, AutoCloseable {
     private final TimeLimiter timeLimiter;
     private final ExecutorService calls;
     private final CallMetrics metrics;
+    private final ApprovalTraces traces;
 
     private HttpApprovals(ApprovalProperties properties, Supplier<String> baseUrl, RestClient http, CircuitBreaker breaker,
-                          TimeLimiter timeLimiter, CallMetrics metrics) {
+                          TimeLimiter timeLimiter, CallMetrics metrics, ApprovalTraces traces) {
         this.properties = properties;
         this.baseUrl = baseUrl;
         this.http = http;
         this.breaker = breaker;
         this.timeLimiter = timeLimiter;
         this.metrics = metrics;
+        this.traces = traces;
         // platform threads, never virtual: see the GitLab adapter's GitLabCalls (class loading from the
         // executable jar deadlocked virtual threads with every carrier pinned on a 2-CPU host)
         this.calls = Executors.newCachedThreadPool(Thread.ofPlatform().daemon().name("approval-call-", 0).factory());
@@ -87,6 +89,12 @@ final class HttpApprovals implements Approvals, AutoCloseable {
      */
     static HttpApprovals create(ApprovalProperties properties, Supplier<String> baseUrl, RestClient.Builder builder,
                                 CallMetrics metrics, MeterRegistry meters) {
+        return create(properties, baseUrl, builder, metrics, meters, ApprovalTraces.NONE);
+    }
+
+    /** @param traces how every call carries the caller's trace context */
+    static HttpApprovals create(ApprovalProperties properties, Supplier<String> baseUrl, RestClient.Builder builder,
+                                CallMetrics metrics, MeterRegistry meters, ApprovalTraces traces) {
         var jdk = HttpClient.newBuilder().connectTimeout(properties.connectTimeout()).build();
         var requestFactory = new JdkClientHttpRequestFactory(jdk);
         requestFactory.setReadTimeout(properties.readTimeout());
@@ -109,8 +117,8 @@ final class HttpApprovals implements Approvals, AutoCloseable {
         if (meters != null) {
             TaggedCircuitBreakerMetrics.ofCircuitBreakerRegistry(breakers).bindTo(meters);
         }
-        return new HttpApprovals(properties, baseUrl, builder.requestFactory(requestFactory).build(), breaker, timeLimiter,
-                metrics);
+        var http = builder.requestFactory(requestFactory).requestInterceptor(traces.interceptor()).build();
+        return new HttpApprovals(properties, baseUrl, http, breaker, timeLimiter, metrics, traces);
     }
 
     @Override
@@ -226,7 +234,7 @@ final class HttpApprovals implements Approvals, AutoCloseable {
 
     private <T> T limited(String what, Callable<T> call) throws Exception {
         try {
-            return timeLimiter.executeFutureSupplier(() -> calls.submit(call));
+            return timeLimiter.executeFutureSupplier(() -> calls.submit(traces.carrying(call)));
         } catch (TimeoutException e) {
             throw new ExternalCallException(SYSTEM, Kind.TIMEOUT, 0, what + ": no answer within " + timeLimiter
                     .getTimeLimiterConfig().getTimeoutDuration(), null);

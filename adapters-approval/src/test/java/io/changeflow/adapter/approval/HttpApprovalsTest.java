@@ -3,6 +3,7 @@ package io.changeflow.adapter.approval;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
+import static org.assertj.core.api.Assertions.tuple;
 
 import io.changeflow.application.port.out.Approvals.ApprovalForm;
 import io.changeflow.application.port.out.Approvals.Ticket;
@@ -15,6 +16,8 @@ import io.changeflow.domain.request.OperationId;
 import io.changeflow.sandbox.approval.ApprovalSimulator;
 import io.changeflow.sandbox.fault.FaultSettings;
 import io.changeflow.sandbox.fault.Faults;
+import io.changeflow.sandbox.fault.ReceivedTraces;
+import io.changeflow.testsupport.TestTracing;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
@@ -44,6 +47,8 @@ class HttpApprovalsTest {
     Faults faults;
     @Autowired
     VerifyingReceiver receiver;
+    @Autowired
+    ReceivedTraces receivedTraces;
 
     private final List<HttpApprovals> clients = new ArrayList<>();
 
@@ -299,6 +304,25 @@ class HttpApprovalsTest {
         var closed = meters.find("resilience4j.circuitbreaker.state").tags("name", "approval", "state", "closed").gauge();
         assertThat(closed).isNotNull();
         assertThat(closed.value()).isEqualTo(1.0);
+    }
+
+    @Test
+    void everyCallCarriesTheCallersTraceparentThoughItRunsOnAThreadOfItsOwn() {
+        try (var tracing = new TestTracing()) {
+            var approvals = track(HttpApprovals.create(ApprovalProperties.defaults(),
+                    () -> "http://localhost:" + port + "/sim/approval", RestClient.builder(), CallMetrics.NONE, null,
+                    new ApprovalTraces(tracing.tracer(), tracing.propagator())));
+            var form = form(Map.of());
+            try (var caller = tracing.inCallersTrace()) {
+                approvals.submit(form);
+                approvals.read(form.operationId());
+            }
+            approvals.read(form.operationId());
+
+            assertThat(receivedTraces.inTrace(TestTracing.TRACE_ID))
+                    .extracting(ReceivedTraces.Received::system, ReceivedTraces.Received::method)
+                    .containsExactly(tuple("approval", "POST"), tuple("approval", "GET"));
+        }
     }
 
     private static final String CALLS = "test.calls";

@@ -32,12 +32,23 @@ final class GitLabBots implements AutoCloseable {
 
     private final GitLabProperties properties;
     private final Supplier<String> baseUrl;
+    private final TraceHeaders traceHeaders;
     private final List<GitLabApi> created = new ArrayList<>();
     private volatile Clients clients;
 
     GitLabBots(GitLabProperties properties, Supplier<String> baseUrl) {
+        this(properties, baseUrl, TraceHeaders.NONE);
+    }
+
+    /** @param traceHeaders what every client's requests carry of the caller's trace */
+    GitLabBots(GitLabProperties properties, Supplier<String> baseUrl, TraceHeaders traceHeaders) {
         this.properties = properties;
         this.baseUrl = baseUrl;
+        this.traceHeaders = traceHeaders;
+    }
+
+    TraceHeaders traceHeaders() {
+        return traceHeaders;
     }
 
     /** The bot that opens merge requests; also used for every read. */
@@ -99,7 +110,7 @@ final class GitLabBots implements AutoCloseable {
     }
 
     private GitLabApi client(String url, String token) {
-        var api = new GitLabApi(url, token);
+        var api = traceHeaders.sendingFrom(new GitLabApi(url, token));
         api.setRequestTimeout(GitLabProperties.millis(properties.connectTimeout()),
                 GitLabProperties.millis(properties.readTimeout()));
         created.add(api);

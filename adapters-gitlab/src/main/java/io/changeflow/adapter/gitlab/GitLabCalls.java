@@ -62,10 +62,12 @@ final class GitLabCalls implements AutoCloseable {
      * Jersey load lazily) can hold the nested jar's monitor while every carrier thread is pinned by other
      * virtual threads waiting for the class-loading lock it needs; on a 2-CPU host (2 carriers) that froze an
      * instance for good, heartbeats still running so no other instance took its steps over. The number of
-     * threads is bounded by the callers (scheduler threads, web threads), each call by the TimeLimiter.
+     * threads is bounded by the callers (scheduler threads, web threads), each call by the TimeLimiter. Each
+     * task runs in the trace context of the thread that made the call.
      */
     private final ExecutorService executor = Executors.newCachedThreadPool(
             Thread.ofPlatform().daemon().name("gitlab-call-", 0).factory());
+    private final TraceHeaders traceHeaders;
     private final Clock clock;
     private final Supplier<Optional<String>> notConfigured;
     private final int readRetries;
@@ -92,6 +94,14 @@ final class GitLabCalls implements AutoCloseable {
      */
     GitLabCalls(CircuitBreaker breaker, Duration callTimeout, Clock clock, Supplier<Optional<String>> notConfigured,
                 int readRetries, Duration readRetryBackoff, GitLabBudget budget, CallMetrics metrics) {
+        this(breaker, callTimeout, clock, notConfigured, readRetries, readRetryBackoff, budget, metrics,
+                TraceHeaders.NONE);
+    }
+
+    /** @param traceHeaders how the calls' threads take over the caller's trace context */
+    GitLabCalls(CircuitBreaker breaker, Duration callTimeout, Clock clock, Supplier<Optional<String>> notConfigured,
+                int readRetries, Duration readRetryBackoff, GitLabBudget budget, CallMetrics metrics,
+                TraceHeaders traceHeaders) {
         if (readRetries < 0) {
             throw new IllegalArgumentException("read retries must not be negative");
         }
@@ -101,6 +111,7 @@ final class GitLabCalls implements AutoCloseable {
         this.readRetryBackoff = readRetryBackoff;
         this.budget = budget;
         this.metrics = metrics;
+        this.traceHeaders = traceHeaders;
         this.timeLimiter = TimeLimiter.of("gitlab", TimeLimiterConfig.custom()
                 .timeoutDuration(callTimeout)
                 .cancelRunningFuture(true)
@@ -239,7 +250,7 @@ final class GitLabCalls implements AutoCloseable {
 
     private <T> T limited(String operation, Call<T> call) {
         try {
-            return timeLimiter.executeFutureSupplier(() -> executor.submit(call::run));
+            return timeLimiter.executeFutureSupplier(() -> executor.submit(traceHeaders.carrying(call::run)));
         } catch (Exception e) {
             throw translate(operation, e);
         }

@@ -12,6 +12,8 @@ import io.github.resilience4j.circuitbreaker.CircuitBreakerConfig;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
 import io.github.resilience4j.micrometer.tagged.TaggedCircuitBreakerMetrics;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.tracing.Tracer;
+import io.micrometer.tracing.propagation.Propagator;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.function.Supplier;
@@ -42,9 +44,16 @@ public class GitLabConfiguration {
     static final String BASE_URL = "changeflow.gitlab.base-url";
     static final String PREVIEW_BREAKER = "gitlab-preview";
 
+    /**
+     * With a Micrometer {@link Tracer} and {@link Propagator} (Boot's tracing), every GitLab call carries the
+     * caller's trace context ({@code traceparent}); without, none.
+     */
     @Bean
-    GitLabBots gitLabBots(GitLabProperties properties, Environment environment) {
-        return new GitLabBots(properties, baseUrl(properties, environment));
+    GitLabBots gitLabBots(GitLabProperties properties, Environment environment, ObjectProvider<Tracer> tracer,
+                          ObjectProvider<Propagator> propagator) {
+        var traceHeaders = new TraceHeaders(tracer.getIfAvailable(() -> Tracer.NOOP),
+                propagator.getIfAvailable(() -> Propagator.NOOP));
+        return new GitLabBots(properties, baseUrl(properties, environment), traceHeaders);
     }
 
     @Bean
@@ -54,7 +63,7 @@ public class GitLabConfiguration {
         return new GitLabCalls(breaker(GitLabCalls.SYSTEM, properties.circuitBreaker(), meters), properties.callTimeout(),
                 Clock.systemUTC(), gitLabBots::notConfigured, properties.readRetries(), properties.readRetryBackoff(),
                 budget(properties.callBudgetPerMinute(), clusterRateLimits.getIfAvailable()),
-                metrics.getIfAvailable(() -> CallMetrics.NONE));
+                metrics.getIfAvailable(() -> CallMetrics.NONE), gitLabBots.traceHeaders());
     }
 
     /**
@@ -66,7 +75,7 @@ public class GitLabConfiguration {
                                         ObjectProvider<CallMetrics> metrics, ObjectProvider<MeterRegistry> meters) {
         var calls = new GitLabCalls(breaker(PREVIEW_BREAKER, preview.circuitBreaker(), meters), preview.callTimeout(),
                 Clock.systemUTC(), gitLabBots::notConfigured, 0, Duration.ofMillis(1), GitLabBudget.UNLIMITED,
-                metrics.getIfAvailable(() -> CallMetrics.NONE));
+                metrics.getIfAvailable(() -> CallMetrics.NONE), gitLabBots.traceHeaders());
         return new GitLabTargetFiles(calls, gitLabBots, preview.maxConcurrent());
     }
 
@@ -91,7 +100,7 @@ public class GitLabConfiguration {
     @Bean
     MergeRequests gitLabMergeRequests(GitLabProperties properties, GitLabBots gitLabBots, GitLabCalls gitLabCalls,
                                       DynamicConfig dynamicConfig) {
-        var http = new GitLabHttp(properties, gitLabBots::baseUrl);
+        var http = new GitLabHttp(properties, gitLabBots::baseUrl, gitLabBots.traceHeaders());
         var checkItems = new CheckItems(gitLabCalls, http, properties.checkItemsTtl(), Clock.systemUTC());
         var clientLibrary = new ClientLibraryApprover(gitLabCalls);
         var approval = new BotApproval(new Settings(dynamicConfig), gitLabBots,

@@ -32,9 +32,15 @@ final class GitLabHttp {
     private final Supplier<String> baseUrl;
     private final Duration readTimeout;
     private final HttpClient client;
+    private final TraceHeaders traceHeaders;
 
     GitLabHttp(GitLabProperties properties, Supplier<String> baseUrl) {
+        this(properties, baseUrl, TraceHeaders.NONE);
+    }
+
+    GitLabHttp(GitLabProperties properties, Supplier<String> baseUrl, TraceHeaders traceHeaders) {
         this.baseUrl = baseUrl;
+        this.traceHeaders = traceHeaders;
         this.readTimeout = properties.readTimeout();
         this.client = HttpClient.newBuilder()
                 .connectTimeout(properties.connectTimeout())
@@ -48,24 +54,24 @@ final class GitLabHttp {
     }
 
     HttpResponse<String> get(String path, String token) throws IOException, InterruptedException {
-        var request = HttpRequest.newBuilder(URI.create(baseUrl.get() + "/api/v4" + path))
-                .timeout(readTimeout)
-                .header("PRIVATE-TOKEN", token)
-                .header("Accept", "application/json")
-                .GET()
-                .build();
-        return client.send(request, HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+        return client.send(request(path, token).GET().build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
     }
 
     HttpResponse<String> postJson(String path, String token, Object body) throws IOException, InterruptedException {
+        var request = request(path, token)
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(body), StandardCharsets.UTF_8));
+        return client.send(request.build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+    }
+
+    /** A request to {@code path} as {@code token}'s bot, carrying the caller's trace context. */
+    private HttpRequest.Builder request(String path, String token) {
         var request = HttpRequest.newBuilder(URI.create(baseUrl.get() + "/api/v4" + path))
                 .timeout(readTimeout)
                 .header("PRIVATE-TOKEN", token)
-                .header("Accept", "application/json")
-                .header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(body), StandardCharsets.UTF_8))
-                .build();
-        return client.send(request, HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+                .header("Accept", "application/json");
+        traceHeaders.current().forEach(request::header);
+        return request;
     }
 
     static boolean isSuccess(HttpResponse<?> response) {

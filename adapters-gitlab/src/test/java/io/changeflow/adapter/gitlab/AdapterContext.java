@@ -3,6 +3,7 @@ package io.changeflow.adapter.gitlab;
 import io.changeflow.application.port.out.CallMetrics;
 import io.changeflow.application.port.out.DynamicConfig;
 import io.changeflow.application.port.out.MergeRequests;
+import io.changeflow.testsupport.TestTracing;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -77,6 +78,17 @@ final class AdapterContext implements AutoCloseable {
 
     /** An adapter with exactly {@code properties} (relative to {@code changeflow.gitlab.}) and the test timeouts. */
     static AdapterContext startExactly(String baseUrl, Map<String, String> properties) {
+        return startExactly(baseUrl, properties, null);
+    }
+
+    /** An adapter against {@code baseUrl} whose calls are traced by {@code tracing}, as Boot's tracing wires it. */
+    static AdapterContext traced(String baseUrl, TestTracing tracing) {
+        var bots = new LinkedHashMap<String, String>(SIMULATOR_AUTHOR);
+        bots.putAll(SIMULATOR_APPROVERS);
+        return startExactly(baseUrl, bots, tracing);
+    }
+
+    private static AdapterContext startExactly(String baseUrl, Map<String, String> properties, TestTracing tracing) {
         var all = new LinkedHashMap<String, String>();
         if (baseUrl != null) {
             all.put("changeflow.gitlab.base-url", baseUrl);
@@ -91,6 +103,12 @@ final class AdapterContext implements AutoCloseable {
                 .web(WebApplicationType.NONE)
                 .properties("spring.main.banner-mode=off")
                 .properties(args.toArray(String[]::new))
+                .initializers(created -> {
+                    if (tracing != null) {
+                        created.getBeanFactory().registerSingleton("tracer", tracing.tracer());
+                        created.getBeanFactory().registerSingleton("propagator", tracing.propagator());
+                    }
+                })
                 .run();
         return new AdapterContext(context);
     }

@@ -22,6 +22,9 @@ import org.slf4j.LoggerFactory;
  * it by their number, which is harmless for an overload guard and keeps admission free of locks.
  * Replacing a pending step never counts as new work, and continuations written by the task itself
  * ({@code Reschedule}, {@code Next}) bypass the bound.
+ *
+ * <p>With tracing, a step scheduled here joins the trace of its request ({@link RequestTraces}); continuations
+ * carry the trace of the run that wrote them.
  */
 final class DbSchedulerWorkQueue implements WorkQueue {
 
@@ -39,6 +42,8 @@ final class DbSchedulerWorkQueue implements WorkQueue {
 
     private final DataSource dataSource;
     private final SchedulerClient client;
+    private final StepTraces traces;
+    private final RequestTraces requestTraces;
     private final int capacity;
     private final Clock clock;
     private volatile Runnable dueNow = () -> { };
@@ -50,6 +55,8 @@ final class DbSchedulerWorkQueue implements WorkQueue {
         this.dataSource = Objects.requireNonNull(dataSource, "dataSource");
         this.capacity = capacity;
         this.clock = Objects.requireNonNull(clock, "clock");
+        this.traces = task.traces();
+        this.requestTraces = new RequestTraces(dataSource, clock);
         this.client = SchedulerClient.Builder.create(dataSource, task.task())
                 .jdbcCustomization(SchedulerTable.dialect(dataSource).customization())
                 .build();
@@ -61,7 +68,7 @@ final class DbSchedulerWorkQueue implements WorkQueue {
         Objects.requireNonNull(delay, "delay");
         var dueAtOnce = delay.isZero() || delay.isNegative();
         var time = clock.instant().plus(dueAtOnce ? Duration.ZERO : delay);
-        var placed = WorkflowStepTask.place(client, step, time, () -> backlog() < capacity);
+        var placed = WorkflowStepTask.place(client, step, trace(step), time, () -> backlog() < capacity);
         if (placed.isEmpty()) {
             log.warn("backlog full ({} workflow steps waiting); refused {}", capacity, step.instanceId());
             return false;
@@ -74,6 +81,11 @@ final class DbSchedulerWorkQueue implements WorkQueue {
         return true;
     }
 
+    /** The trace the step joins: its request's (the first scheduler's), else the caller's; none without tracing. */
+    private Map<String, String> trace(Step step) {
+        return traces.enabled() ? requestTraces.traceFor(step.ref(), traces.current()) : Map.of();
+    }
+
     @Override
     public boolean isScheduled(StepKind kind, String ref) {
         return client.getScheduledExecution(WorkflowStepTask.id(kind, ref)).isPresent();
@@ -83,12 +95,7 @@ final class DbSchedulerWorkQueue implements WorkQueue {
     public Optional<Scheduled> scheduled(StepKind kind, String ref) {
         return client.getScheduledExecution(WorkflowStepTask.id(kind, ref))
                 .map(execution -> new Scheduled(WorkflowStepTask.step(WorkflowStepTask.id(kind, ref).getId(),
-                        dataOf(execution.getData())), execution.getExecutionTime()));
-    }
-
-    @SuppressWarnings("unchecked")
-    private static Map<String, String> dataOf(Object data) {
-        return data instanceof Map<?, ?> map ? (Map<String, String>) map : Map.of();
+                        WorkflowStepTask.dataOf(execution.getData())), execution.getExecutionTime()));
     }
 
     @Override

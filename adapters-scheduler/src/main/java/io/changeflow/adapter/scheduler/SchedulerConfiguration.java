@@ -3,6 +3,8 @@ package io.changeflow.adapter.scheduler;
 import io.changeflow.application.port.out.WorkQueue;
 import io.changeflow.application.workflow.RunWorkflowStep;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.tracing.Tracer;
+import io.micrometer.tracing.propagation.Propagator;
 import java.time.Clock;
 import javax.sql.DataSource;
 import org.springframework.beans.factory.ObjectProvider;
@@ -20,7 +22,7 @@ import org.springframework.context.annotation.Configuration;
  * run, so the workflow's beans may depend on the {@link WorkQueue}); registers every
  * {@link RecurringJob} bean, zero included. Provides the {@link WorkQueue}, the scheduler's
  * lifecycle (starts after the context is refreshed, stops first, letting running steps finish) and
- * the health indicator {@code scheduler}. Settings: {@code changeflow.scheduler.*} and
+ * the health indicator {@code scheduler}; with tracing, steps join the trace of what scheduled them. Settings: {@code changeflow.scheduler.*} and
  * {@code changeflow.workflow.backlog-capacity}.
  *
  * <p>Do not also put db-scheduler's Spring Boot starter on the classpath: it would build a second
@@ -30,9 +32,17 @@ import org.springframework.context.annotation.Configuration;
 @EnableConfigurationProperties({SchedulerSettings.class, BacklogSettings.class})
 public class SchedulerConfiguration {
 
+    /**
+     * With a Micrometer {@link Tracer} and {@link Propagator} (Boot's tracing), every step row stores the trace
+     * context of what scheduled it and every run continues that trace ({@link StepTraces}); without, steps run
+     * untraced.
+     */
     @Bean
-    WorkflowStepTask workflowStepTask(ObjectProvider<RunWorkflowStep> runWorkflowStep, SchedulerSettings settings) {
-        return new WorkflowStepTask(runWorkflowStep::getObject, settings.retryBackoff(), settings.name());
+    WorkflowStepTask workflowStepTask(ObjectProvider<RunWorkflowStep> runWorkflowStep, SchedulerSettings settings,
+                                      ObjectProvider<Tracer> tracer, ObjectProvider<Propagator> propagator) {
+        var traces = new StepTraces(tracer.getIfAvailable(() -> Tracer.NOOP),
+                propagator.getIfAvailable(() -> Propagator.NOOP));
+        return new WorkflowStepTask(runWorkflowStep::getObject, traces, settings.retryBackoff(), settings.name());
     }
 
     @Bean

@@ -35,7 +35,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p><b>Row format.</b> The data is a {@code java.util.HashMap<String, String>} (Java
  * serialization, db-scheduler's default): {@value #ATTEMPT} holds the attempt, every step data entry
- * is stored under {@value #DATA_PREFIX}{@code <key>}. Only JDK types are in the blob, so rows written
+ * is stored under {@value #DATA_PREFIX}{@code <key>}, the trace context of whatever scheduled it under
+ * {@value StepTraces#PREFIX}{@code <field>} ({@link StepTraces}). Only JDK types are in the blob, so rows written
  * by one release are read by the next however the application's classes move; an instance whose
  * kind no longer exists fails to run and is retried (and shows in the scheduler's health).
  *
@@ -75,6 +76,7 @@ final class WorkflowStepTask {
     }
 
     private final Supplier<RunWorkflowStep> runner;
+    private final StepTraces traces;
     private final ExponentialBackoff retry;
     private final String schedulerName;
     /** The step instances this process is running right now. */
@@ -87,7 +89,13 @@ final class WorkflowStepTask {
      * @param schedulerName this process's scheduler name ({@code scheduled_tasks.picked_by} of its runs)
      */
     WorkflowStepTask(Supplier<RunWorkflowStep> runner, ExponentialBackoff retry, String schedulerName) {
+        this(runner, StepTraces.NONE, retry, schedulerName);
+    }
+
+    /** @param traces where a run's span comes from and what trace context a row stores */
+    WorkflowStepTask(Supplier<RunWorkflowStep> runner, StepTraces traces, ExponentialBackoff retry, String schedulerName) {
         this.runner = Objects.requireNonNull(runner, "runner");
+        this.traces = Objects.requireNonNull(traces, "traces");
         this.retry = Objects.requireNonNull(retry, "retry");
         this.schedulerName = Objects.requireNonNull(schedulerName, "schedulerName");
         this.task = Tasks.custom(NAME, DATA_CLASS)
@@ -100,6 +108,10 @@ final class WorkflowStepTask {
         return task;
     }
 
+    StepTraces traces() {
+        return traces;
+    }
+
     static TaskInstanceId id(StepKind kind, String ref) {
         return TaskInstanceId.of(NAME, kind.name() + ":" + ref);
     }
@@ -108,18 +120,24 @@ final class WorkflowStepTask {
      * Writes {@code step} due at {@code time}: a new row when its instance has none (only if
      * {@code admitNew} agrees), else the pending row is updated; a running instance is left alone.
      * Races with pickers and other writers are settled by re-reading (the row's version guards
-     * every update).
+     * every update). A pending row keeps its trace context when {@code trace} is empty.
      *
+     * @param trace the trace context to store with the step (row fields, {@link StepTraces}); empty: none
      * @return empty when {@code admitNew} refused a new row
      */
     static Optional<Placement> place(SchedulerClient client, Step step, Instant time, BooleanSupplier admitNew) {
+        return place(client, step, Map.of(), time, admitNew);
+    }
+
+    static Optional<Placement> place(SchedulerClient client, Step step, Map<String, String> trace, Instant time,
+                                     BooleanSupplier admitNew) {
         var id = step.instanceId();
         if (id.length() > MAX_INSTANCE_ID_LENGTH) {
             throw new IllegalArgumentException("a step instance id has at most " + MAX_INSTANCE_ID_LENGTH
                     + " characters: " + id);
         }
         var taskInstanceId = TaskInstanceId.of(NAME, id);
-        var data = data(step);
+        var data = data(step, trace);
         for (var tries = 0; tries < MAX_PLACEMENT_TRIES; tries++) {
             var existing = client.getScheduledExecution(taskInstanceId);
             if (existing.isEmpty()) {
@@ -134,8 +152,9 @@ final class WorkflowStepTask {
             if (existing.get().isPicked()) {
                 return Optional.of(Placement.RUNNING);
             }
+            var replacing = trace.isEmpty() ? data(step, StepTraces.storedIn(dataOf(existing.get().getData()))) : data;
             try {
-                if (client.reschedule(taskInstanceId, time, data)) {
+                if (client.reschedule(taskInstanceId, time, replacing)) {
                     return Optional.of(Placement.REPLACED);
                 }
                 // lost the race on the row's version (picked or rescheduled meanwhile): look again
@@ -151,7 +170,12 @@ final class WorkflowStepTask {
 
     /** The row data of {@code step}. */
     static HashMap<String, String> data(Step step) {
-        var data = new HashMap<String, String>();
+        return data(step, Map.of());
+    }
+
+    /** The row data of {@code step} with the trace context {@code trace} (row fields). */
+    static HashMap<String, String> data(Step step, Map<String, String> trace) {
+        var data = new HashMap<String, String>(trace);
         data.put(ATTEMPT, Integer.toString(step.attempt()));
         step.data().forEach((key, value) -> data.put(DATA_PREFIX + key, value));
         return data;
@@ -202,24 +226,42 @@ final class WorkflowStepTask {
     private CompletionHandler<HashMap<String, String>> execute(TaskInstance<HashMap<String, String>> instance,
                                                                ExecutionContext context) {
         var step = step(instance.getId(), instance.getData());
+        var stored = StepTraces.storedIn(instance.getData());
         StepOutcome outcome;
+        Map<String, String> trace;
         runningHere.add(instance.getId());
-        try {
-            outcome = runner.get().run(step);
+        try (var run = traces.start(step, stored)) {
+            log.debug("{} runs, attempt {}", instance.getId(), step.attempt());
+            try {
+                outcome = runner.get().run(step);
+            } catch (RuntimeException | Error e) {
+                run.failed(e);
+                throw e;
+            }
+            trace = run.fields();
+            log.debug("{} ran: {}", instance.getId(), outcome.getClass().getSimpleName());
         } finally {
             runningHere.remove(instance.getId());
         }
         var client = context.getSchedulerClient();
-        return (complete, operations) -> apply(outcome, client, complete, operations);
+        // the next run of the same step keeps the row's trace (its runs are siblings, however often it polls);
+        // a follower continues from this run's span
+        var again = stored.isEmpty() ? trace : stored;
+        return (complete, operations) -> apply(outcome, again, trace, client, complete, operations);
     }
 
-    private void apply(StepOutcome outcome, SchedulerClient client, ExecutionComplete complete,
+    /**
+     * Applies {@code outcome}: the step's next run carries {@code again}, a follower {@code trace} (the run's
+     * trace context).
+     */
+    private void apply(StepOutcome outcome, Map<String, String> again, Map<String, String> trace,
+                       SchedulerClient client, ExecutionComplete complete,
                        ExecutionOperations<HashMap<String, String>> operations) {
         switch (outcome) {
             case StepOutcome.Done done -> operations.remove();
-            case StepOutcome.Reschedule again ->
-                    operations.reschedule(complete, complete.getTimeDone().plus(again.delay()), data(again.step()));
-            case StepOutcome.Next next -> follow(next, client, complete, operations);
+            case StepOutcome.Reschedule later -> operations.reschedule(complete,
+                    complete.getTimeDone().plus(later.delay()), data(later.step(), again));
+            case StepOutcome.Next next -> follow(next, trace, client, complete, operations);
         }
     }
 
@@ -231,21 +273,21 @@ final class WorkflowStepTask {
      * (or a running follower left alone) first, and the current row deleted after: a crash in between
      * runs the current step again, which every step tolerates.
      */
-    private void follow(StepOutcome.Next next, SchedulerClient client, ExecutionComplete complete,
-                        ExecutionOperations<HashMap<String, String>> operations) {
+    private void follow(StepOutcome.Next next, Map<String, String> trace, SchedulerClient client,
+                        ExecutionComplete complete, ExecutionOperations<HashMap<String, String>> operations) {
         var follower = next.step();
         var time = complete.getTimeDone().plus(next.delay());
         if (client.getScheduledExecution(TaskInstanceId.of(NAME, follower.instanceId())).isEmpty()) {
             try {
                 operations.removeAndScheduleNew(
-                        SchedulableInstance.of(new TaskInstance<>(NAME, follower.instanceId(), data(follower)), time));
+                        SchedulableInstance.of(new TaskInstance<>(NAME, follower.instanceId(), data(follower, trace)), time));
                 return;
             } catch (RuntimeException e) {
                 log.debug("{} could not become {} in place ({}); placing it separately",
                         complete.getExecution().taskInstance.getId(), follower.instanceId(), e.toString());
             }
         }
-        var placed = place(client, follower, time, () -> true);
+        var placed = place(client, follower, trace, time, () -> true);
         if (placed.orElseThrow() == Placement.RUNNING) {
             log.info("{} is running right now; {} leaves it to finish", follower.instanceId(),
                     complete.getExecution().taskInstance.getId());
@@ -279,8 +321,12 @@ final class WorkflowStepTask {
         operations.reschedule(complete, complete.getTimeDone(), nextAttempt(dataOf(execution.taskInstance)));
     }
 
-    @SuppressWarnings("unchecked")
     private static Map<String, String> dataOf(TaskInstance<?> instance) {
-        return (Map<String, String>) instance.getData();
+        return dataOf(instance.getData());
+    }
+
+    @SuppressWarnings("unchecked")
+    static Map<String, String> dataOf(Object data) {
+        return data instanceof Map<?, ?> map ? (Map<String, String>) map : Map.of();
     }
 }

@@ -19,6 +19,11 @@ final class Node implements AutoCloseable {
     private final ManagedScheduler scheduler;
 
     private Node(TestDatabase db, SchedulerSettings settings, int capacity, RunWorkflowStep runner, List<RecurringJob> jobs) {
+        this(db, settings, capacity, runner, jobs, StepTraces.NONE);
+    }
+
+    private Node(TestDatabase db, SchedulerSettings settings, int capacity, RunWorkflowStep runner, List<RecurringJob> jobs,
+                 StepTraces traces) {
         var config = new HikariConfig();
         config.setJdbcUrl(db.jdbcUrl());
         config.setUsername(db.user());
@@ -27,7 +32,7 @@ final class Node implements AutoCloseable {
         config.setMinimumIdle(1);
         config.setPoolName("node-" + settings.name());
         this.pool = new HikariDataSource(config);
-        var task = new WorkflowStepTask(() -> runner, settings.retryBackoff(), settings.name());
+        var task = new WorkflowStepTask(() -> runner, traces, settings.retryBackoff(), settings.name());
         this.queue = new DbSchedulerWorkQueue(pool, task, capacity, Clock.systemUTC());
         this.scheduler = new ManagedScheduler(pool, settings, task, queue, jobs, Clock.systemUTC());
     }
@@ -43,6 +48,11 @@ final class Node implements AutoCloseable {
 
     static Node of(TestDatabase db, String name, RunWorkflowStep runner) {
         return new Node(db, fast(name), 10_000, runner, List.of());
+    }
+
+    /** An instance whose steps are traced by {@code traces}. */
+    static Node traced(TestDatabase db, String name, RunWorkflowStep runner, StepTraces traces) {
+        return new Node(db, fast(name), 10_000, runner, List.of(), traces);
     }
 
     static Node of(TestDatabase db, SchedulerSettings settings, int capacity, RunWorkflowStep runner, List<RecurringJob> jobs) {

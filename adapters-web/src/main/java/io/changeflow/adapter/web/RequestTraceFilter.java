@@ -11,10 +11,13 @@ import org.slf4j.MDC;
 import org.springframework.web.filter.OncePerRequestFilter;
 
 /**
- * The outermost filter: gives every request a traceId (request attribute, {@code X-Trace-Id}
+ * The outermost filter of the web layer: gives every request a traceId (request attribute, {@code X-Trace-Id}
  * response header, log MDC key {@code traceId}) so a client can quote it and support can find the
- * log lines. The MDC entry is always removed. Latency and status of every request, whoever answers
- * it (a filter, an interceptor, a handler), are Boot's {@code http.server.requests}.
+ * log lines. With tracing (Boot's observation filter runs before this one and puts the request's span in scope),
+ * it is the W3C trace id that tracing put into the MDC, continued from an incoming {@code traceparent}, so the
+ * answer names the trace the request's durable steps join; without, a random one, whose MDC entry is removed
+ * after the request. Latency and status of every request, whoever answers it (a filter, an interceptor, a
+ * handler), are Boot's {@code http.server.requests}.
  */
 final class RequestTraceFilter extends OncePerRequestFilter {
 
@@ -26,14 +29,20 @@ final class RequestTraceFilter extends OncePerRequestFilter {
     @Override
     protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
             throws ServletException, IOException {
-        var traceId = HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextLong());
+        var traced = MDC.get(MDC_KEY);
+        var traceId = traced == null || traced.isBlank()
+                ? HexFormat.of().toHexDigits(ThreadLocalRandom.current().nextLong()) : traced;
         request.setAttribute(ATTRIBUTE, traceId);
         response.setHeader(HEADER, traceId);
         MDC.put(MDC_KEY, traceId);
         try {
             chain.doFilter(request, response);
         } finally {
-            MDC.remove(MDC_KEY);
+            if (traceId.equals(traced)) {
+                MDC.put(MDC_KEY, traced); // tracing's own entry: tracing removes it when the span leaves scope
+            } else {
+                MDC.remove(MDC_KEY);
+            }
         }
     }
 

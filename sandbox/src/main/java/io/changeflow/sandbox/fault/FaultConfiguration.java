@@ -5,7 +5,8 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 /**
- * The shared {@link Faults} of all simulators and the operators' {@code /sandbox/faults} endpoint.
+ * The shared {@link Faults} of all simulators, the trace of every call they receive ({@link ReceivedTraces}) and
+ * the operators' {@code /sandbox/faults} endpoint.
  * {@code sandbox.faults.seed} (optional) makes the random fault decisions reproducible.
  */
 @Configuration(proxyBeanMethods = false)
@@ -21,7 +22,12 @@ public class FaultConfiguration {
     }
 
     @Bean
-    FaultsController sandboxFaultsController(Faults faults) {
-        return new FaultsController(faults);
+    ReceivedTraces sandboxReceivedTraces() {
+        return new ReceivedTraces();
+    }
+
+    @Bean
+    FaultsController sandboxFaultsController(Faults faults, ReceivedTraces receivedTraces) {
+        return new FaultsController(faults, receivedTraces);
     }
 }

@@ -22,7 +22,8 @@ import org.springframework.web.bind.annotation.RestController;
  * Switches fault injection at runtime: {@code GET /sandbox/faults} (every system's settings),
  * {@code PUT /sandbox/faults/{system}} (replace one system's settings; a missing field is 0),
  * {@code DELETE /sandbox/faults} (no faults anywhere), {@code POST /sandbox/faults/seed}
- * (reproducible random decisions). Operators only: the web layer's authorization interceptor
+ * (reproducible random decisions), {@code GET /sandbox/faults/traces/{traceId}} (the calls the simulated systems
+ * received in that W3C trace, oldest first, of the last {@value ReceivedTraces#KEPT}). Operators only: the web layer's authorization interceptor
  * protects {@code /sandbox/faults/**} by path.
  */
 @RestController
@@ -35,9 +36,11 @@ class FaultsController {
             Set.of("errorRate", "lostResponseRate", "duplicateRate", "lateRate", "lostCallbackRate");
 
     private final Faults faults;
+    private final ReceivedTraces receivedTraces;
 
-    FaultsController(Faults faults) {
+    FaultsController(Faults faults, ReceivedTraces receivedTraces) {
         this.faults = faults;
+        this.receivedTraces = receivedTraces;
     }
 
     @GetMapping
@@ -68,6 +71,12 @@ class FaultsController {
         }
         faults.configure(system, settings);
         return ResponseEntity.ok(SandboxEnvelope.of("OK", "Fault injection of " + system + " updated", settings, response));
+    }
+
+    @GetMapping("/traces/{traceId}")
+    SandboxEnvelope received(@PathVariable String traceId, HttpServletResponse response) {
+        return SandboxEnvelope.of("OK", "Calls the simulated systems received in the trace, oldest first",
+                receivedTraces.inTrace(traceId), response);
     }
 
     @DeleteMapping

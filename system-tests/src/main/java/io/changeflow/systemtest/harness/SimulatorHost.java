@@ -4,6 +4,7 @@ import io.changeflow.sandbox.approval.ApprovalSimulator;
 import io.changeflow.sandbox.deploy.DeployPipelineSimulator;
 import io.changeflow.sandbox.fault.FaultSettings;
 import io.changeflow.sandbox.fault.Faults;
+import io.changeflow.sandbox.fault.ReceivedTraces;
 import io.changeflow.sandbox.gitlab.GitLabRateLimit;
 import io.changeflow.sandbox.gitlab.GitLabSimulator;
 import java.net.URI;
@@ -193,6 +194,11 @@ public final class SimulatorHost implements AutoCloseable {
 
     public MergeLog mergeLog() {
         return context.getBean(MergeLog.class);
+    }
+
+    /** The W3C trace of every call the simulators received (the last 2,000), by trace id. */
+    public ReceivedTraces receivedTraces() {
+        return context.getBean(ReceivedTraces.class);
     }
 
     public GitLabCalls gitlabCalls() {
