@@ -2,6 +2,7 @@ package io.changeflow.bootstrap;
 
 import io.changeflow.application.port.out.Targets;
 import io.changeflow.domain.request.PipelinePolicy;
+import io.changeflow.domain.request.RemovalPolicy;
 import io.changeflow.domain.request.Target;
 import io.changeflow.domain.request.TargetKey;
 import java.util.LinkedHashMap;
@@ -16,9 +17,20 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 @ConfigurationProperties("changeflow.catalog")
 record CatalogProperties(List<Entry> targets) {
 
-    /** @param pipeline {@code required} (default), {@code manual-counts} or {@code none}; see {@link PipelinePolicy} */
+    /**
+     * @param pipeline {@code required} (default), {@code manual-counts} or {@code none}; see {@link PipelinePolicy}
+     * @param removals {@code no-approval} (default) or {@code approval}: whether an expiry or an operator's revocation
+     *                 needs the approval system; see {@link RemovalPolicy}
+     */
     record Entry(String key, String name, String description, String project, String filePath, boolean batchable,
-                 String partition, String pipeline) {}
+                 String partition, String pipeline, String removals) {
+
+        /** An entry without a removal setting ({@code no-approval}). */
+        Entry(String key, String name, String description, String project, String filePath, boolean batchable,
+              String partition, String pipeline) {
+            this(key, name, description, project, filePath, batchable, partition, pipeline, null);
+        }
+    }
 
     private static final System.Logger LOG = System.getLogger(CatalogProperties.class.getName());
 
@@ -36,7 +48,8 @@ record CatalogProperties(List<Entry> targets) {
             }
             var target = new Target(key, entry.name() == null ? key.value() : entry.name(),
                     entry.description() == null ? "" : entry.description(), entry.project(), entry.filePath(),
-                    entry.batchable(), entry.partition(), pipelinePolicy(key, entry.pipeline()));
+                    entry.batchable(), entry.partition(), pipelinePolicy(key, entry.pipeline()),
+                    removalPolicy(key, entry.removals()));
             if (byKey.putIfAbsent(key, target) != null) {
                 throw new IllegalStateException("changeflow.catalog: target " + key + " is listed twice");
             }
@@ -63,5 +76,18 @@ record CatalogProperties(List<Entry> targets) {
                     + raw.strip() + "'; using 'required' (one of: required, manual-counts, none)");
         }
         return named.orElse(PipelinePolicy.REQUIRED);
+    }
+
+    /**
+     * Fail-safe: a missing value is {@code no-approval}; so is a garbled one, said once in the log (the grant was
+     * approved until its end; asking again could only keep access open longer).
+     */
+    private static RemovalPolicy removalPolicy(TargetKey key, String raw) {
+        var named = RemovalPolicy.named(raw);
+        if (named.isEmpty() && raw != null && !raw.isBlank()) {
+            LOG.log(System.Logger.Level.WARNING, () -> "changeflow.catalog: target " + key + " has the unknown removals setting '"
+                    + raw.strip() + "'; using 'no-approval' (one of: no-approval, approval)");
+        }
+        return named.orElse(RemovalPolicy.NO_APPROVAL);
     }
 }

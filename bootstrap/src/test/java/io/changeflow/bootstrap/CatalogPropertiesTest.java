@@ -3,11 +3,15 @@ package io.changeflow.bootstrap;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.changeflow.domain.request.PipelinePolicy;
+import io.changeflow.domain.request.RemovalPolicy;
 import io.changeflow.domain.request.TargetKey;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** The catalog's per-target pipeline policy ({@code changeflow.catalog.targets[n].pipeline}): fail-safe {@code required}. */
+/**
+ * The catalog's per-target pipeline policy ({@code changeflow.catalog.targets[n].pipeline}): fail-safe {@code required};
+ * and its removal setting ({@code changeflow.catalog.targets[n].removals}): fail-safe {@code no-approval}.
+ */
 class CatalogPropertiesTest {
 
     private static CatalogProperties.Entry entry(String key, String pipeline) {
@@ -25,6 +29,24 @@ class CatalogPropertiesTest {
         assertThat(targets.find(TargetKey.of("strict")).orElseThrow().pipeline()).isEqualTo(PipelinePolicy.REQUIRED);
         for (var key : List.of("plain", "garbled", "blank")) {
             assertThat(targets.find(TargetKey.of(key)).orElseThrow().pipeline()).as(key).isEqualTo(PipelinePolicy.REQUIRED);
+        }
+    }
+
+    private static CatalogProperties.Entry removals(String key, String removals) {
+        return new CatalogProperties.Entry(key, null, null, "platform/access-config", "grants/" + key + ".txt", false, null,
+                null, removals);
+    }
+
+    @Test
+    void eachTargetHasTheRemovalSettingItNamesAndAMissingOrGarbledOneNeedsNoApproval() {
+        var targets = new CatalogProperties(List.of(removals("asked", "approval"), removals("loud", " APPROVAL "),
+                removals("free", "no-approval"), removals("plain", null), removals("garbled", "yes please"),
+                removals("blank", " "), entry("old", "none"))).toTargets();
+
+        assertThat(targets.find(TargetKey.of("asked")).orElseThrow().removals()).isEqualTo(RemovalPolicy.APPROVAL);
+        assertThat(targets.find(TargetKey.of("loud")).orElseThrow().removals()).isEqualTo(RemovalPolicy.APPROVAL);
+        for (var key : List.of("free", "plain", "garbled", "blank", "old")) {
+            assertThat(targets.find(TargetKey.of(key)).orElseThrow().removals()).as(key).isEqualTo(RemovalPolicy.NO_APPROVAL);
         }
     }
 }
