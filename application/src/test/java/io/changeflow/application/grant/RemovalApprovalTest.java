@@ -142,6 +142,11 @@ class RemovalApprovalTest {
         assertThat(ownerOf("alice")).isEqualTo(removal);
         // nothing else comes back on its own: no merge request, no close
         assertThat(app.op(removal).mergeRequest()).isEmpty();
+        // a new request (or a renewal) is refused: the grant is in effect and a person decides
+        var again = app.submit("alice", new Submission(InMemoryChangeflow.newOperationId(), FakeTargets.SINGLE.value(),
+                "alice", "again", app.clock.instant().plus(Duration.ofDays(1)).toString()));
+        assertThat(again.code()).isEqualTo("ALREADY_IN_EFFECT");
+        assertThat(ownerOf("alice")).isEqualTo(removal);
     }
 
     @Test
