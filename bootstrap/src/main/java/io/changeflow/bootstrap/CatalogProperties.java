@@ -70,12 +70,8 @@ record CatalogProperties(List<Entry> targets) {
 
     /** Fail-safe: a missing value is {@code required}; so is a garbled one, said once in the log. */
     private static PipelinePolicy pipelinePolicy(TargetKey key, String raw) {
-        var named = PipelinePolicy.named(raw);
-        if (named.isEmpty() && raw != null && !raw.isBlank()) {
-            LOG.log(System.Logger.Level.WARNING, () -> "changeflow.catalog: target " + key + " has the unknown pipeline policy '"
-                    + raw.strip() + "'; using 'required' (one of: required, manual-counts, none)");
-        }
-        return named.orElse(PipelinePolicy.REQUIRED);
+        return orFallback(key, "pipeline policy", raw, PipelinePolicy.named(raw), PipelinePolicy.REQUIRED,
+                "required, manual-counts, none");
     }
 
     /**
@@ -83,11 +79,17 @@ record CatalogProperties(List<Entry> targets) {
      * approved until its end; asking again could only keep access open longer).
      */
     private static RemovalPolicy removalPolicy(TargetKey key, String raw) {
-        var named = RemovalPolicy.named(raw);
+        return orFallback(key, "removals setting", raw, RemovalPolicy.named(raw), RemovalPolicy.NO_APPROVAL,
+                "no-approval, approval");
+    }
+
+    private static <E extends Enum<E>> E orFallback(TargetKey key, String setting, String raw, Optional<E> named,
+                                                    E fallback, String choices) {
         if (named.isEmpty() && raw != null && !raw.isBlank()) {
-            LOG.log(System.Logger.Level.WARNING, () -> "changeflow.catalog: target " + key + " has the unknown removals setting '"
-                    + raw.strip() + "'; using 'no-approval' (one of: no-approval, approval)");
+            LOG.log(System.Logger.Level.WARNING, () -> "changeflow.catalog: target " + key + " has the unknown " + setting
+                    + " '" + raw.strip() + "'; using '" + fallback.name().toLowerCase(java.util.Locale.ROOT).replace('_', '-')
+                    + "' (one of: " + choices + ")");
         }
-        return named.orElse(RemovalPolicy.NO_APPROVAL);
+        return named.orElse(fallback);
     }
 }

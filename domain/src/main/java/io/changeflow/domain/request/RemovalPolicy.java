@@ -1,6 +1,5 @@
 package io.changeflow.domain.request;
 
-import java.util.Locale;
 import java.util.Optional;
 
 /**
@@ -41,16 +40,7 @@ public enum RemovalPolicy {
      * missing, blank or unknown value (the caller applies {@link #NO_APPROVAL} and may say so).
      */
     public static Optional<RemovalPolicy> named(String raw) {
-        if (raw == null) {
-            return Optional.empty();
-        }
-        var text = raw.strip().toLowerCase(Locale.ROOT).replace('_', '-');
-        for (var policy : values()) {
-            if (policy.settingName.equals(text)) {
-                return Optional.of(policy);
-            }
-        }
-        return Optional.empty();
+        return SettingNames.named(values(), RemovalPolicy::settingName, raw);
     }
 
     /** The policy {@code raw} names, or {@link #NO_APPROVAL} when it names none (missing, blank, garbled). */
