@@ -24,12 +24,7 @@ record CatalogProperties(List<Entry> targets) {
      */
     record Entry(String key, String name, String description, String project, String filePath, boolean batchable,
                  String partition, String pipeline, String removals) {
-
-        /** An entry without a removal setting ({@code no-approval}). */
-        Entry(String key, String name, String description, String project, String filePath, boolean batchable,
-              String partition, String pipeline) {
-            this(key, name, description, project, filePath, batchable, partition, pipeline, null);
-        }
+        // one constructor only: configuration binding needs an unambiguous one
     }
 
     private static final System.Logger LOG = System.getLogger(CatalogProperties.class.getName());

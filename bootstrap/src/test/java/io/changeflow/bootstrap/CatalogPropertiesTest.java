@@ -6,6 +6,9 @@ import io.changeflow.domain.request.PipelinePolicy;
 import io.changeflow.domain.request.RemovalPolicy;
 import io.changeflow.domain.request.TargetKey;
 import java.util.List;
+import java.util.Map;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.context.properties.source.MapConfigurationPropertySource;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -16,7 +19,7 @@ class CatalogPropertiesTest {
 
     private static CatalogProperties.Entry entry(String key, String pipeline) {
         return new CatalogProperties.Entry(key, null, null, "platform/access-config", "grants/" + key + ".txt", false, null,
-                pipeline);
+                pipeline, null);
     }
 
     @Test
@@ -48,5 +51,24 @@ class CatalogPropertiesTest {
         for (var key : List.of("free", "plain", "garbled", "blank", "old")) {
             assertThat(targets.find(TargetKey.of(key)).orElseThrow().removals()).as(key).isEqualTo(RemovalPolicy.NO_APPROVAL);
         }
+    }
+
+    /** Bound from configuration text as the application does (one constructor: binding must not be ambiguous). */
+    @Test
+    void theSettingsBindFromConfigurationText() {
+        var source = new MapConfigurationPropertySource(Map.of(
+                "changeflow.catalog.targets[0].key", "asked",
+                "changeflow.catalog.targets[0].project", "platform/access-config",
+                "changeflow.catalog.targets[0].file-path", "grants/asked.txt",
+                "changeflow.catalog.targets[0].pipeline", "none",
+                "changeflow.catalog.targets[0].removals", "approval",
+                "changeflow.catalog.targets[1].key", "plain",
+                "changeflow.catalog.targets[1].project", "platform/access-config",
+                "changeflow.catalog.targets[1].file-path", "grants/plain.txt"));
+        var targets = new Binder(source).bind("changeflow.catalog", CatalogProperties.class).get().toTargets();
+
+        assertThat(targets.find(TargetKey.of("asked")).orElseThrow().removals()).isEqualTo(RemovalPolicy.APPROVAL);
+        assertThat(targets.find(TargetKey.of("asked")).orElseThrow().pipeline()).isEqualTo(PipelinePolicy.NONE);
+        assertThat(targets.find(TargetKey.of("plain")).orElseThrow().removals()).isEqualTo(RemovalPolicy.NO_APPROVAL);
     }
 }
