@@ -1,5 +1,6 @@
 import type { RequestView } from '../api/types';
 import { formatDate, formatDateTime } from '../logic/format';
+import { removalAsksApproval } from '../logic/timeline';
 import { Link } from '../router/router';
 
 /** Page titles by kind (docs/api.md: kind GRANT, RENEWAL, EXPIRY, REVOCATION). */
@@ -37,6 +38,16 @@ export function removalWhy(view: RequestView): string {
 /** What happens next to a removal in its current state. */
 export function removalNext(view: RequestView): string {
   switch (view.status) {
+    case 'APPROVAL_SENDING':
+    case 'APPROVAL_SENT':
+    case 'APPROVAL_FAILED':
+      return 'The removals of this target need the approval system: an approver decides first. Approved, the next removal round of the target\u2019s grant file takes the line out; not approved, the access stays in effect. Until then the access stays in effect.';
+    case 'REMOVAL_REJECTED':
+      return 'The removal was not approved (rejected, withdrawn, or not decided in time): the access stays in effect and its line stays in the grant file. The maintainers decide what happens next (an operator can revoke the grant, its holder can give it up).';
+    case 'BATCH_WAITING':
+      return removalAsksApproval(view)
+        ? 'Approved: the next removal round of the target\u2019s grant file takes this line into a removal merge request, which is checked, merged and deployed like any change. Until the deployment confirms it, the access stays in effect.'
+        : 'Waiting for the next removal round of the target\u2019s grant file. Until the deployment confirms it, the access stays in effect.';
     case 'EXPIRING':
     case 'REVOKING':
       return 'The next removal round of the target\u2019s grant file takes this line into a removal merge request (no approval is asked), which is checked, merged and deployed like any change. Until the deployment confirms it, the access stays in effect.';

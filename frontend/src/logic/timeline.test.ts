@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { entry, view } from '../test/fixtures';
-import { buildTimeline, milestoneOrder, type Milestone } from './timeline';
+import { buildTimeline, milestoneOrder, statusLabel, statusTone, type Milestone } from './timeline';
 
 const states = (ms: Milestone[]) => ms.map((m) => `${m.key}:${m.state}`);
 
@@ -60,5 +60,12 @@ describe('buildTimeline', () => {
 
   it('works from the status alone when the timeline is empty', () => {
     expect(states(buildTimeline(view({ status: 'MERGED', timeline: [] }))).slice(-2)).toEqual(['MERGED:done', 'IN_EFFECT:current']);
+  });
+});
+
+describe('a removal that needs approval (issue 18, removals: approval)', () => {
+  it('labels REMOVAL_REJECTED as still in effect, a state a person acts on', () => {
+    expect(statusLabel('REMOVAL_REJECTED')).toBe('Removal not approved, still in effect');
+    expect(statusTone('REMOVAL_REJECTED')).toBe('failure');
   });
 });

@@ -46,7 +46,18 @@ const COMPLETING: Record<string, MilestoneKey> = {
   DEPLOYED: 'IN_EFFECT',
   EXPIRY_DUE: 'SUBMITTED',
   REVOCATION_REQUESTED: 'SUBMITTED',
+  EXPIRY_DUE_FOR_APPROVAL: 'SUBMITTED',
+  REVOCATION_FOR_APPROVAL: 'SUBMITTED',
 };
+
+/** The events that open a removal on a target whose removals need the approval system (removals: approval). */
+const REMOVAL_ASKING_EVENTS = new Set(['EXPIRY_DUE_FOR_APPROVAL', 'REVOCATION_FOR_APPROVAL']);
+
+/** Whether this removal asks the approver first (its opening event says so; so does a status of the approval). */
+export function removalAsksApproval(view: Pick<RequestView, 'status' | 'timeline'>): boolean {
+  if ((view.timeline ?? []).some((e) => REMOVAL_ASKING_EVENTS.has(e.event))) return true;
+  return ['APPROVAL_SENDING', 'APPROVAL_SENT', 'APPROVAL_FAILED', 'REMOVAL_REJECTED'].includes(view.status ?? '');
+}
 
 /** A removal's milestones are named for what they do (it asks no approval and ends with the line gone). */
 const REMOVAL_LABELS: Partial<Record<MilestoneKey, string>> = {
@@ -94,6 +105,7 @@ export const STATUS_LABELS: Record<string, string> = {
   REVOKING: 'Given up or revoked, line being removed',
   EXPIRED: 'Expired',
   REVOKED: 'Given up or revoked',
+  REMOVAL_REJECTED: 'Removal not approved, still in effect',
 };
 
 export function statusLabel(status: string | null): string {
@@ -106,7 +118,7 @@ export type StatusTone = 'progress' | 'success' | 'failure' | 'ended';
 export function statusTone(status: string | null): StatusTone {
   if (status === 'VALIDATED') return 'success';
   if (status === 'APPROVAL_FAILED' || status === 'CREATE_FAILED' || status === 'HANDLE_FAILED') return 'failure';
-  if (status === 'DEPLOY_UNCONFIRMED' || status === 'DEPLOY_FAILED') return 'failure';
+  if (status === 'DEPLOY_UNCONFIRMED' || status === 'DEPLOY_FAILED' || status === 'REMOVAL_REJECTED') return 'failure';
   if (status === null || status === 'REJECTED' || status === 'CLOSED' || status === 'EXPIRED' || status === 'REVOKED') {
     return 'ended';
   }
@@ -183,27 +195,34 @@ const ENDED_NOTES: Record<string, string> = {
   APPROVAL_FAILED: 'The request could not be handed to the approval system.',
   CREATE_FAILED: 'Creating the merge request failed.',
   HANDLE_FAILED: 'Approving or merging the merge request failed.',
+  REMOVAL_REJECTED: 'The removal was not approved: the grant stays in effect and its line stays in the file.',
 };
 
 function endedNote(status: string | null, entries: TimelineEntry[]): string | null {
   if (status === null) return 'A newer request for the same subject and target replaced this one.';
+  if (status === 'REMOVAL_REJECTED') return ENDED_NOTES.REMOVAL_REJECTED ?? null;
   if (entries.some((e) => e.event === 'APPROVAL_REJECTED')) return 'The approver rejected the request.';
   if (entries.some((e) => e.event === 'APPROVAL_WITHDRAWN')) return 'The request was withdrawn in the approval system.';
   return ENDED_NOTES[status] ?? null;
 }
 
-/** Milestones a removal's status implies are behind it. */
-function removalImplied(status: string | null): MilestoneKey[] {
+/** Milestones a removal's status implies are behind it (with the approval when it asked one). */
+function removalImplied(status: string | null, asked: boolean): MilestoneKey[] {
+  const approved: MilestoneKey[] = asked ? ['APPROVAL_SENT', 'APPROVED'] : [];
   switch (status) {
+    case 'APPROVAL_SENT':
+      return ['SUBMITTED', 'APPROVAL_SENT'];
+    case 'BATCH_WAITING':
+      return ['SUBMITTED', ...approved];
     case 'BATCHED':
-      return ['SUBMITTED', 'BATCH_CLAIMED'];
+      return ['SUBMITTED', ...approved, 'BATCH_CLAIMED'];
     case 'MERGED':
     case 'DEPLOY_UNCONFIRMED':
     case 'DEPLOY_FAILED':
-      return ['SUBMITTED', 'BATCH_CLAIMED', 'MERGED'];
+      return ['SUBMITTED', ...approved, 'BATCH_CLAIMED', 'MERGED'];
     case 'EXPIRED':
     case 'REVOKED':
-      return ['SUBMITTED', 'BATCH_CLAIMED', 'MERGED', 'IN_EFFECT'];
+      return ['SUBMITTED', ...approved, 'BATCH_CLAIMED', 'MERGED', 'IN_EFFECT'];
     default:
       return status === null ? [] : ['SUBMITTED'];
   }
@@ -213,8 +232,14 @@ export function buildTimeline(view: RequestView, targetBatchable?: boolean): Mil
   const removal = isRemovalView(view);
   const createFirst = !removal && view.stepOrder === 'CREATE_FIRST';
   const batch = removal || usesBatch(view, targetBatchable);
-  // a removal asks no approval: opened, picked up by its file's removal round, merged, gone
-  const order: MilestoneKey[] = removal ? ['SUBMITTED', 'BATCH_CLAIMED', 'MERGED', 'IN_EFFECT'] : milestoneOrder(createFirst, batch);
+  // a removal: opened, (on a target with removals: approval: sent for approval, approved,) picked up by its file's
+  // removal round, merged, gone
+  const asked = removal && removalAsksApproval(view);
+  const order: MilestoneKey[] = removal
+    ? asked
+      ? ['SUBMITTED', 'APPROVAL_SENT', 'APPROVED', 'BATCH_CLAIMED', 'MERGED', 'IN_EFFECT']
+      : ['SUBMITTED', 'BATCH_CLAIMED', 'MERGED', 'IN_EFFECT']
+    : milestoneOrder(createFirst, batch);
   const entries: TimelineEntry[] = [...(view.timeline ?? [])];
 
   const reachedAt = new Map<MilestoneKey, string | null>();
@@ -226,7 +251,7 @@ export function buildTimeline(view: RequestView, targetBatchable?: boolean): Mil
       detailOf.set(key, entry.detail ?? null);
     }
   }
-  for (const key of removal ? removalImplied(view.status) : impliedByStatus(view.status, createFirst)) {
+  for (const key of removal ? removalImplied(view.status, asked) : impliedByStatus(view.status, createFirst)) {
     if (!reachedAt.has(key)) reachedAt.set(key, null);
   }
 

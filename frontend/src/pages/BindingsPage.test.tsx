@@ -159,6 +159,16 @@ describe('BindingsPage', () => {
     expect(r.allByTestId('binding')).toHaveLength(1);
   });
 
+  it('a grant whose removal was not approved can be given up, not renewed (issue 18, removals: approval)', async () => {
+    backend(() => envelope('OK', [binding({ status: 'REMOVAL_REJECTED', expiresAt: '2026-01-01T00:00:00Z' })]));
+    r = await render(<BindingsPage />);
+    await flush();
+    const row = r.allByTestId('binding')[0]!;
+    expect(row.querySelector('[data-testid="give-up"]')).not.toBeNull();
+    expect(row.querySelector('[data-testid="renew"]')).toBeNull();
+    expect(row.textContent).toContain('Removal not approved, still in effect');
+  });
+
   it('"Renew" is offered for a grant in effect with an expiry only', async () => {
     const until = new Date(Date.now() + 5 * 24 * 3600_000).toISOString();
     backend(() =>

@@ -23,6 +23,11 @@ function renewable(b: Binding): b is Binding & { expiresAt: string } {
   return b.status === 'VALIDATED' && !!b.expiresAt;
 }
 
+/** In effect, so it can be given up: VALIDATED, or a grant whose removal was not approved (REMOVAL_REJECTED). */
+function givableUp(b: Binding): boolean {
+  return b.status === 'VALIDATED' || b.status === 'REMOVAL_REJECTED';
+}
+
 /** Opens the request form for the same target and subject, so the person only chooses another expiry. */
 function renew(navigate: NavigateFunction, b: Binding & { expiresAt: string }) {
   const state: PrefillState = {
@@ -115,7 +120,7 @@ export function BindingsPage() {
                           Renew
                         </button>
                       ) : null}{' '}
-                      {b.status === 'VALIDATED' ? (
+                      {givableUp(b) ? (
                         <button type="button" data-testid="give-up" disabled={busy === key} onClick={() => void giveUp(b)}>
                           Give up
                         </button>

@@ -116,6 +116,35 @@ describe('RequestPage of a removal (issue 18)', () => {
     expect(text('story-next')).toContain('may still be live');
   });
 
+  it('a removal that needs approval (removals: approval) waits for the approver, then for its removal round', async () => {
+    const asked = [entry('EXPIRY_DUE_FOR_APPROVAL', 'APPROVAL_SENDING', '2026-12-02T09:00:00Z'), entry('APPROVAL_SUBMITTED', 'APPROVAL_SENT', '2026-12-02T09:00:01Z')];
+    await show(removal({ kind: 'EXPIRY', removal: { cause: 'EXPIRED', by: 'system' }, status: 'APPROVAL_SENT', step: 'APPROVAL_SUBMITTED', timeline: asked }));
+    expect(text('story-next')).toContain('an approver decides first');
+    const steps = r!.allByTestId('timeline-step');
+    expect(steps.map((s) => s.dataset.step)).toEqual(['SUBMITTED', 'APPROVAL_SENT', 'APPROVED', 'BATCH_CLAIMED', 'MERGED', 'IN_EFFECT']);
+    expect(steps.find((s) => s.dataset.state === 'current')?.dataset.step).toBe('APPROVED');
+    await r!.unmount();
+    await show(removal({ kind: 'EXPIRY', status: 'BATCH_WAITING', step: 'BATCH_WAITING', timeline: [...asked, entry('APPROVAL_GRANTED_BATCH', 'BATCH_WAITING', '2026-12-02T10:00:00Z')] }));
+    expect(text('story-next')).toMatch(/^What happens next: Approved: the next removal round/);
+    expect(r!.allByTestId('timeline-step').find((s) => s.dataset.state === 'current')?.dataset.step).toBe('BATCH_CLAIMED');
+  });
+
+  it('a removal that was not approved says the access stays in effect and the maintainers decide', async () => {
+    await show(removal({
+      kind: 'EXPIRY',
+      removal: { cause: 'EXPIRED', by: 'system' },
+      status: 'REMOVAL_REJECTED',
+      step: 'APPROVAL_REJECTED',
+      hint: { code: 'CONTACT_MAINTAINERS', message: 'The removal of this grant was not approved.' },
+      timeline: [entry('EXPIRY_DUE_FOR_APPROVAL', 'APPROVAL_SENDING', '2026-12-02T09:00:00Z'), entry('APPROVAL_SUBMITTED', 'APPROVAL_SENT', '2026-12-02T09:00:01Z'), entry('REMOVAL_NOT_APPROVED', 'REMOVAL_REJECTED', '2026-12-02T11:00:00Z')],
+    }));
+    expect(text('story-next')).toContain('not approved');
+    expect(text('story-next')).toContain('the access stays in effect');
+    const failed = r!.allByTestId('timeline-step').find((s) => s.dataset.state === 'failed');
+    expect(failed?.dataset.step).toBe('APPROVED');
+    expect(failed?.textContent).toContain('its line stays in the file');
+  });
+
   it('a renewal names the grant it renews; a first grant has no story and keeps its plain title', async () => {
     await show(view({ kind: 'RENEWAL', previousGrant: GRANT, expiresAt: '2027-01-31' }));
     expect(r!.container.querySelector('h1')?.textContent).toBe('Renewal');

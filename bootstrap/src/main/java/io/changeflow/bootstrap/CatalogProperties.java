@@ -2,6 +2,7 @@ package io.changeflow.bootstrap;
 
 import io.changeflow.application.port.out.Targets;
 import io.changeflow.domain.request.PipelinePolicy;
+import io.changeflow.domain.request.RemovalPolicy;
 import io.changeflow.domain.request.Target;
 import io.changeflow.domain.request.TargetKey;
 import java.util.LinkedHashMap;
@@ -16,9 +17,15 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 @ConfigurationProperties("changeflow.catalog")
 record CatalogProperties(List<Entry> targets) {
 
-    /** @param pipeline {@code required} (default), {@code manual-counts} or {@code none}; see {@link PipelinePolicy} */
+    /**
+     * @param pipeline {@code required} (default), {@code manual-counts} or {@code none}; see {@link PipelinePolicy}
+     * @param removals {@code no-approval} (default) or {@code approval}: whether an expiry or an operator's revocation
+     *                 needs the approval system; see {@link RemovalPolicy}
+     */
     record Entry(String key, String name, String description, String project, String filePath, boolean batchable,
-                 String partition, String pipeline) {}
+                 String partition, String pipeline, String removals) {
+        // one constructor only: configuration binding needs an unambiguous one
+    }
 
     private static final System.Logger LOG = System.getLogger(CatalogProperties.class.getName());
 
@@ -36,7 +43,8 @@ record CatalogProperties(List<Entry> targets) {
             }
             var target = new Target(key, entry.name() == null ? key.value() : entry.name(),
                     entry.description() == null ? "" : entry.description(), entry.project(), entry.filePath(),
-                    entry.batchable(), entry.partition(), pipelinePolicy(key, entry.pipeline()));
+                    entry.batchable(), entry.partition(), pipelinePolicy(key, entry.pipeline()),
+                    removalPolicy(key, entry.removals()));
             if (byKey.putIfAbsent(key, target) != null) {
                 throw new IllegalStateException("changeflow.catalog: target " + key + " is listed twice");
             }
@@ -57,11 +65,26 @@ record CatalogProperties(List<Entry> targets) {
 
     /** Fail-safe: a missing value is {@code required}; so is a garbled one, said once in the log. */
     private static PipelinePolicy pipelinePolicy(TargetKey key, String raw) {
-        var named = PipelinePolicy.named(raw);
+        return orFallback(key, "pipeline policy", raw, PipelinePolicy.named(raw), PipelinePolicy.REQUIRED,
+                "required, manual-counts, none");
+    }
+
+    /**
+     * Fail-safe: a missing value is {@code no-approval}; so is a garbled one, said once in the log (the grant was
+     * approved until its end; asking again could only keep access open longer).
+     */
+    private static RemovalPolicy removalPolicy(TargetKey key, String raw) {
+        return orFallback(key, "removals setting", raw, RemovalPolicy.named(raw), RemovalPolicy.NO_APPROVAL,
+                "no-approval, approval");
+    }
+
+    private static <E extends Enum<E>> E orFallback(TargetKey key, String setting, String raw, Optional<E> named,
+                                                    E fallback, String choices) {
         if (named.isEmpty() && raw != null && !raw.isBlank()) {
-            LOG.log(System.Logger.Level.WARNING, () -> "changeflow.catalog: target " + key + " has the unknown pipeline policy '"
-                    + raw.strip() + "'; using 'required' (one of: required, manual-counts, none)");
+            LOG.log(System.Logger.Level.WARNING, () -> "changeflow.catalog: target " + key + " has the unknown " + setting
+                    + " '" + raw.strip() + "'; using '" + fallback.name().toLowerCase(java.util.Locale.ROOT).replace('_', '-')
+                    + "' (one of: " + choices + ")");
         }
-        return named.orElse(PipelinePolicy.REQUIRED);
+        return named.orElse(fallback);
     }
 }

@@ -8,6 +8,7 @@ import io.changeflow.application.port.out.AuditLog;
 import io.changeflow.application.port.out.Batches;
 import io.changeflow.application.port.out.Operations;
 import io.changeflow.application.port.out.Targets;
+import io.changeflow.application.workflow.StepLauncher;
 import java.time.Clock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -43,8 +44,9 @@ class GrantsConfiguration {
     }
 
     @Bean
-    ExpireGrants expireGrants(Operations operations, Batches batches, Targets targets, ExpireGrants.Policy policy) {
-        return new ExpireGrants(operations, batches, targets, policy);
+    ExpireGrants expireGrants(Operations operations, Batches batches, Targets targets, StepLauncher launcher,
+                              ExpireGrants.Policy policy) {
+        return new ExpireGrants(operations, batches, targets, launcher, policy);
     }
 
     @Bean
@@ -58,7 +60,8 @@ class GrantsConfiguration {
     }
 
     @Bean
-    RemoveGrant removeGrant(Operations operations, Batches batches, Targets targets, AuditLog audit, Clock clock) {
-        return new RemoveGrant(operations, batches, targets, audit, clock);
+    RemoveGrant removeGrant(Operations operations, Batches batches, Targets targets, StepLauncher launcher, AuditLog audit,
+                            Clock clock) {
+        return new RemoveGrant(operations, batches, targets, launcher, audit, clock);
     }
 }

@@ -3,16 +3,23 @@ package io.changeflow.bootstrap;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.changeflow.domain.request.PipelinePolicy;
+import io.changeflow.domain.request.RemovalPolicy;
 import io.changeflow.domain.request.TargetKey;
 import java.util.List;
+import java.util.Map;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.context.properties.source.MapConfigurationPropertySource;
 import org.junit.jupiter.api.Test;
 
-/** The catalog's per-target pipeline policy ({@code changeflow.catalog.targets[n].pipeline}): fail-safe {@code required}. */
+/**
+ * The catalog's per-target pipeline policy ({@code changeflow.catalog.targets[n].pipeline}): fail-safe {@code required};
+ * and its removal setting ({@code changeflow.catalog.targets[n].removals}): fail-safe {@code no-approval}.
+ */
 class CatalogPropertiesTest {
 
     private static CatalogProperties.Entry entry(String key, String pipeline) {
         return new CatalogProperties.Entry(key, null, null, "platform/access-config", "grants/" + key + ".txt", false, null,
-                pipeline);
+                pipeline, null);
     }
 
     @Test
@@ -26,5 +33,42 @@ class CatalogPropertiesTest {
         for (var key : List.of("plain", "garbled", "blank")) {
             assertThat(targets.find(TargetKey.of(key)).orElseThrow().pipeline()).as(key).isEqualTo(PipelinePolicy.REQUIRED);
         }
+    }
+
+    private static CatalogProperties.Entry removals(String key, String removals) {
+        return new CatalogProperties.Entry(key, null, null, "platform/access-config", "grants/" + key + ".txt", false, null,
+                null, removals);
+    }
+
+    @Test
+    void eachTargetHasTheRemovalSettingItNamesAndAMissingOrGarbledOneNeedsNoApproval() {
+        var targets = new CatalogProperties(List.of(removals("asked", "approval"), removals("loud", " APPROVAL "),
+                removals("free", "no-approval"), removals("plain", null), removals("garbled", "yes please"),
+                removals("blank", " "), entry("old", "none"))).toTargets();
+
+        assertThat(targets.find(TargetKey.of("asked")).orElseThrow().removals()).isEqualTo(RemovalPolicy.APPROVAL);
+        assertThat(targets.find(TargetKey.of("loud")).orElseThrow().removals()).isEqualTo(RemovalPolicy.APPROVAL);
+        for (var key : List.of("free", "plain", "garbled", "blank", "old")) {
+            assertThat(targets.find(TargetKey.of(key)).orElseThrow().removals()).as(key).isEqualTo(RemovalPolicy.NO_APPROVAL);
+        }
+    }
+
+    /** Bound from configuration text as the application does (one constructor: binding must not be ambiguous). */
+    @Test
+    void theSettingsBindFromConfigurationText() {
+        var source = new MapConfigurationPropertySource(Map.of(
+                "changeflow.catalog.targets[0].key", "asked",
+                "changeflow.catalog.targets[0].project", "platform/access-config",
+                "changeflow.catalog.targets[0].file-path", "grants/asked.txt",
+                "changeflow.catalog.targets[0].pipeline", "none",
+                "changeflow.catalog.targets[0].removals", "approval",
+                "changeflow.catalog.targets[1].key", "plain",
+                "changeflow.catalog.targets[1].project", "platform/access-config",
+                "changeflow.catalog.targets[1].file-path", "grants/plain.txt"));
+        var targets = new Binder(source).bind("changeflow.catalog", CatalogProperties.class).get().toTargets();
+
+        assertThat(targets.find(TargetKey.of("asked")).orElseThrow().removals()).isEqualTo(RemovalPolicy.APPROVAL);
+        assertThat(targets.find(TargetKey.of("asked")).orElseThrow().pipeline()).isEqualTo(PipelinePolicy.NONE);
+        assertThat(targets.find(TargetKey.of("plain")).orElseThrow().removals()).isEqualTo(RemovalPolicy.NO_APPROVAL);
     }
 }

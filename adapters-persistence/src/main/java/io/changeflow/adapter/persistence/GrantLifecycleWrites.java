@@ -76,7 +76,7 @@ final class GrantLifecycleWrites {
                     .set(OPERATION.VERSION, 1L)
                     .set(OPERATION.DETAIL, truncate(detail, DETAIL_MAX))
                     .set(OPERATION.CHANGE_KIND, moved.to().kind().name())
-                    .set(OPERATION.REMOVES_OPERATION_ID, owner.getId())
+                    .set(OPERATION.REMOVES_OPERATION_ID, removedGrant(owner))
                     .execute();
         } catch (RuntimeException e) {
             if (Sql.isDuplicateKey(e)) {
@@ -106,6 +106,15 @@ final class GrantLifecycleWrites {
         insertBindingHistory(ctx, row.getSubjectId(), row.getTargetKey(), id.value(), event, "REAPPLIED", row.getStatus(),
                 toStatus, row.getVersion(), row.getVersion() + 1, detail, actor);
         return new OpenResult.Opened(findIn(ctx, id.value()).orElseThrow());
+    }
+
+    /**
+     * The grant whose line a removal takes out: the row's owner, or, when the owner is itself a removal that was not
+     * approved (REMOVAL_REJECTED), the grant that one removes (its line is the one in the file).
+     */
+    private static String removedGrant(OperationRecord owner) {
+        return kind(owner.getChangeKind()).removes() && owner.getRemovesOperationId() != null
+                ? owner.getRemovesOperationId() : owner.getId();
     }
 
     /**

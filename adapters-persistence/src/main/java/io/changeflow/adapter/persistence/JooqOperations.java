@@ -229,7 +229,7 @@ final class JooqOperations implements Operations {
     @Override
     public List<Binding> dueForExpiry(Duration grace, int limit) {
         return dsl.selectFrom(BINDING)
-                .where(BINDING.STATUS.eq(BindingStatus.VALIDATED.name()))
+                .where(inEffectForExpiry())
                 .and(BINDING.EXPIRES_AT.le(Sql.ahead(grace)))
                 .orderBy(BINDING.EXPIRES_AT, BINDING.ID)
                 .limit(Math.max(0, limit))
@@ -242,13 +242,24 @@ final class JooqOperations implements Operations {
         var total = DSL.count().over().as("total");
         var rows = dsl.select(BINDING.asterisk(), total)
                 .from(BINDING)
-                .where(BINDING.STATUS.eq(BindingStatus.VALIDATED.name()))
+                .where(inEffectForExpiry())
                 .and(BINDING.EXPIRES_AT.le(Sql.ahead(within)))
                 .orderBy(BINDING.EXPIRES_AT, BINDING.ID)
                 .limit(Math.max(1, limit))
                 .fetch();
         var count = rows.isEmpty() ? 0L : rows.getFirst().get(total).longValue();
         return new ExpiringGrants(count, rows.map(r -> toBinding(r.into(BINDING))));
+    }
+
+    /**
+     * The rows whose expiry the expiry job acts on: VALIDATED, and REMOVAL_REJECTED whose removal that was not
+     * approved was a revocation (the grant still expires at its until). A rejected expiry is not asked again.
+     */
+    private static org.jooq.Condition inEffectForExpiry() {
+        return BINDING.STATUS.eq(BindingStatus.VALIDATED.name())
+                .or(BINDING.STATUS.eq(BindingStatus.REMOVAL_REJECTED.name()).andExists(DSL.selectOne().from(OPERATION)
+                        .where(OPERATION.ID.eq(BINDING.OPERATION_ID))
+                        .and(OPERATION.CHANGE_KIND.eq(ChangeKind.REVOCATION.name()))));
     }
 
     @Override

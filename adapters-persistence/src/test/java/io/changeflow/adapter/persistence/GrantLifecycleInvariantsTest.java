@@ -295,4 +295,86 @@ class GrantLifecycleInvariantsTest {
                     StepNote.system("stale"))).isInstanceOf(PreemptedException.class);
         }
     }
+
+    // --- removals: approval (issue 18, the per-target setting) -----------------------------------------------------
+
+    @Test
+    void aRemovalNotApprovedKeepsTheRowAndTheNextRemovalRecordsTheOriginalGrant() {
+        var operations = persistence.operations();
+        var dsl = persistence.dsl();
+        var target = Fixtures.unique("kept");
+        var grant = validated(until("jana", target, Instant.now().minus(Duration.ofMinutes(1))));
+        var read = operations.binding(grant.subject(), grant.target()).orElseThrow();
+        var expiry = ((OpenResult.Opened) operations.openRemoval(read, Fixtures.newId(),
+                WorkflowEvent.EXPIRY_DUE_FOR_APPROVAL, "system", "expired")).operation();
+        assertThat(expiry.binding()).contains(BindingStatus.APPROVAL_SENDING);
+        assertThat(expiry.kind()).isEqualTo(ChangeKind.EXPIRY);
+        assertThat(expiry.removes()).contains(grant.id());
+        assertThat(operations.stuck(BindingStatus.REMOVAL_DUE, Duration.ZERO, 1000)).extracting(Operation::id)
+                .as("never where the expiry job admits it").doesNotContain(expiry.id());
+        assertThatThrownBy(() -> apply(expiry, WorkflowEvent.APPROVAL_SUBMITTED, WorkflowEvent.APPROVAL_REJECTED))
+                .isInstanceOf(io.changeflow.domain.state.IllegalTransitionException.class);
+        var kept = apply(operations.find(expiry.id()).orElseThrow(), WorkflowEvent.REMOVAL_NOT_APPROVED);
+        assertThat(kept.binding()).contains(BindingStatus.REMOVAL_REJECTED);
+        var row = operations.binding(grant.subject(), grant.target()).orElseThrow();
+        assertThat(row.status()).isEqualTo(BindingStatus.REMOVAL_REJECTED);
+        assertThat(row.expiresAt()).isEqualTo(grant.expiresAt());
+        assertThat(operations.dueForExpiry(Duration.ofDays(1), 1000)).extracting(b -> b.target().value())
+                .as("a rejected expiry is not asked again").doesNotContain(target);
+
+        // the expiry again is refused without a write; of racing revocations exactly one wins
+        var operationsBefore = dsl.fetchCount(OPERATION, OPERATION.TARGET_KEY.eq(target));
+        assertThat(operations.openRemoval(row, Fixtures.newId(), WorkflowEvent.EXPIRY_DUE, "system", "expired"))
+                .isInstanceOf(OpenResult.Blocked.class);
+        assertThat(dsl.fetchCount(OPERATION, OPERATION.TARGET_KEY.eq(target))).isEqualTo(operationsBefore);
+        var racers = new ArrayList<Callable<OpenResult>>();
+        for (int i = 0; i < RACERS; i++) {
+            var event = i % 2 == 0 ? WorkflowEvent.REVOCATION_FOR_APPROVAL : WorkflowEvent.REVOCATION_REQUESTED;
+            racers.add(() -> operations.openRemoval(row, Fixtures.newId(), event, "otto", "revoked"));
+        }
+        var winners = race(pool, racers).stream().filter(o -> o.value() instanceof OpenResult.Opened).toList();
+        assertThat(winners).hasSize(1);
+        var revocation = ((OpenResult.Opened) winners.getFirst().value()).operation();
+        assertThat(revocation.kind()).isEqualTo(ChangeKind.REVOCATION);
+        assertThat(revocation.removes()).as("the grant whose line is in the file, not the rejected removal")
+                .contains(grant.id());
+        assertThat(dsl.fetchCount(OPERATION, OPERATION.TARGET_KEY.eq(target)) - operationsBefore).isEqualTo(1);
+        assertThat(dsl.fetchCount(BINDING, BINDING.TARGET_KEY.eq(target))).as("one row per relationship").isEqualTo(1);
+        assertThat(operations.find(expiry.id()).orElseThrow().binding()).as("the rejected removal is detached").isEmpty();
+        assertThat(operations.history(expiry.id())).extracting(h -> h.event()).containsExactly(
+                WorkflowEvent.EXPIRY_DUE_FOR_APPROVAL, WorkflowEvent.APPROVAL_SUBMITTED, WorkflowEvent.REMOVAL_NOT_APPROVED,
+                revocation.binding().orElseThrow() == BindingStatus.REVOKING ? WorkflowEvent.REVOCATION_REQUESTED
+                        : WorkflowEvent.REVOCATION_FOR_APPROVAL);
+        assertThat(dsl.select(BINDING_HISTORY.OUTCOME, BINDING_HISTORY.TO_STATUS).from(BINDING_HISTORY)
+                .where(BINDING_HISTORY.TARGET_KEY.eq(target)).orderBy(BINDING_HISTORY.ID).fetch()
+                .map(r -> r.value1() + ":" + r.value2()))
+                .contains("REAPPLIED:APPROVAL_SENDING", "CHANGED:REMOVAL_REJECTED", "BLOCKED:REMOVAL_REJECTED");
+    }
+
+    @Test
+    void aRejectedRevocationIsStillDueAtTheGrantsUntilByTheDatabaseClock() {
+        var operations = persistence.operations();
+        var target = Fixtures.unique("revoked-kept");
+        var grant = validated(until("karl", target, Instant.now().plus(Duration.ofMinutes(30))));
+        var read = operations.binding(grant.subject(), grant.target()).orElseThrow();
+        var revocation = ((OpenResult.Opened) operations.openRemoval(read, Fixtures.newId(),
+                WorkflowEvent.REVOCATION_FOR_APPROVAL, "otto", "revoked")).operation();
+        apply(revocation, WorkflowEvent.APPROVAL_SUBMITTED, WorkflowEvent.REMOVAL_NOT_APPROVED);
+
+        assertThat(operations.dueForExpiry(Duration.ZERO, 1000)).extracting(b -> b.target().value()).doesNotContain(target);
+        assertThat(operations.dueForExpiry(Duration.ofHours(1), 1000)).filteredOn(b -> b.target().value().equals(target))
+                .singleElement().satisfies(b -> {
+                    assertThat(b.status()).isEqualTo(BindingStatus.REMOVAL_REJECTED);
+                    assertThat(b.operationId()).isEqualTo(revocation.id());
+                });
+        assertThat(operations.expiringWithin(Duration.ofHours(1), 1000).first()).extracting(b -> b.target().value())
+                .contains(target);
+        var due = operations.dueForExpiry(Duration.ofHours(1), 1000).stream()
+                .filter(b -> b.target().value().equals(target)).findFirst().orElseThrow();
+        var expiry = ((OpenResult.Opened) operations.openRemoval(due, Fixtures.newId(), WorkflowEvent.EXPIRY_DUE, "system",
+                "expired")).operation();
+        assertThat(expiry.binding()).contains(BindingStatus.EXPIRING);
+        assertThat(expiry.removes()).contains(grant.id());
+        assertThat(expiry.expiresAt()).isEqualTo(grant.expiresAt());
+    }
 }

@@ -54,7 +54,7 @@ class OverviewWebTest extends WebTestSupport {
         mvc.perform(as(get("/ops/overview"), "otto")).andExpect(status().isOk())
                 .andExpect(jsonPath("$.code").value("OK"))
                 .andExpect(jsonPath("$.data.at").value(app.clock.instant().toString()))
-                .andExpect(jsonPath("$.data.states.length()").value(20))
+                .andExpect(jsonPath("$.data.states.length()").value(21)) // every BindingStatus, REMOVAL_REJECTED included
                 .andExpect(jsonPath("$.data.states[?(@.status == 'APPROVAL_SENT')].count").value(
                         Matchers.contains(Matchers.greaterThanOrEqualTo(1))))
                 .andExpect(jsonPath("$.data.states[?(@.status == 'MR_CREATING')].count").exists())

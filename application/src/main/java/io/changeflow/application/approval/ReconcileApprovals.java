@@ -257,6 +257,11 @@ public final class ReconcileApprovals {
 
     private Deadline deadline(Operation op) {
         var byPolicy = op.createdAt().plus(policy.deadline());
+        if (op.kind().removes()) {
+            // a removal's expiresAt is the grant's until (passed, for an expiry): only the approval deadline bounds it
+            return new Deadline(byPolicy, "No approver decided within " + spoken(policy.deadline())
+                    + "; the removal was withdrawn.");
+        }
         if (op.expiresAt().isPresent() && op.expiresAt().get().isBefore(byPolicy)) {
             return new Deadline(op.expiresAt().get(), "No approver decided before the requested access would have ended ("
                     + op.expiresAt().get() + "); the request was withdrawn. You can apply again.");

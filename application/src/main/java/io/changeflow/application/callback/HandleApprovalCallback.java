@@ -45,7 +45,9 @@ import java.util.Set;
  * {@code ext.mrId} present means the merge request exists (create-first): approve and merge it next;
  * otherwise a batchable target joins the batch waiting set, any other target gets its merge request
  * created. A rejection or withdrawal ends REJECTED; in the create-first order the merge request is
- * closed too. The state write is the table's {@code applyIfAllowed}: of two racing deliveries only
+ * closed too. A removal of a grant (issue 18, {@code removals: approval}) approved joins its file's removal round;
+ * rejected or withdrawn it ends REMOVAL_REJECTED (the grant stays in effect). The state write is the table's
+ * {@code applyIfAllowed}: of two racing deliveries only
  * one moves the state, and only that one schedules the next step.
  *
  * <p>The approval check ({@code ReconcileApprovals}) hands decisions it reads from the approval system
@@ -150,6 +152,9 @@ public final class HandleApprovalCallback {
     }
 
     private CallbackAnswer approved(Operation op, Optional<String> mrId) {
+        if (op.kind().removes()) {
+            return approvedRemoval(op);
+        }
         if (mrId.isPresent()) {
             var recorded = op.mergeRequest().map(mr -> String.valueOf(mr.iid()));
             if (recorded.isPresent() && !recorded.get().equals(mrId.get().trim())) {
@@ -178,7 +183,27 @@ public final class HandleApprovalCallback {
         return CallbackAnswer.IGNORED_STALE;
     }
 
+    /**
+     * Issue 18: an approved removal (a target with {@code removals: approval}) always takes the batch path to the
+     * removal round of its file ({@link Target#partitionOf}), never a merge request of its own; the round's deploy
+     * confirmation ends it EXPIRED or REVOKED. A target that left the catalog cannot be admitted: the removal waits in
+     * BATCH_WAITING, where the stuck-request sweep and the operators see it.
+     */
+    private CallbackAnswer approvedRemoval(Operation op) {
+        if (!write(op, WorkflowEvent.APPROVAL_GRANTED_BATCH, "Approved; the line is removed by the next removal round of "
+                + "the grant file.")) {
+            return CallbackAnswer.IGNORED_STALE;
+        }
+        targets.find(op.target()).ifPresent(target -> batches.admit(op.id(), target.partitionOf(op.kind())));
+        return CallbackAnswer.PROCESSED;
+    }
+
     private CallbackAnswer ended(Operation op, WorkflowEvent event, String detail, Optional<String> mrId) {
+        if (op.kind().removes()) {
+            // the grant stays in effect with its line in the file: a person decides (REMOVAL_REJECTED)
+            return write(op, WorkflowEvent.REMOVAL_NOT_APPROVED, detail + " The grant stays in effect; its line stays in"
+                    + " the grant file.") ? CallbackAnswer.PROCESSED : CallbackAnswer.IGNORED_STALE;
+        }
         if (!write(op, event, detail)) {
             return CallbackAnswer.IGNORED_STALE;
         }

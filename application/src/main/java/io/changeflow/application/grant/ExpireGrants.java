@@ -4,6 +4,7 @@ import io.changeflow.application.deploy.DeployDeadline;
 import io.changeflow.application.port.out.Batches;
 import io.changeflow.application.port.out.Operations;
 import io.changeflow.application.port.out.Targets;
+import io.changeflow.application.workflow.StepLauncher;
 import io.changeflow.domain.request.OperationId;
 import io.changeflow.domain.state.BindingStatus;
 import io.changeflow.domain.state.WorkflowEvent;
@@ -19,7 +20,10 @@ import java.util.function.Supplier;
  * whose expiry passed by the database clock, plus {@link Policy#grace()}, is removed through the workflow. For
  * each, an EXPIRY_DUE removal takes the row over (pinned to the row read: a renewal or a give-up that won the race
  * leaves it alone) and joins the removal round of its file; the batch rounds then open one merge request per file
- * for every line due, and the deploy confirmation ends the row EXPIRED (re-appliable).
+ * for every line due, and the deploy confirmation ends the row EXPIRED (re-appliable). On a target with
+ * {@code removals: approval} the removal asks the approver first (EXPIRY_DUE_FOR_APPROVAL); one that is not approved
+ * ends REMOVAL_REJECTED, which this job never reads again (only VALIDATED rows and those whose rejected removal was a
+ * revocation are due: {@link Operations#dueForExpiry}).
  *
  * <p>Each run also admits again every removal still due (EXPIRING or REVOKING): admission is idempotent, so a
  * removal whose admission was lost (a crash between opening and admitting) waits at most one run.
@@ -71,7 +75,8 @@ public final class ExpireGrants {
     /**
      * @param due      rows in effect found past their expiry (plus the grace)
      * @param opened   removals this run opened
-     * @param admitted removals admitted to a removal round by this run (new ones and ones still due)
+     * @param admitted removals admitted to a removal round by this run (new ones and ones still due; not those that
+     *                 wait for the approver first)
      */
     public record Result(int due, int opened, int admitted) {}
 
@@ -79,29 +84,35 @@ public final class ExpireGrants {
     private final RemovalRounds removals;
     private final Policy policy;
 
-    public ExpireGrants(Operations operations, Batches batches, Targets targets, Policy policy) {
-        this(operations, batches, targets, policy, RemovalRounds.RANDOM_IDS);
+    public ExpireGrants(Operations operations, Batches batches, Targets targets, StepLauncher launcher, Policy policy) {
+        this(operations, batches, targets, launcher, policy, RemovalRounds.RANDOM_IDS);
     }
 
     /** @param ids the IDs of the removal operations (seeded in tests) */
-    public ExpireGrants(Operations operations, Batches batches, Targets targets, Policy policy, Supplier<OperationId> ids) {
+    public ExpireGrants(Operations operations, Batches batches, Targets targets, StepLauncher launcher, Policy policy,
+                        Supplier<OperationId> ids) {
         this.operations = operations;
-        this.removals = new RemovalRounds(operations, batches, targets, ids);
+        this.removals = new RemovalRounds(operations, batches, targets, launcher, ids);
         this.policy = policy;
     }
 
     public Result run(Command command) {
         var due = operations.dueForExpiry(policy.grace(), policy.limit());
         var opened = 0;
+        var waitingForRound = 0;
         for (var row : due) {
             var until = row.expiresAt().map(Instant::toString).orElse("?");
-            var result = removals.open(row, WorkflowEvent.EXPIRY_DUE, "system",
+            var result = removals.open(row, WorkflowEvent.EXPIRY_DUE, RemovalRounds.Asking.BY_TARGET, "system",
                     "The grant expired at " + until + "; its line is removed from the grant file.");
-            if (result.isPresent() && result.get() instanceof Operations.OpenResult.Opened) {
+            if (result.isPresent() && result.get() instanceof Operations.OpenResult.Opened o) {
                 opened++;
+                // one that waits for the approver first is not admitted (the approval callback admits it)
+                if (o.operation().binding().filter(BindingStatus.REMOVAL_DUE::contains).isPresent()) {
+                    waitingForRound++;
+                }
             }
         }
-        var admitted = opened;
+        var admitted = waitingForRound;
         for (var removal : operations.stuck(BindingStatus.REMOVAL_DUE, Duration.ZERO, policy.limit())) {
             if (removals.admit(removal)) {
                 admitted++;

@@ -3,10 +3,15 @@ package io.changeflow.application.grant;
 import io.changeflow.application.port.out.Batches;
 import io.changeflow.application.port.out.Operations;
 import io.changeflow.application.port.out.Targets;
+import io.changeflow.application.port.out.WorkQueue.StepKind;
+import io.changeflow.application.workflow.StepLauncher;
 import io.changeflow.domain.PreemptedException;
 import io.changeflow.domain.operation.Binding;
 import io.changeflow.domain.operation.Operation;
 import io.changeflow.domain.request.OperationId;
+import io.changeflow.domain.request.RemovalPolicy;
+import io.changeflow.domain.request.Target;
+import io.changeflow.domain.state.BindingStatus;
 import io.changeflow.domain.state.WorkflowEvent;
 import java.lang.System.Logger.Level;
 import java.util.Optional;
@@ -18,7 +23,13 @@ import java.util.function.Supplier;
  * on the row read (it takes the row over in place, pinned to what was read), then admit it to the removal round
  * of its target's file ({@link io.changeflow.domain.request.Target#removalPartition()}), where the batch
  * machinery takes every line due of that file into one merge request per round, through the same pipeline, bot
- * approval, merge and deploy confirmation as any change. No approval is asked for a removal.
+ * approval, merge and deploy confirmation as any change.
+ *
+ * <p>On a target whose removals need the approval system ({@link RemovalPolicy#APPROVAL}), an expiry or an
+ * operator's revocation opens waiting for the approver instead (EXPIRY_DUE_FOR_APPROVAL, REVOCATION_FOR_APPROVAL:
+ * directly in APPROVAL_SENDING, so a crash never leaves it where the expiry job admits it) and the approval is sent
+ * ({@code SUBMIT_APPROVAL}); the approval callback sends an approved removal to its removal round
+ * ({@code HandleApprovalCallback}). A holder's give-up never asks.
  */
 final class RemovalRounds {
 
@@ -31,21 +42,29 @@ final class RemovalRounds {
     private final Batches batches;
     private final Targets targets;
     private final Supplier<OperationId> ids;
+    private final StepLauncher launcher;
 
-    RemovalRounds(Operations operations, Batches batches, Targets targets, Supplier<OperationId> ids) {
+    RemovalRounds(Operations operations, Batches batches, Targets targets, StepLauncher launcher, Supplier<OperationId> ids) {
         this.operations = operations;
         this.batches = batches;
         this.targets = targets;
+        this.launcher = launcher;
         this.ids = ids;
     }
 
+    /** Whether a removal may ask for approval: the holder's own give-up never does. */
+    enum Asking { BY_TARGET, NEVER }
+
     /**
-     * Opens the removal of {@code read} and admits it.
+     * Opens the removal of {@code read} ({@link WorkflowEvent#EXPIRY_DUE} or {@link WorkflowEvent#REVOCATION_REQUESTED},
+     * or the event of the same kind that waits for the approver when the target asks for it and {@code asking} allows)
+     * and admits it, or sends its approval.
      *
      * @return what the open did; empty when the row changed since it was read (a concurrent removal, renewal or
      *         re-application won: nothing was written)
      */
-    Optional<Operations.OpenResult> open(Binding read, WorkflowEvent event, String actor, String detail) {
+    Optional<Operations.OpenResult> open(Binding read, WorkflowEvent direct, Asking asking, String actor, String detail) {
+        var event = asking == Asking.BY_TARGET && policyOf(read).asksApproval() ? forApproval(direct) : direct;
         Operations.OpenResult opened;
         try {
             opened = operations.openRemoval(read, ids.get(), event, actor, detail);
@@ -55,9 +74,27 @@ final class RemovalRounds {
             return Optional.empty();
         }
         if (opened instanceof Operations.OpenResult.Opened o) {
-            admit(o.operation());
+            if (o.operation().binding().equals(Optional.of(BindingStatus.APPROVAL_SENDING))) {
+                // a lost launch is resumed like any send (the approval check and the stuck-request sweep)
+                launcher.launch(o.operation().id(), StepKind.SUBMIT_APPROVAL, WorkflowEvent.APPROVAL_SUBMIT_FAILED);
+            } else {
+                admit(o.operation());
+            }
         }
         return Optional.of(opened);
+    }
+
+    /** The target's removal setting; a target that left the catalog: none asked (the removal stays due). */
+    private RemovalPolicy policyOf(Binding read) {
+        return targets.find(read.target()).map(Target::removals).orElse(RemovalPolicy.NO_APPROVAL);
+    }
+
+    private static WorkflowEvent forApproval(WorkflowEvent direct) {
+        return switch (direct) {
+            case EXPIRY_DUE -> WorkflowEvent.EXPIRY_DUE_FOR_APPROVAL;
+            case REVOCATION_REQUESTED -> WorkflowEvent.REVOCATION_FOR_APPROVAL;
+            default -> throw new IllegalArgumentException(direct + " does not open a removal");
+        };
     }
 
     /**

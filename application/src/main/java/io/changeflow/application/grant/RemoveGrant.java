@@ -4,6 +4,7 @@ import io.changeflow.application.port.out.AuditLog;
 import io.changeflow.application.port.out.Batches;
 import io.changeflow.application.port.out.Operations;
 import io.changeflow.application.port.out.Targets;
+import io.changeflow.application.workflow.StepLauncher;
 import io.changeflow.application.query.RequestView;
 import io.changeflow.domain.request.OperationId;
 import io.changeflow.domain.request.SubjectId;
@@ -21,8 +22,11 @@ import java.util.function.Supplier;
 /**
  * Revocation (issue 18): the subject, or the person who requested the grant, gives a grant in effect up; or an
  * operator revokes one. Either way a REVOCATION_REQUESTED removal takes the row over (pinned to the row read) and
- * joins the removal round of the target's file; no approval is asked. The deploy confirmation ends the row REVOKED
- * (re-appliable). An operator's revocation records the operator as the server-written identity and is audited.
+ * joins the removal round of the target's file. Giving up one's own grant never asks for approval; an operator's
+ * revocation on a target with {@code removals: approval} asks the approver first (REVOCATION_FOR_APPROVAL). The deploy
+ * confirmation ends the row REVOKED (re-appliable). An operator's revocation records the operator as the server-written
+ * identity and is audited. A grant whose removal was not approved (REMOVAL_REJECTED) is still in effect and can be
+ * given up or revoked.
  */
 public final class RemoveGrant {
 
@@ -63,7 +67,7 @@ public final class RemoveGrant {
 
         String code();
 
-        /** 202: the removal is opened and waits for its file's removal round. */
+        /** 202: the removal is opened and waits for its file's removal round (or, first, for the approver). */
         record Accepted(RequestView removal) implements Result {
             public String code() {
                 return "REMOVAL_ACCEPTED";
@@ -97,14 +101,15 @@ public final class RemoveGrant {
     private final AuditLog audit;
     private final Clock clock;
 
-    public RemoveGrant(Operations operations, Batches batches, Targets targets, AuditLog audit, Clock clock) {
-        this(operations, batches, targets, audit, clock, RemovalRounds.RANDOM_IDS);
+    public RemoveGrant(Operations operations, Batches batches, Targets targets, StepLauncher launcher, AuditLog audit,
+                       Clock clock) {
+        this(operations, batches, targets, launcher, audit, clock, RemovalRounds.RANDOM_IDS);
     }
 
-    public RemoveGrant(Operations operations, Batches batches, Targets targets, AuditLog audit, Clock clock,
-                       Supplier<OperationId> ids) {
+    public RemoveGrant(Operations operations, Batches batches, Targets targets, StepLauncher launcher, AuditLog audit,
+                       Clock clock, Supplier<OperationId> ids) {
         this.operations = operations;
-        this.removals = new RemovalRounds(operations, batches, targets, ids);
+        this.removals = new RemovalRounds(operations, batches, targets, launcher, ids);
         this.audit = audit;
         this.clock = clock;
     }
@@ -131,13 +136,14 @@ public final class RemoveGrant {
             // not theirs: answered like a missing grant, so nobody learns about another person's access
             return new Result.NotFound();
         }
-        if (row.get().status() != BindingStatus.VALIDATED) {
+        if (!BindingStatus.REMOVABLE.contains(row.get().status())) {
             return new Result.NotInEffect(row.get().status());
         }
         var detail = command.by() == By.OPERATOR
                 ? "Revoked by the operator " + command.actor() + "; the line is removed from the grant file."
                 : "Given up by " + command.actor() + "; the line is removed from the grant file.";
-        var opened = removals.open(row.get(), WorkflowEvent.REVOCATION_REQUESTED, command.actor(), detail);
+        var asking = command.by() == By.OPERATOR ? RemovalRounds.Asking.BY_TARGET : RemovalRounds.Asking.NEVER;
+        var opened = removals.open(row.get(), WorkflowEvent.REVOCATION_REQUESTED, asking, command.actor(), detail);
         if (opened.isEmpty()) {
             return new Result.ChangedMeanwhile();
         }

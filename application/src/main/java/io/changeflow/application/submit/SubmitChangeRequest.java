@@ -273,7 +273,8 @@ public final class SubmitChangeRequest {
         return switch (opened) {
             case Operations.OpenResult.Blocked blocked when blocked.existing().operationId().equals(request.operationId()) ->
                     duplicateOf(operations.find(request.operationId()).orElseThrow());
-            case Operations.OpenResult.Blocked blocked when blocked.existing().status() == BindingStatus.VALIDATED ->
+            // in effect: VALIDATED with the same expiry, or a grant whose removal was not approved (REMOVAL_REJECTED)
+            case Operations.OpenResult.Blocked blocked when BindingStatus.REMOVABLE.contains(blocked.existing().status()) ->
                     new Result.AlreadyInEffect();
             case Operations.OpenResult.Blocked blocked -> new Result.RequestInProgress();
             case Operations.OpenResult.Opened o -> accepted(o.operation(), target.get());

@@ -45,7 +45,7 @@ public final class ResumableStep {
             case REJECTED, CLOSED -> CLOSING.contains(op.step()) ? Optional.of(StepKind.CLOSE) : Optional.empty();
             case APPROVAL_SENT -> Optional.of(StepKind.CHECK_APPROVAL);
             case BATCH_WAITING, BATCHED, MERGED, VALIDATED, DEPLOY_UNCONFIRMED, DEPLOY_FAILED, EXPIRING, REVOKING, EXPIRED,
-                 REVOKED -> Optional.empty();
+                 REVOKED, REMOVAL_REJECTED -> Optional.empty();
         };
     }
 }

@@ -131,7 +131,7 @@ public final class FakeOperations implements Operations {
                 Optional.empty(), "replaced by " + id, actor, now));
         var op = new Operation(id, actor, read.subject(), read.target(), detail, row.expiresAt(), StepOrder.APPROVE_FIRST,
                 m.step(), 1, Optional.of(status), Optional.empty(), Optional.empty(), Optional.empty(), detail, now, now,
-                m.to().kind(), Optional.of(owner.id()));
+                m.to().kind(), owner.kind().removes() ? owner.removes() : Optional.of(owner.id()));
         operations.put(id, op);
         history.add(new HistoryEntry(id, event, Optional.empty(), m.step(), Optional.of(row.status()), m.binding(), detail,
                 actor, now));
@@ -139,12 +139,18 @@ public final class FakeOperations implements Operations {
         return new OpenResult.Opened(read(id).orElseThrow());
     }
 
-    /** Like the adapter: VALIDATED rows whose expiry is at or before the clock plus the grace, soonest first. */
+    /**
+     * Like the adapter: rows in effect whose expiry is at or before the clock plus the grace, soonest first. In
+     * effect: VALIDATED, or REMOVAL_REJECTED when the removal that was not approved was a revocation (a rejected
+     * expiry is not asked again).
+     */
     @Override
     public synchronized List<Binding> dueForExpiry(Duration grace, int limit) {
         var until = clock.instant().plus(grace);
         return rows.entrySet().stream()
-                .filter(e -> e.getValue().status() == BindingStatus.VALIDATED)
+                .filter(e -> e.getValue().status() == BindingStatus.VALIDATED
+                        || e.getValue().status() == BindingStatus.REMOVAL_REJECTED
+                        && operations.get(e.getValue().owner()).kind() == ChangeKind.REVOCATION)
                 .filter(e -> e.getValue().expiresAt().filter(at -> !at.isAfter(until)).isPresent())
                 .map(e -> bindingOf(e.getKey(), e.getValue()))
                 .sorted(Comparator.comparing((Binding b) -> b.expiresAt().orElseThrow()))

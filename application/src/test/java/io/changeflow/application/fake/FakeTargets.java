@@ -2,6 +2,7 @@ package io.changeflow.application.fake;
 
 import io.changeflow.application.port.out.Targets;
 import io.changeflow.domain.request.PipelinePolicy;
+import io.changeflow.domain.request.RemovalPolicy;
 import io.changeflow.domain.request.Target;
 import io.changeflow.domain.request.TargetKey;
 import java.util.Comparator;
@@ -37,7 +38,13 @@ public final class FakeTargets implements Targets {
     /** The target {@code key} from now on with the pipeline policy {@code pipeline} (the catalog's {@code .pipeline}). */
     public void withPipeline(TargetKey key, PipelinePolicy pipeline) {
         targets.computeIfPresent(key, (k, t) -> new Target(t.key(), t.name(), t.description(), t.project(), t.filePath(),
-                t.batchable(), t.partition(), pipeline));
+                t.batchable(), t.partition(), pipeline, t.removals()));
+    }
+
+    /** The target {@code key} from now on with the removal setting {@code removals} (the catalog's {@code .removals}). */
+    public void withRemovals(TargetKey key, RemovalPolicy removals) {
+        targets.computeIfPresent(key, (k, t) -> new Target(t.key(), t.name(), t.description(), t.project(), t.filePath(),
+                t.batchable(), t.partition(), t.pipeline(), removals));
     }
 
     public void remove(TargetKey key) {

@@ -151,8 +151,8 @@ public final class InMemoryChangeflow {
         approvalCallback = new HandleApprovalCallback(inbox, operations, targets, batches, changes, launcher);
         deployCallback = new HandleDeployCallback(inbox, operations, markDeployed, changes);
         deployDeadline = new DeployDeadline(operations, changes, DeployDeadline.Policy.defaults());
-        expireGrants = new ExpireGrants(operations, batches, targets, ExpireGrants.Policy.defaults());
-        removeGrant = new RemoveGrant(operations, batches, targets, audit, clock);
+        expireGrants = new ExpireGrants(operations, batches, targets, launcher, ExpireGrants.Policy.defaults());
+        removeGrant = new RemoveGrant(operations, batches, targets, launcher, audit, clock);
         expiringGrants = new ListExpiringGrants(operations);
         confirmDeployed = new ConfirmDeployed(operations, markDeployed, audit, clock);
         markDeployFailed = new MarkDeployFailed(operations, changes, audit, clock);

@@ -129,7 +129,7 @@ class GrantExpiryTest {
         assertThat(app.expireGrants.run(new ExpireGrants.Command()).due()).isZero();
         assertThat(app.op(soon).binding()).contains(BindingStatus.VALIDATED);
 
-        var withGrace = new ExpireGrants(app.operations, app.batches, app.targets,
+        var withGrace = new ExpireGrants(app.operations, app.batches, app.targets, app.launcher,
                 ExpireGrants.Policy.of(Optional.of("10m"), Optional.empty()));
         assertThat(withGrace.run(new ExpireGrants.Command()).opened()).isEqualTo(1);
         assertThat(app.operations.binding(SubjectId.of("alice"), FakeTargets.SINGLE).orElseThrow().status())

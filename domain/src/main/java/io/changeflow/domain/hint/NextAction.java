@@ -63,7 +63,7 @@ public final class NextAction {
         if (status == BindingStatus.VALIDATED) {
             return Hint.NONE;
         }
-        if (DEPLOY_NEEDS_A_PERSON.contains(status)) {
+        if (DEPLOY_NEEDS_A_PERSON.contains(status) || status == BindingStatus.REMOVAL_REJECTED) {
             return Hint.CONTACT_MAINTAINERS;
         }
         if (status.isFailed()) {
@@ -95,6 +95,10 @@ public final class NextAction {
         }
         if (binding.equals(Optional.of(BindingStatus.REVOKED))) {
             return "The grant was given up or revoked and its line was removed from the grant file; you can apply again.";
+        }
+        if (binding.equals(Optional.of(BindingStatus.REMOVAL_REJECTED))) {
+            return "The removal of this grant was not approved: the grant stays in effect and its line stays in the grant"
+                    + " file; please contact the maintainers.";
         }
         if (hint != Hint.NONE || binding.isEmpty()) {
             return hint.message();

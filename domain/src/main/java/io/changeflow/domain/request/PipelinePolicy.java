@@ -1,7 +1,6 @@
 package io.changeflow.domain.request;
 
 import java.util.Collection;
-import java.util.Locale;
 import java.util.Optional;
 
 /**
@@ -54,16 +53,7 @@ public enum PipelinePolicy {
      * missing, blank or unknown value (the caller applies {@link #REQUIRED} and may say so).
      */
     public static Optional<PipelinePolicy> named(String raw) {
-        if (raw == null) {
-            return Optional.empty();
-        }
-        var text = raw.strip().toLowerCase(Locale.ROOT).replace('_', '-');
-        for (var policy : values()) {
-            if (policy.settingName.equals(text)) {
-                return Optional.of(policy);
-            }
-        }
-        return Optional.empty();
+        return SettingNames.named(values(), PipelinePolicy::settingName, raw);
     }
 
     /** The policy {@code raw} names, or {@link #REQUIRED} when it names none (missing, blank, garbled). */

@@ -14,9 +14,11 @@ import java.util.Objects;
  * @param partition   batches of different partitions may run in parallel (one active batch per partition)
  * @param pipeline    which pipeline results of the merge request's head count before merging ({@link PipelinePolicy});
  *                    null: {@link PipelinePolicy#REQUIRED}
+ * @param removals    whether an expiry or an operator's revocation of a grant needs the approval system
+ *                    ({@link RemovalPolicy}); null: {@link RemovalPolicy#NO_APPROVAL}
  */
 public record Target(TargetKey key, String name, String description, String project, String filePath,
-                     boolean batchable, String partition, PipelinePolicy pipeline) {
+                     boolean batchable, String partition, PipelinePolicy pipeline, RemovalPolicy removals) {
 
     public static final String DEFAULT_PARTITION = "global";
 
@@ -28,12 +30,20 @@ public record Target(TargetKey key, String name, String description, String proj
         Objects.requireNonNull(filePath, "filePath");
         partition = partition == null || partition.isBlank() ? DEFAULT_PARTITION : partition;
         pipeline = pipeline == null ? PipelinePolicy.REQUIRED : pipeline;
+        removals = removals == null ? RemovalPolicy.NO_APPROVAL : removals;
+    }
+
+    /** A target whose removals need no approval ({@link RemovalPolicy#NO_APPROVAL}). */
+    public Target(TargetKey key, String name, String description, String project, String filePath, boolean batchable,
+                  String partition, PipelinePolicy pipeline) {
+        this(key, name, description, project, filePath, batchable, partition, pipeline, RemovalPolicy.NO_APPROVAL);
     }
 
     /** A target whose head's pipeline must pass ({@link PipelinePolicy#REQUIRED}). */
     public Target(TargetKey key, String name, String description, String project, String filePath, boolean batchable,
                   String partition) {
-        this(key, name, description, project, filePath, batchable, partition, PipelinePolicy.REQUIRED);
+        this(key, name, description, project, filePath, batchable, partition, PipelinePolicy.REQUIRED,
+                RemovalPolicy.NO_APPROVAL);
     }
 
     /** Where a change of {@code kind} waits for its batch round: a grant in {@link #partition}, a removal in {@link #removalPartition}. */

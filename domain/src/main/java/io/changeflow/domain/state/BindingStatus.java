@@ -60,6 +60,14 @@ public enum BindingStatus {
      * grant file by the next removal round of the target's file (no approval), then ends REVOKED.
      */
     REVOKING,
+    /**
+     * Issue 18: the removal of a grant (its expiry, or an operator's revocation) on a target whose removals need the
+     * approval system ({@code removals: approval}) was rejected, withdrawn, or not decided by the approval deadline.
+     * The grant stays in effect and its line stays in the grant file; the maintainers decide (hint
+     * CONTACT_MAINTAINERS). The expiry job does not ask again for a rejected expiry; a rejected revocation still
+     * expires at the grant's until. An operator's revocation or the holder's give-up opens a new removal from here.
+     */
+    REMOVAL_REJECTED,
     /** The grant expired and its line was removed (the deploy confirmed it). You can apply again. */
     EXPIRED,
     /** The grant was given up or revoked and its line was removed (the deploy confirmed it). You can apply again. */
@@ -92,6 +100,12 @@ public enum BindingStatus {
 
     /** Due for removal, waiting for the removal round of the target's file. */
     public static final Set<BindingStatus> REMOVAL_DUE = Set.copyOf(EnumSet.of(EXPIRING, REVOKING));
+
+    /**
+     * The grant's line is in the file and the grant counts as in effect: VALIDATED, or its removal was not approved
+     * ({@link #REMOVAL_REJECTED}). A give-up or an operator's revocation may start from either.
+     */
+    public static final Set<BindingStatus> REMOVABLE = Set.copyOf(EnumSet.of(VALIDATED, REMOVAL_REJECTED));
 
     /** True when a new application for the same subject and target may reuse this row. */
     public boolean isReappliable() {

@@ -9,13 +9,15 @@ public enum ChangeKind {
     /** Adds (or rewrites, for a renewal) the subject's line: approved, merged, confirmed in effect: VALIDATED. */
     GRANT,
     /**
-     * Removes the line of a grant whose expiry passed (database clock): no approval, the removal round of the
-     * target's file merges it; confirmed in effect it ends EXPIRED (re-appliable).
+     * Removes the line of a grant whose expiry passed (database clock): the removal round of the target's file merges
+     * it (after the approver's decision on a target with {@code removals: approval}); confirmed in effect it ends
+     * EXPIRED (re-appliable).
      */
     EXPIRY,
     /**
-     * Removes the line because the subject (or the requester) gave the grant up, or an operator revoked it: no
-     * approval, the removal round of the target's file merges it; confirmed in effect it ends REVOKED (re-appliable).
+     * Removes the line because the subject (or the requester) gave the grant up, or an operator revoked it: the
+     * removal round of the target's file merges it (an operator's revocation after the approver's decision on a target
+     * with {@code removals: approval}; a give-up never asks); confirmed in effect it ends REVOKED (re-appliable).
      */
     REVOCATION;
 

@@ -157,6 +157,9 @@ public final class Convergence {
                 Deadline.STEP_SILENCE, "the expiry job admits it again (each run admits every removal still due)");
         table.put(BindingStatus.EXPIRING, removal);
         table.put(BindingStatus.REVOKING, removal);
+        table.put(BindingStatus.REMOVAL_REJECTED, Wait.person("The maintainers decide about the grant whose removal was"
+                + " not approved (it stays in effect, its line in the file): an operator's revocation opens a new removal;"
+                + " a rejected revocation still expires at the grant's until."));
         table.put(BindingStatus.MERGED, Wait.of(Owner.DEPLOY_PIPELINE,
                 "The deployment pipeline reports the change in effect; reconciliation also looks.", Deadline.DEPLOY,
                 "the request is marked 'deploy unconfirmed' and a person is asked to confirm"));
@@ -191,7 +194,8 @@ public final class Convergence {
             return Optional.empty();
         }
         if (NextAction.of(state.step(), state.binding()) == Hint.CONTACT_MAINTAINERS) {
-            return Optional.of(PERSON);
+            var own = byBinding.get(state.binding().get());
+            return Optional.of(own != null && own.ownedByPerson() ? own : PERSON);
         }
         var step = byStep.get(state.step());
         return step != null ? Optional.of(step) : Optional.ofNullable(byBinding.get(state.binding().get()));

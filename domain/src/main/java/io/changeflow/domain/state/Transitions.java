@@ -22,7 +22,9 @@ import java.util.Set;
  * on a missing row or a {@link BindingStatus#REAPPLIABLE} one, and on a {@link BindingStatus#RENEWABLE} one as a
  * renewal, which the opening refuses when the expiry is the same; terminal states leave only that way) and the
  * removal of a grant in effect (expiry, give-up, revocation: a new operation of another {@link ChangeKind} takes
- * the row over; it runs the batch path and ends EXPIRED or REVOKED instead of VALIDATED).
+ * the row over; it runs the batch path and ends EXPIRED or REVOKED instead of VALIDATED; on a target whose removals
+ * need the approval system it is opened waiting for the approver, and one that is not approved ends REMOVAL_REJECTED,
+ * the grant still in effect).
  */
 public final class Transitions {
 
@@ -61,6 +63,14 @@ public final class Transitions {
     private static final Set<StepStatus> NOT_BATCH_STEPS = Collections.unmodifiableSet(EnumSet.complementOf(
             EnumSet.copyOf(BATCH_STEPS)));
 
+    /**
+     * Events a removal of a grant never takes: they would say the access ended (REJECTED, CLOSED) while its line is
+     * still in the file, or act on a merge request of its own, which a removal does not have (it is merged by its
+     * file's removal round).
+     */
+    private static final Set<WorkflowEvent> GRANT_ONLY = Collections.unmodifiableSet(EnumSet.of(CLOSED_BY_OPERATOR,
+            APPROVAL_REJECTED, APPROVAL_WITHDRAWN, APPROVAL_GRANTED_CREATE, APPROVAL_GRANTED_MERGE, MR_CLOSED_REMOTELY));
+
     private static final Map<WorkflowEvent, Rule> RULES = new EnumMap<>(WorkflowEvent.class);
 
     /** The events that open an operation, and the kind each opens. */
@@ -70,8 +80,14 @@ public final class Transitions {
         submission(SUBMITTED_APPROVE_FIRST, StepStatus.APPROVAL_SUBMITTING, APPROVAL_SENDING);
         submission(SUBMITTED_CREATE_FIRST, StepStatus.CREATE_STARTED, MR_CREATING);
 
-        opening(EXPIRY_DUE, set(VALIDATED), BindingStatus.EXPIRING, ChangeKind.EXPIRY);
-        opening(REVOCATION_REQUESTED, set(VALIDATED), BindingStatus.REVOKING, ChangeKind.REVOCATION);
+        opening(EXPIRY_DUE, REMOVABLE, StepStatus.BATCH_WAITING, BindingStatus.EXPIRING, ChangeKind.EXPIRY);
+        opening(REVOCATION_REQUESTED, REMOVABLE, StepStatus.BATCH_WAITING, BindingStatus.REVOKING, ChangeKind.REVOCATION);
+        // a target whose removals need the approval system: opened directly in APPROVAL_SENDING, so a crash never
+        // leaves an unapproved removal in EXPIRING or REVOKING, which the expiry job admits to the removal round
+        opening(EXPIRY_DUE_FOR_APPROVAL, REMOVABLE, StepStatus.APPROVAL_SUBMITTING, APPROVAL_SENDING, ChangeKind.EXPIRY);
+        opening(REVOCATION_FOR_APPROVAL, REMOVABLE, StepStatus.APPROVAL_SUBMITTING, APPROVAL_SENDING,
+                ChangeKind.REVOCATION);
+        move(REMOVAL_NOT_APPROVED, DECIDABLE, StepStatus.APPROVAL_REJECTED, BindingStatus.REMOVAL_REJECTED);
 
         put(new Rule(RENEWAL_FELL_THROUGH, false, Set.of(), true, EnumSet.of(StepStatus.CALLED_BACK), StepStatus.CALLED_BACK,
                 Optional.of(VALIDATED)));
@@ -162,9 +178,19 @@ public final class Transitions {
                     : new Transition.Refused(event, from, "no such operation");
         }
         var state = from.get();
-        if (state.kind().removes() && event == WorkflowEvent.CLOSED_BY_OPERATOR) {
-            // closing a removal would leave the line in the file while the row says it ended: it is readmitted instead
-            return new Transition.Refused(event, from, "a removal of a grant cannot be closed");
+        if (state.kind().removes() && GRANT_ONLY.contains(event)) {
+            // closing (or rejecting) a removal would leave the line in the file while the row says it ended: a failed
+            // removal is readmitted instead, and one that was not approved ends REMOVAL_REJECTED (in effect);
+            // an approved removal takes the batch path to its removal round (it has no merge request of its own)
+            return new Transition.Refused(event, from, "not allowed for a removal of a grant (" + state.kind() + ")");
+        }
+        if (!state.kind().removes() && event == REMOVAL_NOT_APPROVED) {
+            return new Transition.Refused(event, from, "only a removal of a grant ends REMOVAL_REJECTED");
+        }
+        if (state.kind() == ChangeKind.EXPIRY && state.binding().equals(Optional.of(BindingStatus.REMOVAL_REJECTED))
+                && kindOpenedBy(event).equals(Optional.of(ChangeKind.EXPIRY))) {
+            // the approver kept an expired grant: the expiry is not asked for again (a revocation still may be)
+            return new Transition.Refused(event, from, "the expiry of this grant was not approved; it is not asked again");
         }
         if (!rule.allowsBinding(state.binding())) {
             return new Transition.Refused(event, from, state.binding().isEmpty()
@@ -269,9 +295,13 @@ public final class Transitions {
         OPENS.put(event, ChangeKind.GRANT);
     }
 
-    /** A removal of the grant in effect: a new operation takes the row over and waits for the removal round. */
-    private static void opening(WorkflowEvent event, Set<BindingStatus> from, BindingStatus binding, ChangeKind kind) {
-        put(new Rule(event, false, Set.copyOf(from), false, Set.of(), StepStatus.BATCH_WAITING, Optional.of(binding)));
+    /**
+     * A removal of the grant in effect: a new operation takes the row over and waits for the removal round, or for the
+     * approver's decision first.
+     */
+    private static void opening(WorkflowEvent event, Set<BindingStatus> from, StepStatus step, BindingStatus binding,
+                                ChangeKind kind) {
+        put(new Rule(event, false, Set.copyOf(from), false, Set.of(), step, Optional.of(binding)));
         OPENS.put(event, kind);
     }
 

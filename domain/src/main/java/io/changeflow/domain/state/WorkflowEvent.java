@@ -20,6 +20,23 @@ public enum WorkflowEvent {
      */
     REVOCATION_REQUESTED,
     /**
+     * Like {@link #EXPIRY_DUE}, on a target whose removals need the approval system ({@code removals: approval}): the
+     * removal opens directly in APPROVAL_SENDING (never in EXPIRING, which the expiry job admits to the removal
+     * round), and the approver decides. Opens an {@link ChangeKind#EXPIRY}.
+     */
+    EXPIRY_DUE_FOR_APPROVAL,
+    /**
+     * Like {@link #REVOCATION_REQUESTED} for an operator's revocation on a target whose removals need the approval
+     * system: opens directly in APPROVAL_SENDING. Opens a {@link ChangeKind#REVOCATION}.
+     */
+    REVOCATION_FOR_APPROVAL,
+    /**
+     * A removal's approval was rejected, withdrawn, or not decided by the approval deadline: the grant stays in
+     * effect with its line in the file (REMOVAL_REJECTED). Only for the removal kinds (a grant's takes
+     * APPROVAL_REJECTED or APPROVAL_WITHDRAWN).
+     */
+    REMOVAL_NOT_APPROVED,
+    /**
      * The renewal that replaced this grant ended without taking effect (rejected, withdrawn, closed): the grant,
      * whose line is still in the file, owns its row again, in effect until its own expiry. Allowed only for a
      * replaced grant that was in effect; the write pins the renewal as the row's owner.

@@ -50,7 +50,7 @@ class NextActionTest {
         if (status == BindingStatus.VALIDATED) {
             return Hint.NONE;
         }
-        if (DEPLOY_UNKNOWN.contains(status)) {
+        if (DEPLOY_UNKNOWN.contains(status) || status == BindingStatus.REMOVAL_REJECTED) {
             return Hint.CONTACT_MAINTAINERS;
         }
         if (FAILED.contains(status)) {
@@ -160,11 +160,21 @@ class NextActionTest {
     }
 
     @Test
+    void aRemovalThatWasNotApprovedSaysTheGrantStaysAndAsksForTheMaintainers() {
+        for (var step : StepStatus.values()) {
+            assertThat(NextAction.of(step, BindingStatus.REMOVAL_REJECTED)).isEqualTo(Hint.CONTACT_MAINTAINERS);
+        }
+        assertThat(NextAction.message(StepStatus.APPROVAL_REJECTED, Optional.of(BindingStatus.REMOVAL_REJECTED)))
+                .contains("not approved").contains("stays in effect").contains("contact the maintainers");
+    }
+
+    @Test
     void aHintThatAsksForSomethingKeepsItsOwnMessage() {
         for (var step : StepStatus.values()) {
             for (var binding : BindingStatus.values()) {
                 var hint = NextAction.of(step, binding);
-                if (hint != Hint.NONE && !DEPLOY_UNKNOWN.contains(binding) && !REMOVED.contains(binding)) {
+                if (hint != Hint.NONE && !DEPLOY_UNKNOWN.contains(binding) && !REMOVED.contains(binding)
+                        && binding != BindingStatus.REMOVAL_REJECTED) {
                     assertThat(NextAction.message(step, Optional.of(binding))).isEqualTo(hint.message());
                 }
             }

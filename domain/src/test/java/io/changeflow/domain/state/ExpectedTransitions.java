@@ -95,10 +95,17 @@ final class ExpectedTransitions {
      */
     static Optional<WorkflowState> expectedTarget(WorkflowEvent event, Optional<WorkflowState> from) {
         var fromKind = from.map(WorkflowState::kind).orElse(ChangeKind.GRANT);
-        if (fromKind != ChangeKind.GRANT && event == WorkflowEvent.CLOSED_BY_OPERATOR) {
-            return Optional.empty(); // a removal is never closed (its line would stay while the row ended)
+        if (fromKind != ChangeKind.GRANT && NEVER_FOR_A_REMOVAL.contains(event)) {
+            return Optional.empty(); // a removal is never closed or rejected (its line would stay while the row ended)
+        }
+        if (fromKind == ChangeKind.GRANT && event == WorkflowEvent.REMOVAL_NOT_APPROVED) {
+            return Optional.empty(); // only a removal ends REMOVAL_REJECTED
         }
         var kind = KIND_OPENED.getOrDefault(event, fromKind);
+        if (fromKind == ChangeKind.EXPIRY && kind == ChangeKind.EXPIRY && KIND_OPENED.containsKey(event)
+                && from.flatMap(WorkflowState::binding).equals(Optional.of(BindingStatus.REMOVAL_REJECTED))) {
+            return Optional.empty(); // a rejected expiry is not asked again
+        }
         return lookup(event, from)
                 .filter(e -> from.isEmpty() || e.allowsStep(from.get().step()))
                 .map(e -> new WorkflowState(e.toStep(),
@@ -112,7 +119,14 @@ final class ExpectedTransitions {
             WorkflowEvent.SUBMITTED_APPROVE_FIRST, ChangeKind.GRANT,
             WorkflowEvent.SUBMITTED_CREATE_FIRST, ChangeKind.GRANT,
             WorkflowEvent.EXPIRY_DUE, ChangeKind.EXPIRY,
-            WorkflowEvent.REVOCATION_REQUESTED, ChangeKind.REVOCATION);
+            WorkflowEvent.REVOCATION_REQUESTED, ChangeKind.REVOCATION,
+            WorkflowEvent.EXPIRY_DUE_FOR_APPROVAL, ChangeKind.EXPIRY,
+            WorkflowEvent.REVOCATION_FOR_APPROVAL, ChangeKind.REVOCATION);
+
+    /** Events the removal kinds never take (written out independently of Transitions). */
+    static final Set<WorkflowEvent> NEVER_FOR_A_REMOVAL = EnumSet.of(WorkflowEvent.CLOSED_BY_OPERATOR,
+            WorkflowEvent.APPROVAL_REJECTED, WorkflowEvent.APPROVAL_WITHDRAWN, WorkflowEvent.APPROVAL_GRANTED_CREATE,
+            WorkflowEvent.APPROVAL_GRANTED_MERGE, WorkflowEvent.MR_CLOSED_REMOTELY);
 
     /** Where "in effect" lands for each kind: a removal confirmed in effect ends EXPIRED or REVOKED. */
     static final Map<ChangeKind, BindingStatus> END_OF = Map.of(

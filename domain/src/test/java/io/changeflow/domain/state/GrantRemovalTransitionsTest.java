@@ -51,9 +51,11 @@ class GrantRemovalTransitionsTest {
     void onlyAGrantInEffectCanBeRemoved() {
         for (var status : BindingStatus.values()) {
             var state = WorkflowState.of(StepStatus.CALLED_BACK, status);
-            assertThat(Transitions.check(state, EXPIRY_DUE).allowed()).as(status.name()).isEqualTo(status == BindingStatus.VALIDATED);
-            assertThat(Transitions.check(state, REVOCATION_REQUESTED).allowed()).as(status.name())
-                    .isEqualTo(status == BindingStatus.VALIDATED);
+            var inEffect = status == BindingStatus.VALIDATED || status == BindingStatus.REMOVAL_REJECTED;
+            for (var opening : new WorkflowEvent[] {EXPIRY_DUE, REVOCATION_REQUESTED, EXPIRY_DUE_FOR_APPROVAL,
+                    REVOCATION_FOR_APPROVAL}) {
+                assertThat(Transitions.check(state, opening).allowed()).as(opening + " from " + status).isEqualTo(inEffect);
+            }
         }
         assertThat(Transitions.check(Optional.empty(), EXPIRY_DUE).allowed()).isFalse();
         assertThat(Transitions.opens(EXPIRY_DUE)).isTrue();
@@ -146,5 +148,76 @@ class GrantRemovalTransitionsTest {
             assertThat(Transitions.check(WorkflowState.of(StepStatus.CALLED_BACK, status), RENEWAL_FELL_THROUGH).allowed())
                     .as("only a replaced grant: " + status).isFalse();
         }
+    }
+
+    // --- removals: approval (issue 18, a per-target setting) -------------------------------------------------------
+
+    @Test
+    void aRemovalThatNeedsApprovalOpensWaitingForTheApproverAndApprovedTakesTheBatchPathToItsEnd() {
+        var asked = walk(VALIDATED_GRANT, EXPIRY_DUE_FOR_APPROVAL);
+        assertThat(asked).isEqualTo(WorkflowState.of(StepStatus.APPROVAL_SUBMITTING, BindingStatus.APPROVAL_SENDING,
+                ChangeKind.EXPIRY));
+        // never EXPIRING: the expiry job's admission of every removal due never sees an unapproved one
+        assertThat(BindingStatus.REMOVAL_DUE).doesNotContain(asked.binding().orElseThrow());
+        var sent = walk(asked, APPROVAL_SUBMITTED);
+        for (var event : new WorkflowEvent[] {APPROVAL_GRANTED_CREATE, APPROVAL_GRANTED_MERGE, APPROVAL_REJECTED,
+                APPROVAL_WITHDRAWN, MR_CLOSED_REMOTELY, CLOSED_BY_OPERATOR}) {
+            assertThat(Transitions.check(sent, event).allowed()).as(event.name()).isFalse();
+        }
+        var approved = walk(sent, APPROVAL_GRANTED_BATCH);
+        assertThat(approved).isEqualTo(WorkflowState.of(StepStatus.BATCH_WAITING, BindingStatus.BATCH_WAITING, ChangeKind.EXPIRY));
+        assertThat(walk(approved, BATCH_CLAIMED, BATCH_MERGED, DEPLOYED).binding()).contains(BindingStatus.EXPIRED);
+        assertThat(walk(VALIDATED_GRANT, REVOCATION_FOR_APPROVAL, APPROVAL_SUBMITTED, APPROVAL_GRANTED_BATCH, BATCH_CLAIMED,
+                BATCH_MERGED, DEPLOYED)).isEqualTo(WorkflowState.of(StepStatus.CALLED_BACK, BindingStatus.REVOKED,
+                ChangeKind.REVOCATION));
+    }
+
+    @Test
+    void aRemovalNotApprovedKeepsTheGrantInEffectForAPerson() {
+        for (var from : new WorkflowState[] {walk(VALIDATED_GRANT, EXPIRY_DUE_FOR_APPROVAL),
+                walk(VALIDATED_GRANT, EXPIRY_DUE_FOR_APPROVAL, APPROVAL_SUBMITTED),
+                walk(VALIDATED_GRANT, EXPIRY_DUE_FOR_APPROVAL, APPROVAL_SUBMIT_FAILED)}) {
+            var kept = walk(from, REMOVAL_NOT_APPROVED);
+            assertThat(kept).isEqualTo(WorkflowState.of(StepStatus.APPROVAL_REJECTED, BindingStatus.REMOVAL_REJECTED,
+                    ChangeKind.EXPIRY));
+            assertThat(kept.binding().orElseThrow().isReappliable()).isFalse();
+            assertThat(kept.binding().orElseThrow().isTerminal()).isFalse();
+            assertThat(io.changeflow.domain.hint.NextAction.of(kept.step(), kept.binding()))
+                    .isEqualTo(io.changeflow.domain.hint.Hint.CONTACT_MAINTAINERS);
+            assertThat(Convergence.standard().of(kept)).hasValueSatisfying(w -> assertThat(w.ownedByPerson()).isTrue());
+        }
+        // a grant is never REMOVAL_REJECTED
+        assertThat(Transitions.check(WorkflowState.of(StepStatus.APPROVAL_SUBMITTED, BindingStatus.APPROVAL_SENT),
+                REMOVAL_NOT_APPROVED).allowed()).isFalse();
+    }
+
+    @Test
+    void aRejectedExpiryIsNotAskedAgainButARevocationAndAGiveUpStillOpen() {
+        var kept = walk(VALIDATED_GRANT, EXPIRY_DUE_FOR_APPROVAL, APPROVAL_SUBMITTED, REMOVAL_NOT_APPROVED);
+        assertThat(Transitions.check(kept, EXPIRY_DUE_FOR_APPROVAL).allowed()).isFalse();
+        assertThat(Transitions.check(kept, EXPIRY_DUE).allowed()).isFalse();
+        assertThat(walk(kept, REVOCATION_FOR_APPROVAL)).isEqualTo(WorkflowState.of(StepStatus.APPROVAL_SUBMITTING,
+                BindingStatus.APPROVAL_SENDING, ChangeKind.REVOCATION));
+        assertThat(walk(kept, REVOCATION_REQUESTED, BATCH_CLAIMED, BATCH_MERGED, DEPLOYED).binding())
+                .contains(BindingStatus.REVOKED);
+        // nor is it a renewal or a re-application: the grant is in effect and a person decides
+        assertThat(Transitions.check(kept, SUBMITTED_APPROVE_FIRST).allowed()).isFalse();
+    }
+
+    @Test
+    void aRejectedRevocationStillExpiresAtTheGrantsUntil() {
+        var kept = walk(VALIDATED_GRANT, REVOCATION_FOR_APPROVAL, APPROVAL_SUBMITTED, REMOVAL_NOT_APPROVED);
+        assertThat(kept).isEqualTo(WorkflowState.of(StepStatus.APPROVAL_REJECTED, BindingStatus.REMOVAL_REJECTED,
+                ChangeKind.REVOCATION));
+        assertThat(walk(kept, EXPIRY_DUE_FOR_APPROVAL).kind()).isEqualTo(ChangeKind.EXPIRY);
+        assertThat(walk(kept, EXPIRY_DUE, BATCH_CLAIMED, BATCH_MERGED, DEPLOYED).binding()).contains(BindingStatus.EXPIRED);
+    }
+
+    @Test
+    void theConvergenceWalkReachesRemovalRejected() {
+        assertThat(Convergence.reachable()).contains(
+                WorkflowState.of(StepStatus.APPROVAL_REJECTED, BindingStatus.REMOVAL_REJECTED, ChangeKind.EXPIRY),
+                WorkflowState.of(StepStatus.APPROVAL_REJECTED, BindingStatus.REMOVAL_REJECTED, ChangeKind.REVOCATION));
+        assertThat(Convergence.standard().withoutOwner(Convergence.reachable())).isEmpty();
     }
 }

@@ -111,7 +111,8 @@ class TransitionPathsTest {
             refuses(validated, DEPLOYED);
             // only a new operation leaves VALIDATED (issue 18): the grant's removal, or its renewal
             assertThat(Transitions.allowedEvents(validated)).containsExactlyInAnyOrder(WorkflowEvent.EXPIRY_DUE,
-                    WorkflowEvent.REVOCATION_REQUESTED, SUBMITTED_APPROVE_FIRST, SUBMITTED_CREATE_FIRST);
+                    WorkflowEvent.REVOCATION_REQUESTED, WorkflowEvent.EXPIRY_DUE_FOR_APPROVAL,
+                    WorkflowEvent.REVOCATION_FOR_APPROVAL, SUBMITTED_APPROVE_FIRST, SUBMITTED_CREATE_FIRST);
         }
 
         @Test

@@ -41,11 +41,13 @@ class TransitionProperties {
 
     /** The removals of a grant in effect (issue 18). */
     private static final Set<WorkflowEvent> REMOVALS =
-            EnumSet.of(WorkflowEvent.EXPIRY_DUE, WorkflowEvent.REVOCATION_REQUESTED);
+            EnumSet.of(WorkflowEvent.EXPIRY_DUE, WorkflowEvent.REVOCATION_REQUESTED, WorkflowEvent.EXPIRY_DUE_FOR_APPROVAL,
+                    WorkflowEvent.REVOCATION_FOR_APPROVAL);
 
     /** What leaves VALIDATED: a removal, or a renewal (a submission; the opening refuses the same expiry). */
     private static final Set<WorkflowEvent> OPEN_FROM_VALIDATED = EnumSet.of(WorkflowEvent.EXPIRY_DUE,
-            WorkflowEvent.REVOCATION_REQUESTED, WorkflowEvent.SUBMITTED_APPROVE_FIRST, WorkflowEvent.SUBMITTED_CREATE_FIRST);
+            WorkflowEvent.REVOCATION_REQUESTED, WorkflowEvent.EXPIRY_DUE_FOR_APPROVAL, WorkflowEvent.REVOCATION_FOR_APPROVAL,
+            WorkflowEvent.SUBMITTED_APPROVE_FIRST, WorkflowEvent.SUBMITTED_CREATE_FIRST);
 
     /** Any step with any binding, detached one time in ten. */
     private static Generator<WorkflowState> states() {

@@ -26,10 +26,15 @@ class TransitionTableTest {
 
     /** Every state an existing operation can be read in: every step with every binding, and detached. */
     static List<WorkflowState> everyExistingState() {
+        return everyExistingState(ChangeKind.GRANT);
+    }
+
+    /** The same for an operation of {@code kind} (detached ones are always read as grants). */
+    static List<WorkflowState> everyExistingState(ChangeKind kind) {
         var states = new ArrayList<WorkflowState>();
         for (var step : StepStatus.values()) {
             for (var binding : BindingStatus.values()) {
-                states.add(WorkflowState.of(step, binding));
+                states.add(WorkflowState.of(step, binding, kind));
             }
             states.add(WorkflowState.detached(step));
         }
@@ -46,10 +51,26 @@ class TransitionTableTest {
 
     @Test
     void allowsExactlyThePairsListedInTheExpectationFileWithTheListedTargets() {
+        compareWithTheFile(everyFromState());
+        // the walk really covered every combination (NEW once per event, it has no step)
+        assertThat(everyFromState()).hasSize(1 + StepStatus.values().length * (BindingStatus.values().length + 1));
+    }
+
+    /** Issue 18: the removal kinds, every step x every binding x every event, against the file and the kind rules. */
+    @Test
+    void theRemovalKindsAllowExactlyWhatTheFileAndTheKindRulesSay() {
+        for (var kind : new ChangeKind[] {ChangeKind.EXPIRY, ChangeKind.REVOCATION}) {
+            var froms = new ArrayList<Optional<WorkflowState>>();
+            everyExistingState(kind).forEach(s -> froms.add(Optional.of(s)));
+            compareWithTheFile(froms);
+        }
+    }
+
+    private static void compareWithTheFile(List<Optional<WorkflowState>> froms) {
         var mismatches = new ArrayList<String>();
         var allowedCombinations = 0;
         var expectedAllowedCombinations = 0;
-        for (var from : everyFromState()) {
+        for (var from : froms) {
             for (var event : WorkflowEvent.values()) {
                 var expected = ExpectedTransitions.expectedTarget(event, from);
                 var actual = Transitions.check(from, event);
@@ -82,8 +103,6 @@ class TransitionTableTest {
         }
         assertThat(mismatches).as("differences between Transitions and transitions.txt").isEmpty();
         assertThat(allowedCombinations).isEqualTo(expectedAllowedCombinations);
-        // the walk really covered every combination (NEW once per event, it has no step)
-        assertThat(everyFromState()).hasSize(1 + StepStatus.values().length * (BindingStatus.values().length + 1));
     }
 
     @Test
@@ -92,7 +111,7 @@ class TransitionTableTest {
                 .map(ExpectedTransitions.Key::event)
                 .collect(Collectors.toCollection(() -> EnumSet.noneOf(WorkflowEvent.class)));
         assertThat(eventsInFile).containsExactlyInAnyOrder(WorkflowEvent.values());
-        assertThat(ExpectedTransitions.table().size()).as("lines in transitions.txt").isEqualTo(133);
+        assertThat(ExpectedTransitions.table().size()).as("lines in transitions.txt").isEqualTo(142);
     }
 
     private static final Set<StepStatus> BATCH_STEPS = EnumSet.of(StepStatus.BATCH_WAITING, StepStatus.BATCH_CLAIMED,

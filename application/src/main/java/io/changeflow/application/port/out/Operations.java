@@ -67,14 +67,15 @@ public interface Operations {
     OpenResult openRemoval(Binding read, OperationId id, WorkflowEvent event, String actor, String detail);
 
     /**
-     * The subject-target rows in effect (VALIDATED) whose expiry is at or before the database clock plus
-     * {@code grace}, soonest expiry first, at most {@code limit}: the candidates of the expiry job. One index range
-     * read. Rows without an expiry never appear.
+     * The subject-target rows in effect whose expiry is at or before the database clock plus {@code grace}, soonest
+     * expiry first, at most {@code limit}: the candidates of the expiry job. In effect: VALIDATED, or REMOVAL_REJECTED
+     * when the removal that was not approved was a revocation (the grant still expires at its until); a rejected
+     * expiry is never a candidate again. Index range reads. Rows without an expiry never appear.
      */
     List<Binding> dueForExpiry(Duration grace, int limit);
 
     /**
-     * The grants in effect (VALIDATED rows) whose expiry is at or before the database clock plus {@code within}
+     * The grants in effect (the rows {@link #dueForExpiry} reads) whose expiry is at or before the database clock plus {@code within}
      * (those already past it and not yet taken by the expiry job included): how many, and the first {@code limit}
      * of them, soonest expiry first. One statement, counted in the database. Rows without an expiry never count.
      */
