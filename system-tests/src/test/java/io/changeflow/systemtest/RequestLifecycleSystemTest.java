@@ -101,6 +101,19 @@ class RequestLifecycleSystemTest {
     }
 
     /**
+     * The OpenAPI document a production instance serves to operators is the checked-in one (the sandbox profile's)
+     * without the sandbox's paths, its demo sign-in scheme and what only they use (issue 16: the production variant).
+     */
+    @Test
+    void theProductionInstanceServesTheCheckedInContractWithoutTheSandboxParts() throws IOException {
+        var served = cluster.client("solo", "otto").get("/v3/api-docs", Map.of("Accept", "application/json"));
+        assertThat(served.status()).as(served.toString()).isEqualTo(200);
+        var expected = ProductionContract.of(Files.readString(Path.of("..", "docs", "openapi.json")));
+        assertThat(ProductionContract.canonical(served.json())).isEqualTo(ProductionContract.canonical(expected));
+        assertThat(served.body()).doesNotContain("/sandbox/").doesNotContain("/sim/").doesNotContain("demoUserCookie");
+    }
+
+    /**
      * Monitoring is not public and shows no file system path (reliability finding 4): anonymous health is the
      * status only, the scrape needs an operator; what the operator reads carries no path either.
      */
