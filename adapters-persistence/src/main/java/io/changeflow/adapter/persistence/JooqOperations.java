@@ -280,6 +280,12 @@ final class JooqOperations implements Operations {
         });
     }
 
+    /** In chunks of 1000, one transaction and a fixed number of statements each ({@link PinnedWrites}). */
+    @Override
+    public List<OperationId> applyAllPinned(List<Pinned> reads, WorkflowEvent event) {
+        return PinnedWrites.applyAll(dsl, reads, event);
+    }
+
     @Override
     public Optional<Operation> applyIfAllowed(OperationId id, WorkflowEvent event, StepNote note) {
         return dsl.transactionResult(tx -> {

@@ -102,6 +102,38 @@ public interface Operations {
      */
     Operation apply(OperationId id, long expectedVersion, WorkflowEvent event, StepNote note);
 
+    /** An operation as it was read, and the note its write records: one entry of {@link #applyAllPinned}. */
+    record Pinned(Operation read, StepNote note) {
+        public Pinned {
+            Objects.requireNonNull(read, "read");
+            Objects.requireNonNull(note, "note");
+        }
+    }
+
+    /**
+     * {@link #apply} for many operations, each pinned to the version it was read at: an operation still at that
+     * version and allowed {@code event} where it is now is moved (both layers, history appended); one that moved
+     * on meanwhile or is not allowed the event is skipped, never overwritten. The same outcome per operation as
+     * calling {@link #apply} on each and treating {@link PreemptedException} and {@link IllegalTransitionException}
+     * as "skip". An adapter may do it in chunks (one transaction each, a fixed number of statements per chunk);
+     * only events that write nothing besides the two layers and their history (no merge order, no renewal
+     * falling through: e.g. {@link WorkflowEvent#DEPLOYED}) may be passed.
+     *
+     * @return the IDs of the operations this call moved, each committed when this method returns
+     */
+    default List<OperationId> applyAllPinned(List<Pinned> reads, WorkflowEvent event) {
+        var moved = new java.util.ArrayList<OperationId>(reads.size());
+        for (var pinned : reads) {
+            try {
+                apply(pinned.read().id(), pinned.read().version(), event, pinned.note());
+                moved.add(pinned.read().id());
+            } catch (PreemptedException | IllegalTransitionException movedOn) {
+                // moved on since it was read: skipped
+            }
+        }
+        return moved;
+    }
+
     /**
      * Applies {@code event} to whatever state the operation is in now, if the table allows it there;
      * otherwise does nothing. Reads and writes under row locks (operation, then binding), so of two
