@@ -158,6 +158,24 @@ public interface Operations {
     /** Both layers' history of one operation, oldest first. */
     List<HistoryEntry> history(OperationId id);
 
+    /** An operation and both layers' history of it, oldest first. */
+    record WithHistory(Operation operation, List<HistoryEntry> history) {
+        public WithHistory {
+            Objects.requireNonNull(operation, "operation");
+            history = List.copyOf(history);
+        }
+    }
+
+    /**
+     * {@link #find} and {@link #history} together: the status read every open request page polls (issue 15). An
+     * adapter may answer it in one statement.
+     *
+     * @return empty when no operation has the ID
+     */
+    default Optional<WithHistory> findWithHistory(OperationId id) {
+        return find(id).map(op -> new WithHistory(op, history(id)));
+    }
+
     /**
      * Operations whose binding is in one of {@code statuses} and whose last state write is older than
      * {@code stuckFor} by the database clock, oldest first. An empty set means any non-terminal status.
