@@ -34,34 +34,14 @@ grep -q "interceptors OFF" "$work/off/app.log" || { echo "the switch did not tak
 echo "GET /ops/config without identity: on=$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$PORT_ON/ops/config") off=$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$PORT_OFF/ops/config")"
 sleep 5
 
-# measured PORT ENDPOINT-ID SECONDS -> "rps p50_ms p99_ms non2xx foreign_cores": run_wrk started when the cores
-# are quiet, repeated (up to ATTEMPTS times) when other processes used more than 0.3 cores meanwhile
-measured() {
-  local attempt line b0 o0 c0 t0 b1 o1 c1 t1 f
-  for ((attempt = 1; attempt <= ATTEMPTS; attempt++)); do
-    await_quiet "${APP_PIDS[@]}"
-    b0=$(busy_ticks); o0=$(proc_ticks "${APP_PIDS[@]}"); child_ticks c0; t0=$(date +%s.%N)
-    line=$(run_wrk "$@")
-    b1=$(busy_ticks); o1=$(proc_ticks "${APP_PIDS[@]}"); child_ticks c1; t1=$(date +%s.%N)
-    f=$(foreign_cores "$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')" $((b1 - b0)) $((o1 - o0 + c1 - c0)))
-    if awk -v f="$f" 'BEGIN { exit !(f < 0.3) }'; then break; fi
-    ((attempt < ATTEMPTS)) && echo "  (disturbed: other processes used $f cores; measuring again)" >&2
-  done
-  echo "$line $f"
-}
-
 # run_wrk PORT ENDPOINT-ID SECONDS -> prints "rps p50_ms p99_ms non2xx"
 run_wrk() {
-  local port=$1 id=$2 seconds=$3 out
+  local port=$1 id=$2 SECONDS_RUN=$3
   case $id in
-    targets) out=$(wrk -t1 -c"$CONNECTIONS" -d"${seconds}s" --latency -H 'X-Forwarded-User: alice' "http://127.0.0.1:$port/api/targets") ;;
-    config) out=$(wrk -t1 -c"$CONNECTIONS" -d"${seconds}s" --latency -H 'X-Forwarded-User: otto' "http://127.0.0.1:$port/ops/config") ;;
-    submit) out=$(wrk -t1 -c"$CONNECTIONS" -d"${seconds}s" --latency -s "$REPO/benchmarks/scripts/wrk-invalid-submit.lua" "http://127.0.0.1:$port/api/requests") ;;
+    targets) wrk_line -H 'X-Forwarded-User: alice' "http://127.0.0.1:$port/api/targets" ;;
+    config) wrk_line -H 'X-Forwarded-User: otto' "http://127.0.0.1:$port/ops/config" ;;
+    submit) wrk_line -s "$REPO/benchmarks/scripts/wrk-invalid-submit.lua" "http://127.0.0.1:$port/api/requests" ;;
   esac
-  echo "$out" | awk '
-    function ms(v) { if (v ~ /us$/) return substr(v, 1, length(v)-2)/1000; if (v ~ /ms$/) return substr(v, 1, length(v)-2)+0; if (v ~ /s$/) return substr(v, 1, length(v)-1)*1000; return v }
-    /^ +50%/ { p50 = ms($2) } /^ +99%/ { p99 = ms($2) } /^Requests\/sec:/ { rps = $2 } /Non-2xx or 3xx responses:/ { non = $5 }
-    END { printf "%s %.3f %.3f %s\n", rps, p50, p99, (non == "" ? 0 : non) }'
 }
 
 declare -A label=([targets]="GET /api/targets (alice)" [config]="GET /ops/config (otto)" [submit]="POST /api/requests invalid body -> 400 (alice)")
@@ -74,7 +54,7 @@ for id in targets config submit; do
     if ((r % 2)); then order="on off"; else order="off on"; fi
     for mode in $order; do
       port=$PORT_ON; [ "$mode" = off ] && port=$PORT_OFF
-      line=$(measured "$port" "$id" "$DURATION")
+      line=$(measured run_wrk "$port" "$id" "$DURATION")
       echo "$id $mode $r $line" >>"$results"
       read -r rps p50 p99 non foreign <<<"$line"
       printf '  round %d interceptors %-3s %10s req/s  p50 %7.3f ms  p99 %7.3f ms  non-2xx %s  (load %s, foreign cpu %s cores)\n' "$r" "$mode" "$rps" "$p50" "$p99" "$non" "$(cut -d' ' -f1-3 /proc/loadavg)" "$foreign"

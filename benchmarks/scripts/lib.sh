@@ -127,3 +127,27 @@ await_quiet() {
   done
   echo "  (machine not quiet within ${QUIET_WAIT}s, foreign $f cores: measuring anyway)" >&2
 }
+
+# --- wrk against the apps this script started (CONNECTIONS, SECONDS_RUN) --------------------------------------
+# wrk_line [wrk arguments...] URL -> "rps p50_ms p99_ms non2xx" of one wrk -t1 run of SECONDS_RUN seconds
+wrk_line() {
+  wrk -t1 -c"${CONNECTIONS:-16}" -d"${SECONDS_RUN:-10}s" --latency "$@" | awk '
+    function ms(v) { if (v ~ /us$/) return substr(v, 1, length(v)-2)/1000; if (v ~ /ms$/) return substr(v, 1, length(v)-2)+0; if (v ~ /s$/) return substr(v, 1, length(v)-1)*1000; return v }
+    /^ +50%/ { p50 = ms($2) } /^ +99%/ { p99 = ms($2) } /^Requests\/sec:/ { rps = $2 } /Non-2xx or 3xx responses:/ { non = $5 }
+    END { printf "%s %.3f %.3f %s\n", rps, p50, p99, (non == "" ? 0 : non) }'
+}
+# measured FUNCTION ARGS... -> FUNCTION's line plus " foreign_cores": started when the cores are quiet, repeated
+# (up to ATTEMPTS times) when processes other than APP_PIDS and wrk used more than 0.3 cores meanwhile
+measured() {
+  local attempt line b0 o0 c0 t0 b1 o1 c1 t1 f
+  for ((attempt = 1; attempt <= ATTEMPTS; attempt++)); do
+    await_quiet "${APP_PIDS[@]}"
+    b0=$(busy_ticks); o0=$(proc_ticks "${APP_PIDS[@]}"); child_ticks c0; t0=$(date +%s.%N)
+    line=$("$@")
+    b1=$(busy_ticks); o1=$(proc_ticks "${APP_PIDS[@]}"); child_ticks c1; t1=$(date +%s.%N)
+    f=$(foreign_cores "$(awk -v a="$t0" -v b="$t1" 'BEGIN { print b - a }')" $((b1 - b0)) $((o1 - o0 + c1 - c0)))
+    if awk -v f="$f" 'BEGIN { exit !(f < 0.3) }'; then break; fi
+    ((attempt < ATTEMPTS)) && echo "  (disturbed: other processes used $f cores; measuring again)" >&2
+  done
+  echo "$line $f"
+}

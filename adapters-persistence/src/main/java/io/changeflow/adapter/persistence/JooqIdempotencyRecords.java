@@ -7,6 +7,7 @@ import io.changeflow.application.port.out.IdempotencyRecords;
 import java.time.Duration;
 import java.util.Optional;
 import org.jooq.DSLContext;
+import org.jooq.impl.DSL;
 
 /**
  * {@link IdempotencyRecords} on {@code idempotency_record}: the primary key answers concurrent
@@ -22,14 +23,15 @@ final class JooqIdempotencyRecords implements IdempotencyRecords {
         this.dsl = dsl;
     }
 
+    /**
+     * Insert first (issue 15): a new key, the common case of every submission, costs this one statement (it was a
+     * read, a delete of an expired record and the insert). Only when the key exists does one read follow: a live
+     * record is the answer (or, abandoned, taken over); an expired one is replaced in place by one guarded UPDATE
+     * (pinned to "still expired", so of concurrent claims of an expired key exactly one replaces it and the others
+     * see its claim in flight).
+     */
     @Override
     public Claim checkOrInsert(String key, String fingerprint, Duration timeToLive, Duration abandonedAfter) {
-        var existing = live(key);
-        if (existing.isPresent()) {
-            return takeOverIfAbandoned(key, fingerprint, timeToLive, abandonedAfter, existing.get());
-        }
-        dsl.deleteFrom(IDEMPOTENCY_RECORD).where(IDEMPOTENCY_RECORD.IDEM_KEY.eq(key))
-                .and(IDEMPOTENCY_RECORD.EXPIRES_AT.le(now())).execute();
         try {
             dsl.insertInto(IDEMPOTENCY_RECORD)
                     .set(IDEMPOTENCY_RECORD.IDEM_KEY, key)
@@ -41,8 +43,45 @@ final class JooqIdempotencyRecords implements IdempotencyRecords {
             if (!Sql.isDuplicateKey(e)) {
                 throw e;
             }
-            return live(key).orElseGet(Claim.RetryLater::new);
         }
+        var stored = read(key, abandonedAfter);
+        if (stored.isEmpty()) {
+            return new Claim.RetryLater(); // released between the insert and the read
+        }
+        if (stored.get().live()) {
+            return stored.get().abandoned()
+                    ? takeOverIfAbandoned(key, fingerprint, timeToLive, abandonedAfter, stored.get().claim())
+                    : stored.get().claim();
+        }
+        var replaced = dsl.update(IDEMPOTENCY_RECORD)
+                .set(IDEMPOTENCY_RECORD.FINGERPRINT, fingerprint)
+                .setNull(IDEMPOTENCY_RECORD.OUTCOME)
+                .set(IDEMPOTENCY_RECORD.CREATED_AT, now())
+                .set(IDEMPOTENCY_RECORD.EXPIRES_AT, Sql.ahead(timeToLive))
+                .where(IDEMPOTENCY_RECORD.IDEM_KEY.eq(key))
+                .and(IDEMPOTENCY_RECORD.EXPIRES_AT.le(now()))
+                .execute();
+        if (replaced == 1) {
+            return new Claim.Fresh();
+        }
+        // another claim replaced (or released) it first: its record is the answer
+        return read(key, abandonedAfter).filter(Stored::live).<Claim>map(Stored::claim).orElseGet(Claim.RetryLater::new);
+    }
+
+    /**
+     * The stored record, whether it is still live by the database clock, and whether it was claimed at least
+     * {@code abandonedAfter} ago (only then can it be an abandoned claim worth the guarded takeover).
+     */
+    private record Stored(Claim.Existing claim, boolean live, boolean abandoned) {}
+
+    private Optional<Stored> read(String key, Duration abandonedAfter) {
+        var live = DSL.field(IDEMPOTENCY_RECORD.EXPIRES_AT.gt(now())).as("live");
+        var old = DSL.field(IDEMPOTENCY_RECORD.CREATED_AT.le(Sql.ago(abandonedAfter))).as("old");
+        return dsl.select(IDEMPOTENCY_RECORD.FINGERPRINT, IDEMPOTENCY_RECORD.OUTCOME, live, old)
+                .from(IDEMPOTENCY_RECORD)
+                .where(IDEMPOTENCY_RECORD.IDEM_KEY.eq(key))
+                .fetchOptional(r -> new Stored(new Claim.Existing(r.value1(), Optional.ofNullable(r.value2())),
+                        Boolean.TRUE.equals(r.value3()), Boolean.TRUE.equals(r.value4())));
     }
 
     /**
@@ -51,8 +90,8 @@ final class JooqIdempotencyRecords implements IdempotencyRecords {
      * updates the row and proceeds, the others still see a claim in flight.
      */
     private Claim takeOverIfAbandoned(String key, String fingerprint, Duration timeToLive, Duration abandonedAfter,
-                                      Claim existing) {
-        if (!(existing instanceof Claim.Existing e) || e.outcome().isPresent() || !e.fingerprint().equals(fingerprint)) {
+                                      Claim.Existing existing) {
+        if (existing.outcome().isPresent() || !existing.fingerprint().equals(fingerprint)) {
             return existing;
         }
         var taken = dsl.update(IDEMPOTENCY_RECORD)
@@ -64,14 +103,6 @@ final class JooqIdempotencyRecords implements IdempotencyRecords {
                 .and(IDEMPOTENCY_RECORD.CREATED_AT.le(Sql.ago(abandonedAfter)))
                 .execute();
         return taken == 1 ? new Claim.Fresh() : existing;
-    }
-
-    private Optional<Claim> live(String key) {
-        return dsl.select(IDEMPOTENCY_RECORD.FINGERPRINT, IDEMPOTENCY_RECORD.OUTCOME)
-                .from(IDEMPOTENCY_RECORD)
-                .where(IDEMPOTENCY_RECORD.IDEM_KEY.eq(key))
-                .and(IDEMPOTENCY_RECORD.EXPIRES_AT.gt(now()))
-                .fetchOptional(r -> new Claim.Existing(r.value1(), Optional.ofNullable(r.value2())));
     }
 
     @Override

@@ -291,6 +291,12 @@ final class JooqOperations implements Operations {
         });
     }
 
+    /** In chunks of 1000, one transaction and a fixed number of statements each ({@link PinnedWrites}). */
+    @Override
+    public List<OperationId> applyAllPinned(List<Pinned> reads, WorkflowEvent event) {
+        return PinnedWrites.applyAll(dsl, reads, event);
+    }
+
     @Override
     public Optional<Operation> applyIfAllowed(OperationId id, WorkflowEvent event, StepNote note) {
         return dsl.transactionResult(tx -> {
@@ -401,11 +407,36 @@ final class JooqOperations implements Operations {
     public List<HistoryEntry> history(OperationId id) {
         return dsl.selectFrom(OPERATION_HISTORY).where(OPERATION_HISTORY.OPERATION_ID.eq(id.value()))
                 .orderBy(OPERATION_HISTORY.ID)
-                .fetch(h -> new HistoryEntry(OperationId.of(h.getOperationId()), WorkflowEvent.valueOf(h.getEvent()),
-                        Optional.ofNullable(h.getFromStep()).map(JooqOperations::step), step(h.getToStep()),
-                        Optional.ofNullable(h.getFromBinding()).map(JooqOperations::status),
-                        Optional.ofNullable(h.getToBinding()).map(JooqOperations::status),
-                        h.getDetail(), h.getActor(), instant(h.getCreatedAt())));
+                .fetch(JooqOperations::toHistory);
+    }
+
+    /**
+     * One statement: the operation (with its binding status and batch merge request, as {@link #find}) left-joined to
+     * its history rows by {@code idx_operation_history_operation}, oldest first; an operation without history comes
+     * back as one row whose history columns are null.
+     */
+    @Override
+    public Optional<WithHistory> findWithHistory(OperationId id) {
+        var rows = selectOperations(dsl).getQuery();
+        rows.addSelect(OPERATION_HISTORY.fields());
+        rows.addJoin(OPERATION_HISTORY, org.jooq.JoinType.LEFT_OUTER_JOIN, OPERATION_HISTORY.OPERATION_ID.eq(OPERATION.ID));
+        rows.addConditions(OPERATION.ID.eq(id.value()));
+        rows.addOrderBy(OPERATION_HISTORY.ID);
+        var found = rows.fetch();
+        if (found.isEmpty()) {
+            return Optional.empty();
+        }
+        var history = found.stream().filter(r -> r.get(OPERATION_HISTORY.ID) != null)
+                .map(r -> toHistory(r.into(OPERATION_HISTORY))).toList();
+        return Optional.of(new WithHistory(toOperation(found.getFirst()), history));
+    }
+
+    private static HistoryEntry toHistory(io.changeflow.adapter.persistence.jooq.tables.records.OperationHistoryRecord h) {
+        return new HistoryEntry(OperationId.of(h.getOperationId()), WorkflowEvent.valueOf(h.getEvent()),
+                Optional.ofNullable(h.getFromStep()).map(JooqOperations::step), step(h.getToStep()),
+                Optional.ofNullable(h.getFromBinding()).map(JooqOperations::status),
+                Optional.ofNullable(h.getToBinding()).map(JooqOperations::status),
+                h.getDetail(), h.getActor(), instant(h.getCreatedAt()));
     }
 
     @Override

@@ -98,6 +98,37 @@ class SmallPortsTest {
                 .isEqualTo(new Claim.Existing("fp", Optional.of("ACCEPTED")));
     }
 
+    /**
+     * Issue 15: the claim is insert-first. A new key (every first submission) costs one statement (it was a read, a
+     * delete of an expired record and the insert); a key already there costs the refused insert and one read (it was
+     * one read); an expired one the refused insert, the read and the guarded replacement (it was three as well).
+     */
+    @Test
+    void aNewIdempotencyKeyIsClaimedInOneStatement() {
+        var records = persistence.idempotencyRecords();
+        var recorder = persistence.statements();
+        var key = Fixtures.unique("one");
+
+        recorder.start();
+        assertThat(records.checkOrInsert(key, "fp", Duration.ofHours(1), LEASE)).isInstanceOf(Claim.Fresh.class);
+        var fresh = recorder.stop();
+        recorder.start();
+        assertThat(records.checkOrInsert(key, "fp", Duration.ofHours(1), LEASE)).isEqualTo(new Claim.Existing("fp", Optional.empty()));
+        var duplicate = recorder.stop();
+        persistence.dsl().update(IDEMPOTENCY_RECORD).set(IDEMPOTENCY_RECORD.EXPIRES_AT, Sql.ago(Duration.ofSeconds(1)))
+                .where(IDEMPOTENCY_RECORD.IDEM_KEY.eq(key)).execute();
+        recorder.start();
+        assertThat(records.checkOrInsert(key, "new", Duration.ofHours(1), LEASE)).isInstanceOf(Claim.Fresh.class);
+        var expired = recorder.stop();
+
+        assertThat(fresh).hasSize(1).allSatisfy(sql -> assertThat(sql).startsWith("insert"));
+        assertThat(duplicate).hasSize(2);
+        assertThat(expired).hasSize(3);
+        assertThat(expired.get(2)).startsWith("update");
+        assertThat(records.checkOrInsert(key, "other", Duration.ofHours(1), LEASE))
+                .isEqualTo(new Claim.Existing("new", Optional.empty()));
+    }
+
     @Test
     void idempotencyRecordsReplayTheirOutcomeExpireAndArePurgedInChunks() {
         var records = persistence.idempotencyRecords();

@@ -55,6 +55,15 @@ final class StatementRecorder implements ExecuteListener {
         }
     }
 
+    /** A statement the database refused (a duplicate key, say) was sent all the same: it counts. */
+    @Override
+    public void exception(ExecuteContext ctx) {
+        var statements = recording.get();
+        if (statements != null && ctx.sqlException() != null) {
+            statements.add(inlined(ctx));
+        }
+    }
+
     private static String inlined(ExecuteContext ctx) {
         if (ctx.query() != null) {
             return ctx.query().getSQL(ParamType.INLINED);

@@ -49,10 +49,12 @@ public final class ShowChangeRequest {
         if (id.isEmpty()) {
             return Optional.empty();
         }
-        var op = operations.find(id.get());
-        if (op.isEmpty()) {
+        // one read for the operation and its timeline (issue 15: the status read is polled by every open request page)
+        var found = operations.findWithHistory(id.get());
+        if (found.isEmpty()) {
             return Optional.empty();
         }
+        var op = Optional.of(found.get().operation());
         var viewer = command.viewer();
         var isRequester = viewer.isVerified() && viewer.account().equals(op.get().requester());
         // the removal of a grant (its expiry, a revocation) is the subject's story too
@@ -61,7 +63,7 @@ public final class ShowChangeRequest {
         if (!isRequester && !isRemovedSubject && !isOperator(viewer)) {
             return Optional.empty();
         }
-        var history = operations.history(id.get());
+        var history = found.get().history();
         var view = RequestView.read(op.get(), history, operations);
         return Optional.of(waits.isEmpty() ? view : view.withWaiting(waits.get().of(op.get(), history)));
     }

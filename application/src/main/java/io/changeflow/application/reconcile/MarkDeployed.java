@@ -9,7 +9,10 @@ import io.changeflow.domain.operation.Operation;
 import io.changeflow.domain.request.OperationId;
 import io.changeflow.domain.state.IllegalTransitionException;
 import io.changeflow.domain.state.WorkflowEvent;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * The one advancing method to "in effect" (design 3.7's markValidated), shared by the deploy
@@ -48,6 +51,25 @@ public final class MarkDeployed {
         } catch (PreemptedException | IllegalTransitionException movedOn) {
             return Optional.empty();
         }
+    }
+
+    /**
+     * {@link #markDeployed(Operation, StepNote)} for many operations at once (reconciliation's page): each write is
+     * pinned to the version its operation was read at, one that moved on is skipped; the adapter writes them in
+     * chunks ({@link Operations#applyAllPinned}). The metric is emitted once per operation flipped, after commit.
+     *
+     * @return the operations (as read) this call flipped to VALIDATED
+     */
+    public List<Operation> markDeployed(List<Operations.Pinned> reads) {
+        var flipped = Set.copyOf(operations.applyAllPinned(reads, WorkflowEvent.DEPLOYED));
+        var result = new ArrayList<Operation>(flipped.size());
+        for (var pinned : reads) {
+            if (flipped.contains(pinned.read().id())) {
+                result.add(pinned.read());
+                counted(Optional.of(pinned.read()));
+            }
+        }
+        return result;
     }
 
     private Optional<Operation> counted(Optional<Operation> flipped) {

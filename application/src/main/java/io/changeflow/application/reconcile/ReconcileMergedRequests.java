@@ -40,8 +40,9 @@ import java.util.UUID;
  * <p>Per page, a fixed number of queries: which records a report named (one), which own merge requests a report
  * without operation IDs named (one), and only for projects whose mode infers, the records' merge orders (one)
  * and each project's watermark in merge order (one ordered index read each). Then one decision per record
- * ({@link ReconciliationDecision#decide}); an advance is written pinned to the version read
- * ({@link MarkDeployed#markDeployed(Operation, StepNote)}), so a request that moved on meanwhile is skipped.
+ * ({@link ReconciliationDecision#decide}); the advances are written together, each pinned to the version read
+ * ({@link MarkDeployed#markDeployed(List)}: chunks of 1000, one transaction and a fixed number of statements each,
+ * issue 15), so a request that moved on meanwhile is skipped.
  *
  * <p>Runs on a schedule (one instance at a time cluster-wide) and on an operator's request; both read the
  * next page.
@@ -121,13 +122,11 @@ public final class ReconcileMergedRequests {
         // remembered before the page is processed: a record whose processing fails is looked at again in the
         // next cycle, and cannot hold the scan at its position
         cursors.remember(SCAN, page.next());
-        var advanced = 0;
-        for (var decided : decide(page.operations())) {
-            if (markDeployed.markDeployed(decided.op(), new StepNote(decided.inferred() ? INFERRED_NOTE : EXACT_NOTE,
-                    "reconciliation")).isPresent()) {
-                advanced++;
-            }
-        }
+        var advances = decide(page.operations()).stream()
+                .map(decided -> new Operations.Pinned(decided.op(), new StepNote(decided.inferred() ? INFERRED_NOTE : EXACT_NOTE,
+                        "reconciliation")))
+                .toList();
+        var advanced = advances.isEmpty() ? 0 : markDeployed.markDeployed(advances).size();
         var result = new Result(page.operations().size(), advanced);
         command.operator().ifPresent(operator -> audit.record(new AuditLog.Entry("reconcile:" + UUID.randomUUID(), operator,
                 "RECONCILE", "reconciliation", Map.of("examined", String.valueOf(result.examined()),

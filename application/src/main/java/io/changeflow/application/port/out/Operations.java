@@ -103,6 +103,38 @@ public interface Operations {
      */
     Operation apply(OperationId id, long expectedVersion, WorkflowEvent event, StepNote note);
 
+    /** An operation as it was read, and the note its write records: one entry of {@link #applyAllPinned}. */
+    record Pinned(Operation read, StepNote note) {
+        public Pinned {
+            Objects.requireNonNull(read, "read");
+            Objects.requireNonNull(note, "note");
+        }
+    }
+
+    /**
+     * {@link #apply} for many operations, each pinned to the version it was read at: an operation still at that
+     * version and allowed {@code event} where it is now is moved (both layers, history appended); one that moved
+     * on meanwhile or is not allowed the event is skipped, never overwritten. The same outcome per operation as
+     * calling {@link #apply} on each and treating {@link PreemptedException} and {@link IllegalTransitionException}
+     * as "skip". An adapter may do it in chunks (one transaction each, a fixed number of statements per chunk);
+     * only events that write nothing besides the two layers and their history (no merge order, no renewal
+     * falling through: e.g. {@link WorkflowEvent#DEPLOYED}) may be passed.
+     *
+     * @return the IDs of the operations this call moved, each committed when this method returns
+     */
+    default List<OperationId> applyAllPinned(List<Pinned> reads, WorkflowEvent event) {
+        var moved = new java.util.ArrayList<OperationId>(reads.size());
+        for (var pinned : reads) {
+            try {
+                apply(pinned.read().id(), pinned.read().version(), event, pinned.note());
+                moved.add(pinned.read().id());
+            } catch (PreemptedException | IllegalTransitionException movedOn) {
+                // moved on since it was read: skipped
+            }
+        }
+        return moved;
+    }
+
     /**
      * Applies {@code event} to whatever state the operation is in now, if the table allows it there;
      * otherwise does nothing. Reads and writes under row locks (operation, then binding), so of two
@@ -135,6 +167,24 @@ public interface Operations {
 
     /** Both layers' history of one operation, oldest first. */
     List<HistoryEntry> history(OperationId id);
+
+    /** An operation and both layers' history of it, oldest first. */
+    record WithHistory(Operation operation, List<HistoryEntry> history) {
+        public WithHistory {
+            Objects.requireNonNull(operation, "operation");
+            history = List.copyOf(history);
+        }
+    }
+
+    /**
+     * {@link #find} and {@link #history} together: the status read every open request page polls (issue 15). An
+     * adapter may answer it in one statement.
+     *
+     * @return empty when no operation has the ID
+     */
+    default Optional<WithHistory> findWithHistory(OperationId id) {
+        return find(id).map(op -> new WithHistory(op, history(id)));
+    }
 
     /**
      * Operations whose binding is in one of {@code statuses} and whose last state write is older than

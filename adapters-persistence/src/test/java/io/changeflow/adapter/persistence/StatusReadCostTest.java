@@ -1,0 +1,71 @@
+package io.changeflow.adapter.persistence;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.changeflow.application.query.RequestView;
+import io.changeflow.application.query.ShowChangeRequest;
+import io.changeflow.domain.identity.Identity;
+import io.changeflow.domain.state.WorkflowEvent;
+import java.util.Set;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * Issue 15: the status read ({@code GET /api/requests/{id}}, {@link ShowChangeRequest}) reads the operation with its
+ * timeline in one statement ({@code findWithHistory}), and answers exactly what {@code find} plus {@code history}
+ * answered. Statement counts are asserted, never times.
+ */
+class StatusReadCostTest {
+
+    @RegisterExtension
+    static final io.changeflow.testsupport.TestDatabase db = io.changeflow.testsupport.TestDatabase.freshSchema();
+
+    private static Persistence persistence;
+
+    @BeforeAll
+    static void wire() {
+        persistence = Persistence.on(db, 4);
+    }
+
+    @AfterAll
+    static void unwire() {
+        persistence.close();
+    }
+
+    @Test
+    void theRequesterReadsARequestWithItsTimelineInOneStatement() {
+        var operations = persistence.operations();
+        var op = Fixtures.walked(operations, Fixtures.request(Fixtures.unique("s"), Fixtures.unique("t")),
+                WorkflowEvent.APPROVAL_SUBMITTED, WorkflowEvent.APPROVAL_GRANTED_MERGE, WorkflowEvent.HANDLE_STARTED);
+        var show = new ShowChangeRequest(operations, (identity, rules) -> Set.of());
+        var recorder = persistence.statements();
+
+        recorder.start();
+        var shown = show.show(new ShowChangeRequest.Command(op.id().value(), Identity.verified("alice")));
+        var statements = recorder.stop();
+
+        assertThat(statements).hasSize(1);
+        var expected = RequestView.of(operations.find(op.id()).orElseThrow(), operations.history(op.id()));
+        assertThat(shown).contains(expected);
+        assertThat(shown.get().timeline()).hasSize(4);
+    }
+
+    @Test
+    void anUnknownOrInvisibleRequestCostsOneStatementAndShowsNothing() {
+        var operations = persistence.operations();
+        var op = Fixtures.opened(operations, Fixtures.request(Fixtures.unique("s"), Fixtures.unique("t")));
+        var show = new ShowChangeRequest(operations, (identity, rules) -> Set.of());
+        var recorder = persistence.statements();
+
+        recorder.start();
+        var unknown = show.show(new ShowChangeRequest.Command(Fixtures.newId().value(), Identity.verified("alice")));
+        var invisible = show.show(new ShowChangeRequest.Command(op.id().value(), Identity.verified("mallory")));
+        var statements = recorder.stop();
+
+        assertThat(unknown).isEmpty();
+        assertThat(invisible).isEmpty();
+        assertThat(statements).hasSize(2);
+    }
+}
