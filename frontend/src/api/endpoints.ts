@@ -137,8 +137,19 @@ export const markDeployFailed = (operationId: string) =>
 export const startBatchRound = (partition: string) =>
   api.post<BatchRound | null>('/ops/batch-rounds', {}, { query: { partition } });
 
-export const listBatches = (limit: number, signal?: AbortSignal) =>
-  api.get<Batch[]>('/ops/batches', { query: { limit }, signal });
+/** The newest batches; `status` and `partition` filter on the server, before the limit (absent: every one). */
+export const listBatches = (
+  query: { limit: number; status?: string | null; partition?: string | null },
+  signal?: AbortSignal,
+) =>
+  api.get<Batch[]>('/ops/batches', {
+    query: {
+      limit: query.limit,
+      ...(query.status ? { status: query.status } : {}),
+      ...(query.partition ? { partition: query.partition } : {}),
+    },
+    signal,
+  });
 
 export const settleBatch = (id: number | string) =>
   api.post<Settlement | null>(`/ops/batches/${enc(String(id))}/settle`);

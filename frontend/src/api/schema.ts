@@ -252,7 +252,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The newest batches with their members
+         * The newest batches with their members, by status and partition
          * @description Needs one of the rule codes ops.admin, ops.operator (changeflow.authorization.rules).
          */
         get: operations["batchesRecent"];
@@ -2699,6 +2699,8 @@ export interface operations {
         parameters: {
             query?: {
                 limit?: number;
+                partition?: string;
+                status?: string;
             };
             header?: never;
             path?: never;

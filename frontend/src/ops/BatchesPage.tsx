@@ -94,15 +94,21 @@ export const BATCHES_LISTED = 50;
 
 /**
  * Batches and their members; start a batch round; settle a stuck or blocked batch. The list refreshes itself
- * while the page is visible; its status and partition filters are in the URL (`?status=BLOCKED&partition=wiki`),
- * applied to the most recent batches the server lists (the endpoint has no filters).
+ * while the page is visible; its status and partition filters are in the URL (`?status=BLOCKED&partition=wiki`)
+ * and applied by the server before its limit, so an older match is never hidden by newer batches.
  */
 export function BatchesPage() {
-  const state = useRefreshing(['batches', BATCHES_LISTED], (signal) => listBatches(BATCHES_LISTED, signal), LIST_REFRESH_MS);
-  const { reload } = state;
   const [params, setParams] = useSearchParams();
   const statusFilter = params.get('status') ?? '';
   const partitionFilter = params.get('partition') ?? '';
+  const state = useRefreshing(
+    ['batches', BATCHES_LISTED, statusFilter, partitionFilter],
+    (signal) => listBatches({ limit: BATCHES_LISTED, status: statusFilter, partition: partitionFilter }, signal),
+    LIST_REFRESH_MS,
+  );
+  const { reload } = state;
+  // every partition seen on this page, so a filtered list still offers the others
+  const [seenPartitions] = useState(() => new Set<string>());
   const setFilter = (name: 'status' | 'partition', value: string) =>
     setParams((current) => {
       const next = new URLSearchParams(current);
@@ -141,10 +147,9 @@ export function BatchesPage() {
     reload();
   }
 
-  const all = Array.isArray(state.data) ? state.data : [];
-  const batches = all.filter(
-    (b) => (statusFilter === '' || b.status === statusFilter) && (partitionFilter === '' || b.partition === partitionFilter),
-  );
+  const batches = Array.isArray(state.data) ? state.data : [];
+  batches.forEach((b) => seenPartitions.add(b.partition));
+  const filtered = statusFilter !== '' || partitionFilter !== '';
   const choices = (values: string[], current: string) =>
     [...new Set([...values, ...(current ? [current] : [])])].sort().map((value) => ({ value, label: value }));
 
@@ -176,24 +181,24 @@ export function BatchesPage() {
           id="batch-filter-status"
           label="Status"
           value={statusFilter}
-          options={choices(['RUNNING', 'SUCCEEDED', 'FAILED', 'BLOCKED', ...all.map((b) => b.status)], statusFilter)}
+          options={choices(['RUNNING', 'SUCCEEDED', 'FAILED', 'BLOCKED'], statusFilter)}
           onChange={(value) => setFilter('status', value)}
         />
         <FilterSelect
           id="batch-filter-partition"
           label="Partition"
           value={partitionFilter}
-          options={choices(all.map((b) => b.partition), partitionFilter)}
+          options={choices([...seenPartitions], partitionFilter)}
           onChange={(value) => setFilter('partition', value)}
         />
       </div>
 
       {state.loading ? <Loading /> : null}
       {state.error ? <ErrorNotice error={state.error} title="Could not load the batches." onRetry={reload} /> : null}
-      {state.data && all.length === 0 ? <p className="muted">No batches yet.</p> : null}
-      {all.length > 0 && batches.length === 0 ? (
+      {state.data && batches.length === 0 && !filtered ? <p className="muted">No batches yet.</p> : null}
+      {state.data && batches.length === 0 && filtered ? (
         <p className="muted" data-testid="batches-none-match">
-          None of the {BATCHES_LISTED} most recent batches match these filters.
+          No batch matches these filters.
         </p>
       ) : null}
       <ul className="cards">

@@ -50,25 +50,39 @@ function batch(overrides: Partial<Batch> = {}): Batch {
 }
 
 describe('BatchesPage', () => {
-  it('filters by status and partition from the URL, writes a change back to it, and back restores the list', async () => {
+  it('filters by status and partition on the server from the URL, writes a change back to it, and back restores the list', async () => {
     window.history.replaceState(null, '', '/console/batches?status=BLOCKED');
-    backend((c) =>
-      c.url.startsWith('/ops/batches')
-        ? envelope('OK', [batch(), batch({ id: 5, status: 'SUCCEEDED', partition: 'wiki' }), batch({ id: 6, partition: 'wiki' })])
-        : envelope('NOT_FOUND', null, 404),
-    );
+    const stored = [batch(), batch({ id: 5, status: 'SUCCEEDED', partition: 'wiki' }), batch({ id: 6, partition: 'wiki' })];
+    const mock = backend((c) => {
+      if (!c.url.startsWith('/ops/batches')) return envelope('NOT_FOUND', null, 404);
+      const query = new URL(c.url, 'http://localhost').searchParams;
+      const status = query.get('status');
+      const partition = query.get('partition');
+      return envelope(
+        'OK',
+        stored.filter((b) => (status === null || b.status === status) && (partition === null || b.partition === partition)),
+      );
+    });
     r = await render(<BatchesPage />);
     await flush();
     const shown = () => r!.allByTestId('batch').map((b) => b.dataset.batchId);
+    const lastQuery = () => new URL(mock.calls.filter((c) => c.url.startsWith('/ops/batches')).at(-1)!.url, 'http://localhost').search;
     expect(shown()).toEqual(['4', '6']);
+    expect(lastQuery()).toBe('?limit=50&status=BLOCKED');
     expect(r.byTestId<HTMLSelectElement>('batch-filter-status').value).toBe('BLOCKED');
 
     await choose(r.byTestId<HTMLSelectElement>('batch-filter-partition'), 'wiki');
+    await flush();
     expect(window.location.search).toBe('?status=BLOCKED&partition=wiki');
+    expect(lastQuery()).toBe('?limit=50&status=BLOCKED&partition=wiki');
     expect(shown()).toEqual(['6']);
     await choose(r.byTestId<HTMLSelectElement>('batch-filter-status'), 'RUNNING');
+    await flush();
     expect(shown()).toEqual([]);
-    expect(r.byTestId('batches-none-match').textContent).toContain('50 most recent batches');
+    expect(r.byTestId('batches-none-match').textContent).toContain('No batch matches these filters');
+    // the partitions seen before stay on offer while the list is filtered
+    const partitions = [...r.byTestId<HTMLSelectElement>('batch-filter-partition').options].map((o) => o.value);
+    expect(partitions).toEqual(expect.arrayContaining(['global', 'wiki']));
 
     await act(async () => {
       window.history.back();

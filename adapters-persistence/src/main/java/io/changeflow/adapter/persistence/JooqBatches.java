@@ -13,6 +13,7 @@ import static io.changeflow.adapter.persistence.jooq.Tables.MERGE_BATCH_MEMBERSH
 import static io.changeflow.adapter.persistence.jooq.Tables.MERGE_BATCH_REQUEST;
 import static io.changeflow.adapter.persistence.jooq.Tables.OPERATION;
 import static io.changeflow.adapter.persistence.jooq.Tables.OPERATION_HISTORY;
+import static org.jooq.impl.DSL.noCondition;
 import static org.jooq.impl.DSL.row;
 
 import io.changeflow.adapter.persistence.jooq.tables.records.MergeBatchRecord;
@@ -375,8 +376,15 @@ final class JooqBatches implements Batches {
     }
 
     @Override
-    public List<Batch> recent(int limit) {
-        return withMembers(dsl.selectFrom(MERGE_BATCH).orderBy(MERGE_BATCH.ID.desc()).limit(limit).fetch());
+    public List<Batch> recent(Filter filter, int limit) {
+        Condition where = noCondition();
+        if (filter.status().isPresent()) {
+            where = where.and(MERGE_BATCH.STATUS.eq(code(filter.status().get())));
+        }
+        if (filter.partition().isPresent()) {
+            where = where.and(MERGE_BATCH.PARTITION_KEY.eq(filter.partition().get()));
+        }
+        return withMembers(dsl.selectFrom(MERGE_BATCH).where(where).orderBy(MERGE_BATCH.ID.desc()).limit(limit).fetch());
     }
 
     @Override

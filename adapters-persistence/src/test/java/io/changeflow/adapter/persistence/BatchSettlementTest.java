@@ -11,6 +11,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.changeflow.application.port.out.Batches.Claim;
+import io.changeflow.application.port.out.Batches.Filter;
 import io.changeflow.application.port.out.Batches.Resolution;
 import io.changeflow.application.port.out.Operations.StepNote;
 import io.changeflow.domain.PreemptedException;
@@ -27,6 +28,7 @@ import io.changeflow.domain.state.StepStatus;
 import io.changeflow.domain.state.WorkflowEvent;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -114,6 +116,27 @@ class BatchSettlementTest {
             assertThat(persistence.operations().applyIfAllowed(id, WorkflowEvent.DEPLOYED, NOTE)).isPresent();
         }
         assertThat(ids).allSatisfy(id -> assertThat(op(id).binding()).contains(BindingStatus.VALIDATED));
+    }
+
+    /** GET /ops/batches?status=&partition=: filtered in SQL before the limit, so an older match is never hidden. */
+    @Test
+    void theListFiltersByStatusAndPartitionBeforeItsLimit() {
+        var batches = persistence.batches();
+        var partition = Fixtures.unique("listed");
+        Fixtures.bulkWaiting(persistence.dsl(), partition, 1);
+        var older = claim(partition, 10);
+        batches.settle(older.id(), BatchStatus.RUNNING, new Resolution.Merged(), NOTE);
+        Fixtures.bulkWaiting(persistence.dsl(), partition, 1);
+        var newer = claim(partition, 10);
+
+        var ofPartition = new Filter(Optional.empty(), Optional.of(partition));
+        assertThat(batches.recent(ofPartition, 10)).extracting(Batch::id).containsExactly(newer.id(), older.id());
+        assertThat(batches.recent(new Filter(Optional.of(BatchStatus.SUCCEEDED), Optional.of(partition)), 1))
+                .extracting(Batch::id).containsExactly(older.id());
+        assertThat(batches.recent(new Filter(Optional.of(BatchStatus.RUNNING), Optional.of(partition)), 10))
+                .singleElement().satisfies(b -> assertThat(b.members()).isEqualTo(newer.members()));
+        assertThat(batches.recent(new Filter(Optional.of(BatchStatus.BLOCKED), Optional.of(partition)), 10)).isEmpty();
+        assertThat(batches.recent(new Filter(Optional.empty(), Optional.of(Fixtures.unique("none"))), 10)).isEmpty();
     }
 
     @Test

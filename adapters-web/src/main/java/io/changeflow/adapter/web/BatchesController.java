@@ -1,6 +1,7 @@
 package io.changeflow.adapter.web;
 
 import io.changeflow.application.batch.ListBatches;
+import io.changeflow.application.port.out.Batches;
 import io.changeflow.application.batch.RunBatchRound;
 import io.changeflow.application.batch.SettleBatch;
 import io.changeflow.domain.batch.Batch;
@@ -74,12 +75,18 @@ final class BatchesController {
         this.settle = settle;
     }
 
-    /** Newest first, {@code limit} 1-500. */
-    @Answers(summary = "The newest batches with their members")
+    /**
+     * Newest first, {@code limit} 1-500, only those in {@code status} (RUNNING, SUCCEEDED, FAILED, BLOCKED, any case)
+     * and of {@code partition} when given (blank: no filter); filtered before the limit.
+     */
+    @Answers(summary = "The newest batches with their members, by status and partition")
     @GetMapping("/ops/batches")
-    ApiResponse<List<BatchJson>> recent(@RequestParam(defaultValue = "50") int limit) {
-        return ApiResponse.ok(list.list(new ListBatches.Command(Math.clamp(limit, 1, ListBatches.MAX_LIMIT))).stream()
-                .map(BatchJson::of).toList());
+    ApiResponse<List<BatchJson>> recent(@RequestParam(defaultValue = "50") int limit,
+            @RequestParam(required = false) @Nullable String status,
+            @RequestParam(required = false) @Nullable String partition) {
+        var filter = new Batches.Filter(ListFilters.batchStatus(status), ListFilters.partition(partition, MAX_PARTITION_LENGTH));
+        return ApiResponse.ok(list.list(new ListBatches.Command(Math.clamp(limit, 1, ListBatches.MAX_LIMIT), filter))
+                .stream().map(BatchJson::of).toList());
     }
 
     /** 200 CLAIMED, SLOT_OCCUPIED or NOTHING_TO_CLAIM. */

@@ -2,6 +2,7 @@ package io.changeflow.adapter.web;
 
 import io.changeflow.domain.request.FieldError;
 import io.changeflow.domain.request.TargetKey;
+import io.changeflow.domain.state.BatchStatus;
 import io.changeflow.domain.state.BindingStatus;
 import java.util.List;
 import java.util.Locale;
@@ -9,7 +10,7 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The filters of the lists (my records, the operators' request search): absent or blank means no filter; a value
+ * The filters of the lists (my records, the operators' request search, the batches): absent or blank means no filter; a value
  * that cannot be one is 400 INVALID_REQUEST with the field error {@code <name>}/{@code INVALID_VALUE}, never an
  * empty list that would look like "nothing matches".
  */
@@ -27,6 +28,31 @@ final class ListFilters {
         } catch (IllegalArgumentException e) {
             throw invalid("status", "Unknown status.", "status is a binding status, e.g. MERGING", "unknown status filter");
         }
+    }
+
+    /** A batch status in any case, e.g. {@code blocked}. */
+    static Optional<BatchStatus> batchStatus(String status) {
+        if (status == null || status.isBlank()) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(BatchStatus.valueOf(status.strip().toUpperCase(Locale.ROOT)));
+        } catch (IllegalArgumentException e) {
+            throw invalid("status", "Unknown status.", "status is a batch status: RUNNING, SUCCEEDED, FAILED or BLOCKED",
+                    "unknown batch status filter");
+        }
+    }
+
+    /** A partition name of at most {@code maxLength} characters; an unknown one simply matches nothing. */
+    static Optional<String> partition(String partition, int maxLength) {
+        if (partition == null || partition.isBlank()) {
+            return Optional.empty();
+        }
+        if (partition.strip().length() > maxLength) {
+            throw invalid("partition", "Unknown partition.", "a partition has at most " + maxLength + " characters",
+                    "partition filter too long");
+        }
+        return Optional.of(partition.strip());
     }
 
     /** A target key's format (1-64 of a-z 0-9 . _ -); an unknown but well-formed key simply matches nothing. */

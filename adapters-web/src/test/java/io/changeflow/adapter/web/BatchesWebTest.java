@@ -270,6 +270,38 @@ class BatchesWebTest extends WebTestSupport {
     }
 
     @Test
+    void batchesAreFilteredByStatusAndPartitionAndAFilterThatCannotBeOneIsAStable400() throws Exception {
+        waiting();
+        var first = claimedOverHttp();
+        app.queue.runUntilIdle();
+        waiting();
+        var newest = claimedOverHttp();
+
+        mvc.perform(as(get("/ops/batches").param("partition", partition).param("status", "succeeded").param("limit", "1"),
+                        "otto"))
+                .andExpect(status().isOk())
+                .andExpect(jsonPath("$.data.length()").value(1))
+                .andExpect(jsonPath("$.data[0].id").value(first.id()));
+        mvc.perform(as(get("/ops/batches").param("partition", " " + partition + " ").param("status", "RUNNING"), "otto"))
+                .andExpect(jsonPath("$.data.length()").value(1))
+                .andExpect(jsonPath("$.data[0].id").value(newest.id()));
+        mvc.perform(as(get("/ops/batches").param("partition", partition).param("status", ""), "otto"))
+                .andExpect(jsonPath("$.data.length()").value(2));
+        mvc.perform(as(get("/ops/batches").param("partition", partition + "-none"), "otto"))
+                .andExpect(status().isOk())
+                .andExpect(jsonPath("$.data.length()").value(0));
+        mvc.perform(as(get("/ops/batches").param("status", "MERGED"), "otto"))
+                .andExpect(status().isBadRequest())
+                .andExpect(jsonPath("$.code").value("INVALID_REQUEST"))
+                .andExpect(jsonPath("$.data.fieldErrors[0].field").value("status"))
+                .andExpect(jsonPath("$.data.fieldErrors[0].code").value("INVALID_VALUE"));
+        mvc.perform(as(get("/ops/batches").param("partition", "p".repeat(65)), "otto"))
+                .andExpect(status().isBadRequest())
+                .andExpect(jsonPath("$.data.fieldErrors[0].field").value("partition"))
+                .andExpect(jsonPath("$.data.fieldErrors[0].code").value("INVALID_VALUE"));
+    }
+
+    @Test
     void everyBatchEndpointIs401WithoutIdentityAnd403WithoutPermissionAndRunsNothing() throws Exception {
         waiting();
         var requests = List.of(get("/ops/batches"), round(), settle(1));

@@ -13,14 +13,20 @@ import java.util.function.Function;
 import java.util.stream.Collectors;
 
 /**
- * The newest batches with their members as they are now, for operators ({@code GET /ops/batches}):
+ * The newest batches with their members as they are now, for operators ({@code GET /ops/batches}), by status and
+ * partition when asked:
  * two queries for the batches and their membership, one (chunked) for every member of every batch.
  */
 public final class ListBatches {
 
     public static final int MAX_LIMIT = 500;
 
-    public record Command(int limit) {}
+    /** @param filter which batches: by status and partition, each when given */
+    public record Command(int limit, Batches.Filter filter) {
+        public Command(int limit) {
+            this(limit, Batches.Filter.ANY);
+        }
+    }
 
     /** One batch; {@code members} in claim order (a member that no longer exists is left out). */
     public record BatchView(Batch batch, List<RequestView> members) {}
@@ -34,7 +40,7 @@ public final class ListBatches {
     }
 
     public List<BatchView> list(Command command) {
-        var recent = batches.recent(Math.clamp(command.limit(), 1, MAX_LIMIT));
+        var recent = batches.recent(command.filter(), Math.clamp(command.limit(), 1, MAX_LIMIT));
         var ids = recent.stream().map(Batch::members).flatMap(Collection::stream).distinct().toList();
         Map<OperationId, Operation> members = ids.isEmpty()
                 ? Map.of()

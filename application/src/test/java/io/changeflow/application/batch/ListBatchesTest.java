@@ -5,9 +5,11 @@ import static io.changeflow.application.batch.Batching.waiting;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.changeflow.application.fake.InMemoryChangeflow;
+import io.changeflow.application.port.out.Batches;
 import io.changeflow.application.query.RequestView;
 import io.changeflow.domain.state.BatchStatus;
 import io.changeflow.domain.state.BindingStatus;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 /** GET /ops/batches: the newest batches with their members as they are now. */
@@ -35,5 +37,27 @@ class ListBatchesTest {
             assertThat(m.mergeRequest()).isEqualTo(views.get(1).batch().mergeRequest());
         });
         assertThat(app.listBatches.list(new ListBatches.Command(1))).hasSize(1);
+    }
+
+    @Test
+    void filtersByStatusAndPartitionBeforeTheLimitSoNoOlderMatchIsHidden() {
+        var first = waiting(app, "anna");
+        claimed(app);
+        app.queue.runUntilIdle();
+        var second = waiting(app, "ben");
+        claimed(app);
+
+        var running = new Batches.Filter(Optional.of(BatchStatus.RUNNING), Optional.empty());
+        var succeeded = new Batches.Filter(Optional.of(BatchStatus.SUCCEEDED), Optional.empty());
+        assertThat(app.listBatches.list(new ListBatches.Command(10, running))).singleElement()
+                .satisfies(v -> assertThat(v.members()).extracting(RequestView::operationId).containsExactly(second));
+        // the older batch is found although a newer one (not matching) would fill a limit of 1
+        assertThat(app.listBatches.list(new ListBatches.Command(1, succeeded))).singleElement()
+                .satisfies(v -> assertThat(v.members()).extracting(RequestView::operationId).containsExactly(first));
+        var global = app.listBatches.list(new ListBatches.Command(10,
+                new Batches.Filter(Optional.empty(), Optional.of("global"))));
+        assertThat(global).hasSize(2);
+        assertThat(app.listBatches.list(new ListBatches.Command(10,
+                new Batches.Filter(Optional.of(BatchStatus.RUNNING), Optional.of("elsewhere"))))).isEmpty();
     }
 }

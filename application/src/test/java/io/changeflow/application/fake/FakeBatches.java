@@ -131,8 +131,9 @@ public final class FakeBatches implements Batches {
     }
 
     @Override
-    public synchronized List<Batch> recent(int limit) {
-        return batches.values().stream().sorted(Comparator.comparingLong(Batch::id).reversed()).limit(limit).toList();
+    public synchronized List<Batch> recent(Filter filter, int limit) {
+        return batches.values().stream().filter(filter::matches).sorted(Comparator.comparingLong(Batch::id).reversed())
+                .limit(limit).toList();
     }
 
     @Override

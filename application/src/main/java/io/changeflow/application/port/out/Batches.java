@@ -71,7 +71,27 @@ public interface Batches {
     Map<OperationId, Integer> transientFailures(long batchId);
 
     /** Newest first. */
-    List<Batch> recent(int limit);
+    default List<Batch> recent(int limit) {
+        return recent(Filter.ANY, limit);
+    }
+
+    /** Newest first, only those the filter lets through. */
+    List<Batch> recent(Filter filter, int limit);
+
+    /** Which batches a list shows: those in {@code status} and of {@code partition}, each when given. */
+    record Filter(Optional<BatchStatus> status, Optional<String> partition) {
+
+        public static final Filter ANY = new Filter(Optional.empty(), Optional.empty());
+
+        public Filter {
+            Objects.requireNonNull(status);
+            Objects.requireNonNull(partition);
+        }
+
+        public boolean matches(Batch batch) {
+            return status.map(batch.status()::equals).orElse(true) && partition.map(batch.partition()::equals).orElse(true);
+        }
+    }
 
     /** Active batches (RUNNING or BLOCKED) of every partition. */
     List<Batch> active();
