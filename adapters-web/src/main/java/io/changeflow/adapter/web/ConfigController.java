@@ -1,5 +1,6 @@
 package io.changeflow.adapter.web;
 
+import io.changeflow.adapter.web.local.FileDynamicConfig;
 import io.changeflow.application.settings.Settings;
 import java.util.List;
 import org.jspecify.annotations.Nullable;

@@ -1,5 +1,6 @@
 package io.changeflow.adapter.web;
 
+import io.changeflow.adapter.web.local.PeopleFile;
 import io.changeflow.domain.request.FieldError;
 import java.util.List;
 import java.util.Map;
@@ -31,9 +32,9 @@ final class DemoLoginController {
     /** Who signed in. */
     record SignedInJson(String account) {}
 
-    private final DirectoryFile directory;
+    private final PeopleFile directory;
 
-    DemoLoginController(DirectoryFile directory) {
+    DemoLoginController(PeopleFile directory) {
         this.directory = directory;
     }
 

@@ -1,5 +1,10 @@
 package io.changeflow.adapter.web;
 
+import io.changeflow.adapter.web.local.ConfiguredPermissions;
+import io.changeflow.adapter.web.local.FileDynamicConfig;
+import io.changeflow.adapter.web.local.LoggingAuditLog;
+import io.changeflow.adapter.web.local.PeopleFile;
+import io.changeflow.adapter.web.local.PeopleFileDirectory;
 import io.changeflow.application.batch.ListBatches;
 import io.changeflow.application.batch.RunBatchRound;
 import io.changeflow.application.batch.SettleBatch;
@@ -113,15 +118,15 @@ public class WebConfiguration {
     }
 
     @Bean
-    DirectoryFile directoryFile(WebProperties properties) {
-        return DirectoryFile.configured(properties.directoryLocation(), properties.demoLogin(),
+    PeopleFile directoryFile(WebProperties properties) {
+        return PeopleFile.configured(properties.directoryLocation(), properties.demoLogin(),
                 properties.embeddedIdentityDefaults(), new DefaultResourceLoader());
     }
 
     @Bean
     @ConditionalOnProperty(name = "changeflow.identity.embedded-defaults", havingValue = "true", matchIfMissing = true)
-    Directory fileDirectory(DirectoryFile directoryFile) {
-        return new FileDirectory(directoryFile);
+    Directory fileDirectory(PeopleFile directoryFile) {
+        return new PeopleFileDirectory(directoryFile);
     }
 
     @Bean
@@ -346,7 +351,7 @@ public class WebConfiguration {
 
     @Bean
     @ConditionalOnProperty(name = "changeflow.sandbox.demo-login", havingValue = "true")
-    DemoLoginController demoLoginController(DirectoryFile directoryFile) {
+    DemoLoginController demoLoginController(PeopleFile directoryFile) {
         return new DemoLoginController(directoryFile);
     }
 

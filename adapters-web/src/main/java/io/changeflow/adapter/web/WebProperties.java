@@ -11,7 +11,7 @@ import org.springframework.util.unit.DataSize;
 
 /**
  * The web layer's start-up settings (Spring properties, read once; the dynamic keys are in
- * {@link FileDynamicConfig} and {@link io.changeflow.application.settings.Settings}). Every default
+ * {@link io.changeflow.adapter.web.local.FileDynamicConfig} and {@link io.changeflow.application.settings.Settings}). Every default
  * is here; docs/configuration.md lists them.
  */
 record WebProperties(
@@ -36,8 +36,6 @@ record WebProperties(
         Duration directoryTimeout) {
 
     static final String DEFAULT_DYNAMIC_CONFIG_FILE = "config/dynamic.properties";
-    /** The demo people of the sandbox; read only with the demo login on (the sandbox profile), never elsewhere. */
-    static final String DEMO_DIRECTORY_LOCATION = "classpath:changeflow/demo-directory.properties";
 
     /** Settings of an earlier version that the rule table replaced; set, they stop start-up rather than be ignored. */
     static final List<String> REPLACED = List.of("changeflow.authorization.paths", "changeflow.authorization.rule-codes");

@@ -2,16 +2,17 @@ package io.changeflow.adapter.web;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.changeflow.adapter.web.local.FileDynamicConfig;
 import io.changeflow.application.callback.HandleApprovalCallback.Decision;
 import io.changeflow.application.fake.FakeTargets;
 import io.changeflow.application.fake.InMemoryChangeflow;
 import io.changeflow.application.port.out.MergeRequests.PipelineStatus;
 import io.changeflow.application.port.out.WorkQueue.StepKind;
+import io.changeflow.application.settings.Settings;
 import io.changeflow.domain.request.OperationId;
 import io.changeflow.domain.request.Target;
 import io.changeflow.domain.request.TargetKey;
 import io.changeflow.domain.state.BindingStatus;
-import io.changeflow.application.settings.Settings;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;

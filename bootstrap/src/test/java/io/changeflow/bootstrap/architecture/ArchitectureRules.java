@@ -65,6 +65,17 @@ final class ArchitectureRules {
                 .toList();
     }
 
+    /**
+     * Inside the web adapter, {@code adapter.web.local} holds the adapters of non-web ports (files, logs,
+     * configured grants): it uses neither the web wiring package nor servlet, Spring MVC or HTTP types.
+     */
+    static ArchRule localAdaptersAreNotWeb(String root) {
+        return noClasses().that().resideInAPackage(root + ".adapter.web.local..")
+                .should().dependOnClassesThat().resideInAnyPackage(root + ".adapter.web", "org.springframework.web..",
+                        "org.springframework.http..", "jakarta.servlet..")
+                .as("adapter.web.local uses neither the web wiring nor servlet, Spring MVC or HTTP types");
+    }
+
     private static String[] otherAdapters(String root, String adapter, List<String> adapters) {
         var others = new java.util.ArrayList<String>();
         adapters.stream().filter(a -> !a.equals(adapter)).forEach(a -> others.add(root + ".adapter." + a + ".."));

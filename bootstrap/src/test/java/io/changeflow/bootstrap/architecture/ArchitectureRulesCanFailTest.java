@@ -60,6 +60,12 @@ class ArchitectureRulesCanFailTest {
         assertFails(webRule, "WebUsingPersistence");
     }
 
+    @Test
+    void localRuleCatchesALocalAdapterUsingTheWebWiringOrHttpTypes() {
+        assertFails(ArchitectureRules.localAdaptersAreNotWeb(FIXTURE), "WebUsingPersistence");
+        assertFails(ArchitectureRules.localAdaptersAreNotWeb(FIXTURE), "HttpStatus");
+    }
+
     private static void assertFails(ArchRule rule, String mentioned) {
         assertThatThrownBy(() -> rule.check(violations))
                 .isInstanceOf(AssertionError.class)

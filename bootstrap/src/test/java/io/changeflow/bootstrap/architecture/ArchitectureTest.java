@@ -58,6 +58,11 @@ class ArchitectureTest {
     }
 
     @Test
+    void theWebAdaptersLocalPackageIsNotWeb() {
+        ArchitectureRules.localAdaptersAreNotWeb(ROOT).check(changeflow);
+    }
+
+    @Test
     void theImportSeesEveryLayer() {
         // Guards against a rule passing vacuously because a layer was not on the class path.
         org.assertj.core.api.Assertions.assertThat(changeflow.stream().map(c -> c.getPackageName()))
@@ -67,6 +72,7 @@ class ArchitectureTest {
                 .anyMatch(p -> p.startsWith(ROOT + ".adapter.gitlab"))
                 .anyMatch(p -> p.startsWith(ROOT + ".adapter.approval"))
                 .anyMatch(p -> p.startsWith(ROOT + ".adapter.web"))
+                .anyMatch(p -> p.startsWith(ROOT + ".adapter.web.local"))
                 .anyMatch(p -> p.startsWith(ROOT + ".adapter.scheduler"))
                 .anyMatch(p -> p.startsWith(ROOT + ".bootstrap"));
     }

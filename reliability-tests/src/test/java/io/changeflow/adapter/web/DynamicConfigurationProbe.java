@@ -1,5 +1,6 @@
 package io.changeflow.adapter.web;
 
+import io.changeflow.adapter.web.local.FileDynamicConfig;
 import io.changeflow.application.settings.Settings;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.lang.reflect.Method;

@@ -1,4 +1,4 @@
-package io.changeflow.adapter.web;
+package io.changeflow.adapter.web.local;
 
 import io.changeflow.application.port.out.AuditLog;
 import java.util.List;
@@ -10,7 +10,7 @@ import org.slf4j.LoggerFactory;
  * own): entries go to the {@code changeflow.audit} logger, already masked and truncated, and
  * {@link #about} knows nothing. The application wires the persistent one.
  */
-final class LoggingAuditLog implements AuditLog {
+public final class LoggingAuditLog implements AuditLog {
 
     private static final Logger log = LoggerFactory.getLogger("changeflow.audit");
 

@@ -1,4 +1,4 @@
-package io.changeflow.adapter.web;
+package io.changeflow.adapter.web.local;
 
 import io.changeflow.application.port.out.DynamicConfig;
 import java.io.IOException;
@@ -45,7 +45,7 @@ import org.springframework.core.env.Environment;
  * then applies, unless the Environment has it); a file that cannot be created is logged and read as
  * missing. Recovery is automatic on the next poll after the file is fixed.
  */
-final class FileDynamicConfig implements DynamicConfig, AutoCloseable {
+public final class FileDynamicConfig implements DynamicConfig, AutoCloseable {
 
     static final String FILE_SOURCE = "file";
     static final String ENVIRONMENT_SOURCE = "environment";
@@ -68,7 +68,7 @@ final class FileDynamicConfig implements DynamicConfig, AutoCloseable {
         static final FileStamp MISSING = new FileStamp(false, 0, 0, null);
     }
 
-    FileDynamicConfig(Path file, Environment environment, Duration pollInterval, String template) {
+    public FileDynamicConfig(Path file, Environment environment, Duration pollInterval, String template) {
         this.file = file.toAbsolutePath().normalize();
         this.environment = environment;
         this.pollInterval = pollInterval;
@@ -81,7 +81,7 @@ final class FileDynamicConfig implements DynamicConfig, AutoCloseable {
     }
 
     /** Creates the file with commented defaults if missing, loads it, and starts watching it. */
-    FileDynamicConfig start() {
+    public FileDynamicConfig start() {
         createIfMissing();
         refresh();
         var millis = Math.max(50, pollInterval.toMillis());
@@ -105,7 +105,7 @@ final class FileDynamicConfig implements DynamicConfig, AutoCloseable {
     }
 
     /** Which source answers {@code key}: {@value #FILE_SOURCE}, {@value #ENVIRONMENT_SOURCE}, or empty when missing. */
-    Optional<String> sourceOf(String key) {
+    public Optional<String> sourceOf(String key) {
         var fromFile = snapshot.values().get(key);
         if (fromFile != null && !fromFile.isBlank()) {
             return Optional.of(FILE_SOURCE);
@@ -113,7 +113,7 @@ final class FileDynamicConfig implements DynamicConfig, AutoCloseable {
         return get(key).map(v -> ENVIRONMENT_SOURCE);
     }
 
-    Path file() {
+    public Path file() {
         return file;
     }
 
@@ -121,7 +121,7 @@ final class FileDynamicConfig implements DynamicConfig, AutoCloseable {
      * Re-reads the file if it changed since the last look (or was modified so recently that two
      * edits could share one timestamp). Never throws.
      */
-    void refresh() {
+    public void refresh() {
         try {
             var stamp = stamp();
             var previous = snapshot;

@@ -1,4 +1,4 @@
-package io.changeflow.adapter.web;
+package io.changeflow.adapter.web.local;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -13,38 +13,38 @@ class EmbeddedDefaultsTest {
 
     @Test
     void theDemoDirectoryKnowsTheContractsPeople() {
-        var file = DirectoryFile.load(new ClassPathResource("changeflow/demo-directory.properties"));
-        var directory = new FileDirectory(file);
+        var file = PeopleFile.load(new ClassPathResource("changeflow/demo-directory.properties"));
+        var directory = new PeopleFileDirectory(file);
         assertThat(directory.accountOf("E1001")).hasValue("alice");
         assertThat(directory.accountOf("e1002")).hasValue("bob");
         assertThat(directory.accountOf("E7777")).isEmpty();
         assertThat(file.byAccount("alice")).hasValueSatisfying(p -> assertThat(p.email()).isEqualTo("alice@corp.example"));
-        assertThat(file.people()).extracting(DirectoryFile.Person::account).contains("alice", "bob", "amy", "otto");
+        assertThat(file.people()).extracting(PeopleFile.Person::account).contains("alice", "bob", "amy", "otto");
     }
 
     @Test
     void outsideTheSandboxTheDemoDirectoryIsNeverUsed() {
         var loader = new org.springframework.core.io.DefaultResourceLoader();
-        var unconfigured = DirectoryFile.configured("", false, true, loader);
-        var demoNamed = DirectoryFile.configured(WebProperties.DEMO_DIRECTORY_LOCATION, false, true, loader);
+        var unconfigured = PeopleFile.configured("", false, true, loader);
+        var demoNamed = PeopleFile.configured(PeopleFile.DEMO_LOCATION, false, true, loader);
         for (var file : java.util.List.of(unconfigured, demoNamed)) {
             assertThat(file.people()).isEmpty();
-            assertThat(new FileDirectory(file).accountOf("E1004")).isEmpty();
+            assertThat(new PeopleFileDirectory(file).accountOf("E1004")).isEmpty();
         }
     }
 
     @Test
     void theSandboxUsesTheDemoDirectoryUnlessAnotherIsConfigured() {
         var loader = new org.springframework.core.io.DefaultResourceLoader();
-        assertThat(new FileDirectory(DirectoryFile.configured("", true, true, loader)).accountOf("E1004")).hasValue("otto");
-        assertThat(DirectoryFile.configured("file:/nonexistent/directory.properties", true, true, loader).people()).isEmpty();
+        assertThat(new PeopleFileDirectory(PeopleFile.configured("", true, true, loader)).accountOf("E1004")).hasValue("otto");
+        assertThat(PeopleFile.configured("file:/nonexistent/directory.properties", true, true, loader).people()).isEmpty();
     }
 
     @Test
     void aMissingDirectoryFileIsAnEmptyDirectoryNotAFailedStart() {
-        var file = DirectoryFile.load(new FileSystemResource("/nonexistent/directory.properties"));
+        var file = PeopleFile.load(new FileSystemResource("/nonexistent/directory.properties"));
         assertThat(file.people()).isEmpty();
-        assertThat(new FileDirectory(file).accountOf("E1001")).isEmpty();
+        assertThat(new PeopleFileDirectory(file).accountOf("E1001")).isEmpty();
     }
 
     @Test

@@ -1,23 +1,23 @@
-package io.changeflow.adapter.web;
+package io.changeflow.adapter.web.local;
 
 import io.changeflow.application.port.out.Directory;
 import java.util.Optional;
 
 /**
- * The embedded default {@link Directory}: employee IDs looked up in the {@link DirectoryFile}
+ * The embedded default {@link Directory}: employee IDs looked up in the {@link PeopleFile}
  * (in the sandbox the demo directory: alice E1001, bob E1002, amy, otto). A deployment with a real
  * company directory wires its own adapter and sets {@code changeflow.identity.embedded-defaults=false}.
  */
-final class FileDirectory implements Directory {
+public final class PeopleFileDirectory implements Directory {
 
-    private final DirectoryFile file;
+    private final PeopleFile file;
 
-    FileDirectory(DirectoryFile file) {
+    public PeopleFileDirectory(PeopleFile file) {
         this.file = file;
     }
 
     @Override
     public Optional<String> accountOf(String employeeId) {
-        return file.byEmployeeId(employeeId).map(DirectoryFile.Person::account);
+        return file.byEmployeeId(employeeId).map(PeopleFile.Person::account);
     }
 }

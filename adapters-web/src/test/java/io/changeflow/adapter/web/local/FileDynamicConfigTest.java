@@ -1,4 +1,4 @@
-package io.changeflow.adapter.web;
+package io.changeflow.adapter.web.local;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

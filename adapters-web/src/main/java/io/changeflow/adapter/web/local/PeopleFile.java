@@ -1,4 +1,4 @@
-package io.changeflow.adapter.web;
+package io.changeflow.adapter.web.local;
 
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -25,16 +25,19 @@ import org.springframework.core.io.ResourceLoader;
  * (employee IDs then resolve to UNVERIFIED identities, which authorization denies); it never stops
  * start-up.
  */
-final class DirectoryFile {
+public final class PeopleFile {
 
     /** One person in the directory. */
-    record Person(String account, String employeeId, String email, String role) {}
+    public record Person(String account, String employeeId, String email, String role) {}
 
-    private static final Logger log = LoggerFactory.getLogger(DirectoryFile.class);
+    /** The demo people of the sandbox; read only with the demo login on (the sandbox profile), never elsewhere. */
+    public static final String DEMO_LOCATION = "classpath:changeflow/demo-directory.properties";
+
+    private static final Logger log = LoggerFactory.getLogger(PeopleFile.class);
 
     private final List<Person> people;
 
-    DirectoryFile(List<Person> people) {
+    PeopleFile(List<Person> people) {
         this.people = List.copyOf(people);
     }
 
@@ -45,32 +48,32 @@ final class DirectoryFile {
      * start-up: employee IDs are then unverified (never granted access); accounts and email addresses of
      * accepted domains still identify people.
      */
-    static DirectoryFile configured(String location, boolean demoLogin, boolean embeddedDefaults, ResourceLoader loader) {
+    public static PeopleFile configured(String location, boolean demoLogin, boolean embeddedDefaults, ResourceLoader loader) {
         if (location.isEmpty() && demoLogin) {
-            return load(loader.getResource(WebProperties.DEMO_DIRECTORY_LOCATION));
+            return load(loader.getResource(DEMO_LOCATION));
         }
         if (location.isEmpty()) {
             if (embeddedDefaults) {
                 log.warn("No company directory is configured (changeflow.directory.location, or a Directory bean with "
                         + "changeflow.identity.embedded-defaults=false): employee IDs are UNVERIFIED and get no access");
             }
-            return new DirectoryFile(List.of());
+            return new PeopleFile(List.of());
         }
-        if (!demoLogin && WebProperties.DEMO_DIRECTORY_LOCATION.equals(location)) {
+        if (!demoLogin && DEMO_LOCATION.equals(location)) {
             log.warn("changeflow.directory.location names the demo directory, which is used only in the sandbox profile: "
                     + "the directory is empty, employee IDs are UNVERIFIED and get no access");
-            return new DirectoryFile(List.of());
+            return new PeopleFile(List.of());
         }
         return load(loader.getResource(location));
     }
 
-    static DirectoryFile load(Resource resource) {
+    static PeopleFile load(Resource resource) {
         var properties = new Properties();
         try (var reader = new InputStreamReader(resource.getInputStream(), StandardCharsets.UTF_8)) {
             properties.load(reader);
         } catch (IOException | RuntimeException e) {
             log.warn("directory file {} unreadable; the directory is empty", resource, e);
-            return new DirectoryFile(List.of());
+            return new PeopleFile(List.of());
         }
         var accounts = new TreeSet<String>();
         for (var name : properties.stringPropertyNames()) {
@@ -86,14 +89,14 @@ final class DirectoryFile {
                     blankToNull(properties.getProperty(account + ".email")),
                     blankToNull(properties.getProperty(account + ".role"))));
         }
-        return new DirectoryFile(people);
+        return new PeopleFile(people);
     }
 
-    List<Person> people() {
+    public List<Person> people() {
         return people;
     }
 
-    Optional<Person> byAccount(String account) {
+    public Optional<Person> byAccount(String account) {
         return people.stream().filter(p -> p.account().equalsIgnoreCase(account.strip())).findFirst();
     }
 

@@ -1,4 +1,4 @@
-package io.changeflow.adapter.web;
+package io.changeflow.adapter.web.local;
 
 import io.changeflow.application.port.out.Permissions;
 import io.changeflow.domain.identity.Identity;
@@ -18,11 +18,11 @@ import java.util.Set;
  *
  * <p>Only VERIFIED identities hold anything; rule codes not granted (or unknown) are never returned.
  */
-final class ConfiguredPermissions implements Permissions {
+public final class ConfiguredPermissions implements Permissions {
 
     private final Map<String, Set<String>> grants;
 
-    ConfiguredPermissions(Map<String, String> grantsByAccount) {
+    public ConfiguredPermissions(Map<String, String> grantsByAccount) {
         var parsed = new HashMap<String, Set<String>>();
         grantsByAccount.forEach((account, codes) -> parsed.put(account.strip().toLowerCase(Locale.ROOT),
                 Set.copyOf(Arrays.stream(codes.split(",")).map(String::strip).filter(c -> !c.isEmpty()).toList())));

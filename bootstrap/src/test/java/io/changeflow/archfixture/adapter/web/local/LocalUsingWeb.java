@@ -1,0 +1,11 @@
+package io.changeflow.archfixture.adapter.web.local;
+
+import io.changeflow.archfixture.adapter.web.WebUsingPersistence;
+import org.springframework.http.HttpStatus;
+
+/** Deliberate violation: a local (non-web) adapter class using the web wiring and Spring's HTTP types. */
+public class LocalUsingWeb {
+
+    WebUsingPersistence wiring = new WebUsingPersistence();
+    HttpStatus status = HttpStatus.OK;
+}
