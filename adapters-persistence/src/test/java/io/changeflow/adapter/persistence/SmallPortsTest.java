@@ -149,8 +149,12 @@ class SmallPortsTest {
 
         dsl.deleteFrom(IDEMPOTENCY_RECORD).execute();
         for (int i = 0; i < 25; i++) {
-            records.checkOrInsert("old" + i, "f", Duration.ZERO, LEASE);
+            records.checkOrInsert("old" + i, "f", Duration.ofHours(1), LEASE);
         }
+        // expired a second ago by the database clock: a time to live of zero would expire at the very millisecond
+        // of the insert, and a purge within that millisecond (`expires_at < now`) would rightly keep it
+        dsl.update(IDEMPOTENCY_RECORD).set(IDEMPOTENCY_RECORD.EXPIRES_AT, Sql.ago(Duration.ofSeconds(1)))
+                .where(IDEMPOTENCY_RECORD.IDEM_KEY.like("old%")).execute();
         records.checkOrInsert("live", "f", Duration.ofHours(1), LEASE);
         var purged = new ArrayList<Integer>();
         int n;
