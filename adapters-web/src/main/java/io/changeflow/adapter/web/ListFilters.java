@@ -20,26 +20,23 @@ final class ListFilters {
 
     /** A binding status in any case, e.g. {@code merging}. */
     static Optional<BindingStatus> status(String status) {
-        if (status == null || status.isBlank()) {
-            return Optional.empty();
-        }
-        try {
-            return Optional.of(BindingStatus.valueOf(status.strip().toUpperCase(Locale.ROOT)));
-        } catch (IllegalArgumentException e) {
-            throw invalid("status", "Unknown status.", "status is a binding status, e.g. MERGING", "unknown status filter");
-        }
+        return statusOf(BindingStatus.class, status, "status is a binding status, e.g. MERGING", "unknown status filter");
     }
 
     /** A batch status in any case, e.g. {@code blocked}. */
     static Optional<BatchStatus> batchStatus(String status) {
+        return statusOf(BatchStatus.class, status, "status is a batch status: RUNNING, SUCCEEDED, FAILED or BLOCKED",
+                "unknown batch status filter");
+    }
+
+    private static <S extends Enum<S>> Optional<S> statusOf(Class<S> type, String status, String detail, String logDetail) {
         if (status == null || status.isBlank()) {
             return Optional.empty();
         }
         try {
-            return Optional.of(BatchStatus.valueOf(status.strip().toUpperCase(Locale.ROOT)));
+            return Optional.of(Enum.valueOf(type, status.strip().toUpperCase(Locale.ROOT)));
         } catch (IllegalArgumentException e) {
-            throw invalid("status", "Unknown status.", "status is a batch status: RUNNING, SUCCEEDED, FAILED or BLOCKED",
-                    "unknown batch status filter");
+            throw invalid("status", "Unknown status.", detail, logDetail);
         }
     }
 
