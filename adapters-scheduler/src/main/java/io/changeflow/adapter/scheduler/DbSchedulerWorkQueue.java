@@ -86,6 +86,15 @@ final class DbSchedulerWorkQueue implements WorkQueue {
         return traces.enabled() ? requestTraces.traceFor(step.ref(), traces.current()) : Map.of();
     }
 
+    /** Deletes at most {@code limit} request traces past their retention (the job {@code purge-step-traces}). */
+    int forgetOldTraces(int limit) {
+        try {
+            return requestTraces.forgetOld(limit);
+        } catch (SQLException e) {
+            throw new IllegalStateException("cannot delete old request traces", e);
+        }
+    }
+
     @Override
     public boolean isScheduled(StepKind kind, String ref) {
         return client.getScheduledExecution(WorkflowStepTask.id(kind, ref)).isPresent();

@@ -17,8 +17,8 @@ import org.slf4j.LoggerFactory;
  * step for it from outside a step, normally its submission. A step scheduled later from outside a step (a callback,
  * a sweep, an operator's re-trigger, each with a trace of its own or none) is given that trace, so every step of a
  * request joins the submission's trace. The first trace written for a ref wins; rows older than
- * {@link #RETENTION} are deleted as new ones are written (a step of an older request then starts a trace of its
- * own). A failing read or write never keeps a step from being scheduled: it then carries the caller's trace.
+ * {@link #RETENTION} are deleted by the recurring job {@code purge-step-traces} ({@link #forgetOld}; a step of an
+ * older request then starts a trace of its own). A failing read or write never keeps a step from being scheduled: it then carries the caller's trace.
  */
 final class RequestTraces {
 
@@ -28,7 +28,7 @@ final class RequestTraces {
     private static final Logger log = LoggerFactory.getLogger(RequestTraces.class);
     private static final String READ = "select fields from " + TABLE + " where ref = ?";
     private static final String WRITE = "insert ignore into " + TABLE + " (ref, fields, created_at) values (?, ?, ?)";
-    private static final String FORGET = "delete from " + TABLE + " where created_at < ? limit 100";
+    private static final String FORGET = "delete from " + TABLE + " where created_at < ? limit ?";
     private static final int MAX_FIELDS_LENGTH = 1000;
 
     private final DataSource dataSource;
@@ -73,18 +73,20 @@ final class RequestTraces {
     }
 
     private int write(String ref, String fields) throws SQLException {
-        var now = clock.instant();
-        try (var connection = dataSource.getConnection()) {
-            try (var forget = connection.prepareStatement(FORGET)) {
-                forget.setTimestamp(1, Timestamp.from(now.minus(RETENTION)));
-                forget.executeUpdate();
-            }
-            try (var statement = connection.prepareStatement(WRITE)) {
-                statement.setString(1, ref);
-                statement.setString(2, fields);
-                statement.setTimestamp(3, Timestamp.from(now));
-                return statement.executeUpdate();
-            }
+        try (var connection = dataSource.getConnection(); var statement = connection.prepareStatement(WRITE)) {
+            statement.setString(1, ref);
+            statement.setString(2, fields);
+            statement.setTimestamp(3, Timestamp.from(clock.instant()));
+            return statement.executeUpdate();
+        }
+    }
+
+    /** Deletes at most {@code limit} traces kept longer than {@link #RETENTION}; how many it deleted. */
+    int forgetOld(int limit) throws SQLException {
+        try (var connection = dataSource.getConnection(); var statement = connection.prepareStatement(FORGET)) {
+            statement.setTimestamp(1, Timestamp.from(clock.instant().minus(RETENTION)));
+            statement.setInt(2, limit);
+            return statement.executeUpdate();
         }
     }
 

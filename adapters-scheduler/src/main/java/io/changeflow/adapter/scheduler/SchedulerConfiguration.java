@@ -6,6 +6,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.tracing.Tracer;
 import io.micrometer.tracing.propagation.Propagator;
 import java.time.Clock;
+import java.time.Duration;
 import javax.sql.DataSource;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
@@ -32,6 +33,9 @@ import org.springframework.context.annotation.Configuration;
 @EnableConfigurationProperties({SchedulerSettings.class, BacklogSettings.class})
 public class SchedulerConfiguration {
 
+    /** Rows deleted per statement by the purge job. */
+    static final int PURGE_CHUNK = 1000;
+
     /**
      * With a Micrometer {@link Tracer} and {@link Propagator} (Boot's tracing), every step row stores the trace
      * context of what scheduled it and every run continues that trace ({@link StepTraces}); without, steps run
@@ -57,6 +61,16 @@ public class SchedulerConfiguration {
         var metrics = new SchedulerMetrics(registry.getIfAvailable(), dataSource);
         metrics.bindSteps(workQueue);
         return metrics;
+    }
+
+    /** The request traces kept past their retention, deleted in bounded chunks every hour (not on the write path). */
+    @Bean
+    RecurringJob purgeStepTracesJob(DbSchedulerWorkQueue workQueue) {
+        return new RecurringJob("purge-step-traces", Duration.ofHours(1), () -> {
+            while (workQueue.forgetOldTraces(PURGE_CHUNK) == PURGE_CHUNK) {
+                // keep deleting in bounded chunks until a chunk comes back short
+            }
+        });
     }
 
     @Bean

@@ -187,6 +187,39 @@ class StepTracesTest {
     }
 
     /** Runs {@code scheduling} in a span of the caller's trace (as the web layer continues it). */
+    /** Old traces go by the recurring job {@code purge-step-traces}, in bounded chunks, never on the write path. */
+    @Test
+    void tracesPastTheirRetentionAreDeletedByThePurgeInChunksAndSchedulingDeletesNone() throws Exception {
+        var node = node("a", Map.of(StepKind.CREATE, seeing(step -> StepOutcome.done())));
+        try (var connection = db.dataSource().getConnection(); var sql = connection.createStatement()) {
+            sql.executeUpdate("delete from " + RequestTraces.TABLE);
+            for (int i = 0; i < 3; i++) {
+                sql.executeUpdate("insert into " + RequestTraces.TABLE + " (ref, fields, created_at) values ('old-" + i
+                        + "', 'traceparent=x', now(3) - interval 31 day)");
+            }
+        }
+        inTheSubmissionsTrace(() -> node.queue().schedule(Step.first(StepKind.CREATE, "op-kept"), Duration.ofHours(1)));
+        assertThat(traceRefs()).as("scheduling keeps its trace and deletes none").containsExactlyInAnyOrder(
+                "old-0", "old-1", "old-2", "op-kept");
+
+        var queue = node.queue();
+        assertThat(queue.forgetOldTraces(2)).isEqualTo(2);
+        assertThat(queue.forgetOldTraces(2)).isEqualTo(1);
+        assertThat(queue.forgetOldTraces(2)).isZero();
+        assertThat(traceRefs()).containsExactly("op-kept");
+    }
+
+    private static List<String> traceRefs() throws Exception {
+        try (var connection = db.dataSource().getConnection(); var sql = connection.createStatement();
+             var rows = sql.executeQuery("select ref from " + RequestTraces.TABLE + " order by ref")) {
+            var refs = new ArrayList<String>();
+            while (rows.next()) {
+                refs.add(rows.getString(1));
+            }
+            return refs;
+        }
+    }
+
     private static void inTheSubmissionsTrace(Supplier<Boolean> scheduling) {
         try (var caller = tracing.inCallersTrace()) {
             assertThat(scheduling.get()).isTrue();
