@@ -337,7 +337,7 @@ final class JooqOperations implements Operations {
                 .set(OPERATION.VERSION, OPERATION.VERSION.plus(1))
                 .set(OPERATION.DETAIL, truncate(note.detail(), DETAIL_MAX))
                 .set(OPERATION.UPDATED_AT, now());
-        if (moved.event() == WorkflowEvent.BATCH_REQUEUED || moved.event() == WorkflowEvent.BATCH_READMITTED) {
+        if (Transitions.leavesBatch(moved.event())) {
             update = update.set(OPERATION.BATCH_ID, (Long) null);
         }
         requireOneRow(update.where(OPERATION.ID.eq(id))

@@ -53,7 +53,7 @@ final class PinnedWrites {
     }
 
     static List<OperationId> applyAll(DSLContext dsl, List<Pinned> reads, WorkflowEvent event) {
-        if (event == WorkflowEvent.BATCH_REQUEUED || event == WorkflowEvent.BATCH_READMITTED) {
+        if (Transitions.leavesBatch(event)) {
             throw new IllegalArgumentException(event + " writes more than the two layers: apply it one by one");
         }
         var byId = new LinkedHashMap<String, Pinned>();

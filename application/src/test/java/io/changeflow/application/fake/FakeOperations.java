@@ -248,8 +248,7 @@ public final class FakeOperations implements Operations {
     }
 
     private static Operation copy(Operation op, Transition.Moved moved, String detail, Instant now) {
-        // like the adapter: a member that waits again (or is readmitted) no longer belongs to its batch
-        var leavesBatch = moved.event() == WorkflowEvent.BATCH_REQUEUED || moved.event() == WorkflowEvent.BATCH_READMITTED;
+        var leavesBatch = Transitions.leavesBatch(moved.event());
         return new Operation(op.id(), op.requester(), op.subject(), op.target(), op.reason(), op.expiresAt(), op.order(),
                 moved.step(), op.version() + 1, op.binding(), op.mergeRequest(), op.approvalTicket(),
                 leavesBatch ? Optional.empty() : op.batchId(), detail, op.createdAt(), now, op.kind(), op.removes());

@@ -73,6 +73,17 @@ public final class Transitions {
 
     private static final Map<WorkflowEvent, Rule> RULES = new EnumMap<>(WorkflowEvent.class);
 
+    /** The batch layer as data: where each batch status may move. */
+    private static final Map<BatchStatus, Set<BatchStatus>> BATCH_MOVES = new EnumMap<>(Map.of(
+            BatchStatus.RUNNING, EnumSet.of(BatchStatus.SUCCEEDED, BatchStatus.FAILED, BatchStatus.BLOCKED),
+            BatchStatus.BLOCKED, EnumSet.of(BatchStatus.SUCCEEDED, BatchStatus.FAILED),
+            BatchStatus.SUCCEEDED, EnumSet.noneOf(BatchStatus.class),
+            BatchStatus.FAILED, EnumSet.noneOf(BatchStatus.class)));
+
+    /** The events whose write clears the operation's batch assignment. */
+    private static final Set<WorkflowEvent> LEAVES_BATCH = Collections.unmodifiableSet(EnumSet.of(BATCH_REQUEUED,
+            BATCH_READMITTED));
+
     /** The events that open an operation, and the kind each opens. */
     private static final Map<WorkflowEvent, ChangeKind> OPENS = new EnumMap<>(WorkflowEvent.class);
 
@@ -89,8 +100,7 @@ public final class Transitions {
                 ChangeKind.REVOCATION);
         move(REMOVAL_NOT_APPROVED, DECIDABLE, StepStatus.APPROVAL_REJECTED, BindingStatus.REMOVAL_REJECTED);
 
-        put(new Rule(RENEWAL_FELL_THROUGH, false, Set.of(), true, EnumSet.of(StepStatus.CALLED_BACK), StepStatus.CALLED_BACK,
-                Optional.of(VALIDATED)));
+        detachedMove(RENEWAL_FELL_THROUGH, EnumSet.of(StepStatus.CALLED_BACK), StepStatus.CALLED_BACK, VALIDATED);
 
         move(APPROVAL_REQUESTED, set(MR_CREATED, APPROVAL_FAILED, APPROVAL_SENDING), StepStatus.APPROVAL_SUBMITTING, APPROVAL_SENDING);
         move(APPROVAL_SUBMITTED, set(APPROVAL_SENDING), StepStatus.APPROVAL_SUBMITTED, APPROVAL_SENT);
@@ -112,24 +122,22 @@ public final class Transitions {
         move(MR_PIPELINE_UNFINISHED, set(MR_CREATING), StepStatus.CREATE_PIPELINE_UNFINISHED, CREATE_FAILED);
         move(WorkflowEvent.CREATE_GAVE_UP, set(MR_CREATING, CREATE_FAILED), StepStatus.CREATE_GAVE_UP, CREATE_FAILED);
 
-        put(new Rule(HANDLE_STARTED, false, set(MR_CREATED, MERGING, HANDLE_FAILED), false, NOT_BATCH_STEPS,
-                StepStatus.HANDLE_STARTED, Optional.of(MERGING)));
+        moveAt(HANDLE_STARTED, set(MR_CREATED, MERGING, HANDLE_FAILED), NOT_BATCH_STEPS, StepStatus.HANDLE_STARTED, MERGING);
         move(BOTS_APPROVED, set(MERGING), StepStatus.HANDLE_APPROVED, MERGING);
         move(REBASE_STARTED, set(MERGING), StepStatus.HANDLE_REBASING, MERGING);
-        put(new Rule(WorkflowEvent.MERGED, false, set(MR_CREATED, MERGING, HANDLE_FAILED), false, NOT_BATCH_STEPS,
-                StepStatus.HANDLE_MERGED, Optional.of(BindingStatus.MERGED)));
+        moveAt(WorkflowEvent.MERGED, set(MR_CREATED, MERGING, HANDLE_FAILED), NOT_BATCH_STEPS, StepStatus.HANDLE_MERGED,
+                BindingStatus.MERGED);
         move(BOTS_APPROVAL_FAILED, set(MERGING), StepStatus.HANDLE_APPROVE_FAILED, HANDLE_FAILED);
         move(REBASE_CONFLICT, set(MERGING), StepStatus.HANDLE_REBASE_CONFLICT, HANDLE_FAILED);
         move(HANDLE_PIPELINE_FAILED, set(MERGING), StepStatus.HANDLE_PIPELINE_FAILED, HANDLE_FAILED);
         move(HANDLE_PIPELINE_TIMED_OUT, set(MERGING), StepStatus.HANDLE_PIPELINE_PENDING, MERGING);
         move(HANDLE_ERROR, set(MR_CREATED, MERGING), StepStatus.HANDLE_MERGE_FAILED, HANDLE_FAILED);
         move(WorkflowEvent.HANDLE_PIPELINE_UNFINISHED, set(MERGING), StepStatus.HANDLE_PIPELINE_UNFINISHED, HANDLE_FAILED);
-        put(new Rule(WorkflowEvent.HANDLE_GAVE_UP, false, set(MR_CREATED, MERGING, HANDLE_FAILED), false, NOT_BATCH_STEPS,
-                StepStatus.HANDLE_GAVE_UP, Optional.of(HANDLE_FAILED)));
+        moveAt(WorkflowEvent.HANDLE_GAVE_UP, set(MR_CREATED, MERGING, HANDLE_FAILED), NOT_BATCH_STEPS,
+                StepStatus.HANDLE_GAVE_UP, HANDLE_FAILED);
         move(MERGE_BLOCKED, set(MERGING), StepStatus.HANDLE_MERGE_BLOCKED, HANDLE_FAILED);
-        put(new Rule(MR_CLOSED_REMOTELY, false, set(MR_CREATING, MR_CREATED, MERGING, CREATE_FAILED, HANDLE_FAILED,
-                APPROVAL_SENDING, APPROVAL_SENT, APPROVAL_FAILED), false, NOT_BATCH_STEPS,
-                StepStatus.HANDLE_MR_CLOSED, Optional.of(CLOSED)));
+        moveAt(MR_CLOSED_REMOTELY, set(MR_CREATING, MR_CREATED, MERGING, CREATE_FAILED, HANDLE_FAILED, APPROVAL_SENDING,
+                APPROVAL_SENT, APPROVAL_FAILED), NOT_BATCH_STEPS, StepStatus.HANDLE_MR_CLOSED, CLOSED);
 
         move(DEPLOYED, AWAITING_DEPLOY, StepStatus.CALLED_BACK, VALIDATED);
         move(DEPLOY_DEADLINE_PASSED, set(BindingStatus.MERGED), StepStatus.DEPLOY_UNCONFIRMED, BindingStatus.DEPLOY_UNCONFIRMED);
@@ -145,9 +153,8 @@ public final class Transitions {
         move(BATCH_BLOCKED, set(BATCHED), StepStatus.BATCH_PENDING, BATCHED);
         move(BATCH_CULPRIT_FAILED, set(BATCHED), StepStatus.BATCH_PIPELINE_FAILED, HANDLE_FAILED);
         move(BATCH_GAVE_UP, set(BATCHED), StepStatus.BATCH_FAILED, HANDLE_FAILED);
-        put(new Rule(BATCH_READMITTED, false, set(HANDLE_FAILED), false,
-                EnumSet.of(StepStatus.BATCH_PIPELINE_FAILED, StepStatus.BATCH_FAILED),
-                StepStatus.BATCH_WAITING, Optional.of(BindingStatus.BATCH_WAITING)));
+        moveAt(BATCH_READMITTED, set(HANDLE_FAILED), EnumSet.of(StepStatus.BATCH_PIPELINE_FAILED, StepStatus.BATCH_FAILED),
+                StepStatus.BATCH_WAITING, BindingStatus.BATCH_WAITING);
 
         stepOnly(WorkflowEvent.CLOSE_STARTED, NOT_BATCH_STEPS, StepStatus.CLOSE_STARTED);
         stepOnly(WorkflowEvent.CLOSE_DONE, EnumSet.of(StepStatus.CLOSE_STARTED, StepStatus.CLOSE_FAILED), StepStatus.CLOSE_DONE);
@@ -155,6 +162,11 @@ public final class Transitions {
         move(WorkflowEvent.CLOSED_BY_OPERATOR, set(APPROVAL_FAILED, CREATE_FAILED, HANDLE_FAILED, MR_CREATING, MR_CREATED,
                 MERGING, APPROVAL_SENDING, APPROVAL_SENT, BindingStatus.BATCH_WAITING), StepStatus.CLOSED_BY_OPERATOR, CLOSED);
 
+        for (var status : BatchStatus.values()) {
+            if (!BATCH_MOVES.containsKey(status)) {
+                throw new ExceptionInInitializerError("no batch layer row for " + status);
+            }
+        }
         for (var event : WorkflowEvent.values()) {
             if (!RULES.containsKey(event)) {
                 throw new ExceptionInInitializerError("no transition rule for " + event);
@@ -225,11 +237,15 @@ public final class Transitions {
 
     /** The batch layer: RUNNING ends SUCCEEDED, FAILED or BLOCKED; BLOCKED is settled SUCCEEDED or FAILED. */
     public static boolean batchAllows(BatchStatus from, BatchStatus to) {
-        return switch (from) {
-            case RUNNING -> to == BatchStatus.SUCCEEDED || to == BatchStatus.FAILED || to == BatchStatus.BLOCKED;
-            case BLOCKED -> to == BatchStatus.SUCCEEDED || to == BatchStatus.FAILED;
-            case SUCCEEDED, FAILED -> false;
-        };
+        return BATCH_MOVES.get(from).contains(to);
+    }
+
+    /**
+     * True for the events after which an operation no longer belongs to its batch (it waits for a round again, or is
+     * readmitted to one): the write clears its {@code batch_id}. Every adapter that writes the operation asks this.
+     */
+    public static boolean leavesBatch(WorkflowEvent event) {
+        return LEAVES_BATCH.contains(event);
     }
 
     /** Throws {@link IllegalBatchTransitionException} when the batch layer refuses. */
@@ -306,7 +322,18 @@ public final class Transitions {
     }
 
     private static void move(WorkflowEvent event, Set<BindingStatus> from, StepStatus step, BindingStatus binding) {
-        put(new Rule(event, false, Set.copyOf(from), false, Set.of(), step, Optional.of(binding)));
+        moveAt(event, from, Set.of(), step, binding);
+    }
+
+    /** Like {@link #move}, allowed only at {@code fromSteps}. */
+    private static void moveAt(WorkflowEvent event, Set<BindingStatus> from, Set<StepStatus> fromSteps, StepStatus step,
+                               BindingStatus binding) {
+        put(new Rule(event, false, Set.copyOf(from), false, Set.copyOf(fromSteps), step, Optional.of(binding)));
+    }
+
+    /** An event of an operation that no longer owns its binding row (it gives the row back). */
+    private static void detachedMove(WorkflowEvent event, Set<StepStatus> fromSteps, StepStatus step, BindingStatus binding) {
+        put(new Rule(event, false, Set.of(), true, Set.copyOf(fromSteps), step, Optional.of(binding)));
     }
 
     private static void stepOnly(WorkflowEvent event, Set<StepStatus> fromSteps, StepStatus step) {
