@@ -270,7 +270,7 @@ final class JooqBatches implements Batches {
                     .set(OPERATION.UPDATED_AT, now());
             if (claimedBy.isPresent()) {
                 update = update.set(OPERATION.BATCH_ID, claimedBy.get());
-            } else if (event == WorkflowEvent.BATCH_REQUEUED) {
+            } else if (Transitions.leavesBatch(event)) {
                 update = update.set(OPERATION.BATCH_ID, (Long) null);
             }
             requireRows(update.where(OPERATION.ID.in(chunk))
@@ -441,26 +441,22 @@ final class JooqBatches implements Batches {
      */
     @Override
     public void changeStatus(long batchId, BatchStatus from, BatchStatus to, String detail) {
-        Transitions.requireBatch(from, to);
         dsl.transaction(tx -> {
             var ctx = tx.dsl();
-            requireOneRow(ctx.update(MERGE_BATCH)
-                    .set(MERGE_BATCH.STATUS, code(to))
-                    .set(MERGE_BATCH.VERSION, MERGE_BATCH.VERSION.plus(1))
-                    .set(MERGE_BATCH.DETAIL, truncate(detail, 1000))
-                    .set(MERGE_BATCH.UPDATED_AT, now())
-                    .where(MERGE_BATCH.ID.eq(batchId))
-                    .and(MERGE_BATCH.STATUS.eq(code(from)))
-                    .execute(), "batch " + batchId + " " + from + " -> " + to);
+            guardedStatus(ctx, batchId, from, to, detail);
             if (to == BatchStatus.FAILED) {
-                var released = claimedRows(ctx, batchId);
-                for (var chunk : chunks(released)) {
-                    requireRows(deleteRequests(ctx, chunk, Optional.of(batchId)), chunk.size(),
-                            "releasing members of batch " + batchId);
-                    insertMembership(ctx, batchId, chunk, RELEASED);
-                }
+                release(ctx, batchId, claimedRows(ctx, batchId));
             }
         });
+    }
+
+    /** Deletes the waiting-set rows of members that leave batch {@code batchId} and records them RELEASED. */
+    private static void release(DSLContext ctx, long batchId, List<Waiting> released) {
+        for (var chunk : chunks(released)) {
+            requireRows(deleteRequests(ctx, chunk, Optional.of(batchId)), chunk.size(),
+                    "releasing members of batch " + batchId);
+            insertMembership(ctx, batchId, chunk, RELEASED);
+        }
     }
 
     /**
@@ -498,11 +494,7 @@ final class JooqBatches implements Batches {
             if (resolution instanceof Resolution.Failed failed) {
                 storeRetries(ctx, settlement.requeued(), failed.retries());
             }
-            for (var chunk : chunks(settlement.released())) {
-                requireRows(deleteRequests(ctx, chunk, Optional.of(batchId)), chunk.size(),
-                        "releasing members of batch " + batchId);
-                insertMembership(ctx, batchId, chunk, RELEASED);
-            }
+            release(ctx, batchId, settlement.released());
             var settled = findIn(ctx, batchId).orElseThrow();
             if (resolution instanceof Resolution.Merged) {
                 settled.mergeRequest().ifPresent(mr -> JooqOperations.recordMergeOrder(ctx, mr.project(), mr.iid()));
@@ -609,33 +601,20 @@ final class JooqBatches implements Batches {
                     released.addAll(claimed);
                 }
                 case Resolution.Failed failed -> {
-                    switch (failed.plan()) {
-                        case Bisection.Plan.RequeueAll<OperationId> all -> {
-                            named.addAll(all.members());
-                            events.put(WorkflowEvent.BATCH_REQUEUED, values(all.members()));
-                            requeued.add(new Requeue(rows(all.members(), byOperation), false, null, 0));
-                        }
+                    var plan = failed.plan();
+                    named.addAll(plan.members());
+                    events.put(plan.memberEvent(), values(plan.members()));
+                    switch (plan) {
+                        case Bisection.Plan.RequeueAll<OperationId> all ->
+                                requeued.add(new Requeue(rows(all.members(), byOperation), false, null, 0));
                         case Bisection.Plan.Split<OperationId> split -> {
-                            named.addAll(split.firstHalf());
-                            named.addAll(split.secondHalf());
-                            var all = new ArrayList<>(values(split.firstHalf()));
-                            all.addAll(values(split.secondHalf()));
-                            events.put(WorkflowEvent.BATCH_REQUEUED, all);
-                            requeued.add(new Requeue(rows(split.firstHalf(), byOperation), true, "b" + batchId + "a",
-                                    split.depth()));
-                            requeued.add(new Requeue(rows(split.secondHalf(), byOperation), true, "b" + batchId + "b",
-                                    split.depth()));
+                            requeued.add(new Requeue(rows(split.firstHalf(), byOperation), true,
+                                    Bisection.Plan.Split.firstGroup(batchId), split.depth()));
+                            requeued.add(new Requeue(rows(split.secondHalf(), byOperation), true,
+                                    Bisection.Plan.Split.secondGroup(batchId), split.depth()));
                         }
-                        case Bisection.Plan.Blame<OperationId> blame -> {
-                            named.add(blame.culprit());
-                            events.put(WorkflowEvent.BATCH_CULPRIT_FAILED, values(List.of(blame.culprit())));
-                            released.addAll(rows(List.of(blame.culprit()), byOperation));
-                        }
-                        case Bisection.Plan.GiveUp<OperationId> giveUp -> {
-                            named.addAll(giveUp.members());
-                            events.put(WorkflowEvent.BATCH_GAVE_UP, values(giveUp.members()));
-                            released.addAll(rows(giveUp.members(), byOperation));
-                        }
+                        case Bisection.Plan.Blame<OperationId> blame -> released.addAll(rows(blame.members(), byOperation));
+                        case Bisection.Plan.GiveUp<OperationId> giveUp -> released.addAll(rows(giveUp.members(), byOperation));
                     }
                 }
             }

@@ -182,17 +182,7 @@ public final class FakeBatches implements Batches {
         var moves = new LinkedHashMap<OperationId, WorkflowEvent>();
         switch (resolution) {
             case Resolution.Merged merged -> claimed.forEach(id -> moves.put(id, WorkflowEvent.BATCH_MERGED));
-            case Resolution.Failed failed -> {
-                switch (failed.plan()) {
-                    case Bisection.Plan.RequeueAll<OperationId> all -> all.members().forEach(id -> moves.put(id, WorkflowEvent.BATCH_REQUEUED));
-                    case Bisection.Plan.Split<OperationId> split -> {
-                        split.firstHalf().forEach(id -> moves.put(id, WorkflowEvent.BATCH_REQUEUED));
-                        split.secondHalf().forEach(id -> moves.put(id, WorkflowEvent.BATCH_REQUEUED));
-                    }
-                    case Bisection.Plan.Blame<OperationId> blame -> moves.put(blame.culprit(), WorkflowEvent.BATCH_CULPRIT_FAILED);
-                    case Bisection.Plan.GiveUp<OperationId> giveUp -> giveUp.members().forEach(id -> moves.put(id, WorkflowEvent.BATCH_GAVE_UP));
-                }
-            }
+            case Resolution.Failed failed -> failed.plan().members().forEach(id -> moves.put(id, failed.plan().memberEvent()));
         }
         if (!new HashSet<>(claimed).equals(moves.keySet()) || claimed.size() != moves.size()) {
             throw new IllegalArgumentException("the plan names " + moves.keySet() + ", batch " + batchId + " has " + claimed);
@@ -205,9 +195,9 @@ public final class FakeBatches implements Batches {
                     case Bisection.Plan.RequeueAll<OperationId> all -> all.members().forEach(id -> requeue(id, rows.get(id).group(),
                             rows.get(id).depth(), failed.retries()));
                     case Bisection.Plan.Split<OperationId> split -> {
-                        split.firstHalf().forEach(id -> requeue(id, Optional.of("b" + batchId + "a"), split.depth(),
+                        split.firstHalf().forEach(id -> requeue(id, Optional.of(Bisection.Plan.Split.firstGroup(batchId)), split.depth(),
                                 failed.retries()));
-                        split.secondHalf().forEach(id -> requeue(id, Optional.of("b" + batchId + "b"), split.depth(),
+                        split.secondHalf().forEach(id -> requeue(id, Optional.of(Bisection.Plan.Split.secondGroup(batchId)), split.depth(),
                                 failed.retries()));
                     }
                     case Bisection.Plan.Blame<OperationId> blame -> rows.remove(blame.culprit());

@@ -1,5 +1,7 @@
 package io.changeflow.domain.batch;
 
+import io.changeflow.domain.state.WorkflowEvent;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 
@@ -11,19 +13,71 @@ import java.util.Objects;
  */
 public final class Bisection {
 
-    /** The plan for the members. */
+    /**
+     * The plan for the members. Each plan moves all the members it names by one event, {@link #memberEvent()}: the one
+     * rule the persistence adapter and the test fakes apply when they settle a failed batch.
+     */
     public sealed interface Plan<T> {
-        /** Requeue all members unchanged (same group, same depth). */
-        record RequeueAll<T>(List<T> members) implements Plan<T> {}
+        /** Every member the plan names, in claim order (a split's first half before its second). */
+        List<T> members();
 
-        /** Requeue as two groups retried separately, each at {@code depth}. */
-        record Split<T>(List<T> firstHalf, List<T> secondHalf, int depth) implements Plan<T> {}
+        /** The event each member takes. */
+        WorkflowEvent memberEvent();
 
-        /** A batch of one failed deterministically: this member is the cause. */
-        record Blame<T>(T culprit) implements Plan<T> {}
+        /** Requeue all members unchanged (same group, same depth); each member BATCH_REQUEUED. */
+        record RequeueAll<T>(List<T> members) implements Plan<T> {
+            @Override
+            public WorkflowEvent memberEvent() {
+                return WorkflowEvent.BATCH_REQUEUED;
+            }
+        }
 
-        /** The split limit is reached: fail every member (the maintainers look at them). */
-        record GiveUp<T>(List<T> members) implements Plan<T> {}
+        /** Requeue as two groups retried separately, each at {@code depth}; each member BATCH_REQUEUED. */
+        record Split<T>(List<T> firstHalf, List<T> secondHalf, int depth) implements Plan<T> {
+            @Override
+            public List<T> members() {
+                var all = new ArrayList<T>(firstHalf.size() + secondHalf.size());
+                all.addAll(firstHalf);
+                all.addAll(secondHalf);
+                return List.copyOf(all);
+            }
+
+            @Override
+            public WorkflowEvent memberEvent() {
+                return WorkflowEvent.BATCH_REQUEUED;
+            }
+
+            /** The bisection group the first half of batch {@code batchId} waits in. */
+            public static String firstGroup(long batchId) {
+                return "b" + batchId + "a";
+            }
+
+            /** The bisection group the second half of batch {@code batchId} waits in. */
+            public static String secondGroup(long batchId) {
+                return "b" + batchId + "b";
+            }
+        }
+
+        /** A batch of one failed deterministically: this member is the cause; it takes BATCH_CULPRIT_FAILED. */
+        record Blame<T>(T culprit) implements Plan<T> {
+            @Override
+            public List<T> members() {
+                return List.of(culprit);
+            }
+
+            @Override
+            public WorkflowEvent memberEvent() {
+                return WorkflowEvent.BATCH_CULPRIT_FAILED;
+            }
+        }
+
+        /** The split limit is reached: fail every member (the maintainers look at them); each BATCH_GAVE_UP. */
+        record GiveUp<T>(List<T> members) implements Plan<T> {
+            @Override
+            public WorkflowEvent memberEvent() {
+                return WorkflowEvent.BATCH_GAVE_UP;
+            }
+        }
     }
 
     private Bisection() {

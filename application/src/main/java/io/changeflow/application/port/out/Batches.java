@@ -125,9 +125,8 @@ public interface Batches {
      *       partition's slot by the same write;</li>
      *   <li>the members' transitions through the domain's transition table, each member pinned to the
      *       state and version read (operation rows first, binding rows second): merged, every member
-     *       BATCH_MERGED; failed, per the {@link io.changeflow.domain.batch.Bisection.Plan}:
-     *       {@code RequeueAll} and {@code Split} BATCH_REQUEUED, {@code Blame} BATCH_CULPRIT_FAILED (the
-     *       hint says CONTACT_MAINTAINERS), {@code GiveUp} BATCH_GAVE_UP;</li>
+     *       BATCH_MERGED; failed, each member the plan names takes
+     *       {@link io.changeflow.domain.batch.Bisection.Plan#memberEvent()};</li>
      *   <li>the members' waiting-set rows: requeued members wait again in place, keeping their
      *       admission time (so they come before younger requests once eligible; with
      *       {@link Resolution.Failed#retries()} their transient failure count and next eligible time are stored): {@code RequeueAll} in the same
