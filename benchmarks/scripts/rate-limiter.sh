@@ -9,9 +9,9 @@ ensure_built
 machine
 out="$REPO/benchmarks/target/results"
 mkdir -p "$out"
-"$JAVA" -jar "$BENCH_JAR" 'io.changeflow.adapter.web.(RateLimiterBenchmark|FakeClockBaseline)' ${JMH_ARGS:-} \
+"$JAVA" -jar "$BENCH_JAR" 'io.changeflow.adapter.web.guard.(RateLimiterBenchmark|FakeClockBaseline)' ${JMH_ARGS:-} \
   -rf json -rff "$out/rate-limiter-jmh.json" | tee "$out/rate-limiter-jmh.txt"
 echo "uptime: $(uptime)"
-"$JAVA" -XX:+UseSerialGC -XX:MarkSweepDeadRatio=0 -Xmx3g -cp "$BENCH_JAR" io.changeflow.adapter.web.LimiterRetainedHeap all "${KEYS:-1000000}" \
+"$JAVA" -XX:+UseSerialGC -XX:MarkSweepDeadRatio=0 -Xmx3g -cp "$BENCH_JAR" io.changeflow.adapter.web.guard.LimiterRetainedHeap all "${KEYS:-1000000}" \
   | tee "$out/rate-limiter-heap.txt"
 echo "uptime: $(uptime)"

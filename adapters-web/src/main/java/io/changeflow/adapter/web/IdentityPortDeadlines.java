@@ -1,5 +1,6 @@
 package io.changeflow.adapter.web;
 
+import io.changeflow.adapter.web.identity.TimeBoxedCalls;
 import io.changeflow.application.port.out.Directory;
 import io.changeflow.application.port.out.Permissions;
 import io.changeflow.domain.identity.Identity;
@@ -18,7 +19,7 @@ import org.springframework.beans.factory.config.BeanPostProcessor;
  * or "login failed" (directory). The embedded defaults answer in-process from memory, so for them the deadline
  * never fires; it is there for the adapters that call out.
  */
-final class IdentityPortDeadlines implements BeanPostProcessor {
+public final class IdentityPortDeadlines implements BeanPostProcessor {
 
     private final Supplier<WebProperties> properties;
 

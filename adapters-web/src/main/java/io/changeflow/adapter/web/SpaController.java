@@ -1,5 +1,7 @@
 package io.changeflow.adapter.web;
 
+import io.changeflow.adapter.web.envelope.ApiException;
+import io.changeflow.adapter.web.envelope.ErrorCode;
 import org.springframework.core.io.ClassPathResource;
 import org.springframework.core.io.Resource;
 import org.springframework.http.CacheControl;

@@ -1,5 +1,9 @@
 package io.changeflow.adapter.web;
 
+import io.changeflow.adapter.web.guard.AuthorizationInterceptor;
+import io.changeflow.adapter.web.guard.RateLimitInterceptor;
+import io.changeflow.adapter.web.identity.VerifiedCallerResolver;
+import io.changeflow.adapter.web.metrics.BusinessActivityInterceptor;
 import java.time.Duration;
 import java.util.List;
 import org.springframework.core.Ordered;

@@ -1,5 +1,6 @@
 package io.changeflow.adapter.web;
 
+import io.changeflow.adapter.web.identity.AuthorizationRules;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -14,7 +15,7 @@ import org.springframework.util.unit.DataSize;
  * {@link io.changeflow.adapter.web.local.FileDynamicConfig} and {@link io.changeflow.application.settings.Settings}). Every default
  * is here; docs/configuration.md lists them.
  */
-record WebProperties(
+public record WebProperties(
         Path dynamicConfigFile,
         Duration dynamicConfigPollInterval,
         List<String> trustedProxies,
@@ -38,9 +39,9 @@ record WebProperties(
     static final String DEFAULT_DYNAMIC_CONFIG_FILE = "config/dynamic.properties";
 
     /** Settings of an earlier version that the rule table replaced; set, they stop start-up rather than be ignored. */
-    static final List<String> REPLACED = List.of("changeflow.authorization.paths", "changeflow.authorization.rule-codes");
+    public static final List<String> REPLACED = List.of("changeflow.authorization.paths", "changeflow.authorization.rule-codes");
 
-    static WebProperties load(Environment environment) {
+    public static WebProperties load(Environment environment) {
         var binder = Binder.get(environment);
         for (var replaced : REPLACED) {
             if (binder.bind(replaced, Bindable.listOf(String.class)).isBound()) {

@@ -8,6 +8,8 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.jsonPath;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
+import io.changeflow.adapter.web.identity.CallerIdentity;
+import io.changeflow.adapter.web.identity.OperatorParameters;
 import java.time.Duration;
 import java.util.Set;
 import org.junit.jupiter.api.Test;

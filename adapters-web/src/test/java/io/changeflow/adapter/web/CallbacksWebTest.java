@@ -5,8 +5,9 @@ import static org.springframework.test.web.servlet.request.MockMvcRequestBuilder
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.jsonPath;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
-import io.changeflow.application.callback.HandleApprovalCallback;
+import io.changeflow.adapter.web.metrics.MeterNames;
 import io.changeflow.application.callback.HandleApprovalCallback.Decision;
+import io.changeflow.application.callback.HandleApprovalCallback;
 import io.changeflow.application.fake.FakeTargets;
 import io.changeflow.application.fake.InMemoryChangeflow;
 import io.changeflow.application.port.out.CallbackAuthenticity.Source;
@@ -106,7 +107,7 @@ class CallbacksWebTest extends WebTestSupport {
         expectInvalidSignature(mvc.perform(signed.withBody(decision(requestId, id, "APPROVED")).applyTo(approval())));
         expectInvalidSignature(mvc.perform(signed.withBody(decision(requestId, id, "REJECTED") + " ").applyTo(approval())));
         assertNothingProcessed(writes, id, requestId);
-        assertThat(registry.count(CallbacksController.REFUSED_METRIC, "source", "approval", "reason", "invalid_signature"))
+        assertThat(registry.count(MeterNames.CALLBACKS_REFUSED, "source", "approval", "reason", "invalid_signature"))
                 .as("what the signature-failure alert counts").isEqualTo(2);
     }
 
@@ -180,9 +181,9 @@ class CallbacksWebTest extends WebTestSupport {
         mvc.perform(approval().contentType("application/json").content(decision(requestId, id, "APPROVED")))
                 .andExpect(status().isServiceUnavailable());
         assertNothingProcessed(writes, id, requestId);
-        assertThat(registry.count(CallbacksController.REFUSED_METRIC, "source", "approval", "reason", "not_configured"))
+        assertThat(registry.count(MeterNames.CALLBACKS_REFUSED, "source", "approval", "reason", "not_configured"))
                 .isEqualTo(2);
-        assertThat(registry.count(CallbacksController.REFUSED_METRIC, "source", "approval", "reason", "invalid_signature"))
+        assertThat(registry.count(MeterNames.CALLBACKS_REFUSED, "source", "approval", "reason", "invalid_signature"))
                 .isZero();
     }
 

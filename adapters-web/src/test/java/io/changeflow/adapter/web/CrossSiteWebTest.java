@@ -2,6 +2,8 @@ package io.changeflow.adapter.web;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.changeflow.adapter.web.guard.CrossSiteRequestFilter;
+import io.changeflow.adapter.web.identity.CallerIdentity;
 import io.changeflow.domain.request.OperationId;
 import java.util.ArrayList;
 import java.util.List;

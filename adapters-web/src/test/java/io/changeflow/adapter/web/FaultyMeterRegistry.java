@@ -11,9 +11,9 @@ import io.micrometer.core.instrument.distribution.pause.PauseDetector;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 
 /** A meter registry that, once {@link #faulty} is set, throws on every lookup the web layer makes and on every new meter (counters, timers, summaries). */
-final class FaultyMeterRegistry extends SimpleMeterRegistry {
+public final class FaultyMeterRegistry extends SimpleMeterRegistry {
 
-    volatile boolean faulty;
+    public volatile boolean faulty;
 
     private void check() {
         if (faulty) {
@@ -89,13 +89,13 @@ final class FaultyMeterRegistry extends SimpleMeterRegistry {
     }
 
     /** The count of a counter, 0 when it does not exist. */
-    double count(String name, String... tags) {
+    public double count(String name, String... tags) {
         var counter = find(name).tags(tags).counter();
         return counter == null ? 0 : counter.count();
     }
 
     /** The number of recordings of a timer, 0 when it does not exist. */
-    long timed(String name, String... tags) {
+    public long timed(String name, String... tags) {
         var timer = find(name).tags(tags).timer();
         return timer == null ? 0 : timer.count();
     }

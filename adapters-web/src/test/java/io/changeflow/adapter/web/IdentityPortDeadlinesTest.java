@@ -3,6 +3,7 @@ package io.changeflow.adapter.web;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.changeflow.adapter.web.identity.TimeBoxedCalls;
 import io.changeflow.application.port.out.Directory;
 import io.changeflow.application.port.out.Permissions;
 import io.changeflow.domain.identity.Identity;

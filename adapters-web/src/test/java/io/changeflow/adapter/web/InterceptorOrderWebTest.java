@@ -2,6 +2,9 @@ package io.changeflow.adapter.web;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.changeflow.adapter.web.guard.AuthorizationInterceptor;
+import io.changeflow.adapter.web.guard.RateLimitInterceptor;
+import io.changeflow.adapter.web.metrics.BusinessActivityInterceptor;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -29,7 +32,7 @@ class InterceptorOrderWebTest extends WebTestSupport {
         return chain.getInterceptorList().stream()
                 .map(i -> i instanceof MappedInterceptor mapped ? mapped.getInterceptor() : i)
                 .<Class<?>>map(HandlerInterceptor::getClass)
-                .filter(type -> type.getPackageName().equals(RateLimitInterceptor.class.getPackageName()))
+                .filter(type -> type.getPackageName().startsWith(WebConfiguration.class.getPackageName()))
                 .toList();
     }
 

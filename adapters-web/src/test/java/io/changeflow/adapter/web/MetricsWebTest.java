@@ -5,6 +5,11 @@ import static org.springframework.test.web.servlet.request.MockMvcRequestBuilder
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
+import io.changeflow.adapter.web.envelope.RequestTraceFilter;
+import io.changeflow.adapter.web.identity.CallerIdentity;
+import io.changeflow.adapter.web.identity.OperatorParameters;
+import io.changeflow.adapter.web.metrics.BusinessActivityInterceptor;
+import io.changeflow.adapter.web.metrics.MeterNames;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -117,7 +122,7 @@ class MetricsWebTest extends WebTestSupport {
     void aMeterRegistryThrowingOnEveryCallChangesNoAnswerByteForByte() throws Exception {
         var healthy = runScenario();
         assertThat(registry.find(REQUESTS).timers()).isNotEmpty();
-        assertThat(registry.find(RateLimitInterceptor.REJECTED_METRIC).counters()).isNotEmpty();
+        assertThat(registry.find(MeterNames.RATE_LIMIT_REJECTED).counters()).isNotEmpty();
 
         registry.clear();
         registry.faulty = true;
@@ -125,7 +130,7 @@ class MetricsWebTest extends WebTestSupport {
         registry.faulty = false;
 
         assertThat(registry.find(REQUESTS).timers()).as("the fault was active").isEmpty();
-        assertThat(registry.find(RateLimitInterceptor.REJECTED_METRIC).counters()).as("the fault was active").isEmpty();
+        assertThat(registry.find(MeterNames.RATE_LIMIT_REJECTED).counters()).as("the fault was active").isEmpty();
         assertThat(faulty).containsExactlyElementsOf(healthy);
     }
 

@@ -7,6 +7,7 @@ import static org.springframework.test.web.servlet.request.MockMvcRequestBuilder
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.jsonPath;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
+import io.changeflow.adapter.web.identity.OperatorParameters;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.springframework.http.MediaType;

@@ -7,6 +7,10 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.jsonPath;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
+import io.changeflow.adapter.web.identity.CallerIdentity;
+import io.changeflow.adapter.web.identity.TrustedProxies;
+import io.changeflow.adapter.web.metrics.BusinessActivityInterceptor;
+import io.changeflow.adapter.web.metrics.MeterNames;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.springframework.http.MediaType;
@@ -37,7 +41,7 @@ class RateLimitWebTest extends WebTestSupport {
                 .andExpect(header().string("Retry-After", "60"))
                 .andExpect(header().string("RateLimit-Policy", "\"apply\";q=3;w=60"))
                 .andExpect(header().string("RateLimit", "\"apply\";r=0;t=60"));
-        assertThat(registry.count(RateLimitInterceptor.REJECTED_METRIC, "bucket", "apply")).isEqualTo(1);
+        assertThat(registry.count(MeterNames.RATE_LIMIT_REJECTED, "bucket", "apply")).isEqualTo(1);
     }
 
     @Test
@@ -168,7 +172,7 @@ class RateLimitWebTest extends WebTestSupport {
         for (var i = 0; i < 3; i++) {
             mvc.perform(as(submit(), "heidi")).andExpect(status().isTooManyRequests());
         }
-        assertThat(registry.count(RateLimitInterceptor.DEGRADED_METRIC, "bucket", "apply", "reason", "cluster_error")).isEqualTo(6);
+        assertThat(registry.count(MeterNames.RATE_LIMIT_DEGRADED, "bucket", "apply", "reason", "cluster_error")).isEqualTo(6);
     }
 
     @Test
@@ -178,7 +182,7 @@ class RateLimitWebTest extends WebTestSupport {
         var started = System.nanoTime();
         mvc.perform(as(submit(), "ivan")).andExpect(status().isAccepted());
         assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofMillis(2500));
-        assertThat(registry.count(RateLimitInterceptor.DEGRADED_METRIC, "bucket", "apply", "reason", "cluster_error")).isEqualTo(1);
+        assertThat(registry.count(MeterNames.RATE_LIMIT_DEGRADED, "bucket", "apply", "reason", "cluster_error")).isEqualTo(1);
     }
 
     @Test
@@ -227,7 +231,7 @@ class RateLimitWebTest extends WebTestSupport {
         var activity = new String[] {"activity", "POST /test/submit"};
         assertThat(registry.count(BusinessActivityInterceptor.RECEIVED, activity)).isEqualTo(3);
         assertThat(registry.count(BusinessActivityInterceptor.SUCCEEDED, activity)).isEqualTo(3);
-        assertThat(registry.count(RateLimitInterceptor.REJECTED_METRIC, "bucket", "apply")).isEqualTo(2);
+        assertThat(registry.count(MeterNames.RATE_LIMIT_REJECTED, "bucket", "apply")).isEqualTo(2);
     }
 
     @Test

@@ -10,7 +10,7 @@ import java.util.regex.Pattern;
  * Every response body the test suite produces (MockMvc, real HTTP, direct servlet responses), so
  * {@link ResponseBodyScanExtension} can check after each test that none leaks internals.
  */
-final class ResponseCorpus {
+public final class ResponseCorpus {
 
     /** One captured body. */
     record Captured(String source, String body) {}
@@ -32,7 +32,7 @@ final class ResponseCorpus {
     private ResponseCorpus() {
     }
 
-    static void record(String source, String body) {
+    public static void record(String source, String body) {
         if (body != null && !body.isEmpty()) {
             PENDING.add(new Captured(source, body));
         }

@@ -7,6 +7,7 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.jsonPath;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
+import io.changeflow.adapter.web.identity.CallerIdentity;
 import io.changeflow.adapter.web.local.FileDynamicConfig;
 import io.changeflow.application.settings.Settings;
 import io.changeflow.domain.config.AccessMode;

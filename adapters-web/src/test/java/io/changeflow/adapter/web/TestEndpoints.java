@@ -1,5 +1,11 @@
 package io.changeflow.adapter.web;
 
+import io.changeflow.adapter.web.envelope.ApiException;
+import io.changeflow.adapter.web.envelope.ApiResponse;
+import io.changeflow.adapter.web.envelope.ErrorCode;
+import io.changeflow.adapter.web.guard.RateLimit;
+import io.changeflow.adapter.web.identity.AccessGate;
+import io.changeflow.adapter.web.identity.OperatorParameters;
 import io.changeflow.application.port.out.ExternalCallException;
 import io.changeflow.application.settings.Settings;
 import jakarta.servlet.http.HttpServletRequest;

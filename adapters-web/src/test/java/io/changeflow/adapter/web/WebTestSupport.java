@@ -2,6 +2,8 @@ package io.changeflow.adapter.web;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.changeflow.adapter.web.guard.SlidingWindowLimiter;
+import io.changeflow.adapter.web.identity.CallerIdentity;
 import io.changeflow.adapter.web.local.FileDynamicConfig;
 import io.changeflow.application.callback.HandleApprovalCallback.Decision;
 import io.changeflow.application.fake.FakeTargets;

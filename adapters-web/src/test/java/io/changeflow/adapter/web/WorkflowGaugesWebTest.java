@@ -2,6 +2,7 @@ package io.changeflow.adapter.web;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.changeflow.adapter.web.metrics.WorkflowGauges;
 import io.changeflow.application.fake.FakeTargets;
 import io.changeflow.application.query.ShowStats;
 import io.changeflow.application.recovery.FindOverdueRequests;

@@ -2,11 +2,13 @@ package io.changeflow.bootstrap.architecture;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
 import com.tngtech.archunit.base.DescribedPredicate;
 import com.tngtech.archunit.core.domain.JavaCall;
 import com.tngtech.archunit.lang.ArchRule;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The architecture rules, parameterised by the root package so that the same rules run against
@@ -74,6 +76,42 @@ final class ArchitectureRules {
                 .should().dependOnClassesThat().resideInAnyPackage(root + ".adapter.web", "org.springframework.web..",
                         "org.springframework.http..", "jakarta.servlet..")
                 .as("adapter.web.local uses neither the web wiring nor servlet, Spring MVC or HTTP types");
+    }
+
+    /** The web adapter's packages by concern, and which of the others each may use (docs/walkthrough.md). */
+    private static final Map<String, List<String>> WEB_PACKAGES = Map.of(
+            "envelope", List.of(),
+            "identity", List.of("envelope"),
+            "metrics", List.of("envelope", "identity"),
+            "guard", List.of("envelope", "identity", "metrics"),
+            "api", List.of("envelope", "identity", "metrics", "guard", "local"),
+            "local", List.of());
+
+    /** No cycle between the packages of the web adapter ({@code adapter.web.api}, {@code .identity}, ...). */
+    static ArchRule webPackagesAreFreeOfCycles(String root) {
+        return slices().matching(root + ".adapter.web.(*)..").should().beFreeOfCycles()
+                .as("the web adapter's packages are free of cycles");
+    }
+
+    /**
+     * The direction inside the web adapter: the wiring ({@code adapter.web} itself) uses every package, none of them
+     * uses the wiring, and each uses only the packages below it: envelope, identity, metrics, guard, api.
+     */
+    static List<ArchRule> webPackagesKeepTheirDirection(String root) {
+        var web = root + ".adapter.web";
+        return WEB_PACKAGES.entrySet().stream().sorted(Map.Entry.comparingByKey())
+                .map(entry -> {
+                    var forbidden = new java.util.ArrayList<String>();
+                    forbidden.add(web);
+                    WEB_PACKAGES.keySet().stream()
+                            .filter(other -> !other.equals(entry.getKey()) && !entry.getValue().contains(other))
+                            .forEach(other -> forbidden.add(web + "." + other + ".."));
+                    return (ArchRule) noClasses().that().resideInAPackage(web + "." + entry.getKey() + "..")
+                            .should().dependOnClassesThat().resideInAnyPackage(forbidden.toArray(String[]::new))
+                            .as("adapter.web." + entry.getKey() + " uses only " + (entry.getValue().isEmpty()
+                                    ? "no other web package" : "adapter.web." + String.join(", ", entry.getValue())));
+                })
+                .toList();
     }
 
     private static String[] otherAdapters(String root, String adapter, List<String> adapters) {

@@ -66,6 +66,14 @@ class ArchitectureRulesCanFailTest {
         assertFails(ArchitectureRules.localAdaptersAreNotWeb(FIXTURE), "HttpStatus");
     }
 
+    @Test
+    void webPackageRulesCatchACycleAndAPackageUsingOneAboveIt() {
+        assertFails(ArchitectureRules.webPackagesAreFreeOfCycles(FIXTURE), "IdentityUsingApi");
+        var identityRule = ArchitectureRules.webPackagesKeepTheirDirection(FIXTURE).stream()
+                .filter(rule -> rule.getDescription().startsWith("adapter.web.identity ")).findFirst().orElseThrow();
+        assertFails(identityRule, "IdentityUsingApi");
+    }
+
     private static void assertFails(ArchRule rule, String mentioned) {
         assertThatThrownBy(() -> rule.check(violations))
                 .isInstanceOf(AssertionError.class)

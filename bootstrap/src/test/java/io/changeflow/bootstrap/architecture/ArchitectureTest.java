@@ -63,6 +63,12 @@ class ArchitectureTest {
     }
 
     @Test
+    void theWebAdaptersPackagesKeepTheirDirection() {
+        ArchitectureRules.webPackagesAreFreeOfCycles(ROOT).check(changeflow);
+        ArchitectureRules.webPackagesKeepTheirDirection(ROOT).forEach(rule -> rule.check(changeflow));
+    }
+
+    @Test
     void theImportSeesEveryLayer() {
         // Guards against a rule passing vacuously because a layer was not on the class path.
         org.assertj.core.api.Assertions.assertThat(changeflow.stream().map(c -> c.getPackageName()))
@@ -73,6 +79,11 @@ class ArchitectureTest {
                 .anyMatch(p -> p.startsWith(ROOT + ".adapter.approval"))
                 .anyMatch(p -> p.startsWith(ROOT + ".adapter.web"))
                 .anyMatch(p -> p.startsWith(ROOT + ".adapter.web.local"))
+                .anyMatch(p -> p.startsWith(ROOT + ".adapter.web.api"))
+                .anyMatch(p -> p.startsWith(ROOT + ".adapter.web.envelope"))
+                .anyMatch(p -> p.startsWith(ROOT + ".adapter.web.guard"))
+                .anyMatch(p -> p.startsWith(ROOT + ".adapter.web.identity"))
+                .anyMatch(p -> p.startsWith(ROOT + ".adapter.web.metrics"))
                 .anyMatch(p -> p.startsWith(ROOT + ".adapter.scheduler"))
                 .anyMatch(p -> p.startsWith(ROOT + ".bootstrap"));
     }

@@ -1,6 +1,17 @@
 package io.changeflow.adapter.web;
 
+import io.changeflow.adapter.web.api.RequestsController;
+import io.changeflow.adapter.web.envelope.JsonResponses;
+import io.changeflow.adapter.web.guard.RateLimit;
+import io.changeflow.adapter.web.guard.RateLimitInterceptor;
+import io.changeflow.adapter.web.guard.SlidingWindowLimiter;
+import io.changeflow.adapter.web.identity.AccessGate;
+import io.changeflow.adapter.web.identity.CallerIdentity;
+import io.changeflow.adapter.web.identity.Cidr;
+import io.changeflow.adapter.web.identity.TimeBoxedCalls;
+import io.changeflow.adapter.web.identity.TrustedProxies;
 import io.changeflow.adapter.web.local.FileDynamicConfig;
+import io.changeflow.adapter.web.metrics.SafeMeters;
 import io.changeflow.application.settings.Settings;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.lang.reflect.Method;
