@@ -116,7 +116,7 @@ final class JooqBatches implements Batches {
             throw new IllegalArgumentException("a claim takes at least one request");
         }
         try {
-            return dsl.transactionResult(tx -> claimInTransaction(tx.dsl(), partition, maxRequests));
+            return GapLockFree.transactionResult(dsl, ctx -> claimInTransaction(ctx, partition, maxRequests));
         } catch (NothingToClaim e) {
             return new Claim.NothingToClaim();
         } catch (SlotContended e) {
@@ -441,8 +441,7 @@ final class JooqBatches implements Batches {
      */
     @Override
     public void changeStatus(long batchId, BatchStatus from, BatchStatus to, String detail) {
-        dsl.transaction(tx -> {
-            var ctx = tx.dsl();
+        GapLockFree.transaction(dsl, ctx -> {
             guardedStatus(ctx, batchId, from, to, detail);
             if (to == BatchStatus.FAILED) {
                 release(ctx, batchId, claimedRows(ctx, batchId));
@@ -470,8 +469,7 @@ final class JooqBatches implements Batches {
     public Batch settle(long batchId, BatchStatus from, Resolution resolution, StepNote note) {
         var to = resolution instanceof Resolution.Merged ? BatchStatus.SUCCEEDED : BatchStatus.FAILED;
         Transitions.requireBatch(from, to);
-        return dsl.transactionResult(tx -> {
-            var ctx = tx.dsl();
+        return GapLockFree.transactionResult(dsl, ctx -> {
             guardedStatus(ctx, batchId, from, to, note.detail());
             var claimed = claimedRows(ctx, batchId);
             var settlement = Settling.of(batchId, claimed, resolution);
@@ -547,8 +545,7 @@ final class JooqBatches implements Batches {
     /** RUNNING -> BLOCKED, the guarded batch write first, then every member BATCH_BLOCKED. */
     @Override
     public Batch block(long batchId, StepNote note) {
-        return dsl.transactionResult(tx -> {
-            var ctx = tx.dsl();
+        return GapLockFree.transactionResult(dsl, ctx -> {
             guardedStatus(ctx, batchId, BatchStatus.RUNNING, BatchStatus.BLOCKED, note.detail());
             var ids = claimedRows(ctx, batchId).stream().map(Waiting::operationId).toList();
             moveMembers(ctx, WorkflowEvent.BATCH_BLOCKED, ids, readStates(ctx, ids), note, Optional.empty());

@@ -62,7 +62,7 @@ final class PinnedWrites {
         for (var chunk : chunks(List.copyOf(byId.values()))) {
             for (var attempt = 0; ; attempt++) {
                 try {
-                    moved.addAll(dsl.transactionResult(tx -> applyChunk(tx.dsl(), chunk, event)));
+                    moved.addAll(GapLockFree.transactionResult(dsl, ctx -> applyChunk(ctx, chunk, event)));
                     break;
                 } catch (RuntimeException e) {
                     if (!Sql.isDeadlock(e) || attempt >= DEADLOCK_RETRIES) {

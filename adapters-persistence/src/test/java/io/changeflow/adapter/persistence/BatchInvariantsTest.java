@@ -209,6 +209,45 @@ class BatchInvariantsTest {
         assertThat(Duration.ofNanos(max * 1_000)).isLessThan(Duration.ofSeconds(2));
     }
 
+    /**
+     * I3 for request admission (issue 15): a claim of 1,000 holds its transaction open after it moved the members'
+     * bindings; new requests, whose bindings' random operation ids fall between the members', are admitted
+     * meanwhile. Under REPEATABLE READ the binding update's next-key locks made each of them wait for the claim.
+     */
+    @Test
+    void requestAdmissionsCompleteWhileAClaimTransactionHoldsItsMembers() throws Exception {
+        var batches = persistence.batches();
+        var operations = persistence.operations();
+        var partition = Fixtures.unique("i3r");
+        Fixtures.bulkWaiting(persistence.dsl(), partition, 1000);
+        var holding = new CountDownLatch(1);
+        var release = new CountDownLatch(1);
+        var claimer = pool.submit(() -> {
+            persistence.statements().hookAfter(Thread.currentThread(), "insert into `binding_history`", sql -> {
+                holding.countDown();
+                await(release);
+            });
+            return batches.claim(partition, 1000);
+        });
+        try {
+            assertThat(holding.await(60, TimeUnit.SECONDS)).isTrue();
+            var admissions = new ArrayList<Future<io.changeflow.domain.operation.Operation>>();
+            for (int i = 0; i < 16; i++) {
+                var subject = Fixtures.unique("r");
+                admissions.add(pool.submit(() -> Fixtures.opened(operations, Fixtures.request(subject, "i3r-target"))));
+            }
+            for (var admission : admissions) {
+                // far below innodb_lock_wait_timeout (50 s): an admission behind the claim's locks times out here
+                assertThat(admission.get(20, TimeUnit.SECONDS).id()).isNotNull();
+            }
+            assertThat(claimer.isDone()).as("the claim transaction is still open").isFalse();
+        } finally {
+            release.countDown();
+        }
+        assertThat(claimer.get(60, TimeUnit.SECONDS)).isInstanceOf(Claim.Claimed.class)
+                .satisfies(c -> assertThat(((Claim.Claimed) c).batch().members()).hasSize(1000));
+    }
+
     @Test
     void controlALockingReadOfTheWaitingRangeDoesBlockAdmissions() throws Exception {
         var batches = persistence.batches();
