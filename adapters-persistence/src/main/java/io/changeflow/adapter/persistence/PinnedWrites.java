@@ -32,12 +32,8 @@ import org.jooq.Row3;
 
 /**
  * {@link JooqOperations#applyAllPinned}: many version-pinned transitions in chunks of {@link Sql#CHUNK}, one
- * transaction per chunk and a fixed number of statements in it, whatever the chunk's size (issue 15): the chunk's
- * operation rows locked in one read, then its binding rows in one read (operation first, binding second, as
- * everywhere); the operations still at the version read and allowed the event are moved by one guarded
- * {@code UPDATE operation} and one guarded {@code UPDATE binding} per group of equal moves (usually one group),
- * each pinned to the rows' versions (and statuses) read under the locks, row counts checked; then one multi-row
- * insert into each history table. The others are skipped, as {@link JooqOperations#apply} would refuse them.
+ * transaction and a fixed number of statements per chunk (issue 15); an operation that moved on is skipped, as
+ * {@link JooqOperations#apply} would refuse it. The statements: docs/persistence.md, "Many pinned transitions".
  */
 final class PinnedWrites {
 
