@@ -47,7 +47,8 @@ final class OpeningWrites {
      * re-appliable row unless it asks for the same expiry, which blocks. A concurrent first insert is
      * {@link PreemptedException}, recorded after the rollback in its own transaction.
      */
-    static OpenResult open(DSLContext dsl, ChangeRequest request, StepOrder order, WorkflowEvent submitEvent, String detail) {
+    static OpenResult open(DSLContext dsl, ChangeRequest request, StepOrder order, WorkflowEvent submitEvent,
+                           String detail) {
         if (!Transitions.rule(submitEvent).fromNew() || !Transitions.kindOpenedBy(submitEvent).equals(Optional.of(ChangeKind.GRANT))) {
             throw new IllegalArgumentException(submitEvent + " does not open a request");
         }
