@@ -1,17 +1,17 @@
 package io.changeflow.adapter.persistence;
 
-import static io.changeflow.adapter.persistence.JooqOperations.findIn;
-import static io.changeflow.adapter.persistence.JooqOperations.insertBindingHistory;
-import static io.changeflow.adapter.persistence.JooqOperations.insertOperationHistory;
-import static io.changeflow.adapter.persistence.JooqOperations.kind;
-import static io.changeflow.adapter.persistence.JooqOperations.lockBinding;
-import static io.changeflow.adapter.persistence.JooqOperations.lockOperation;
-import static io.changeflow.adapter.persistence.JooqOperations.stateOf;
-import static io.changeflow.adapter.persistence.JooqOperations.step;
-import static io.changeflow.adapter.persistence.JooqOperations.toBinding;
+import static io.changeflow.adapter.persistence.OperationRows.findIn;
+import static io.changeflow.adapter.persistence.OperationRows.insertBindingHistory;
+import static io.changeflow.adapter.persistence.OperationRows.insertOperationHistory;
+import static io.changeflow.adapter.persistence.OperationRows.kind;
+import static io.changeflow.adapter.persistence.OperationRows.step;
+import static io.changeflow.adapter.persistence.OperationRows.toBinding;
 import static io.changeflow.adapter.persistence.Sql.now;
 import static io.changeflow.adapter.persistence.Sql.requireOneRow;
 import static io.changeflow.adapter.persistence.Sql.truncate;
+import static io.changeflow.adapter.persistence.TransitionWrites.lockBinding;
+import static io.changeflow.adapter.persistence.TransitionWrites.lockOperation;
+import static io.changeflow.adapter.persistence.TransitionWrites.stateOf;
 import static io.changeflow.adapter.persistence.jooq.Tables.BINDING;
 import static io.changeflow.adapter.persistence.jooq.Tables.OPERATION;
 
@@ -37,8 +37,6 @@ import org.jooq.DSLContext;
  * (operation rows first, the binding row last) and guarded writes pinned to the state read.
  */
 final class GrantLifecycleWrites {
-
-    private static final int DETAIL_MAX = 1000;
 
     private GrantLifecycleWrites() {
     }
@@ -66,15 +64,15 @@ final class GrantLifecycleWrites {
         try {
             ctx.insertInto(OPERATION)
                     .set(OPERATION.ID, id.value())
-                    .set(OPERATION.REQUESTER, truncate(actor, 128))
+                    .set(OPERATION.REQUESTER, truncate(actor, Sql.ACTOR_MAX))
                     .set(OPERATION.SUBJECT_ID, row.getSubjectId())
                     .set(OPERATION.TARGET_KEY, row.getTargetKey())
-                    .set(OPERATION.REASON, truncate(detail, DETAIL_MAX))
+                    .set(OPERATION.REASON, truncate(detail, Sql.DETAIL_MAX))
                     .set(OPERATION.EXPIRES_AT, Sql.utcValue(Sql.instant(row.getExpiresAt())))
                     .set(OPERATION.STEP_ORDER, StepOrder.APPROVE_FIRST.name())
                     .set(OPERATION.STEP, moved.step().code())
                     .set(OPERATION.VERSION, 1L)
-                    .set(OPERATION.DETAIL, truncate(detail, DETAIL_MAX))
+                    .set(OPERATION.DETAIL, truncate(detail, Sql.DETAIL_MAX))
                     .set(OPERATION.CHANGE_KIND, moved.to().kind().name())
                     .set(OPERATION.REMOVES_OPERATION_ID, removedGrant(owner))
                     .execute();
@@ -164,7 +162,7 @@ final class GrantLifecycleWrites {
         requireOneRow(ctx.update(OPERATION)
                 .set(OPERATION.STEP, restored.step().code())
                 .set(OPERATION.VERSION, OPERATION.VERSION.plus(1))
-                .set(OPERATION.DETAIL, truncate(detail, DETAIL_MAX))
+                .set(OPERATION.DETAIL, truncate(detail, Sql.DETAIL_MAX))
                 .set(OPERATION.UPDATED_AT, now())
                 .where(OPERATION.ID.eq(grant.getId())).and(OPERATION.VERSION.eq(grant.getVersion()))
                 .execute(), "renewed grant " + grant.getId());

@@ -55,7 +55,7 @@ final class JooqActivity implements Activity {
         var counts = new EnumMap<BindingStatus, Long>(BindingStatus.class);
         var count = DSL.count();
         dsl.select(BINDING.STATUS, count).from(BINDING).groupBy(BINDING.STATUS)
-                .forEach(r -> counts.put(JooqOperations.status(r.get(BINDING.STATUS)), r.get(count).longValue()));
+                .forEach(r -> counts.put(OperationRows.status(r.get(BINDING.STATUS)), r.get(count).longValue()));
         return counts;
     }
 
@@ -68,7 +68,7 @@ final class JooqActivity implements Activity {
                 .where(BINDING.STATUS.in(NON_TERMINAL))
                 .groupBy(BINDING.STATUS, OPERATION.STEP)
                 .orderBy(BINDING.STATUS, OPERATION.STEP)
-                .fetch(r -> new StateGroup(JooqOperations.status(r.get(BINDING.STATUS)), JooqOperations.step(r.get(OPERATION.STEP)),
+                .fetch(r -> new StateGroup(OperationRows.status(r.get(BINDING.STATUS)), OperationRows.step(r.get(OPERATION.STEP)),
                         r.get(count), instant(r.get(oldest)), Optional.ofNullable(instant(r.get(expiry)))));
     }
 
@@ -116,7 +116,7 @@ final class JooqActivity implements Activity {
                 .forEach(r -> waiting.put(r.get(MERGE_BATCH_REQUEST.PARTITION_KEY), r.get(count).longValue()));
         var active = new TreeMap<String, ActiveBatch>();
         dsl.select(MERGE_BATCH.ID, MERGE_BATCH.PARTITION_KEY, MERGE_BATCH.STATUS, MERGE_BATCH.CREATED_AT).from(MERGE_BATCH)
-                .where(MERGE_BATCH.STATUS.in(JooqBatches.code(BatchStatus.RUNNING), JooqBatches.code(BatchStatus.BLOCKED)))
+                .where(MERGE_BATCH.STATUS.in(BatchRows.code(BatchStatus.RUNNING), BatchRows.code(BatchStatus.BLOCKED)))
                 .forEach(r -> active.put(r.get(MERGE_BATCH.PARTITION_KEY), new ActiveBatch(r.get(MERGE_BATCH.ID),
                         BatchStatus.fromCode(r.get(MERGE_BATCH.STATUS)).orElseThrow(), instant(r.get(MERGE_BATCH.CREATED_AT)))));
         var partitions = new TreeMap<String, Slot>();

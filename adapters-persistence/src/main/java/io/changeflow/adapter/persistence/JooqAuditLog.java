@@ -32,7 +32,7 @@ final class JooqAuditLog implements AuditLog {
         try {
             dsl.insertInto(AUDIT_LOG)
                     .set(AUDIT_LOG.ENTRY_KEY, entry.key())
-                    .set(AUDIT_LOG.ACTOR, Sql.truncate(entry.actor(), 128))
+                    .set(AUDIT_LOG.ACTOR, Sql.truncate(entry.actor(), Sql.ACTOR_MAX))
                     .set(AUDIT_LOG.ACTION, Sql.truncate(entry.action(), 64))
                     .set(AUDIT_LOG.SUBJECT, Sql.truncate(entry.subject(), 191))
                     .set(AUDIT_LOG.PARAMETERS, encode(entry.parameters()))

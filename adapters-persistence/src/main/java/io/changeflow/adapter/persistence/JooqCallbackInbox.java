@@ -39,18 +39,9 @@ final class JooqCallbackInbox implements CallbackInbox {
 
     @Override
     public boolean firstDelivery(String source, String deliveryId) {
-        try {
-            dsl.insertInto(CALLBACK_DELIVERY)
-                    .set(CALLBACK_DELIVERY.SOURCE, source)
-                    .set(CALLBACK_DELIVERY.DELIVERY_ID, deliveryId)
-                    .execute();
-            return true;
-        } catch (RuntimeException e) {
-            if (Sql.isDuplicateKey(e)) {
-                return false;
-            }
-            throw e;
-        }
+        return Sql.insertedUnlessDuplicate(dsl.insertInto(CALLBACK_DELIVERY)
+                .set(CALLBACK_DELIVERY.SOURCE, source)
+                .set(CALLBACK_DELIVERY.DELIVERY_ID, deliveryId));
     }
 
     @Override

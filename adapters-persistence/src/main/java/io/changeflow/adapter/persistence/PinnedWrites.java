@@ -1,6 +1,6 @@
 package io.changeflow.adapter.persistence;
 
-import static io.changeflow.adapter.persistence.JooqOperations.stateOf;
+import static io.changeflow.adapter.persistence.TransitionWrites.stateOf;
 import static io.changeflow.adapter.persistence.Sql.chunks;
 import static io.changeflow.adapter.persistence.Sql.now;
 import static io.changeflow.adapter.persistence.Sql.requireRows;
@@ -24,7 +24,6 @@ import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import org.jooq.DSLContext;
@@ -33,16 +32,11 @@ import org.jooq.Row3;
 
 /**
  * {@link JooqOperations#applyAllPinned}: many version-pinned transitions in chunks of {@link Sql#CHUNK}, one
- * transaction per chunk and a fixed number of statements in it, whatever the chunk's size (issue 15): the chunk's
- * operation rows locked in one read, then its binding rows in one read (operation first, binding second, as
- * everywhere); the operations still at the version read and allowed the event are moved by one guarded
- * {@code UPDATE operation} and one guarded {@code UPDATE binding} per group of equal moves (usually one group),
- * each pinned to the rows' versions (and statuses) read under the locks, row counts checked; then one multi-row
- * insert into each history table. The others are skipped, as {@link JooqOperations#apply} would refuse them.
+ * transaction and a fixed number of statements per chunk (issue 15); an operation that moved on is skipped, as
+ * {@link JooqOperations#apply} would refuse it. The statements: docs/persistence.md, "Many pinned transitions".
  */
 final class PinnedWrites {
 
-    private static final int DETAIL_MAX = 1000;
     /** A transaction picked as a deadlock victim is rolled back whole; the chunk is tried again this often. */
     private static final int DEADLOCK_RETRIES = 2;
     /** Moves to these statuses write more than the two layers (merge order, a renewal falling through). */
@@ -104,7 +98,7 @@ final class PinnedWrites {
                         + ", which writes more than the two layers: apply it one by one");
             }
             var group = new Group(op.getStep(), binding.map(BindingRecord::getStatus).orElse(null), moved.step().code(),
-                    moved.binding().map(Enum::name).orElse(null), truncate(pinned.note().detail(), DETAIL_MAX));
+                    moved.binding().map(Enum::name).orElse(null), truncate(pinned.note().detail(), Sql.DETAIL_MAX));
             groups.computeIfAbsent(group, g -> new ArrayList<>()).add(new Move(pinned, op, binding, moved));
         }
         var written = new ArrayList<Move>();
@@ -160,8 +154,8 @@ final class PinnedWrites {
         for (var m : moves) {
             opHistory = opHistory.values(m.op().getId(), event.name(), m.op().getStep(), m.moved().step().code(),
                     m.binding().map(BindingRecord::getStatus).orElse(null), m.moved().binding().map(Enum::name).orElse(null),
-                    m.op().getVersion() + 1, truncate(m.pinned().note().detail(), DETAIL_MAX),
-                    truncate(m.pinned().note().actor(), 128));
+                    m.op().getVersion() + 1, truncate(m.pinned().note().detail(), Sql.DETAIL_MAX),
+                    truncate(m.pinned().note().actor(), Sql.ACTOR_MAX));
         }
         opHistory.execute();
         var bindingChanges = moves.stream().filter(m -> m.binding().isPresent() && m.moved().bindingChanged()).toList();
@@ -176,7 +170,7 @@ final class PinnedWrites {
             var b = m.binding().get();
             bindingHistory = bindingHistory.values(b.getSubjectId(), b.getTargetKey(), m.op().getId(), event.name(), "CHANGED",
                     b.getStatus(), m.moved().binding().map(Enum::name).orElse(null), b.getVersion(), b.getVersion() + 1,
-                    truncate(m.pinned().note().detail(), DETAIL_MAX), truncate(m.pinned().note().actor(), 128));
+                    truncate(m.pinned().note().detail(), Sql.DETAIL_MAX), truncate(m.pinned().note().actor(), Sql.ACTOR_MAX));
         }
         bindingHistory.execute();
     }

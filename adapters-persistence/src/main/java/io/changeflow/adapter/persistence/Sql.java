@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import org.jooq.Field;
+import org.jooq.Query;
 import org.jooq.impl.DSL;
 import org.jooq.impl.SQLDataType;
 
@@ -19,6 +20,10 @@ final class Sql {
 
     /** No statement carries more than this many IN-list items (or inserted rows). */
     static final int CHUNK = 1000;
+    /** The length of the {@code detail} columns (operations, batches, both histories): longer text is stored cut. */
+    static final int DETAIL_MAX = 1000;
+    /** The length of the {@code actor} columns of the histories and the audit log. */
+    static final int ACTOR_MAX = 128;
 
     private static final DateTimeFormatter DATETIME_3 = DateTimeFormatter.ofPattern("uuuu-MM-dd HH:mm:ss.SSS");
     private static final int ER_DUP_ENTRY = 1062;
@@ -102,6 +107,19 @@ final class Sql {
      */
     static boolean isDuplicateKey(Throwable failure) {
         return duplicateKeyCause(failure) != null;
+    }
+
+    /** Runs {@code insert}: true when it inserted, false when a unique key already held the row (the answer). */
+    static boolean insertedUnlessDuplicate(Query insert) {
+        try {
+            insert.execute();
+            return true;
+        } catch (RuntimeException e) {
+            if (isDuplicateKey(e)) {
+                return false;
+            }
+            throw e;
+        }
     }
 
     /** Whether {@code failure} is a unique-key conflict on the index named {@code key}. */

@@ -119,7 +119,7 @@ class BatchInvariantsTest {
                 .from(MERGE_BATCH_MEMBERSHIP_HISTORY)
                 .join(MERGE_BATCH_REQUEST).on(MERGE_BATCH_REQUEST.OPERATION_ID.eq(MERGE_BATCH_MEMBERSHIP_HISTORY.OPERATION_ID))
                 .where(MERGE_BATCH_REQUEST.PARTITION_KEY.eq(partition))
-                .and(MERGE_BATCH_MEMBERSHIP_HISTORY.ACTION.eq(JooqBatches.CLAIMED))
+                .and(MERGE_BATCH_MEMBERSHIP_HISTORY.ACTION.eq(BatchRows.CLAIMED))
                 .groupBy(MERGE_BATCH_MEMBERSHIP_HISTORY.OPERATION_ID)
                 .fetchMap(MERGE_BATCH_MEMBERSHIP_HISTORY.OPERATION_ID, DSL.count());
         assertThat(claims).hasSize(admitted.size());
@@ -258,7 +258,7 @@ class BatchInvariantsTest {
         var release = new CountDownLatch(1);
         var locker = pool.submit(() -> dsl.transaction(tx -> {
             tx.dsl().select(MERGE_BATCH_REQUEST.ID).from(MERGE_BATCH_REQUEST)
-                    .where(JooqBatches.waiting(partition))
+                    .where(BatchRows.waiting(partition))
                     .orderBy(MERGE_BATCH_REQUEST.CREATED_AT, MERGE_BATCH_REQUEST.ID)
                     .limit(1000).forUpdate().fetch();
             locked.countDown();

@@ -108,7 +108,7 @@ class BatchSettlementTest {
         });
         assertThat(persistence.dsl().fetchCount(MERGE_BATCH_REQUEST, MERGE_BATCH_REQUEST.BATCH_ID.eq(batch.id()))).isZero();
         assertThat(persistence.dsl().fetchCount(MERGE_BATCH_MEMBERSHIP_HISTORY, MERGE_BATCH_MEMBERSHIP_HISTORY.BATCH_ID
-                .eq(batch.id()).and(MERGE_BATCH_MEMBERSHIP_HISTORY.ACTION.eq(JooqBatches.RELEASED)))).isEqualTo(3);
+                .eq(batch.id()).and(MERGE_BATCH_MEMBERSHIP_HISTORY.ACTION.eq(BatchRows.RELEASED)))).isEqualTo(3);
         // the deploy callback of the batch merge request covers every member (Operations.findByMergeRequest)
         var covered = persistence.operations().findByMergeRequest(mr.project(), mr.iid());
         assertThat(covered).extracting(Operation::id).containsExactlyInAnyOrderElementsOf(ids);

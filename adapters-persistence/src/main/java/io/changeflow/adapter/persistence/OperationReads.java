@@ -1,0 +1,138 @@
+package io.changeflow.adapter.persistence;
+
+import static io.changeflow.adapter.persistence.OperationRows.findIn;
+import static io.changeflow.adapter.persistence.OperationRows.selectOperations;
+import static io.changeflow.adapter.persistence.OperationRows.status;
+import static io.changeflow.adapter.persistence.OperationRows.toHistory;
+import static io.changeflow.adapter.persistence.OperationRows.toOperation;
+import static io.changeflow.adapter.persistence.Sql.chunks;
+import static io.changeflow.adapter.persistence.jooq.Tables.BINDING;
+import static io.changeflow.adapter.persistence.jooq.Tables.MERGE_BATCH;
+import static io.changeflow.adapter.persistence.jooq.Tables.MERGE_ORDER;
+import static io.changeflow.adapter.persistence.jooq.Tables.OPERATION;
+import static io.changeflow.adapter.persistence.jooq.Tables.OPERATION_HISTORY;
+
+import io.changeflow.application.port.out.Operations.WithHistory;
+import io.changeflow.domain.operation.Binding;
+import io.changeflow.domain.operation.HistoryEntry;
+import io.changeflow.domain.operation.MergeRequestRef;
+import io.changeflow.domain.operation.Operation;
+import io.changeflow.domain.request.OperationId;
+import io.changeflow.domain.request.SubjectId;
+import io.changeflow.domain.request.TargetKey;
+import io.changeflow.domain.state.BindingStatus;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.jooq.DSLContext;
+import org.jooq.JoinType;
+import org.jooq.impl.DSL;
+
+/**
+ * The reads of {@link JooqOperations} that answer a person or a caller by key: one operation (with its
+ * history), a subject's rows, a requester's list with its filters, the operations of a merge request, merge
+ * orders and the counts by status. Each is one statement (per chunk of {@link Sql#CHUNK} keys).
+ */
+final class OperationReads {
+
+    private OperationReads() {
+    }
+
+    static Optional<Operation> find(DSLContext dsl, OperationId id) {
+        return findIn(dsl, id.value());
+    }
+
+    static Optional<Binding> binding(DSLContext dsl, SubjectId subject, TargetKey target) {
+        return dsl.selectFrom(BINDING)
+                .where(BINDING.SUBJECT_ID.eq(subject.value())).and(BINDING.TARGET_KEY.eq(target.value()))
+                .fetchOptional().map(OperationRows::toBinding);
+    }
+
+    static List<Binding> bindingsOf(DSLContext dsl, SubjectId subject) {
+        return dsl.selectFrom(BINDING).where(BINDING.SUBJECT_ID.eq(subject.value())).orderBy(BINDING.TARGET_KEY)
+                .fetch(OperationRows::toBinding);
+    }
+
+    static List<Operation> requestedBy(DSLContext dsl, String requester, Optional<BindingStatus> status,
+            Optional<TargetKey> target, int offset, int limit) {
+        return selectOperations(dsl).where(OPERATION.REQUESTER.eq(requester))
+                .and(status.map(s -> BINDING.STATUS.eq(s.name())).orElse(DSL.noCondition()))
+                .and(target.map(t -> OPERATION.TARGET_KEY.eq(t.value())).orElse(DSL.noCondition()))
+                .orderBy(OPERATION.CREATED_AT.desc(), OPERATION.ID.desc())
+                .limit(Math.max(0, offset), Math.max(0, limit))
+                .fetch(OperationRows::toOperation);
+    }
+
+    static List<HistoryEntry> history(DSLContext dsl, OperationId id) {
+        return dsl.selectFrom(OPERATION_HISTORY).where(OPERATION_HISTORY.OPERATION_ID.eq(id.value()))
+                .orderBy(OPERATION_HISTORY.ID)
+                .fetch(OperationRows::toHistory);
+    }
+
+    /**
+     * One statement: the operation (with its binding status and batch merge request, as {@link #find}) left-joined to
+     * its history rows by {@code idx_operation_history_operation}, oldest first; an operation without history comes
+     * back as one row whose history columns are null.
+     */
+    static Optional<WithHistory> findWithHistory(DSLContext dsl, OperationId id) {
+        var rows = selectOperations(dsl).getQuery();
+        rows.addSelect(OPERATION_HISTORY.fields());
+        rows.addJoin(OPERATION_HISTORY, JoinType.LEFT_OUTER_JOIN, OPERATION_HISTORY.OPERATION_ID.eq(OPERATION.ID));
+        rows.addConditions(OPERATION.ID.eq(id.value()));
+        rows.addOrderBy(OPERATION_HISTORY.ID);
+        var found = rows.fetch();
+        if (found.isEmpty()) {
+            return Optional.empty();
+        }
+        var history = found.stream().filter(r -> r.get(OPERATION_HISTORY.ID) != null)
+                .map(r -> toHistory(r.into(OPERATION_HISTORY))).toList();
+        return Optional.of(new WithHistory(toOperation(found.getFirst()), history));
+    }
+
+    /** One read of {@code merge_order} by its unique key per chunk of 1000 merge requests. */
+    static Map<MergeRequestRef, Long> mergeOrders(DSLContext dsl, Collection<MergeRequestRef> mergeRequests) {
+        var wanted = new HashMap<List<Object>, List<MergeRequestRef>>();
+        mergeRequests.forEach(mr -> wanted.computeIfAbsent(List.of(mr.project(), mr.iid()), k -> new ArrayList<>()).add(mr));
+        var found = new HashMap<MergeRequestRef, Long>();
+        for (var chunk : chunks(List.copyOf(wanted.keySet()))) {
+            var keys = chunk.stream().map(k -> DSL.row((String) k.get(0), (Long) k.get(1))).toList();
+            dsl.select(MERGE_ORDER.PROJECT, MERGE_ORDER.MR_IID, MERGE_ORDER.SEQ).from(MERGE_ORDER)
+                    .where(DSL.row(MERGE_ORDER.PROJECT, MERGE_ORDER.MR_IID).in(keys))
+                    .forEach(r -> wanted.getOrDefault(List.<Object>of(r.value1(), r.value2()), List.of())
+                            .forEach(mr -> found.put(mr, r.value3())));
+        }
+        return found;
+    }
+
+    /** One aggregate read of the binding table's status index. */
+    static Map<BindingStatus, Long> countByStatus(DSLContext dsl) {
+        var counts = new EnumMap<BindingStatus, Long>(BindingStatus.class);
+        var count = DSL.count();
+        dsl.select(BINDING.STATUS, count).from(BINDING).groupBy(BINDING.STATUS)
+                .forEach(r -> counts.put(status(r.get(BINDING.STATUS)), r.get(count).longValue()));
+        return counts;
+    }
+
+    static List<Operation> findAll(DSLContext dsl, Collection<OperationId> ids) {
+        var distinct = ids.stream().map(OperationId::value).distinct().toList();
+        var found = new ArrayList<Operation>(distinct.size());
+        for (var chunk : chunks(distinct)) {
+            found.addAll(selectOperations(dsl).where(OPERATION.ID.in(chunk)).fetch(OperationRows::toOperation));
+        }
+        return found;
+    }
+
+    /** Two index reads in one statement: the operation's own merge request, or its batch's. */
+    static List<Operation> findByMergeRequest(DSLContext dsl, String project, long iid) {
+        return selectOperations(dsl)
+                .where(OPERATION.MR_PROJECT.eq(project)).and(OPERATION.MR_IID.eq(iid))
+                .unionAll(selectOperations(dsl)
+                        .where(MERGE_BATCH.MR_PROJECT.eq(project)).and(MERGE_BATCH.MR_IID.eq(iid))
+                        .and(OPERATION.MR_IID.isNull()))
+                .fetch(OperationRows::toOperation);
+    }
+}
