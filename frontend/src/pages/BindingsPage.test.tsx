@@ -1,31 +1,15 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Binding } from '../api/types';
-import { envelope, mockFetch, type RecordedCall, type Reply } from '../test/fetchMock';
+import { envelope } from '../test/fetchMock';
 import { formatDate } from '../logic/format';
 import { TARGETS } from '../test/fixtures';
-import { click, flush, render, submit, type, type Rendered } from '../test/render';
+import { click, flush, submit, type, type Rendered } from '../test/render';
+import { testSession } from '../test/session';
 import { BindingsPage } from './BindingsPage';
 import { HomePage } from './HomePage';
 
+const { backend, render } = testSession({ at: '/bindings' });
 let r: Rendered | null = null;
-let restore: (() => void) | null = null;
-
-function backend(handler: (call: RecordedCall) => Reply) {
-  const mock = mockFetch(handler);
-  restore = mock.restore;
-  return mock;
-}
-
-beforeEach(() => {
-  window.history.replaceState(null, '', '/bindings');
-});
-
-afterEach(async () => {
-  await r?.unmount();
-  r = null;
-  restore?.();
-  restore = null;
-});
 
 function binding(overrides: Partial<Binding> = {}): Binding {
   return {

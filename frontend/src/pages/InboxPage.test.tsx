@@ -1,28 +1,12 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { InboxItem } from '../api/types';
-import { envelope, mockFetch, type RecordedCall, type Reply } from '../test/fetchMock';
-import { click, flush, render, type Rendered } from '../test/render';
+import { envelope, type Reply } from '../test/fetchMock';
+import { click, flush, type Rendered } from '../test/render';
+import { testSession } from '../test/session';
 import InboxPage from './InboxPage';
 
+const { backend, render } = testSession({ at: '/inbox' });
 let r: Rendered | null = null;
-let restore: (() => void) | null = null;
-
-function backend(handler: (call: RecordedCall) => Reply | Promise<Reply>) {
-  const mock = mockFetch(handler);
-  restore = mock.restore;
-  return mock;
-}
-
-beforeEach(() => {
-  window.history.replaceState(null, '', '/inbox');
-});
-
-afterEach(async () => {
-  await r?.unmount();
-  r = null;
-  restore?.();
-  restore = null;
-});
 
 function item(ticket: string, overrides: Partial<InboxItem> = {}): InboxItem {
   return {

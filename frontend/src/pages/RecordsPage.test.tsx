@@ -1,14 +1,16 @@
 import { act } from 'react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { LIST_REFRESH_MS } from '../logic/hooks';
 import type { RequestView } from '../api/types';
-import { envelope, mockFetch, type RecordedCall, type Reply } from '../test/fetchMock';
+import { envelope, type RecordedCall, type Reply } from '../test/fetchMock';
 import { view } from '../test/fixtures';
-import { click, flush, render, type as choose, type Rendered } from '../test/render';
+import { click, flush, type as choose, type Rendered } from '../test/render';
+import { testSession } from '../test/session';
 import { RecordsPage } from './RecordsPage';
 
+const session = testSession({ at: '/records' });
+const { render } = session;
 let r: Rendered | null = null;
-let restore: (() => void) | null = null;
 
 const TARGETS = [
   { key: 'db-prod-readonly', name: 'Production database (read-only)', description: '', batchable: false },
@@ -17,21 +19,9 @@ const TARGETS = [
 
 /** The records endpoint answers `handler`; the catalog (the target filter's choices) answers TARGETS. */
 function backend(handler: (call: RecordedCall) => Reply) {
-  const mock = mockFetch((call) => (call.url === '/api/targets' ? envelope('OK', TARGETS) : handler(call)));
-  restore = mock.restore;
+  const mock = session.backend((call) => (call.url === '/api/targets' ? envelope('OK', TARGETS) : handler(call)));
   return { ...mock, get records() { return mock.calls.filter((c) => c.url.startsWith('/api/requests')); } };
 }
-
-beforeEach(() => {
-  window.history.replaceState(null, '', '/records');
-});
-
-afterEach(async () => {
-  await r?.unmount();
-  r = null;
-  restore?.();
-  restore = null;
-});
 
 function page(items: RequestView[], pageNumber = 0, hasMore = false) {
   return { items, page: pageNumber, size: 20, hasMore };
