@@ -2,11 +2,11 @@ package io.changeflow.reliability;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.changeflow.reliability.support.InjectedFaults;
 import io.changeflow.reliability.support.SafetyProperties;
 import io.changeflow.reliability.support.Sizes;
 import io.changeflow.sandbox.deploy.DeployPipelineSimulator.SentReport;
 import io.changeflow.sandbox.fault.FaultSettings;
-import io.changeflow.sandbox.fault.Faults;
 import io.changeflow.sandbox.gitlab.GitLabSimulator.MergeRecord;
 import io.changeflow.sandbox.gitlab.GitLabSimulator.OpenMergeRequest;
 import io.changeflow.sandbox.gitlab.PipelineOutcome;
@@ -68,6 +68,9 @@ class SafetyReliabilityTest {
     static final int SETTLE_SECONDS = Sizes.of("reliability.safety.settleSeconds", 120);
     static final int PLAIN_TARGETS = 8;
     static final List<String> BATCHABLE = List.of("dashboards-viewer", "vpn-staging");
+    /** The faults of the run (the figures it records spell them out: keep the two in step). */
+    static final InjectedFaults FAULTS = new InjectedFaults(new FaultSettings(20, 0.05, 0.05, 0, 0, 0, 0),
+            new FaultSettings(20, 0.05, 0.05, 0.20, 0.20, 0.05, 3000), new FaultSettings(0, 0, 0, 0.20, 0.20, 0.15, 3000));
     static final String OPERATOR = "otto";
 
     @RegisterExtension
@@ -109,10 +112,7 @@ class SafetyReliabilityTest {
         var seed = Sizes.seed();
         var random = new Random(seed);
         var sims = cluster.sims();
-        sims.faults().reseed(seed);
-        sims.faults(Faults.GITLAB, new FaultSettings(20, 0.05, 0.05, 0, 0, 0, 0));
-        sims.faults(Faults.APPROVAL, new FaultSettings(20, 0.05, 0.05, 0.20, 0.20, 0.05, 3000));
-        sims.faults(Faults.DEPLOY, new FaultSettings(0, 0, 0, 0.20, 0.20, 0.15, 3000));
+        FAULTS.injectInto(sims, seed);
         var run = new Run();
         var sent = new ArrayList<Sent>();
         var forcedFailing = new ArrayList<String>();
