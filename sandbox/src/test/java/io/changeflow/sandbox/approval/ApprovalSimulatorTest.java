@@ -7,7 +7,6 @@ import io.changeflow.sandbox.approval.ApprovalSimulator.Mode;
 import io.changeflow.sandbox.approval.ApprovalSimulator.Result;
 import io.changeflow.sandbox.fault.FaultSettings;
 import io.changeflow.sandbox.fault.Faults;
-import io.changeflow.sandbox.support.CallbackRecorder;
 import io.changeflow.sandbox.support.SimulatorHttpTest;
 import io.changeflow.sandbox.webhook.WebhookSender;
 import java.time.Duration;
@@ -17,19 +16,11 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
-import tools.jackson.databind.json.JsonMapper;
 
 class ApprovalSimulatorTest extends SimulatorHttpTest {
 
-    private static final Duration WAIT = Duration.ofSeconds(15);
-    private static final JsonMapper JSON = JsonMapper.builder().build();
-
     @Autowired
     ApprovalSimulator simulator;
-    @Autowired
-    Faults faults;
-    @Autowired
-    CallbackRecorder recorder;
 
     @AfterEach
     void tearDown() {

@@ -16,19 +16,11 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
 
 class DeployPipelineSimulatorTest extends SimulatorHttpTest {
 
-    private static final Duration WAIT = Duration.ofSeconds(15);
-    private static final JsonMapper JSON = JsonMapper.builder().build();
-
     @Autowired
     DeployPipelineSimulator simulator;
-    @Autowired
-    Faults faults;
-    @Autowired
-    CallbackRecorder recorder;
 
     @AfterEach
     void tearDown() {

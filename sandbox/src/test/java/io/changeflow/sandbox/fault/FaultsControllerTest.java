@@ -5,12 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.changeflow.sandbox.support.SimulatorHttpTest;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.springframework.beans.factory.annotation.Autowired;
 
 class FaultsControllerTest extends SimulatorHttpTest {
-
-    @Autowired
-    Faults faults;
 
     @AfterEach
     void tearDown() {
