@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Binding } from '../api/types';
 import { envelope } from '../test/fetchMock';
 import { formatDate } from '../logic/format';
+import { expectErrorNotice, tryAgainButton } from '../test/errorNotice';
 import { TARGETS } from '../test/fixtures';
 import { click, flush, submit, type, type Rendered } from '../test/render';
 import { testSession } from '../test/session';
@@ -72,16 +73,12 @@ describe('BindingsPage', () => {
     );
     r = await render(<BindingsPage />);
     await flush();
-    const error = r.byTestId('error');
-    expect(error.dataset.code).toBe('ACCESS_DENIED');
-    expect(error.textContent).toContain('Could not load your bindings.');
-    expect(r.byTestId('error-message').textContent).toBe('Access denied');
-    expect(r.byTestId('error-trace-id').textContent).toBe('tr-403');
+    const error = expectErrorNotice(r, { code: 'ACCESS_DENIED', title: 'Could not load your bindings.', message: 'Access denied', traceId: 'tr-403' });
     expect(r.container.textContent).not.toContain('You have no bindings yet.');
     expect(r.queryByTestId('bindings')).toBeNull();
 
     refused = false;
-    await click(Array.from(error.querySelectorAll('button')).find((b) => b.textContent === 'Try again')!);
+    await click(tryAgainButton(error)!);
     await flush();
     expect(api.calls).toHaveLength(2);
     expect(r.queryByTestId('error')).toBeNull();

@@ -2,6 +2,7 @@ import { act } from 'react';
 import { describe, expect, it, vi } from 'vitest';
 import { LIST_REFRESH_MS } from '../logic/hooks';
 import type { RequestView } from '../api/types';
+import { expectErrorNotice, tryAgainButton } from '../test/errorNotice';
 import { envelope, type RecordedCall, type Reply } from '../test/fetchMock';
 import { view } from '../test/fixtures';
 import { click, flush, type as choose, type Rendered } from '../test/render';
@@ -128,16 +129,17 @@ describe('RecordsPage', () => {
     );
     r = await render(<RecordsPage />);
     await flush();
-    const error = r.byTestId('error');
-    expect(error.dataset.code).toBe('INTERNAL_ERROR');
-    expect(error.textContent).toContain('Could not load your records.');
-    expect(r.byTestId('error-message').textContent).toBe('Something went wrong on our side.');
-    expect(r.byTestId('error-trace-id').textContent).toBe('tr-500');
+    const error = expectErrorNotice(r, {
+      code: 'INTERNAL_ERROR',
+      title: 'Could not load your records.',
+      message: 'Something went wrong on our side.',
+      traceId: 'tr-500',
+    });
     expect(r.container.textContent).not.toContain('You have not submitted any request yet.');
     expect(r.queryByTestId('records')).toBeNull();
 
     failing = false;
-    await click(Array.from(error.querySelectorAll('button')).find((b) => b.textContent === 'Try again')!);
+    await click(tryAgainButton(error)!);
     await flush();
     expect(api.records).toHaveLength(2);
     expect(r.queryByTestId('error')).toBeNull();
