@@ -1,5 +1,6 @@
 package io.changeflow.reliability;
 
+import static io.changeflow.reliability.support.Pauses.pause;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.changeflow.reliability.support.InjectedFaults;
@@ -91,8 +92,7 @@ class FaultsReliabilityTest {
     void mixedTrafficUnderInjectedFaultsSettlesWithNothingLostStuckOrDoneTwice() {
         var seed = Sizes.seed();
         var random = new Random(seed);
-        var sims = cluster.sims();
-        FAULTS.injectInto(sims, seed);
+        var sims = FAULTS.injectInto(cluster, seed);
 
         var sent = new ArrayList<Sent>();
         var lastOnTarget = new HashMap<String, String>();
@@ -259,14 +259,5 @@ class FaultsReliabilityTest {
             }
         }
         return null;
-    }
-
-    private static void pause(long millis) {
-        try {
-            Thread.sleep(millis);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted", e);
-        }
     }
 }

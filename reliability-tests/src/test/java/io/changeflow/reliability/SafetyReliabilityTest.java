@@ -1,5 +1,6 @@
 package io.changeflow.reliability;
 
+import static io.changeflow.reliability.support.Pauses.pause;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.changeflow.reliability.support.InjectedFaults;
@@ -111,8 +112,7 @@ class SafetyReliabilityTest {
     void randomFaultsAndOperatorActionsNeverMergeAFailedHeadNorOpenTwoMergeRequestsNorValidateWithoutAReport() {
         var seed = Sizes.seed();
         var random = new Random(seed);
-        var sims = cluster.sims();
-        FAULTS.injectInto(sims, seed);
+        var sims = FAULTS.injectInto(cluster, seed);
         var run = new Run();
         var sent = new ArrayList<Sent>();
         var forcedFailing = new ArrayList<String>();
@@ -341,14 +341,5 @@ class SafetyReliabilityTest {
         var counts = new TreeMap<String, Integer>();
         sent.forEach(s -> counts.merge(key.apply(s), 1, Integer::sum));
         return counts.toString();
-    }
-
-    private static void pause(long millis) {
-        try {
-            Thread.sleep(millis);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted", e);
-        }
     }
 }

@@ -2,6 +2,7 @@ package io.changeflow.reliability.support;
 
 import io.changeflow.sandbox.fault.FaultSettings;
 import io.changeflow.sandbox.fault.Faults;
+import io.changeflow.systemtest.harness.ChangeflowCluster;
 import io.changeflow.systemtest.harness.SimulatorHost;
 
 /**
@@ -13,11 +14,16 @@ import io.changeflow.systemtest.harness.SimulatorHost;
  */
 public record InjectedFaults(FaultSettings gitlab, FaultSettings approval, FaultSettings deploy) {
 
-    /** Seeds the simulators' fault dice with {@code seed} (the run repeats with it), then sets the three systems' faults. */
-    public void injectInto(SimulatorHost sims, long seed) {
+    /**
+     * Seeds the fault dice of the cluster's simulators with {@code seed} (the run repeats with it), then sets the three
+     * systems' faults; returns the simulators.
+     */
+    public SimulatorHost injectInto(ChangeflowCluster cluster, long seed) {
+        var sims = cluster.sims();
         sims.faults().reseed(seed);
         sims.faults(Faults.GITLAB, gitlab);
         sims.faults(Faults.APPROVAL, approval);
         sims.faults(Faults.DEPLOY, deploy);
+        return sims;
     }
 }
