@@ -5,10 +5,4 @@
 #
 #   benchmarks/scripts/claim.sh [--sizes=1000,10000 --repeats=5 --admitters=8 --idle=15 --claim-seconds=15]
 source "$(dirname "$0")/lib.sh"
-ensure_built
-machine
-out="$REPO/benchmarks/target/results"
-mkdir -p "$out"
-cd "$REPO/benchmarks"
-"$JAVA" $BENCH_OPTS -cp "$BENCH_JAR" -Dtestdb.docker=false io.changeflow.benchmarks.db.ClaimBenchmark "$@" | tee "$out/claim.txt"
-echo "uptime: $(uptime)"
+java_benchmark claim io.changeflow.benchmarks.db.ClaimBenchmark "$@"

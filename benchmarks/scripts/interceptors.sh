@@ -10,13 +10,7 @@ DURATION=${DURATION:-15}
 WARMUP=${WARMUP:-10}
 ROUNDS=${ROUNDS:-3}
 CONNECTIONS=${CONNECTIONS:-16}
-ensure_built
-out="$REPO/benchmarks/target/results"
-mkdir -p "$out"
-exec > >(tee "$out/interceptors.txt") 2>&1
-command -v wrk >/dev/null || { apt-get install -y wrk >/dev/null || { apt-get update >/dev/null && apt-get install -y wrk >/dev/null; }; }
-machine
-echo "wrk: $(wrk --version 2>&1 | head -1)"
+wrk_benchmark interceptors
 
 work=$(mktemp -d /tmp/changeflow-interceptors.XXXXXX)
 trap 'stop_apps' EXIT

@@ -8,6 +8,7 @@ JAVA="$JAVA_HOME/bin/java"
 APP_JAR="$REPO/bootstrap/target/changeflow.jar"
 BENCH_JAR="$REPO/benchmarks/target/benchmarks.jar"
 SWITCH_JAR="$REPO/benchmarks/target/interceptor-switch.jar"
+RESULTS="$REPO/benchmarks/target/results"
 APP_PIDS=()
 # The machine may be shared: a measurement first waits (at most QUIET_WAIT seconds) until other processes use
 # under 0.3 cores, and one disturbed meanwhile is taken again, ATTEMPTS times at most. Foreign use is printed
@@ -26,6 +27,32 @@ ensure_built() {
 machine() {
   echo "machine: nproc=$(nproc), RAM=$(free -g | awk '/Mem:/{print $2}') GiB, CPU=$(sed -n 's/^model name\s*: //p' /proc/cpuinfo | head -1), JDK=$("$JAVA" -version 2>&1 | head -1), date=$(date -u +%Y-%m-%dT%H:%M:%SZ)"
   echo "uptime: $(uptime)"
+}
+
+# java_benchmark NAME CLASS [ARGS...]: builds when needed, prints the machine, then runs CLASS of the benchmarks
+#   jar with ARGS from benchmarks/ (an embedded MariaDB lives under benchmarks/target/embedded-mariadb), its
+#   output also in benchmarks/target/results/NAME.txt
+java_benchmark() {
+  local name=$1 class=$2
+  shift 2
+  ensure_built
+  machine
+  mkdir -p "$RESULTS"
+  cd "$REPO/benchmarks"
+  "$JAVA" $BENCH_OPTS -cp "$BENCH_JAR" -Dtestdb.docker=false "$class" "$@" | tee "$RESULTS/$name.txt"
+  echo "uptime: $(uptime)"
+}
+
+# wrk_benchmark NAME: the start of a benchmark measured with wrk: builds when needed, sends everything the script
+#   prints from here on also to benchmarks/target/results/NAME.txt, installs wrk when missing (Debian), prints the
+#   machine and wrk's version
+wrk_benchmark() {
+  ensure_built
+  mkdir -p "$RESULTS"
+  exec > >(tee "$RESULTS/$1.txt") 2>&1
+  command -v wrk >/dev/null || { apt-get install -y wrk >/dev/null || { apt-get update >/dev/null && apt-get install -y wrk >/dev/null; }; }
+  machine
+  echo "wrk: $(wrk --version 2>&1 | head -1)"
 }
 
 free_port() {

@@ -4,10 +4,4 @@
 #
 #   benchmarks/scripts/reconcile.sh [--records=100000 --projects=10]
 source "$(dirname "$0")/lib.sh"
-ensure_built
-machine
-out="$REPO/benchmarks/target/results"
-mkdir -p "$out"
-cd "$REPO/benchmarks"
-"$JAVA" $BENCH_OPTS -cp "$BENCH_JAR" -Dtestdb.docker=false io.changeflow.benchmarks.db.ReconcileBenchmark "$@" | tee "$out/reconcile.txt"
-echo "uptime: $(uptime)"
+java_benchmark reconcile io.changeflow.benchmarks.db.ReconcileBenchmark "$@"

@@ -11,13 +11,7 @@ DURATION=${DURATION:-10}
 WARMUP=${WARMUP:-8}
 ROUNDS=${ROUNDS:-3}
 CONNECTIONS=${CONNECTIONS:-16}
-ensure_built
-out="$REPO/benchmarks/target/results"
-mkdir -p "$out"
-exec > >(tee "$out/status-read.txt") 2>&1
-command -v wrk >/dev/null || { apt-get install -y wrk >/dev/null || { apt-get update >/dev/null && apt-get install -y wrk >/dev/null; }; }
-machine
-echo "wrk: $(wrk --version 2>&1 | head -1)"
+wrk_benchmark status-read
 
 work=$(mktemp -d /tmp/changeflow-status-read.XXXXXX)
 trap 'stop_apps' EXIT

@@ -5,6 +5,7 @@ import { safeHttpUrl } from '../logic/safeUrl';
 import { buildTimeline, statusLabel } from '../logic/timeline';
 import { describeWait, nextMove } from '../logic/wait';
 import { ChangeKindStory } from './ChangeKindStory';
+import { DataTable } from './DataTable';
 import { HintBox } from './HintBox';
 import { StatusBadge } from './StatusBadge';
 import { StepTimes } from './StepTimes';
@@ -125,38 +126,26 @@ export function RequestDetails({ view, onApplyAgain, targetBatchable, statusExtr
       {timeline.length > 0 ? (
         <details className="events">
           <summary>All events ({timeline.length})</summary>
-          <div className="table-wrap" tabIndex={0}>
-            <table data-testid="events">
-              <thead>
-                <tr>
-                  <th scope="col">When</th>
-                  <th scope="col">Event</th>
-                  <th scope="col">State</th>
-                  <th scope="col">Detail</th>
-                </tr>
-              </thead>
-              <tbody>
-                {timeline.map((e, i) => (
-                  <tr key={`${e.event}-${e.at}-${i}`}>
-                    <td>{formatDateTime(e.at)}</td>
-                    <td>
-                      <code>{e.event}</code>
-                    </td>
-                    <td>
-                      {e.status ?? '—'}
-                      {e.step ? (
-                        <>
-                          {' '}
-                          / <code>{e.step}</code>
-                        </>
-                      ) : null}
-                    </td>
-                    <td>{e.detail ?? ''}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataTable columns={['When', 'Event', 'State', 'Detail']} testId="events">
+            {timeline.map((e, i) => (
+              <tr key={`${e.event}-${e.at}-${i}`}>
+                <td>{formatDateTime(e.at)}</td>
+                <td>
+                  <code>{e.event}</code>
+                </td>
+                <td>
+                  {e.status ?? '—'}
+                  {e.step ? (
+                    <>
+                      {' '}
+                      / <code>{e.step}</code>
+                    </>
+                  ) : null}
+                </td>
+                <td>{e.detail ?? ''}</td>
+              </tr>
+            ))}
+          </DataTable>
         </details>
       ) : null}
     </div>

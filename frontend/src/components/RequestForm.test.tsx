@@ -1,30 +1,23 @@
 import { act } from 'react';
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { envelope, mockFetch, type RecordedCall, type Reply } from '../test/fetchMock';
+import { describe, expect, it, vi } from 'vitest';
+import { envelope, type RecordedCall, type Reply } from '../test/fetchMock';
 import { TARGETS, view } from '../test/fixtures';
-import { click, flush, render, type, waitFor, type Rendered } from '../test/render';
+import { click, flush, type, waitFor, type Rendered } from '../test/render';
+import { testSession } from '../test/session';
 import { RequestForm, type RequestFormProps } from './RequestForm';
 
+const session = testSession({ after: () => vi.useRealTimers() });
+const { render } = session;
 let r: Rendered | null = null;
-let restore: (() => void) | null = null;
-
-afterEach(async () => {
-  await r?.unmount();
-  r = null;
-  restore?.();
-  restore = null;
-  vi.useRealTimers();
-});
 
 /** Submissions answer from `replies` in order; the preview answers "unavailable". */
 function backend(replies: Reply[]) {
   let n = 0;
-  const mock = mockFetch((call: RecordedCall) => {
+  const mock = session.backend((call: RecordedCall) => {
     if (call.url.startsWith('/api/requests/preview')) return envelope('PREVIEW_UNAVAILABLE', null);
     if (call.method === 'POST' && call.url === '/api/requests') return replies[Math.min(n++, replies.length - 1)] ?? 'network-error';
     return { status: 404, body: { code: 'NOT_FOUND', message: 'Not found', data: null, traceId: 't' } };
   });
-  restore = mock.restore;
   return { posts: () => mock.calls.filter((c) => c.method === 'POST') };
 }
 
@@ -166,7 +159,7 @@ describe('RequestForm', () => {
 
   it('previews with the form\'s operationId and expiry: OK shows the line, PREVIEW_UNAVAILABLE only says "no preview"', async () => {
     let available = true;
-    const mock = mockFetch((call: RecordedCall) => {
+    const mock = session.backend((call: RecordedCall) => {
       if (call.url.startsWith('/api/requests/preview')) {
         return available
           ? envelope('OK', {
@@ -179,7 +172,6 @@ describe('RequestForm', () => {
       }
       return envelope('NOT_FOUND', null, 404);
     });
-    restore = mock.restore;
     const { r: form } = await renderForm();
     await fill(form, { subject: 'bob' });
     await type(form.byTestId<HTMLInputElement>('field-expires'), '2099-12-31');

@@ -1,4 +1,5 @@
 import { getConfig } from '../api/endpoints';
+import { DataTable } from '../components/DataTable';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { Loading } from '../components/Loading';
 import { PageHeading } from '../components/PageHeading';
@@ -20,34 +21,21 @@ export function ConfigPage() {
       {state.status === 'loading' ? <Loading /> : null}
       {state.status === 'error' ? <ErrorNotice error={state.error} title="Could not load the configuration." onRetry={reload} /> : null}
       {rows.length > 0 ? (
-        <div className="table-wrap" tabIndex={0}>
-          <table data-testid="ops-config">
-            <thead>
-              <tr>
-                <th scope="col">Key</th>
-                <th scope="col">Raw value</th>
-                <th scope="col">Resolved</th>
-                <th scope="col">Rule applied</th>
-                <th scope="col">Source</th>
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((c) => (
-                <tr key={c.key} data-testid="config-entry" data-key={c.key}>
-                  <th scope="row">
-                    <code>{c.key}</code>
-                  </th>
-                  <td>{c.raw === null || c.raw === undefined ? <span className="muted">(not set)</span> : <code>{c.raw === '' ? '""' : c.raw}</code>}</td>
-                  <td>
-                    <code>{displayValue(c.resolved)}</code>
-                  </td>
-                  <td>{c.rule ?? '—'}</td>
-                  <td data-testid="config-source">{c.source ?? '—'}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable columns={['Key', 'Raw value', 'Resolved', 'Rule applied', 'Source']} testId="ops-config">
+          {rows.map((c) => (
+            <tr key={c.key} data-testid="config-entry" data-key={c.key}>
+              <th scope="row">
+                <code>{c.key}</code>
+              </th>
+              <td>{c.raw === null || c.raw === undefined ? <span className="muted">(not set)</span> : <code>{c.raw === '' ? '""' : c.raw}</code>}</td>
+              <td>
+                <code>{displayValue(c.resolved)}</code>
+              </td>
+              <td>{c.rule ?? '—'}</td>
+              <td data-testid="config-source">{c.source ?? '—'}</td>
+            </tr>
+          ))}
+        </DataTable>
       ) : null}
     </section>
   );

@@ -1,4 +1,5 @@
 import { getExpiringGrants } from '../api/endpoints';
+import { DataTable } from '../components/DataTable';
 import { expiresIn, formatDateTime } from '../logic/format';
 import { useRefreshing } from '../logic/hooks';
 import { Link } from '../router/router';
@@ -49,46 +50,39 @@ export function ExpiringGrantsPanel() {
         </p>
       ) : null}
       {state.status === 'ok' && state.data.grants.length > 0 ? (
-        <div className="table-wrap" tabIndex={0}>
-          <table data-testid="ops-expiring-table">
-            <thead>
-              <tr>
-                <th scope="col">Subject</th>
-                <th scope="col">Target</th>
-                <th scope="col">Expires</th>
-                <th scope="col">Grant</th>
-              </tr>
-            </thead>
-            <tbody>
-              {state.data.grants.map((g) => (
-                <tr key={`${g.subjectId}/${g.targetKey}`} data-testid="ops-expiring-row">
-                  <td>{g.subjectId}</td>
-                  <td>
-                    <code>{g.targetKey}</code>
-                  </td>
-                  <td>
-                    {formatDateTime(g.expiresAt)}
-                    {g.expiresAt && expiresIn(g.expiresAt) ? <> ({expiresIn(g.expiresAt)})</> : null}
-                  </td>
-                  <td>
-                    {g.operationId ? (
-                      <Link to={consolePaths.operation(g.operationId)}>
-                        <code>{g.operationId.slice(0, 8)}</code>
-                      </Link>
-                    ) : (
-                      '—'
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-          {state.data.hasMore ? (
-            <p className="muted" data-testid="ops-expiring-more">
-              Showing the {state.data.grants.length} soonest of {state.data.count}.
-            </p>
-          ) : null}
-        </div>
+        <DataTable
+          columns={['Subject', 'Target', 'Expires', 'Grant']}
+          testId="ops-expiring-table"
+          after={
+            state.data.hasMore ? (
+              <p className="muted" data-testid="ops-expiring-more">
+                Showing the {state.data.grants.length} soonest of {state.data.count}.
+              </p>
+            ) : null
+          }
+        >
+          {state.data.grants.map((g) => (
+            <tr key={`${g.subjectId}/${g.targetKey}`} data-testid="ops-expiring-row">
+              <td>{g.subjectId}</td>
+              <td>
+                <code>{g.targetKey}</code>
+              </td>
+              <td>
+                {formatDateTime(g.expiresAt)}
+                {g.expiresAt && expiresIn(g.expiresAt) ? <> ({expiresIn(g.expiresAt)})</> : null}
+              </td>
+              <td>
+                {g.operationId ? (
+                  <Link to={consolePaths.operation(g.operationId)}>
+                    <code>{g.operationId.slice(0, 8)}</code>
+                  </Link>
+                ) : (
+                  '—'
+                )}
+              </td>
+            </tr>
+          ))}
+        </DataTable>
       ) : null}
     </section>
   );

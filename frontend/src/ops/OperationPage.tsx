@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { closeOperation, confirmDeployed, getOperation, markDeployFailed, retrigger } from '../api/endpoints';
 import type { AuditEntry, Binding, HistoryEntry } from '../api/types';
+import { DataTable } from '../components/DataTable';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { Loading } from '../components/Loading';
 import { PageHeading } from '../components/PageHeading';
@@ -64,35 +65,24 @@ function parametersText(parameters: AuditEntry['parameters']): string {
 export function HistoryTable({ rows }: { rows: HistoryEntry[] }) {
   if (rows.length === 0) return <p className="muted">None.</p>;
   return (
-    <div className="table-wrap" tabIndex={0}>
-      <table data-testid="ops-history">
-        <caption className="visually-hidden">History of both state layers</caption>
-        <thead>
-          <tr>
-            <th scope="col">When</th>
-            <th scope="col">Event</th>
-            <th scope="col">Step</th>
-            <th scope="col">Status</th>
-            <th scope="col">Actor</th>
-            <th scope="col">Detail</th>
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((h, i) => (
-            <tr key={`${h.event}-${h.at}-${i}`} data-testid="history-entry" data-event={h.event}>
-              <td>{formatDateTime(h.at)}</td>
-              <td>
-                <code>{h.event}</code>
-              </td>
-              <td>{transition(h.fromStep, h.toStep)}</td>
-              <td>{transition(h.fromStatus, h.toStatus)}</td>
-              <td>{h.actor ?? '—'}</td>
-              <td>{h.detail ?? ''}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <DataTable
+      columns={['When', 'Event', 'Step', 'Status', 'Actor', 'Detail']}
+      testId="ops-history"
+      caption="History of both state layers"
+    >
+      {rows.map((h, i) => (
+        <tr key={`${h.event}-${h.at}-${i}`} data-testid="history-entry" data-event={h.event}>
+          <td>{formatDateTime(h.at)}</td>
+          <td>
+            <code>{h.event}</code>
+          </td>
+          <td>{transition(h.fromStep, h.toStep)}</td>
+          <td>{transition(h.fromStatus, h.toStatus)}</td>
+          <td>{h.actor ?? '—'}</td>
+          <td>{h.detail ?? ''}</td>
+        </tr>
+      ))}
+    </DataTable>
   );
 }
 
@@ -100,35 +90,21 @@ export function HistoryTable({ rows }: { rows: HistoryEntry[] }) {
 export function AuditTable({ rows }: { rows: AuditEntry[] }) {
   if (rows.length === 0) return <p className="muted">None.</p>;
   return (
-    <div className="table-wrap" tabIndex={0}>
-      <table data-testid="ops-audit">
-        <caption className="visually-hidden">Audit entries</caption>
-        <thead>
-          <tr>
-            <th scope="col">When</th>
-            <th scope="col">Operator</th>
-            <th scope="col">Action</th>
-            <th scope="col">Subject</th>
-            <th scope="col">Parameters</th>
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((a, i) => (
-            <tr key={`${a.action}-${a.at}-${i}`} data-testid="audit-entry" data-action={a.action}>
-              <td>{formatDateTime(a.at)}</td>
-              <td>{a.actor}</td>
-              <td>
-                <code>{a.action}</code>
-              </td>
-              <td>
-                <code>{a.subject ?? '—'}</code>
-              </td>
-              <td>{parametersText(a.parameters)}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <DataTable columns={['When', 'Operator', 'Action', 'Subject', 'Parameters']} testId="ops-audit" caption="Audit entries">
+      {rows.map((a, i) => (
+        <tr key={`${a.action}-${a.at}-${i}`} data-testid="audit-entry" data-action={a.action}>
+          <td>{formatDateTime(a.at)}</td>
+          <td>{a.actor}</td>
+          <td>
+            <code>{a.action}</code>
+          </td>
+          <td>
+            <code>{a.subject ?? '—'}</code>
+          </td>
+          <td>{parametersText(a.parameters)}</td>
+        </tr>
+      ))}
+    </DataTable>
   );
 }
 

@@ -1,35 +1,27 @@
 import { act } from 'react';
-import { afterEach, describe, expect, it } from 'vitest';
-import { envelope, mockFetch, type RecordedCall, type Reply } from '../test/fetchMock';
+import { describe, expect, it } from 'vitest';
+import { envelope, type RecordedCall, type Reply } from '../test/fetchMock';
 import { view } from '../test/fixtures';
-import { flush, render, type as choose, type Rendered } from '../test/render';
+import { flush, type as choose, type Rendered } from '../test/render';
+import { testSession } from '../test/session';
 import { OperationsPage } from './OperationsPage';
 
+const session = testSession({ after: () => window.history.replaceState(null, '', '/') });
+const { render } = session;
 let r: Rendered | null = null;
-let restore: (() => void) | null = null;
 
 /** The page's own search; the overdue panel on it asks /ops/overdue, answered with nothing overdue. */
 function backend(handler: (call: RecordedCall) => Reply) {
-  const mock = mockFetch((c) =>
+  return session.backend((c) =>
     c.url.startsWith('/ops/overdue')
       ? envelope('OK', { examined: 0, overdue: [] })
       : c.url === '/api/targets'
         ? envelope('OK', [{ key: 'wiki-editors', name: 'Wiki editors', description: '', batchable: true }])
         : handler(c),
   );
-  restore = mock.restore;
-  return mock;
 }
 
 const searches = (calls: RecordedCall[]) => calls.map((c) => c.url).filter((url) => url.startsWith('/ops/operations'));
-
-afterEach(async () => {
-  await r?.unmount();
-  r = null;
-  restore?.();
-  restore = null;
-  window.history.replaceState(null, '', '/');
-});
 
 describe('OperationsPage (stuck requests)', () => {
   it('runs the search its URL names on open (the overview links there) and fills the form with it', async () => {

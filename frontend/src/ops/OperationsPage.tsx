@@ -1,5 +1,6 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { findOperations, runReconciliation } from '../api/endpoints';
+import { DataTable } from '../components/DataTable';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { HintText } from '../components/HintText';
 import { FilterSelect, useTargetChoices } from '../components/ListFilters';
@@ -105,44 +106,30 @@ export function OperationsPage() {
       {search.error ? <ErrorNotice error={search.error} title="Could not search." onRetry={search.reload} /> : null}
       {search.data && rows.length === 0 ? <p className="muted">No matching requests.</p> : null}
       {rows.length > 0 ? (
-        <div className="table-wrap" tabIndex={0}>
-          <table data-testid="ops-results">
-            <thead>
-              <tr>
-                <th scope="col">Request</th>
-                <th scope="col">Target / subject</th>
-                <th scope="col">Status</th>
-                <th scope="col">Step</th>
-                <th scope="col">Hint</th>
-                <th scope="col">Last change</th>
-              </tr>
-            </thead>
-            <tbody>
-              {rows.map((r) => (
-                <tr key={r.operationId} data-testid="ops-result" data-operation-id={r.operationId}>
-                  <td>
-                    <Link to={consolePaths.operation(r.operationId)}>
-                      <code>{r.operationId.slice(0, 8)}</code>
-                    </Link>
-                  </td>
-                  <td>
-                    <code>{r.targetKey}</code> / {r.subjectId}
-                  </td>
-                  <td>
-                    <StatusBadge status={r.status} />
-                  </td>
-                  <td>
-                    <code>{r.step ?? '—'}</code>
-                  </td>
-                  <td>
-                    <HintText hint={r.hint} />
-                  </td>
-                  <td>{formatDateTime(r.updatedAt)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable columns={['Request', 'Target / subject', 'Status', 'Step', 'Hint', 'Last change']} testId="ops-results">
+          {rows.map((r) => (
+            <tr key={r.operationId} data-testid="ops-result" data-operation-id={r.operationId}>
+              <td>
+                <Link to={consolePaths.operation(r.operationId)}>
+                  <code>{r.operationId.slice(0, 8)}</code>
+                </Link>
+              </td>
+              <td>
+                <code>{r.targetKey}</code> / {r.subjectId}
+              </td>
+              <td>
+                <StatusBadge status={r.status} />
+              </td>
+              <td>
+                <code>{r.step ?? '—'}</code>
+              </td>
+              <td>
+                <HintText hint={r.hint} />
+              </td>
+              <td>{formatDateTime(r.updatedAt)}</td>
+            </tr>
+          ))}
+        </DataTable>
       ) : null}
 
       <section aria-labelledby="reconcile-title" className="subsection">

@@ -1,24 +1,12 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { envelope, mockFetch, type RecordedCall, type Reply } from '../test/fetchMock';
+import { describe, expect, it } from 'vitest';
+import { envelope } from '../test/fetchMock';
 import { view } from '../test/fixtures';
-import { flush, render, type Rendered } from '../test/render';
+import { flush, type Rendered } from '../test/render';
+import { testSession } from '../test/session';
 import { OverduePanel, overdueFor } from './OverduePanel';
 
+const { backend, render, reset } = testSession();
 let r: Rendered | null = null;
-let restore: (() => void) | null = null;
-
-function backend(handler: (call: RecordedCall) => Reply) {
-  const mock = mockFetch(handler);
-  restore = mock.restore;
-  return mock;
-}
-
-afterEach(async () => {
-  await r?.unmount();
-  r = null;
-  restore?.();
-  restore = null;
-});
 
 function overdue(operationId: string, overdueSeconds: number, owner: string) {
   return {
@@ -56,8 +44,7 @@ describe('OverduePanel', () => {
     r = await render(<OverduePanel />);
     await flush();
     expect(r.byTestId('ops-overdue-none').textContent).toContain('3 waiting');
-    await r.unmount();
-    restore?.();
+    await reset();
     backend(() => envelope('ACCESS_DENIED', null, 403));
     r = await render(<OverduePanel />);
     await flush();

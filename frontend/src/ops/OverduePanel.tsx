@@ -1,4 +1,5 @@
 import { findOverdue } from '../api/endpoints';
+import { DataTable } from '../components/DataTable';
 import { StatusBadge } from '../components/StatusBadge';
 import { formatDateTime } from '../logic/format';
 import { useRefreshing } from '../logic/hooks';
@@ -43,37 +44,24 @@ export function OverduePanel() {
         </p>
       ) : null}
       {state.status === 'ok' && state.list.overdue.length > 0 ? (
-        <div className="table-wrap" tabIndex={0}>
-          <table data-testid="ops-overdue-table">
-            <thead>
-              <tr>
-                <th scope="col">Request</th>
-                <th scope="col">Status</th>
-                <th scope="col">Waiting on</th>
-                <th scope="col">Overdue by</th>
-                <th scope="col">At the deadline</th>
-              </tr>
-            </thead>
-            <tbody>
-              {state.list.overdue.map((o) => (
-                <tr key={o.operationId} data-testid="ops-overdue-row" data-operation-id={o.operationId}>
-                  <td>
-                    <Link to={consolePaths.operation(o.operationId)}>
-                      <code>{o.operationId.slice(0, 8)}</code>
-                    </Link>{' '}
-                    <code>{o.targetKey}</code> / {o.subjectId}
-                  </td>
-                  <td>
-                    <StatusBadge status={o.status} />
-                  </td>
-                  <td>{ownerLabel(o.owner)}</td>
-                  <td title={`due ${formatDateTime(o.dueAt)} (${o.deadlineKey})`}>{overdueFor(o.overdueSeconds)}</td>
-                  <td>{o.atDeadline}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable columns={['Request', 'Status', 'Waiting on', 'Overdue by', 'At the deadline']} testId="ops-overdue-table">
+          {state.list.overdue.map((o) => (
+            <tr key={o.operationId} data-testid="ops-overdue-row" data-operation-id={o.operationId}>
+              <td>
+                <Link to={consolePaths.operation(o.operationId)}>
+                  <code>{o.operationId.slice(0, 8)}</code>
+                </Link>{' '}
+                <code>{o.targetKey}</code> / {o.subjectId}
+              </td>
+              <td>
+                <StatusBadge status={o.status} />
+              </td>
+              <td>{ownerLabel(o.owner)}</td>
+              <td title={`due ${formatDateTime(o.dueAt)} (${o.deadlineKey})`}>{overdueFor(o.overdueSeconds)}</td>
+              <td>{o.atDeadline}</td>
+            </tr>
+          ))}
+        </DataTable>
       ) : null}
     </section>
   );

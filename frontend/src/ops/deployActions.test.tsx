@@ -1,29 +1,13 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { OperationDetail } from '../api/types';
-import { envelope, mockFetch, type RecordedCall, type Reply } from '../test/fetchMock';
+import { envelope } from '../test/fetchMock';
 import { entry, view } from '../test/fixtures';
-import { click, flush, render, waitFor, type Rendered } from '../test/render';
+import { click, flush, waitFor, type Rendered } from '../test/render';
+import { testSession } from '../test/session';
 import { deployActionTone, offersDeployAction, OperationPage } from './OperationPage';
 
+const { backend, render } = testSession({ at: '/console' });
 let r: Rendered | null = null;
-let restore: (() => void) | null = null;
-
-function backend(handler: (call: RecordedCall) => Reply) {
-  const mock = mockFetch(handler);
-  restore = mock.restore;
-  return mock;
-}
-
-beforeEach(() => {
-  window.history.replaceState(null, '', '/console');
-});
-
-afterEach(async () => {
-  await r?.unmount();
-  r = null;
-  restore?.();
-  restore = null;
-});
 
 function deployDetail(status: string, allowedActions: string[]): OperationDetail {
   return {

@@ -1,33 +1,17 @@
 import { act } from 'react';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Batch, OperationDetail } from '../api/types';
-import { envelope, mockFetch, type RecordedCall, type Reply } from '../test/fetchMock';
+import { envelope, type Reply } from '../test/fetchMock';
 import { entry, view } from '../test/fixtures';
-import { click, flush, render, type as choose, waitFor, type Rendered } from '../test/render';
+import { click, flush, type as choose, waitFor, type Rendered } from '../test/render';
+import { testSession } from '../test/session';
 import { BatchesPage, memberView, roundExtra, settlementExtra } from './BatchesPage';
 import { ConfigPage } from './ConfigPage';
 import { OperationPage } from './OperationPage';
 import { consolePaths, isConsolePath } from './paths';
 
+const { backend, render } = testSession({ at: '/console' });
 let r: Rendered | null = null;
-let restore: (() => void) | null = null;
-
-function backend(handler: (call: RecordedCall) => Reply) {
-  const mock = mockFetch(handler);
-  restore = mock.restore;
-  return mock;
-}
-
-beforeEach(() => {
-  window.history.replaceState(null, '', '/console');
-});
-
-afterEach(async () => {
-  await r?.unmount();
-  r = null;
-  restore?.();
-  restore = null;
-});
 
 const MR = { project: 'platform/access-config', iid: 7, webUrl: 'https://gitlab.example/platform/access-config/-/merge_requests/7' };
 

@@ -1,31 +1,16 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Binding } from '../api/types';
-import { envelope, mockFetch, type RecordedCall, type Reply } from '../test/fetchMock';
+import { envelope } from '../test/fetchMock';
 import { formatDate } from '../logic/format';
+import { expectErrorNotice, tryAgainButton } from '../test/errorNotice';
 import { TARGETS } from '../test/fixtures';
-import { click, flush, render, submit, type, type Rendered } from '../test/render';
+import { click, flush, submit, type, type Rendered } from '../test/render';
+import { testSession } from '../test/session';
 import { BindingsPage } from './BindingsPage';
 import { HomePage } from './HomePage';
 
+const { backend, render } = testSession({ at: '/bindings' });
 let r: Rendered | null = null;
-let restore: (() => void) | null = null;
-
-function backend(handler: (call: RecordedCall) => Reply) {
-  const mock = mockFetch(handler);
-  restore = mock.restore;
-  return mock;
-}
-
-beforeEach(() => {
-  window.history.replaceState(null, '', '/bindings');
-});
-
-afterEach(async () => {
-  await r?.unmount();
-  r = null;
-  restore?.();
-  restore = null;
-});
 
 function binding(overrides: Partial<Binding> = {}): Binding {
   return {
@@ -88,16 +73,12 @@ describe('BindingsPage', () => {
     );
     r = await render(<BindingsPage />);
     await flush();
-    const error = r.byTestId('error');
-    expect(error.dataset.code).toBe('ACCESS_DENIED');
-    expect(error.textContent).toContain('Could not load your bindings.');
-    expect(r.byTestId('error-message').textContent).toBe('Access denied');
-    expect(r.byTestId('error-trace-id').textContent).toBe('tr-403');
+    const error = expectErrorNotice(r, { code: 'ACCESS_DENIED', title: 'Could not load your bindings.', message: 'Access denied', traceId: 'tr-403' });
     expect(r.container.textContent).not.toContain('You have no bindings yet.');
     expect(r.queryByTestId('bindings')).toBeNull();
 
     refused = false;
-    await click(Array.from(error.querySelectorAll('button')).find((b) => b.textContent === 'Try again')!);
+    await click(tryAgainButton(error)!);
     await flush();
     expect(api.calls).toHaveLength(2);
     expect(r.queryByTestId('error')).toBeNull();

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import type { ApiFailure } from '../api/client';
 import { giveUpBinding, listMyBindings } from '../api/endpoints';
 import type { Binding } from '../api/types';
+import { DataTable } from '../components/DataTable';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { Loading } from '../components/Loading';
 import { PageHeading } from '../components/PageHeading';
@@ -74,64 +75,49 @@ export function BindingsPage() {
       {failure ? <ErrorNotice error={failure} title="Could not give this access up." testId="give-up-error" /> : null}
       {state.status === 'ok' && rows.length === 0 ? <p className="muted">You have no bindings yet.</p> : null}
       {rows.length > 0 ? (
-        <div className="table-wrap" tabIndex={0}>
-          <table data-testid="bindings">
-            <thead>
-              <tr>
-                <th scope="col">Subject</th>
-                <th scope="col">Target</th>
-                <th scope="col">Status</th>
-                <th scope="col">Expires</th>
-                <th scope="col">Last change</th>
-                <th scope="col">Request</th>
-                <th scope="col">Actions</th>
+        <DataTable columns={['Subject', 'Target', 'Status', 'Expires', 'Last change', 'Request', 'Actions']} testId="bindings">
+          {rows.map((b) => {
+            const key = `${b.subjectId}/${b.targetKey}`;
+            return (
+              <tr key={key} data-testid="binding">
+                <td>{b.subjectId}</td>
+                <td>
+                  <code>{b.targetKey}</code>
+                </td>
+                <td>
+                  <StatusBadge status={b.status} />
+                </td>
+                <td>{expiry(b)}</td>
+                <td>{formatDateTime(b.updatedAt)}</td>
+                <td>
+                  {b.operationId ? (
+                    <Link to={`/requests/${encodeURIComponent(b.operationId)}`}>Open</Link>
+                  ) : (
+                    '—'
+                  )}
+                </td>
+                <td>
+                  {renewable(b) ? (
+                    <button
+                      type="button"
+                      className="button-secondary"
+                      data-testid="renew"
+                      aria-label={`Renew ${b.targetKey} for ${b.subjectId}`}
+                      onClick={() => renew(navigate, b)}
+                    >
+                      Renew
+                    </button>
+                  ) : null}{' '}
+                  {givableUp(b) ? (
+                    <button type="button" data-testid="give-up" disabled={busy === key} onClick={() => void giveUp(b)}>
+                      Give up
+                    </button>
+                  ) : null}
+                </td>
               </tr>
-            </thead>
-            <tbody>
-              {rows.map((b) => {
-                const key = `${b.subjectId}/${b.targetKey}`;
-                return (
-                  <tr key={key} data-testid="binding">
-                    <td>{b.subjectId}</td>
-                    <td>
-                      <code>{b.targetKey}</code>
-                    </td>
-                    <td>
-                      <StatusBadge status={b.status} />
-                    </td>
-                    <td>{expiry(b)}</td>
-                    <td>{formatDateTime(b.updatedAt)}</td>
-                    <td>
-                      {b.operationId ? (
-                        <Link to={`/requests/${encodeURIComponent(b.operationId)}`}>Open</Link>
-                      ) : (
-                        '—'
-                      )}
-                    </td>
-                    <td>
-                      {renewable(b) ? (
-                        <button
-                          type="button"
-                          className="button-secondary"
-                          data-testid="renew"
-                          aria-label={`Renew ${b.targetKey} for ${b.subjectId}`}
-                          onClick={() => renew(navigate, b)}
-                        >
-                          Renew
-                        </button>
-                      ) : null}{' '}
-                      {givableUp(b) ? (
-                        <button type="button" data-testid="give-up" disabled={busy === key} onClick={() => void giveUp(b)}>
-                          Give up
-                        </button>
-                      ) : null}
-                    </td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        </div>
+            );
+          })}
+        </DataTable>
       ) : null}
     </section>
   );

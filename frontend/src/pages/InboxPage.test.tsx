@@ -1,28 +1,13 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { InboxItem } from '../api/types';
-import { envelope, mockFetch, type RecordedCall, type Reply } from '../test/fetchMock';
-import { click, flush, render, type Rendered } from '../test/render';
+import { expectErrorNotice, tryAgainButton } from '../test/errorNotice';
+import { envelope, type Reply } from '../test/fetchMock';
+import { click, flush, type Rendered } from '../test/render';
+import { testSession } from '../test/session';
 import InboxPage from './InboxPage';
 
+const { backend, render } = testSession({ at: '/inbox' });
 let r: Rendered | null = null;
-let restore: (() => void) | null = null;
-
-function backend(handler: (call: RecordedCall) => Reply | Promise<Reply>) {
-  const mock = mockFetch(handler);
-  restore = mock.restore;
-  return mock;
-}
-
-beforeEach(() => {
-  window.history.replaceState(null, '', '/inbox');
-});
-
-afterEach(async () => {
-  await r?.unmount();
-  r = null;
-  restore?.();
-  restore = null;
-});
 
 function item(ticket: string, overrides: Partial<InboxItem> = {}): InboxItem {
   return {
@@ -140,12 +125,8 @@ describe('InboxPage', () => {
     await click(button(itemOf(r, 't-1'), 'reject'));
     await flush();
 
-    const error = r.byTestId('error');
-    expect(error.dataset.code).toBe('ALREADY_DECIDED');
-    expect(error.textContent).toContain('The decision was not sent.');
-    expect(r.byTestId('error-message').textContent).toBe('This approval was already decided');
+    expectErrorNotice(r, { code: 'ALREADY_DECIDED', title: 'The decision was not sent.', message: 'This approval was already decided', traceId: 'tr-409' });
     expect(r.byTestId('error-code').textContent).toBe('ALREADY_DECIDED');
-    expect(r.byTestId('error-trace-id').textContent).toBe('tr-409');
     expect(r.byTestId('inbox-status').textContent).toBe('');
     expect(button(itemOf(r, 't-1'), 'approve').disabled).toBe(false);
   });
@@ -163,14 +144,11 @@ describe('InboxPage', () => {
     const api = backend(() => (refused ? envelope('ACCESS_DENIED', null, 403, { message: 'Access denied', traceId: 'tr-403' }) : envelope('OK', [item('t-1')])));
     r = await render(<InboxPage />);
     await flush();
-    expect(r.byTestId('error').dataset.code).toBe('ACCESS_DENIED');
-    expect(r.byTestId('error').textContent).toContain('Could not load the inbox.');
-    expect(r.byTestId('error-message').textContent).toBe('Access denied');
-    expect(r.byTestId('error-trace-id').textContent).toBe('tr-403');
+    const error = expectErrorNotice(r, { code: 'ACCESS_DENIED', title: 'Could not load the inbox.', message: 'Access denied', traceId: 'tr-403' });
     expect(r.container.textContent).not.toContain('No pending approvals.');
 
     refused = false;
-    const retry = Array.from(r.byTestId('error').querySelectorAll('button')).find((b) => b.textContent === 'Try again');
+    const retry = tryAgainButton(error);
     expect(retry).toBeDefined();
     await click(retry!);
     await flush();

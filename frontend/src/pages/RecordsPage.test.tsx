@@ -1,14 +1,17 @@
 import { act } from 'react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { LIST_REFRESH_MS } from '../logic/hooks';
 import type { RequestView } from '../api/types';
-import { envelope, mockFetch, type RecordedCall, type Reply } from '../test/fetchMock';
+import { expectErrorNotice, tryAgainButton } from '../test/errorNotice';
+import { envelope, type RecordedCall, type Reply } from '../test/fetchMock';
 import { view } from '../test/fixtures';
-import { click, flush, render, type as choose, type Rendered } from '../test/render';
+import { click, flush, type as choose, type Rendered } from '../test/render';
+import { testSession } from '../test/session';
 import { RecordsPage } from './RecordsPage';
 
+const session = testSession({ at: '/records' });
+const { render } = session;
 let r: Rendered | null = null;
-let restore: (() => void) | null = null;
 
 const TARGETS = [
   { key: 'db-prod-readonly', name: 'Production database (read-only)', description: '', batchable: false },
@@ -17,21 +20,9 @@ const TARGETS = [
 
 /** The records endpoint answers `handler`; the catalog (the target filter's choices) answers TARGETS. */
 function backend(handler: (call: RecordedCall) => Reply) {
-  const mock = mockFetch((call) => (call.url === '/api/targets' ? envelope('OK', TARGETS) : handler(call)));
-  restore = mock.restore;
+  const mock = session.backend((call) => (call.url === '/api/targets' ? envelope('OK', TARGETS) : handler(call)));
   return { ...mock, get records() { return mock.calls.filter((c) => c.url.startsWith('/api/requests')); } };
 }
-
-beforeEach(() => {
-  window.history.replaceState(null, '', '/records');
-});
-
-afterEach(async () => {
-  await r?.unmount();
-  r = null;
-  restore?.();
-  restore = null;
-});
 
 function page(items: RequestView[], pageNumber = 0, hasMore = false) {
   return { items, page: pageNumber, size: 20, hasMore };
@@ -138,16 +129,17 @@ describe('RecordsPage', () => {
     );
     r = await render(<RecordsPage />);
     await flush();
-    const error = r.byTestId('error');
-    expect(error.dataset.code).toBe('INTERNAL_ERROR');
-    expect(error.textContent).toContain('Could not load your records.');
-    expect(r.byTestId('error-message').textContent).toBe('Something went wrong on our side.');
-    expect(r.byTestId('error-trace-id').textContent).toBe('tr-500');
+    const error = expectErrorNotice(r, {
+      code: 'INTERNAL_ERROR',
+      title: 'Could not load your records.',
+      message: 'Something went wrong on our side.',
+      traceId: 'tr-500',
+    });
     expect(r.container.textContent).not.toContain('You have not submitted any request yet.');
     expect(r.queryByTestId('records')).toBeNull();
 
     failing = false;
-    await click(Array.from(error.querySelectorAll('button')).find((b) => b.textContent === 'Try again')!);
+    await click(tryAgainButton(error)!);
     await flush();
     expect(api.records).toHaveLength(2);
     expect(r.queryByTestId('error')).toBeNull();

@@ -1,4 +1,5 @@
 import { listMyRequests } from '../api/endpoints';
+import { DataTable } from '../components/DataTable';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { HintText } from '../components/HintText';
 import { ListFilters } from '../components/ListFilters';
@@ -41,39 +42,29 @@ export function RecordsPage() {
         </p>
       ) : null}
       {items.length > 0 ? (
-        <div className="table-wrap" tabIndex={0}>
-          <table data-testid="records">
-            <caption className="visually-hidden">My requests, newest first</caption>
-            <thead>
-              <tr>
-                <th scope="col">Submitted</th>
-                <th scope="col">Target</th>
-                <th scope="col">Subject</th>
-                <th scope="col">Status</th>
-                <th scope="col">Next step</th>
-              </tr>
-            </thead>
-            <tbody>
-              {items.map((r) => (
-                <tr key={r.operationId} data-testid="record" data-operation-id={r.operationId}>
-                  <td>
-                    <Link to={`/requests/${encodeURIComponent(r.operationId)}`}>{formatDateTime(r.createdAt)}</Link>
-                  </td>
-                  <td>
-                    <code>{r.targetKey}</code>
-                  </td>
-                  <td>{r.subjectId}</td>
-                  <td>
-                    <StatusBadge status={r.status} />
-                  </td>
-                  <td>
-                    <HintText hint={r.hint} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          columns={['Submitted', 'Target', 'Subject', 'Status', 'Next step']}
+          testId="records"
+          caption="My requests, newest first"
+        >
+          {items.map((r) => (
+            <tr key={r.operationId} data-testid="record" data-operation-id={r.operationId}>
+              <td>
+                <Link to={`/requests/${encodeURIComponent(r.operationId)}`}>{formatDateTime(r.createdAt)}</Link>
+              </td>
+              <td>
+                <code>{r.targetKey}</code>
+              </td>
+              <td>{r.subjectId}</td>
+              <td>
+                <StatusBadge status={r.status} />
+              </td>
+              <td>
+                <HintText hint={r.hint} />
+              </td>
+            </tr>
+          ))}
+        </DataTable>
       ) : null}
       <nav className="pager" aria-label="Pages of records">
         <button

@@ -1,17 +1,25 @@
 import { act } from 'react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import type { RequestView } from '../api/types';
 import { noticeFor } from '../logic/notify';
 import { stepTimes } from '../logic/stepTimes';
 import { awake } from '../logic/useRequestFollow';
 import { nextMove } from '../logic/wait';
-import { envelope, mockFetch } from '../test/fetchMock';
+import { envelope } from '../test/fetchMock';
 import { entry, TARGETS, view } from '../test/fixtures';
-import { click, flush, render, type Rendered } from '../test/render';
+import { click, flush, type Rendered } from '../test/render';
+import { testSession } from '../test/session';
 import { RequestPage, requestTitle } from './RequestPage';
 
+const session = testSession({
+  after: () => {
+    delete (window as unknown as { Notification?: unknown }).Notification;
+    vi.restoreAllMocks();
+    vi.useRealTimers();
+  },
+});
+const { render } = session;
 let r: Rendered | null = null;
-let restore: (() => void) | null = null;
 
 /** A stand-in for the browser's Notification API: records prompts and notifications. */
 class FakeNotification {
@@ -35,23 +43,11 @@ beforeEach(() => {
   (window as unknown as { Notification: unknown }).Notification = FakeNotification;
 });
 
-afterEach(async () => {
-  await r?.unmount();
-  r = null;
-  restore?.();
-  restore = null;
-  delete (window as unknown as { Notification?: unknown }).Notification;
-  vi.restoreAllMocks();
-  vi.useRealTimers();
-});
-
 const MINUTE = 60_000;
 
 function following(answers: RequestView[]) {
   let n = 0;
-  const mock = mockFetch((c) => (c.url === '/api/targets' ? envelope('OK', TARGETS) : envelope('OK', answers[Math.min(n++, answers.length - 1)])));
-  restore = mock.restore;
-  return mock;
+  return session.backend((c) => (c.url === '/api/targets' ? envelope('OK', TARGETS) : envelope('OK', answers[Math.min(n++, answers.length - 1)])));
 }
 
 describe('a request tells its story', () => {

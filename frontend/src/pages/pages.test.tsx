@@ -1,32 +1,15 @@
 import { act } from 'react';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { App } from '../App';
-import { envelope, mockFetch, type RecordedCall, type Reply } from '../test/fetchMock';
+import { envelope } from '../test/fetchMock';
 import { entry, TARGETS, view } from '../test/fixtures';
-import { click, flush, render, visit, waitFor, type Rendered } from '../test/render';
+import { click, flush, visit, waitFor, type Rendered } from '../test/render';
+import { testSession } from '../test/session';
 import { HomePage } from './HomePage';
 import { RequestPage } from './RequestPage';
 
+const { backend, render, reset } = testSession({ at: '/', after: () => vi.useRealTimers() });
 let r: Rendered | null = null;
-let restore: (() => void) | null = null;
-
-function backend(handler: (call: RecordedCall) => Reply) {
-  const mock = mockFetch(handler);
-  restore = mock.restore;
-  return mock;
-}
-
-beforeEach(() => {
-  window.history.replaceState(null, '', '/');
-});
-
-afterEach(async () => {
-  await r?.unmount();
-  r = null;
-  restore?.();
-  restore = null;
-  vi.useRealTimers();
-});
 
 describe('HomePage', () => {
   it('"New request" opens a fresh form with a new operationId', async () => {
@@ -197,8 +180,7 @@ describe('App session', () => {
     expect(r.queryByTestId('nav-ops')).toBeNull();
     expect(r.queryByTestId('nav-inbox')).toBeNull();
     expect(r.queryByTestId('sign-out')).toBeNull();
-    await r.unmount();
-    restore?.();
+    await reset();
 
     backend(() => 'network-error');
     r = await render(<App />);

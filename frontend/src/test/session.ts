@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { afterEach } from 'vitest';
+import { afterEach, beforeEach } from 'vitest';
 import { mockFetch, type RecordedCall, type Reply } from './fetchMock';
 import { render, type Rendered } from './render';
 
@@ -13,8 +13,15 @@ export interface TestSession {
   reset(): Promise<void>;
 }
 
+export interface SessionOptions {
+  /** The test window's URL before every test (e.g. '/console'); left as it is without one. */
+  at?: string;
+  /** Runs after every test, once the trees are unmounted and the transport restored (e.g. `vi.useRealTimers`). */
+  after?: () => void;
+}
+
 /** Call once at the top of a test file. */
-export function testSession(): TestSession {
+export function testSession(options: SessionOptions = {}): TestSession {
   let rendered: Rendered[] = [];
   let restores: (() => void)[] = [];
   const reset = async () => {
@@ -23,7 +30,16 @@ export function testSession(): TestSession {
     for (const restore of restores.reverse()) restore();
     restores = [];
   };
-  afterEach(reset);
+  const { at, after } = options;
+  if (at !== undefined) {
+    beforeEach(() => {
+      window.history.replaceState(null, '', at);
+    });
+  }
+  afterEach(async () => {
+    await reset();
+    after?.();
+  });
   return {
     backend(handler) {
       const mock = mockFetch(handler);

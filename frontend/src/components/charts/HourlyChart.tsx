@@ -1,4 +1,5 @@
 import { useId, type ReactNode } from 'react';
+import { DataTable } from '../DataTable';
 
 export interface HourCount {
   start: string;
@@ -71,26 +72,15 @@ export function HourlyChart({ title, hours, completedHref, failedHref, link, tes
       </p>
       <details className="chart-details">
         <summary>Every hour as a table</summary>
-        <div className="table-wrap" tabIndex={0}>
-          <table className="chart-table">
-            <thead>
-              <tr>
-                <th scope="col">Hour from</th>
-                <th scope="col" className="num">Completed</th>
-                <th scope="col" className="num">Failed</th>
-              </tr>
-            </thead>
-            <tbody>
-              {hours.map((h) => (
-                <tr key={h.start} data-testid={testId ? `${testId}-row` : undefined} data-start={h.start}>
-                  <th scope="row">{hourLabel(h.start)}</th>
-                  <td className="num">{h.completed}</td>
-                  <td className="num">{h.failed}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable columns={['Hour from', { label: 'Completed', num: true }, { label: 'Failed', num: true }]} className="chart-table">
+          {hours.map((h) => (
+            <tr key={h.start} data-testid={testId ? `${testId}-row` : undefined} data-start={h.start}>
+              <th scope="row">{hourLabel(h.start)}</th>
+              <td className="num">{h.completed}</td>
+              <td className="num">{h.failed}</td>
+            </tr>
+          ))}
+        </DataTable>
       </details>
     </figure>
   );

@@ -1,37 +1,30 @@
 import { act } from 'react';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { Overview } from '../../api/types';
 import { barSummary } from '../../components/charts/BarChart';
 import { hourlySummary } from '../../components/charts/HourlyChart';
-import { envelope, mockFetch, type RecordedCall, type Reply } from '../../test/fetchMock';
-import { flush, render, type Rendered } from '../../test/render';
+import { envelope, type RecordedCall, type Reply } from '../../test/fetchMock';
+import { flush, type Rendered } from '../../test/render';
+import { testSession } from '../../test/session';
 import { readStuckQuery, stuckList } from '../paths';
 import { OVERVIEW_REFRESH_MS, OverviewPage } from './OverviewPage';
 import { OVERVIEW_PANELS } from './panels';
 
+const session = testSession({ after: () => vi.useRealTimers() });
+const { render } = session;
 let r: Rendered | null = null;
-let restore: (() => void) | null = null;
 
 /** The overview's own endpoint answers as `handler` says; the expiring-grants panel's gets nothing expiring. */
 function backend(handler: (call: RecordedCall) => Reply) {
-  const mock = mockFetch((call) =>
+  const mock = session.backend((call) =>
     call.url.includes('/ops/grants/expiring')
       ? envelope('OK', { within: 'PT24H', count: 0, hasMore: false, grants: [] })
       : handler(call),
   );
-  restore = mock.restore;
   return { ...mock, get calls() {
     return mock.calls.filter((call) => !call.url.includes('/ops/grants/expiring'));
   } };
 }
-
-afterEach(async () => {
-  await r?.unmount();
-  r = null;
-  restore?.();
-  restore = null;
-  vi.useRealTimers();
-});
 
 const AT = '2026-03-02T10:30:00Z';
 

@@ -1,5 +1,6 @@
 import type { ComponentType, ReactNode } from 'react';
 import type { Overview } from '../../api/types';
+import { DataTable } from '../../components/DataTable';
 import { BarChart, type BarTone } from '../../components/charts/BarChart';
 import { HourlyChart } from '../../components/charts/HourlyChart';
 import { formatDateTime } from '../../logic/format';
@@ -77,38 +78,27 @@ export function WaitingPanel({ overview, now }: OverviewPanelProps) {
       {overview.waiting.length === 0 ? (
         <p className="muted">No request is waiting.</p>
       ) : (
-        <div className="table-wrap" tabIndex={0}>
-          <table data-testid="overview-waiting-table">
-            <thead>
-              <tr>
-                <th scope="col">State</th>
-                <th scope="col">Waiting on</th>
-                <th scope="col" className="num">Requests</th>
-                <th scope="col">Longest wait</th>
-                <th scope="col">Next deadline</th>
-                <th scope="col">Then</th>
-              </tr>
-            </thead>
-            <tbody>
-              {overview.waiting.map((w) => (
-                <tr key={`${w.status}-${w.owner}`} data-testid="overview-waiting-row" data-status={w.status} data-owner={w.owner}>
-                  <th scope="row">{statusLabel(w.status)}</th>
-                  <td>{ownerLabel(w.owner)}</td>
-                  <td className="num">{link(stuckList({ status: w.status }), String(w.count), `${w.count} requests ${statusLabel(w.status)}`)}</td>
-                  <td data-seconds={w.oldestAgeSeconds}>
-                    {link(
-                      stuckList({ status: w.status, stuckForSeconds: w.oldestAgeSeconds }),
-                      formatSpan(w.oldestAgeSeconds * 1000),
-                      `the longest waiting request ${statusLabel(w.status)}: ${formatSpan(w.oldestAgeSeconds * 1000)}`,
-                    )}
-                  </td>
-                  <td title={w.deadlineKey ?? undefined}>{deadlineText(w.nextDeadline, now)}</td>
-                  <td>{w.atDeadline}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          columns={['State', 'Waiting on', { label: 'Requests', num: true }, 'Longest wait', 'Next deadline', 'Then']}
+          testId="overview-waiting-table"
+        >
+          {overview.waiting.map((w) => (
+            <tr key={`${w.status}-${w.owner}`} data-testid="overview-waiting-row" data-status={w.status} data-owner={w.owner}>
+              <th scope="row">{statusLabel(w.status)}</th>
+              <td>{ownerLabel(w.owner)}</td>
+              <td className="num">{link(stuckList({ status: w.status }), String(w.count), `${w.count} requests ${statusLabel(w.status)}`)}</td>
+              <td data-seconds={w.oldestAgeSeconds}>
+                {link(
+                  stuckList({ status: w.status, stuckForSeconds: w.oldestAgeSeconds }),
+                  formatSpan(w.oldestAgeSeconds * 1000),
+                  `the longest waiting request ${statusLabel(w.status)}: ${formatSpan(w.oldestAgeSeconds * 1000)}`,
+                )}
+              </td>
+              <td title={w.deadlineKey ?? undefined}>{deadlineText(w.nextDeadline, now)}</td>
+              <td>{w.atDeadline}</td>
+            </tr>
+          ))}
+        </DataTable>
       )}
     </Section>
   );
@@ -137,42 +127,30 @@ const SYSTEM_NAMES: Record<string, string> = { gitlab: 'GitLab', approval: 'Appr
 export function DependenciesPanel({ overview }: OverviewPanelProps) {
   return (
     <Section id="overview-dependencies" title="External systems" testId="overview-dependencies">
-      <div className="table-wrap" tabIndex={0}>
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">System</th>
-              <th scope="col">Circuit breaker</th>
-              <th scope="col" className="num">Error rate</th>
-              <th scope="col" className="num">Recent calls (failed)</th>
-              <th scope="col" className="num">Refused while open</th>
-              <th scope="col">Last report</th>
-            </tr>
-          </thead>
-          <tbody>
-            {overview.dependencies.map((d) => (
-              <tr key={d.system} data-testid="overview-dependency" data-system={d.system} data-breaker={d.breaker ?? ''}>
-                <th scope="row">{SYSTEM_NAMES[d.system] ?? d.system}</th>
-                <td>
-                  {d.breaker === null ? (
-                    <span className="muted">received, not called</span>
-                  ) : (
-                    <span className={`badge ${d.breaker === 'CLOSED' ? 'badge-success' : 'badge-failure'}`}>{d.breaker}</span>
-                  )}
-                </td>
-                <td className="num" data-testid="overview-error-rate">
-                  {d.errorRatePercent === null ? '—' : `${Math.round(d.errorRatePercent * 10) / 10} %`}
-                </td>
-                <td className="num">
-                  {d.recentCalls} ({d.recentFailures})
-                </td>
-                <td className="num">{d.breaker === null ? '—' : d.notPermittedCalls}</td>
-                <td>{d.breaker === null ? formatDateTime(d.lastSeen) : '—'}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <DataTable
+        columns={['System', 'Circuit breaker', { label: 'Error rate', num: true }, { label: 'Recent calls (failed)', num: true }, { label: 'Refused while open', num: true }, 'Last report']}
+      >
+        {overview.dependencies.map((d) => (
+          <tr key={d.system} data-testid="overview-dependency" data-system={d.system} data-breaker={d.breaker ?? ''}>
+            <th scope="row">{SYSTEM_NAMES[d.system] ?? d.system}</th>
+            <td>
+              {d.breaker === null ? (
+                <span className="muted">received, not called</span>
+              ) : (
+                <span className={`badge ${d.breaker === 'CLOSED' ? 'badge-success' : 'badge-failure'}`}>{d.breaker}</span>
+              )}
+            </td>
+            <td className="num" data-testid="overview-error-rate">
+              {d.errorRatePercent === null ? '—' : `${Math.round(d.errorRatePercent * 10) / 10} %`}
+            </td>
+            <td className="num">
+              {d.recentCalls} ({d.recentFailures})
+            </td>
+            <td className="num">{d.breaker === null ? '—' : d.notPermittedCalls}</td>
+            <td>{d.breaker === null ? formatDateTime(d.lastSeen) : '—'}</td>
+          </tr>
+        ))}
+      </DataTable>
       <p className="muted small">
         Breakers are per instance: this is the instance that answered. Deploy reports count the last hour; their error
         rate is the share not reporting success.
@@ -225,32 +203,21 @@ export function SlotsPanel({ overview }: OverviewPanelProps) {
       {overview.slots.length === 0 ? (
         <p className="muted">No batch partition.</p>
       ) : (
-        <div className="table-wrap" tabIndex={0}>
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Partition</th>
-                <th scope="col">Slot</th>
-                <th scope="col" className="num">Waiting requests</th>
-              </tr>
-            </thead>
-            <tbody>
-              {overview.slots.map((s) => (
-                <tr key={s.partition} data-testid="overview-slot" data-partition={s.partition} data-batch-status={s.batchStatus ?? 'FREE'}>
-                  <th scope="row">
-                    <code>{s.partition}</code>
-                  </th>
-                  <td>
-                    {s.batchId === null
-                      ? 'free'
-                      : link(consolePaths.batches, `batch ${s.batchId} ${s.batchStatus ?? ''} since ${formatDateTime(s.since)}`, `batch ${s.batchId} ${s.batchStatus ?? ''} since ${formatDateTime(s.since)}`)}
-                  </td>
-                  <td className="num">{link(stuckList({ status: 'BATCH_WAITING' }), String(s.waiting), `${s.waiting} requests waiting for a batch round`)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable columns={['Partition', 'Slot', { label: 'Waiting requests', num: true }]}>
+          {overview.slots.map((s) => (
+            <tr key={s.partition} data-testid="overview-slot" data-partition={s.partition} data-batch-status={s.batchStatus ?? 'FREE'}>
+              <th scope="row">
+                <code>{s.partition}</code>
+              </th>
+              <td>
+                {s.batchId === null
+                  ? 'free'
+                  : link(consolePaths.batches, `batch ${s.batchId} ${s.batchStatus ?? ''} since ${formatDateTime(s.since)}`, `batch ${s.batchId} ${s.batchStatus ?? ''} since ${formatDateTime(s.since)}`)}
+              </td>
+              <td className="num">{link(stuckList({ status: 'BATCH_WAITING' }), String(s.waiting), `${s.waiting} requests waiting for a batch round`)}</td>
+            </tr>
+          ))}
+        </DataTable>
       )}
     </Section>
   );

@@ -21,31 +21,14 @@ import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;
 import java.util.stream.LongStream;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The generators, checked with the runner itself. */
 class GeneratorsTest {
 
-    private String seedBefore;
-    private String triesBefore;
-
-    @BeforeEach
-    void clearOverrides() {
-        seedBefore = System.clearProperty("property.seed");
-        triesBefore = System.clearProperty("property.tries");
-    }
-
-    @AfterEach
-    void restoreOverrides() {
-        if (seedBefore != null) {
-            System.setProperty("property.seed", seedBefore);
-        }
-        if (triesBefore != null) {
-            System.setProperty("property.tries", triesBefore);
-        }
-    }
+    @RegisterExtension
+    final WithoutRunOverrides overrides = new WithoutRunOverrides();
 
     private static <T> List<T> sample(Generator<T> generator, int tries) {
         var seen = new ArrayList<T>();

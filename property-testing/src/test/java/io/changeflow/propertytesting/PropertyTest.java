@@ -12,35 +12,14 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The runner itself: failing properties fail with seed, try and a shrunk counterexample; seeds reproduce. */
 class PropertyTest {
 
-    private String seedBefore;
-    private String triesBefore;
-
-    @BeforeEach
-    void clearOverrides() {
-        seedBefore = System.clearProperty("property.seed");
-        triesBefore = System.clearProperty("property.tries");
-    }
-
-    @AfterEach
-    void restoreOverrides() {
-        restore("property.seed", seedBefore);
-        restore("property.tries", triesBefore);
-    }
-
-    private static void restore(String key, String value) {
-        if (value == null) {
-            System.clearProperty(key);
-        } else {
-            System.setProperty(key, value);
-        }
-    }
+    @RegisterExtension
+    final WithoutRunOverrides overrides = new WithoutRunOverrides();
 
     private static <T> List<T> values(Property<T> property) {
         var seen = new ArrayList<T>();

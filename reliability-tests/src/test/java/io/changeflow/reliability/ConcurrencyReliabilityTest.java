@@ -1,5 +1,6 @@
 package io.changeflow.reliability;
 
+import static io.changeflow.reliability.support.Pauses.pause;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.changeflow.reliability.support.Callbacks;
@@ -366,16 +367,7 @@ class ConcurrencyReliabilityTest {
                     operator.post("/ops/operations/" + view.operationId() + "/retrigger", null);
                 }
             }
-            sleep(Duration.ofSeconds(2));
-        }
-    }
-
-    static void sleep(Duration pause) {
-        try {
-            Thread.sleep(pause.toMillis());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted", e);
+            pause(Duration.ofSeconds(2));
         }
     }
 

@@ -1,5 +1,6 @@
 package io.changeflow.reliability;
 
+import static io.changeflow.reliability.support.Pauses.pause;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.changeflow.reliability.support.Sizes;
@@ -245,15 +246,6 @@ class CrashReliabilityTest {
             }
         }
         return ops;
-    }
-
-    private static void pause(Duration pause) {
-        try {
-            Thread.sleep(pause.toMillis());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted", e);
-        }
     }
 
     /**

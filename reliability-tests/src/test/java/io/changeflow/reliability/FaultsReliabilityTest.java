@@ -1,10 +1,11 @@
 package io.changeflow.reliability;
 
+import static io.changeflow.reliability.support.Pauses.pause;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.changeflow.reliability.support.InjectedFaults;
 import io.changeflow.reliability.support.Sizes;
 import io.changeflow.sandbox.fault.FaultSettings;
-import io.changeflow.sandbox.fault.Faults;
 import io.changeflow.systemtest.harness.ApiClient;
 import io.changeflow.systemtest.harness.ChangeflowCluster;
 import io.changeflow.systemtest.harness.Figures;
@@ -56,6 +57,9 @@ class FaultsReliabilityTest {
     /** A request may be past its deadline this long (the owning jobs run every few seconds here) before it counts. */
     static final Duration OVERDUE_GRACE = Duration.ofSeconds(60);
     static final List<String> BATCHABLE = List.of("dashboards-viewer", "vpn-staging");
+    /** The faults of the run (the figures it records spell them out: keep the two in step). */
+    static final InjectedFaults FAULTS = new InjectedFaults(new FaultSettings(30, 0.10, 0.10, 0, 0, 0, 0),
+            new FaultSettings(30, 0.10, 0.10, 0.20, 0.20, 0.05, 3000), new FaultSettings(0, 0, 0, 0.20, 0.20, 0.10, 3000));
     /**
      * Which GitLab the simulator answers as ({@code -Dreliability.faults.gitlabProfile}, {@code gitlab-17} or
      * {@code gitlab-19}) and how long a merge request reports its previous head after a push
@@ -88,11 +92,7 @@ class FaultsReliabilityTest {
     void mixedTrafficUnderInjectedFaultsSettlesWithNothingLostStuckOrDoneTwice() {
         var seed = Sizes.seed();
         var random = new Random(seed);
-        var sims = cluster.sims();
-        sims.faults().reseed(seed);
-        sims.faults(Faults.GITLAB, new FaultSettings(30, 0.10, 0.10, 0, 0, 0, 0));
-        sims.faults(Faults.APPROVAL, new FaultSettings(30, 0.10, 0.10, 0.20, 0.20, 0.05, 3000));
-        sims.faults(Faults.DEPLOY, new FaultSettings(0, 0, 0, 0.20, 0.20, 0.10, 3000));
+        var sims = FAULTS.injectInto(cluster, seed);
 
         var sent = new ArrayList<Sent>();
         var lastOnTarget = new HashMap<String, String>();
@@ -259,14 +259,5 @@ class FaultsReliabilityTest {
             }
         }
         return null;
-    }
-
-    private static void pause(long millis) {
-        try {
-            Thread.sleep(millis);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted", e);
-        }
     }
 }

@@ -1,12 +1,13 @@
 package io.changeflow.reliability;
 
+import static io.changeflow.reliability.support.Pauses.pause;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.changeflow.reliability.support.InjectedFaults;
 import io.changeflow.reliability.support.SafetyProperties;
 import io.changeflow.reliability.support.Sizes;
 import io.changeflow.sandbox.deploy.DeployPipelineSimulator.SentReport;
 import io.changeflow.sandbox.fault.FaultSettings;
-import io.changeflow.sandbox.fault.Faults;
 import io.changeflow.sandbox.gitlab.GitLabSimulator.MergeRecord;
 import io.changeflow.sandbox.gitlab.GitLabSimulator.OpenMergeRequest;
 import io.changeflow.sandbox.gitlab.PipelineOutcome;
@@ -68,6 +69,9 @@ class SafetyReliabilityTest {
     static final int SETTLE_SECONDS = Sizes.of("reliability.safety.settleSeconds", 120);
     static final int PLAIN_TARGETS = 8;
     static final List<String> BATCHABLE = List.of("dashboards-viewer", "vpn-staging");
+    /** The faults of the run (the figures it records spell them out: keep the two in step). */
+    static final InjectedFaults FAULTS = new InjectedFaults(new FaultSettings(20, 0.05, 0.05, 0, 0, 0, 0),
+            new FaultSettings(20, 0.05, 0.05, 0.20, 0.20, 0.05, 3000), new FaultSettings(0, 0, 0, 0.20, 0.20, 0.15, 3000));
     static final String OPERATOR = "otto";
 
     @RegisterExtension
@@ -108,11 +112,7 @@ class SafetyReliabilityTest {
     void randomFaultsAndOperatorActionsNeverMergeAFailedHeadNorOpenTwoMergeRequestsNorValidateWithoutAReport() {
         var seed = Sizes.seed();
         var random = new Random(seed);
-        var sims = cluster.sims();
-        sims.faults().reseed(seed);
-        sims.faults(Faults.GITLAB, new FaultSettings(20, 0.05, 0.05, 0, 0, 0, 0));
-        sims.faults(Faults.APPROVAL, new FaultSettings(20, 0.05, 0.05, 0.20, 0.20, 0.05, 3000));
-        sims.faults(Faults.DEPLOY, new FaultSettings(0, 0, 0, 0.20, 0.20, 0.15, 3000));
+        var sims = FAULTS.injectInto(cluster, seed);
         var run = new Run();
         var sent = new ArrayList<Sent>();
         var forcedFailing = new ArrayList<String>();
@@ -341,14 +341,5 @@ class SafetyReliabilityTest {
         var counts = new TreeMap<String, Integer>();
         sent.forEach(s -> counts.merge(key.apply(s), 1, Integer::sum));
         return counts.toString();
-    }
-
-    private static void pause(long millis) {
-        try {
-            Thread.sleep(millis);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted", e);
-        }
     }
 }

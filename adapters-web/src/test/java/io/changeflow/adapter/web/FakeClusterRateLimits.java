@@ -32,13 +32,7 @@ final class FakeClusterRateLimits implements ClusterRateLimits {
     @Override
     public synchronized Decision tryAcquire(String key, int limit, Duration window) {
         calls.incrementAndGet();
-        if (!delay.isZero()) {
-            try {
-                Thread.sleep(delay.toMillis());
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }
+        Hanging.sleep(delay);
         if (failure != null) {
             throw failure;
         }

@@ -36,13 +36,7 @@ final class FakePermissions implements Permissions {
     @Override
     public Set<String> granted(Identity identity, Set<String> ruleCodes) {
         calls.add(Set.copyOf(ruleCodes));
-        if (!delay.isZero()) {
-            try {
-                Thread.sleep(delay.toMillis());
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }
+        Hanging.sleep(delay);
         if (failure != null) {
             throw failure;
         }

@@ -95,23 +95,14 @@ public final class AdmissionCeiling {
     /** One admission's rows in one transaction. */
     public void rows(String subject, String target) throws SQLException {
         var id = UUID.randomUUID().toString();
-        try (var c = dataSource.getConnection()) {
-            c.setAutoCommit(false);
-            try {
-                idempotencyInsert(c, id);
-                operationInsert(c, id, subject, target);
-                operationHistoryInsert(c, id);
-                bindingInsert(c, id, subject, target);
-                bindingHistoryInsert(c, id, subject, target);
-                taskInsert(c, id);
-                c.commit();
-            } catch (SQLException | RuntimeException e) {
-                c.rollback();
-                throw e;
-            } finally {
-                c.setAutoCommit(true);
-            }
-        }
+        inTransaction(c -> {
+            idempotencyInsert(c, id);
+            operationInsert(c, id, subject, target);
+            operationHistoryInsert(c, id);
+            bindingInsert(c, id, subject, target);
+            bindingHistoryInsert(c, id, subject, target);
+            taskInsert(c, id);
+        });
     }
 
     /** One admission's statements and transactions as the app issues them. */
@@ -121,9 +112,8 @@ public final class AdmissionCeiling {
         try (var c = dataSource.getConnection()) {
             query(c, IDEMPOTENCY_LIVE, id);
         }
-        try (var c = dataSource.getConnection(); var s = c.prepareStatement(IDEMPOTENCY_PURGE)) {
-            s.setString(1, id);
-            s.executeUpdate();
+        try (var c = dataSource.getConnection()) {
+            update(c, IDEMPOTENCY_PURGE, id);
         }
         try (var c = dataSource.getConnection()) {
             idempotencyInsert(c, id);
@@ -133,23 +123,14 @@ public final class AdmissionCeiling {
             query(c, FIND_OPERATION, id);
         }
         // JooqOperations.open: one transaction
-        try (var c = dataSource.getConnection()) {
-            c.setAutoCommit(false);
-            try {
-                query(c, BINDING_READ, subject, target);
-                operationInsert(c, id, subject, target);
-                operationHistoryInsert(c, id);
-                bindingInsert(c, id, subject, target);
-                bindingHistoryInsert(c, id, subject, target);
-                query(c, FIND_OPERATION, id);
-                c.commit();
-            } catch (SQLException | RuntimeException e) {
-                c.rollback();
-                throw e;
-            } finally {
-                c.setAutoCommit(true);
-            }
-        }
+        inTransaction(c -> {
+            query(c, BINDING_READ, subject, target);
+            operationInsert(c, id, subject, target);
+            operationHistoryInsert(c, id);
+            bindingInsert(c, id, subject, target);
+            bindingHistoryInsert(c, id, subject, target);
+            query(c, FIND_OPERATION, id);
+        });
         // StepLauncher.launch -> db-scheduler schedule: exists?, backlog bound, exists?, insert
         var instance = "SUBMIT_APPROVAL:" + id;
         try (var c = dataSource.getConnection()) {
@@ -169,10 +150,8 @@ public final class AdmissionCeiling {
         try (var c = dataSource.getConnection()) {
             query(c, HISTORY_READ, id);
         }
-        try (var c = dataSource.getConnection(); var s = c.prepareStatement(IDEMPOTENCY_COMPLETE)) {
-            s.setString(1, "ACCEPTED");
-            s.setString(2, id);
-            s.executeUpdate();
+        try (var c = dataSource.getConnection()) {
+            update(c, IDEMPOTENCY_COMPLETE, "ACCEPTED", id);
         }
     }
 
@@ -189,71 +168,60 @@ public final class AdmissionCeiling {
         }
     }
 
-    private static void idempotencyInsert(Connection c, String id) throws SQLException {
-        try (var s = c.prepareStatement(IDEMPOTENCY_INSERT)) {
-            s.setString(1, id);
-            s.setString(2, "f".repeat(64));
+    /** One transaction on one pooled connection: committed when {@code work} returns, rolled back when it throws. */
+    private void inTransaction(Work work) throws SQLException {
+        try (var c = dataSource.getConnection()) {
+            c.setAutoCommit(false);
+            try {
+                work.on(c);
+                c.commit();
+            } catch (SQLException | RuntimeException e) {
+                c.rollback();
+                throw e;
+            } finally {
+                c.setAutoCommit(true);
+            }
+        }
+    }
+
+    @FunctionalInterface
+    private interface Work {
+        void on(Connection c) throws SQLException;
+    }
+
+    /** Runs the write {@code sql} with {@code values} as its parameters, in order. */
+    private static void update(Connection c, String sql, Object... values) throws SQLException {
+        try (var s = c.prepareStatement(sql)) {
+            for (var i = 0; i < values.length; i++) {
+                s.setObject(i + 1, values[i]);
+            }
             s.executeUpdate();
         }
+    }
+
+    private static void idempotencyInsert(Connection c, String id) throws SQLException {
+        update(c, IDEMPOTENCY_INSERT, id, "f".repeat(64));
     }
 
     private void operationInsert(Connection c, String id, String subject, String target) throws SQLException {
-        try (var s = c.prepareStatement(OPERATION_INSERT)) {
-            s.setString(1, id);
-            s.setString(2, "alice");
-            s.setString(3, subject);
-            s.setString(4, target);
-            s.setString(5, "benchmark admission");
-            s.setString(6, "APPROVE_FIRST");
-            s.setInt(7, step);
-            s.setString(8, "Submitted by alice.");
-            s.executeUpdate();
-        }
+        update(c, OPERATION_INSERT, id, "alice", subject, target, "benchmark admission", "APPROVE_FIRST", step,
+                "Submitted by alice.");
     }
 
     private void operationHistoryInsert(Connection c, String id) throws SQLException {
-        try (var s = c.prepareStatement(OPERATION_HISTORY_INSERT)) {
-            s.setString(1, id);
-            s.setString(2, EVENT.name());
-            s.setInt(3, step);
-            s.setString(4, bindingStatus);
-            s.setString(5, "Submitted by alice.");
-            s.setString(6, "alice");
-            s.executeUpdate();
-        }
+        update(c, OPERATION_HISTORY_INSERT, id, EVENT.name(), step, bindingStatus, "Submitted by alice.", "alice");
     }
 
     private void bindingInsert(Connection c, String id, String subject, String target) throws SQLException {
-        try (var s = c.prepareStatement(BINDING_INSERT)) {
-            s.setString(1, subject);
-            s.setString(2, target);
-            s.setString(3, id);
-            s.setString(4, bindingStatus);
-            s.executeUpdate();
-        }
+        update(c, BINDING_INSERT, subject, target, id, bindingStatus);
     }
 
     private void bindingHistoryInsert(Connection c, String id, String subject, String target) throws SQLException {
-        try (var s = c.prepareStatement(BINDING_HISTORY_INSERT)) {
-            s.setString(1, subject);
-            s.setString(2, target);
-            s.setString(3, id);
-            s.setString(4, EVENT.name());
-            s.setString(5, bindingStatus);
-            s.setString(6, "Submitted by alice.");
-            s.setString(7, "alice");
-            s.executeUpdate();
-        }
+        update(c, BINDING_HISTORY_INSERT, subject, target, id, EVENT.name(), bindingStatus, "Submitted by alice.", "alice");
     }
 
     private void taskInsert(Connection c, String id) throws SQLException {
-        try (var s = c.prepareStatement(TASK_INSERT)) {
-            s.setString(1, TASK_NAME);
-            s.setString(2, "SUBMIT_APPROVAL:" + id);
-            s.setBytes(3, taskData);
-            s.setTimestamp(4, Timestamp.from(Instant.now()));
-            s.executeUpdate();
-        }
+        update(c, TASK_INSERT, TASK_NAME, "SUBMIT_APPROVAL:" + id, taskData, Timestamp.from(Instant.now()));
     }
 
     /** What db-scheduler stores for a first step: a serialized HashMap {attempt=1} (seen in the general log). */

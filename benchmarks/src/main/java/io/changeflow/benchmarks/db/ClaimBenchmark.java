@@ -5,6 +5,7 @@ import io.changeflow.benchmarks.support.Args;
 import io.changeflow.benchmarks.support.CpuWatch;
 import io.changeflow.benchmarks.support.Latencies;
 import io.changeflow.benchmarks.support.Machine;
+import io.changeflow.benchmarks.support.Mains;
 import io.changeflow.benchmarks.support.PersistenceHarness;
 import io.changeflow.benchmarks.support.StatementCounter;
 import io.changeflow.domain.request.OperationId;
@@ -41,15 +42,7 @@ public final class ClaimBenchmark {
     }
 
     public static void main(String[] argv) {
-        var exit = 0;
-        try {
-            run(argv);
-        } catch (Exception | Error e) {
-            e.printStackTrace();
-            exit = 1;
-        }
-        // the embedded database's process pump is not a daemon thread: its shutdown hook stops the server
-        System.exit(exit);
+        Mains.runAndExit(ClaimBenchmark::run, argv);
     }
 
     private static void run(String[] argv) throws Exception {
@@ -62,8 +55,7 @@ public final class ClaimBenchmark {
         System.out.println(Machine.describe());
         System.out.println(Machine.load());
         try (var persistence = PersistenceHarness.open("claim_bench", admitters + 4)) {
-            var server = persistence.database().server();
-            System.out.println("database: " + server.kind() + " " + server.address() + " schema " + persistence.database().schema());
+            System.out.println(persistence.describe());
             var timings = new ArrayList<double[]>();
             for (var n : sizes) {
                 timings.add(claimCost(persistence, n, repeats));

@@ -1,17 +1,16 @@
 package io.changeflow.benchmarks.db;
 
-import io.changeflow.application.port.out.BusinessMetrics;
 import io.changeflow.application.port.out.Targets;
 import io.changeflow.application.port.out.WorkQueue;
 import io.changeflow.application.settings.Settings;
 import io.changeflow.application.submit.SubmitChangeRequest;
 import io.changeflow.application.workflow.StateChanges;
 import io.changeflow.application.workflow.StepLauncher;
+import io.changeflow.benchmarks.support.NoMetrics;
 import io.changeflow.benchmarks.support.PersistenceHarness;
 import io.changeflow.domain.request.Submission;
 import io.changeflow.domain.request.Target;
 import io.changeflow.domain.request.TargetKey;
-import io.changeflow.domain.state.StepStatus;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
@@ -44,23 +43,7 @@ public final class InProcessAdmission {
             }
         };
         var settings = new Settings(key -> key.equals(Settings.ACCESS_MODE) ? Optional.of("OPEN") : Optional.empty());
-        var metrics = new BusinessMetrics() {
-            @Override
-            public void submitted(String t) {
-            }
-
-            @Override
-            public void validated(String t) {
-            }
-
-            @Override
-            public void failed(StepStatus step) {
-            }
-
-            @Override
-            public void batchCompleted(int size, Duration duration, boolean merged) {
-            }
-        };
+        var metrics = new NoMetrics();
         var queue = new WorkQueue() {
             @Override
             public boolean schedule(Step step, Duration delay) {

@@ -1,17 +1,16 @@
 package io.changeflow.benchmarks.db;
 
-import io.changeflow.application.port.out.BusinessMetrics;
 import io.changeflow.application.reconcile.MarkDeployed;
 import io.changeflow.application.reconcile.ReconcileMergedRequests;
 import io.changeflow.benchmarks.support.Args;
 import io.changeflow.benchmarks.support.CpuWatch;
 import io.changeflow.benchmarks.support.Machine;
+import io.changeflow.benchmarks.support.Mains;
+import io.changeflow.benchmarks.support.NoMetrics;
 import io.changeflow.benchmarks.support.PersistenceHarness;
 import io.changeflow.domain.reconcile.Matching;
 import io.changeflow.domain.reconcile.ReconciliationMatching;
-import io.changeflow.domain.state.StepStatus;
 import java.time.Clock;
-import java.time.Duration;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
@@ -38,15 +37,7 @@ public final class ReconcileBenchmark {
     }
 
     public static void main(String[] argv) {
-        var exit = 0;
-        try {
-            run(argv);
-        } catch (Exception | Error e) {
-            e.printStackTrace();
-            exit = 1;
-        }
-        // the embedded database's process pump is not a daemon thread: its shutdown hook stops the server
-        System.exit(exit);
+        Mains.runAndExit(ReconcileBenchmark::run, argv);
     }
 
     private static void run(String[] argv) {
@@ -56,31 +47,14 @@ public final class ReconcileBenchmark {
         System.out.println(Machine.describe());
         System.out.println(Machine.load());
         try (var persistence = PersistenceHarness.open("reconcile_bench", 4)) {
-            var server = persistence.database().server();
-            System.out.println("database: " + server.kind() + " " + server.address() + " schema " + persistence.database().schema());
+            System.out.println(persistence.describe());
             var t0 = System.nanoTime();
             BulkRows.merged(persistence.dsl(), records, projects, 60);
             System.out.printf(Locale.ROOT, "filled %,d merged records in %d projects in %.1f s (not measured)%n", records, projects,
                     (System.nanoTime() - t0) / 1e9);
             persistence.dsl().execute("ANALYZE TABLE operation, binding, deploy_callback, deploy_callback_operation");
 
-            var metrics = new BusinessMetrics() {
-                @Override
-                public void submitted(String target) {
-                }
-
-                @Override
-                public void validated(String target) {
-                }
-
-                @Override
-                public void failed(StepStatus step) {
-                }
-
-                @Override
-                public void batchCompleted(int size, Duration duration, boolean merged) {
-                }
-            };
+            var metrics = new NoMetrics();
             // watermark matching (exact matching would infer nothing from these reports without operation IDs)
             var reconcile = new ReconcileMergedRequests(persistence.operations(), persistence.callbackInbox(),
                     persistence.scanCursors(), new MarkDeployed(persistence.operations(), metrics), persistence.auditLog(),

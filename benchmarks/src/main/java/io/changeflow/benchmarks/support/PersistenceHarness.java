@@ -65,6 +65,12 @@ public final class PersistenceHarness implements AutoCloseable {
         return db;
     }
 
+    /** Which database the run used: a line for the benchmark's output. */
+    public String describe() {
+        var server = db.server();
+        return "database: " + server.kind() + " " + server.address() + " schema " + db.schema();
+    }
+
     public DSLContext dsl() {
         return context.getBean(DSLContext.class);
     }

@@ -3,6 +3,7 @@ package io.changeflow.benchmarks.workflow;
 import io.changeflow.benchmarks.support.Args;
 import io.changeflow.benchmarks.support.CpuWatch;
 import io.changeflow.benchmarks.support.Machine;
+import io.changeflow.benchmarks.support.Mains;
 import io.changeflow.systemtest.harness.AppInstance;
 import io.changeflow.systemtest.harness.ChangeflowCluster;
 import io.changeflow.systemtest.harness.InstanceSettings;
@@ -56,15 +57,7 @@ public final class WorkflowThroughput {
     }
 
     public static void main(String[] argv) {
-        var exit = 0;
-        try {
-            run(new Args(argv));
-        } catch (Exception | Error e) {
-            e.printStackTrace();
-            exit = 1;
-        }
-        // the embedded database's process pump is not a daemon thread: its shutdown hook stops the server
-        System.exit(exit);
+        Mains.runAndExit(a -> run(new Args(a)), argv);
     }
 
     private static void run(Args args) throws Exception {

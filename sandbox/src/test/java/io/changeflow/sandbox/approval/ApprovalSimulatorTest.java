@@ -7,42 +7,20 @@ import io.changeflow.sandbox.approval.ApprovalSimulator.Mode;
 import io.changeflow.sandbox.approval.ApprovalSimulator.Result;
 import io.changeflow.sandbox.fault.FaultSettings;
 import io.changeflow.sandbox.fault.Faults;
-import io.changeflow.sandbox.support.CallbackRecorder;
-import io.changeflow.sandbox.support.Http;
-import io.changeflow.sandbox.support.SimulatorTest;
+import io.changeflow.sandbox.support.SimulatorHttpTest;
 import io.changeflow.sandbox.webhook.WebhookSender;
 import java.time.Duration;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.web.server.LocalServerPort;
-import tools.jackson.databind.json.JsonMapper;
 
-@SimulatorTest
-class ApprovalSimulatorTest {
+class ApprovalSimulatorTest extends SimulatorHttpTest {
 
-    private static final Duration WAIT = Duration.ofSeconds(15);
-    private static final JsonMapper JSON = JsonMapper.builder().build();
-
-    @LocalServerPort
-    int port;
     @Autowired
     ApprovalSimulator simulator;
-    @Autowired
-    Faults faults;
-    @Autowired
-    CallbackRecorder recorder;
-
-    Http http;
-
-    @BeforeEach
-    void setUp() {
-        http = new Http(port);
-    }
 
     @AfterEach
     void tearDown() {

@@ -6,8 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.changeflow.sandbox.fault.FaultSettings;
 import io.changeflow.sandbox.fault.Faults;
 import io.changeflow.sandbox.support.CallbackRecorder;
-import io.changeflow.sandbox.support.Http;
-import io.changeflow.sandbox.support.SimulatorTest;
+import io.changeflow.sandbox.support.SimulatorHttpTest;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -16,24 +15,12 @@ import java.util.stream.LongStream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
 
-@SimulatorTest
-class DeployPipelineSimulatorTest {
+class DeployPipelineSimulatorTest extends SimulatorHttpTest {
 
-    private static final Duration WAIT = Duration.ofSeconds(15);
-    private static final JsonMapper JSON = JsonMapper.builder().build();
-
-    @LocalServerPort
-    int port;
     @Autowired
     DeployPipelineSimulator simulator;
-    @Autowired
-    Faults faults;
-    @Autowired
-    CallbackRecorder recorder;
 
     @AfterEach
     void tearDown() {
@@ -162,7 +149,6 @@ class DeployPipelineSimulatorTest {
 
     @Test
     void controlsEndpointChangesTheLostShareAndValidatesIt() {
-        var http = new Http(port);
 
         var changed = http.put("/sandbox/faults/deploy/controls", "{\"lostShare\": 0.25, \"includeOperationIds\": false}");
         var invalid = http.put("/sandbox/faults/deploy/controls", "{\"lostShare\": 2}");

@@ -2,28 +2,11 @@ package io.changeflow.sandbox.fault;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.changeflow.sandbox.support.Http;
-import io.changeflow.sandbox.support.SimulatorTest;
+import io.changeflow.sandbox.support.SimulatorHttpTest;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.web.server.LocalServerPort;
 
-@SimulatorTest
-class FaultsControllerTest {
-
-    @LocalServerPort
-    int port;
-    @Autowired
-    Faults faults;
-
-    Http http;
-
-    @BeforeEach
-    void setUp() {
-        http = new Http(port);
-    }
+class FaultsControllerTest extends SimulatorHttpTest {
 
     @AfterEach
     void tearDown() {

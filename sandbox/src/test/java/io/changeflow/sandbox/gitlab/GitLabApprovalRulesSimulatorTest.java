@@ -22,25 +22,14 @@ import org.springframework.mock.web.MockHttpServletResponse;
  * Behaviour after GitLab's {@code doc/api/merge_request_approvals.md} and its rate-limit docs
  * ({@code doc/administration/settings/user_and_ip_rate_limits.md}).
  */
-class GitLabApprovalRulesSimulatorTest {
+class GitLabApprovalRulesSimulatorTest extends SeededGitLabTest {
 
-    private static final String PROJECT = "platform/access-config";
     private static final Duration CHECKING = Duration.ofSeconds(2);
-
-    private final MutableClock clock = new MutableClock();
-    private GitLabSimulator gitlab;
-    private GitLabSimulator.User author;
-    private GitLabSimulator.User bot1;
-    private GitLabSimulator.User bot2;
 
     @BeforeEach
     void start() {
         var properties = GitLabSimulatorProperties.defaults().withTimings(CHECKING, Duration.ofSeconds(10), Duration.ofSeconds(1));
-        gitlab = new GitLabSimulator(properties, clock, null);
-        gitlab.push(PROJECT, "main", Map.of("grants/db.txt", "alice\n"), "Seed");
-        author = gitlab.authenticate("author-bot-token");
-        bot1 = gitlab.authenticate("approval-bot-1-token");
-        bot2 = gitlab.authenticate("approval-bot-2-token");
+        seed(properties, null);
     }
 
     @Test

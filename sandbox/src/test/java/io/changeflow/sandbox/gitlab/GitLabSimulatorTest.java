@@ -12,29 +12,19 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** The simulator's state machine with a hand-moved clock: mergeability, conflicts, rebase, pipelines, approvals. */
-class GitLabSimulatorTest {
+class GitLabSimulatorTest extends SeededGitLabTest {
 
-    private static final String PROJECT = "platform/access-config";
     private static final Duration CHECKING = Duration.ofSeconds(2);
     private static final Duration PIPELINE = Duration.ofSeconds(10);
     private static final Duration REBASE = Duration.ofSeconds(1);
 
-    private final MutableClock clock = new MutableClock();
     private final List<String> merges = new ArrayList<>();
-    private GitLabSimulator gitlab;
-    private GitLabSimulator.User author;
-    private GitLabSimulator.User bot1;
-    private GitLabSimulator.User bot2;
 
     @BeforeEach
     void start() {
         var properties = GitLabSimulatorProperties.defaults().withTimings(CHECKING, PIPELINE, REBASE);
         MergeListener listener = (project, iid, description) -> merges.add(project + "!" + iid + " " + description);
-        gitlab = new GitLabSimulator(properties, clock, listener);
-        gitlab.push(PROJECT, "main", Map.of("grants/db.txt", "alice\n"), "Seed");
-        author = gitlab.authenticate("author-bot-token");
-        bot1 = gitlab.authenticate("approval-bot-1-token");
-        bot2 = gitlab.authenticate("approval-bot-2-token");
+        seed(properties, listener);
     }
 
     @Test

@@ -95,15 +95,7 @@ public final class LimiterRetainedHeap {
                 clock.advance(Duration.ofMillis(1));
             }
         }
-        var full = usedAfterGc() - baseline;
-        var trackedFull = limiter.trackedKeys();
-        // the window passes; the next request finds the sweep due and runs it inline (product path)
-        clock.advance(WINDOW.plusSeconds(1).plusMillis(keys / 1000));
-        limiter.tryAcquire("apply:late-caller", LIMIT, WINDOW);
-        var after = usedAfterGc() - baseline;
-        var trackedAfter = limiter.trackedKeys();
-        Reference.reachabilityFence(limiter);
-        report(label, keys, full, trackedFull, untracked, after, trackedAfter);
+        fullThenSwept(limiter, clock, baseline, label, keys, untracked);
     }
 
     /**
@@ -134,15 +126,8 @@ public final class LimiterRetainedHeap {
                 clock.advance(Duration.ofMillis(1));
             }
         }
-        var full = usedAfterGc() - baseline;
-        var trackedFull = limiter.trackedKeys();
-        clock.advance(WINDOW.plusSeconds(1).plusMillis(keys / 1000));
-        limiter.tryAcquire("apply:late-caller", LIMIT, WINDOW);
-        var after = usedAfterGc() - baseline;
-        var trackedAfter = limiter.trackedKeys();
-        Reference.reachabilityFence(limiter);
-        report("SlidingWindowLimiter, people and addresses 50,000 each, forged addresses", keys, full, trackedFull, 0,
-                after, trackedAfter);
+        var full = fullThenSwept(limiter, clock, baseline, "SlidingWindowLimiter, people and addresses 50,000 each, forged addresses",
+                keys, 0);
         System.out.printf(Locale.ROOT, "  quotas: the person allowed %d of %d tries (limit %d per window); %d keys without a slot,"
                         + " allowed %d in total through the overflow bucket; retained at most 64 MiB: %s%n",
                 personAllowed, (keys + 999) / 1000, LIMIT, untracked, untrackedAllowed, full <= 64L * 1024 * 1024);
@@ -173,6 +158,23 @@ public final class LimiterRetainedHeap {
         var sizeAfter = buckets.size();
         Reference.reachabilityFence(buckets);
         report("Bucket4j local buckets in a ConcurrentHashMap (no eviction)", keys, full, sizeFull, 0, after, sizeAfter);
+    }
+
+    /**
+     * Reports what {@code limiter} retains above {@code baseline} with its table as filled, then once the window has passed
+     * and the next request found the sweep due and ran it inline (the product path); returns the first figure.
+     */
+    private static long fullThenSwept(SlidingWindowLimiter limiter, MutableClock clock, long baseline, String label, int keys,
+                                       int untracked) throws InterruptedException {
+        var full = usedAfterGc() - baseline;
+        var trackedFull = limiter.trackedKeys();
+        clock.advance(WINDOW.plusSeconds(1).plusMillis(keys / 1000));
+        limiter.tryAcquire("apply:late-caller", LIMIT, WINDOW);
+        var after = usedAfterGc() - baseline;
+        var trackedAfter = limiter.trackedKeys();
+        Reference.reachabilityFence(limiter);
+        report(label, keys, full, trackedFull, untracked, after, trackedAfter);
+        return full;
     }
 
     private static void report(String label, int keys, long full, int keysFull, int untracked, long after, int keysAfter) {

@@ -1,0 +1,25 @@
+import { expect } from 'vitest';
+import type { Rendered } from './render';
+
+/** What an error notice (components/ErrorNotice) shows: the answer's code, the page's title, the server's message and trace ID. */
+export interface ShownError {
+  code: string;
+  title: string;
+  message: string;
+  traceId: string;
+}
+
+/** Expects the rendered error notice to show `shown`; returns the notice. */
+export function expectErrorNotice(r: Rendered, shown: ShownError): HTMLElement {
+  const error = r.byTestId('error');
+  expect(error.dataset.code).toBe(shown.code);
+  expect(error.textContent).toContain(shown.title);
+  expect(r.byTestId('error-message').textContent).toBe(shown.message);
+  expect(r.byTestId('error-trace-id').textContent).toBe(shown.traceId);
+  return error;
+}
+
+/** The notice's "Try again" button, if it has one. */
+export function tryAgainButton(notice: HTMLElement): HTMLButtonElement | undefined {
+  return Array.from(notice.querySelectorAll('button')).find((b) => b.textContent === 'Try again');
+}
