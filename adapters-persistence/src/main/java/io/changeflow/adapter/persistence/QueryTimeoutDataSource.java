@@ -36,7 +36,7 @@ import org.springframework.jdbc.datasource.DelegatingDataSource;
  * </ul>
  * A caller may still set a timeout of its own (on MariaDB the session limit stays the upper bound).
  * {@link #withoutDeadline()} is the same pool for Flyway's migrations. Closing it closes the pool it wraps.
- * docs/persistence.md "Statement deadline".
+ * docs/persistence.md "The statement deadline".
  */
 final class QueryTimeoutDataSource extends DelegatingDataSource implements AutoCloseable {
 
