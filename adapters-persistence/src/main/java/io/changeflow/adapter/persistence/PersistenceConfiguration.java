@@ -31,7 +31,8 @@ import org.springframework.core.env.Environment;
  *
  * <p>Every statement on the application's {@link DataSource} has a query timeout
  * ({@code changeflow.persistence.query-timeout}, {@link #DEFAULT_QUERY_TIMEOUT} when missing, garbled, zero or
- * negative: never "no timeout"); {@link QueryTimeoutDataSource} wraps the DataSource bean, whoever defined it.
+ * negative: never "no timeout"), kept by MariaDB itself ({@code max_statement_time} per session) or else by the
+ * driver; {@link QueryTimeoutDataSource} wraps the DataSource bean, whoever defined it.
  * Flyway's migrations at start-up run without it (a long migration is not a stuck call).
  */
 @Configuration(proxyBeanMethods = false)
@@ -56,12 +57,12 @@ public class PersistenceConfiguration {
         };
     }
 
-    /** Migrations run on the DataSource without the query timeout. */
+    /** Migrations run on the pool without the query timeout (on MariaDB: with the session limit lifted). */
     @Bean
     FlywayConfigurationCustomizer migrationsWithoutQueryTimeout() {
         return configuration -> {
             if (configuration.getDataSource() instanceof QueryTimeoutDataSource timed) {
-                configuration.dataSource(timed.getTargetDataSource());
+                configuration.dataSource(timed.withoutDeadline());
             }
         };
     }

@@ -9,6 +9,7 @@ import io.changeflow.application.port.out.IdempotencyRecords;
 import io.changeflow.application.port.out.Operations;
 import io.changeflow.application.port.out.ScanCursors;
 import io.changeflow.testsupport.TestDatabase;
+import org.flywaydb.core.Flyway;
 import org.jooq.DSLContext;
 import org.jooq.ExecuteListenerProvider;
 import org.jooq.impl.DefaultExecuteListenerProvider;
@@ -97,6 +98,10 @@ final class Persistence implements AutoCloseable {
 
     ScanCursors scanCursors() {
         return context.getBean(ScanCursors.class);
+    }
+
+    Flyway flyway() {
+        return context.getBean(Flyway.class);
     }
 
     StatementRecorder statements() {
