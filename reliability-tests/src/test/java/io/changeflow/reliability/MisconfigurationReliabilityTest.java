@@ -48,7 +48,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  *
  * <ol>
  *   <li>In process, {@code reliability.misconfig.files} files through the application's real reading
- *       path ({@link DynamicConfigurationProbe}: the web adapter's file source, {@code Settings}, the access
+ *       path ({@link DynamicConfigurationProbe}: the local adapters' file source, {@code Settings}, the access
  *       gate and the rate-limit interceptor in front of the submit handler): garbled and near-miss values,
  *       wrong case, whitespace and unicode, keys spelled wrongly, duplicates, missing keys, huge, negative and
  *       non-numeric numbers, escapes, comments and continuation lines, and whole files that are empty, not

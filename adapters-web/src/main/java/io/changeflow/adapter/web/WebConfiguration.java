@@ -31,11 +31,6 @@ import io.changeflow.adapter.web.identity.PermissionChecks;
 import io.changeflow.adapter.web.identity.TimeBoxedCalls;
 import io.changeflow.adapter.web.identity.TrustedProxies;
 import io.changeflow.adapter.web.identity.VerifiedCallerResolver;
-import io.changeflow.adapter.web.local.ConfiguredPermissions;
-import io.changeflow.adapter.web.local.FileDynamicConfig;
-import io.changeflow.adapter.web.local.LoggingAuditLog;
-import io.changeflow.adapter.web.local.PeopleFile;
-import io.changeflow.adapter.web.local.PeopleFileDirectory;
 import io.changeflow.adapter.web.metrics.BusinessActivityInterceptor;
 import io.changeflow.adapter.web.metrics.MicrometerBusinessMetrics;
 import io.changeflow.adapter.web.metrics.MicrometerCallMetrics;
@@ -54,6 +49,8 @@ import io.changeflow.application.port.out.BusinessMetrics;
 import io.changeflow.application.port.out.CallMetrics;
 import io.changeflow.application.port.out.CallbackAuthenticity;
 import io.changeflow.application.port.out.ClusterRateLimits;
+import io.changeflow.application.port.out.ConfigSources;
+import io.changeflow.application.port.out.DemoPeople;
 import io.changeflow.application.port.out.Directory;
 import io.changeflow.application.port.out.DynamicConfig;
 import io.changeflow.application.port.out.Permissions;
@@ -77,9 +74,6 @@ import io.micrometer.core.instrument.observation.DefaultMeterObservationHandler;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.swagger.v3.oas.models.OpenAPI;
 import jakarta.servlet.Filter;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.util.Set;
 import org.springdoc.core.utils.SpringDocUtils;
@@ -92,8 +86,6 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.Ordered;
 import org.springframework.core.env.Environment;
-import org.springframework.core.io.ClassPathResource;
-import org.springframework.core.io.DefaultResourceLoader;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
@@ -105,9 +97,8 @@ import tools.jackson.databind.json.JsonMapper;
  * business activity); the filters (security headers, traceId, body size limit, server-written operator
  * parameter, cross-site writes refused, monitoring for operators only);
  * the error model (one {@code @RestControllerAdvice} plus the container error page); the SPA's
- * static resources with their cache headers and fallback; the embedded configuration center
- * ({@link DynamicConfig} on a watched file plus the Environment) and the one {@link Settings} bean of
- * the application; the application's {@link BusinessMetrics} on Micrometer; the sandbox demo login
+ * static resources with their cache headers and fallback; the one {@link Settings} bean of the
+ * application (on the {@link DynamicConfig}); the application's {@link BusinessMetrics} on Micrometer; the sandbox demo login
  * (only with {@code changeflow.sandbox.demo-login=true}); a meter observation handler that cannot
  * throw, in place of Boot's (so a failing metrics registry cannot break {@code http.server.requests}).
  *
@@ -116,32 +107,21 @@ import tools.jackson.databind.json.JsonMapper;
  * {@link HandleApprovalCallback}, {@link HandleDeployCallback}, {@link FindStuckRequests},
  * {@link ShowOperation}, {@link RetriggerStep}, {@link CloseChangeRequest},
  * {@link ReconcileMergedRequests}, {@link ShowStats}, {@link ListBatches}, {@link RunBatchRound},
- * {@link SettleBatch}; and the port {@link CallbackAuthenticity}.
- *
- * <p>Embedded defaults, active unless {@code changeflow.identity.embedded-defaults=false}: a
- * {@link Directory} read from a properties file and a {@link Permissions} read from
- * {@code changeflow.permissions.grants.*}. A deployment with a real directory and permission
- * service sets the property to false and wires its own adapters.
+ * {@link SettleBatch}; and the ports {@link CallbackAuthenticity}, {@link DynamicConfig} and its
+ * {@link ConfigSources}, {@link Directory}, {@link Permissions}, {@link AuditLog}, and with the demo login
+ * {@link DemoPeople} (the local adapters provide all but the audit log and the callback check).
  *
  * <p>Optional collaborators: a {@link Clock} (else the UTC system clock), a {@link MeterRegistry},
- * an {@link AuditLog} (else audit entries go to the log), a {@link ClusterRateLimits} (else
+ * a {@link ClusterRateLimits} (else
  * {@code ratelimit.scope=cluster} degrades to local limiting), a {@link JsonMapper}. Every setting
  * is in docs/configuration.md.
  */
 @Configuration(proxyBeanMethods = false)
 public class WebConfiguration {
 
-    private static final String TEMPLATE = "io/changeflow/adapter/web/dynamic-defaults.properties";
-
     @Bean
     WebProperties changeflowWebProperties(Environment environment) {
         return WebProperties.load(environment);
-    }
-
-    @Bean(destroyMethod = "close")
-    FileDynamicConfig dynamicConfig(WebProperties properties, Environment environment) {
-        return new FileDynamicConfig(properties.dynamicConfigFile(), environment, properties.dynamicConfigPollInterval(),
-                template()).start();
     }
 
     @Bean
@@ -152,24 +132,6 @@ public class WebConfiguration {
     @Bean
     AccessGate accessGate(Settings settings, ObjectProvider<Clock> clock) {
         return new AccessGate(settings, clock(clock));
-    }
-
-    @Bean
-    PeopleFile directoryFile(WebProperties properties) {
-        return PeopleFile.configured(properties.directoryLocation(), properties.demoLogin(),
-                properties.embeddedIdentityDefaults(), new DefaultResourceLoader());
-    }
-
-    @Bean
-    @ConditionalOnProperty(name = "changeflow.identity.embedded-defaults", havingValue = "true", matchIfMissing = true)
-    Directory fileDirectory(PeopleFile directoryFile) {
-        return new PeopleFileDirectory(directoryFile);
-    }
-
-    @Bean
-    @ConditionalOnProperty(name = "changeflow.identity.embedded-defaults", havingValue = "true", matchIfMissing = true)
-    Permissions configuredPermissions(WebProperties properties) {
-        return new ConfiguredPermissions(properties.permissionGrants());
     }
 
     @Bean
@@ -233,10 +195,9 @@ public class WebConfiguration {
 
     @Bean
     AuthorizationInterceptor authorizationInterceptor(CallerIdentity identities, PermissionChecks permissions,
-            AuthorizationRules rules, ObjectProvider<AuditLog> auditLog, ObjectProvider<Clock> clock, JsonResponses responses,
+            AuthorizationRules rules, AuditLog auditLog, ObjectProvider<Clock> clock, JsonResponses responses,
             SafeMeters meters) {
-        return new AuthorizationInterceptor(identities, permissions, rules, auditLog.getIfAvailable(LoggingAuditLog::new),
-                clock(clock), responses, meters);
+        return new AuthorizationInterceptor(identities, permissions, rules, auditLog, clock(clock), responses, meters);
     }
 
     @Bean
@@ -317,8 +278,8 @@ public class WebConfiguration {
     }
 
     @Bean
-    ConfigController configController(Settings settings, FileDynamicConfig config) {
-        return new ConfigController(settings, config);
+    ConfigController configController(Settings settings, ConfigSources sources) {
+        return new ConfigController(settings, sources);
     }
 
     /** The calls of the GitLab and approval adapters, on the meter registry; never throws into the call. */
@@ -388,8 +349,8 @@ public class WebConfiguration {
 
     @Bean
     @ConditionalOnProperty(name = "changeflow.sandbox.demo-login", havingValue = "true")
-    DemoLoginController demoLoginController(PeopleFile directoryFile) {
-        return new DemoLoginController(directoryFile);
+    DemoLoginController demoLoginController(DemoPeople people) {
+        return new DemoLoginController(people);
     }
 
     /** What the OpenAPI document learns from each handler (springdoc calls it for every operation). */
@@ -419,13 +380,5 @@ public class WebConfiguration {
 
     private static Clock clock(ObjectProvider<Clock> clock) {
         return clock.getIfAvailable(Clock::systemUTC);
-    }
-
-    private static String template() {
-        try (var in = new ClassPathResource(TEMPLATE).getInputStream()) {
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new UncheckedIOException("the dynamic configuration template is missing from the web adapter", e);
-        }
     }
 }

@@ -1,10 +1,8 @@
 package io.changeflow.adapter.web;
 
 import io.changeflow.adapter.web.identity.AuthorizationRules;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import org.springframework.boot.context.properties.bind.Bindable;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.core.env.Environment;
@@ -12,16 +10,11 @@ import org.springframework.util.unit.DataSize;
 
 /**
  * The web layer's start-up settings (Spring properties, read once; the dynamic keys are in
- * {@link io.changeflow.adapter.web.local.FileDynamicConfig} and {@link io.changeflow.application.settings.Settings}). Every default
+ * the local adapters' dynamic configuration and {@link io.changeflow.application.settings.Settings}). Every default
  * is here; docs/configuration.md lists them.
  */
 public record WebProperties(
-        Path dynamicConfigFile,
-        Duration dynamicConfigPollInterval,
         List<String> trustedProxies,
-        boolean embeddedIdentityDefaults,
-        String directoryLocation,
-        Map<String, String> permissionGrants,
         Duration permissionsTimeout,
         boolean demoLogin,
         int rateLimitMaxKeys,
@@ -36,8 +29,6 @@ public record WebProperties(
         int rateLimitMaxAddressKeys,
         Duration directoryTimeout) {
 
-    static final String DEFAULT_DYNAMIC_CONFIG_FILE = "config/dynamic.properties";
-
     /** Settings of an earlier version that the rule table replaced; set, they stop start-up rather than be ignored. */
     public static final List<String> REPLACED = List.of("changeflow.authorization.paths", "changeflow.authorization.rule-codes");
 
@@ -51,12 +42,7 @@ public record WebProperties(
             }
         }
         return new WebProperties(
-                Path.of(binder.bind("changeflow.dynamic-config.file", String.class).orElse(DEFAULT_DYNAMIC_CONFIG_FILE)),
-                binder.bind("changeflow.dynamic-config.poll-interval", Duration.class).orElse(Duration.ofSeconds(2)),
                 strings(binder, "changeflow.identity.trusted-proxies", List.of("127.0.0.0/8", "::1")),
-                binder.bind("changeflow.identity.embedded-defaults", Boolean.class).orElse(true),
-                binder.bind("changeflow.directory.location", String.class).map(String::strip).orElse(""),
-                binder.bind("changeflow.permissions.grants", Bindable.mapOf(String.class, String.class)).orElse(Map.of()),
                 IdentityPortDeadlines.positive(binder.bind("changeflow.permissions.timeout", Duration.class).orElse(null),
                         Duration.ofSeconds(2)),
                 binder.bind("changeflow.sandbox.demo-login", Boolean.class).orElse(false),

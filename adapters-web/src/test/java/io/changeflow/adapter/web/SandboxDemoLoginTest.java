@@ -7,8 +7,8 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.jsonPath;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
+import io.changeflow.adapter.local.FileDynamicConfig;
 import io.changeflow.adapter.web.identity.CallerIdentity;
-import io.changeflow.adapter.web.local.FileDynamicConfig;
 import io.changeflow.application.settings.Settings;
 import io.changeflow.domain.config.AccessMode;
 import jakarta.servlet.http.Cookie;

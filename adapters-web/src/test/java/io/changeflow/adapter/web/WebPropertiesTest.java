@@ -25,7 +25,6 @@ class WebPropertiesTest {
     void identityAndMonitoringSettingsDefaultToTheClosedValue() {
         var properties = WebProperties.load(new MockEnvironment());
         assertThat(properties.emailDomains()).isEmpty();
-        assertThat(properties.directoryLocation()).isEmpty();
         assertThat(properties.allowedOrigins()).isEmpty();
         assertThat(properties.monitoringRuleCodes()).containsExactly("ops.operator", "ops.admin");
         var cleared = WebProperties.load(new MockEnvironment().withProperty("changeflow.monitoring.rule-codes", " , "));

@@ -1,5 +1,6 @@
 package io.changeflow.adapter.web;
 
+import io.changeflow.adapter.local.LocalConfiguration;
 import io.changeflow.application.port.out.Directory;
 import io.changeflow.application.port.out.Permissions;
 import java.time.Instant;
@@ -19,7 +20,7 @@ import org.springframework.context.annotation.Import;
  */
 @SpringBootConfiguration
 @EnableAutoConfiguration
-@Import({WebConfiguration.class, InMemoryUseCases.class, TestEndpoints.class, ResponseRecording.class, AppHeaderMockMvc.class})
+@Import({WebConfiguration.class, LocalConfiguration.class, InMemoryUseCases.class, TestEndpoints.class, ResponseRecording.class, AppHeaderMockMvc.class})
 class WebTestApplication {
 
     static final Instant START = Instant.parse("2026-03-02T10:00:00Z");

@@ -2,9 +2,9 @@ package io.changeflow.adapter.web;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.changeflow.adapter.local.FileDynamicConfig;
 import io.changeflow.adapter.web.guard.SlidingWindowLimiter;
 import io.changeflow.adapter.web.identity.CallerIdentity;
-import io.changeflow.adapter.web.local.FileDynamicConfig;
 import io.changeflow.application.callback.HandleApprovalCallback.Decision;
 import io.changeflow.application.fake.FakeTargets;
 import io.changeflow.application.fake.InMemoryChangeflow;

@@ -59,7 +59,7 @@ final class ArchitectureRules {
 
     /** Each adapter may depend on application and domain, never on another adapter or on bootstrap. */
     static List<ArchRule> adaptersAreIndependent(String root) {
-        var adapters = List.of("web", "persistence", "gitlab", "approval", "scheduler");
+        var adapters = List.of("web", "persistence", "gitlab", "approval", "scheduler", "local");
         return adapters.stream()
                 .map(adapter -> (ArchRule) noClasses().that().resideInAPackage(root + ".adapter." + adapter + "..")
                         .should().dependOnClassesThat().resideInAnyPackage(otherAdapters(root, adapter, adapters))
@@ -68,14 +68,14 @@ final class ArchitectureRules {
     }
 
     /**
-     * Inside the web adapter, {@code adapter.web.local} holds the adapters of non-web ports (files, logs,
-     * configured grants): it uses neither the web wiring package nor servlet, Spring MVC or HTTP types.
+     * {@code adapter.local} (module adapters-local) holds the adapters of non-web ports (files, logs,
+     * configured grants): it uses neither the web adapter nor servlet, Spring MVC or HTTP types.
      */
     static ArchRule localAdaptersAreNotWeb(String root) {
-        return noClasses().that().resideInAPackage(root + ".adapter.web.local..")
-                .should().dependOnClassesThat().resideInAnyPackage(root + ".adapter.web", "org.springframework.web..",
+        return noClasses().that().resideInAPackage(root + ".adapter.local..")
+                .should().dependOnClassesThat().resideInAnyPackage(root + ".adapter.web..", "org.springframework.web..",
                         "org.springframework.http..", "jakarta.servlet..")
-                .as("adapter.web.local uses neither the web wiring nor servlet, Spring MVC or HTTP types");
+                .as("adapter.local uses neither the web adapter nor servlet, Spring MVC or HTTP types");
     }
 
     /** The web adapter's packages by concern, and which of the others each may use (docs/walkthrough.md). */
@@ -84,8 +84,7 @@ final class ArchitectureRules {
             "identity", List.of("envelope"),
             "metrics", List.of("envelope", "identity"),
             "guard", List.of("envelope", "identity", "metrics"),
-            "api", List.of("envelope", "identity", "metrics", "guard", "local"),
-            "local", List.of());
+            "api", List.of("envelope", "identity", "metrics", "guard"));
 
     /** No cycle between the packages of the web adapter ({@code adapter.web.api}, {@code .identity}, ...). */
     static ArchRule webPackagesAreFreeOfCycles(String root) {

@@ -58,10 +58,12 @@ class ArchitectureRulesCanFailTest {
     void adapterRuleCatchesAnAdapterUsingAnotherAdapter() {
         var webRule = ArchitectureRules.adaptersAreIndependent(FIXTURE).getFirst();
         assertFails(webRule, "WebUsingPersistence");
+        var localRule = ArchitectureRules.adaptersAreIndependent(FIXTURE).getLast();
+        assertFails(localRule, "LocalUsingWeb");
     }
 
     @Test
-    void localRuleCatchesALocalAdapterUsingTheWebWiringOrHttpTypes() {
+    void localRuleCatchesALocalAdapterUsingTheWebAdapterOrHttpTypes() {
         assertFails(ArchitectureRules.localAdaptersAreNotWeb(FIXTURE), "WebUsingPersistence");
         assertFails(ArchitectureRules.localAdaptersAreNotWeb(FIXTURE), "HttpStatus");
     }

@@ -58,7 +58,7 @@ class ArchitectureTest {
     }
 
     @Test
-    void theWebAdaptersLocalPackageIsNotWeb() {
+    void theLocalAdaptersAreNotWeb() {
         ArchitectureRules.localAdaptersAreNotWeb(ROOT).check(changeflow);
     }
 
@@ -78,7 +78,7 @@ class ArchitectureTest {
                 .anyMatch(p -> p.startsWith(ROOT + ".adapter.gitlab"))
                 .anyMatch(p -> p.startsWith(ROOT + ".adapter.approval"))
                 .anyMatch(p -> p.startsWith(ROOT + ".adapter.web"))
-                .anyMatch(p -> p.startsWith(ROOT + ".adapter.web.local"))
+                .anyMatch(p -> p.startsWith(ROOT + ".adapter.local"))
                 .anyMatch(p -> p.startsWith(ROOT + ".adapter.web.api"))
                 .anyMatch(p -> p.startsWith(ROOT + ".adapter.web.envelope"))
                 .anyMatch(p -> p.startsWith(ROOT + ".adapter.web.guard"))

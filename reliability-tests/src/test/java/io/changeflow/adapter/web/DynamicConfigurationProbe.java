@@ -10,7 +10,7 @@ import io.changeflow.adapter.web.identity.CallerIdentity;
 import io.changeflow.adapter.web.identity.Cidr;
 import io.changeflow.adapter.web.identity.TimeBoxedCalls;
 import io.changeflow.adapter.web.identity.TrustedProxies;
-import io.changeflow.adapter.web.local.FileDynamicConfig;
+import io.changeflow.adapter.local.FileDynamicConfig;
 import io.changeflow.adapter.web.metrics.SafeMeters;
 import io.changeflow.application.settings.Settings;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;

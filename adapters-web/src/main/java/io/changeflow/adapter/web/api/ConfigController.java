@@ -1,7 +1,7 @@
 package io.changeflow.adapter.web.api;
 
 import io.changeflow.adapter.web.envelope.ApiResponse;
-import io.changeflow.adapter.web.local.FileDynamicConfig;
+import io.changeflow.application.port.out.ConfigSources;
 import io.changeflow.application.settings.Settings;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
@@ -20,11 +20,11 @@ public final class ConfigController {
     record ConfigEntry(String key, @Nullable String raw, String resolved, @Nullable String rule, @Nullable String source) {}
 
     private final Settings settings;
-    private final FileDynamicConfig config;
+    private final ConfigSources sources;
 
-    public ConfigController(Settings settings, FileDynamicConfig config) {
+    public ConfigController(Settings settings, ConfigSources sources) {
         this.settings = settings;
-        this.config = config;
+        this.sources = sources;
     }
 
     @Answers(summary = "Every dynamic setting as resolved now")
@@ -32,7 +32,7 @@ public final class ConfigController {
     ApiResponse<List<ConfigEntry>> config() {
         return ApiResponse.ok(settings.describeAll().stream()
                 .map(d -> new ConfigEntry(d.key(), d.raw().orElse(null), d.resolved(), d.rule(),
-                        config.sourceOf(d.key()).orElse(null)))
+                        sources.sourceOf(d.key()).orElse(null)))
                 .toList());
     }
 }

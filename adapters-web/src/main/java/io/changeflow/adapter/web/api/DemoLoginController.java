@@ -4,7 +4,7 @@ import io.changeflow.adapter.web.envelope.ApiException;
 import io.changeflow.adapter.web.envelope.ApiResponse;
 import io.changeflow.adapter.web.envelope.ErrorCode;
 import io.changeflow.adapter.web.identity.CallerIdentity;
-import io.changeflow.adapter.web.local.PeopleFile;
+import io.changeflow.application.port.out.DemoPeople;
 import io.changeflow.domain.request.FieldError;
 import java.util.List;
 import java.util.Map;
@@ -36,9 +36,9 @@ public final class DemoLoginController {
     /** Who signed in. */
     record SignedInJson(String account) {}
 
-    private final PeopleFile directory;
+    private final DemoPeople directory;
 
-    public DemoLoginController(PeopleFile directory) {
+    public DemoLoginController(DemoPeople directory) {
         this.directory = directory;
     }
 

@@ -1,4 +1,4 @@
-package io.changeflow.adapter.web.local;
+package io.changeflow.adapter.local;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -26,7 +26,7 @@ class FileDynamicConfigTest {
     }
 
     private static String template() {
-        try (var in = FileDynamicConfigTest.class.getResourceAsStream("/io/changeflow/adapter/web/dynamic-defaults.properties")) {
+        try (var in = FileDynamicConfigTest.class.getResourceAsStream("/io/changeflow/adapter/local/dynamic-defaults.properties")) {
             return new String(in.readAllBytes(), StandardCharsets.UTF_8);
         } catch (IOException e) {
             throw new IllegalStateException(e);

@@ -1,4 +1,4 @@
-package io.changeflow.adapter.web.local;
+package io.changeflow.adapter.local;
 
 import io.changeflow.application.port.out.Permissions;
 import io.changeflow.domain.identity.Identity;

@@ -1,4 +1,4 @@
-package io.changeflow.adapter.web.local;
+package io.changeflow.adapter.local;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,5 +1,6 @@
-package io.changeflow.adapter.web.local;
+package io.changeflow.adapter.local;
 
+import io.changeflow.application.port.out.ConfigSources;
 import io.changeflow.application.port.out.DynamicConfig;
 import java.io.IOException;
 import java.io.StringReader;
@@ -45,7 +46,7 @@ import org.springframework.core.env.Environment;
  * then applies, unless the Environment has it); a file that cannot be created is logged and read as
  * missing. Recovery is automatic on the next poll after the file is fixed.
  */
-public final class FileDynamicConfig implements DynamicConfig, AutoCloseable {
+public final class FileDynamicConfig implements DynamicConfig, ConfigSources, AutoCloseable {
 
     static final String FILE_SOURCE = "file";
     static final String ENVIRONMENT_SOURCE = "environment";
@@ -105,6 +106,7 @@ public final class FileDynamicConfig implements DynamicConfig, AutoCloseable {
     }
 
     /** Which source answers {@code key}: {@value #FILE_SOURCE}, {@value #ENVIRONMENT_SOURCE}, or empty when missing. */
+    @Override
     public Optional<String> sourceOf(String key) {
         var fromFile = snapshot.values().get(key);
         if (fromFile != null && !fromFile.isBlank()) {

@@ -1,5 +1,6 @@
-package io.changeflow.adapter.web.local;
+package io.changeflow.adapter.local;
 
+import io.changeflow.application.port.out.DemoPeople;
 import io.changeflow.application.port.out.Directory;
 import java.util.Optional;
 
@@ -18,6 +19,6 @@ public final class PeopleFileDirectory implements Directory {
 
     @Override
     public Optional<String> accountOf(String employeeId) {
-        return file.byEmployeeId(employeeId).map(PeopleFile.Person::account);
+        return file.byEmployeeId(employeeId).map(DemoPeople.Person::account);
     }
 }

@@ -1,4 +1,4 @@
-package io.changeflow.adapter.web.local;
+package io.changeflow.adapter.local;
 
 import io.changeflow.application.port.out.AuditLog;
 import java.util.List;
@@ -6,8 +6,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The audit log used only when no {@link AuditLog} adapter is wired (e.g. the web layer on its
- * own): entries go to the {@code changeflow.audit} logger, already masked and truncated, and
+ * An {@link AuditLog} for an application without the persistence adapter (e.g. the web layer on its
+ * own in its tests): entries go to the {@code changeflow.audit} logger, already masked and truncated, and
  * {@link #about} knows nothing. The application wires the persistent one.
  */
 public final class LoggingAuditLog implements AuditLog {

@@ -1,5 +1,6 @@
-package io.changeflow.adapter.web.local;
+package io.changeflow.adapter.local;
 
+import io.changeflow.application.port.out.DemoPeople;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
@@ -25,10 +26,7 @@ import org.springframework.core.io.ResourceLoader;
  * (employee IDs then resolve to UNVERIFIED identities, which authorization denies); it never stops
  * start-up.
  */
-public final class PeopleFile {
-
-    /** One person in the directory. */
-    public record Person(String account, String employeeId, String email, String role) {}
+public final class PeopleFile implements DemoPeople {
 
     /** The demo people of the sandbox; read only with the demo login on (the sandbox profile), never elsewhere. */
     public static final String DEMO_LOCATION = "classpath:changeflow/demo-directory.properties";
@@ -92,10 +90,12 @@ public final class PeopleFile {
         return new PeopleFile(people);
     }
 
+    @Override
     public List<Person> people() {
         return people;
     }
 
+    @Override
     public Optional<Person> byAccount(String account) {
         return people.stream().filter(p -> p.account().equalsIgnoreCase(account.strip())).findFirst();
     }
