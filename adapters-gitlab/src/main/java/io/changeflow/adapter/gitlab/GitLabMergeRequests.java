@@ -186,9 +186,20 @@ final class GitLabMergeRequests implements MergeRequests {
 
     @Override
     public RemoteMergeRequest get(String project, long iid) {
+        return read(project, iid, false);
+    }
+
+    /** {@code GET .../merge_requests/:iid} answers with {@code head_pipeline} (null when there is none): it is kept. */
+    @Override
+    public RemoteMergeRequest getWithHeadPipeline(String project, long iid) {
+        return read(project, iid, true);
+    }
+
+    private RemoteMergeRequest read(String project, long iid, boolean withHeadPipeline) {
         return calls.read("get", () -> {
             try {
-                return toRemote(project, author().getMergeRequestApi().getMergeRequest(project, iid, null, null, true));
+                var mr = author().getMergeRequestApi().getMergeRequest(project, iid, null, null, true);
+                return withHeadPipeline ? withHeadPipeline(project, mr) : toRemote(project, mr);
             } catch (GitLabApiException e) {
                 if (e.getHttpStatus() == 404 && !isProjectNotFound(e)) {
                     return absent(project, iid);
@@ -214,12 +225,24 @@ final class GitLabMergeRequests implements MergeRequests {
     @Override
     public Optional<Pipeline> headPipeline(String project, long iid) {
         MergeRequest mr = calls.read("headPipeline", () -> author().getMergeRequestApi().getMergeRequest(project, iid));
+        return headPipelineOf(mr);
+    }
+
+    private static Optional<Pipeline> headPipelineOf(MergeRequest mr) {
         var head = mr.getHeadPipeline();
         if (head == null || mr.getSha() == null) {
             return Optional.empty();
         }
         return Optional.of(new Pipeline(head.getId() == null ? 0L : head.getId(), mr.getSha(),
                 GitLabMergeAnswers.pipelineStatus(head)));
+    }
+
+    /** {@link #toRemote} with the answer's {@code head_pipeline}: a look at it then needs no second read. */
+    private static RemoteMergeRequest withHeadPipeline(String project, MergeRequest mr) {
+        var remote = toRemote(project, mr);
+        return new RemoteMergeRequest(remote.project(), remote.iid(), remote.state(), remote.detailedMergeStatus(),
+                remote.sha(), remote.sourceBranch(), remote.webUrl(), remote.rebaseInProgress(), remote.mergeError(),
+                true, headPipelineOf(mr));
     }
 
     @Override

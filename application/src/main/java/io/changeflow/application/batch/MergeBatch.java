@@ -208,7 +208,7 @@ public final class MergeBatch implements StepHandler {
 
     /** The merge request's pipeline; passed: approve and merge. */
     private StepOutcome awaitChecks(Batch batch, MergeRequestRef mr, Step step, BatchMerge subject) {
-        var remote = mergeRequests.get(mr.project(), mr.iid());
+        var remote = mergeRequests.getWithHeadPipeline(mr.project(), mr.iid());
         var finished = choreography.finishedRemotely(remote, mr, subject);
         if (finished.isPresent()) {
             return finished.get();
