@@ -44,6 +44,8 @@ class BatchSettlementSystemTest {
     @RegisterExtension
     static final ChangeflowCluster cluster = ChangeflowCluster.create()
             .withInstanceProperty("changeflow.batch.round-interval", "1h")
+            // the production maximum (16), or more for -Dsystem.batchSize beyond it: a round claims the whole batch
+            .withInstanceProperty("changeflow.batch.max-requests", String.valueOf(Math.max(16, BATCH_SIZE)))
             // a batch whose pipeline hangs is BLOCKED after 12 s (the race test)
             .withInstanceProperty("changeflow.workflow.pipeline.timeout", "12s")
             // a RUNNING batch is resumed after 15 s without a step and settled after 45 s (the crash test)

@@ -225,7 +225,7 @@ public final class MergeBatch implements StepHandler {
         }
         return switch (checks.observe(step, HeadPipeline.observation(look), clock.instant(), batch.updatedAt())) {
             case PipelineWatch.Verdict.Again again -> StepOutcome.again(again.step().nextAttempt(), again.delay());
-            case PipelineWatch.Verdict.Passed passed -> choreography.approveAndMerge(mr, step, subject);
+            case PipelineWatch.Verdict.Passed passed -> choreography.approveAndMerge(mr, step, subject, remote);
             case PipelineWatch.Verdict.Failed failed -> settle(batch, Optional.of(FailureKind.DETERMINISTIC),
                     "the pipeline of merge request !" + mr.iid() + " failed");
             case PipelineWatch.Verdict.TimedOut timedOut -> {
