@@ -18,7 +18,6 @@ import org.gitlab4j.api.models.CommitPayload;
 import org.gitlab4j.api.models.MergeRequest;
 import org.gitlab4j.api.models.MergeRequestFilter;
 import org.gitlab4j.api.models.MergeRequestParams;
-import org.gitlab4j.api.models.Project;
 import org.gitlab4j.api.models.User;
 import org.gitlab4j.models.Constants;
 
@@ -305,8 +304,8 @@ final class GitLabMergeRequests implements MergeRequests {
 
     private MergeResult refusalReason(String project, long iid, int httpStatus) {
         MergeRequest mr = calls.read("get", () -> author().getMergeRequestApi().getMergeRequest(project, iid, null, null, true));
-        Project.MergeMethod method = calls.read("mergeMethod", () -> author().getProjectApi().getProject(project).getMergeMethod());
-        return GitLabMergeAnswers.refusal(httpStatus, mr, method);
+        return GitLabMergeAnswers.refusal(httpStatus, mr,
+                () -> calls.read("mergeMethod", () -> author().getProjectApi().getProject(project).getMergeMethod()));
     }
 
     @Override

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.changeflow.application.port.out.MergeRequests;
 import io.changeflow.application.port.out.MergeRequests.FileChange;
+import io.changeflow.application.port.out.MergeRequests.MergeResult;
 import io.changeflow.application.port.out.MergeRequests.PipelineStatus;
 import io.changeflow.application.workflow.HeadPipeline;
 import io.changeflow.domain.operation.MergeRequestRef;
@@ -20,7 +21,8 @@ import org.junit.jupiter.api.Test;
 /**
  * Issue 15, the GitLab call budget: the read of a merge request ({@code GET .../merge_requests/:iid}) carries its
  * {@code head_pipeline} ({@link MergeRequests#getWithHeadPipeline}), so a look at the head's pipeline costs that read
- * alone while the pipeline runs, and the read plus the branch head when it decides. Counted as the adapter reports its
+ * alone while the pipeline runs, and the read plus the branch head when it decides; a refused merge is read from the
+ * merge request, the project's merge method only when that does not explain it. Counted as the adapter reports its
  * calls (every try of every call).
  */
 class GitLabPipelineLookCallsTest {
@@ -57,6 +59,26 @@ class GitLabPipelineLookCallsTest {
     /** Every GitLab call the adapter reported so far. */
     private long calls() {
         return adapter.meters().find(AdapterContext.CALLS).timers().stream().mapToLong(timer -> timer.count()).sum();
+    }
+
+    /** The calls the adapter reported for {@code operation} so far. */
+    private long calls(String operation) {
+        return adapter.meters().find(AdapterContext.CALLS).tag("operation", operation).timers().stream()
+                .mapToLong(timer -> timer.count()).sum();
+    }
+
+    @Test
+    void aRefusedMergeIsReadFromTheMergeRequestAloneWhenItsStateExplainsTheRefusal() {
+        gitlab.createBranch(project, "other", "main");
+        gitlab.commit(project, "other", "Other", List.of(new FileChange("grants/db.txt", "alice\ncarol\n")));
+        var other = gitlab.open(project, "other", "main", "Other", "operations: other").iid();
+        assertThat(gitlab.merge(project, other, gitlab.get(project, other).sha())).isEqualTo(MergeResult.MERGED);
+        var before = calls();
+
+        assertThat(gitlab.merge(project, mr.iid(), gitlab.get(project, mr.iid()).sha())).isEqualTo(MergeResult.NOT_MERGEABLE);
+
+        assertThat(calls() - before).as("the read, the refused merge and the merge request after it").isEqualTo(3);
+        assertThat(calls("mergeMethod")).as("the project's merge method is not needed for a conflict").isZero();
     }
 
     @Test

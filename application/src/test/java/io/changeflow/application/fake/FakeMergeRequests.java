@@ -609,6 +609,17 @@ public final class FakeMergeRequests implements MergeRequests, TargetFiles {
         return Map.copyOf(calls);
     }
 
+    /** The {@link #calls} made since {@code before} (an earlier answer of it), the methods not called left out. */
+    public synchronized Map<String, Integer> callsSince(Map<String, Integer> before) {
+        var since = new TreeMap<String, Integer>();
+        calls.forEach((method, n) -> {
+            if (n > before.getOrDefault(method, 0)) {
+                since.put(method, n - before.getOrDefault(method, 0));
+            }
+        });
+        return since;
+    }
+
     /** The next approval attempt by {@code account} throws {@code failure} without approving. */
     public synchronized FakeMergeRequests failNextApprove(String account, RuntimeException failure) {
         approveFailures.computeIfAbsent(account, a -> new ArrayDeque<>()).add(failure);

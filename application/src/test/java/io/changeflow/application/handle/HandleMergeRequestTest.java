@@ -67,13 +67,7 @@ class HandleMergeRequestTest {
         app.queue.runNext();
 
         assertThat(app.op(id).binding()).contains(BindingStatus.MERGED);
-        var calls = new java.util.TreeMap<String, Integer>();
-        app.gitlab.calls().forEach((method, n) -> {
-            if (n > before.getOrDefault(method, 0)) {
-                calls.put(method, n - before.getOrDefault(method, 0));
-            }
-        });
-        assertThat(calls).as("approvals: one read for both bots and one for GitLab's judgement; get: the start (its head "
+        assertThat(app.gitlab.callsSince(before)).as("approvals: one read for both bots and one for GitLab's judgement; get: the start (its head "
                 + "approved) and the merge evidence").isEqualTo(java.util.Map.of("approvedBy", 2, "get", 2, "approve", 2,
                 "branchHead", 1, "merge", 1));
     }
