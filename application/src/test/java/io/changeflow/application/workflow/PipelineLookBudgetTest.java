@@ -26,6 +26,13 @@ class PipelineLookBudgetTest {
 
     private final InMemoryChangeflow app = new InMemoryChangeflow();
 
+    /** The GitLab calls {@code action} makes, by method. */
+    private Map<String, Integer> callsOf(Runnable action) {
+        var before = app.gitlab.calls();
+        action.run();
+        return app.gitlab.callsSince(before);
+    }
+
     /** The merge request of {@code id} with its head pipeline {@code status}, as a look reads it now. */
     private MergeRequests.RemoteMergeRequest readWithPipeline(OperationId id, PipelineStatus status) {
         var mr = app.mr(id);
@@ -47,15 +54,11 @@ class PipelineLookBudgetTest {
         app.gitlab.carryHeadPipeline().nextPipeline(PipelineStatus.RUNNING);
         var id = waitingOnItsPipeline("paula");
 
-        var before = app.gitlab.calls();
-        app.queue.runNext();
-        assertThat(app.gitlab.callsSince(before)).as("a look that waits").isEqualTo(Map.of("get", 1));
+        assertThat(callsOf(app.queue::runNext)).as("a look that waits").isEqualTo(Map.of("get", 1));
 
         var mr = app.mr(id);
         app.gitlab.setPipeline(mr.project(), mr.iid(), PipelineStatus.PASSED);
-        before = app.gitlab.calls();
-        app.queue.runNext();
-        assertThat(app.gitlab.callsSince(before)).as("a look that decides: the head's pipeline counts only for the branch's real head")
+        assertThat(callsOf(app.queue::runNext)).as("a look that decides: the head's pipeline counts only for the branch's real head")
                 .isEqualTo(Map.of("get", 1, "branchHead", 1));
         assertThat(app.op(id).step()).isNotEqualTo(StepStatus.CREATE_MR_OPENED);
     }
@@ -81,10 +84,8 @@ class PipelineLookBudgetTest {
         app.gitlab.nextPipeline(PipelineStatus.RUNNING);
         var id = waitingOnItsPipeline("petra");
 
-        var before = app.gitlab.calls();
-        app.queue.runNext();
+        var calls = callsOf(app.queue::runNext);
 
-        var calls = app.gitlab.callsSince(before);
         assertThat(calls).containsEntry("get", 1).containsEntry("branchHead", 1).containsEntry("headPipeline", 1);
         assertThat(app.op(id).step()).isEqualTo(StepStatus.CREATE_MR_OPENED);
     }
@@ -119,10 +120,8 @@ class PipelineLookBudgetTest {
         delays.add(Duration.between(app.clock.instant(), app.queue.pending(StepKind.CREATE, id.value()).orElseThrow().due()));
         var looks = 0;
         while (app.op(id).step() != StepStatus.CREATE_PIPELINE_PENDING) {
-            var before = app.gitlab.calls();
-            app.queue.runNext();
             looks++;
-            assertThat(app.gitlab.callsSince(before)).as("look %d", looks).isEqualTo(Map.of("get", 1));
+            assertThat(callsOf(app.queue::runNext)).as("look %d", looks).isEqualTo(Map.of("get", 1));
             var next = app.queue.pending(StepKind.CREATE, id.value()).orElseThrow();
             delays.add(Duration.between(app.clock.instant(), next.due()));
         }
@@ -137,9 +136,7 @@ class PipelineLookBudgetTest {
                 .isLessThanOrEqualTo(polling.longInterval());
         assertThat(delays.getLast()).as("pending: looked at every 10 minutes").isEqualTo(app.policy.pendingRecheck());
 
-        var before = app.gitlab.calls();
-        app.queue.runNext();
-        assertThat(app.gitlab.callsSince(before)).as("a look at a pending pipeline").isEqualTo(Map.of("get", 1));
+        assertThat(callsOf(app.queue::runNext)).as("a look at a pending pipeline").isEqualTo(Map.of("get", 1));
         assertThat(Duration.between(app.clock.instant(), app.queue.pending(StepKind.CREATE, id.value()).orElseThrow().due()))
                 .isEqualTo(app.policy.pendingRecheck());
     }
@@ -169,10 +166,9 @@ class PipelineLookBudgetTest {
         app.gitlab.failNext("get", new ExternalCallException("gitlab", ExternalCallException.Kind.HTTP_STATUS, 429,
                 "HTTP 429, GitLab asks to wait PT1M30S", null, asked));
 
-        var before = app.gitlab.calls();
-        app.queue.runNext();
+        var calls = callsOf(app.queue::runNext);
 
-        assertThat(app.gitlab.callsSince(before)).as("refused, nothing else tried").isEqualTo(Map.of("get", 1));
+        assertThat(calls).as("refused, nothing else tried").isEqualTo(Map.of("get", 1));
         var next = app.queue.pending(StepKind.CREATE, id.value()).orElseThrow();
         assertThat(Duration.between(app.clock.instant(), next.due())).isGreaterThanOrEqualTo(asked);
         assertThat(app.op(id).step()).isEqualTo(StepStatus.CREATE_MR_OPENED);
