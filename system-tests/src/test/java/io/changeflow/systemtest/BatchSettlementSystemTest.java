@@ -8,6 +8,7 @@ import io.changeflow.sandbox.gitlab.PipelineOutcome;
 import io.changeflow.systemtest.harness.ApiClient;
 import io.changeflow.systemtest.harness.ChangeflowCluster;
 import io.changeflow.systemtest.harness.Figures;
+import io.changeflow.systemtest.harness.GitLabCalls;
 import io.changeflow.systemtest.harness.Invariants;
 import io.changeflow.systemtest.harness.Poll;
 import io.changeflow.systemtest.harness.RequestView;
@@ -43,6 +44,8 @@ class BatchSettlementSystemTest {
     @RegisterExtension
     static final ChangeflowCluster cluster = ChangeflowCluster.create()
             .withInstanceProperty("changeflow.batch.round-interval", "1h")
+            // the production maximum (16), or more for -Dsystem.batchSize beyond it: a round claims the whole batch
+            .withInstanceProperty("changeflow.batch.max-requests", String.valueOf(Math.max(16, BATCH_SIZE)))
             // a batch whose pipeline hangs is BLOCKED after 12 s (the race test)
             .withInstanceProperty("changeflow.workflow.pipeline.timeout", "12s")
             // a RUNNING batch is resumed after 15 s without a step and settled after 45 s (the crash test)
@@ -55,6 +58,7 @@ class BatchSettlementSystemTest {
     void aBatchOfRequestsLandsAsOneMergeRequestHoldingEveryGrant() {
         var alice = cluster.client("a", "alice");
         var ids = new ArrayList<String>();
+        var gitlabCallsBefore = cluster.sims().gitlabCalls().all().size();
         for (int i = 1; i <= BATCH_SIZE; i++) {
             // both batchable targets: one merge request, one commit, two grant files
             ids.add(submit(alice, i % 4 == 0 ? VPN : DASHBOARDS, String.format("svc-batch-%02d", i)));
@@ -67,6 +71,9 @@ class BatchSettlementSystemTest {
         var batchId = round.data().path("batchId").asLong();
 
         var views = awaitAtRest(alice, ids, Duration.ofSeconds(60));
+        // issue 15: every GitLab call from the first submission until every member was at rest, over the members
+        Figures.record("GitLab calls per member of a batch of " + BATCH_SIZE + " (simulator counters)", GitLabCalls.perRequest(
+                cluster.sims().gitlabCalls().all(), gitlabCallsBefore, BATCH_SIZE, "members of one batch"));
         var problems = new ArrayList<String>();
         views.forEach(v -> problems.addAll(Invariants.deliveredInABatch(cluster.sims(), v)));
         assertThat(problems).isEmpty();

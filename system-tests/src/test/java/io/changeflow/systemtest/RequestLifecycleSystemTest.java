@@ -377,18 +377,7 @@ class RequestLifecycleSystemTest {
      * budget is the next step (docs/benchmarks.md).
      */
     private static void recordGitLabCallsPerRequest(List<GitLabCalls.Call> all, int from, int requests) {
-        var calls = all.subList(Math.min(from, all.size()), all.size());
-        var byKind = new java.util.TreeMap<String, Integer>();
-        for (var call : calls) {
-            var kind = call.action() != null
-                    ? "merge_requests" + (call.action().isEmpty() ? (call.iid() < 0 ? " (list/create)" : "") : "/" + call.action())
-                    : call.path().replaceAll("\\?.*", "").replaceAll("projects/[^/]+", "projects/:id")
-                            .replaceAll("/files/[^/]+", "/files/:file").replaceAll("/branches/[^/]+", "/branches/:branch");
-            byKind.merge(call.method() + " " + kind, 1, Integer::sum);
-        }
-        var text = new StringBuilder(String.format(java.util.Locale.ROOT, "%d GitLab calls for %d VALIDATED requests: %.1f per request%n",
-                calls.size(), requests, calls.size() / (double) requests));
-        byKind.forEach((kind, n) -> text.append("  ").append(n).append("  ").append(kind).append('\n'));
-        Figures.record("GitLab calls per VALIDATED request (simulator counters)", text.toString());
+        Figures.record("GitLab calls per VALIDATED request (simulator counters)",
+                GitLabCalls.perRequest(all, from, requests, "VALIDATED requests"));
     }
 }

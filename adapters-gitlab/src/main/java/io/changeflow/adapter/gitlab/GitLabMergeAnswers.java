@@ -3,6 +3,7 @@ package io.changeflow.adapter.gitlab;
 import io.changeflow.application.port.out.MergeRequests.MergeResult;
 import io.changeflow.application.port.out.MergeRequests.PipelineStatus;
 import java.util.Locale;
+import java.util.function.Supplier;
 import org.gitlab4j.api.models.MergeRequest;
 import org.gitlab4j.api.models.Pipeline;
 import org.gitlab4j.api.models.Project;
@@ -25,9 +26,10 @@ final class GitLabMergeAnswers {
      * The reason a merge GitLab refused with {@code httpStatus} (405, 406 or 422) was refused, read from the merge
      * request {@code mr} as GitLab reports it after the refusal.
      *
-     * @param mergeMethod the project's merge method (null when unknown)
+     * @param mergeMethod the project's merge method (null when unknown), asked for only when the merge request's own
+     *                    state does not explain the refusal (one GitLab call saved on every other refusal)
      */
-    static MergeResult refusal(int httpStatus, MergeRequest mr, Project.MergeMethod mergeMethod) {
+    static MergeResult refusal(int httpStatus, MergeRequest mr, Supplier<Project.MergeMethod> mergeMethod) {
         var state = mr.getState() == null ? "" : mr.getState().toLowerCase(Locale.ROOT);
         if (state.equals("merged") || state.equals("locked") || Boolean.TRUE.equals(mr.getRebaseInProgress())) {
             // merged meanwhile (the caller's next read sees it) or being merged or rebased: read again
@@ -45,8 +47,11 @@ final class GitLabMergeAnswers {
         }
         // GitLab says mergeable (or nothing) and still refused. A fast-forward project refuses a merge request
         // whose target moved on with 422 "Branch cannot be merged" on 17/18 (need_rebase once it has checked).
-        if (httpStatus == 422 && (mergeMethod == Project.MergeMethod.FF || mergeMethod == Project.MergeMethod.REBASE_MERGE)) {
-            return MergeResult.NOT_MERGEABLE;
+        if (httpStatus == 422) {
+            var method = mergeMethod.get();
+            if (method == Project.MergeMethod.FF || method == Project.MergeMethod.REBASE_MERGE) {
+                return MergeResult.NOT_MERGEABLE;
+            }
         }
         // Otherwise its status has not caught up with what made it refuse: read again, counted by the caller.
         return MergeResult.CANNOT_BE_MERGED_YET;

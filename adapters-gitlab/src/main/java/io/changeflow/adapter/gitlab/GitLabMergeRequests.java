@@ -18,7 +18,6 @@ import org.gitlab4j.api.models.CommitPayload;
 import org.gitlab4j.api.models.MergeRequest;
 import org.gitlab4j.api.models.MergeRequestFilter;
 import org.gitlab4j.api.models.MergeRequestParams;
-import org.gitlab4j.api.models.Project;
 import org.gitlab4j.api.models.User;
 import org.gitlab4j.models.Constants;
 
@@ -186,9 +185,20 @@ final class GitLabMergeRequests implements MergeRequests {
 
     @Override
     public RemoteMergeRequest get(String project, long iid) {
+        return read(project, iid, false);
+    }
+
+    /** {@code GET .../merge_requests/:iid} answers with {@code head_pipeline} (null when there is none): it is kept. */
+    @Override
+    public RemoteMergeRequest getWithHeadPipeline(String project, long iid) {
+        return read(project, iid, true);
+    }
+
+    private RemoteMergeRequest read(String project, long iid, boolean withHeadPipeline) {
         return calls.read("get", () -> {
             try {
-                return toRemote(project, author().getMergeRequestApi().getMergeRequest(project, iid, null, null, true));
+                var mr = author().getMergeRequestApi().getMergeRequest(project, iid, null, null, true);
+                return withHeadPipeline ? withHeadPipeline(project, mr) : toRemote(project, mr);
             } catch (GitLabApiException e) {
                 if (e.getHttpStatus() == 404 && !isProjectNotFound(e)) {
                     return absent(project, iid);
@@ -214,12 +224,24 @@ final class GitLabMergeRequests implements MergeRequests {
     @Override
     public Optional<Pipeline> headPipeline(String project, long iid) {
         MergeRequest mr = calls.read("headPipeline", () -> author().getMergeRequestApi().getMergeRequest(project, iid));
+        return headPipelineOf(mr);
+    }
+
+    private static Optional<Pipeline> headPipelineOf(MergeRequest mr) {
         var head = mr.getHeadPipeline();
         if (head == null || mr.getSha() == null) {
             return Optional.empty();
         }
         return Optional.of(new Pipeline(head.getId() == null ? 0L : head.getId(), mr.getSha(),
                 GitLabMergeAnswers.pipelineStatus(head)));
+    }
+
+    /** {@link #toRemote} with the answer's {@code head_pipeline}: a look at it then needs no second read. */
+    private static RemoteMergeRequest withHeadPipeline(String project, MergeRequest mr) {
+        var remote = toRemote(project, mr);
+        return new RemoteMergeRequest(remote.project(), remote.iid(), remote.state(), remote.detailedMergeStatus(),
+                remote.sha(), remote.sourceBranch(), remote.webUrl(), remote.rebaseInProgress(), remote.mergeError(),
+                true, headPipelineOf(mr));
     }
 
     @Override
@@ -282,8 +304,8 @@ final class GitLabMergeRequests implements MergeRequests {
 
     private MergeResult refusalReason(String project, long iid, int httpStatus) {
         MergeRequest mr = calls.read("get", () -> author().getMergeRequestApi().getMergeRequest(project, iid, null, null, true));
-        Project.MergeMethod method = calls.read("mergeMethod", () -> author().getProjectApi().getProject(project).getMergeMethod());
-        return GitLabMergeAnswers.refusal(httpStatus, mr, method);
+        return GitLabMergeAnswers.refusal(httpStatus, mr,
+                () -> calls.read("mergeMethod", () -> author().getProjectApi().getProject(project).getMergeMethod()));
     }
 
     @Override

@@ -208,7 +208,7 @@ public final class MergeBatch implements StepHandler {
 
     /** The merge request's pipeline; passed: approve and merge. */
     private StepOutcome awaitChecks(Batch batch, MergeRequestRef mr, Step step, BatchMerge subject) {
-        var remote = mergeRequests.get(mr.project(), mr.iid());
+        var remote = mergeRequests.getWithHeadPipeline(mr.project(), mr.iid());
         var finished = choreography.finishedRemotely(remote, mr, subject);
         if (finished.isPresent()) {
             return finished.get();
@@ -225,7 +225,7 @@ public final class MergeBatch implements StepHandler {
         }
         return switch (checks.observe(step, HeadPipeline.observation(look), clock.instant(), batch.updatedAt())) {
             case PipelineWatch.Verdict.Again again -> StepOutcome.again(again.step().nextAttempt(), again.delay());
-            case PipelineWatch.Verdict.Passed passed -> choreography.approveAndMerge(mr, step, subject);
+            case PipelineWatch.Verdict.Passed passed -> choreography.approveAndMerge(mr, step, subject, remote);
             case PipelineWatch.Verdict.Failed failed -> settle(batch, Optional.of(FailureKind.DETERMINISTIC),
                     "the pipeline of merge request !" + mr.iid() + " failed");
             case PipelineWatch.Verdict.TimedOut timedOut -> {

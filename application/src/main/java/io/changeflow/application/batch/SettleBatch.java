@@ -189,7 +189,7 @@ public final class SettleBatch {
             return FailureKind.TRANSIENT;
         }
         try {
-            var pipeline = mergeRequests.headPipeline(remote.get().project(), remote.get().iid());
+            var pipeline = mergeRequests.headPipeline(remote.get());
             return pipeline.filter(p -> p.status() == MergeRequests.PipelineStatus.FAILED).isPresent()
                     ? FailureKind.DETERMINISTIC
                     : FailureKind.TRANSIENT;

@@ -174,7 +174,7 @@ public final class CreateMergeRequest implements StepHandler {
     }
 
     private StepOutcome awaitPipeline(Operation op, MergeRequestRef mr, Step step) {
-        var remote = mergeRequests.get(mr.project(), mr.iid());
+        var remote = mergeRequests.getWithHeadPipeline(mr.project(), mr.iid());
         if (remote.state() == MergeRequestState.CLOSED) {
             changes.apply(op, WorkflowEvent.MR_CLOSED_REMOTELY, "The merge request !" + mr.iid() + " was closed on GitLab.");
             return StepOutcome.done();

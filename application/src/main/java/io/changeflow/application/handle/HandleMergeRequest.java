@@ -160,7 +160,7 @@ public final class HandleMergeRequest implements StepHandler {
         if (!(op.step() == StepStatus.HANDLE_STARTED && binding == BindingStatus.MERGING)) {
             request.apply(WorkflowEvent.HANDLE_STARTED, "Approving and merging merge request !" + mr.iid() + ".");
         }
-        return choreography.approveAndMerge(mr, step, request);
+        return choreography.approveAndMerge(mr, step, request, remote);
     }
 
     /** The operation's merge request: recorded, or found on GitLab by its branch (and then recorded). */

@@ -211,9 +211,13 @@ public final class ApproveAndMerge {
         };
     }
 
-    /** Starts approving with the first bot, then merges. */
-    public StepOutcome approveAndMerge(MergeRequestRef mr, Step step, Subject subject) {
-        return approvals.approve(mr, MergeProgress.of(step).at(Phase.APPROVE).atBot(0), subject);
+    /**
+     * Starts approving with the first bot, then merges. {@code readNow} is the merge request as this run of the step
+     * read it a moment ago: the bots approve its head (GitLab refuses with 409 if it moved since), read no second time.
+     */
+    public StepOutcome approveAndMerge(MergeRequestRef mr, Step step, Subject subject, RemoteMergeRequest readNow) {
+        return approvals.approve(mr, MergeProgress.of(step).at(Phase.APPROVE).atBot(0), subject,
+                Optional.ofNullable(readNow.sha()).filter(sha -> !sha.isBlank()));
     }
 
     /**

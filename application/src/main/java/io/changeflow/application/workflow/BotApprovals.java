@@ -10,11 +10,13 @@ import io.changeflow.domain.polling.RetryPolicy;
 import java.lang.System.Logger.Level;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 
 /**
- * {@link ApproveAndMerge}'s approval phase: each approval bot approves on its own, its approval read before every
- * attempt; failures are retried with backoff by rescheduling; then GitLab's own judgement decides whether merging
- * may go on (docs/external-systems-gitlab.md, "Approving and merging").
+ * {@link ApproveAndMerge}'s approval phase: each approval bot approves on its own, the approvals read before the
+ * first attempt of every run (one read answers for every bot) and again after a 401 or a last failed attempt;
+ * failures are retried with backoff by rescheduling; then GitLab's own judgement decides whether merging may go on
+ * (docs/external-systems-gitlab.md, "Approving and merging").
  */
 final class BotApprovals {
 
@@ -39,6 +41,11 @@ final class BotApprovals {
 
     /** Approves with every bot from {@link MergeProgress#bot()} on, then merges once GitLab says it is approved. */
     StepOutcome approve(MergeRequestRef mr, MergeProgress progress, Subject subject) {
+        return approve(mr, progress, subject, Optional.empty());
+    }
+
+    /** {@link #approve}, with the head the bots approve read already in this run ({@code readHead}); empty: read here. */
+    StepOutcome approve(MergeRequestRef mr, MergeProgress progress, Subject subject, Optional<String> readHead) {
         var bots = mergeRequests.approvalAccounts();
         if (bots.isEmpty()) {
             // Never merge unapproved: a missing bot list is a configuration error, not "nothing to approve".
@@ -47,10 +54,16 @@ final class BotApprovals {
         }
         var retries = new RetryPolicy(settings.approvalMaxRetries().value(), policy.approvalBackoff());
         var current = progress;
-        String head = null;
+        String head = readHead.orElse(null);
+        // One read of the approvals answers for every bot of this run (GET .../approvals lists them all): approving as
+        // one bot changes nothing about another's, and one that approved meanwhile anyway is answered 401 (read again).
+        Optional<Set<String>> approvedAtStart = Optional.empty();
         for (var index = current.bot(); index < bots.size(); index++) {
             var bot = bots.get(index);
-            if (hasApprovalFrom(mr, bot)) {
+            if (approvedAtStart.isEmpty()) {
+                approvedAtStart = approvedBy(mr, bot);
+            }
+            if (approvedAtStart.map(approved -> approved.contains(bot)).orElse(false)) {
                 continue;
             }
             try {
@@ -174,6 +187,22 @@ final class BotApprovals {
     }
 
     /**
+     * Who approved, for {@link #hasApprovalFrom}'s rules: empty after a read that failed with a 4xx answer, which
+     * counts as "{@code bot} not yet" (and the next bot's approval is read on its own).
+     */
+    private Optional<Set<String>> approvedBy(MergeRequestRef mr, String bot) {
+        try {
+            return Optional.of(mergeRequests.approvedBy(mr.project(), mr.iid()));
+        } catch (RuntimeException e) {
+            if (e instanceof ExternalCallException call && call.isTransient()) {
+                throw call;
+            }
+            LOG.log(Level.WARNING, "could not read the approvals of !" + mr.iid() + "; treating " + bot + " as not approved", e);
+            return Optional.empty();
+        }
+    }
+
+    /**
      * Whether {@code bot} approved. A read that failed transiently (5xx, a lost answer, a timeout, after the adapter's
      * own retries; or 429) leaves the step, which runs again after its backoff or the wait GitLab asked for: "not
      * approved yet" would send an approval the bot may have given already (GitLab limits and fails each account on its
@@ -181,16 +210,8 @@ final class BotApprovals {
      * approval is sent and GitLab's answer decides (401 is read again).
      */
     private boolean hasApprovalFrom(MergeRequestRef mr, String bot) {
-        try {
-            return mergeRequests.approvedBy(mr.project(), mr.iid()).contains(bot);
-        } catch (RuntimeException e) {
-            // transient includes 429 (rate limited): both leave the step
-            if (e instanceof ExternalCallException call && call.isTransient()) {
-                throw call;
-            }
-            LOG.log(Level.WARNING, "could not read the approvals of !" + mr.iid() + "; treating " + bot + " as not approved", e);
-            return false;
-        }
+        // transient includes 429 (rate limited): both leave the step
+        return approvedBy(mr, bot).map(approved -> approved.contains(bot)).orElse(false);
     }
 
     /** A read GitLab refused with 429 leaves the step (it runs again after the wait GitLab asked for). */

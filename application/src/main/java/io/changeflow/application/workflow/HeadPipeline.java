@@ -54,16 +54,33 @@ public final class HeadPipeline {
     /**
      * Reads the branch head and (unless the target has no CI) the head pipeline of {@code mr}, whose merge request
      * {@code remote} was read just now.
+     *
+     * <p>GitLab calls per look, besides the read of {@code remote}: when that read carries the head pipeline
+     * ({@link RemoteMergeRequest#headPipelineRead}, as GitLab's does), a look that waits anyway (no pipeline for the head
+     * yet, or it runs) makes none, and every other look one, the branch head: nothing counts, fails or stops for a
+     * person unless the merge request reports its branch's real head. Otherwise the branch head, then the pipeline.
      */
     public static Look look(MergeRequests mergeRequests, MergeRequestRef mr, RemoteMergeRequest remote, PipelinePolicy policy) {
         var head = remote.sha() == null ? "" : remote.sha();
-        if (head.isEmpty() || !mergeRequests.branchHead(mr.project(), mr.sourceBranch()).equals(Optional.of(head))) {
+        if (head.isEmpty()) {
+            return new Look.Waiting();
+        }
+        if (remote.headPipelineRead()) {
+            var look = of(remote.headPipeline(), head, policy);
+            return look instanceof Look.Waiting || onBranchHead(mergeRequests, mr, head) ? look : new Look.Waiting();
+        }
+        if (!onBranchHead(mergeRequests, mr, head)) {
             return new Look.Waiting();
         }
         if (!policy.awaitsPipeline()) {
             return new Look.Counts(Optional.empty());
         }
         return of(mergeRequests.headPipeline(mr.project(), mr.iid()), head, policy);
+    }
+
+    /** Whether {@code mr}'s source branch is at {@code head} in the repository now (one GitLab call). */
+    private static boolean onBranchHead(MergeRequests mergeRequests, MergeRequestRef mr, String head) {
+        return mergeRequests.branchHead(mr.project(), mr.sourceBranch()).equals(Optional.of(head));
     }
 
     /** The table above for {@code pipeline}, which counts only if it ran for {@code head}. */

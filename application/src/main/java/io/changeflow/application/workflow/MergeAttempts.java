@@ -56,7 +56,7 @@ final class MergeAttempts {
     }
 
     StepOutcome merge(MergeRequestRef mr, MergeProgress progress, Subject subject) {
-        var remote = mergeRequests.get(mr.project(), mr.iid());
+        var remote = mergeRequests.getWithHeadPipeline(mr.project(), mr.iid());
         var finished = ApproveAndMerge.ending(remote, mr, subject);
         if (finished.isPresent()) {
             return finished.get();

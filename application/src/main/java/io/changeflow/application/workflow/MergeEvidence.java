@@ -14,7 +14,8 @@ import java.util.Optional;
  * on evidence, never on an earlier observation. Three reads: the merge request (its head {@code sha} and
  * {@code detailed_merge_status}), the source branch's head in the repository (GitLab moves it with the push;
  * the merge request's {@code sha} follows asynchronously, so a read right after a push or a rebase can still
- * report the old head with its passed pipeline) and the merge request's {@code head_pipeline}. A merge is
+ * report the old head with its passed pipeline) and the merge request's {@code head_pipeline}, which GitLab's read of
+ * the merge request carries (then two calls, not three: {@link MergeRequests#headPipeline(RemoteMergeRequest)}). A merge is
  * allowed only when the merge request reports the branch's real head and that head's own pipeline passed;
  * the merge then pins that sha.
  *
@@ -62,7 +63,7 @@ final class MergeEvidence {
         if (expected.isPresent() && pipelineSpeaks.isEmpty()) {
             return new Verdict.Refused(expected.get(), remote.detailedMergeStatus());
         }
-        var pipeline = policy.awaitsPipeline() ? mergeRequests.headPipeline(mr.project(), mr.iid()) : Optional.<Pipeline>empty();
+        var pipeline = policy.awaitsPipeline() ? mergeRequests.headPipeline(remote) : Optional.<Pipeline>empty();
         var verdict = ofPipeline(pipeline, head, policy);
         if (verdict instanceof Verdict.Mergeable && pipelineSpeaks.isPresent()) {
             var passed = pipeline.filter(p -> p.status() == MergeRequests.PipelineStatus.PASSED).isPresent();

@@ -84,7 +84,7 @@ final class RebaseAndPipeline {
     }
 
     StepOutcome awaitPipeline(MergeRequestRef mr, MergeProgress progress, Subject subject) {
-        var remote = mergeRequests.get(mr.project(), mr.iid());
+        var remote = mergeRequests.getWithHeadPipeline(mr.project(), mr.iid());
         var finished = ApproveAndMerge.ending(remote, mr, subject);
         if (finished.isPresent()) {
             return finished.get();

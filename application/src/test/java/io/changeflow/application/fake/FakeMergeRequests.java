@@ -157,6 +157,8 @@ public final class FakeMergeRequests implements MergeRequests, TargetFiles {
     private int opens;
     private int closes;
     private int rebases;
+    private boolean carryHeadPipeline;
+    private final Map<String, Integer> calls = new TreeMap<>();
 
     /** @param approvalAccounts the approval bots, in the order the port names them; a merge needs each one's approval */
     public FakeMergeRequests(List<String> approvalAccounts) {
@@ -293,10 +295,29 @@ public final class FakeMergeRequests implements MergeRequests, TargetFiles {
         return snapshot(mr);
     }
 
+    /** {@link #get} (the same call), with the head pipeline of the state it read when {@link #carryHeadPipeline} is on. */
+    @Override
+    public synchronized RemoteMergeRequest getWithHeadPipeline(String project, long iid) {
+        var mr = project(project).mrs.get(iid);
+        var stale = mr != null && mr.staleReads > 0;
+        var remote = get(project, iid);
+        if (!carryHeadPipeline || mr == null) {
+            return remote;
+        }
+        // a stale read reports the previous head with its pipeline, as headPipeline would during the same lag
+        var pipeline = headPipelineOf(mr, stale);
+        return new RemoteMergeRequest(remote.project(), remote.iid(), remote.state(), remote.detailedMergeStatus(),
+                remote.sha(), remote.sourceBranch(), remote.webUrl(), remote.rebaseInProgress(), remote.mergeError(),
+                true, pipeline);
+    }
+
     @Override
     public synchronized Optional<Pipeline> latestPipeline(String project, long iid) {
         fault("latestPipeline");
-        var mr = existing(project, iid);
+        return latestOf(existing(project, iid));
+    }
+
+    private Optional<Pipeline> latestOf(Mr mr) {
         if (mr.comingPipeline != null && mr.looksUntilPipeline-- <= 0) {
             mr.pipeline = mr.comingPipeline;
             mr.comingPipeline = null;
@@ -314,10 +335,23 @@ public final class FakeMergeRequests implements MergeRequests, TargetFiles {
         fault("headPipeline");
         var mr = existing(project, iid);
         if (mr.staleReads > 0) {
-            return Optional.ofNullable(mr.stalePipeline).map(run -> new Pipeline(run.id, run.sha, run.statuses.peekLast()));
+            return stalePipelineOf(mr);
         }
         var head = mr.sha;
         return latestPipeline(project, iid).filter(pipeline -> pipeline.ranFor(head));
+    }
+
+    /** The head pipeline {@link #getWithHeadPipeline} carries: from the same read, so no call of its own. */
+    private Optional<Pipeline> headPipelineOf(Mr mr, boolean stale) {
+        if (stale) {
+            return stalePipelineOf(mr);
+        }
+        var head = mr.sha;
+        return latestOf(mr).filter(pipeline -> pipeline.ranFor(head));
+    }
+
+    private static Optional<Pipeline> stalePipelineOf(Mr mr) {
+        return Optional.ofNullable(mr.stalePipeline).map(run -> new Pipeline(run.id, run.sha, run.statuses.peekLast()));
     }
 
     @Override
@@ -557,6 +591,35 @@ public final class FakeMergeRequests implements MergeRequests, TargetFiles {
         return this;
     }
 
+    /**
+     * {@link #get} answers with the merge request's head pipeline, as GitLab's {@code GET .../merge_requests/:iid}
+     * does ({@link RemoteMergeRequest#headPipelineRead}); off by default: the head pipeline is read on its own.
+     */
+    public synchronized FakeMergeRequests carryHeadPipeline() {
+        carryHeadPipeline = true;
+        return this;
+    }
+
+    /**
+     * Calls of the port's methods so far, by method name ({@code get}, {@code branchHead}, ...): one per GitLab call
+     * they stand for (a method that answers from another, as {@link #headPipeline} does from {@link #latestPipeline},
+     * counts both).
+     */
+    public synchronized Map<String, Integer> calls() {
+        return Map.copyOf(calls);
+    }
+
+    /** The {@link #calls} made since {@code before} (an earlier answer of it), the methods not called left out. */
+    public synchronized Map<String, Integer> callsSince(Map<String, Integer> before) {
+        var since = new TreeMap<String, Integer>();
+        calls.forEach((method, n) -> {
+            if (n > before.getOrDefault(method, 0)) {
+                since.put(method, n - before.getOrDefault(method, 0));
+            }
+        });
+        return since;
+    }
+
     /** The next approval attempt by {@code account} throws {@code failure} without approving. */
     public synchronized FakeMergeRequests failNextApprove(String account, RuntimeException failure) {
         approveFailures.computeIfAbsent(account, a -> new ArrayDeque<>()).add(failure);
@@ -790,6 +853,7 @@ public final class FakeMergeRequests implements MergeRequests, TargetFiles {
     }
 
     private void fault(String method) {
+        calls.merge(method, 1, Integer::sum);
         var hook = hooks.getOrDefault(method, new ArrayDeque<>()).poll();
         if (hook != null) {
             hook.run();

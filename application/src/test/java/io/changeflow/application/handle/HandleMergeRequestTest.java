@@ -53,6 +53,25 @@ class HandleMergeRequestTest {
         return id;
     }
 
+    /**
+     * Issue 15, the GitLab call budget of the handle step: the merge request read at its start names the head the bots
+     * approve, one read of the approvals answers for both bots, GitLab's judgement is read once after them, and the
+     * merge evidence reads the merge request once (its head pipeline with it) and the branch head.
+     */
+    @Test
+    void theHandleStepReadsTheApprovalsOnceForEveryBotAndTheMergeRequestOnceBeforeTheMerge() {
+        app.gitlab.carryHeadPipeline();
+        var id = readyToHandle("hanna");
+        var before = app.gitlab.calls();
+
+        app.queue.runNext();
+
+        assertThat(app.op(id).binding()).contains(BindingStatus.MERGED);
+        assertThat(app.gitlab.callsSince(before)).as("approvals: one read for both bots and one for GitLab's judgement; get: the start (its head "
+                + "approved) and the merge evidence").isEqualTo(java.util.Map.of("approvedBy", 2, "get", 2, "approve", 2,
+                "branchHead", 1, "merge", 1));
+    }
+
     private static WorkflowPolicy withMaxRegenerations(WorkflowPolicy p, int maxRegenerations) {
         return new WorkflowPolicy(p.approvalBackoff(), p.pipelinePolling(), p.rebasePolling(), p.mergeabilityPolling(),
                 p.pendingRecheck(), p.pendingGiveUpAfter(), p.transientRetry(), p.mergeRetries(), p.mergeRetryBackoff(),

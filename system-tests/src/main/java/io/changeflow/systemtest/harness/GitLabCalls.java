@@ -94,6 +94,27 @@ public final class GitLabCalls implements HandlerInterceptor {
     }
 
     /**
+     * Issue 15, the GitLab call budget: the calls of {@code all} from index {@code from} on, over {@code requests}
+     * requests and by kind ({@code GET merge_requests} is the merge request itself, {@code .../approvals} and the
+     * like its sub-resources; project, branch and file names folded), as the text of a figure.
+     */
+    public static String perRequest(List<Call> all, int from, int requests, String what) {
+        var calls = all.subList(Math.min(from, all.size()), all.size());
+        var byKind = new java.util.TreeMap<String, Integer>();
+        for (var call : calls) {
+            var kind = call.action() != null
+                    ? "merge_requests" + (call.action().isEmpty() ? (call.iid() < 0 ? " (list/create)" : "") : "/" + call.action())
+                    : call.path().replaceAll("\\?.*", "").replaceAll("projects/[^/]+", "projects/:id")
+                            .replaceAll("/files/[^/]+", "/files/:file").replaceAll("/branches/[^/]+", "/branches/:branch");
+            byKind.merge(call.method() + " " + kind, 1, Integer::sum);
+        }
+        var text = new StringBuilder(String.format(java.util.Locale.ROOT, "%d GitLab calls for %d %s: %.1f per request%n",
+                calls.size(), requests, what, calls.size() / (double) requests));
+        byKind.forEach((kind, n) -> text.append("  ").append(n).append("  ").append(kind).append('\n'));
+        return text.toString();
+    }
+
+    /**
      * Runs {@code action} once, just before the first call matching {@code matches} is applied
      * (after fault injection let it through). The action may use the simulator's HTTP API.
      */

@@ -17,10 +17,35 @@ import java.util.Set;
  */
 public interface MergeRequests {
 
-    /** A merge request as GitLab reports it now. */
+    /**
+     * A merge request as GitLab reports it now.
+     *
+     * @param headPipelineRead whether this read carries the merge request's {@code head_pipeline}
+     *                         ({@link #getWithHeadPipeline} does where GitLab's answer has it, {@link #get} never): then
+     *                         {@code headPipeline} is what {@link #headPipeline(String, long)} would answer for this
+     *                         read, and no second read of the merge request is needed
+     * @param headPipeline     the head's pipeline attributed to {@code sha} of the same answer; empty when GitLab
+     *                         reports none, or when {@code headPipelineRead} is false
+     */
     record RemoteMergeRequest(String project, long iid, MergeRequestState state, String detailedMergeStatus,
                               String sha, String sourceBranch, String webUrl, boolean rebaseInProgress,
-                              Optional<String> mergeError) {}
+                              Optional<String> mergeError, boolean headPipelineRead, Optional<Pipeline> headPipeline) {
+
+        public RemoteMergeRequest {
+            Objects.requireNonNull(headPipeline, "headPipeline");
+            if (!headPipelineRead && headPipeline.isPresent()) {
+                throw new IllegalArgumentException("a head pipeline comes only with a read that carries it");
+            }
+        }
+
+        /** A read that does not carry the head pipeline: {@link #headPipeline(RemoteMergeRequest)} reads it. */
+        public RemoteMergeRequest(String project, long iid, MergeRequestState state, String detailedMergeStatus,
+                                  String sha, String sourceBranch, String webUrl, boolean rebaseInProgress,
+                                  Optional<String> mergeError) {
+            this(project, iid, state, detailedMergeStatus, sha, sourceBranch, webUrl, rebaseInProgress, mergeError,
+                    false, Optional.empty());
+        }
+    }
 
     /** A file to create or update in one commit. */
     record FileChange(String path, String content) {}
@@ -167,6 +192,15 @@ public interface MergeRequests {
     RemoteMergeRequest get(String project, long iid);
 
     /**
+     * {@link #get} carrying the merge request's head pipeline from the same answer
+     * ({@link RemoteMergeRequest#headPipelineRead}), for a caller about to look at it: one GitLab call, not two. The
+     * default carries none (the head pipeline is then read on its own).
+     */
+    default RemoteMergeRequest getWithHeadPipeline(String project, long iid) {
+        return get(project, iid);
+    }
+
+    /**
      * The merge request's latest pipeline (the highest ID), whichever commit it ran for: right after a
      * push or a rebase it can still be the previous head's, until GitLab creates the new head's. The
      * caller compares {@link Pipeline#sha} with the head sha of {@link #get}.
@@ -189,6 +223,14 @@ public interface MergeRequests {
     default Optional<Pipeline> headPipeline(String project, long iid) {
         var head = get(project, iid).sha();
         return latestPipeline(project, iid).filter(pipeline -> pipeline.ranFor(head));
+    }
+
+    /**
+     * The head pipeline of {@code remote} (read just now): the one its read carries, with no call
+     * ({@link RemoteMergeRequest#headPipelineRead}), otherwise {@link #headPipeline(String, long)}.
+     */
+    default Optional<Pipeline> headPipeline(RemoteMergeRequest remote) {
+        return remote.headPipelineRead() ? remote.headPipeline() : headPipeline(remote.project(), remote.iid());
     }
 
     /**
