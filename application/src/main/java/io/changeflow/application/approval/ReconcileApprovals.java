@@ -203,7 +203,7 @@ public final class ReconcileApprovals {
         var status = op.binding().orElseThrow();
         var ticket = approvals.read(op.id());
         if (ticket.decided()) {
-            return decide(op, ticket, Optional.empty());
+            return decide(op, ticket);
         }
         if (ticket.status() == TicketStatus.UNKNOWN && status == BindingStatus.APPROVAL_FAILED) {
             return Outcome.SKIPPED;
@@ -218,8 +218,8 @@ public final class ReconcileApprovals {
         return Outcome.WAITING;
     }
 
-    private Outcome decide(Operation op, Ticket ticket, Optional<String> note) {
-        var answer = decisions.handle(SubmitApproval.commandOf(op, ticket, note));
+    private Outcome decide(Operation op, Ticket ticket) {
+        var answer = decisions.handle(SubmitApproval.commandOf(op, ticket));
         LOG.log(Level.INFO, () -> "approval check: " + op.id() + " is " + ticket.status() + " at the approval system ("
                 + answer + ")");
         return answer == CallbackAnswer.PROCESSED ? Outcome.DECIDED : Outcome.WAITING;
@@ -245,10 +245,10 @@ public final class ReconcileApprovals {
         var after = approvals.withdraw(op.id());
         if (after.status() == TicketStatus.APPROVED || after.status() == TicketStatus.REJECTED) {
             // an approver decided in the meantime: that decision counts
-            return decide(op, after, Optional.empty());
+            return decide(op, after);
         }
         var answer = decisions.handle(SubmitApproval.commandOf(op,
-                new Ticket(TicketStatus.WITHDRAWN, after.ticket(), after.requestId(), after.ext()), Optional.of(reason)));
+                new Ticket(TicketStatus.WITHDRAWN, after.ticket(), after.requestId(), after.ext()), reason));
         LOG.log(Level.INFO, () -> "approval check: " + op.id() + " waited past its deadline; withdrawn (" + answer + ")");
         return answer == CallbackAnswer.PROCESSED ? Outcome.WITHDRAWN : Outcome.WAITING;
     }

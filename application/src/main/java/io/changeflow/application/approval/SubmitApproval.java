@@ -119,7 +119,7 @@ public final class SubmitApproval implements StepHandler {
                     + "keeping the state");
         }
         if (answer.decided()) {
-            var applied = decisions.handle(commandOf(op, answer, Optional.empty()));
+            var applied = decisions.handle(commandOf(op, answer));
             LOG.log(Level.INFO, () -> "the approval of " + op.id() + " was " + answer.status() + " already: " + applied);
         }
     }
@@ -138,7 +138,7 @@ public final class SubmitApproval implements StepHandler {
      * A decided approval as the callback would carry it: its {@code requestId} (or, should the approval
      * system not tell it, a key derived from the ticket), its decision and the submitted extension fields.
      */
-    static HandleApprovalCallback.Command commandOf(Operation op, Approvals.Ticket ticket, Optional<String> note) {
+    static HandleApprovalCallback.Command commandOf(Operation op, Approvals.Ticket ticket) {
         var decision = switch (ticket.status()) {
             case APPROVED -> HandleApprovalCallback.Decision.APPROVED;
             case REJECTED -> HandleApprovalCallback.Decision.REJECTED;
@@ -147,7 +147,12 @@ public final class SubmitApproval implements StepHandler {
         var requestId = ticket.requestId().orElseGet(() -> "ticket:" + ticket.ticket().orElse(op.id().value()) + ":"
                 + decision);
         var ext = ticket.ext().isEmpty() ? extOf(op) : ticket.ext();
-        return new HandleApprovalCallback.Command(requestId, op.id().value(), decision, ext, note);
+        return new HandleApprovalCallback.Command(requestId, op.id().value(), decision, ext);
+    }
+
+    /** {@link #commandOf(Operation, Approvals.Ticket)} with a note of why it was decided. */
+    static HandleApprovalCallback.Command commandOf(Operation op, Approvals.Ticket ticket, String note) {
+        return commandOf(op, ticket).withNote(note);
     }
 
     /** The operation in APPROVAL_SENDING, writing APPROVAL_REQUESTED where that is the way there; empty: nothing to send. */

@@ -115,7 +115,7 @@ public final class MergeBatch implements StepHandler {
         } catch (NumberFormatException e) {
             return StepOutcome.done();
         }
-        return StepOutcome.next(SettleBatchStep.first(batchId, Optional.of(FailureKind.TRANSIENT),
+        return StepOutcome.next(SettleBatchStep.first(batchId, FailureKind.TRANSIENT,
                 "the batch step stopped on an unexpected error"));
     }
 
@@ -164,7 +164,7 @@ public final class MergeBatch implements StepHandler {
         var content = BatchContent.of(batch, operations, targets);
         if (content instanceof BatchContent.Unmergeable unmergeable) {
             LOG.log(Level.WARNING, () -> "batch " + batch.id() + " cannot be merged: " + unmergeable.reason());
-            return settle(batch, Optional.of(FailureKind.DETERMINISTIC), unmergeable.reason());
+            return settle(batch, FailureKind.DETERMINISTIC, unmergeable.reason());
         }
         var ready = (BatchContent.Ready) content;
         var mr = batchMergeRequests.find(batch, ready.project()).orElseGet(() -> open(batch, ready));
@@ -226,7 +226,7 @@ public final class MergeBatch implements StepHandler {
         return switch (checks.observe(step, HeadPipeline.observation(look), clock.instant(), batch.updatedAt())) {
             case PipelineWatch.Verdict.Again again -> StepOutcome.again(again.step().nextAttempt(), again.delay());
             case PipelineWatch.Verdict.Passed passed -> choreography.approveAndMerge(mr, step, subject);
-            case PipelineWatch.Verdict.Failed failed -> settle(batch, Optional.of(FailureKind.DETERMINISTIC),
+            case PipelineWatch.Verdict.Failed failed -> settle(batch, FailureKind.DETERMINISTIC,
                     "the pipeline of merge request !" + mr.iid() + " failed");
             case PipelineWatch.Verdict.TimedOut timedOut -> {
                 subject.pipelineTimedOut(mr);
@@ -254,8 +254,13 @@ public final class MergeBatch implements StepHandler {
         }
     }
 
-    private static StepOutcome settle(Batch batch, Optional<FailureKind> kind, String reason) {
+    private static StepOutcome settle(Batch batch, FailureKind kind, String reason) {
         return StepOutcome.next(SettleBatchStep.first(batch.id(), kind, reason));
+    }
+
+    /** Settles {@code batch}, the kind of failure decided by its merge request's pipeline. */
+    private static StepOutcome settle(Batch batch, String reason) {
+        return StepOutcome.next(SettleBatchStep.first(batch.id(), reason));
     }
 
     /** The batch as the choreography's subject. */
@@ -290,7 +295,7 @@ public final class MergeBatch implements StepHandler {
 
         @Override
         public StepOutcome merged(MergeRequestRef mr) {
-            current = end.merged(current, Optional.of(mr), "system");
+            current = end.merged(current, mr, "system");
             return StepOutcome.done();
         }
 
@@ -298,12 +303,12 @@ public final class MergeBatch implements StepHandler {
         public StepOutcome closedRemotely(MergeRequestRef mr) {
             // Closed by someone on GitLab: the settlement re-reads it (merged wins) and blames no one
             // unless the merge request's own pipeline failed.
-            return settle(current, Optional.empty(), "merge request !" + mr.iid() + " was closed on GitLab");
+            return settle(current, "merge request !" + mr.iid() + " was closed on GitLab");
         }
 
         @Override
         public StepOutcome approvalFailed(MergeRequestRef mr, String bot, int attempts) {
-            return settle(current, Optional.of(FailureKind.TRANSIENT), "the approval bot " + bot
+            return settle(current, FailureKind.TRANSIENT, "the approval bot " + bot
                     + " could not approve merge request !" + mr.iid() + " after " + attempts + " attempts");
         }
 
@@ -328,13 +333,13 @@ public final class MergeBatch implements StepHandler {
 
         @Override
         public StepOutcome rebaseConflict(MergeRequestRef mr, String detail) {
-            return settle(current, Optional.of(FailureKind.DETERMINISTIC), "rebasing merge request !" + mr.iid()
+            return settle(current, FailureKind.DETERMINISTIC, "rebasing merge request !" + mr.iid()
                     + " hit a conflict that generating its change again did not resolve");
         }
 
         @Override
         public StepOutcome pipelineFailed(MergeRequestRef mr) {
-            return settle(current, Optional.of(FailureKind.DETERMINISTIC), "the pipeline of merge request !" + mr.iid()
+            return settle(current, FailureKind.DETERMINISTIC, "the pipeline of merge request !" + mr.iid()
                     + " failed after the rebase");
         }
 
@@ -350,13 +355,13 @@ public final class MergeBatch implements StepHandler {
             // Past the pending deadline nobody would look at the blocked batch any more: settle it as an unknown
             // outcome (its merge request is closed, or found merged; the members go back to the waiting set).
             LOG.log(Level.WARNING, () -> "batch " + current.id() + " pipeline still pending past the pending deadline; settling");
-            return settle(current, Optional.of(FailureKind.TRANSIENT), "the pipeline of batch merge request !" + mr.iid()
+            return settle(current, FailureKind.TRANSIENT, "the pipeline of batch merge request !" + mr.iid()
                     + " was still pending at the pending deadline");
         }
 
         @Override
         public StepOutcome stuck(MergeRequestRef mr, String detail) {
-            return settle(current, Optional.of(FailureKind.TRANSIENT), detail);
+            return settle(current, FailureKind.TRANSIENT, detail);
         }
 
         /**

@@ -67,9 +67,14 @@ public final class SettleBatch {
             return new Command(batchId, Optional.empty(), "settled by an operator", Optional.of(operator), parameters);
         }
 
-        /** The workflow settles (the batch step after a failure, or the timeout sweep). */
-        public static Command bySystem(long batchId, Optional<FailureKind> kind, String reason) {
-            return new Command(batchId, kind, reason, Optional.empty(), Map.of());
+        /** The workflow settles a failure of a known kind (the batch step after a failure). */
+        public static Command bySystem(long batchId, FailureKind kind, String reason) {
+            return new Command(batchId, Optional.of(kind), reason, Optional.empty(), Map.of());
+        }
+
+        /** The workflow settles, the kind decided by the merge request's pipeline (the timeout sweep). */
+        public static Command bySystem(long batchId, String reason) {
+            return new Command(batchId, Optional.empty(), reason, Optional.empty(), Map.of());
         }
     }
 
@@ -128,11 +133,12 @@ public final class SettleBatch {
         var actor = command.operator().orElse("system");
         Optional<MergeRequestRef> mr;
         MergeRequestState state;
-        Optional<MergeRequests.RemoteMergeRequest> remote = Optional.empty();
+        Optional<MergeRequests.RemoteMergeRequest> remote;
         try {
             mr = batchMergeRequests.find(batch);
             if (mr.isEmpty()) {
                 state = MergeRequestState.ABSENT;
+                remote = Optional.empty();
             } else {
                 var before = mergeRequests.get(mr.get().project(), mr.get().iid());
                 if (Settlement.needsClose(before.state())) {
@@ -148,10 +154,12 @@ public final class SettleBatch {
         }
         try {
             return switch (Settlement.afterReread(state)) {
-                case MERGED_WINS -> new Result.MergedWins(end.merged(batch, mr, actor));
+                case MERGED_WINS -> new Result.MergedWins(mr.map(m -> end.merged(batch, m, actor))
+                        .orElseGet(() -> end.merged(batch, actor)));
                 case RETRY_LATER -> new Result.RetryLater("Merge request !" + mr.map(MergeRequestRef::iid).orElse(0L)
                         + " of batch " + batch.id() + " is still open after closing it; settle again shortly.");
-                case FAILED -> failed(batch, command, remote, actor);
+                case FAILED -> failed(batch, command, command.kind().orElseGet(
+                        () -> remote.map(this::kindFromPipeline).orElse(FailureKind.TRANSIENT)), actor);
             };
         } catch (PreemptedException e) {
             // Another settler ended the batch first: its transaction won, ours wrote nothing.
@@ -164,8 +172,7 @@ public final class SettleBatch {
         }
     }
 
-    private Result failed(Batch batch, Command command, Optional<MergeRequests.RemoteMergeRequest> remote, String actor) {
-        var kind = command.kind().orElseGet(() -> kindFromPipeline(remote));
+    private Result failed(Batch batch, Command command, FailureKind kind, String actor) {
         var outcome = kind == FailureKind.TRANSIENT
                 ? TransientRetries.afterFailure(batch.members(), batch.depth(), batches.transientFailures(batch.id()),
                         policy.transientRetry())
@@ -182,19 +189,16 @@ public final class SettleBatch {
     /**
      * A failed head pipeline (GitLab's {@code head_pipeline}: merged-results and detached pipelines included) is
      * deterministic: a member's change broke it. Anything else (running, canceled, manual, skipped, none, unknown)
-     * says nothing about the members and blames no one.
+     * says nothing about the members and blames no one (as does a batch without a merge request).
      */
-    private FailureKind kindFromPipeline(Optional<MergeRequests.RemoteMergeRequest> remote) {
-        if (remote.isEmpty()) {
-            return FailureKind.TRANSIENT;
-        }
+    private FailureKind kindFromPipeline(MergeRequests.RemoteMergeRequest remote) {
         try {
-            var pipeline = mergeRequests.headPipeline(remote.get().project(), remote.get().iid());
+            var pipeline = mergeRequests.headPipeline(remote.project(), remote.iid());
             return pipeline.filter(p -> p.status() == MergeRequests.PipelineStatus.FAILED).isPresent()
                     ? FailureKind.DETERMINISTIC
                     : FailureKind.TRANSIENT;
         } catch (ExternalCallException e) {
-            LOG.log(Level.WARNING, "could not read the pipeline of !" + remote.get().iid() + "; blaming no one", e);
+            LOG.log(Level.WARNING, "could not read the pipeline of !" + remote.iid() + "; blaming no one", e);
             return FailureKind.TRANSIENT;
         }
     }

@@ -6,7 +6,6 @@ import io.changeflow.application.port.out.WorkQueue.StepKind;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.util.HashSet;
-import java.util.Optional;
 
 /**
  * The batch timeout sweep: a batch whose instance crashed is finished or settled, never leaked. Ages
@@ -50,7 +49,7 @@ public final class SweepStuckBatches {
             timedOut.add(batch.id());
             var ref = String.valueOf(batch.id());
             if (!queue.isScheduled(StepKind.SETTLE_BATCH, ref)
-                    && queue.schedule(SettleBatchStep.first(batch.id(), Optional.empty(),
+                    && queue.schedule(SettleBatchStep.first(batch.id(),
                             "it did not finish within " + policy.timeout().toMinutes() + " minutes"), Duration.ZERO)) {
                 LOG.log(Level.WARNING, () -> "batch " + batch.id() + " is running for longer than " + policy.timeout()
                         + "; settling it");

@@ -88,6 +88,11 @@ public final class HandleApprovalCallback {
         public Command(String requestId, String operationId, Decision decision, Map<String, String> ext) {
             this(requestId, operationId, decision, ext, Optional.empty());
         }
+
+        /** This callback with {@code note} as the reason given (a blank note is none). */
+        public Command withNote(String note) {
+            return new Command(requestId, operationId, decision, ext, Optional.of(note));
+        }
     }
 
     private final CallbackInbox inbox;
@@ -141,20 +146,25 @@ public final class HandleApprovalCallback {
                     + " is stale: " + op.map(o -> o.state().toString()).orElse("no such operation"));
             return CallbackAnswer.IGNORED_STALE;
         }
-        var mrId = Optional.ofNullable(command.ext().get(SubmitApproval.MR_ID)).filter(s -> !s.isBlank());
         return switch (command.decision()) {
-            case APPROVED -> approved(op.get(), mrId);
+            case APPROVED -> approved(op.get(), command);
             case REJECTED -> ended(op.get(), WorkflowEvent.APPROVAL_REJECTED,
-                    command.note().orElse("The approver rejected the request."), mrId);
+                    command.note().orElse("The approver rejected the request."), command);
             case WITHDRAWN -> ended(op.get(), WorkflowEvent.APPROVAL_WITHDRAWN,
-                    command.note().orElse("The request was withdrawn."), mrId);
+                    command.note().orElse("The request was withdrawn."), command);
         };
     }
 
-    private CallbackAnswer approved(Operation op, Optional<String> mrId) {
+    /** The merge request number the callback carries in its extension fields, if any. */
+    private static Optional<String> mrId(Command command) {
+        return Optional.ofNullable(command.ext().get(SubmitApproval.MR_ID)).filter(s -> !s.isBlank());
+    }
+
+    private CallbackAnswer approved(Operation op, Command command) {
         if (op.kind().removes()) {
             return approvedRemoval(op);
         }
+        var mrId = mrId(command);
         if (mrId.isPresent()) {
             var recorded = op.mergeRequest().map(mr -> String.valueOf(mr.iid()));
             if (recorded.isPresent() && !recorded.get().equals(mrId.get().trim())) {
@@ -198,7 +208,7 @@ public final class HandleApprovalCallback {
         return CallbackAnswer.PROCESSED;
     }
 
-    private CallbackAnswer ended(Operation op, WorkflowEvent event, String detail, Optional<String> mrId) {
+    private CallbackAnswer ended(Operation op, WorkflowEvent event, String detail, Command command) {
         if (op.kind().removes()) {
             // the grant stays in effect with its line in the file: a person decides (REMOVAL_REJECTED)
             return write(op, WorkflowEvent.REMOVAL_NOT_APPROVED, detail + " The grant stays in effect; its line stays in"
@@ -207,7 +217,7 @@ public final class HandleApprovalCallback {
         if (!write(op, event, detail)) {
             return CallbackAnswer.IGNORED_STALE;
         }
-        if (mrId.isPresent() || op.mergeRequest().isPresent()) {
+        if (mrId(command).isPresent() || op.mergeRequest().isPresent()) {
             launcher.launchClose(op.id());
         }
         return CallbackAnswer.PROCESSED;

@@ -5,6 +5,7 @@ import io.changeflow.application.port.out.Batches;
 import io.changeflow.application.port.out.Operations;
 import io.changeflow.application.port.out.Targets;
 import io.changeflow.application.workflow.StepLauncher;
+import io.changeflow.domain.config.RawValue;
 import io.changeflow.domain.request.OperationId;
 import io.changeflow.domain.state.BindingStatus;
 import io.changeflow.domain.state.WorkflowEvent;
@@ -12,7 +13,6 @@ import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.function.Supplier;
 
 /**
@@ -60,10 +60,10 @@ public final class ExpireGrants {
          * a missing, garbled or negative grace is 0 (a grant is removed at its expiry; never "never expire"); a
          * missing, garbled, zero or negative interval is its default.
          */
-        public static Policy of(Optional<String> grace, Optional<String> every) {
-            var g = grace.map(String::strip).filter(t -> !t.isEmpty()).flatMap(DeployDeadline.Policy::parseDuration)
+        public static Policy of(RawValue grace, RawValue every) {
+            var g = grace.text().map(String::strip).filter(t -> !t.isEmpty()).flatMap(DeployDeadline.Policy::parseDuration)
                     .filter(d -> !d.isNegative()).orElse(DEFAULT_GRACE);
-            var e = every.map(String::strip).filter(t -> !t.isEmpty()).flatMap(DeployDeadline.Policy::parseDuration)
+            var e = every.text().map(String::strip).filter(t -> !t.isEmpty()).flatMap(DeployDeadline.Policy::parseDuration)
                     .filter(d -> !d.isNegative() && !d.isZero()).orElse(DEFAULT_EVERY);
             return new Policy(g, e, DEFAULT_LIMIT);
         }

@@ -57,14 +57,15 @@ public final class IdentityResolver {
             var value = user.get();
             if (EMPLOYEE_ID.matcher(value).matches()) {
                 var id = value.toUpperCase(Locale.ROOT);
-                return lookup(id).or(() -> fromEmail(email)).or(() -> Optional.of(new Identity(id, Identity.Trust.UNVERIFIED)));
+                return lookup(id).or(() -> email.flatMap(this::fromEmail))
+                        .or(() -> Optional.of(new Identity(id, Identity.Trust.UNVERIFIED)));
             }
-            var fromUser = value.contains("@") ? fromEmail(user) : fromAccount(value);
+            var fromUser = value.contains("@") ? fromEmail(value) : fromAccount(value);
             if (fromUser.isPresent()) {
                 return fromUser;
             }
         }
-        return fromEmail(email);
+        return email.flatMap(this::fromEmail);
     }
 
     /** True when {@code value} is shaped like an employee ID (used to decide what a lookup means). */
@@ -93,11 +94,8 @@ public final class IdentityResolver {
                 : Optional.empty();
     }
 
-    private Optional<Identity> fromEmail(Optional<String> email) {
-        if (email.isEmpty()) {
-            return Optional.empty();
-        }
-        var matcher = EMAIL.matcher(email.get().strip());
+    private Optional<Identity> fromEmail(String email) {
+        var matcher = EMAIL.matcher(email.strip());
         if (!matcher.matches()) {
             return Optional.empty();
         }

@@ -37,8 +37,9 @@ public final class Transitions {
     public record Rule(WorkflowEvent event, boolean fromNew, Set<BindingStatus> fromBindings, boolean fromDetached,
                        Set<StepStatus> fromSteps, StepStatus toStep, Optional<BindingStatus> toBinding) {
 
-        boolean allowsBinding(Optional<BindingStatus> binding) {
-            return binding.map(fromBindings::contains).orElse(fromDetached);
+        /** Whether the rule applies to a state of {@code binding}. */
+        boolean allowsBinding(BindingStatus binding) {
+            return fromBindings.contains(binding);
         }
 
         boolean allowsStep(StepStatus step) {
@@ -204,7 +205,7 @@ public final class Transitions {
             // the approver kept an expired grant: the expiry is not asked for again (a revocation still may be)
             return new Transition.Refused(event, from, "the expiry of this grant was not approved; it is not asked again");
         }
-        if (!rule.allowsBinding(state.binding())) {
+        if (!state.binding().map(rule::allowsBinding).orElse(rule.fromDetached())) {
             return new Transition.Refused(event, from, state.binding().isEmpty()
                     ? "the operation no longer owns its subject-target row"
                     : "not allowed while the request is " + state.binding().get());
