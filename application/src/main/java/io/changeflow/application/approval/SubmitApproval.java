@@ -20,21 +20,9 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The approval step ({@link StepKind#SUBMIT_APPROVAL}): hands the approval form to the approval
- * system. APPROVAL_SENDING is written before the call (at submission in the approve-first order; here,
- * through APPROVAL_REQUESTED, after the merge request passed in the create-first order or on an
- * operator's re-trigger), APPROVAL_SENT after it, and only if the request is still sending: the
- * approver's callback may have arrived first, and it must not be overwritten.
- *
- * <p>In the create-first order the form carries the merge request number in {@code ext.mrId}; the
- * callback tells the orders apart by that field. The approval system's submit is idempotent per
- * operationId, so a re-run after a lost answer gets the same ticket. Transient failures are retried
- * with backoff by the safety net, which writes APPROVAL_SUBMIT_FAILED (still only from "sending")
- * when they are used up; a refusal by the approval system fails at once.
- *
- * <p>The submit answer says whether the approval is decided already (a retry after a lost answer, or
- * an approver faster than our call): a decided answer is applied at once through
- * {@link HandleApprovalCallback}, deduplicated by the decision's {@code requestId} against its callback.
+ * The approval step ({@link StepKind#SUBMIT_APPROVAL}): hands the approval form to the approval system,
+ * writing APPROVAL_SENDING before the call and APPROVAL_SENT after it (only if still sending). A decided
+ * answer is applied at once through {@link HandleApprovalCallback}. Design: docs/workflow.md.
  */
 public final class SubmitApproval implements StepHandler {
 

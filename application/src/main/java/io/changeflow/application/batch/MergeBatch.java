@@ -33,33 +33,9 @@ import java.util.Optional;
 import java.util.function.DoubleSupplier;
 
 /**
- * The batch step ({@link StepKind#BATCH}, ref = the batch id): one branch, one commit and one merge
- * request holding every member's grant, or removal of a grant's exact line (members changing the same file
- * are combined into one file content by {@link GrantFile}), then its pipeline, then the same approve-with-each-bot, merge-with-sha
- * and rebase path as single requests ({@link ApproveAndMerge}), with the same remote-state idempotency:
- * an existing branch, commit or merge request is reused, a merged merge request finishes as merged.
- *
- * <ul>
- *   <li>merged: the batch is settled as merged (members MERGED, batch SUCCEEDED); the deploy callback
- *       or reconciliation takes the members on to VALIDATED, since they carry the batch's merge request;</li>
- *   <li>a rebase conflict: every member's grant is generated again on the target branch's current files
- *       and the batch's branch rewritten with them (see {@link ApproveAndMerge}), at most
- *       {@code max-regenerations} times;</li>
- *   <li>what counts of its pipeline is the strictest pipeline policy of the members' targets (see
- *       {@link HeadPipeline}); one that will not reach a result by itself and does not count (manual or skipped where
- *       a pass is required, canceled) settles the batch as transient, naming what a person does;</li>
- *   <li>pipeline failed, a rebase conflict that persists after that, or members that cannot go into one
- *       merge request: deterministic, settled ({@link StepKind#SETTLE_BATCH}) with bisection;</li>
- *   <li>approval failed, merging stuck, the merge request closed by someone, or an unexpected error
- *       (after the transient retries of {@link io.changeflow.application.workflow.WorkflowStep}): settled
- *       as transient, every member waits again and no one is blamed;</li>
- *   <li>pipeline timed out: the batch is BLOCKED (members "batch pending", hint KEEP_WAITING) and keeps
- *       its partition's slot; the step still looks at the pipeline at a slow pace, so a late result still
- *       finishes (or fails) the batch by itself, until an operator settles it.</li>
- * </ul>
- * A run that finds its batch already ended (settled by the sweep or an operator meanwhile) closes the
- * batch's merge request if it is still open and stops: a merge request opened just after a settlement
- * is never left behind.
+ * The batch step ({@link StepKind#BATCH}, ref = the batch id): one branch, commit and merge request holding
+ * every member's change, then the same approve-and-merge path as single requests ({@link ApproveAndMerge}),
+ * and the batch settled by the outcome. Outcomes: docs/workflow.md.
  */
 public final class MergeBatch implements StepHandler {
 

@@ -25,23 +25,9 @@ import java.util.TreeMap;
 import java.util.UUID;
 
 /**
- * Settles an active batch (design 3.7): the batch step after a failure, the timeout sweep, and the
- * operators' "settle" action all come here. If the batch's merge request is still open it is closed
- * first, then re-read, and "merged" wins: a merged merge request can no longer be closed, so when a
- * merge races the close the merge is never lost (members MERGED, batch SUCCEEDED). Otherwise the batch
- * ends FAILED and its members follow the bisection plan: a deterministic failure (pipeline failed,
- * rebase conflict) splits the members into halves retried separately, until the culprit fails alone
- * (CONTACT_MAINTAINERS) or the split limit gives up; a transient or unknown one (timeouts, GitLab
- * errors, a settle by an operator of a batch whose pipeline never answered) blames no one: the members wait
- * again after a backoff, a group that failed before is split so a member that keeps failing ends alone, and a
- * member alone past its transient retries leaves the batch path ({@link TransientRetries}), so no member can
- * livelock its partition. When the caller does not say which kind it was, the merge request's own pipeline
- * decides: a failed pipeline of its head is deterministic, anything else is not.
- *
- * <p>Idempotent and safe under races: the settlement is one transaction whose first write is the
- * batch's guarded status write, so of two settlers the loser's transaction rolls back whole and this
- * answers {@link Result.AlreadySettled}; a batch already ended answers the same without calling GitLab.
- * Operator settlements are recorded in the audit log.
+ * Settles an active batch (design 3.7) for the batch step, the timeout sweep and the operators: closes an
+ * open merge request first, and "merged" wins; otherwise the batch ends FAILED and its members follow the
+ * bisection plan. Idempotent under races ({@link Result.AlreadySettled}); design: docs/workflow.md.
  */
 public final class SettleBatch {
 

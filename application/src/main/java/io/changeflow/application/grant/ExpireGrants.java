@@ -16,17 +16,9 @@ import java.util.Objects;
 import java.util.function.Supplier;
 
 /**
- * Expiry as a change (issue 18), the recurring job (one instance at a time cluster-wide): every grant in effect
- * whose expiry passed by the database clock, plus {@link Policy#grace()}, is removed through the workflow. For
- * each, an EXPIRY_DUE removal takes the row over (pinned to the row read: a renewal or a give-up that won the race
- * leaves it alone) and joins the removal round of its file; the batch rounds then open one merge request per file
- * for every line due, and the deploy confirmation ends the row EXPIRED (re-appliable). On a target with
- * {@code removals: approval} the removal asks the approver first (EXPIRY_DUE_FOR_APPROVAL); one that is not approved
- * ends REMOVAL_REJECTED, which this job never reads again (only VALIDATED rows and those whose rejected removal was a
- * revocation are due: {@link Operations#dueForExpiry}).
- *
- * <p>Each run also admits again every removal still due (EXPIRING or REVOKING): admission is idempotent, so a
- * removal whose admission was lost (a crash between opening and admitting) waits at most one run.
+ * Expiry as a change (issue 18), the recurring job: every grant in effect whose expiry passed by the
+ * database clock, plus {@link Policy#grace()}, is removed through the workflow (a removal round per file).
+ * Design: docs/workflow.md.
  */
 public final class ExpireGrants {
 

@@ -7,17 +7,9 @@ import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 /**
- * The one resolver from the login proxy's non-uniform fields to a canonical {@link Identity}.
- * Rate limiting, authorization, auditing and metrics all use it, so the same person never gets
- * two names (e.g. {@code alice}, {@code Alice@corp.example} and {@code E1001} are all {@code alice}).
- *
- * <p>Rules, in order: an account in {@code user} is lower-cased; an email-style account (in either
- * field) of an accepted email domain becomes its local part, of any other domain it stays the whole
- * address, {@link Identity.Trust#UNVERIFIED} (a guest {@code otto@evil.example} is never the local
- * {@code otto}); an employee ID is looked up in the directory, falling back to the
- * email field, then to an {@link Identity.Trust#UNVERIFIED} identity of the ID itself. A directory
- * failure is treated as "not found". Values that are too long or contain anything but the allowed
- * characters are not readable. Nothing readable: empty.
+ * The one resolver from the login proxy's non-uniform fields to a canonical {@link Identity}, used by rate
+ * limiting, authorization, auditing and metrics, so the same person never gets two names. Nothing
+ * readable: empty. The rules, in order: docs/workflow.md.
  */
 public final class IdentityResolver {
 
