@@ -8,6 +8,7 @@ import io.changeflow.application.port.out.AuditLog;
 import io.changeflow.application.port.out.Operations;
 import io.changeflow.application.reconcile.MarkDeployed;
 import io.changeflow.application.workflow.StateChanges;
+import io.changeflow.domain.config.RawValue;
 import java.time.Clock;
 import java.util.Optional;
 import org.slf4j.Logger;
@@ -36,7 +37,7 @@ class DeployConfiguration {
         var binder = Binder.get(environment);
         var deadline = text(binder, DEADLINE);
         var every = text(binder, EVERY);
-        var policy = DeployDeadline.Policy.of(deadline, every);
+        var policy = DeployDeadline.Policy.of(new RawValue(deadline), new RawValue(every));
         log.info("deploy deadline {} (configured '{}'), checked every {} (configured '{}')", policy.deadline(),
                 deadline.orElse(""), policy.every(), every.orElse(""));
         return policy;

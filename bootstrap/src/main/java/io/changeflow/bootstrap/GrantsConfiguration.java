@@ -9,6 +9,7 @@ import io.changeflow.application.port.out.Batches;
 import io.changeflow.application.port.out.Operations;
 import io.changeflow.application.port.out.Targets;
 import io.changeflow.application.workflow.StepLauncher;
+import io.changeflow.domain.config.RawValue;
 import java.time.Clock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -37,7 +38,7 @@ class GrantsConfiguration {
         var binder = Binder.get(environment);
         var grace = DeployConfiguration.text(binder, GRACE);
         var every = DeployConfiguration.text(binder, EVERY);
-        var policy = ExpireGrants.Policy.of(grace, every);
+        var policy = ExpireGrants.Policy.of(new RawValue(grace), new RawValue(every));
         log.info("grant expiry grace {} (configured '{}'), checked every {} (configured '{}')", policy.grace(),
                 grace.orElse(""), policy.every(), every.orElse(""));
         return policy;

@@ -21,28 +21,10 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * The approval check: converges requests whose approval callback was lost (docs/operations.md,
- * "The approval check"). A run looks at requests waiting on the approval system (SENDING, SENT, or
- * APPROVAL_FAILED after a send the approval system may have taken) whose last state write is at least
- * {@link Policy#after} ago, and asks the approval system about each:
- * <ul>
- *   <li>decided: handed to {@link HandleApprovalCallback}, the use case of the callback, with the
- *       decision callback's {@code requestId}, so whichever comes second answers DUPLICATE;</li>
- *   <li>still pending past the request's deadline (its {@code expiresAt}, or {@link Policy#deadline}
- *       after it was made, whichever is first): withdrawn, and the request ends REJECTED with a note
- *       saying why;</li>
- *   <li>unknown there (never received, or forgotten): submitted again (idempotent per operationId);
- *       an APPROVAL_FAILED request the approval system does not know is left to its own recovery;</li>
- *   <li>pending after a failed send: the approval system has it after all: back to SENT.</li>
- * </ul>
- * Fair: the candidates are walked in pages by operation ID ({@link Operations#idleIn}); the cursor
- * moves on whatever the outcome, and starts again after a short page, so with {@code n} candidates
- * each is looked at within {@code ceil(n / limit) + 1} runs, however many never advance.
- * When the approval system is down (a transient failure) the run stops where it is, nothing is written,
- * and the next runs are skipped for a growing pause ({@code every} x 2, 4, 8, 16).
- *
- * <p>Runs on a schedule (one instance at a time cluster-wide); {@link #checkNow} checks one request at
- * once (an operator's re-trigger of a request waiting for the approver).
+ * The approval check: converges requests whose approval callback was lost (docs/operations.md, "The approval
+ * check") by asking the approval system about each request waiting on it; decisions go through
+ * {@link HandleApprovalCallback}. Runs on a schedule; {@link #checkNow} checks one request at once. Outcomes
+ * and fairness: docs/workflow.md.
  */
 public final class ReconcileApprovals {
 
@@ -203,7 +185,7 @@ public final class ReconcileApprovals {
         var status = op.binding().orElseThrow();
         var ticket = approvals.read(op.id());
         if (ticket.decided()) {
-            return decide(op, ticket, Optional.empty());
+            return decide(op, ticket);
         }
         if (ticket.status() == TicketStatus.UNKNOWN && status == BindingStatus.APPROVAL_FAILED) {
             return Outcome.SKIPPED;
@@ -218,8 +200,8 @@ public final class ReconcileApprovals {
         return Outcome.WAITING;
     }
 
-    private Outcome decide(Operation op, Ticket ticket, Optional<String> note) {
-        var answer = decisions.handle(SubmitApproval.commandOf(op, ticket, note));
+    private Outcome decide(Operation op, Ticket ticket) {
+        var answer = decisions.handle(SubmitApproval.commandOf(op, ticket));
         LOG.log(Level.INFO, () -> "approval check: " + op.id() + " is " + ticket.status() + " at the approval system ("
                 + answer + ")");
         return answer == CallbackAnswer.PROCESSED ? Outcome.DECIDED : Outcome.WAITING;
@@ -245,10 +227,10 @@ public final class ReconcileApprovals {
         var after = approvals.withdraw(op.id());
         if (after.status() == TicketStatus.APPROVED || after.status() == TicketStatus.REJECTED) {
             // an approver decided in the meantime: that decision counts
-            return decide(op, after, Optional.empty());
+            return decide(op, after);
         }
         var answer = decisions.handle(SubmitApproval.commandOf(op,
-                new Ticket(TicketStatus.WITHDRAWN, after.ticket(), after.requestId(), after.ext()), Optional.of(reason)));
+                new Ticket(TicketStatus.WITHDRAWN, after.ticket(), after.requestId(), after.ext()), reason));
         LOG.log(Level.INFO, () -> "approval check: " + op.id() + " waited past its deadline; withdrawn (" + answer + ")");
         return answer == CallbackAnswer.PROCESSED ? Outcome.WITHDRAWN : Outcome.WAITING;
     }

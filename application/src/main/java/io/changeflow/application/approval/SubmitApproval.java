@@ -20,21 +20,9 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The approval step ({@link StepKind#SUBMIT_APPROVAL}): hands the approval form to the approval
- * system. APPROVAL_SENDING is written before the call (at submission in the approve-first order; here,
- * through APPROVAL_REQUESTED, after the merge request passed in the create-first order or on an
- * operator's re-trigger), APPROVAL_SENT after it, and only if the request is still sending: the
- * approver's callback may have arrived first, and it must not be overwritten.
- *
- * <p>In the create-first order the form carries the merge request number in {@code ext.mrId}; the
- * callback tells the orders apart by that field. The approval system's submit is idempotent per
- * operationId, so a re-run after a lost answer gets the same ticket. Transient failures are retried
- * with backoff by the safety net, which writes APPROVAL_SUBMIT_FAILED (still only from "sending")
- * when they are used up; a refusal by the approval system fails at once.
- *
- * <p>The submit answer says whether the approval is decided already (a retry after a lost answer, or
- * an approver faster than our call): a decided answer is applied at once through
- * {@link HandleApprovalCallback}, deduplicated by the decision's {@code requestId} against its callback.
+ * The approval step ({@link StepKind#SUBMIT_APPROVAL}): hands the approval form to the approval system,
+ * writing APPROVAL_SENDING before the call and APPROVAL_SENT after it (only if still sending). A decided
+ * answer is applied at once through {@link HandleApprovalCallback}. Design: docs/workflow.md.
  */
 public final class SubmitApproval implements StepHandler {
 
@@ -119,7 +107,7 @@ public final class SubmitApproval implements StepHandler {
                     + "keeping the state");
         }
         if (answer.decided()) {
-            var applied = decisions.handle(commandOf(op, answer, Optional.empty()));
+            var applied = decisions.handle(commandOf(op, answer));
             LOG.log(Level.INFO, () -> "the approval of " + op.id() + " was " + answer.status() + " already: " + applied);
         }
     }
@@ -138,7 +126,7 @@ public final class SubmitApproval implements StepHandler {
      * A decided approval as the callback would carry it: its {@code requestId} (or, should the approval
      * system not tell it, a key derived from the ticket), its decision and the submitted extension fields.
      */
-    static HandleApprovalCallback.Command commandOf(Operation op, Approvals.Ticket ticket, Optional<String> note) {
+    static HandleApprovalCallback.Command commandOf(Operation op, Approvals.Ticket ticket) {
         var decision = switch (ticket.status()) {
             case APPROVED -> HandleApprovalCallback.Decision.APPROVED;
             case REJECTED -> HandleApprovalCallback.Decision.REJECTED;
@@ -147,7 +135,12 @@ public final class SubmitApproval implements StepHandler {
         var requestId = ticket.requestId().orElseGet(() -> "ticket:" + ticket.ticket().orElse(op.id().value()) + ":"
                 + decision);
         var ext = ticket.ext().isEmpty() ? extOf(op) : ticket.ext();
-        return new HandleApprovalCallback.Command(requestId, op.id().value(), decision, ext, note);
+        return new HandleApprovalCallback.Command(requestId, op.id().value(), decision, ext);
+    }
+
+    /** {@link #commandOf(Operation, Approvals.Ticket)} with a note of why it was decided. */
+    static HandleApprovalCallback.Command commandOf(Operation op, Approvals.Ticket ticket, String note) {
+        return commandOf(op, ticket).withNote(note);
     }
 
     /** The operation in APPROVAL_SENDING, writing APPROVAL_REQUESTED where that is the way there; empty: nothing to send. */

@@ -33,10 +33,18 @@ final class EndBatch {
         this.metrics = metrics;
     }
 
-    /** Members MERGED, batch SUCCEEDED. */
-    Batch merged(Batch batch, Optional<MergeRequestRef> mr, String actor) {
-        var note = new StepNote("Merged with batch " + batch.id() + mr.map(m -> " (merge request !" + m.iid() + ")").orElse("")
-                + ".", actor);
+    /** Members MERGED, batch SUCCEEDED, by merge request {@code mr}. */
+    Batch merged(Batch batch, MergeRequestRef mr, String actor) {
+        return merged(batch, new StepNote("Merged with batch " + batch.id() + " (merge request !" + mr.iid() + ").",
+                actor));
+    }
+
+    /** Members MERGED, batch SUCCEEDED, no merge request known. */
+    Batch merged(Batch batch, String actor) {
+        return merged(batch, new StepNote("Merged with batch " + batch.id() + ".", actor));
+    }
+
+    private Batch merged(Batch batch, StepNote note) {
         var settled = batches.settle(batch.id(), batch.status(), new Resolution.Merged(), note);
         count(settled, true);
         return settled;

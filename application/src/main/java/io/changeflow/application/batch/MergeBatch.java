@@ -33,33 +33,9 @@ import java.util.Optional;
 import java.util.function.DoubleSupplier;
 
 /**
- * The batch step ({@link StepKind#BATCH}, ref = the batch id): one branch, one commit and one merge
- * request holding every member's grant, or removal of a grant's exact line (members changing the same file
- * are combined into one file content by {@link GrantFile}), then its pipeline, then the same approve-with-each-bot, merge-with-sha
- * and rebase path as single requests ({@link ApproveAndMerge}), with the same remote-state idempotency:
- * an existing branch, commit or merge request is reused, a merged merge request finishes as merged.
- *
- * <ul>
- *   <li>merged: the batch is settled as merged (members MERGED, batch SUCCEEDED); the deploy callback
- *       or reconciliation takes the members on to VALIDATED, since they carry the batch's merge request;</li>
- *   <li>a rebase conflict: every member's grant is generated again on the target branch's current files
- *       and the batch's branch rewritten with them (see {@link ApproveAndMerge}), at most
- *       {@code max-regenerations} times;</li>
- *   <li>what counts of its pipeline is the strictest pipeline policy of the members' targets (see
- *       {@link HeadPipeline}); one that will not reach a result by itself and does not count (manual or skipped where
- *       a pass is required, canceled) settles the batch as transient, naming what a person does;</li>
- *   <li>pipeline failed, a rebase conflict that persists after that, or members that cannot go into one
- *       merge request: deterministic, settled ({@link StepKind#SETTLE_BATCH}) with bisection;</li>
- *   <li>approval failed, merging stuck, the merge request closed by someone, or an unexpected error
- *       (after the transient retries of {@link io.changeflow.application.workflow.WorkflowStep}): settled
- *       as transient, every member waits again and no one is blamed;</li>
- *   <li>pipeline timed out: the batch is BLOCKED (members "batch pending", hint KEEP_WAITING) and keeps
- *       its partition's slot; the step still looks at the pipeline at a slow pace, so a late result still
- *       finishes (or fails) the batch by itself, until an operator settles it.</li>
- * </ul>
- * A run that finds its batch already ended (settled by the sweep or an operator meanwhile) closes the
- * batch's merge request if it is still open and stops: a merge request opened just after a settlement
- * is never left behind.
+ * The batch step ({@link StepKind#BATCH}, ref = the batch id): one branch, commit and merge request holding
+ * every member's change, then the same approve-and-merge path as single requests ({@link ApproveAndMerge}),
+ * and the batch settled by the outcome. Outcomes: docs/workflow.md.
  */
 public final class MergeBatch implements StepHandler {
 
@@ -115,7 +91,7 @@ public final class MergeBatch implements StepHandler {
         } catch (NumberFormatException e) {
             return StepOutcome.done();
         }
-        return StepOutcome.next(SettleBatchStep.first(batchId, Optional.of(FailureKind.TRANSIENT),
+        return StepOutcome.next(SettleBatchStep.first(batchId, FailureKind.TRANSIENT,
                 "the batch step stopped on an unexpected error"));
     }
 
@@ -164,7 +140,7 @@ public final class MergeBatch implements StepHandler {
         var content = BatchContent.of(batch, operations, targets);
         if (content instanceof BatchContent.Unmergeable unmergeable) {
             LOG.log(Level.WARNING, () -> "batch " + batch.id() + " cannot be merged: " + unmergeable.reason());
-            return settle(batch, Optional.of(FailureKind.DETERMINISTIC), unmergeable.reason());
+            return settle(batch, FailureKind.DETERMINISTIC, unmergeable.reason());
         }
         var ready = (BatchContent.Ready) content;
         var mr = batchMergeRequests.find(batch, ready.project()).orElseGet(() -> open(batch, ready));
@@ -226,7 +202,7 @@ public final class MergeBatch implements StepHandler {
         return switch (checks.observe(step, HeadPipeline.observation(look), clock.instant(), batch.updatedAt())) {
             case PipelineWatch.Verdict.Again again -> StepOutcome.again(again.step().nextAttempt(), again.delay());
             case PipelineWatch.Verdict.Passed passed -> choreography.approveAndMerge(mr, step, subject, remote);
-            case PipelineWatch.Verdict.Failed failed -> settle(batch, Optional.of(FailureKind.DETERMINISTIC),
+            case PipelineWatch.Verdict.Failed failed -> settle(batch, FailureKind.DETERMINISTIC,
                     "the pipeline of merge request !" + mr.iid() + " failed");
             case PipelineWatch.Verdict.TimedOut timedOut -> {
                 subject.pipelineTimedOut(mr);
@@ -254,8 +230,13 @@ public final class MergeBatch implements StepHandler {
         }
     }
 
-    private static StepOutcome settle(Batch batch, Optional<FailureKind> kind, String reason) {
+    private static StepOutcome settle(Batch batch, FailureKind kind, String reason) {
         return StepOutcome.next(SettleBatchStep.first(batch.id(), kind, reason));
+    }
+
+    /** Settles {@code batch}, the kind of failure decided by its merge request's pipeline. */
+    private static StepOutcome settle(Batch batch, String reason) {
+        return StepOutcome.next(SettleBatchStep.first(batch.id(), reason));
     }
 
     /** The batch as the choreography's subject. */
@@ -290,7 +271,7 @@ public final class MergeBatch implements StepHandler {
 
         @Override
         public StepOutcome merged(MergeRequestRef mr) {
-            current = end.merged(current, Optional.of(mr), "system");
+            current = end.merged(current, mr, "system");
             return StepOutcome.done();
         }
 
@@ -298,12 +279,12 @@ public final class MergeBatch implements StepHandler {
         public StepOutcome closedRemotely(MergeRequestRef mr) {
             // Closed by someone on GitLab: the settlement re-reads it (merged wins) and blames no one
             // unless the merge request's own pipeline failed.
-            return settle(current, Optional.empty(), "merge request !" + mr.iid() + " was closed on GitLab");
+            return settle(current, "merge request !" + mr.iid() + " was closed on GitLab");
         }
 
         @Override
         public StepOutcome approvalFailed(MergeRequestRef mr, String bot, int attempts) {
-            return settle(current, Optional.of(FailureKind.TRANSIENT), "the approval bot " + bot
+            return settle(current, FailureKind.TRANSIENT, "the approval bot " + bot
                     + " could not approve merge request !" + mr.iid() + " after " + attempts + " attempts");
         }
 
@@ -328,13 +309,13 @@ public final class MergeBatch implements StepHandler {
 
         @Override
         public StepOutcome rebaseConflict(MergeRequestRef mr, String detail) {
-            return settle(current, Optional.of(FailureKind.DETERMINISTIC), "rebasing merge request !" + mr.iid()
+            return settle(current, FailureKind.DETERMINISTIC, "rebasing merge request !" + mr.iid()
                     + " hit a conflict that generating its change again did not resolve");
         }
 
         @Override
         public StepOutcome pipelineFailed(MergeRequestRef mr) {
-            return settle(current, Optional.of(FailureKind.DETERMINISTIC), "the pipeline of merge request !" + mr.iid()
+            return settle(current, FailureKind.DETERMINISTIC, "the pipeline of merge request !" + mr.iid()
                     + " failed after the rebase");
         }
 
@@ -350,13 +331,13 @@ public final class MergeBatch implements StepHandler {
             // Past the pending deadline nobody would look at the blocked batch any more: settle it as an unknown
             // outcome (its merge request is closed, or found merged; the members go back to the waiting set).
             LOG.log(Level.WARNING, () -> "batch " + current.id() + " pipeline still pending past the pending deadline; settling");
-            return settle(current, Optional.of(FailureKind.TRANSIENT), "the pipeline of batch merge request !" + mr.iid()
+            return settle(current, FailureKind.TRANSIENT, "the pipeline of batch merge request !" + mr.iid()
                     + " was still pending at the pending deadline");
         }
 
         @Override
         public StepOutcome stuck(MergeRequestRef mr, String detail) {
-            return settle(current, Optional.of(FailureKind.TRANSIENT), detail);
+            return settle(current, FailureKind.TRANSIENT, detail);
         }
 
         /**

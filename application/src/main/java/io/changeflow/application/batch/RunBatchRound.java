@@ -21,20 +21,8 @@ import java.util.UUID;
 
 /**
  * One batch round in one partition: the single code path of the recurring task and of the operators'
- * manual trigger (design 3.2), so when they overlap the later one simply answers SLOT_OCCUPIED.
- *
- * <ol>
- *   <li>The lock-free pre-check: nothing waiting ends the round at once ({@link Result.NothingToClaim})
- *       without any claim transaction (no idle "take the slot, then roll back").</li>
- *   <li>The claim transaction ({@link Batches#claim}): the partition's slot is held by another active
- *       batch ({@link Result.SlotOccupied}), or a batch is claimed with its members. A claim that lost a
- *       race on one of its rows rolled back whole and is tried again, a few times.</li>
- *   <li>The durable batch step is scheduled for the claimed batch (ref = batch id): any instance
- *       continues it, also after a crash. If the work queue refuses (full), the batch is failed at
- *       once as transient, so its members wait again and the slot is free: overload stays visible and
- *       nothing is left holding the slot.</li>
- * </ol>
- * Rounds started by an operator are recorded in the audit log.
+ * manual trigger (design 3.2): pre-check, the claim transaction ({@link Batches#claim}), then the durable
+ * batch step. Design: docs/workflow.md.
  */
 public final class RunBatchRound {
 

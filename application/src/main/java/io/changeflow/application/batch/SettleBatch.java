@@ -25,23 +25,9 @@ import java.util.TreeMap;
 import java.util.UUID;
 
 /**
- * Settles an active batch (design 3.7): the batch step after a failure, the timeout sweep, and the
- * operators' "settle" action all come here. If the batch's merge request is still open it is closed
- * first, then re-read, and "merged" wins: a merged merge request can no longer be closed, so when a
- * merge races the close the merge is never lost (members MERGED, batch SUCCEEDED). Otherwise the batch
- * ends FAILED and its members follow the bisection plan: a deterministic failure (pipeline failed,
- * rebase conflict) splits the members into halves retried separately, until the culprit fails alone
- * (CONTACT_MAINTAINERS) or the split limit gives up; a transient or unknown one (timeouts, GitLab
- * errors, a settle by an operator of a batch whose pipeline never answered) blames no one: the members wait
- * again after a backoff, a group that failed before is split so a member that keeps failing ends alone, and a
- * member alone past its transient retries leaves the batch path ({@link TransientRetries}), so no member can
- * livelock its partition. When the caller does not say which kind it was, the merge request's own pipeline
- * decides: a failed pipeline of its head is deterministic, anything else is not.
- *
- * <p>Idempotent and safe under races: the settlement is one transaction whose first write is the
- * batch's guarded status write, so of two settlers the loser's transaction rolls back whole and this
- * answers {@link Result.AlreadySettled}; a batch already ended answers the same without calling GitLab.
- * Operator settlements are recorded in the audit log.
+ * Settles an active batch (design 3.7) for the batch step, the timeout sweep and the operators: closes an
+ * open merge request first, and "merged" wins; otherwise the batch ends FAILED and its members follow the
+ * bisection plan. Idempotent under races ({@link Result.AlreadySettled}); design: docs/workflow.md.
  */
 public final class SettleBatch {
 
@@ -67,9 +53,14 @@ public final class SettleBatch {
             return new Command(batchId, Optional.empty(), "settled by an operator", Optional.of(operator), parameters);
         }
 
-        /** The workflow settles (the batch step after a failure, or the timeout sweep). */
-        public static Command bySystem(long batchId, Optional<FailureKind> kind, String reason) {
-            return new Command(batchId, kind, reason, Optional.empty(), Map.of());
+        /** The workflow settles a failure of a known kind (the batch step after a failure). */
+        public static Command bySystem(long batchId, FailureKind kind, String reason) {
+            return new Command(batchId, Optional.of(kind), reason, Optional.empty(), Map.of());
+        }
+
+        /** The workflow settles, the kind decided by the merge request's pipeline (the timeout sweep). */
+        public static Command bySystem(long batchId, String reason) {
+            return new Command(batchId, Optional.empty(), reason, Optional.empty(), Map.of());
         }
     }
 
@@ -128,11 +119,12 @@ public final class SettleBatch {
         var actor = command.operator().orElse("system");
         Optional<MergeRequestRef> mr;
         MergeRequestState state;
-        Optional<MergeRequests.RemoteMergeRequest> remote = Optional.empty();
+        Optional<MergeRequests.RemoteMergeRequest> remote;
         try {
             mr = batchMergeRequests.find(batch);
             if (mr.isEmpty()) {
                 state = MergeRequestState.ABSENT;
+                remote = Optional.empty();
             } else {
                 var before = mergeRequests.get(mr.get().project(), mr.get().iid());
                 if (Settlement.needsClose(before.state())) {
@@ -148,10 +140,12 @@ public final class SettleBatch {
         }
         try {
             return switch (Settlement.afterReread(state)) {
-                case MERGED_WINS -> new Result.MergedWins(end.merged(batch, mr, actor));
+                case MERGED_WINS -> new Result.MergedWins(mr.map(m -> end.merged(batch, m, actor))
+                        .orElseGet(() -> end.merged(batch, actor)));
                 case RETRY_LATER -> new Result.RetryLater("Merge request !" + mr.map(MergeRequestRef::iid).orElse(0L)
                         + " of batch " + batch.id() + " is still open after closing it; settle again shortly.");
-                case FAILED -> failed(batch, command, remote, actor);
+                case FAILED -> failed(batch, command, command.kind().orElseGet(
+                        () -> remote.map(this::kindFromPipeline).orElse(FailureKind.TRANSIENT)), actor);
             };
         } catch (PreemptedException e) {
             // Another settler ended the batch first: its transaction won, ours wrote nothing.
@@ -164,8 +158,7 @@ public final class SettleBatch {
         }
     }
 
-    private Result failed(Batch batch, Command command, Optional<MergeRequests.RemoteMergeRequest> remote, String actor) {
-        var kind = command.kind().orElseGet(() -> kindFromPipeline(remote));
+    private Result failed(Batch batch, Command command, FailureKind kind, String actor) {
         var outcome = kind == FailureKind.TRANSIENT
                 ? TransientRetries.afterFailure(batch.members(), batch.depth(), batches.transientFailures(batch.id()),
                         policy.transientRetry())
@@ -182,19 +175,16 @@ public final class SettleBatch {
     /**
      * A failed head pipeline (GitLab's {@code head_pipeline}: merged-results and detached pipelines included) is
      * deterministic: a member's change broke it. Anything else (running, canceled, manual, skipped, none, unknown)
-     * says nothing about the members and blames no one.
+     * says nothing about the members and blames no one (as does a batch without a merge request).
      */
-    private FailureKind kindFromPipeline(Optional<MergeRequests.RemoteMergeRequest> remote) {
-        if (remote.isEmpty()) {
-            return FailureKind.TRANSIENT;
-        }
+    private FailureKind kindFromPipeline(MergeRequests.RemoteMergeRequest remote) {
         try {
-            var pipeline = mergeRequests.headPipeline(remote.get());
+            var pipeline = mergeRequests.headPipeline(remote);
             return pipeline.filter(p -> p.status() == MergeRequests.PipelineStatus.FAILED).isPresent()
                     ? FailureKind.DETERMINISTIC
                     : FailureKind.TRANSIENT;
         } catch (ExternalCallException e) {
-            LOG.log(Level.WARNING, "could not read the pipeline of !" + remote.get().iid() + "; blaming no one", e);
+            LOG.log(Level.WARNING, "could not read the pipeline of !" + remote.iid() + "; blaming no one", e);
             return FailureKind.TRANSIENT;
         }
     }

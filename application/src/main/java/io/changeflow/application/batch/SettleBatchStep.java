@@ -43,10 +43,14 @@ public final class SettleBatchStep implements StepHandler {
         return StepOutcome.done();
     }
 
-    /** The first run of settling {@code batchId}, with what is known about the failure. */
-    public static Step first(long batchId, Optional<FailureKind> kind, String reason) {
-        var step = Step.first(StepKind.SETTLE_BATCH, String.valueOf(batchId)).with(REASON, reason);
-        return kind.map(k -> step.with(KIND, k.name())).orElse(step);
+    /** The first run of settling {@code batchId}, a failure of a known kind. */
+    public static Step first(long batchId, FailureKind kind, String reason) {
+        return first(batchId, reason).with(KIND, kind.name());
+    }
+
+    /** The first run of settling {@code batchId}, the kind of failure not known (the pipeline decides). */
+    public static Step first(long batchId, String reason) {
+        return Step.first(StepKind.SETTLE_BATCH, String.valueOf(batchId)).with(REASON, reason);
     }
 
     @Override
@@ -58,8 +62,9 @@ public final class SettleBatchStep implements StepHandler {
             LOG.log(Level.WARNING, () -> "settle step for '" + step.ref() + "', which is no batch id");
             return StepOutcome.done();
         }
-        var result = settle.settle(SettleBatch.Command.bySystem(batchId, kindOf(step),
-                step.value(REASON).orElse("the batch step stopped")));
+        var reason = step.value(REASON).orElse("the batch step stopped");
+        var result = settle.settle(kindOf(step).map(kind -> SettleBatch.Command.bySystem(batchId, kind, reason))
+                .orElseGet(() -> SettleBatch.Command.bySystem(batchId, reason)));
         if (!(result instanceof SettleBatch.Result.RetryLater later)) {
             return StepOutcome.done();
         }

@@ -6,22 +6,11 @@ import io.changeflow.application.port.out.WorkQueue.StepKind;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.util.HashSet;
-import java.util.Optional;
 
 /**
- * The batch timeout sweep: a batch whose instance crashed is finished or settled, never leaked. Ages
- * are the database clock's ({@link Batches#runningOlderThan}).
- *
- * <ol>
- *   <li>RUNNING for longer than {@link BatchPolicy#timeout()}: settled ({@link StepKind#SETTLE_BATCH}:
- *       close, re-read, merged wins; otherwise FAILED, transient unless the merge request's own pipeline
- *       failed), unless a settlement is already pending or running. A batch step that is still alive
- *       finds the batch ended on its next run and stops.</li>
- *   <li>RUNNING for longer than {@link BatchPolicy#lostTaskAfter()} with neither its batch step nor a
- *       settlement pending or running (its task was lost): the batch step is scheduled again; it reads
- *       the batch's merge request and GitLab's state first, so it continues where the lost one stopped.</li>
- * </ol>
- * BLOCKED batches are left alone: they hold their slot on purpose until an operator settles them.
+ * The batch timeout sweep: a batch whose instance crashed is finished or settled, never leaked (ages by the
+ * database clock, {@link Batches#runningOlderThan}). BLOCKED batches are left to an operator. The two
+ * passes: docs/workflow.md.
  */
 public final class SweepStuckBatches {
 
@@ -50,7 +39,7 @@ public final class SweepStuckBatches {
             timedOut.add(batch.id());
             var ref = String.valueOf(batch.id());
             if (!queue.isScheduled(StepKind.SETTLE_BATCH, ref)
-                    && queue.schedule(SettleBatchStep.first(batch.id(), Optional.empty(),
+                    && queue.schedule(SettleBatchStep.first(batch.id(),
                             "it did not finish within " + policy.timeout().toMinutes() + " minutes"), Duration.ZERO)) {
                 LOG.log(Level.WARNING, () -> "batch " + batch.id() + " is running for longer than " + policy.timeout()
                         + "; settling it");

@@ -22,37 +22,10 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * The approval system's decision (design 3.3), in two layers.
- *
- * <ol>
- *   <li>Deduplication by the callback's own {@code requestId}: a repeated delivery answers DUPLICATE.
- *       If processing fails, the delivery is forgotten again so the sender's retry is processed. A
- *       repeated delivery for a request that still awaits the decision is processed after all: the
- *       delivery that recorded the ID never wrote its decision (its instance died between the two
- *       writes), and answering DUPLICATE to every later delivery, and to the approval check, would leave
- *       the request waiting forever. The table's {@code applyIfAllowed} keeps this safe: of a first
- *       delivery still in progress and its repeat only one moves the state; the other answers DUPLICATE.</li>
- *   <li>Ownership and waiting: only a callback for the operation that owns its subject-target row now
- *       (a re-application hands the row to a new operationId, so a late callback of the replaced one
- *       finds no row of its own) and that still awaits approval (SENDING or SENT: the callback may
- *       arrive before SENT is written; or APPROVAL_FAILED: the send failed on our side after the
- *       approval system took it, e.g. its answer was lost) is accepted; anything else answers
- *       IGNORED_STALE with 2xx so the sender stops retrying.</li>
- * </ol>
- *
- * <p>The payload shape decides the order (design 3.6), not the current {@code workflow.approveFirst}
- * setting, so approvals sent before a switch and answered after it finish in their own order:
- * {@code ext.mrId} present means the merge request exists (create-first): approve and merge it next;
- * otherwise a batchable target joins the batch waiting set, any other target gets its merge request
- * created. A rejection or withdrawal ends REJECTED; in the create-first order the merge request is
- * closed too. A removal of a grant (issue 18, {@code removals: approval}) approved joins its file's removal round;
- * rejected or withdrawn it ends REMOVAL_REJECTED (the grant stays in effect). The state write is the table's
- * {@code applyIfAllowed}: of two racing deliveries only
- * one moves the state, and only that one schedules the next step.
- *
- * <p>The approval check ({@code ReconcileApprovals}) hands decisions it reads from the approval system
- * to this same use case, with the decision callback's {@code requestId}: whichever comes second, the
- * check or the real callback, answers DUPLICATE.
+ * The approval system's decision (design 3.3): deduplicated by the callback's {@code requestId}, accepted
+ * only for the operation that owns its row and still awaits approval (else IGNORED_STALE), then the next
+ * step by the order the payload names. The approval check hands its decisions here too. Design:
+ * docs/workflow.md.
  */
 public final class HandleApprovalCallback {
 
@@ -87,6 +60,11 @@ public final class HandleApprovalCallback {
         /** A callback as the approval system sends it (the standard notes). */
         public Command(String requestId, String operationId, Decision decision, Map<String, String> ext) {
             this(requestId, operationId, decision, ext, Optional.empty());
+        }
+
+        /** This callback with {@code note} as the reason given (a blank note is none). */
+        public Command withNote(String note) {
+            return new Command(requestId, operationId, decision, ext, Optional.of(note));
         }
     }
 
@@ -141,20 +119,25 @@ public final class HandleApprovalCallback {
                     + " is stale: " + op.map(o -> o.state().toString()).orElse("no such operation"));
             return CallbackAnswer.IGNORED_STALE;
         }
-        var mrId = Optional.ofNullable(command.ext().get(SubmitApproval.MR_ID)).filter(s -> !s.isBlank());
         return switch (command.decision()) {
-            case APPROVED -> approved(op.get(), mrId);
+            case APPROVED -> approved(op.get(), command);
             case REJECTED -> ended(op.get(), WorkflowEvent.APPROVAL_REJECTED,
-                    command.note().orElse("The approver rejected the request."), mrId);
+                    command.note().orElse("The approver rejected the request."), command);
             case WITHDRAWN -> ended(op.get(), WorkflowEvent.APPROVAL_WITHDRAWN,
-                    command.note().orElse("The request was withdrawn."), mrId);
+                    command.note().orElse("The request was withdrawn."), command);
         };
     }
 
-    private CallbackAnswer approved(Operation op, Optional<String> mrId) {
+    /** The merge request number the callback carries in its extension fields, if any. */
+    private static Optional<String> mrId(Command command) {
+        return Optional.ofNullable(command.ext().get(SubmitApproval.MR_ID)).filter(s -> !s.isBlank());
+    }
+
+    private CallbackAnswer approved(Operation op, Command command) {
         if (op.kind().removes()) {
             return approvedRemoval(op);
         }
+        var mrId = mrId(command);
         if (mrId.isPresent()) {
             var recorded = op.mergeRequest().map(mr -> String.valueOf(mr.iid()));
             if (recorded.isPresent() && !recorded.get().equals(mrId.get().trim())) {
@@ -198,7 +181,7 @@ public final class HandleApprovalCallback {
         return CallbackAnswer.PROCESSED;
     }
 
-    private CallbackAnswer ended(Operation op, WorkflowEvent event, String detail, Optional<String> mrId) {
+    private CallbackAnswer ended(Operation op, WorkflowEvent event, String detail, Command command) {
         if (op.kind().removes()) {
             // the grant stays in effect with its line in the file: a person decides (REMOVAL_REJECTED)
             return write(op, WorkflowEvent.REMOVAL_NOT_APPROVED, detail + " The grant stays in effect; its line stays in"
@@ -207,7 +190,7 @@ public final class HandleApprovalCallback {
         if (!write(op, event, detail)) {
             return CallbackAnswer.IGNORED_STALE;
         }
-        if (mrId.isPresent() || op.mergeRequest().isPresent()) {
+        if (mrId(command).isPresent() || op.mergeRequest().isPresent()) {
             launcher.launchClose(op.id());
         }
         return CallbackAnswer.PROCESSED;

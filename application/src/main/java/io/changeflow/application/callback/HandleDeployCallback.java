@@ -15,23 +15,9 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * The deploy pipeline's report that a merge request is in effect. Deduplicated by the delivery's own
- * ID ({@code webhook-id}); the report is stored (it feeds reconciliation's watermark and exact
- * matching), then the requests it covers advance through {@link MarkDeployed}, the same advancing
- * method reconciliation uses, so under a race the "validated" metric still counts once. With
- * {@code operationIds} in the report exactly those advance; without, the operations whose merge
- * request is the reported one. Earlier merge requests whose own report was lost are left to
- * reconciliation, which waits {@code minAge} so a late report is not taken for a lost one.
- *
- * <p>A {@value #FAILED} report moves the requests it covers from MERGED or DEPLOY_UNCONFIRMED to
- * DEPLOY_FAILED (hint CONTACT_MAINTAINERS; counted in the failure metric); a later success report still
- * makes them VALIDATED. Reports of any other status change nothing.
- *
- * <p>A repeated delivery answers DUPLICATE. A repeated {@value #SUCCESS} report is applied again first, which is
- * idempotent (the report is stored once by its ID, and only requests still waiting for their deploy, on the
- * reported merge request, advance): the delivery that recorded the ID may never have written its effect (its
- * instance died between the two writes), and the sender's retry is then the only evidence left. A repeated
- * {@value #FAILED} report is not applied again (an operator may have acted on the request since).
+ * The deploy pipeline's report that a merge request is in effect ({@value #SUCCESS}) or failed
+ * ({@value #FAILED}): deduplicated by its {@code webhook-id}, stored, then the requests it covers advance
+ * through {@link MarkDeployed}. Design: docs/workflow.md.
  */
 public final class HandleDeployCallback {
 

@@ -33,29 +33,10 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * The create step ({@link StepKind#CREATE}): branch, commit and merge request for one operation,
- * then waiting for the merge request's pipeline by rescheduling itself (no thread waits).
- *
- * <p>Correct for both step orders and idempotent when re-triggered, because it decides from the
- * database where to continue (design 3.6), not from a flag of its caller: the operation row exists in
- * both orders (opened at submission, where "already in progress" is decided), so the step always
- * advances it; a merge request already recorded or already on GitLab is reused, and a re-run after
- * the pipeline passed only hands on to the next step. On GitLab it reads before it writes: an
- * existing branch is reused, a commit already carrying the grant is not repeated, an existing merge
- * request for the branch is reused. The file content is rendered from the default branch's current
- * content.
- *
- * <p>Pipeline outcomes count only for the merge request's head: the latest pipeline is compared with
- * the head sha read just before, and one that ran for an earlier commit (someone pushed to the branch
- * after it passed) is looked at again like a running one. What counts is the target's pipeline policy
- * ({@link HeadPipeline}): a passed pipeline, with {@code manual-counts} also one waiting on a manual job or skipped,
- * and with {@code none} (no CI) no pipeline at all, only the head caught up. A pipeline that will not reach a result by
- * itself and does not count (manual or skipped where a pass is required, canceled) ends CREATE_FAILED at once, its
- * note saying what a person does. Passed moves on per the order stored with
- * the operation (approve-first: HANDLE; create-first: APPROVAL_REQUESTED and the approval step, with
- * {@code ext.mrId}); failed is deterministic (CREATE_FAILED, "contact the maintainers"); timed out is
- * unknown (MR_CREATING with the step "pipeline pending", "keep waiting") and the watch keeps looking at
- * a slow pace for a while.
+ * The create step ({@link StepKind#CREATE}): branch, commit and merge request for one operation, then
+ * waiting for its pipeline by rescheduling itself. Idempotent when re-triggered: it decides from the
+ * database and from GitLab where to continue. Pipeline outcomes per {@link HeadPipeline}; design:
+ * docs/workflow.md.
  */
 public final class CreateMergeRequest implements StepHandler {
 

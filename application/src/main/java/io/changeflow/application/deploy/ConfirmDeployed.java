@@ -62,8 +62,8 @@ public final class ConfirmDeployed {
     public Result confirm(DeployActionCommand command) {
         return action.run(command, Result.NotFound::new, op -> {
             // in effect: VALIDATED for a grant; EXPIRED or REVOKED for the removal of one (issue 18)
-            var inEffect = Optional.of(Transitions.inEffect(op.kind()));
-            if (op.binding().equals(inEffect)) {
+            var inEffect = Transitions.inEffect(op.kind());
+            if (op.binding().equals(Optional.of(inEffect))) {
                 return new Result.AlreadyInEffect();
             }
             if (!allowedFrom(op.binding())) {
@@ -72,15 +72,15 @@ public final class ConfirmDeployed {
             }
             var note = new StepNote("In effect: confirmed by an operator.", command.operator());
             // pinned to the version the decision was made on: a request that moved on meanwhile is not overwritten
-            return markDeployed.markDeployed(op, note).isPresent() ? new Result.Confirmed(op.id(), inEffect.get())
+            return markDeployed.markDeployed(op, note).isPresent() ? new Result.Confirmed(op.id(), inEffect)
                     : afterLostRace(op.id(), inEffect);
         });
     }
 
     /** The flip did not happen here: someone else got there first, or it moved out of the merged states. */
-    private Result afterLostRace(OperationId id, Optional<BindingStatus> inEffect) {
+    private Result afterLostRace(OperationId id, BindingStatus inEffect) {
         var now = operations.find(id).flatMap(o -> o.binding());
-        return now.equals(inEffect)
+        return now.equals(Optional.of(inEffect))
                 ? new Result.AlreadyInEffect()
                 : new Result.NotAllowed("The request changed meanwhile; look at it again.");
     }

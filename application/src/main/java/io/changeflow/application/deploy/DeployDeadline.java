@@ -4,6 +4,7 @@ import io.changeflow.application.port.out.Operations;
 import io.changeflow.application.port.out.Operations.PageCursor;
 import io.changeflow.application.workflow.StateChanges;
 import io.changeflow.domain.PreemptedException;
+import io.changeflow.domain.config.RawValue;
 import io.changeflow.domain.operation.Operation;
 import io.changeflow.domain.state.IllegalTransitionException;
 import io.changeflow.domain.state.WorkflowEvent;
@@ -63,14 +64,14 @@ public final class DeployDeadline {
          * number is milliseconds, like Spring's durations). Fail-safe: a missing, garbled, zero or negative
          * value means its default, never "no deadline" and never "immediately".
          */
-        public static Policy of(Optional<String> deadline, Optional<String> every) {
+        public static Policy of(RawValue deadline, RawValue every) {
             return new Policy(duration(deadline, DEFAULT_DEADLINE), duration(every, DEFAULT_EVERY), DEFAULT_PAGE_SIZE,
                     DEFAULT_PAGES_PER_RUN);
         }
 
         /** {@code text} as a positive duration, or {@code fallback} when it is missing, garbled, zero or negative. */
-        static Duration duration(Optional<String> text, Duration fallback) {
-            return text.map(String::strip).filter(t -> !t.isEmpty()).flatMap(Policy::parseDuration).filter(Policy::isPositive)
+        static Duration duration(RawValue text, Duration fallback) {
+            return text.text().map(String::strip).filter(t -> !t.isEmpty()).flatMap(Policy::parseDuration).filter(Policy::isPositive)
                     .orElse(fallback);
         }
 

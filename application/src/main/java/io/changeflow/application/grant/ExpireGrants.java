@@ -5,6 +5,7 @@ import io.changeflow.application.port.out.Batches;
 import io.changeflow.application.port.out.Operations;
 import io.changeflow.application.port.out.Targets;
 import io.changeflow.application.workflow.StepLauncher;
+import io.changeflow.domain.config.RawValue;
 import io.changeflow.domain.request.OperationId;
 import io.changeflow.domain.state.BindingStatus;
 import io.changeflow.domain.state.WorkflowEvent;
@@ -12,21 +13,12 @@ import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.function.Supplier;
 
 /**
- * Expiry as a change (issue 18), the recurring job (one instance at a time cluster-wide): every grant in effect
- * whose expiry passed by the database clock, plus {@link Policy#grace()}, is removed through the workflow. For
- * each, an EXPIRY_DUE removal takes the row over (pinned to the row read: a renewal or a give-up that won the race
- * leaves it alone) and joins the removal round of its file; the batch rounds then open one merge request per file
- * for every line due, and the deploy confirmation ends the row EXPIRED (re-appliable). On a target with
- * {@code removals: approval} the removal asks the approver first (EXPIRY_DUE_FOR_APPROVAL); one that is not approved
- * ends REMOVAL_REJECTED, which this job never reads again (only VALIDATED rows and those whose rejected removal was a
- * revocation are due: {@link Operations#dueForExpiry}).
- *
- * <p>Each run also admits again every removal still due (EXPIRING or REVOKING): admission is idempotent, so a
- * removal whose admission was lost (a crash between opening and admitting) waits at most one run.
+ * Expiry as a change (issue 18), the recurring job: every grant in effect whose expiry passed by the
+ * database clock, plus {@link Policy#grace()}, is removed through the workflow (a removal round per file).
+ * Design: docs/workflow.md.
  */
 public final class ExpireGrants {
 
@@ -60,10 +52,10 @@ public final class ExpireGrants {
          * a missing, garbled or negative grace is 0 (a grant is removed at its expiry; never "never expire"); a
          * missing, garbled, zero or negative interval is its default.
          */
-        public static Policy of(Optional<String> grace, Optional<String> every) {
-            var g = grace.map(String::strip).filter(t -> !t.isEmpty()).flatMap(DeployDeadline.Policy::parseDuration)
+        public static Policy of(RawValue grace, RawValue every) {
+            var g = grace.text().map(String::strip).filter(t -> !t.isEmpty()).flatMap(DeployDeadline.Policy::parseDuration)
                     .filter(d -> !d.isNegative()).orElse(DEFAULT_GRACE);
-            var e = every.map(String::strip).filter(t -> !t.isEmpty()).flatMap(DeployDeadline.Policy::parseDuration)
+            var e = every.text().map(String::strip).filter(t -> !t.isEmpty()).flatMap(DeployDeadline.Policy::parseDuration)
                     .filter(d -> !d.isNegative() && !d.isZero()).orElse(DEFAULT_EVERY);
             return new Policy(g, e, DEFAULT_LIMIT);
         }

@@ -19,17 +19,9 @@ import java.util.UUID;
 import java.util.function.Supplier;
 
 /**
- * The shared path of every removal of a grant in effect (expiry, give-up, revocation): open the removal operation
- * on the row read (it takes the row over in place, pinned to what was read), then admit it to the removal round
- * of its target's file ({@link io.changeflow.domain.request.Target#removalPartition()}), where the batch
- * machinery takes every line due of that file into one merge request per round, through the same pipeline, bot
- * approval, merge and deploy confirmation as any change.
- *
- * <p>On a target whose removals need the approval system ({@link RemovalPolicy#APPROVAL}), an expiry or an
- * operator's revocation opens waiting for the approver instead (EXPIRY_DUE_FOR_APPROVAL, REVOCATION_FOR_APPROVAL:
- * directly in APPROVAL_SENDING, so a crash never leaves it where the expiry job admits it) and the approval is sent
- * ({@code SUBMIT_APPROVAL}); the approval callback sends an approved removal to its removal round
- * ({@code HandleApprovalCallback}). A holder's give-up never asks.
+ * The shared path of every removal of a grant in effect (expiry, give-up, revocation): open the removal
+ * operation on the row read, then admit it to the removal round of its target's file (or, where removals
+ * need the approval system, send it to the approver first). Design: docs/workflow.md.
  */
 final class RemovalRounds {
 

@@ -35,43 +35,10 @@ import java.util.Set;
 import java.util.function.DoubleSupplier;
 
 /**
- * The handle step ({@link StepKind#HANDLE}): approve the merge request with each approval bot, merge
- * it with the head sha read, rebase and retry when it cannot be merged. The GitLab choreography is
+ * The handle step ({@link StepKind#HANDLE}): approve the merge request with each approval bot, merge it
+ * with the head sha read, rebase and retry when it cannot be merged. The GitLab choreography is
  * {@link ApproveAndMerge}, shared with the batch step; this class maps what happens to the request's
- * states. Every wait (approval backoff, rebase, pipeline, merge retry) is a rescheduling with the
- * progress in the step's data, so no thread waits and any instance can continue it.
- *
- * <p>Only approved requests are handled: MR_CREATED in the create-first order (pipeline passed, approval
- * not asked yet) is refused whatever scheduled the step; so are batch members (their merge request is
- * the batch's).
- *
- * <p>Remote state first (design 3.4), on every run: an already merged merge request finishes as
- * MERGED without approving (so a re-trigger never turns into "approval failed"), a closed one ends as
- * MR_CLOSED_REMOTELY.
- *
- * <p>Bot approvals, by the accounts {@link MergeRequests#approvalAccounts} names, in its order (none
- * configured is an error, never "nothing to approve"), each bot on its own (two approvals are not one
- * atomic action; retrying them as a pair would re-approve the first): the bot's approval is read before
- * every attempt, so a previous attempt that reached GitLab but lost its answer is seen instead of
- * provoking another 401; a failed read counts as "not approved yet" (fail-open, the check never becomes
- * a new failure); failures are retried {@code approval.maxRetries} times (read per use) with exponential
- * backoff by rescheduling, with a per-bot counter in the step data; after the last failure the approvals
- * are read once more, because a 401 means both "already approved" and "may not approve". A 401 is also
- * re-read at once.
- *
- * <p>Merge outcomes: GitLab still checking mergeability (also after a 409 or 422) is waited for without
- * using up merge attempts; not mergeable starts a rebase and polls it; a rebase conflict generates the grant
- * again on the target branch's current file and rewrites the merge request's branch with it (REBASE_STARTED
- * again, "generating the change again"), at most {@code max-regenerations} times, after which a conflict is
- * deterministic: REBASE_CONFLICT. After a rebase or a regeneration the pipeline runs again and is polled.
- * Only the new head's own pipeline counts: until GitLab creates it the latest pipeline is the old head's,
- * which reads as still running. Failed: HANDLE_PIPELINE_FAILED, deterministic; timed out:
- * HANDLE_PIPELINE_PENDING, the request stays MERGING with the step "pipeline pending" and is still looked at
- * for a while. Refusals GitLab's settled status does not explain are retried a bounded number of times with
- * jittered exponential backoff (then HANDLE_ERROR, safe to re-trigger). Nothing is merged without a passed pipeline
- * of the current head, read right before the merge; a reason GitLab names that a person must remove (draft,
- * discussions, blocked, ...) is HANDLE_MERGE_BLOCKED. A re-trigger at HANDLE_PIPELINE_FAILED first looks at the same
- * head's pipeline again: merged only if it passed by now (e.g. run again on GitLab). See {@link ApproveAndMerge}.
+ * states. Remote state first, every wait a rescheduling; design: docs/workflow.md.
  */
 public final class HandleMergeRequest implements StepHandler {
 

@@ -58,7 +58,9 @@ public final class PreviewChange {
                 return Optional.empty();
             }
             var current = files.currentContent(target.get().project(), target.get().filePath());
-            return Optional.of(ChangePreview.of(target.get(), current, Grant.of(valid.request())));
+            var grant = Grant.of(valid.request());
+            return Optional.of(current.map(content -> ChangePreview.of(target.get(), content, grant))
+                    .orElseGet(() -> ChangePreview.of(target.get(), grant)));
         } catch (RuntimeException e) {
             LOG.log(Level.WARNING, "preview unavailable; submitting is not affected", e);
             return Optional.empty();

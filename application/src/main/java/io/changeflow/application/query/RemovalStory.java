@@ -30,17 +30,25 @@ public record RemovalStory(Cause cause, String by) {
 
     /**
      * The story of {@code removal}, told from what is stored: a removal records its actor as its requester. A
-     * revocation by the subject or by the requester of the grant it removes ({@code grant}, when it was read) is a
-     * give-up (only they may give a grant up); by anyone else it was an operator's. Empty for a grant or renewal.
+     * revocation by the subject or by the requester of the grant it removes ({@code grant}) is a give-up (only they
+     * may give a grant up); by anyone else it was an operator's. Empty for a grant or renewal.
      */
-    public static Optional<RemovalStory> of(Operation removal, Optional<Operation> grant) {
+    public static Optional<RemovalStory> of(Operation removal, Operation grant) {
+        return of(removal, grant.requester().equals(removal.requester()));
+    }
+
+    /** {@link #of(Operation, Operation)} when the grant it removes was not read (or no longer exists). */
+    public static Optional<RemovalStory> of(Operation removal) {
+        return of(removal, false);
+    }
+
+    private static Optional<RemovalStory> of(Operation removal, boolean byGrantRequester) {
         return switch (removal.kind()) {
             case GRANT -> Optional.empty();
             case EXPIRY -> Optional.of(new RemovalStory(Cause.EXPIRED, removal.requester()));
             case REVOCATION -> {
                 var actor = removal.requester();
-                var holder = actor.equals(removal.subject().value())
-                        || grant.map(g -> g.requester().equals(actor)).orElse(false);
+                var holder = actor.equals(removal.subject().value()) || byGrantRequester;
                 yield Optional.of(new RemovalStory(holder ? Cause.GIVEN_UP : Cause.REVOKED, actor));
             }
         };

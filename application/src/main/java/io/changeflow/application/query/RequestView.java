@@ -48,9 +48,9 @@ public record RequestView(OperationId operationId, TargetKey targetKey, SubjectI
     }
 
     /** This view with {@code waiting}. */
-    public RequestView withWaiting(Optional<RequestWait> waiting) {
+    public RequestView withWaiting(RequestWait waiting) {
         return new RequestView(operationId, targetKey, subjectId, requester, reason, expiresAt, stepOrder, status, step,
-                stepCode, hint, detail, mergeRequest, batchId, timeline, createdAt, updatedAt, waiting, kind,
+                stepCode, hint, detail, mergeRequest, batchId, timeline, createdAt, updatedAt, Optional.of(waiting), kind,
                 previousGrant, removal);
     }
 
@@ -65,20 +65,25 @@ public record RequestView(OperationId operationId, TargetKey targetKey, SubjectI
 
     /** The full view of a grant or renewal, with the timeline from the operation's history. */
     public static RequestView of(Operation op, List<HistoryEntry> history) {
-        return of(op, history, Optional.empty());
+        return view(op, timelineOf(history), RemovalStory.of(op));
     }
 
     /**
      * The full view, with the timeline from the operation's history; for a removal {@code previousGrant} is the grant
-     * it removes (as read now, when it still exists), which tells a give-up from a revocation ({@link RemovalStory}).
+     * it removes (as read now), which tells a give-up from a revocation ({@link RemovalStory}).
      */
-    public static RequestView of(Operation op, List<HistoryEntry> history, Optional<Operation> previousGrant) {
-        return view(op, history.stream().map(TimelineEntry::of).toList(), RemovalStory.of(op, previousGrant));
+    public static RequestView of(Operation op, List<HistoryEntry> history, Operation previousGrant) {
+        return view(op, timelineOf(history), RemovalStory.of(op, previousGrant));
     }
 
     /** The full view; for a removal the grant it removes is read from {@code operations} (one read). */
     public static RequestView read(Operation op, List<HistoryEntry> history, Operations operations) {
-        return of(op, history, op.kind().removes() ? op.removes().flatMap(operations::find) : Optional.empty());
+        var previousGrant = op.kind().removes() ? op.removes().flatMap(operations::find) : Optional.<Operation>empty();
+        return previousGrant.map(grant -> of(op, history, grant)).orElseGet(() -> of(op, history));
+    }
+
+    private static List<TimelineEntry> timelineOf(List<HistoryEntry> history) {
+        return history.stream().map(TimelineEntry::of).toList();
     }
 
     /** The list view, without the timeline and the removal's story. */

@@ -48,8 +48,8 @@ public record RequestWait(WaitingFor waitingFor, Instant since, Optional<Instant
         return new RequestWait(waitingFor, since, Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty());
     }
 
-    RequestWait until(Optional<Instant> deadline) {
-        return new RequestWait(waitingFor, since, deadline, nextAttemptAt, checkedEvery, failing);
+    RequestWait until(Instant deadline) {
+        return new RequestWait(waitingFor, since, Optional.of(deadline), nextAttemptAt, checkedEvery, failing);
     }
 
     RequestWait next(Optional<Instant> nextAttemptAt) {

@@ -54,31 +54,32 @@ public final class RequestWaits {
         if (status.isFailed()) {
             var stretch = RetryTransientFailures.stretchOf(history);
             var since = stretch.map(RetryTransientFailures.Stretch::since).orElse(op.updatedAt());
-            return Optional.of(RequestWait.on(WaitingFor.SERVICE, since).until(Optional.of(since.plus(policy.transientDeadline())))
+            return Optional.of(RequestWait.on(WaitingFor.SERVICE, since).until(since.plus(policy.transientDeadline()))
                     .next(due).failing("service"));
         }
         var retrying = scheduled.flatMap(s -> WorkflowStep.retrying(s.step()));
         if (retrying.isPresent()) {
             var since = retrying.get().since();
-            return Optional.of(RequestWait.on(WaitingFor.SERVICE, since).until(Optional.of(since.plus(policy.transientDeadline())))
+            return Optional.of(RequestWait.on(WaitingFor.SERVICE, since).until(since.plus(policy.transientDeadline()))
                     .next(due).failing(retrying.get().system()));
         }
         if (NextAction.PENDING.contains(op.step()) && op.step() != StepStatus.BATCH_PENDING) {
             var since = scheduled.flatMap(s -> PipelineWatch.pendingSince(s.step())).orElse(op.updatedAt());
-            return Optional.of(RequestWait.on(WaitingFor.PIPELINE, since).until(Optional.of(since.plus(policy.pendingGiveUpAfter())))
+            return Optional.of(RequestWait.on(WaitingFor.PIPELINE, since).until(since.plus(policy.pendingGiveUpAfter()))
                     .next(due).every(policy.pendingRecheck()));
         }
         return Optional.of(switch (status) {
             case APPROVAL_SENT -> RequestWait.on(WaitingFor.APPROVER, op.updatedAt())
-                    .until(Optional.of(deadlines.dueAt(Deadline.APPROVAL, op.updatedAt(), op.expiresAt())));
+                    .until(op.expiresAt().map(expiry -> deadlines.dueAt(Deadline.APPROVAL, op.updatedAt(), expiry))
+                            .orElseGet(() -> deadlines.dueAt(Deadline.APPROVAL, op.updatedAt())));
             case MERGED -> RequestWait.on(WaitingFor.DEPLOY_PIPELINE, op.updatedAt())
-                    .until(Optional.of(deadlines.dueAt(Deadline.DEPLOY, op.updatedAt(), Optional.empty())));
+                    .until(deadlines.dueAt(Deadline.DEPLOY, op.updatedAt()));
             case BATCHED -> RequestWait.on(op.step() == StepStatus.BATCH_PENDING ? WaitingFor.PIPELINE : WaitingFor.SERVICE,
                     op.updatedAt());
             case MR_CREATING -> op.step() == StepStatus.CREATE_MR_OPENED
                     // the pipeline is watched until its timeout, then while pending until the pending deadline
-                    ? RequestWait.on(WaitingFor.PIPELINE, op.updatedAt()).next(due).until(Optional.of(op.updatedAt()
-                            .plus(policy.pipelinePolling().timeout()).plus(policy.pendingGiveUpAfter())))
+                    ? RequestWait.on(WaitingFor.PIPELINE, op.updatedAt()).next(due).until(op.updatedAt()
+                            .plus(policy.pipelinePolling().timeout()).plus(policy.pendingGiveUpAfter()))
                     : RequestWait.on(WaitingFor.SERVICE, op.updatedAt()).next(due);
             default -> RequestWait.on(WaitingFor.SERVICE, op.updatedAt()).next(due);
         });

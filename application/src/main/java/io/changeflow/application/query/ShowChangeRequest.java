@@ -65,7 +65,7 @@ public final class ShowChangeRequest {
         }
         var history = found.get().history();
         var view = RequestView.read(op.get(), history, operations);
-        return Optional.of(waits.isEmpty() ? view : view.withWaiting(waits.get().of(op.get(), history)));
+        return Optional.of(waits.flatMap(w -> w.of(op.get(), history)).map(view::withWaiting).orElse(view));
     }
 
     private boolean isOperator(Identity viewer) {

@@ -115,7 +115,9 @@ public final class ShowOverview {
                 continue;
             }
             var key = new Key(group.status(), wait.get().owner(), wait.get().deadline(), wait.get().atDeadline());
-            var due = key.deadline().map(d -> deadlines.dueAt(d, group.oldestWrite(), group.earliestExpiry()));
+            var due = key.deadline().map(d -> group.earliestExpiry()
+                    .map(expiry -> deadlines.dueAt(d, group.oldestWrite(), expiry))
+                    .orElseGet(() -> deadlines.dueAt(d, group.oldestWrite())));
             var next = new Waiting(key.status(), key.owner(), group.count(), group.oldestWrite(),
                     Duration.between(group.oldestWrite(), now), key.deadline(), due, key.atDeadline());
             merged.merge(key, next, ShowOverview::combine);

@@ -33,7 +33,7 @@ public final class MarkDeployed {
 
     /** @return the operation when this call flipped it to VALIDATED; empty when it did not (already done, not merged, unknown) */
     public Optional<Operation> markDeployed(OperationId id, StepNote note) {
-        return counted(operations.applyIfAllowed(id, WorkflowEvent.DEPLOYED, note));
+        return operations.applyIfAllowed(id, WorkflowEvent.DEPLOYED, note).map(this::counted);
     }
 
     /**
@@ -47,7 +47,7 @@ public final class MarkDeployed {
      */
     public Optional<Operation> markDeployed(Operation read, StepNote note) {
         try {
-            return counted(Optional.of(operations.apply(read.id(), read.version(), WorkflowEvent.DEPLOYED, note)));
+            return Optional.of(counted(operations.apply(read.id(), read.version(), WorkflowEvent.DEPLOYED, note)));
         } catch (PreemptedException | IllegalTransitionException movedOn) {
             return Optional.empty();
         }
@@ -66,14 +66,14 @@ public final class MarkDeployed {
         for (var pinned : reads) {
             if (flipped.contains(pinned.read().id())) {
                 result.add(pinned.read());
-                counted(Optional.of(pinned.read()));
+                counted(pinned.read());
             }
         }
         return result;
     }
 
-    private Optional<Operation> counted(Optional<Operation> flipped) {
-        flipped.ifPresent(op -> Emit.quietly("validated", () -> metrics.validated(op.target().value())));
+    private Operation counted(Operation flipped) {
+        Emit.quietly("validated", () -> metrics.validated(flipped.target().value()));
         return flipped;
     }
 }

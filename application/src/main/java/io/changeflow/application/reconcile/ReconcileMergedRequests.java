@@ -28,24 +28,8 @@ import java.util.UUID;
 
 /**
  * Converges requests whose deploy callback was lost (design 3.7), without inferring what the deploy
- * pipeline did not say (unless a project's {@link Matching} mode allows it).
- *
- * <p>Fair: each run reads the next page of candidates (requests in one of the candidate statuses, by
- * default MERGED, last written more than {@code minAge} ago, so a callback still on its way is not taken for
- * lost) after the position the previous run stopped at ({@link ScanCursors}, kept in the database), and
- * wraps around at the end. Records that do not advance no longer hide newer ones: with {@code N} candidates
- * and a page of {@code limit}, every candidate is examined within ceil(N / limit) + 1 runs. A merged record
- * stays a candidate until it advances or leaves the candidate statuses; nothing falls out of a window.
- *
- * <p>Per page, a fixed number of queries: which records a report named (one), which own merge requests a report
- * without operation IDs named (one), and only for projects whose mode infers, the records' merge orders (one)
- * and each project's watermark in merge order (one ordered index read each). Then one decision per record
- * ({@link ReconciliationDecision#decide}); the advances are written together, each pinned to the version read
- * ({@link MarkDeployed#markDeployed(List)}: chunks of 1000, one transaction and a fixed number of statements each,
- * issue 15), so a request that moved on meanwhile is skipped.
- *
- * <p>Runs on a schedule (one instance at a time cluster-wide) and on an operator's request; both read the
- * next page.
+ * pipeline did not say (unless a project's {@link Matching} mode allows it). A fair scan of the candidates,
+ * one decision per record ({@link ReconciliationDecision#decide}); design: docs/workflow.md.
  */
 public final class ReconcileMergedRequests {
 

@@ -63,14 +63,19 @@ public final class FindOverdueRequests {
 
         /**
          * When {@code deadline} passes for a request last written at {@code lastWrite}: that write plus the
-         * deadline's duration; a wait on the approver ends at the request's own {@code expiresAt} when that is sooner.
+         * deadline's duration.
          */
-        public Instant dueAt(Deadline deadline, Instant lastWrite, Optional<Instant> expiresAt) {
-            var due = lastWrite.plus(of(deadline));
-            if (deadline == Deadline.APPROVAL && expiresAt.isPresent() && expiresAt.get().isBefore(due)) {
-                return expiresAt.get();
-            }
-            return due;
+        public Instant dueAt(Deadline deadline, Instant lastWrite) {
+            return lastWrite.plus(of(deadline));
+        }
+
+        /**
+         * {@link #dueAt(Deadline, Instant)} for a request that expires at {@code expiresAt}: a wait on the approver
+         * ends at the request's own expiry when that is sooner.
+         */
+        public Instant dueAt(Deadline deadline, Instant lastWrite, Instant expiresAt) {
+            var due = dueAt(deadline, lastWrite);
+            return deadline == Deadline.APPROVAL && expiresAt.isBefore(due) ? expiresAt : due;
         }
     }
 
@@ -116,7 +121,8 @@ public final class FindOverdueRequests {
                 continue;
             }
             var deadline = wait.get().deadline().get();
-            var dueAt = deadlines.dueAt(deadline, op.updatedAt(), op.expiresAt());
+            var dueAt = op.expiresAt().map(expiry -> deadlines.dueAt(deadline, op.updatedAt(), expiry))
+                    .orElseGet(() -> deadlines.dueAt(deadline, op.updatedAt()));
             if (!now.isAfter(dueAt) || scheduled(op)) {
                 continue;
             }

@@ -22,8 +22,14 @@ public final class FindStuckRequests {
      * @param target empty: every target
      */
     public record Command(Optional<BindingStatus> status, Optional<TargetKey> target, Duration stuckFor, int limit) {
-        public Command(Optional<BindingStatus> status, Duration stuckFor, int limit) {
-            this(status, Optional.empty(), stuckFor, limit);
+        /** Requests in {@code status}, on every target. */
+        public static Command of(BindingStatus status, Duration stuckFor, int limit) {
+            return new Command(Optional.of(status), Optional.empty(), stuckFor, limit);
+        }
+
+        /** Requests in any non-terminal status, on every target. */
+        public static Command any(Duration stuckFor, int limit) {
+            return new Command(Optional.empty(), Optional.empty(), stuckFor, limit);
         }
     }
 

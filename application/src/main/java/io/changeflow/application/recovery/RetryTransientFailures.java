@@ -24,28 +24,9 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * Makes {@link Hint#KEEP_WAITING} true for failed requests: a recurring job that re-runs the resumable step of
- * every request in a failed state whose hint is KEEP_WAITING (CREATE_FAILED, HANDLE_MERGE_FAILED,
- * HANDLE_APPROVE_FAILED, APPROVAL_SUBMIT_FAILED: an unexpected error, a full backlog at submission, a step the
- * timeout sweep declared failed), with capped exponential backoff and jitter ({@link TransientRetries}), until
- * the transient deadline measured from the first failure of the current stretch; then it writes the kind's
- * "gave up" state (hint CONTACT_MAINTAINERS). Failed states with hint CONTACT_MAINTAINERS (deterministic
- * failures, the "gave up" and "unfinished" states) are never touched: a person acts there.
- *
- * <p>The stretch and its attempts are read from the request's history, newest first: every failure entry (a
- * write into a failed binding) counts as one attempt, the restart of the step (its start event) is part of the
- * attempt, and any other entry is progress and ends the stretch. The next attempt is due at the last failure
- * plus the backoff delay for that many attempts; the step is scheduled with the remaining delay (so its due
- * time, shown on the request page, is the next attempt). A request whose step is already scheduled or running
- * is left alone; a full backlog refuses the schedule and the next run tries again.
- *
- * <p>Fair: each run reads the next page of failed requests after where the previous run stopped
- * ({@link ScanCursors}, wrapping around at the end), so requests a person owns (CONTACT_MAINTAINERS), which stay
- * failed, never hide newer ones that are retried: with {@code N} failed requests every one is looked at within
- * {@code ceil(N / limit) + 1} runs.
- *
- * <p>Idempotent: a run cut short does nothing twice (scheduling replaces a pending step; the "gave up" write is
- * pinned to the version read, so a request that moved on meanwhile is skipped).
+ * Makes {@link Hint#KEEP_WAITING} true for failed requests: a recurring job that re-runs the resumable step
+ * of each failed request whose hint is KEEP_WAITING, with backoff ({@link TransientRetries}), until the
+ * transient deadline; then it writes the "gave up" state. Design: docs/workflow.md.
  */
 public final class RetryTransientFailures {
 

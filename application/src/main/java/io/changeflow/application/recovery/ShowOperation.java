@@ -51,12 +51,14 @@ public final class ShowOperation {
         var retrigger = ResumableStep.of(op.get());
         return Optional.of(new Details(RequestView.read(op.get(), history, operations),
                 operations.binding(op.get().subject(), op.get().target()), history, audit.about(id.get().value()),
-                allowedActions(op.get(), retrigger), retrigger));
+                allowedActions(op.get(), retrigger.isPresent()), retrigger));
     }
 
-    static Set<OperatorAction> allowedActions(Operation op, Optional<StepKind> retrigger) {
+    static Set<OperatorAction> allowedActions(Operation op, boolean retriggerable) {
         var actions = EnumSet.noneOf(OperatorAction.class);
-        retrigger.ifPresent(step -> actions.add(OperatorAction.RETRIGGER));
+        if (retriggerable) {
+            actions.add(OperatorAction.RETRIGGER);
+        }
         if (Transitions.check(op.state(), WorkflowEvent.CLOSED_BY_OPERATOR).allowed()) {
             actions.add(OperatorAction.CLOSE);
         }

@@ -26,27 +26,9 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * The timeout sweep for every "in progress" state of a single request (the design's second known
- * limitation): nothing stays "processing" without an explicit state, even when a task was lost.
- * Ages are compared with the database clock. Both passes are fair scans ({@link Operations#scan}): each run
- * reads the next {@code limit} candidates after where the previous run stopped ({@link ScanCursors}) and wraps
- * around at the end, so requests that are left as they are (explicitly pending ones) never hide the others;
- * with {@code N} candidates every one is looked at within ceil(N / limit) + 1 runs. Every failure it writes is
- * pinned to the version it read: a request that progressed meanwhile is skipped, never overwritten.
- *
- * <ol>
- *   <li>Too old ({@code failAfter} without a state write, longer than any step legitimately stays
- *       silent): the state the step would have declared is written (SENDING: approval submit failed;
- *       creating: create error, or "pipeline pending" once the merge request is open; merging: handle
- *       error). Explicitly pending steps ("pipeline pending") are left as they are: they already say
- *       what they wait for.</li>
- *   <li>Quiet for {@code lostTaskAfter} with no task pending or running: the step is scheduled again
- *       (safe: every step reads remote state first). A task that is alive keeps its progress.
- *       Batch-waiting requests are admitted again (admission is idempotent), in case the admission
- *       after their approval was lost.</li>
- * </ol>
- * Waiting for the approver (SENT), for the deploy callback (MERGED, reconciliation's job) and batch
- * members being merged (the batch sweep's job) are explicit waits and not touched here.
+ * The timeout sweep for every "in progress" state of a single request: nothing stays "processing" without
+ * an explicit state, even when a task was lost. Fair scans ({@link Operations#scan}); every write pinned to
+ * the version read. The two passes: docs/workflow.md.
  */
 public final class SweepStuckRequests {
 

@@ -7,6 +7,7 @@ import io.changeflow.domain.config.ApproverMode;
 import io.changeflow.domain.config.RateLimitScope;
 import io.changeflow.domain.config.RateLimitSetting;
 import io.changeflow.domain.config.RateLimitWindow;
+import io.changeflow.domain.config.RawValue;
 import io.changeflow.domain.config.Resolved;
 import io.changeflow.domain.config.RetryCount;
 import io.changeflow.domain.config.TestWindow;
@@ -100,7 +101,7 @@ public final class Settings {
                         v -> v.isPresent() ? String.valueOf(v.getAsInt()) : "no limiting"),
                 describe(ACCESS_MODE, accessMode(), AccessMode::name),
                 describe(ACCESS_TEST_WINDOW, testWindow(), TestWindow::toString),
-                new Described(ACCESS_ZONE, read(ACCESS_ZONE), testWindow().value().isClosed() ? "closed window" : "in use",
+                new Described(ACCESS_ZONE, read(ACCESS_ZONE).text(), testWindow().value().isClosed() ? "closed window" : "in use",
                         "read together with " + ACCESS_TEST_WINDOW),
                 describe(APPROVE_FIRST, approveFirst(), String::valueOf),
                 describe(APPROVAL_MAX_RETRIES, approvalMaxRetries(), String::valueOf),
@@ -113,12 +114,12 @@ public final class Settings {
         return new Described(key, resolved.raw(), show.apply(resolved.value()), resolved.rule());
     }
 
-    private Optional<String> read(String key) {
+    private RawValue read(String key) {
         try {
-            return config.get(key);
+            return new RawValue(config.get(key));
         } catch (RuntimeException e) {
             // The port promises not to throw; if an implementation does, the value reads as missing.
-            return Optional.empty();
+            return RawValue.missing();
         }
     }
 }

@@ -27,22 +27,9 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * Accepts a change request: synchronous validation only, then the long-running workflow is handed
- * to the durable work queue and the answer is "accepted" with the operationId (HTTP 202); the
- * client polls the request view.
- *
- * <p>Order of checks: fields (400), then the idempotency key (the operationId, with the request's
- * fingerprint), so a retry of an accepted request replays its answer even if access closed since,
- * then an operation stored under the operationId whose key record expired (the same answer as a
- * duplicate, also while access is closed), then access mode (403), target (400), and "a request is
- * already in progress for this subject and target" (409) decided by the database when the request is
- * opened. Every refusal after the key was claimed releases it, so a corrected retry is validated again.
- *
- * <p>Concurrent duplicates (design 3.6): only the caller that claimed the key validates; a duplicate
- * arriving while it does waits for its answer, looking again every {@link #DUPLICATE_RECHECK} for at
- * most {@link #DUPLICATE_WAIT}, and answers with the original request (DUPLICATE_SUBMIT, its view).
- * When the original was refused its key is released and the duplicate is validated itself, so it gets
- * the same refusal. Only past the wait does it answer IDEMPOTENCY_IN_FLIGHT.
+ * Accepts a change request: synchronous validation only, then the workflow is handed to the durable work
+ * queue and the answer is "accepted" with the operationId (HTTP 202). A duplicate submit answers with the
+ * original request. The order of checks and concurrent duplicates: docs/workflow.md.
  *
  * <p>Rate limiting runs in the web layer before this use case, so a duplicate over quota gets 429
  * rather than DUPLICATE_SUBMIT: accepted by design.

@@ -17,7 +17,6 @@ import io.changeflow.domain.state.BatchStatus;
 import io.changeflow.domain.state.BindingStatus;
 import io.changeflow.domain.state.WorkflowEvent;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
@@ -82,7 +81,7 @@ class SettleBatchTest {
         var second = new AtomicReference<SettleBatch.Result>();
         // the timeout sweep's settlement runs while the operator's is closing the merge request
         app.gitlab.beforeNext("close", () -> second.set(app.settleBatch.settle(
-                SettleBatch.Command.bySystem(batch.id(), Optional.empty(), "it did not finish in time"))));
+                SettleBatch.Command.bySystem(batch.id(), "it did not finish in time"))));
 
         var first = settleByOperator(batch.id());
 

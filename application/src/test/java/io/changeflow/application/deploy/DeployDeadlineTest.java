@@ -8,6 +8,7 @@ import io.changeflow.application.fake.FakeTargets;
 import io.changeflow.application.fake.InMemoryChangeflow;
 import io.changeflow.application.port.out.Operations;
 import io.changeflow.application.submit.SubmitChangeRequest;
+import io.changeflow.domain.config.RawValue;
 import io.changeflow.domain.hint.Hint;
 import io.changeflow.domain.request.OperationId;
 import io.changeflow.domain.state.BindingStatus;
@@ -182,7 +183,7 @@ class DeployDeadlineTest {
         for (var bad : List.of(Optional.<String>empty(), Optional.of(""), Optional.of("  "), Optional.of("soon"),
                 Optional.of("2x"), Optional.of("0"), Optional.of("0s"), Optional.of("-5m"), Optional.of("PT-2H"),
                 Optional.of("PT0S"), Optional.of("P"), Optional.of("99999999999999999999h"), Optional.of("2h\u0000"))) {
-            var policy = DeployDeadline.Policy.of(bad, bad);
+            var policy = DeployDeadline.Policy.of(new RawValue(bad), new RawValue(bad));
             assertThat(policy.deadline()).as("deadline %s", bad).isEqualTo(Duration.ofHours(2));
             assertThat(policy.every()).as("every %s", bad).isEqualTo(Duration.ofMinutes(1));
         }
@@ -190,13 +191,13 @@ class DeployDeadlineTest {
 
     @Test
     void aReadableDeadlineOrIntervalIsTaken() {
-        assertThat(DeployDeadline.Policy.of(Optional.of("2m"), Optional.of("10s")))
+        assertThat(DeployDeadline.Policy.of(RawValue.of("2m"), RawValue.of("10s")))
                 .extracting(DeployDeadline.Policy::deadline, DeployDeadline.Policy::every)
                 .containsExactly(Duration.ofMinutes(2), Duration.ofSeconds(10));
-        assertThat(DeployDeadline.Policy.of(Optional.of(" PT90M "), Optional.of("500ms")).deadline())
+        assertThat(DeployDeadline.Policy.of(RawValue.of(" PT90M "), RawValue.of("500ms")).deadline())
                 .isEqualTo(Duration.ofMinutes(90));
-        assertThat(DeployDeadline.Policy.of(Optional.of("3H"), Optional.of("1500")).every()).isEqualTo(Duration.ofMillis(1500));
-        assertThat(DeployDeadline.Policy.of(Optional.of("1d"), Optional.empty()).deadline()).isEqualTo(Duration.ofDays(1));
+        assertThat(DeployDeadline.Policy.of(RawValue.of("3H"), RawValue.of("1500")).every()).isEqualTo(Duration.ofMillis(1500));
+        assertThat(DeployDeadline.Policy.of(RawValue.of("1d"), RawValue.missing()).deadline()).isEqualTo(Duration.ofDays(1));
     }
 
     @Test

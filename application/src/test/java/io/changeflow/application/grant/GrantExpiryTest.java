@@ -9,6 +9,7 @@ import io.changeflow.application.fake.InMemoryChangeflow;
 import io.changeflow.application.port.out.MergeRequests.FileChange;
 import io.changeflow.application.settings.Settings;
 import io.changeflow.application.submit.SubmitChangeRequest;
+import io.changeflow.domain.config.RawValue;
 import io.changeflow.domain.request.OperationId;
 import io.changeflow.domain.request.Submission;
 import io.changeflow.domain.request.SubjectId;
@@ -19,7 +20,6 @@ import io.changeflow.domain.state.WorkflowEvent;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 /** Issue 18, items 1 and 4: expiry as a change, through the batch machinery's removal rounds. */
@@ -130,7 +130,7 @@ class GrantExpiryTest {
         assertThat(app.op(soon).binding()).contains(BindingStatus.VALIDATED);
 
         var withGrace = new ExpireGrants(app.operations, app.batches, app.targets, app.launcher,
-                ExpireGrants.Policy.of(Optional.of("10m"), Optional.empty()));
+                ExpireGrants.Policy.of(RawValue.of("10m"), RawValue.missing()));
         assertThat(withGrace.run(new ExpireGrants.Command()).opened()).isEqualTo(1);
         assertThat(app.operations.binding(SubjectId.of("alice"), FakeTargets.SINGLE).orElseThrow().status())
                 .isEqualTo(BindingStatus.EXPIRING);
@@ -185,13 +185,13 @@ class GrantExpiryTest {
 
     @Test
     void theGraceIsFailSafe() {
-        assertThat(ExpireGrants.Policy.of(Optional.empty(), Optional.empty())).isEqualTo(ExpireGrants.Policy.defaults());
-        assertThat(ExpireGrants.Policy.of(Optional.of("garbled"), Optional.of("x")).grace()).isZero();
-        assertThat(ExpireGrants.Policy.of(Optional.of("-5m"), Optional.empty()).grace()).isZero();
-        assertThat(ExpireGrants.Policy.of(Optional.of("PT-5M"), Optional.empty()).grace()).isZero();
-        assertThat(ExpireGrants.Policy.of(Optional.of("90s"), Optional.empty()).grace()).isEqualTo(Duration.ofSeconds(90));
-        assertThat(ExpireGrants.Policy.of(Optional.empty(), Optional.of("0")).every()).isEqualTo(Duration.ofMinutes(1));
-        assertThat(ExpireGrants.Policy.of(Optional.empty(), Optional.of("5s")).every()).isEqualTo(Duration.ofSeconds(5));
+        assertThat(ExpireGrants.Policy.of(RawValue.missing(), RawValue.missing())).isEqualTo(ExpireGrants.Policy.defaults());
+        assertThat(ExpireGrants.Policy.of(RawValue.of("garbled"), RawValue.of("x")).grace()).isZero();
+        assertThat(ExpireGrants.Policy.of(RawValue.of("-5m"), RawValue.missing()).grace()).isZero();
+        assertThat(ExpireGrants.Policy.of(RawValue.of("PT-5M"), RawValue.missing()).grace()).isZero();
+        assertThat(ExpireGrants.Policy.of(RawValue.of("90s"), RawValue.missing()).grace()).isEqualTo(Duration.ofSeconds(90));
+        assertThat(ExpireGrants.Policy.of(RawValue.missing(), RawValue.of("0")).every()).isEqualTo(Duration.ofMinutes(1));
+        assertThat(ExpireGrants.Policy.of(RawValue.missing(), RawValue.of("5s")).every()).isEqualTo(Duration.ofSeconds(5));
     }
 
     @Test

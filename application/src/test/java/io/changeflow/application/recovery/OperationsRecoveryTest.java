@@ -18,7 +18,6 @@ import io.changeflow.domain.state.StepStatus;
 import io.changeflow.domain.state.WorkflowEvent;
 import java.time.Duration;
 import java.util.Map;
-import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 /** The operations API's use cases: find, show, re-trigger, close (design section 4, "safe re-entry"). */
@@ -205,9 +204,9 @@ class OperationsRecoveryTest {
         app.submitAccepted(FakeTargets.SINGLE, "mia");
         app.clock.advance(Duration.ofMinutes(30));
 
-        var found = app.findStuck.find(new FindStuckRequests.Command(Optional.of(BindingStatus.HANDLE_FAILED),
+        var found = app.findStuck.find(FindStuckRequests.Command.of(BindingStatus.HANDLE_FAILED,
                 Duration.ofMinutes(20), 100));
-        var any = app.findStuck.find(new FindStuckRequests.Command(Optional.empty(), Duration.ofMinutes(20), 100));
+        var any = app.findStuck.find(FindStuckRequests.Command.any(Duration.ofMinutes(20), 100));
 
         assertThat(found).extracting(v -> v.operationId()).containsExactly(stuck);
         assertThat(any).hasSize(2);

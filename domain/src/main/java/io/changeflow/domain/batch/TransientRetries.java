@@ -8,23 +8,9 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * What a transient (or unknown) failure of a batch does to its members, so that one member that keeps
- * failing can never livelock its partition. Each member carries a count of the transient failures it
- * went through, and waits again only after a backoff (its next eligible time), so younger requests are
- * claimed first meanwhile.
- *
- * <ul>
- *   <li>A first failure of a batch whose members never failed: every member waits again (a blip; no one
- *       is blamed), each with one failure counted and the first backoff.</li>
- *   <li>A failure of a batch some of whose members failed before: it is split in halves retried
- *       separately (counts unchanged, each member backing off by its own count), so a member that keeps
- *       failing ends alone while the others land.</li>
- *   <li>A batch of one: its count grows; within {@code policy}'s retries it waits again after the backoff
- *       for that count, past them it gives up ({@link Bisection.Plan.GiveUp}: it leaves the batch path in an
- *       explicit failure with CONTACT_MAINTAINERS).</li>
- * </ul>
- * Splits halve the group, so a lineage reaches single members after log2(size) splits: every member
- * either lands or gives up after a bounded number of rounds.
+ * What a transient (or unknown) failure of a batch does to its members: each waits again after a backoff
+ * by its own failure count, a group that failed before is split, and a member alone past its retries gives
+ * up ({@link Bisection.Plan.GiveUp}), so no member can livelock its partition. Design: docs/workflow.md.
  */
 public final class TransientRetries {
 

@@ -1,7 +1,5 @@
 package io.changeflow.domain.config;
 
-import java.util.Optional;
-
 /**
  * Who may submit requests. Misconfiguration closes access rather than opening it: a missing value
  * means the restricted default, anything unrecognised (typos included) means closed.
@@ -15,18 +13,18 @@ public enum AccessMode {
     CLOSED;
 
     /** Missing or blank: TEST_WINDOW. Unknown: CLOSED. Trimmed and case-insensitive. */
-    public static Resolved<AccessMode> resolve(Optional<String> raw) {
-        if (Resolved.blank(raw)) {
-            return new Resolved<>(raw, TEST_WINDOW, "missing: restricted default TEST_WINDOW");
+    public static Resolved<AccessMode> resolve(RawValue raw) {
+        if (raw.isBlank()) {
+            return new Resolved<>(raw.text(), TEST_WINDOW, "missing: restricted default TEST_WINDOW");
         }
         if (ConfigText.hasControlCharacters(raw.get())) {
-            return new Resolved<>(raw, CLOSED, "control characters: CLOSED");
+            return new Resolved<>(raw.text(), CLOSED, "control characters: CLOSED");
         }
         return switch (ConfigText.keyword(raw.get())) {
-            case "OPEN" -> new Resolved<>(raw, OPEN, "configured");
-            case "TEST_WINDOW" -> new Resolved<>(raw, TEST_WINDOW, "configured");
-            case "CLOSED" -> new Resolved<>(raw, CLOSED, "configured");
-            default -> new Resolved<>(raw, CLOSED, "unknown value: CLOSED");
+            case "OPEN" -> new Resolved<>(raw.text(), OPEN, "configured");
+            case "TEST_WINDOW" -> new Resolved<>(raw.text(), TEST_WINDOW, "configured");
+            case "CLOSED" -> new Resolved<>(raw.text(), CLOSED, "configured");
+            default -> new Resolved<>(raw.text(), CLOSED, "unknown value: CLOSED");
         };
     }
 }

@@ -1,7 +1,5 @@
 package io.changeflow.domain.config;
 
-import java.util.Optional;
-
 /** How the approval bots approve a merge request on GitLab. Anything unknown keeps the client library. */
 public enum ApproverMode {
     /** Through the GitLab client library (the long-standing way). */
@@ -9,17 +7,17 @@ public enum ApproverMode {
     /** A direct HTTP call that carries the required check items. */
     DIRECT_HTTP;
 
-    public static Resolved<ApproverMode> resolve(Optional<String> raw) {
-        if (Resolved.blank(raw)) {
-            return new Resolved<>(raw, CLIENT_LIBRARY, "missing: CLIENT_LIBRARY");
+    public static Resolved<ApproverMode> resolve(RawValue raw) {
+        if (raw.isBlank()) {
+            return new Resolved<>(raw.text(), CLIENT_LIBRARY, "missing: CLIENT_LIBRARY");
         }
         if (ConfigText.hasControlCharacters(raw.get())) {
-            return new Resolved<>(raw, CLIENT_LIBRARY, "control characters: CLIENT_LIBRARY");
+            return new Resolved<>(raw.text(), CLIENT_LIBRARY, "control characters: CLIENT_LIBRARY");
         }
         return switch (ConfigText.keyword(raw.get()).replace('-', '_')) {
-            case "CLIENT_LIBRARY" -> new Resolved<>(raw, CLIENT_LIBRARY, "configured");
-            case "DIRECT_HTTP" -> new Resolved<>(raw, DIRECT_HTTP, "configured");
-            default -> new Resolved<>(raw, CLIENT_LIBRARY, "unknown value: CLIENT_LIBRARY");
+            case "CLIENT_LIBRARY" -> new Resolved<>(raw.text(), CLIENT_LIBRARY, "configured");
+            case "DIRECT_HTTP" -> new Resolved<>(raw.text(), DIRECT_HTTP, "configured");
+            default -> new Resolved<>(raw.text(), CLIENT_LIBRARY, "unknown value: CLIENT_LIBRARY");
         };
     }
 }

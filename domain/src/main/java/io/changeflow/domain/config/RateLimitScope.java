@@ -1,7 +1,5 @@
 package io.changeflow.domain.config;
 
-import java.util.Optional;
-
 /**
  * Where rate-limit quotas are counted ({@code ratelimit.scope}). Misconfiguration keeps the variant
  * that needs no dependency: missing, blank, unknown or with control characters is {@link #LOCAL}.
@@ -13,17 +11,17 @@ public enum RateLimitScope {
     CLUSTER;
 
     /** Trimmed and case-insensitive; anything but {@code local} or {@code cluster} is {@link #LOCAL}. */
-    public static Resolved<RateLimitScope> resolve(Optional<String> raw) {
-        if (Resolved.blank(raw)) {
-            return new Resolved<>(raw, LOCAL, "missing: LOCAL");
+    public static Resolved<RateLimitScope> resolve(RawValue raw) {
+        if (raw.isBlank()) {
+            return new Resolved<>(raw.text(), LOCAL, "missing: LOCAL");
         }
         if (ConfigText.hasControlCharacters(raw.get())) {
-            return new Resolved<>(raw, LOCAL, "control characters: LOCAL");
+            return new Resolved<>(raw.text(), LOCAL, "control characters: LOCAL");
         }
         return switch (ConfigText.keyword(raw.get())) {
-            case "LOCAL" -> new Resolved<>(raw, LOCAL, "configured");
-            case "CLUSTER" -> new Resolved<>(raw, CLUSTER, "configured");
-            default -> new Resolved<>(raw, LOCAL, "unknown value: LOCAL");
+            case "LOCAL" -> new Resolved<>(raw.text(), LOCAL, "configured");
+            case "CLUSTER" -> new Resolved<>(raw.text(), CLUSTER, "configured");
+            default -> new Resolved<>(raw.text(), LOCAL, "unknown value: LOCAL");
         };
     }
 }

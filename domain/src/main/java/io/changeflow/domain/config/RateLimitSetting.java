@@ -1,6 +1,5 @@
 package io.changeflow.domain.config;
 
-import java.util.Optional;
 import java.util.OptionalInt;
 
 /**
@@ -14,24 +13,24 @@ public final class RateLimitSetting {
     }
 
     /** The limit in effect, or empty for "no limiting". */
-    public static Resolved<OptionalInt> resolve(Optional<String> raw, int annotationDefault) {
-        if (Resolved.blank(raw)) {
+    public static Resolved<OptionalInt> resolve(RawValue raw, int annotationDefault) {
+        if (raw.isBlank()) {
             return annotationDefault > 0
-                    ? new Resolved<>(raw, OptionalInt.of(annotationDefault), "missing: default " + annotationDefault)
-                    : new Resolved<>(raw, OptionalInt.empty(), "missing, no positive default: no limiting");
+                    ? new Resolved<>(raw.text(), OptionalInt.of(annotationDefault), "missing: default " + annotationDefault)
+                    : new Resolved<>(raw.text(), OptionalInt.empty(), "missing, no positive default: no limiting");
         }
         var parsed = ConfigText.hasControlCharacters(raw.get())
                 ? java.util.OptionalLong.empty()
                 : StrictInteger.parse(raw.get().strip());
         if (parsed.isEmpty()) {
-            return new Resolved<>(raw, OptionalInt.empty(), "unparsable: no limiting");
+            return new Resolved<>(raw.text(), OptionalInt.empty(), "unparsable: no limiting");
         }
         var value = parsed.getAsLong();
         if (value <= 0) {
-            return new Resolved<>(raw, OptionalInt.empty(), "not positive: no limiting");
+            return new Resolved<>(raw.text(), OptionalInt.empty(), "not positive: no limiting");
         }
         return value > Integer.MAX_VALUE
-                ? new Resolved<>(raw, OptionalInt.of(Integer.MAX_VALUE), "above the largest limit: " + Integer.MAX_VALUE)
-                : new Resolved<>(raw, OptionalInt.of((int) value), "configured");
+                ? new Resolved<>(raw.text(), OptionalInt.of(Integer.MAX_VALUE), "above the largest limit: " + Integer.MAX_VALUE)
+                : new Resolved<>(raw.text(), OptionalInt.of((int) value), "configured");
     }
 }

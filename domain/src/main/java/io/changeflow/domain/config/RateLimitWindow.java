@@ -1,7 +1,6 @@
 package io.changeflow.domain.config;
 
 import java.time.Duration;
-import java.util.Optional;
 
 /**
  * The length of the sliding rate-limit window ({@code ratelimit.windowSeconds}), in whole seconds.
@@ -16,24 +15,24 @@ public final class RateLimitWindow {
     private RateLimitWindow() {
     }
 
-    public static Resolved<Duration> resolve(Optional<String> raw) {
+    public static Resolved<Duration> resolve(RawValue raw) {
         var fallback = Duration.ofSeconds(DEFAULT_SECONDS);
-        if (Resolved.blank(raw)) {
-            return new Resolved<>(raw, fallback, "missing: default " + DEFAULT_SECONDS);
+        if (raw.isBlank()) {
+            return new Resolved<>(raw.text(), fallback, "missing: default " + DEFAULT_SECONDS);
         }
         var parsed = ConfigText.hasControlCharacters(raw.get())
                 ? java.util.OptionalLong.empty()
                 : StrictInteger.parse(raw.get().strip());
         if (parsed.isEmpty()) {
-            return new Resolved<>(raw, fallback, "unparsable: default " + DEFAULT_SECONDS);
+            return new Resolved<>(raw.text(), fallback, "unparsable: default " + DEFAULT_SECONDS);
         }
         var seconds = parsed.getAsLong();
         if (seconds <= 0) {
-            return new Resolved<>(raw, fallback, "not positive: default " + DEFAULT_SECONDS);
+            return new Resolved<>(raw.text(), fallback, "not positive: default " + DEFAULT_SECONDS);
         }
         if (seconds > MAX_SECONDS) {
-            return new Resolved<>(raw, Duration.ofSeconds(MAX_SECONDS), "above the cap: " + MAX_SECONDS);
+            return new Resolved<>(raw.text(), Duration.ofSeconds(MAX_SECONDS), "above the cap: " + MAX_SECONDS);
         }
-        return new Resolved<>(raw, Duration.ofSeconds(seconds), "configured");
+        return new Resolved<>(raw.text(), Duration.ofSeconds(seconds), "configured");
     }
 }

@@ -18,8 +18,4 @@ public record Resolved<T>(Optional<String> raw, T value, String rule) {
         Objects.requireNonNull(value, "value");
         Objects.requireNonNull(rule, "rule");
     }
-
-    static boolean blank(Optional<String> raw) {
-        return raw.isEmpty() || raw.get().isBlank();
-    }
 }

@@ -1,7 +1,5 @@
 package io.changeflow.domain.config;
 
-import java.util.Optional;
-
 /**
  * A retry count such as {@code approval.maxRetries}: missing or unparsable gives the default,
  * negative gives 0, and values above the cap are capped (a typo like 300 must not keep a request
@@ -14,23 +12,23 @@ public final class RetryCount {
     private RetryCount() {
     }
 
-    public static Resolved<Integer> resolve(Optional<String> raw, int defaultValue) {
-        if (Resolved.blank(raw)) {
-            return new Resolved<>(raw, defaultValue, "missing: default " + defaultValue);
+    public static Resolved<Integer> resolve(RawValue raw, int defaultValue) {
+        if (raw.isBlank()) {
+            return new Resolved<>(raw.text(), defaultValue, "missing: default " + defaultValue);
         }
         var parsed = ConfigText.hasControlCharacters(raw.get())
                 ? java.util.OptionalLong.empty()
                 : StrictInteger.parse(raw.get().strip());
         if (parsed.isEmpty()) {
-            return new Resolved<>(raw, defaultValue, "unparsable: default " + defaultValue);
+            return new Resolved<>(raw.text(), defaultValue, "unparsable: default " + defaultValue);
         }
         var value = parsed.getAsLong();
         if (value < 0) {
-            return new Resolved<>(raw, 0, "negative: 0");
+            return new Resolved<>(raw.text(), 0, "negative: 0");
         }
         if (value > CAP) {
-            return new Resolved<>(raw, CAP, "above the cap: " + CAP);
+            return new Resolved<>(raw.text(), CAP, "above the cap: " + CAP);
         }
-        return new Resolved<>(raw, (int) value, "configured");
+        return new Resolved<>(raw.text(), (int) value, "configured");
     }
 }

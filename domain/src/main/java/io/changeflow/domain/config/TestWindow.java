@@ -46,40 +46,40 @@ public final class TestWindow {
     }
 
     /** Parses both settings; anything missing or invalid resolves to the closed window. */
-    public static Resolved<TestWindow> resolve(Optional<String> rawWindow, Optional<String> rawZone) {
-        if (Resolved.blank(rawWindow)) {
-            return new Resolved<>(rawWindow, CLOSED, "missing window: closed");
+    public static Resolved<TestWindow> resolve(RawValue rawWindow, RawValue rawZone) {
+        if (rawWindow.isBlank()) {
+            return new Resolved<>(rawWindow.text(), CLOSED, "missing window: closed");
         }
-        if (Resolved.blank(rawZone)) {
-            return new Resolved<>(rawWindow, CLOSED, "missing zone: closed");
+        if (rawZone.isBlank()) {
+            return new Resolved<>(rawWindow.text(), CLOSED, "missing zone: closed");
         }
         if (ConfigText.hasControlCharacters(rawWindow.get()) || ConfigText.hasControlCharacters(rawZone.get())) {
-            return new Resolved<>(rawWindow, CLOSED, "control characters: closed");
+            return new Resolved<>(rawWindow.text(), CLOSED, "control characters: closed");
         }
         ZoneId zone;
         try {
             zone = ZoneId.of(rawZone.get().strip());
         } catch (RuntimeException e) {
-            return new Resolved<>(rawWindow, CLOSED, "invalid zone: closed");
+            return new Resolved<>(rawWindow.text(), CLOSED, "invalid zone: closed");
         }
         var matcher = FORMAT.matcher(rawWindow.get().strip());
         if (!matcher.matches()) {
-            return new Resolved<>(rawWindow, CLOSED, "invalid window: closed");
+            return new Resolved<>(rawWindow.text(), CLOSED, "invalid window: closed");
         }
         try {
             var start = LocalTime.parse(matcher.group("start"));
             var end = LocalTime.parse(matcher.group("end"));
             if (start.equals(end)) {
-                return new Resolved<>(rawWindow, CLOSED, "empty window: closed");
+                return new Resolved<>(rawWindow.text(), CLOSED, "empty window: closed");
             }
             var days = parseDays(matcher.group("days"));
             if (days.isEmpty()) {
-                return new Resolved<>(rawWindow, CLOSED, "invalid days: closed");
+                return new Resolved<>(rawWindow.text(), CLOSED, "invalid days: closed");
             }
             var window = new TestWindow(days, start, end, zone, rawWindow.get().strip() + " " + zone.getId());
-            return new Resolved<>(rawWindow, window, "configured");
+            return new Resolved<>(rawWindow.text(), window, "configured");
         } catch (DateTimeParseException e) {
-            return new Resolved<>(rawWindow, CLOSED, "invalid time: closed");
+            return new Resolved<>(rawWindow.text(), CLOSED, "invalid time: closed");
         }
     }
 

@@ -7,17 +7,9 @@ import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 /**
- * The one resolver from the login proxy's non-uniform fields to a canonical {@link Identity}.
- * Rate limiting, authorization, auditing and metrics all use it, so the same person never gets
- * two names (e.g. {@code alice}, {@code Alice@corp.example} and {@code E1001} are all {@code alice}).
- *
- * <p>Rules, in order: an account in {@code user} is lower-cased; an email-style account (in either
- * field) of an accepted email domain becomes its local part, of any other domain it stays the whole
- * address, {@link Identity.Trust#UNVERIFIED} (a guest {@code otto@evil.example} is never the local
- * {@code otto}); an employee ID is looked up in the directory, falling back to the
- * email field, then to an {@link Identity.Trust#UNVERIFIED} identity of the ID itself. A directory
- * failure is treated as "not found". Values that are too long or contain anything but the allowed
- * characters are not readable. Nothing readable: empty.
+ * The one resolver from the login proxy's non-uniform fields to a canonical {@link Identity}, used by rate
+ * limiting, authorization, auditing and metrics, so the same person never gets two names. Nothing
+ * readable: empty. The rules, in order: docs/workflow.md.
  */
 public final class IdentityResolver {
 
@@ -57,14 +49,15 @@ public final class IdentityResolver {
             var value = user.get();
             if (EMPLOYEE_ID.matcher(value).matches()) {
                 var id = value.toUpperCase(Locale.ROOT);
-                return lookup(id).or(() -> fromEmail(email)).or(() -> Optional.of(new Identity(id, Identity.Trust.UNVERIFIED)));
+                return lookup(id).or(() -> email.flatMap(this::fromEmail))
+                        .or(() -> Optional.of(new Identity(id, Identity.Trust.UNVERIFIED)));
             }
-            var fromUser = value.contains("@") ? fromEmail(user) : fromAccount(value);
+            var fromUser = value.contains("@") ? fromEmail(value) : fromAccount(value);
             if (fromUser.isPresent()) {
                 return fromUser;
             }
         }
-        return fromEmail(email);
+        return email.flatMap(this::fromEmail);
     }
 
     /** True when {@code value} is shaped like an employee ID (used to decide what a lookup means). */
@@ -93,11 +86,8 @@ public final class IdentityResolver {
                 : Optional.empty();
     }
 
-    private Optional<Identity> fromEmail(Optional<String> email) {
-        if (email.isEmpty()) {
-            return Optional.empty();
-        }
-        var matcher = EMAIL.matcher(email.get().strip());
+    private Optional<Identity> fromEmail(String email) {
+        var matcher = EMAIL.matcher(email.strip());
         if (!matcher.matches()) {
             return Optional.empty();
         }

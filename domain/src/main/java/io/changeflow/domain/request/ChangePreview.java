@@ -8,8 +8,17 @@ import java.util.Optional;
  */
 public record ChangePreview(String project, String filePath, Optional<String> removedLine, String addedLine) {
 
-    public static ChangePreview of(Target target, Optional<String> currentContent, Grant grant) {
-        var file = GrantFile.parse(target.key(), currentContent);
+    /** The preview against the grant file as it is now ({@code currentContent}). */
+    public static ChangePreview of(Target target, String currentContent, Grant grant) {
+        return of(target, GrantFile.parse(target.key(), Optional.of(currentContent)), grant);
+    }
+
+    /** The preview when the target has no grant file yet. */
+    public static ChangePreview of(Target target, Grant grant) {
+        return of(target, GrantFile.parse(target.key(), Optional.empty()), grant);
+    }
+
+    private static ChangePreview of(Target target, GrantFile file, Grant grant) {
         return new ChangePreview(target.project(), target.filePath(),
                 file.grantOf(grant.subject()).map(Grant::line), grant.line());
     }

@@ -15,17 +15,9 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * Who makes the next move in every non-terminal state, and what happens at its deadline: the design's
- * first promise ("a request is never processing forever") as data. Every state a request can reach
- * through the {@link Transitions transition table} either ends (terminal), or is owned by a person who
- * was told so (hint {@link Hint#CONTACT_MAINTAINERS}), or has a {@link Wait}: an owner that acts on its
- * own (this service through a scheduled step or recurring job, or an outside party such as the approver
- * or a pipeline) and a {@link Deadline} after which this service acts (an automatic action, or an
- * explicit state whose hint is {@link Hint#CONTACT_MAINTAINERS}).
- *
- * <p>{@code ConvergenceTest} walks every state reachable through the table and fails when one has no
- * entry here; the reliability suite checks the same promise in the database (no request past its
- * deadline without a move).
+ * Who makes the next move in every non-terminal state, and what happens at its deadline: "a request is
+ * never processing forever" as data ({@link Wait}, {@link Deadline}). {@code ConvergenceTest} fails when a
+ * state reachable through {@link Transitions} has no entry. Design: docs/workflow.md.
  */
 public final class Convergence {
 

@@ -12,19 +12,9 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * The central transition table: for every {@link WorkflowEvent}, the states it may happen in and
- * the state it leads to, for both layers. Every state write in Changeflow asks {@link #check} (or
- * {@link #require}) first; persistence then pins the state it read in the guarded UPDATE.
- *
- * <p>Covered: both step orders (approve-then-create and create-then-approve), the batch path,
- * failure branches, operator recovery (a step's start event is allowed from its failure state, so
- * re-triggering is just running the step again), re-application (submission events are allowed
- * on a missing row or a {@link BindingStatus#REAPPLIABLE} one, and on a {@link BindingStatus#RENEWABLE} one as a
- * renewal, which the opening refuses when the expiry is the same; terminal states leave only that way) and the
- * removal of a grant in effect (expiry, give-up, revocation: a new operation of another {@link ChangeKind} takes
- * the row over; it runs the batch path and ends EXPIRED or REVOKED instead of VALIDATED; on a target whose removals
- * need the approval system it is opened waiting for the approver, and one that is not approved ends REMOVAL_REJECTED,
- * the grant still in effect).
+ * The central transition table: for every {@link WorkflowEvent}, the states it may happen in and the state
+ * it leads to, for both layers. Every state write in Changeflow asks {@link #check} (or {@link #require})
+ * first; persistence then pins the state it read in the guarded UPDATE. What it covers: docs/workflow.md.
  */
 public final class Transitions {
 
@@ -37,8 +27,9 @@ public final class Transitions {
     public record Rule(WorkflowEvent event, boolean fromNew, Set<BindingStatus> fromBindings, boolean fromDetached,
                        Set<StepStatus> fromSteps, StepStatus toStep, Optional<BindingStatus> toBinding) {
 
-        boolean allowsBinding(Optional<BindingStatus> binding) {
-            return binding.map(fromBindings::contains).orElse(fromDetached);
+        /** Whether the rule applies to a state of {@code binding}. */
+        boolean allowsBinding(BindingStatus binding) {
+            return fromBindings.contains(binding);
         }
 
         boolean allowsStep(StepStatus step) {
@@ -204,7 +195,7 @@ public final class Transitions {
             // the approver kept an expired grant: the expiry is not asked for again (a revocation still may be)
             return new Transition.Refused(event, from, "the expiry of this grant was not approved; it is not asked again");
         }
-        if (!rule.allowsBinding(state.binding())) {
+        if (!state.binding().map(rule::allowsBinding).orElse(rule.fromDetached())) {
             return new Transition.Refused(event, from, state.binding().isEmpty()
                     ? "the operation no longer owns its subject-target row"
                     : "not allowed while the request is " + state.binding().get());

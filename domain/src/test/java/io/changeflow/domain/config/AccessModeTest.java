@@ -12,12 +12,12 @@ import org.junit.jupiter.params.provider.ValueSource;
 class AccessModeTest {
 
     private static AccessMode resolve(String raw) {
-        return AccessMode.resolve(Optional.ofNullable(raw)).value();
+        return AccessMode.resolve(new RawValue(Optional.ofNullable(raw))).value();
     }
 
     @Test
     void missingMeansTheRestrictedDefault() {
-        var resolved = AccessMode.resolve(Optional.empty());
+        var resolved = AccessMode.resolve(RawValue.missing());
         assertThat(resolved.value()).isEqualTo(AccessMode.TEST_WINDOW);
         assertThat(resolved.raw()).isEmpty();
         assertThat(resolved.rule()).contains("missing");
@@ -32,7 +32,7 @@ class AccessModeTest {
     @ParameterizedTest
     @ValueSource(strings = {"OPEN", "open", "Open", "oPeN", " OPEN", "OPEN ", "\tOpen\n", "  open  "})
     void readsOpenTrimmedInAnyCase(String raw) {
-        var resolved = AccessMode.resolve(Optional.of(raw));
+        var resolved = AccessMode.resolve(RawValue.of(raw));
         assertThat(resolved.value()).isEqualTo(AccessMode.OPEN);
         assertThat(resolved.rule()).isEqualTo("configured");
         assertThat(resolved.raw()).contains(raw);
@@ -54,7 +54,7 @@ class AccessModeTest {
     @ParameterizedTest
     @ValueSource(strings = {"CLOSED", "closed", " Closed "})
     void readsClosedTrimmedInAnyCase(String raw) {
-        var resolved = AccessMode.resolve(Optional.of(raw));
+        var resolved = AccessMode.resolve(RawValue.of(raw));
         assertThat(resolved.value()).isEqualTo(AccessMode.CLOSED);
         assertThat(resolved.rule()).isEqualTo("configured");
     }
@@ -67,7 +67,7 @@ class AccessModeTest {
             // look-alikes Java's case mapping would turn into a keyword (reliability finding)
             "TE\u017FT_WINDOW", "te\u017Ft_window", "\u2003TE\u017FT_WINDOW", "\u212A"})
     void anythingUnrecognisedClosesAccess(String raw) {
-        var resolved = AccessMode.resolve(Optional.of(raw));
+        var resolved = AccessMode.resolve(RawValue.of(raw));
         assertThat(resolved.value()).isEqualTo(AccessMode.CLOSED);
         assertThat(resolved.rule()).containsAnyOf("unknown", "control characters");
     }
@@ -82,8 +82,8 @@ class AccessModeTest {
     @Test
     void accessPolicyOpensOnlyWhenOpenOrInsideTheTestWindow() {
         var now = Instant.parse("2025-06-02T10:00:00Z");
-        var openWindow = TestWindow.resolve(Optional.of("09:00-18:00"), Optional.of("UTC")).value();
-        var shutWindow = TestWindow.resolve(Optional.of("11:00-12:00"), Optional.of("UTC")).value();
+        var openWindow = TestWindow.resolve(RawValue.of("09:00-18:00"), RawValue.of("UTC")).value();
+        var shutWindow = TestWindow.resolve(RawValue.of("11:00-12:00"), RawValue.of("UTC")).value();
 
         assertThat(AccessPolicy.isOpen(AccessMode.OPEN, TestWindow.closed(), now)).isTrue();
         assertThat(AccessPolicy.isOpen(AccessMode.CLOSED, openWindow, now)).isFalse();

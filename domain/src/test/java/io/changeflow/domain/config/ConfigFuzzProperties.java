@@ -119,7 +119,7 @@ class ConfigFuzzProperties {
     @Test
     void accessModeIsOpenOnlyWhenTheStrippedUpperCasedTextIsOpen() {
         Property.forAll(configText()).tries(5000).check(raw -> {
-            var mode = AccessMode.resolve(Optional.of(raw)).value();
+            var mode = AccessMode.resolve(RawValue.of(raw)).value();
             var text = stripped(raw);
             assertThat(mode == AccessMode.OPEN).as("[%s]", raw)
                     .isEqualTo(spellsOpen(keyword(raw)));
@@ -137,7 +137,7 @@ class ConfigFuzzProperties {
     @Test
     void toggleIsOnOnlyWhenTheStrippedTextSpellsTrue() {
         Property.forAll(configText()).tries(5000).check(raw -> {
-            var on = Toggle.resolve(Optional.of(raw)).value();
+            var on = Toggle.resolve(RawValue.of(raw)).value();
             var t = keyword(raw);
             assertThat(on).as("[%s]", raw)
                     .isEqualTo(t.length() == 4 && t.equalsIgnoreCase("true") && t.chars().allMatch(c -> c < 128));
@@ -154,7 +154,7 @@ class ConfigFuzzProperties {
     @Test
     void rateLimitComesOnlyFromAPositiveStrictIntegerAndSaturates() {
         Property.forAll(oneOf(configText(), numberText())).tries(5000).check(raw -> {
-            var limit = RateLimitSetting.resolve(Optional.of(raw), 10).value();
+            var limit = RateLimitSetting.resolve(RawValue.of(raw), 10).value();
             if (raw.isBlank()) {
                 assertThat(limit).hasValue(10);
                 return;
@@ -173,7 +173,7 @@ class ConfigFuzzProperties {
     @Test
     void retryCountIsTheStrictIntegerClampedToZeroAndTheCapElseTheDefault() {
         Property.forAll(oneOf(configText(), numberText()).zip(ints(0, 10), RetryInput::new)).tries(5000).check(in -> {
-            var count = RetryCount.resolve(Optional.of(in.raw()), in.defaultValue()).value();
+            var count = RetryCount.resolve(RawValue.of(in.raw()), in.defaultValue()).value();
             assertThat(count).isBetween(0, RetryCount.CAP);
             var number = strictInteger(stripped(in.raw()));
             var expected = in.raw().isBlank() || number.isEmpty() ? in.defaultValue()
@@ -225,7 +225,7 @@ class ConfigFuzzProperties {
         Generator<WindowInput> inputs = s -> new WindowInput(windowText().generate(s), elements(ZONES).generate(s),
                 times.generate(s));
         Property.forAll(inputs).tries(5000).check(in -> {
-            var resolved = TestWindow.resolve(Optional.of(in.raw()), Optional.of(in.zone()));
+            var resolved = TestWindow.resolve(RawValue.of(in.raw()), RawValue.of(in.zone()));
             var window = resolved.value();
             var instant = Instant.ofEpochSecond(in.second());
             var text = stripped(in.raw());
@@ -304,7 +304,7 @@ class ConfigFuzzProperties {
     @Test
     void randomZoneTextNeverOpensAWindow() {
         Property.forAll(configText()).tries(2000).check(zone -> {
-            var resolved = TestWindow.resolve(Optional.of("00:00-23:59"), Optional.of(zone));
+            var resolved = TestWindow.resolve(RawValue.of("00:00-23:59"), RawValue.of(zone));
             var valid = isZone(stripped(zone));
             assertThat(resolved.value().isClosed()).as("[%s]", zone).isEqualTo(!valid || zone.isBlank());
         });

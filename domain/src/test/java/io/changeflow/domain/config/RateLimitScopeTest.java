@@ -10,7 +10,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 class RateLimitScopeTest {
 
     private static Resolved<RateLimitScope> resolve(String raw) {
-        return RateLimitScope.resolve(Optional.ofNullable(raw));
+        return RateLimitScope.resolve(new RawValue(Optional.ofNullable(raw)));
     }
 
     @Test

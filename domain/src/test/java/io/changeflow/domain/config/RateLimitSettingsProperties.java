@@ -13,7 +13,6 @@ import io.changeflow.propertytesting.Property;
 import java.math.BigInteger;
 import java.time.Duration;
 import java.util.Locale;
-import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -45,7 +44,7 @@ class RateLimitSettingsProperties {
     @Test
     void scopeIsClusterOnlyWhenTheStrippedTextSpellsCluster() {
         Property.forAll(scopeText()).tries(5000).check(raw -> {
-            var scope = RateLimitScope.resolve(Optional.of(raw)).value();
+            var scope = RateLimitScope.resolve(RawValue.of(raw)).value();
             // ASCII only: toUpperCase folds look-alikes (U+017F, the long s, into S) into the keyword
             var text = ConfigFuzzProperties.keyword(raw);
             assertThat(scope == RateLimitScope.CLUSTER).as("[%s]", raw)
@@ -56,7 +55,7 @@ class RateLimitSettingsProperties {
     @Test
     void windowIsTheStrictIntegerWithinOneSecondAndTheCapElseTheDefault() {
         Property.forAll(secondsText()).tries(5000).check(raw -> {
-            var window = RateLimitWindow.resolve(Optional.of(raw)).value();
+            var window = RateLimitWindow.resolve(RawValue.of(raw)).value();
             assertThat(window).isBetween(Duration.ofSeconds(1), Duration.ofSeconds(RateLimitWindow.MAX_SECONDS));
             var text = ConfigFuzzProperties.stripped(raw);
             var expected = text.matches("[+-]?[0-9]+") && new BigInteger(text).signum() > 0

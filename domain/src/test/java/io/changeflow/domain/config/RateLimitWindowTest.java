@@ -12,7 +12,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 class RateLimitWindowTest {
 
     private static Resolved<Duration> resolve(String raw) {
-        return RateLimitWindow.resolve(Optional.ofNullable(raw));
+        return RateLimitWindow.resolve(new RawValue(Optional.ofNullable(raw)));
     }
 
     @ParameterizedTest

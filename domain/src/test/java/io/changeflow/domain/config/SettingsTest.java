@@ -17,7 +17,7 @@ class SettingsTest {
     class RateLimit {
 
         private OptionalInt resolve(String raw, int annotationDefault) {
-            return RateLimitSetting.resolve(Optional.ofNullable(raw), annotationDefault).value();
+            return RateLimitSetting.resolve(new RawValue(Optional.ofNullable(raw)), annotationDefault).value();
         }
 
         @Test
@@ -25,7 +25,7 @@ class SettingsTest {
             assertThat(resolve(null, 10)).hasValue(10);
             assertThat(resolve("", 10)).hasValue(10);
             assertThat(resolve("  \t", 10)).hasValue(10);
-            assertThat(RateLimitSetting.resolve(Optional.empty(), 10).rule()).contains("default 10");
+            assertThat(RateLimitSetting.resolve(RawValue.missing(), 10).rule()).contains("default 10");
         }
 
         @Test
@@ -37,7 +37,7 @@ class SettingsTest {
         @ParameterizedTest
         @CsvSource({"1,1", "5,5", "' 7 ',7", "+3,3", "2147483647,2147483647", "010,10"})
         void readsAPositiveLimit(String raw, int limit) {
-            var resolved = RateLimitSetting.resolve(Optional.of(raw), 10);
+            var resolved = RateLimitSetting.resolve(RawValue.of(raw), 10);
             assertThat(resolved.value()).hasValue(limit);
             assertThat(resolved.rule()).isEqualTo("configured");
         }
@@ -45,7 +45,7 @@ class SettingsTest {
         @ParameterizedTest
         @ValueSource(strings = {"0", "-1", "-2147483648", "00", "-2147483649", "-99999999999", "-99999999999999999999999"})
         void nonPositiveStopsLimiting(String raw) {
-            var resolved = RateLimitSetting.resolve(Optional.of(raw), 10);
+            var resolved = RateLimitSetting.resolve(RawValue.of(raw), 10);
             assertThat(resolved.value()).isEmpty();
             assertThat(resolved.rule()).isEqualTo("not positive: no limiting");
         }
@@ -54,7 +54,7 @@ class SettingsTest {
         @ValueSource(strings = {"abc", "1.5", "1e3", "10/min", "0x10", "ten", "1 0", "--1", "+-1", "+", "-", "1_000",
                 "٥", "٣", "１０", "१०", "10\u0000", "\u000010", "1\u00000", "\u000110\u001f", "10\u0085", "10\u00a0"})
         void garbageStopsLimitingInsteadOfBlockingEveryone(String raw) {
-            var resolved = RateLimitSetting.resolve(Optional.of(raw), 10);
+            var resolved = RateLimitSetting.resolve(RawValue.of(raw), 10);
             assertThat(resolved.value()).isEmpty();
             assertThat(resolved.rule()).isEqualTo("unparsable: no limiting");
         }
@@ -63,7 +63,7 @@ class SettingsTest {
         @ValueSource(strings = {"2147483648", "99999999999", "+99999999999", "9223372036854775807", "9223372036854775808",
                 "99999999999999999999999", " 99999999999 "})
         void hugeValuesSaturateAtTheLargestLimit(String raw) {
-            var resolved = RateLimitSetting.resolve(Optional.of(raw), 10);
+            var resolved = RateLimitSetting.resolve(RawValue.of(raw), 10);
             assertThat(resolved.value()).hasValue(Integer.MAX_VALUE);
             assertThat(resolved.rule()).isEqualTo("above the largest limit: 2147483647");
         }
@@ -83,7 +83,7 @@ class SettingsTest {
     class Retries {
 
         private int resolve(String raw) {
-            return RetryCount.resolve(Optional.ofNullable(raw), 3).value();
+            return RetryCount.resolve(new RawValue(Optional.ofNullable(raw)), 3).value();
         }
 
         @Test
@@ -102,7 +102,7 @@ class SettingsTest {
         @ParameterizedTest
         @ValueSource(strings = {"-1", "-100", "-2147483648"})
         void negativeMeansNoRetries(String raw) {
-            var resolved = RetryCount.resolve(Optional.of(raw), 3);
+            var resolved = RetryCount.resolve(RawValue.of(raw), 3);
             assertThat(resolved.value()).isZero();
             assertThat(resolved.rule()).contains("negative");
         }
@@ -117,17 +117,17 @@ class SettingsTest {
         @ValueSource(strings = {"abc", "3.0", "three", "1e1", "0x3", "٥", "٣", "３", "+-1", "5\u0000", "\u00005",
                 "\u00015\u001f"})
         void garbageGivesTheDefault(String raw) {
-            var resolved = RetryCount.resolve(Optional.of(raw), 3);
+            var resolved = RetryCount.resolve(RawValue.of(raw), 3);
             assertThat(resolved.value()).isEqualTo(3);
             assertThat(resolved.rule()).isEqualTo("unparsable: default 3");
         }
 
         @Test
         void hugeValuesSaturateAtTheCapOrZero() {
-            var huge = RetryCount.resolve(Optional.of("99999999999"), 3);
+            var huge = RetryCount.resolve(RawValue.of("99999999999"), 3);
             assertThat(huge.value()).isEqualTo(RetryCount.CAP);
             assertThat(huge.rule()).isEqualTo("above the cap: 10");
-            var hugeNegative = RetryCount.resolve(Optional.of("-99999999999"), 3);
+            var hugeNegative = RetryCount.resolve(RawValue.of("-99999999999"), 3);
             assertThat(hugeNegative.value()).isZero();
             assertThat(hugeNegative.rule()).isEqualTo("negative: 0");
             assertThat(resolve("99999999999999999999999")).isEqualTo(10);
@@ -137,9 +137,9 @@ class SettingsTest {
 
         @Test
         void stripsUnicodeWhitespaceButNotControlCharacters() {
-            assertThat(RetryCount.resolve(Optional.of("\u20037\u3000"), 5).value()).isEqualTo(7);
-            assertThat(RetryCount.resolve(Optional.of("7\u0000"), 5).value()).isEqualTo(5);
-            assertThat(RetryCount.resolve(Optional.of("\u00007"), 5).value()).isEqualTo(5);
+            assertThat(RetryCount.resolve(RawValue.of("\u20037\u3000"), 5).value()).isEqualTo(7);
+            assertThat(RetryCount.resolve(RawValue.of("7\u0000"), 5).value()).isEqualTo(5);
+            assertThat(RetryCount.resolve(RawValue.of("\u00007"), 5).value()).isEqualTo(5);
         }
     }
 
@@ -149,7 +149,7 @@ class SettingsTest {
         @ParameterizedTest
         @ValueSource(strings = {"true", "TRUE", "True", " true ", "\ttRuE\n"})
         void isOnOnlyForTrueInAnyCase(String raw) {
-            assertThat(Toggle.resolve(Optional.of(raw)).value()).isTrue();
+            assertThat(Toggle.resolve(RawValue.of(raw)).value()).isTrue();
         }
 
         @ParameterizedTest
@@ -157,26 +157,26 @@ class SettingsTest {
                 "\"true\"", "true\u0000", "\u0000true", "tr\u0000ue", "\u0001true\u001f", "true\u0085", "true\u00a0",
                 "\u200btrue", "\ufefftrue", "ｔｒｕｅ", "trUe\u007f"})
         void isOffForAnythingElse(String raw) {
-            assertThat(Toggle.resolve(Optional.of(raw)).value()).as(raw).isFalse();
+            assertThat(Toggle.resolve(RawValue.of(raw)).value()).as(raw).isFalse();
         }
 
         @ParameterizedTest
         @ValueSource(strings = {"\u2003true\u3000", "true\u2028", "\u1680TRUE", "\ttrue\r\n"})
         void stripsUnicodeWhitespace(String raw) {
-            assertThat(Toggle.resolve(Optional.of(raw)).value()).isTrue();
+            assertThat(Toggle.resolve(RawValue.of(raw)).value()).isTrue();
         }
 
         @ParameterizedTest
         @ValueSource(strings = {"\u000btrue\f", "true\u001f", "\u001ctrue", "true\u0000"})
         void staysOffWithControlCharacters(String raw) {
-            var resolved = Toggle.resolve(Optional.of(raw));
+            var resolved = Toggle.resolve(RawValue.of(raw));
             assertThat(resolved.value()).isFalse();
             assertThat(resolved.rule()).contains("control characters");
         }
 
         @Test
         void isOffWhenMissing() {
-            var resolved = Toggle.resolve(Optional.empty());
+            var resolved = Toggle.resolve(RawValue.missing());
             assertThat(resolved.value()).isFalse();
             assertThat(resolved.rule()).contains("missing");
         }
@@ -186,7 +186,7 @@ class SettingsTest {
     class Approver {
 
         private ApproverMode resolve(String raw) {
-            return ApproverMode.resolve(Optional.ofNullable(raw)).value();
+            return ApproverMode.resolve(new RawValue(Optional.ofNullable(raw))).value();
         }
 
         @Test
@@ -204,7 +204,7 @@ class SettingsTest {
         @ParameterizedTest
         @ValueSource(strings = {"CLIENT_LIBRARY", "client-library", "Client_Library "})
         void readsClientLibrary(String raw) {
-            var resolved = ApproverMode.resolve(Optional.of(raw));
+            var resolved = ApproverMode.resolve(RawValue.of(raw));
             assertThat(resolved.value()).isEqualTo(ApproverMode.CLIENT_LIBRARY);
             assertThat(resolved.rule()).isEqualTo("configured");
         }
@@ -212,7 +212,7 @@ class SettingsTest {
         @ParameterizedTest
         @ValueSource(strings = {"http", "direct", "DIRECTHTTP", "direct http", "gitlab4j"})
         void keepsTheClientLibraryForAnythingUnknown(String raw) {
-            var resolved = ApproverMode.resolve(Optional.of(raw));
+            var resolved = ApproverMode.resolve(RawValue.of(raw));
             assertThat(resolved.value()).isEqualTo(ApproverMode.CLIENT_LIBRARY);
             assertThat(resolved.rule()).contains("unknown");
         }

@@ -9,7 +9,6 @@ import java.time.LocalDateTime;
 import java.time.LocalTime;
 import java.time.ZoneId;
 import java.util.ArrayList;
-import java.util.Optional;
 import java.util.TimeZone;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -21,7 +20,7 @@ class TestWindowTest {
     private static final LocalDate MONDAY = LocalDate.of(2025, 6, 2);
 
     private static TestWindow window(String window, String zone) {
-        var resolved = TestWindow.resolve(Optional.of(window), Optional.of(zone));
+        var resolved = TestWindow.resolve(RawValue.of(window), RawValue.of(zone));
         assertThat(resolved.rule()).as(window + " in " + zone).isEqualTo("configured");
         assertThat(resolved.value().isClosed()).isFalse();
         return resolved.value();
@@ -193,17 +192,17 @@ class TestWindowTest {
 
     @Test
     void missingWindowOrZoneGivesTheClosedWindow() {
-        assertClosed(TestWindow.resolve(Optional.empty(), Optional.of("UTC")), "missing window");
-        assertClosed(TestWindow.resolve(Optional.of("  "), Optional.of("UTC")), "missing window");
-        assertClosed(TestWindow.resolve(Optional.of("09:00-18:00"), Optional.empty()), "missing zone");
-        assertClosed(TestWindow.resolve(Optional.of("09:00-18:00"), Optional.of(" ")), "missing zone");
+        assertClosed(TestWindow.resolve(RawValue.missing(), RawValue.of("UTC")), "missing window");
+        assertClosed(TestWindow.resolve(RawValue.of("  "), RawValue.of("UTC")), "missing window");
+        assertClosed(TestWindow.resolve(RawValue.of("09:00-18:00"), RawValue.missing()), "missing zone");
+        assertClosed(TestWindow.resolve(RawValue.of("09:00-18:00"), RawValue.of(" ")), "missing zone");
     }
 
     @ParameterizedTest
     @ValueSource(strings = {"Mars/Olympus", "Europe/Berln", "CET+1", "+25:00", "UTC+", "europe/berlin ", "GMT+99",
             "Europe/Berlin/X", "../etc/passwd"})
     void invalidZoneGivesTheClosedWindow(String zone) {
-        var resolved = TestWindow.resolve(Optional.of("09:00-18:00"), Optional.of(zone));
+        var resolved = TestWindow.resolve(RawValue.of("09:00-18:00"), RawValue.of(zone));
         assertThat(resolved.value().isClosed()).isTrue();
         assertThat(resolved.value().contains(utc("2025-06-02T12:00:00Z"))).isFalse();
     }
@@ -214,7 +213,7 @@ class TestWindowTest {
             "MON09:00-10:00", "XYZ 09:00-10:00", "MON-TUE-WED 09:00-10:00", "MONDAY 09:00-10:00", "MO 09:00-10:00",
             "MON,,TUE 09:00-10:00", "MON, 09:00-10:00", "MON-FRI", "MON-FRI 09:00", "０９:００-１８:００", "09:00–18:00"})
     void invalidWindowGivesTheClosedWindow(String window) {
-        var resolved = TestWindow.resolve(Optional.of(window), Optional.of("UTC"));
+        var resolved = TestWindow.resolve(RawValue.of(window), RawValue.of("UTC"));
         assertThat(resolved.value().isClosed()).as(window).isTrue();
         assertThat(resolved.rule()).contains("closed");
         for (var day : DayOfWeek.values()) {
@@ -226,7 +225,7 @@ class TestWindowTest {
 
     @Test
     void emptyWindowIsClosed() {
-        assertClosed(TestWindow.resolve(Optional.of("09:00-09:00"), Optional.of("UTC")), "empty");
+        assertClosed(TestWindow.resolve(RawValue.of("09:00-09:00"), RawValue.of("UTC")), "empty");
     }
 
     @Test
@@ -240,13 +239,13 @@ class TestWindowTest {
 
     @Test
     void stripsUnicodeWhitespaceButNotControlCharacters() {
-        var spaced = TestWindow.resolve(Optional.of("\u2003MON-FRI 09:00-18:00\u3000"), Optional.of("\u2028UTC "));
+        var spaced = TestWindow.resolve(RawValue.of("\u2003MON-FRI 09:00-18:00\u3000"), RawValue.of("\u2028UTC "));
         assertThat(spaced.rule()).isEqualTo("configured");
         assertThat(spaced.value()).hasToString("MON-FRI 09:00-18:00 UTC");
-        assertClosed(TestWindow.resolve(Optional.of("09:00-18:00\u0000"), Optional.of("UTC")), "control characters");
-        assertClosed(TestWindow.resolve(Optional.of("\u000109:00-18:00"), Optional.of("UTC")), "control characters");
-        assertClosed(TestWindow.resolve(Optional.of("09:00-18:00"), Optional.of("UTC\u0000")), "control characters");
-        assertClosed(TestWindow.resolve(Optional.of("09:00-18:00\u001f"), Optional.of("UTC")), "control characters");
+        assertClosed(TestWindow.resolve(RawValue.of("09:00-18:00\u0000"), RawValue.of("UTC")), "control characters");
+        assertClosed(TestWindow.resolve(RawValue.of("\u000109:00-18:00"), RawValue.of("UTC")), "control characters");
+        assertClosed(TestWindow.resolve(RawValue.of("09:00-18:00"), RawValue.of("UTC\u0000")), "control characters");
+        assertClosed(TestWindow.resolve(RawValue.of("09:00-18:00\u001f"), RawValue.of("UTC")), "control characters");
     }
 
     @Test

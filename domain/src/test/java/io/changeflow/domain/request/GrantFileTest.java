@@ -136,7 +136,7 @@ class GrantFileTest {
         var target = new Target(TARGET, "DB prod (read)", "read-only access", "platform/access-config",
                 "grants/db-prod-readonly.txt", false, null);
         var current = HEADER + "alice until=2025-01-01T00:00:00Z op=" + OP1 + "\n";
-        var preview = ChangePreview.of(target, Optional.of(current), grant("alice", "2026-01-01T00:00:00Z", OP2));
+        var preview = ChangePreview.of(target, current, grant("alice", "2026-01-01T00:00:00Z", OP2));
         assertThat(preview.project()).isEqualTo("platform/access-config");
         assertThat(preview.filePath()).isEqualTo("grants/db-prod-readonly.txt");
         assertThat(preview.removedLine()).contains("alice until=2025-01-01T00:00:00Z op=" + OP1);
@@ -146,10 +146,10 @@ class GrantFileTest {
     @Test
     void previewOfANewSubjectRemovesNothing() {
         var target = new Target(TARGET, "DB", "d", "platform/access-config", "grants/db.txt", false, null);
-        var preview = ChangePreview.of(target, Optional.of(HEADER + "alice until=never op=" + OP1 + "\n"), grant("bob", null, OP2));
+        var preview = ChangePreview.of(target, HEADER + "alice until=never op=" + OP1 + "\n", grant("bob", null, OP2));
         assertThat(preview.removedLine()).isEmpty();
         assertThat(preview.addedLine()).isEqualTo("bob until=never op=" + OP2);
-        assertThat(ChangePreview.of(target, Optional.empty(), grant("bob", null, OP2)).removedLine()).isEmpty();
+        assertThat(ChangePreview.of(target, grant("bob", null, OP2)).removedLine()).isEmpty();
     }
 
     @Test

@@ -9,26 +9,10 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * Durable execution of workflow steps in the shared database: a scheduled step survives a crash
- * and is picked up by any instance; waiting is a rescheduling, never a sleeping thread.
- *
- * <p><b>Identity.</b> A step is identified by its {@link Step#instanceId() kind and ref}: at most one
- * step of a kind is pending or running per ref (operation or batch); scheduling a step whose
- * instance is already pending replaces it (its delay and data). Different kinds of the same ref may
- * coexist (e.g. a CLOSE while a HANDLE waits): every step re-reads the state when it runs and stops
- * when it has nothing to do, so a superseded step is harmless.
- *
- * <p><b>Running steps.</b> The scheduler adapter runs a due step through the application's
- * {@code RunWorkflowStep} and applies the returned outcome to the same task: "done" deletes it,
- * "reschedule" updates it in place (next run time and data), "next" schedules the following step
- * first and then deletes the current one (a crash in between re-runs the current step, which every
- * step tolerates). Those continuations of already admitted work are never refused by the backlog
- * bound. A step that throws is retried later by the adapter's failure policy (steps write their own
- * failure states before returning; only a failed state write or a JVM error escapes).
- *
- * <p><b>Bounded backlog.</b> {@link #schedule} admits new work only while fewer than the configured
- * number of steps are waiting to run; when full it refuses and the caller writes the declared
- * failure state, so overload becomes a visible, counted failure instead of "processing" forever.
+ * Durable execution of workflow steps in the shared database: a scheduled step survives a crash and is
+ * picked up by any instance; waiting is a rescheduling, never a sleeping thread. At most one step of a kind
+ * is pending or running per ref; {@link #schedule} refuses new work when the backlog is full. Identity,
+ * outcomes and the backlog bound: docs/workflow.md.
  */
 public interface WorkQueue {
 
