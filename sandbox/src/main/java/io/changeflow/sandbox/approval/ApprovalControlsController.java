@@ -28,19 +28,17 @@ class ApprovalControlsController extends SimulatorControlsController {
     }
 
     @Override
-    protected Runnable changes(Map<String, Object> body) {
+    protected void apply(Map<String, Object> body) {
         var mode = body.containsKey("mode") ? parseMode(body.get("mode")) : null;
         var early = body.containsKey("earlyCallbacks") ? parseEarly(body.get("earlyCallbacks")) : null;
         var oneShots = OneShotControls.of(body);
-        return () -> {
-            if (mode != null) {
-                simulator.mode(mode);
-            }
-            if (early != null) {
-                simulator.earlyCallbacks(early.orElse(null));
-            }
-            oneShots.applyTo(simulator.callbacks());
-        };
+        if (mode != null) {
+            simulator.mode(mode);
+        }
+        if (body.containsKey("earlyCallbacks")) {
+            simulator.earlyCallbacks(early.orElse(null));
+        }
+        oneShots.applyTo(simulator.callbacks());
     }
 
     @Override

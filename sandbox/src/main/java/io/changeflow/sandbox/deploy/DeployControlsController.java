@@ -25,19 +25,29 @@ class DeployControlsController extends SimulatorControlsController {
     }
 
     @Override
-    protected Runnable changes(Map<String, Object> body) {
-        var lostShare = body.containsKey("lostShare") ? parseShare(body.get("lostShare")) : null;
-        var include = body.containsKey("includeOperationIds") ? parseInclude(body.get("includeOperationIds")) : null;
+    protected void apply(Map<String, Object> body) {
+        Double lostShare = null;
+        if (body.containsKey("lostShare")) {
+            if (!(body.get("lostShare") instanceof Number share) || !(share.doubleValue() >= 0 && share.doubleValue() <= 1)) {
+                throw new IllegalArgumentException("lostShare must be a number in [0, 1]");
+            }
+            lostShare = share.doubleValue();
+        }
+        Boolean include = null;
+        if (body.containsKey("includeOperationIds")) {
+            if (!(body.get("includeOperationIds") instanceof Boolean flag)) {
+                throw new IllegalArgumentException("includeOperationIds must be true or false");
+            }
+            include = flag;
+        }
         var oneShots = OneShotControls.of(body);
-        return () -> {
-            if (lostShare != null) {
-                simulator.lostShare(lostShare);
-            }
-            if (include != null) {
-                simulator.includeOperationIds(include);
-            }
-            oneShots.applyTo(simulator.callbacks());
-        };
+        if (lostShare != null) {
+            simulator.lostShare(lostShare);
+        }
+        if (include != null) {
+            simulator.includeOperationIds(include);
+        }
+        oneShots.applyTo(simulator.callbacks());
     }
 
     @Override
@@ -49,17 +59,4 @@ class DeployControlsController extends SimulatorControlsController {
         return view;
     }
 
-    private static Double parseShare(Object raw) {
-        if (!(raw instanceof Number share) || !(share.doubleValue() >= 0 && share.doubleValue() <= 1)) {
-            throw new IllegalArgumentException("lostShare must be a number in [0, 1]");
-        }
-        return share.doubleValue();
-    }
-
-    private static Boolean parseInclude(Object raw) {
-        if (!(raw instanceof Boolean flag)) {
-            throw new IllegalArgumentException("includeOperationIds must be true or false");
-        }
-        return flag;
-    }
 }

@@ -11,8 +11,8 @@ import org.springframework.web.bind.annotation.RequestBody;
 
 /**
  * What the runtime controls of a simulator share ({@code GET|PUT} under the subclass's path): the GET shows
- * {@link #view()}; the PUT reads and checks the whole body first ({@link #changes}), then applies it, and answers
- * 400 INVALID_REQUEST with the reason when a field is not valid (nothing changed) or the body is no JSON object.
+ * {@link #view()}; the PUT applies the fields its body names ({@link #apply}), and answers 400 INVALID_REQUEST
+ * with the reason when a field is not valid (nothing changed) or the body is no JSON object.
  */
 public abstract class SimulatorControlsController {
 
@@ -27,11 +27,10 @@ public abstract class SimulatorControlsController {
     protected abstract Map<String, Object> view();
 
     /**
-     * Reads the fields {@code body} names; IllegalArgumentException when one is not valid.
-     *
-     * @return what sets them on the simulator
+     * Sets the fields {@code body} names on the simulator; IllegalArgumentException when one is not valid, thrown
+     * before anything is changed (every field is read and checked first).
      */
-    protected abstract Runnable changes(Map<String, Object> body);
+    protected abstract void apply(Map<String, Object> body);
 
     @GetMapping
     public final SandboxEnvelope read(HttpServletResponse response) {
@@ -41,7 +40,7 @@ public abstract class SimulatorControlsController {
     @PutMapping
     public final ResponseEntity<SandboxEnvelope> change(@RequestBody Map<String, Object> body, HttpServletResponse response) {
         try {
-            changes(body).run();
+            apply(body);
         } catch (IllegalArgumentException e) {
             return ResponseEntity.badRequest().body(SandboxEnvelope.of("INVALID_REQUEST", e.getMessage(), null, response));
         }
