@@ -44,12 +44,10 @@ public final class ConfirmDeployed {
         }
     }
 
-    private final Operations operations;
     private final MarkDeployed markDeployed;
     private final OperatorDeployAction action;
 
     public ConfirmDeployed(Operations operations, MarkDeployed markDeployed, AuditLog audit, Clock clock) {
-        this.operations = operations;
         this.markDeployed = markDeployed;
         this.action = new OperatorDeployAction(operations, audit, clock, ACTION);
     }
@@ -79,7 +77,7 @@ public final class ConfirmDeployed {
 
     /** The flip did not happen here: someone else got there first, or it moved out of the merged states. */
     private Result afterLostRace(OperationId id, BindingStatus inEffect) {
-        var now = operations.find(id).flatMap(o -> o.binding());
+        var now = action.bindingNow(id);
         return now.equals(Optional.of(inEffect))
                 ? new Result.AlreadyInEffect()
                 : new Result.NotAllowed("The request changed meanwhile; look at it again.");

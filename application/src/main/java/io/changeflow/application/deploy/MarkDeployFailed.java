@@ -5,7 +5,6 @@ import io.changeflow.application.port.out.Operations;
 import io.changeflow.application.port.out.Operations.StepNote;
 import io.changeflow.application.workflow.StateChanges;
 import io.changeflow.domain.PreemptedException;
-import io.changeflow.domain.operation.Operation;
 import io.changeflow.domain.request.OperationId;
 import io.changeflow.domain.state.BindingStatus;
 import io.changeflow.domain.state.IllegalTransitionException;
@@ -40,12 +39,10 @@ public final class MarkDeployFailed {
         record Marked(OperationId operationId) implements Result {}
     }
 
-    private final Operations operations;
     private final StateChanges changes;
     private final OperatorDeployAction action;
 
     public MarkDeployFailed(Operations operations, StateChanges changes, AuditLog audit, Clock clock) {
-        this.operations = operations;
         this.changes = changes;
         this.action = new OperatorDeployAction(operations, audit, clock, ACTION);
     }
@@ -65,7 +62,7 @@ public final class MarkDeployFailed {
                 // pinned to the version the decision was made on: a request that moved on meanwhile is not overwritten
                 return new Result.Marked(changes.apply(op, WorkflowEvent.DEPLOY_MARKED_FAILED, note).id());
             } catch (PreemptedException | IllegalTransitionException movedOn) {
-                var now = operations.find(op.id()).flatMap(Operation::binding);
+                var now = action.bindingNow(op.id());
                 return allowedFrom(now) && !now.equals(Optional.of(BindingStatus.DEPLOY_FAILED))
                         ? new Result.NotAllowed("The request changed meanwhile (it is " + OperatorDeployAction.describe(now)
                                 + " now); look at it again.")

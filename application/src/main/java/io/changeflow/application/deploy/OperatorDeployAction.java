@@ -46,6 +46,11 @@ final class OperatorDeployAction {
         return result;
     }
 
+    /** The request's binding status as it is now, read again (after a write that lost a race). */
+    Optional<BindingStatus> bindingNow(OperationId id) {
+        return operations.find(id).flatMap(Operation::binding);
+    }
+
     /** The binding status now, as a person reads it. */
     static String describe(Optional<BindingStatus> binding) {
         return binding.map(Enum::name).orElse("replaced by a newer request");

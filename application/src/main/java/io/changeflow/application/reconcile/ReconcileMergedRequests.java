@@ -5,6 +5,7 @@ import io.changeflow.application.port.out.CallbackInbox;
 import io.changeflow.application.port.out.Operations;
 import io.changeflow.application.port.out.Operations.StepNote;
 import io.changeflow.application.port.out.ScanCursors;
+import io.changeflow.application.recovery.FairScan;
 import io.changeflow.domain.operation.MergeRequestRef;
 import io.changeflow.domain.operation.Operation;
 import io.changeflow.domain.reconcile.Matching;
@@ -84,7 +85,7 @@ public final class ReconcileMergedRequests {
 
     private final Operations operations;
     private final CallbackInbox inbox;
-    private final ScanCursors cursors;
+    private final FairScan scan;
     private final MarkDeployed markDeployed;
     private final AuditLog audit;
     private final Policy policy;
@@ -94,7 +95,7 @@ public final class ReconcileMergedRequests {
                                    AuditLog audit, Policy policy, Clock clock) {
         this.operations = operations;
         this.inbox = inbox;
-        this.cursors = cursors;
+        this.scan = new FairScan(operations, cursors, SCAN);
         this.markDeployed = markDeployed;
         this.audit = audit;
         this.policy = policy;
@@ -102,16 +103,13 @@ public final class ReconcileMergedRequests {
     }
 
     public Result reconcile(Command command) {
-        var page = operations.scan(policy.candidates(), policy.minAge(), cursors.position(SCAN), Math.max(1, command.limit()));
-        // remembered before the page is processed: a record whose processing fails is looked at again in the
-        // next cycle, and cannot hold the scan at its position
-        cursors.remember(SCAN, page.next());
-        var advances = decide(page.operations()).stream()
+        var page = scan.next(policy.candidates(), policy.minAge(), Math.max(1, command.limit()));
+        var advances = decide(page).stream()
                 .map(decided -> new Operations.Pinned(decided.op(), new StepNote(decided.inferred() ? INFERRED_NOTE : EXACT_NOTE,
                         "reconciliation")))
                 .toList();
         var advanced = advances.isEmpty() ? 0 : markDeployed.markDeployed(advances).size();
-        var result = new Result(page.operations().size(), advanced);
+        var result = new Result(page.size(), advanced);
         command.operator().ifPresent(operator -> audit.record(new AuditLog.Entry("reconcile:" + UUID.randomUUID(), operator,
                 "RECONCILE", "reconciliation", Map.of("examined", String.valueOf(result.examined()),
                         "advanced", String.valueOf(result.advanced())), clock.instant())));

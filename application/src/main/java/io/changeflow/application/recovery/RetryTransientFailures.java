@@ -68,7 +68,7 @@ public final class RetryTransientFailures {
     private final WorkQueue queue;
     private final StateChanges changes;
     private final TransientRetries retries;
-    private final ScanCursors cursors;
+    private final FairScan scan;
     private final int limit;
 
     public RetryTransientFailures(Operations operations, WorkQueue queue, StateChanges changes, TransientRetries retries,
@@ -77,17 +77,14 @@ public final class RetryTransientFailures {
         this.queue = queue;
         this.changes = changes;
         this.retries = retries;
-        this.cursors = cursors;
+        this.scan = new FairScan(operations, cursors, SCAN);
         this.limit = limit < 1 ? DEFAULT_LIMIT : limit;
     }
 
     public Result run(Command command) {
         var scheduled = 0;
         var gaveUp = 0;
-        var page = operations.scan(FAILED, Duration.ZERO, cursors.position(SCAN), limit);
-        // remembered first: a request whose processing fails cannot hold the scan at its position
-        cursors.remember(SCAN, page.next());
-        for (var op : page.operations()) {
+        for (var op : scan.next(FAILED, Duration.ZERO, limit)) {
             var kind = retriedStep(op);
             if (kind.isEmpty() || queue.isScheduled(kind.get(), op.id().value())) {
                 continue;

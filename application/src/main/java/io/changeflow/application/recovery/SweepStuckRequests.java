@@ -68,18 +68,18 @@ public final class SweepStuckRequests {
     /** What one run did. */
     public record Result(int failed, int rescheduled, int readmitted) {}
 
-    private final Operations operations;
+    private final FairScan failScan;
+    private final FairScan lostTaskScan;
     private final Targets targets;
     private final Batches batches;
     private final WorkQueue queue;
     private final StateChanges changes;
-    private final ScanCursors cursors;
     private final Policy policy;
 
     public SweepStuckRequests(Operations operations, Targets targets, Batches batches, WorkQueue queue,
                               StateChanges changes, ScanCursors cursors, Policy policy) {
-        this.operations = operations;
-        this.cursors = cursors;
+        this.failScan = new FairScan(operations, cursors, FAIL_SCAN);
+        this.lostTaskScan = new FairScan(operations, cursors, LOST_TASK_SCAN);
         this.targets = targets;
         this.batches = batches;
         this.queue = queue;
@@ -89,14 +89,14 @@ public final class SweepStuckRequests {
 
     public Result sweep(Command command) {
         var failed = 0;
-        for (var op : page(FAIL_SCAN, STEPPING, policy.failAfter())) {
+        for (var op : failScan.next(STEPPING, policy.failAfter(), policy.limit())) {
             if (!NextAction.PENDING.contains(op.step()) && declareFailure(op)) {
                 failed++;
             }
         }
         var rescheduled = 0;
         var readmitted = 0;
-        for (var op : page(LOST_TASK_SCAN, QUIET, policy.lostTaskAfter())) {
+        for (var op : lostTaskScan.next(QUIET, policy.lostTaskAfter(), policy.limit())) {
             if (op.binding().equals(Optional.of(BindingStatus.BATCH_WAITING))) {
                 var target = targets.find(op.target());
                 if (batches.admit(op.id(), target.map(t -> t.partitionOf(op.kind())).orElse(Target.DEFAULT_PARTITION))) {
@@ -115,13 +115,6 @@ public final class SweepStuckRequests {
             }
         }
         return new Result(failed, rescheduled, readmitted);
-    }
-
-    /** The next page of the scan, its position remembered first (a row that fails cannot hold the scan). */
-    private List<Operation> page(String scan, Set<BindingStatus> statuses, Duration olderThan) {
-        var page = operations.scan(statuses, olderThan, cursors.position(scan), policy.limit());
-        cursors.remember(scan, page.next());
-        return page.operations();
     }
 
     private boolean declareFailure(Operation op) {

@@ -1,18 +1,11 @@
 package io.changeflow.sandbox.approval;
 
-import io.changeflow.sandbox.fault.SandboxEnvelope;
-import jakarta.servlet.http.HttpServletResponse;
-import java.time.Duration;
+import io.changeflow.sandbox.fault.SimulatorControlsController;
+import io.changeflow.sandbox.webhook.OneShotControls;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import org.springframework.http.ResponseEntity;
-import org.springframework.http.converter.HttpMessageNotReadableException;
-import org.springframework.web.bind.annotation.ExceptionHandler;
-import org.springframework.web.bind.annotation.GetMapping;
-import org.springframework.web.bind.annotation.PutMapping;
-import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RestController;
 
@@ -25,58 +18,31 @@ import org.springframework.web.bind.annotation.RestController;
  */
 @RestController
 @RequestMapping("/sandbox/faults/approval/controls")
-class ApprovalControlsController {
+class ApprovalControlsController extends SimulatorControlsController {
 
     private final ApprovalSimulator simulator;
 
     ApprovalControlsController(ApprovalSimulator simulator) {
+        super("Approval simulator controls");
         this.simulator = simulator;
     }
 
-    @GetMapping
-    SandboxEnvelope read(HttpServletResponse response) {
-        return SandboxEnvelope.of("OK", "Approval simulator controls", view(), response);
-    }
-
-    @PutMapping
-    ResponseEntity<SandboxEnvelope> change(@RequestBody Map<String, Object> body, HttpServletResponse response) {
-        try {
-            var mode = body.containsKey("mode") ? parseMode(body.get("mode")) : null;
-            var early = body.containsKey("earlyCallbacks") ? parseEarly(body.get("earlyCallbacks")) : null;
-            var loseNext = count(body, "loseNext");
-            var duplicateNext = count(body, "duplicateNext");
-            var lateNext = count(body, "lateNext");
-            var lateMillis = count(body, "lateMillis");
-            if (lateNext != null && lateMillis == null) {
-                throw new IllegalArgumentException("lateNext needs lateMillis");
-            }
-            if (mode != null) {
-                simulator.mode(mode);
-            }
-            if (body.containsKey("earlyCallbacks")) {
-                simulator.earlyCallbacks(early.orElse(null));
-            }
-            if (loseNext != null) {
-                simulator.callbacks().loseNext(loseNext);
-            }
-            if (duplicateNext != null) {
-                simulator.callbacks().duplicateNext(duplicateNext);
-            }
-            if (lateNext != null) {
-                simulator.callbacks().delayNext(lateNext, Duration.ofMillis(lateMillis));
-            }
-        } catch (IllegalArgumentException e) {
-            return ResponseEntity.badRequest().body(SandboxEnvelope.of("INVALID_REQUEST", e.getMessage(), null, response));
+    @Override
+    protected void apply(Map<String, Object> body) {
+        var mode = body.containsKey("mode") ? parseMode(body.get("mode")) : null;
+        var early = body.containsKey("earlyCallbacks") ? parseEarly(body.get("earlyCallbacks")) : null;
+        var oneShots = OneShotControls.of(body);
+        if (mode != null) {
+            simulator.mode(mode);
         }
-        return ResponseEntity.ok(SandboxEnvelope.of("OK", "Approval simulator controls updated", view(), response));
+        if (body.containsKey("earlyCallbacks")) {
+            simulator.earlyCallbacks(early.orElse(null));
+        }
+        oneShots.applyTo(simulator.callbacks());
     }
 
-    @ExceptionHandler(HttpMessageNotReadableException.class)
-    ResponseEntity<SandboxEnvelope> unreadable(HttpServletResponse response) {
-        return ResponseEntity.badRequest().body(SandboxEnvelope.of("INVALID_REQUEST", "The body must be a JSON object", null, response));
-    }
-
-    private Map<String, Object> view() {
+    @Override
+    protected Map<String, Object> view() {
         var view = new LinkedHashMap<String, Object>();
         view.put("mode", simulator.mode().name().toLowerCase(Locale.ROOT));
         view.put("earlyCallbacks", simulator.earlyCallbacks().map(Enum::name).orElse("OFF"));
@@ -106,17 +72,5 @@ class ApprovalControlsController {
             }
         }
         throw new IllegalArgumentException("earlyCallbacks must be APPROVED, REJECTED or OFF");
-    }
-
-    private static Integer count(Map<String, Object> body, String field) {
-        var raw = body.get(field);
-        if (raw == null) {
-            return null;
-        }
-        if (!(raw instanceof Number number) || number.doubleValue() != Math.rint(number.doubleValue())
-                || number.longValue() < 0 || number.longValue() > 1_000_000) {
-            throw new IllegalArgumentException(field + " must be a whole number from 0 to 1000000");
-        }
-        return number.intValue();
     }
 }

@@ -147,8 +147,7 @@ public final class OperationsController {
         var operator = operator(request);
         var result = retrigger.retrigger(new RetriggerStep.Command(operationId, operator.operator(), operator.forAudit()));
         return switch (result) {
-            case RetriggerStep.Result.NotFound notFound -> throw ApiException.of(ErrorCode.NOT_FOUND,
-                    "retrigger of unknown operation " + clip(operationId));
+            case RetriggerStep.Result.NotFound notFound -> throw unknownOperation("retrigger", operationId);
             case RetriggerStep.Result.NothingToRetrigger nothing -> throw new ApiException(ErrorCode.ACTION_NOT_ALLOWED,
                     "Nothing to re-run: the request is not stopped at a step that can be re-triggered.", null, nothing.reason());
             case RetriggerStep.Result.Retriggered done -> done.scheduled()
@@ -168,8 +167,7 @@ public final class OperationsController {
         var operator = operator(request);
         var result = close.close(new CloseChangeRequest.Command(operationId, operator.operator(), operator.forAudit()));
         return switch (result) {
-            case CloseChangeRequest.Result.NotFound notFound -> throw ApiException.of(ErrorCode.NOT_FOUND,
-                    "close of unknown operation " + clip(operationId));
+            case CloseChangeRequest.Result.NotFound notFound -> throw unknownOperation("close", operationId);
             case CloseChangeRequest.Result.NotAllowed refused -> throw new ApiException(ErrorCode.ACTION_NOT_ALLOWED,
                     "The request cannot be closed in its current state.", null, refused.reason());
             case CloseChangeRequest.Result.Closed closed ->
@@ -189,12 +187,8 @@ public final class OperationsController {
             errors = {ErrorCode.NOT_FOUND, ErrorCode.ALREADY_IN_EFFECT, ErrorCode.ACTION_NOT_ALLOWED})
     @PostMapping("/ops/operations/{operationId}/confirm-deployed")
     ApiResponse<DeployActionJson> confirmDeployed(@PathVariable String operationId, HttpServletRequest request) {
-        var operator = operator(request);
-        var result = confirmDeployed.confirm(new DeployActionCommand(operationId, operator.operator(),
-                operator.forAudit()));
-        return switch (result) {
-            case ConfirmDeployed.Result.NotFound notFound -> throw ApiException.of(ErrorCode.NOT_FOUND,
-                    "confirm-deployed of unknown operation " + clip(operationId));
+        return switch (confirmDeployed.confirm(deployAction(operationId, request))) {
+            case ConfirmDeployed.Result.NotFound notFound -> throw unknownOperation("confirm-deployed", operationId);
             case ConfirmDeployed.Result.AlreadyInEffect already -> throw new ApiException(ErrorCode.ALREADY_IN_EFFECT,
                     "The request is already in effect; nothing was changed.", null, "confirm-deployed of a validated request");
             case ConfirmDeployed.Result.NotAllowed refused -> throw new ApiException(ErrorCode.ACTION_NOT_ALLOWED,
@@ -214,12 +208,8 @@ public final class OperationsController {
             errors = {ErrorCode.NOT_FOUND, ErrorCode.ALREADY_MARKED_FAILED, ErrorCode.ACTION_NOT_ALLOWED})
     @PostMapping("/ops/operations/{operationId}/mark-deploy-failed")
     ApiResponse<DeployActionJson> markDeployFailed(@PathVariable String operationId, HttpServletRequest request) {
-        var operator = operator(request);
-        var result = markDeployFailed.mark(new DeployActionCommand(operationId, operator.operator(),
-                operator.forAudit()));
-        return switch (result) {
-            case MarkDeployFailed.Result.NotFound notFound -> throw ApiException.of(ErrorCode.NOT_FOUND,
-                    "mark-deploy-failed of unknown operation " + clip(operationId));
+        return switch (markDeployFailed.mark(deployAction(operationId, request))) {
+            case MarkDeployFailed.Result.NotFound notFound -> throw unknownOperation("mark-deploy-failed", operationId);
             case MarkDeployFailed.Result.AlreadyFailed already -> throw ApiException.of(ErrorCode.ALREADY_MARKED_FAILED,
                     "mark-deploy-failed of a request marked failed already");
             case MarkDeployFailed.Result.NotAllowed refused -> throw new ApiException(ErrorCode.ACTION_NOT_ALLOWED,
@@ -266,6 +256,17 @@ public final class OperationsController {
                     request.getRequestURI());
             return ApiException.of(ErrorCode.ACCESS_DENIED, "no authenticated operator");
         });
+    }
+
+    /** The deploy action on {@code operationId} as the server-written operator asks for it. */
+    private static DeployActionCommand deployAction(String operationId, HttpServletRequest request) {
+        var operator = operator(request);
+        return new DeployActionCommand(operationId, operator.operator(), operator.forAudit());
+    }
+
+    /** 404 for an action on an operation that does not exist (or whose ID is malformed). */
+    private static ApiException unknownOperation(String action, String operationId) {
+        return ApiException.of(ErrorCode.NOT_FOUND, action + " of unknown operation " + clip(operationId));
     }
 
     /** The use case's actions plus the deploy actions the request's current state allows, sorted. */
