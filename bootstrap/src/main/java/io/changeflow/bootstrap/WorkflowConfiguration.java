@@ -51,12 +51,12 @@ import io.changeflow.application.recovery.SweepStuckRequests;
 import io.changeflow.application.settings.Settings;
 import io.changeflow.application.submit.SubmitChangeRequest;
 import io.changeflow.application.workflow.PipelineWatch;
-import io.changeflow.application.workflow.RunWorkflowStep;
+import io.changeflow.application.workflow.RunDueStep;
 import io.changeflow.application.workflow.StateChanges;
 import io.changeflow.application.workflow.StepLauncher;
 import io.changeflow.application.workflow.TransientRetries;
 import io.changeflow.application.workflow.WorkflowPolicy;
-import io.changeflow.application.workflow.WorkflowStep;
+import io.changeflow.application.workflow.StepSafetyNet;
 import io.changeflow.domain.state.Convergence;
 import io.changeflow.domain.state.WorkflowEvent;
 import java.time.Clock;
@@ -148,28 +148,28 @@ class WorkflowConfiguration {
     }
 
     @Bean
-    RunWorkflowStep runWorkflowStep(Operations operations, Targets targets, SubmitApproval submitApproval,
+    RunDueStep runDueStep(Operations operations, Targets targets, SubmitApproval submitApproval,
                                     ReconcileApprovals approvalCheck, MergeRequests gitlab,
                                     Batches batches, BusinessMetrics metrics, SettleBatch settleBatch,
                                     StateChanges changes, Settings settings, WorkflowPolicy policy, Clock clock,
                                     TransientRetries transientRetries) {
         var pipelineWatch = new PipelineWatch(policy.pipelinePolling(), policy.pendingRecheck(), policy.pendingGiveUpAfter());
-        var steps = new ArrayList<WorkflowStep>(List.of(
-                new WorkflowStep(StepKind.SUBMIT_APPROVAL, WorkflowEvent.APPROVAL_SUBMIT_FAILED,
+        var steps = new ArrayList<StepSafetyNet>(List.of(
+                new StepSafetyNet(StepKind.SUBMIT_APPROVAL, WorkflowEvent.APPROVAL_SUBMIT_FAILED,
                         submitApproval, changes, transientRetries),
-                new WorkflowStep(StepKind.CHECK_APPROVAL, new CheckApprovalStep(operations, approvalCheck),
+                new StepSafetyNet(StepKind.CHECK_APPROVAL, new CheckApprovalStep(operations, approvalCheck),
                         CheckApprovalStep::onFailure, transientRetries),
-                new WorkflowStep(StepKind.CREATE, WorkflowEvent.CREATE_ERROR,
+                new StepSafetyNet(StepKind.CREATE, WorkflowEvent.CREATE_ERROR,
                         new CreateMergeRequest(operations, targets, gitlab, changes, pipelineWatch, clock), changes,
                         transientRetries),
-                new WorkflowStep(StepKind.HANDLE, WorkflowEvent.HANDLE_ERROR,
+                new StepSafetyNet(StepKind.HANDLE, WorkflowEvent.HANDLE_ERROR,
                         new HandleMergeRequest(operations, targets, gitlab, changes, settings, policy, clock), changes,
                         transientRetries),
-                new WorkflowStep(StepKind.CLOSE, WorkflowEvent.CLOSE_FAILED,
+                new StepSafetyNet(StepKind.CLOSE, WorkflowEvent.CLOSE_FAILED,
                         new CloseMergeRequest(operations, gitlab, changes, policy), changes, transientRetries)));
         steps.addAll(BatchSteps.of(new MergeBatch(batches, operations, targets, gitlab, metrics, settings, policy, clock),
                 new SettleBatchStep(settleBatch, policy), policy.transientRetry()));
-        return new RunWorkflowStep(steps);
+        return new RunDueStep(steps);
     }
 
     @Bean

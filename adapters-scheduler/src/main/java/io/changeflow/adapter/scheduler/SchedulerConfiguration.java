@@ -1,7 +1,7 @@
 package io.changeflow.adapter.scheduler;
 
 import io.changeflow.application.port.out.WorkQueue;
-import io.changeflow.application.workflow.RunWorkflowStep;
+import io.changeflow.application.workflow.RunDueStep;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.tracing.Tracer;
 import io.micrometer.tracing.propagation.Propagator;
@@ -19,7 +19,7 @@ import org.springframework.context.annotation.Configuration;
  * the application's database ({@code scheduled_tasks}, created by the persistence adapter's Flyway
  * migrations).
  *
- * <p>Needs a {@link DataSource} and a {@link RunWorkflowStep} bean (looked up on the first step
+ * <p>Needs a {@link DataSource} and a {@link RunDueStep} bean (looked up on the first step
  * run, so the workflow's beans may depend on the {@link WorkQueue}); registers every
  * {@link RecurringJob} bean, zero included. Provides the {@link WorkQueue}, the scheduler's
  * lifecycle (starts after the context is refreshed, stops first, letting running steps finish) and
@@ -42,11 +42,11 @@ public class SchedulerConfiguration {
      * untraced.
      */
     @Bean
-    WorkflowStepTask workflowStepTask(ObjectProvider<RunWorkflowStep> runWorkflowStep, SchedulerSettings settings,
+    WorkflowStepTask workflowStepTask(ObjectProvider<RunDueStep> runDueStep, SchedulerSettings settings,
                                       ObjectProvider<Tracer> tracer, ObjectProvider<Propagator> propagator) {
         var traces = new StepTraces(tracer.getIfAvailable(() -> Tracer.NOOP),
                 propagator.getIfAvailable(() -> Propagator.NOOP));
-        return new WorkflowStepTask(runWorkflowStep::getObject, traces, settings.retryBackoff(), settings.name());
+        return new WorkflowStepTask(runDueStep::getObject, traces, settings.retryBackoff(), settings.name());
     }
 
     @Bean

@@ -14,7 +14,7 @@ import com.github.kagkarlsson.scheduler.task.TaskInstanceId;
 import com.github.kagkarlsson.scheduler.task.helper.Tasks;
 import io.changeflow.application.port.out.WorkQueue.Step;
 import io.changeflow.application.port.out.WorkQueue.StepKind;
-import io.changeflow.application.workflow.RunWorkflowStep;
+import io.changeflow.application.workflow.RunDueStep;
 import io.changeflow.application.workflow.StepOutcome;
 import io.changeflow.domain.polling.ExponentialBackoff;
 import java.time.Instant;
@@ -40,7 +40,7 @@ import org.slf4j.LoggerFactory;
  * by one release are read by the next however the application's classes move; an instance whose
  * kind no longer exists fails to run and is retried (and shows in the scheduler's health).
  *
- * <p><b>Running.</b> A due row runs through {@link RunWorkflowStep}; its outcome is applied to the
+ * <p><b>Running.</b> A due row runs through {@link RunDueStep}; its outcome is applied to the
  * same row: done deletes it, reschedule updates it in place (time and data), next turns it into the
  * follower's row in one update (or, when the follower already has a row, updates that first and
  * then deletes the current one; a crash in between runs the current step again). Removal and update
@@ -75,7 +75,7 @@ final class WorkflowStepTask {
         RUNNING
     }
 
-    private final Supplier<RunWorkflowStep> runner;
+    private final Supplier<RunDueStep> runner;
     private final StepTraces traces;
     private final ExponentialBackoff retry;
     private final String schedulerName;
@@ -88,12 +88,12 @@ final class WorkflowStepTask {
      * @param retry         the delay before re-running a step that threw, by consecutive failures
      * @param schedulerName this process's scheduler name ({@code scheduled_tasks.picked_by} of its runs)
      */
-    WorkflowStepTask(Supplier<RunWorkflowStep> runner, ExponentialBackoff retry, String schedulerName) {
+    WorkflowStepTask(Supplier<RunDueStep> runner, ExponentialBackoff retry, String schedulerName) {
         this(runner, StepTraces.NONE, retry, schedulerName);
     }
 
     /** @param traces where a run's span comes from and what trace context a row stores */
-    WorkflowStepTask(Supplier<RunWorkflowStep> runner, StepTraces traces, ExponentialBackoff retry, String schedulerName) {
+    WorkflowStepTask(Supplier<RunDueStep> runner, StepTraces traces, ExponentialBackoff retry, String schedulerName) {
         this.runner = Objects.requireNonNull(runner, "runner");
         this.traces = Objects.requireNonNull(traces, "traces");
         this.retry = Objects.requireNonNull(retry, "retry");

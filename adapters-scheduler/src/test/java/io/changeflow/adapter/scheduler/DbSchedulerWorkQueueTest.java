@@ -10,9 +10,9 @@ import io.changeflow.application.port.out.Operations;
 import io.changeflow.application.port.out.WorkQueue;
 import io.changeflow.application.port.out.WorkQueue.Step;
 import io.changeflow.application.port.out.WorkQueue.StepKind;
-import io.changeflow.application.workflow.RunWorkflowStep;
+import io.changeflow.application.workflow.RunDueStep;
 import io.changeflow.application.workflow.StateChanges;
-import io.changeflow.application.workflow.StepHandler;
+import io.changeflow.application.workflow.StepBody;
 import io.changeflow.application.workflow.StepOutcome;
 import io.changeflow.testsupport.TestDatabase;
 import java.lang.reflect.Proxy;
@@ -282,7 +282,7 @@ class DbSchedulerWorkQueueTest {
     @Test
     void aFollowerThatHandsBackToTheKindItCameFromIsNeverLost() {
         var hops = 30;
-        StepHandler handBack = step -> {
+        StepBody handBack = step -> {
             var hop = step.intValue("hop", 0);
             var other = step.kind() == StepKind.CREATE ? StepKind.HANDLE : StepKind.CREATE;
             return hop < hops ? StepOutcome.next(Step.first(other, step.ref()).with("hop", hop + 1)) : StepOutcome.done();
@@ -404,22 +404,22 @@ class DbSchedulerWorkQueueTest {
         assertThat(Schema.step(row).attempt()).isEqualTo(nextAttempt);
     }
 
-    private StepHandler recorded(StepHandler handler) {
+    private StepBody recorded(StepBody handler) {
         return step -> {
             runs.add("a", step);
             return handler.run(step);
         };
     }
 
-    private Node node(Map<StepKind, StepHandler> handlers) {
+    private Node node(Map<StepKind, StepBody> handlers) {
         return node(10_000, handlers);
     }
 
-    private Node node(int capacity, Map<StepKind, StepHandler> handlers) {
+    private Node node(int capacity, Map<StepKind, StepBody> handlers) {
         return node(Node.fast("a"), capacity, Steps.runner(handlers));
     }
 
-    private Node node(SchedulerSettings settings, int capacity, RunWorkflowStep runner) {
+    private Node node(SchedulerSettings settings, int capacity, RunDueStep runner) {
         var node = Node.of(db, settings, capacity, runner, List.of());
         nodes.add(node);
         return node;

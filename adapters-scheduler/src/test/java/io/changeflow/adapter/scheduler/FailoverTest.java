@@ -8,7 +8,7 @@ import io.changeflow.adapter.scheduler.Steps.Run;
 import io.changeflow.adapter.scheduler.Steps.Runs;
 import io.changeflow.application.port.out.WorkQueue.Step;
 import io.changeflow.application.port.out.WorkQueue.StepKind;
-import io.changeflow.application.workflow.StepHandler;
+import io.changeflow.application.workflow.StepBody;
 import io.changeflow.application.workflow.StepOutcome;
 import io.changeflow.testsupport.TestDatabase;
 import java.time.Duration;
@@ -147,7 +147,7 @@ class FailoverTest {
         var running = new ConcurrentHashMap<String, AtomicInteger>();
         var overlaps = new AtomicInteger();
         var runsPerStep = 5;
-        Function<String, StepHandler> handler = name -> recorded(name, step -> {
+        Function<String, StepBody> handler = name -> recorded(name, step -> {
             var id = step.instanceId();
             if (running.computeIfAbsent(id, k -> new AtomicInteger()).incrementAndGet() > 1) {
                 overlaps.incrementAndGet();
@@ -212,14 +212,14 @@ class FailoverTest {
         System.out.printf("recurring job runs per instance: %s%n", runsByNode);
     }
 
-    private StepHandler recorded(String node, StepHandler handler) {
+    private StepBody recorded(String node, StepBody handler) {
         return step -> {
             runs.add(node, step);
             return handler.run(step);
         };
     }
 
-    private Node node(String name, Map<StepKind, StepHandler> handlers) {
+    private Node node(String name, Map<StepKind, StepBody> handlers) {
         var node = Node.of(db, name, Steps.runner(handlers));
         nodes.add(node);
         return node;

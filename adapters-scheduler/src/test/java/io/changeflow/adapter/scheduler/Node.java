@@ -2,7 +2,7 @@ package io.changeflow.adapter.scheduler;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
-import io.changeflow.application.workflow.RunWorkflowStep;
+import io.changeflow.application.workflow.RunDueStep;
 import io.changeflow.testsupport.TestDatabase;
 import java.time.Clock;
 import java.time.Duration;
@@ -18,11 +18,11 @@ final class Node implements AutoCloseable {
     private final DbSchedulerWorkQueue queue;
     private final ManagedScheduler scheduler;
 
-    private Node(TestDatabase db, SchedulerSettings settings, int capacity, RunWorkflowStep runner, List<RecurringJob> jobs) {
+    private Node(TestDatabase db, SchedulerSettings settings, int capacity, RunDueStep runner, List<RecurringJob> jobs) {
         this(db, settings, capacity, runner, jobs, StepTraces.NONE);
     }
 
-    private Node(TestDatabase db, SchedulerSettings settings, int capacity, RunWorkflowStep runner, List<RecurringJob> jobs,
+    private Node(TestDatabase db, SchedulerSettings settings, int capacity, RunDueStep runner, List<RecurringJob> jobs,
                  StepTraces traces) {
         var config = new HikariConfig();
         config.setJdbcUrl(db.jdbcUrl());
@@ -46,16 +46,16 @@ final class Node implements AutoCloseable {
                 Duration.ofSeconds(2), Duration.ofMillis(300), Duration.ofSeconds(1), name);
     }
 
-    static Node of(TestDatabase db, String name, RunWorkflowStep runner) {
+    static Node of(TestDatabase db, String name, RunDueStep runner) {
         return new Node(db, fast(name), 10_000, runner, List.of());
     }
 
     /** An instance whose steps are traced by {@code traces}. */
-    static Node traced(TestDatabase db, String name, RunWorkflowStep runner, StepTraces traces) {
+    static Node traced(TestDatabase db, String name, RunDueStep runner, StepTraces traces) {
         return new Node(db, fast(name), 10_000, runner, List.of(), traces);
     }
 
-    static Node of(TestDatabase db, SchedulerSettings settings, int capacity, RunWorkflowStep runner, List<RecurringJob> jobs) {
+    static Node of(TestDatabase db, SchedulerSettings settings, int capacity, RunDueStep runner, List<RecurringJob> jobs) {
         return new Node(db, settings, capacity, runner, jobs);
     }
 

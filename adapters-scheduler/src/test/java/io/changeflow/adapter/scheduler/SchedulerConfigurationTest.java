@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.changeflow.application.port.out.WorkQueue;
 import io.changeflow.application.port.out.WorkQueue.Step;
 import io.changeflow.application.port.out.WorkQueue.StepKind;
-import io.changeflow.application.workflow.RunWorkflowStep;
+import io.changeflow.application.workflow.RunDueStep;
 import io.changeflow.application.workflow.StepOutcome;
 import io.changeflow.testsupport.TestDatabase;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -165,11 +165,11 @@ class SchedulerConfigurationTest {
                 });
     }
 
-    private static ApplicationContextRunner context(RunWorkflowStep workflow) {
+    private static ApplicationContextRunner context(RunDueStep workflow) {
         return new ApplicationContextRunner()
                 .withUserConfiguration(SchedulerConfiguration.class)
                 .withBean(DataSource.class, SchedulerConfigurationTest::unclosable)
-                .withBean(RunWorkflowStep.class, () -> workflow)
+                .withBean(RunDueStep.class, () -> workflow)
                 .withPropertyValues(
                         "changeflow.scheduler.name=wired",
                         "changeflow.scheduler.threads=3",

@@ -5,7 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.changeflow.application.port.out.WorkQueue.Step;
 import io.changeflow.application.port.out.WorkQueue.StepKind;
-import io.changeflow.application.workflow.StepHandler;
+import io.changeflow.application.workflow.StepBody;
 import io.changeflow.application.workflow.StepOutcome;
 import io.changeflow.testsupport.TestDatabase;
 import java.time.Duration;
@@ -135,7 +135,7 @@ class StepOverheadTest {
                 : StepOutcome.done();
     }
 
-    private Node production(Map<StepKind, StepHandler> handlers) {
+    private Node production(Map<StepKind, StepBody> handlers) {
         var defaults = SchedulerSettings.defaults();
         var settings = new SchedulerSettings(defaults.pollingInterval(), defaults.threads(), defaults.heartbeatInterval(),
                 defaults.deadExecutionTimeout(), Duration.ofSeconds(5), defaults.retryInitialDelay(),

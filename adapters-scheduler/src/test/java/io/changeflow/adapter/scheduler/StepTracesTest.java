@@ -5,7 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import io.changeflow.application.port.out.WorkQueue.Step;
 import io.changeflow.application.port.out.WorkQueue.StepKind;
-import io.changeflow.application.workflow.StepHandler;
+import io.changeflow.application.workflow.StepBody;
 import io.changeflow.application.workflow.StepOutcome;
 import io.changeflow.testsupport.TestDatabase;
 import io.changeflow.testsupport.TestTracing;
@@ -227,7 +227,7 @@ class StepTracesTest {
         tracing.reset();
     }
 
-    private StepHandler seeing(StepHandler handler) {
+    private StepBody seeing(StepBody handler) {
         return step -> {
             seen.add(new Seen(step, tracing.currentTraceId(), MDC.get(StepTraces.OPERATION_ID),
                     MDC.get(StepTraces.BATCH_ID)));
@@ -240,7 +240,7 @@ class StepTracesTest {
                 .filter(s -> s.getName().equals(name)).findFirst(), java.util.Optional::isPresent).orElseThrow();
     }
 
-    private Node node(String name, Map<StepKind, StepHandler> handlers) {
+    private Node node(String name, Map<StepKind, StepBody> handlers) {
         var node = Node.traced(db, name, Steps.runner(handlers), traces);
         nodes.add(node);
         return node;

@@ -2,10 +2,10 @@ package io.changeflow.adapter.scheduler;
 
 import io.changeflow.application.port.out.WorkQueue.Step;
 import io.changeflow.application.port.out.WorkQueue.StepKind;
-import io.changeflow.application.workflow.RunWorkflowStep;
+import io.changeflow.application.workflow.RunDueStep;
 import io.changeflow.application.workflow.StateChanges;
-import io.changeflow.application.workflow.StepHandler;
-import io.changeflow.application.workflow.WorkflowStep;
+import io.changeflow.application.workflow.StepBody;
+import io.changeflow.application.workflow.StepSafetyNet;
 import io.changeflow.domain.polling.ExponentialBackoff;
 import io.changeflow.domain.polling.RetryPolicy;
 import io.changeflow.domain.state.WorkflowEvent;
@@ -14,7 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentLinkedQueue;
 
-/** Workflow steps for the tests, behind the application's real {@link RunWorkflowStep} and {@link WorkflowStep} safety net. */
+/** Workflow steps for the tests, behind the application's real {@link RunDueStep} and {@link StepSafetyNet} safety net. */
 final class Steps {
 
     private Steps() {
@@ -24,14 +24,14 @@ final class Steps {
      * The handlers as registered steps. Refs that are no operation id make the safety net end a step
      * that threw a RuntimeException as done (it has no state to write), so tests throw what escapes it.
      */
-    static RunWorkflowStep runner(Map<StepKind, StepHandler> handlers) {
+    static RunDueStep runner(Map<StepKind, StepBody> handlers) {
         return runner(new StateChanges(null, null), handlers);
     }
 
-    static RunWorkflowStep runner(StateChanges changes, Map<StepKind, StepHandler> handlers) {
+    static RunDueStep runner(StateChanges changes, Map<StepKind, StepBody> handlers) {
         var noRetries = new RetryPolicy(0, new ExponentialBackoff(Duration.ZERO, Duration.ZERO));
-        return new RunWorkflowStep(handlers.entrySet().stream()
-                .map(e -> new WorkflowStep(e.getKey(), WorkflowEvent.HANDLE_ERROR, e.getValue(), changes, noRetries))
+        return new RunDueStep(handlers.entrySet().stream()
+                .map(e -> new StepSafetyNet(e.getKey(), WorkflowEvent.HANDLE_ERROR, e.getValue(), changes, noRetries))
                 .toList());
     }
 

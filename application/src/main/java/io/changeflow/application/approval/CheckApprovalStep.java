@@ -4,7 +4,7 @@ import io.changeflow.application.port.out.Operations;
 import io.changeflow.application.port.out.WorkQueue.Step;
 import io.changeflow.application.port.out.WorkQueue.StepKind;
 import io.changeflow.application.workflow.Progress;
-import io.changeflow.application.workflow.StepHandler;
+import io.changeflow.application.workflow.StepBody;
 import io.changeflow.application.workflow.StepOutcome;
 import io.changeflow.domain.request.OperationId;
 import java.lang.System.Logger.Level;
@@ -16,7 +16,7 @@ import java.util.Optional;
  * approver runs. Transient failures are retried by the safety net; when they are used up nothing is
  * written ({@link #onFailure}): the recurring approval check looks again.
  */
-public final class CheckApprovalStep implements StepHandler {
+public final class CheckApprovalStep implements StepBody {
 
     private static final System.Logger LOG = System.getLogger(CheckApprovalStep.class.getName());
 

@@ -8,7 +8,7 @@ import io.changeflow.application.port.out.WorkQueue.Step;
 import io.changeflow.application.port.out.WorkQueue.StepKind;
 import io.changeflow.application.workflow.Progress;
 import io.changeflow.application.workflow.StateChanges;
-import io.changeflow.application.workflow.StepHandler;
+import io.changeflow.application.workflow.StepBody;
 import io.changeflow.application.workflow.StepOutcome;
 import io.changeflow.domain.operation.Operation;
 import io.changeflow.domain.request.OperationId;
@@ -24,7 +24,7 @@ import java.util.Optional;
  * writing APPROVAL_SENDING before the call and APPROVAL_SENT after it (only if still sending). A decided
  * answer is applied at once through {@link HandleApprovalCallback}. Design: docs/workflow.md.
  */
-public final class SubmitApproval implements StepHandler {
+public final class SubmitApproval implements StepBody {
 
     /** The extension field holding the merge request number (create-first order). */
     public static final String MR_ID = "mrId";

@@ -14,7 +14,7 @@ import io.changeflow.application.workflow.GrantFiles;
 import io.changeflow.application.workflow.HeadPipeline;
 import io.changeflow.application.workflow.MergeRequestTexts;
 import io.changeflow.application.workflow.PipelineWatch;
-import io.changeflow.application.workflow.StepHandler;
+import io.changeflow.application.workflow.StepBody;
 import io.changeflow.application.workflow.StepOutcome;
 import io.changeflow.application.workflow.WorkflowPolicy;
 import io.changeflow.domain.batch.Batch;
@@ -37,7 +37,7 @@ import java.util.function.DoubleSupplier;
  * every member's change, then the same approve-and-merge path as single requests ({@link ApproveAndMerge}),
  * and the batch settled by the outcome. Outcomes: docs/workflow.md.
  */
-public final class MergeBatch implements StepHandler {
+public final class MergeBatch implements StepBody {
 
     /** Phases before the shared choreography's own. */
     static final String CREATE = "CREATE";

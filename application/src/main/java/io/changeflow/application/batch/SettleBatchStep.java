@@ -2,7 +2,7 @@ package io.changeflow.application.batch;
 
 import io.changeflow.application.port.out.WorkQueue.Step;
 import io.changeflow.application.port.out.WorkQueue.StepKind;
-import io.changeflow.application.workflow.StepHandler;
+import io.changeflow.application.workflow.StepBody;
 import io.changeflow.application.workflow.StepOutcome;
 import io.changeflow.application.workflow.WorkflowPolicy;
 import io.changeflow.domain.batch.FailureKind;
@@ -16,7 +16,7 @@ import java.util.Optional;
  * the step ends and the batch stays active for the timeout sweep or an operator (never leaked: it is a
  * visible RUNNING or BLOCKED batch holding its slot).
  */
-public final class SettleBatchStep implements StepHandler {
+public final class SettleBatchStep implements StepBody {
 
     static final String KIND = "kind";
     static final String REASON = "reason";

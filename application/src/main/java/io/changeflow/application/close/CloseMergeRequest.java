@@ -6,7 +6,7 @@ import io.changeflow.application.port.out.WorkQueue.Step;
 import io.changeflow.application.port.out.WorkQueue.StepKind;
 import io.changeflow.application.workflow.Progress;
 import io.changeflow.application.workflow.StateChanges;
-import io.changeflow.application.workflow.StepHandler;
+import io.changeflow.application.workflow.StepBody;
 import io.changeflow.application.workflow.StepOutcome;
 import io.changeflow.application.workflow.WorkflowPolicy;
 import io.changeflow.domain.batch.Settlement;
@@ -24,7 +24,7 @@ import java.util.Optional;
  * closed or merged is not closed again. A merge request still open after closing is looked at again
  * a few times, then CLOSE_FAILED (safe to retry).
  */
-public final class CloseMergeRequest implements StepHandler {
+public final class CloseMergeRequest implements StepBody {
 
     static final Duration RECHECK = Duration.ofSeconds(30);
 

@@ -11,7 +11,7 @@ import io.changeflow.application.workflow.MergeRequestTexts;
 import io.changeflow.application.workflow.PipelineWatch;
 import io.changeflow.application.workflow.Progress;
 import io.changeflow.application.workflow.StateChanges;
-import io.changeflow.application.workflow.StepHandler;
+import io.changeflow.application.workflow.StepBody;
 import io.changeflow.application.workflow.StepOutcome;
 import io.changeflow.domain.mr.MergeRequestState;
 import io.changeflow.domain.operation.MergeRequestRef;
@@ -38,7 +38,7 @@ import java.util.Set;
  * database and from GitLab where to continue. Pipeline outcomes per {@link HeadPipeline}; design:
  * docs/workflow.md.
  */
-public final class CreateMergeRequest implements StepHandler {
+public final class CreateMergeRequest implements StepBody {
 
     static final String PHASE = "phase";
     static final String PIPELINE = "PIPELINE";

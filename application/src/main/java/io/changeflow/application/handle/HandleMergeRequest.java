@@ -11,7 +11,7 @@ import io.changeflow.application.workflow.GrantFiles;
 import io.changeflow.application.workflow.MergeRequestTexts;
 import io.changeflow.application.workflow.Progress;
 import io.changeflow.application.workflow.StateChanges;
-import io.changeflow.application.workflow.StepHandler;
+import io.changeflow.application.workflow.StepBody;
 import io.changeflow.application.workflow.StepOutcome;
 import io.changeflow.application.workflow.WorkflowPolicy;
 import io.changeflow.domain.mr.MergeRequestState;
@@ -40,7 +40,7 @@ import java.util.function.DoubleSupplier;
  * {@link ApproveAndMerge}, shared with the batch step; this class maps what happens to the request's
  * states. Remote state first, every wait a rescheduling; design: docs/workflow.md.
  */
-public final class HandleMergeRequest implements StepHandler {
+public final class HandleMergeRequest implements StepBody {
 
     private static final Set<BindingStatus> STARTABLE =
             EnumSet.of(BindingStatus.MR_CREATED, BindingStatus.MERGING, BindingStatus.HANDLE_FAILED);

@@ -6,9 +6,9 @@ import io.changeflow.application.query.RequestWait.WaitingFor;
 import io.changeflow.application.recovery.FindOverdueRequests.Deadlines;
 import io.changeflow.application.recovery.RetryTransientFailures;
 import io.changeflow.application.workflow.PipelineWatch;
-import io.changeflow.application.workflow.ResumableStep;
+import io.changeflow.application.workflow.StepToResume;
 import io.changeflow.application.workflow.WorkflowPolicy;
-import io.changeflow.application.workflow.WorkflowStep;
+import io.changeflow.application.workflow.StepSafetyNet;
 import io.changeflow.domain.hint.Hint;
 import io.changeflow.domain.hint.NextAction;
 import io.changeflow.domain.operation.HistoryEntry;
@@ -57,7 +57,7 @@ public final class RequestWaits {
             return Optional.of(RequestWait.on(WaitingFor.SERVICE, since).until(since.plus(policy.transientDeadline()))
                     .next(due).failing("service"));
         }
-        var retrying = scheduled.flatMap(s -> WorkflowStep.retrying(s.step()));
+        var retrying = scheduled.flatMap(s -> StepSafetyNet.retrying(s.step()));
         if (retrying.isPresent()) {
             var since = retrying.get().since();
             return Optional.of(RequestWait.on(WaitingFor.SERVICE, since).until(since.plus(policy.transientDeadline()))
@@ -86,7 +86,7 @@ public final class RequestWaits {
     }
 
     private Optional<Scheduled> scheduledStep(Operation op) {
-        var kind = ResumableStep.of(op);
+        var kind = StepToResume.of(op);
         if (kind.isEmpty()) {
             return Optional.empty();
         }

@@ -2,7 +2,7 @@ package io.changeflow.application.recovery;
 
 import io.changeflow.application.port.out.Operations;
 import io.changeflow.application.port.out.WorkQueue;
-import io.changeflow.application.workflow.ResumableStep;
+import io.changeflow.application.workflow.StepToResume;
 import io.changeflow.domain.operation.Operation;
 import io.changeflow.domain.state.Convergence;
 import io.changeflow.domain.state.Convergence.Deadline;
@@ -133,7 +133,7 @@ public final class FindOverdueRequests {
     }
 
     private boolean scheduled(Operation op) {
-        Optional<WorkQueue.StepKind> kind = ResumableStep.of(op);
+        Optional<WorkQueue.StepKind> kind = StepToResume.of(op);
         return kind.isPresent() && kind.get() != WorkQueue.StepKind.BATCH && queue.isScheduled(kind.get(), op.id().value());
     }
 }

@@ -6,7 +6,7 @@ import io.changeflow.application.port.out.Operations;
 import io.changeflow.application.port.out.WorkQueue;
 import io.changeflow.application.port.out.WorkQueue.Step;
 import io.changeflow.application.port.out.WorkQueue.StepKind;
-import io.changeflow.application.workflow.ResumableStep;
+import io.changeflow.application.workflow.StepToResume;
 import io.changeflow.domain.request.OperationId;
 import java.time.Clock;
 import java.time.Duration;
@@ -71,7 +71,7 @@ public final class RetriggerStep {
         if (op.isEmpty()) {
             return new Result.NotFound();
         }
-        var step = ResumableStep.of(op.get());
+        var step = StepToResume.of(op.get());
         if (step.isEmpty()) {
             return new Result.NothingToRetrigger("Nothing to re-run while the request is " + op.get().state() + ".");
         }

@@ -5,7 +5,7 @@ import io.changeflow.application.port.out.ScanCursors;
 import io.changeflow.application.port.out.WorkQueue;
 import io.changeflow.application.port.out.WorkQueue.Step;
 import io.changeflow.application.port.out.WorkQueue.StepKind;
-import io.changeflow.application.workflow.ResumableStep;
+import io.changeflow.application.workflow.StepToResume;
 import io.changeflow.application.workflow.StateChanges;
 import io.changeflow.application.workflow.TransientRetries;
 import io.changeflow.domain.PreemptedException;
@@ -122,7 +122,7 @@ public final class RetryTransientFailures {
         if (op.binding().isEmpty() || !FAILED.contains(op.binding().get()) || op.hint() != Hint.KEEP_WAITING) {
             return Optional.empty();
         }
-        return ResumableStep.of(op).filter(kind -> TransientRetries.gaveUpEvent(kind).isPresent());
+        return StepToResume.of(op).filter(kind -> TransientRetries.gaveUpEvent(kind).isPresent());
     }
 
     /** The current stretch of failures, from the history (oldest first); empty when the last entry is no failure. */

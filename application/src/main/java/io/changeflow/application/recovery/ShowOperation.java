@@ -4,7 +4,7 @@ import io.changeflow.application.port.out.AuditLog;
 import io.changeflow.application.port.out.Operations;
 import io.changeflow.application.port.out.WorkQueue.StepKind;
 import io.changeflow.application.query.RequestView;
-import io.changeflow.application.workflow.ResumableStep;
+import io.changeflow.application.workflow.StepToResume;
 import io.changeflow.domain.operation.Binding;
 import io.changeflow.domain.operation.HistoryEntry;
 import io.changeflow.domain.operation.Operation;
@@ -48,7 +48,7 @@ public final class ShowOperation {
             return Optional.empty();
         }
         var history = operations.history(id.get());
-        var retrigger = ResumableStep.of(op.get());
+        var retrigger = StepToResume.of(op.get());
         return Optional.of(new Details(RequestView.read(op.get(), history, operations),
                 operations.binding(op.get().subject(), op.get().target()), history, audit.about(id.get().value()),
                 allowedActions(op.get(), retrigger.isPresent()), retrigger));

@@ -6,7 +6,7 @@ import io.changeflow.application.port.out.ScanCursors;
 import io.changeflow.application.port.out.Targets;
 import io.changeflow.application.port.out.WorkQueue;
 import io.changeflow.application.port.out.WorkQueue.Step;
-import io.changeflow.application.workflow.ResumableStep;
+import io.changeflow.application.workflow.StepToResume;
 import io.changeflow.application.workflow.StateChanges;
 import io.changeflow.domain.PreemptedException;
 import io.changeflow.domain.hint.NextAction;
@@ -107,7 +107,7 @@ public final class SweepStuckRequests {
             if (NextAction.PENDING.contains(op.step())) {
                 continue;
             }
-            var kind = ResumableStep.of(op);
+            var kind = StepToResume.of(op);
             if (kind.isPresent() && !queue.isScheduled(kind.get(), op.id().value())
                     && queue.schedule(Step.first(kind.get(), op.id().value()), Duration.ZERO)) {
                 LOG.log(Level.WARNING, () -> op.id() + " lost its " + kind.get() + " task; scheduled again");

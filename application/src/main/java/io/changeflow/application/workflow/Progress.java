@@ -5,7 +5,7 @@ import io.changeflow.application.port.out.WorkQueue.Step;
 import io.changeflow.domain.request.OperationId;
 import java.util.Optional;
 
-/** Progress markers of steps (see {@link StepHandler#progress}). */
+/** Progress markers of steps (see {@link StepBody#progress}). */
 public final class Progress {
 
     private Progress() {

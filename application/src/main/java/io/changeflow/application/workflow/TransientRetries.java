@@ -17,7 +17,7 @@ import java.util.function.DoubleSupplier;
  * full backlog) are retried: with capped exponential backoff and jitter, until the transient deadline
  * ({@code changeflow.workflow.transient-deadline}, default 1 h) measured from the first transient failure of the
  * current stretch without progress; then the caller writes an explicit state whose hint is CONTACT_MAINTAINERS.
- * Used by {@link WorkflowStep} (a failing run of a step) and by {@code RetryTransientFailures} (a request already
+ * Used by {@link StepSafetyNet} (a failing run of a step) and by {@code RetryTransientFailures} (a request already
  * in a failed state whose hint is KEEP_WAITING).
  *
  * <p>{@code changeflow.workflow.transient-retries} is a floor: at least that many retries happen before the

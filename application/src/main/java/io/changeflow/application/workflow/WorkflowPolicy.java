@@ -28,7 +28,7 @@ import java.util.Objects;
  *                            person looks at (CREATE_/HANDLE_PIPELINE_UNFINISHED, hint CONTACT_MAINTAINERS)
  * @param transientRetry      the least number of retries of a step after a transient external failure (timeouts,
  *                            5xx, 429) before the transient deadline is considered, and their capped exponential
- *                            delays; the count starts again whenever the step made progress (see {@link WorkflowStep})
+ *                            delays; the count starts again whenever the step made progress (see {@link StepSafetyNet})
  * @param mergeRetries        merge attempts refused although GitLab had finished checking, or without a clear
  *                            answer, before giving up
  * @param mergeRetryBackoff   delay before such a merge retry n (exponential, with jitter; the merge request is

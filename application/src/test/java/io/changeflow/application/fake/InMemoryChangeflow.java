@@ -43,12 +43,12 @@ import io.changeflow.application.recovery.SweepStuckRequests;
 import io.changeflow.application.settings.Settings;
 import io.changeflow.application.submit.SubmitChangeRequest;
 import io.changeflow.application.workflow.PipelineWatch;
-import io.changeflow.application.workflow.RunWorkflowStep;
+import io.changeflow.application.workflow.RunDueStep;
 import io.changeflow.application.workflow.StateChanges;
 import io.changeflow.application.workflow.StepLauncher;
 import io.changeflow.application.workflow.TransientRetries;
 import io.changeflow.application.workflow.WorkflowPolicy;
-import io.changeflow.application.workflow.WorkflowStep;
+import io.changeflow.application.workflow.StepSafetyNet;
 import io.changeflow.domain.operation.MergeRequestRef;
 import io.changeflow.domain.operation.Operation;
 import io.changeflow.domain.reconcile.ReconciliationMatching;
@@ -66,7 +66,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * The whole application on in-memory fakes, wired the way bootstrap wires it: every port fake, the
- * settings, the workflow steps (the batch steps included) behind {@link RunWorkflowStep} on a
+ * settings, the workflow steps (the batch steps included) behind {@link RunDueStep} on a
  * {@link ManualWorkQueue}, and every use case. Tests drive it through the use cases and the queue; fields are public for brevity.
  */
 public final class InMemoryChangeflow {
@@ -109,7 +109,7 @@ public final class InMemoryChangeflow {
     public final ConfirmDeployed confirmDeployed;
     public final MarkDeployFailed markDeployFailed;
     public final ReconcileMergedRequests reconcile;
-    public final RunWorkflowStep steps;
+    public final RunDueStep steps;
     public final SweepStuckRequests sweep;
     /** The transient retries of the workflow steps (deadline and jitter from {@link #policy}, {@link #clock}, {@link #jitter}). */
     public final TransientRetries transientRetries;
@@ -164,24 +164,24 @@ public final class InMemoryChangeflow {
         submitApproval = new SubmitApproval(operations, approvals, changes, approvalCallback);
         approvalCheck = new ReconcileApprovals(operations, approvals, submitApproval, approvalCallback,
                 ReconcileApprovals.Policy.defaults(), clock);
-        var workflowSteps = new ArrayList<WorkflowStep>(List.of(
-                new WorkflowStep(StepKind.SUBMIT_APPROVAL, WorkflowEvent.APPROVAL_SUBMIT_FAILED,
+        var safetyNets = new ArrayList<StepSafetyNet>(List.of(
+                new StepSafetyNet(StepKind.SUBMIT_APPROVAL, WorkflowEvent.APPROVAL_SUBMIT_FAILED,
                         submitApproval, changes, transientRetries),
-                new WorkflowStep(StepKind.CHECK_APPROVAL, new CheckApprovalStep(operations, approvalCheck),
+                new StepSafetyNet(StepKind.CHECK_APPROVAL, new CheckApprovalStep(operations, approvalCheck),
                         CheckApprovalStep::onFailure, transientRetries),
-                new WorkflowStep(StepKind.CREATE, WorkflowEvent.CREATE_ERROR,
+                new StepSafetyNet(StepKind.CREATE, WorkflowEvent.CREATE_ERROR,
                         new CreateMergeRequest(operations, targets, gitlab, changes, createWatch, clock), changes,
                         transientRetries),
-                new WorkflowStep(StepKind.HANDLE, WorkflowEvent.HANDLE_ERROR,
+                new StepSafetyNet(StepKind.HANDLE, WorkflowEvent.HANDLE_ERROR,
                         new HandleMergeRequest(operations, targets, gitlab, changes, settings, policy, clock,
                                 jitter::nextDouble), changes,
                         transientRetries),
-                new WorkflowStep(StepKind.CLOSE, WorkflowEvent.CLOSE_FAILED,
+                new StepSafetyNet(StepKind.CLOSE, WorkflowEvent.CLOSE_FAILED,
                         new CloseMergeRequest(operations, gitlab, changes, policy), changes, transientRetries)));
-        workflowSteps.addAll(BatchSteps.of(
+        safetyNets.addAll(BatchSteps.of(
                 new MergeBatch(batches, operations, targets, gitlab, metrics, settings, policy, clock, jitter::nextDouble),
                 new SettleBatchStep(settleBatch, policy), policy.transientRetry()));
-        steps = new RunWorkflowStep(workflowSteps);
+        steps = new RunDueStep(safetyNets);
         queue.attach(steps);
         retryFailures = new RetryTransientFailures(operations, queue, changes, transientRetries, cursors,
                 RetryTransientFailures.DEFAULT_LIMIT);

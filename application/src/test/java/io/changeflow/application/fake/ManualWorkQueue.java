@@ -1,7 +1,7 @@
 package io.changeflow.application.fake;
 
 import io.changeflow.application.port.out.WorkQueue;
-import io.changeflow.application.workflow.RunWorkflowStep;
+import io.changeflow.application.workflow.RunDueStep;
 import io.changeflow.application.workflow.StepOutcome;
 import java.time.Duration;
 import java.time.Instant;
@@ -15,7 +15,7 @@ import java.util.Optional;
 /**
  * The durable work queue run by hand, deterministically: steps wait until the {@link SettableClock}
  * reaches their time; {@link #runNext()} moves the clock to the earliest due step and runs it through
- * {@link RunWorkflowStep}, applying the outcome the way the scheduler adapter does (done: delete;
+ * {@link RunDueStep}, applying the outcome the way the scheduler adapter does (done: delete;
  * reschedule: update in place; next: schedule the follower, then delete). A step that throws stays
  * queued and is retried five minutes later (the scheduler's failure policy); the exception is
  * rethrown to the test. The backlog bound refuses new work only, never continuations.
@@ -30,7 +30,7 @@ public final class ManualWorkQueue implements WorkQueue {
     private final SettableClock clock;
     private final Map<String, Pending> pending = new LinkedHashMap<>();
     private final List<Step> ran = new ArrayList<>();
-    private RunWorkflowStep runner;
+    private RunDueStep runner;
     private int capacity = Integer.MAX_VALUE;
     private long sequence;
     private String running;
@@ -39,7 +39,7 @@ public final class ManualWorkQueue implements WorkQueue {
         this.clock = clock;
     }
 
-    public void attach(RunWorkflowStep runner) {
+    public void attach(RunDueStep runner) {
         this.runner = runner;
     }
 

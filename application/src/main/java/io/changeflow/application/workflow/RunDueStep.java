@@ -12,11 +12,11 @@ import java.util.Map;
  * instance may run any step; a step of a crashed instance is simply run again elsewhere, which is
  * safe because every step reads remote state before acting.
  */
-public final class RunWorkflowStep {
+public final class RunDueStep {
 
-    private final Map<StepKind, WorkflowStep> steps = new EnumMap<>(StepKind.class);
+    private final Map<StepKind, StepSafetyNet> steps = new EnumMap<>(StepKind.class);
 
-    public RunWorkflowStep(Collection<WorkflowStep> steps) {
+    public RunDueStep(Collection<StepSafetyNet> steps) {
         for (var step : steps) {
             if (this.steps.putIfAbsent(step.kind(), step) != null) {
                 throw new IllegalArgumentException("two steps registered for " + step.kind());
@@ -31,11 +31,11 @@ public final class RunWorkflowStep {
      * @throws Error                 JVM-level errors, after logging, without any state write
      */
     public StepOutcome run(Step step) {
-        var workflowStep = steps.get(step.kind());
-        if (workflowStep == null) {
+        var safetyNet = steps.get(step.kind());
+        if (safetyNet == null) {
             throw new IllegalStateException("no step registered for " + step.kind());
         }
-        var outcome = workflowStep.run(step);
+        var outcome = safetyNet.run(step);
         switch (outcome) {
             case StepOutcome.Reschedule again when again.step().kind() != step.kind() || !again.step().ref().equals(step.ref()) ->
                     throw new IllegalStateException("a reschedule keeps kind and ref: " + again.step().instanceId());

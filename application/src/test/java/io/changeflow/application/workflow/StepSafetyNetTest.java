@@ -29,7 +29,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /** The safety net around every step: every exit leaves a terminal or explicitly waiting state. */
-class WorkflowStepTest {
+class StepSafetyNetTest {
 
     private final InMemoryChangeflow app = new InMemoryChangeflow();
 
@@ -39,15 +39,15 @@ class WorkflowStepTest {
     }
 
     /** A create step of a fresh request whose body fails with {@code failure} (after {@code before}). */
-    private WorkflowStep createStepFailingWith(Runnable before, RuntimeException failure) {
-        return new WorkflowStep(StepKind.CREATE, WorkflowEvent.CREATE_ERROR, s -> {
+    private StepSafetyNet createStepFailingWith(Runnable before, RuntimeException failure) {
+        return new StepSafetyNet(StepKind.CREATE, WorkflowEvent.CREATE_ERROR, s -> {
             before.run();
             throw failure;
         }, app.changes, app.policy.transientRetry());
     }
 
     /** Runs {@code step} for a fresh request: the failure escapes unchanged, nothing is written, the flag is set. */
-    private void assertInterruptedWithoutWriting(WorkflowStep step, RuntimeException failure) {
+    private void assertInterruptedWithoutWriting(StepSafetyNet step, RuntimeException failure) {
         var id = app.submitAccepted(FakeTargets.SINGLE, "iris");
         var writes = app.operations.writes();
         var failed = app.metrics.count("failed", StepStatus.CREATE_FAILED.name());
@@ -115,7 +115,7 @@ class WorkflowStepTest {
     void aRateLimitedStepRunsAgainAfterTheWaitGitLabAskedForWithoutUsingUpItsTransientRetries() {
         var id = app.submitAccepted(FakeTargets.SINGLE, "rita");
         var calls = new int[1];
-        var step = new WorkflowStep(StepKind.CREATE, WorkflowEvent.CREATE_ERROR, s -> {
+        var step = new StepSafetyNet(StepKind.CREATE, WorkflowEvent.CREATE_ERROR, s -> {
             calls[0]++;
             if (calls[0] <= 3 * (app.policy.transientRetry().maxRetries() + 1)) {
                 throw rateLimited(Duration.ofSeconds(42));
@@ -136,7 +136,7 @@ class WorkflowStepTest {
     void aRateLimitWaitIsNeverShorterThanASecondNorLongerThanTenMinutes() {
         var id = app.submitAccepted(FakeTargets.SINGLE, "ruth");
         var waits = new java.util.ArrayDeque<>(List.of(Duration.ZERO, Duration.ofHours(5)));
-        var step = new WorkflowStep(StepKind.CREATE, WorkflowEvent.CREATE_ERROR, s -> {
+        var step = new StepSafetyNet(StepKind.CREATE, WorkflowEvent.CREATE_ERROR, s -> {
             throw rateLimited(waits.removeFirst());
         }, app.changes, app.policy.transientRetry());
 
@@ -153,7 +153,7 @@ class WorkflowStepTest {
         var draws = new java.util.ArrayDeque<>(List.of(0.0, 0.5, 0.999, 0.999, 0.999, 0.999));
         var retries = TransientRetries.until(app.policy.transientRetry(), Duration.ofHours(1), app.clock,
                 () -> draws.isEmpty() ? 0.999 : draws.removeFirst());
-        var step = new WorkflowStep(StepKind.CREATE, WorkflowEvent.CREATE_ERROR, s -> {
+        var step = new StepSafetyNet(StepKind.CREATE, WorkflowEvent.CREATE_ERROR, s -> {
             throw rateLimited(Duration.ofSeconds(5));
         }, app.changes, retries);
 
@@ -254,7 +254,7 @@ class WorkflowStepTest {
     }
 
     /** Runs {@code step} from its first run until it is done; answers how many runs it took. */
-    private static int runUntilDone(WorkflowStep step, Step first) {
+    private static int runUntilDone(StepSafetyNet step, Step first) {
         var current = first;
         for (var runs = 1; runs < 1_000; runs++) {
             var outcome = step.run(current);
@@ -276,7 +276,7 @@ class WorkflowStepTest {
         var budget = app.policy.transientRetry().maxRetries();
         var calls = new int[1];
         // A waiting step (e.g. a pipeline look per run) whose calls fail `budget` times in a row, three times over.
-        var step = new WorkflowStep(StepKind.CREATE, WorkflowEvent.CREATE_ERROR, s -> {
+        var step = new StepSafetyNet(StepKind.CREATE, WorkflowEvent.CREATE_ERROR, s -> {
             calls[0]++;
             if (calls[0] % (budget + 1) != 0) {
                 throw gitlabDown();
@@ -295,7 +295,7 @@ class WorkflowStepTest {
         var id = app.submitAccepted(FakeTargets.SINGLE, "lina");
         var budget = app.policy.transientRetry().maxRetries();
         var calls = new int[1];
-        var step = new WorkflowStep(StepKind.CREATE, WorkflowEvent.CREATE_ERROR, new StepHandler() {
+        var step = new StepSafetyNet(StepKind.CREATE, WorkflowEvent.CREATE_ERROR, new StepBody() {
             @Override
             public StepOutcome run(Step s) {
                 calls[0]++;
@@ -327,7 +327,7 @@ class WorkflowStepTest {
     void aStepThatWritesTheSameStateAgainBeforeEveryFailureStillUsesUpItsRetries() {
         var id = app.submitAccepted(FakeTargets.SINGLE, "mats");
         var calls = new int[1];
-        var step = new WorkflowStep(StepKind.CREATE, WorkflowEvent.CREATE_ERROR, new StepHandler() {
+        var step = new StepSafetyNet(StepKind.CREATE, WorkflowEvent.CREATE_ERROR, new StepBody() {
             @Override
             public StepOutcome run(Step s) {
                 calls[0]++;
@@ -350,7 +350,7 @@ class WorkflowStepTest {
     @Test
     void anUnreadableProgressMarkerCountsAsNoProgress() {
         var id = app.submitAccepted(FakeTargets.SINGLE, "nell");
-        var step = new WorkflowStep(StepKind.CREATE, WorkflowEvent.CREATE_ERROR, new StepHandler() {
+        var step = new StepSafetyNet(StepKind.CREATE, WorkflowEvent.CREATE_ERROR, new StepBody() {
             @Override
             public StepOutcome run(Step s) {
                 throw gitlabDown();
@@ -372,7 +372,7 @@ class WorkflowStepTest {
     void aLostRaceOnAGuardedWriteReRunsTheStepSoItDecidesAgain() {
         var id = app.submitAccepted(FakeTargets.SINGLE, "erin");
         var calls = new int[1];
-        var step = new WorkflowStep(StepKind.CREATE, WorkflowEvent.CREATE_ERROR, s -> {
+        var step = new StepSafetyNet(StepKind.CREATE, WorkflowEvent.CREATE_ERROR, s -> {
             calls[0]++;
             throw new PreemptedException("changed meanwhile");
         }, app.changes, app.policy.transientRetry());
@@ -388,7 +388,7 @@ class WorkflowStepTest {
     void aJvmErrorIsLoggedAndRethrownWithoutWritingAnything() {
         var id = app.submitAccepted(FakeTargets.SINGLE, "frank");
         var writes = app.operations.writes();
-        var step = new WorkflowStep(StepKind.CREATE, WorkflowEvent.CREATE_ERROR, s -> {
+        var step = new StepSafetyNet(StepKind.CREATE, WorkflowEvent.CREATE_ERROR, s -> {
             throw new StackOverflowError();
         }, app.changes, app.policy.transientRetry());
 
@@ -441,7 +441,7 @@ class WorkflowStepTest {
     void anInterruptedBatchStepDoesNotRunItsOwnEndingAndIsRethrown() {
         var endings = new ArrayList<RuntimeException>();
         var failure = new IllegalStateException("interrupted", new InterruptedException());
-        var step = new WorkflowStep(StepKind.BATCH, s -> {
+        var step = new StepSafetyNet(StepKind.BATCH, s -> {
             throw failure;
         }, (s, cause) -> {
             endings.add(cause);
@@ -487,7 +487,7 @@ class WorkflowStepTest {
 
     @Test
     void theRunnerRefusesAStepKindNobodyRegisteredSoTheTaskStays() {
-        var withoutBatchSteps = new RunWorkflowStep(List.of(new WorkflowStep(StepKind.CLOSE, WorkflowEvent.CLOSE_FAILED,
+        var withoutBatchSteps = new RunDueStep(List.of(new StepSafetyNet(StepKind.CLOSE, WorkflowEvent.CLOSE_FAILED,
                 s -> StepOutcome.done(), app.changes, app.policy.transientRetry())));
 
         assertThatThrownBy(() -> withoutBatchSteps.run(Step.first(StepKind.BATCH, "17")))

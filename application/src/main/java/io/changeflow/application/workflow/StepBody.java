@@ -6,16 +6,16 @@ import java.util.Optional;
 /**
  * The body of one workflow step. It reads remote state before changing it (so any run may be a
  * re-run), writes the specific state of every failure it recognises, and returns how to continue.
- * Anything it throws is handled by the {@link WorkflowStep} safety net around it.
+ * Anything it throws is handled by the {@link StepSafetyNet} safety net around it.
  */
 @FunctionalInterface
-public interface StepHandler {
+public interface StepBody {
 
     StepOutcome run(Step step);
 
     /**
      * A marker of how far the step's subject has come, e.g. the version of the request's state (it grows
-     * with every state write). {@link WorkflowStep} reads it after a transient failure and keeps it in the
+     * with every state write). {@link StepSafetyNet} reads it after a transient failure and keeps it in the
      * step's data: when it differs from the marker kept at the previous transient failure, the step made
      * progress in between and its transient retry count starts again. May read the database; a marker that
      * cannot be read counts as none.

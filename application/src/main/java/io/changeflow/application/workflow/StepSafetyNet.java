@@ -33,7 +33,7 @@ import java.util.Optional;
  *       failed), or its declared failure when its kind has none. The retries are counted per stretch without
  *       progress, not per step: the count (and the progress marker, in the step's data) starts again
  *       after every run that completed (it returned how to continue: e.g. a pipeline look, a phase done),
- *       and when the step's {@link StepHandler#progress progress marker} moved since the previous
+ *       and when the step's {@link StepBody#progress progress marker} moved since the previous
  *       transient failure (e.g. the run wrote a new state before a later call failed). So a step that
  *       makes several calls over many runs fails only when GitLab (or the approval system) stays
  *       unavailable for the whole budget, not after a few unlucky calls spread over its life;</li>
@@ -57,7 +57,7 @@ import java.util.Optional;
  * <p>Steps whose ref is not an operation (the batch steps) declare their ending as an {@link OnFailure}
  * instead of an event: e.g. a batch whose step fails unexpectedly goes to settlement.
  */
-public final class WorkflowStep {
+public final class StepSafetyNet {
 
     static final String TRANSIENT_FAILURES = "transientFailures";
     /** The step's progress marker when it last failed transiently. */
@@ -81,7 +81,7 @@ public final class WorkflowStep {
     /** The random part grows with refusals in a row up to this many times {@link #RATE_LIMIT_SPREAD}. */
     static final int MAX_SPREAD_FACTOR = 4;
 
-    private static final System.Logger LOG = System.getLogger(WorkflowStep.class.getName());
+    private static final System.Logger LOG = System.getLogger(StepSafetyNet.class.getName());
 
     /**
      * How a step ends after an unexpected failure (or after its transient retries are used up): it
@@ -95,7 +95,7 @@ public final class WorkflowStep {
 
     private final StepKind kind;
     private final Optional<WorkflowEvent> onError;
-    private final StepHandler handler;
+    private final StepBody handler;
     private final OnFailure onFailure;
     private final TransientRetries transientRetry;
     private final Optional<WorkflowEvent> gaveUp;
@@ -108,7 +108,7 @@ public final class WorkflowStep {
      * @param changes        where the declared failure is written
      * @param transientRetry how often and how far apart transient external failures are retried
      */
-    public WorkflowStep(StepKind kind, WorkflowEvent onError, StepHandler handler, StateChanges changes,
+    public StepSafetyNet(StepKind kind, WorkflowEvent onError, StepBody handler, StateChanges changes,
                         TransientRetries transientRetry) {
         this.kind = Objects.requireNonNull(kind, "kind");
         this.onError = Optional.of(Objects.requireNonNull(onError, "onError"));
@@ -124,7 +124,7 @@ public final class WorkflowStep {
      * Without a deadline: exactly {@code transientRetry.maxRetries()} retries, then the declared failure (see
      * {@link TransientRetries#counted}); production wires the deadline variant.
      */
-    public WorkflowStep(StepKind kind, WorkflowEvent onError, StepHandler handler, StateChanges changes,
+    public StepSafetyNet(StepKind kind, WorkflowEvent onError, StepBody handler, StateChanges changes,
                         RetryPolicy transientRetry) {
         this(kind, onError, handler, changes, TransientRetries.counted(transientRetry));
     }
@@ -138,7 +138,7 @@ public final class WorkflowStep {
      * @param onFailure      how the step ends after an unexpected failure or used-up retries
      * @param transientRetry how often and how far apart transient external failures are retried
      */
-    public WorkflowStep(StepKind kind, StepHandler handler, OnFailure onFailure, TransientRetries transientRetry) {
+    public StepSafetyNet(StepKind kind, StepBody handler, OnFailure onFailure, TransientRetries transientRetry) {
         this.kind = Objects.requireNonNull(kind, "kind");
         this.onError = Optional.empty();
         this.handler = Objects.requireNonNull(handler, "handler");
@@ -149,7 +149,7 @@ public final class WorkflowStep {
     }
 
     /** Without a deadline: exactly {@code transientRetry.maxRetries()} retries (see {@link TransientRetries#counted}). */
-    public WorkflowStep(StepKind kind, StepHandler handler, OnFailure onFailure, RetryPolicy transientRetry) {
+    public StepSafetyNet(StepKind kind, StepBody handler, OnFailure onFailure, RetryPolicy transientRetry) {
         this(kind, handler, onFailure, TransientRetries.counted(transientRetry));
     }
 

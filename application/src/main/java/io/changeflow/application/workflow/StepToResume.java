@@ -13,12 +13,12 @@ import java.util.Set;
  * what the timeout sweep re-schedules when a step lost its task. Every step re-reads remote state
  * first, so running it again is safe (an already merged request finishes, an approved bot is skipped).
  */
-public final class ResumableStep {
+public final class StepToResume {
 
     private static final Set<StepStatus> CLOSING = EnumSet.of(StepStatus.CLOSE_STARTED, StepStatus.CLOSE_FAILED);
     private static final Set<StepStatus> BATCH_FAILURES = EnumSet.of(StepStatus.BATCH_PIPELINE_FAILED, StepStatus.BATCH_FAILED);
 
-    private ResumableStep() {
+    private StepToResume() {
     }
 
     /**
