@@ -127,7 +127,7 @@ public final class CreateMergeRequest implements StepBody {
         }
         var base = mergeRequests.defaultBranch(project);
         mergeRequests.createBranch(project, branch, base);
-        var grant = Grant.of(MergeRequestTexts.requestOf(op));
+        var grant = Grant.of(op.request());
         var onBranch = GrantFile.parse(target.key(), mergeRequests.readFile(project, branch, target.filePath()));
         if (!onBranch.grantOf(op.subject()).equals(Optional.of(grant))) {
             // Generated on the branch's own content (what the commit is based on), never on a fresh read of the

@@ -206,7 +206,7 @@ public final class HandleMergeRequest implements StepBody {
             if (target.isEmpty()) {
                 return Optional.empty();
             }
-            var grant = Grant.of(MergeRequestTexts.requestOf(current));
+            var grant = Grant.of(current.request());
             return Optional.of(new ApproveAndMerge.Regenerated(MergeRequestTexts.commitMessageOf(current),
                     List.of(GrantFiles.on(mergeRequests, mr.project(), onto, target.get(), List.of(grant)))));
         }
