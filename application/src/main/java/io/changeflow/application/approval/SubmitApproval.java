@@ -11,7 +11,6 @@ import io.changeflow.application.workflow.StateChanges;
 import io.changeflow.application.workflow.StepBody;
 import io.changeflow.application.workflow.StepOutcome;
 import io.changeflow.domain.operation.Operation;
-import io.changeflow.domain.request.OperationId;
 import io.changeflow.domain.request.StepOrder;
 import io.changeflow.domain.state.BindingStatus;
 import io.changeflow.domain.state.WorkflowEvent;
@@ -52,18 +51,10 @@ public final class SubmitApproval implements StepBody {
 
     @Override
     public StepOutcome run(Step step) {
-        var id = OperationId.parse(step.ref());
-        var found = id.flatMap(operations::find);
-        if (found.isEmpty()) {
-            LOG.log(Level.WARNING, () -> "no operation " + step.ref() + " for the approval step");
+        return StepBody.onOperation(step, operations, LOG, "approval step", op -> {
+            toSending(op).ifPresent(this::send);
             return StepOutcome.done();
-        }
-        var sending = toSending(found.get());
-        if (sending.isEmpty()) {
-            return StepOutcome.done();
-        }
-        send(sending.get());
-        return StepOutcome.done();
+        });
     }
 
     /**

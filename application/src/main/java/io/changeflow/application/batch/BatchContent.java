@@ -2,7 +2,6 @@ package io.changeflow.application.batch;
 
 import io.changeflow.application.port.out.Operations;
 import io.changeflow.application.port.out.Targets;
-import io.changeflow.application.workflow.MergeRequestTexts;
 import io.changeflow.domain.batch.Batch;
 import io.changeflow.domain.operation.Operation;
 import io.changeflow.domain.request.Grant;
@@ -69,7 +68,7 @@ sealed interface BatchContent {
             if (op.removedLine().isPresent()) {
                 removed.add(op.removedLine().get());
             } else {
-                added.add(Grant.of(MergeRequestTexts.requestOf(op)));
+                added.add(Grant.of(op.request()));
             }
         }
         if (project == null) {

@@ -18,7 +18,6 @@ import io.changeflow.domain.operation.MergeRequestRef;
 import io.changeflow.domain.operation.Operation;
 import io.changeflow.domain.request.Grant;
 import io.changeflow.domain.request.GrantFile;
-import io.changeflow.domain.request.OperationId;
 import io.changeflow.domain.request.PipelinePolicy;
 import io.changeflow.domain.request.StepOrder;
 import io.changeflow.domain.request.Target;
@@ -73,12 +72,10 @@ public final class CreateMergeRequest implements StepBody {
 
     @Override
     public StepOutcome run(Step step) {
-        var found = OperationId.parse(step.ref()).flatMap(operations::find);
-        if (found.isEmpty()) {
-            LOG.log(Level.WARNING, () -> "no operation " + step.ref() + " for the create step");
-            return StepOutcome.done();
-        }
-        var op = found.get();
+        return StepBody.onOperation(step, operations, LOG, "create step", op -> run(op, step));
+    }
+
+    private StepOutcome run(Operation op, Step step) {
         var binding = op.binding().orElse(null);
         if (binding == BindingStatus.MR_CREATED
                 || (binding == BindingStatus.APPROVAL_SENDING && op.order() == StepOrder.CREATE_FIRST && op.mergeRequest().isPresent())) {
@@ -127,7 +124,7 @@ public final class CreateMergeRequest implements StepBody {
         }
         var base = mergeRequests.defaultBranch(project);
         mergeRequests.createBranch(project, branch, base);
-        var grant = Grant.of(MergeRequestTexts.requestOf(op));
+        var grant = Grant.of(op.request());
         var onBranch = GrantFile.parse(target.key(), mergeRequests.readFile(project, branch, target.filePath()));
         if (!onBranch.grantOf(op.subject()).equals(Optional.of(grant))) {
             // Generated on the branch's own content (what the commit is based on), never on a fresh read of the

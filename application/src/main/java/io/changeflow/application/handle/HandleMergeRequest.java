@@ -18,7 +18,6 @@ import io.changeflow.domain.mr.MergeRequestState;
 import io.changeflow.domain.operation.MergeRequestRef;
 import io.changeflow.domain.operation.Operation;
 import io.changeflow.domain.request.Grant;
-import io.changeflow.domain.request.OperationId;
 import io.changeflow.domain.request.PipelinePolicy;
 import io.changeflow.domain.request.StepOrder;
 import io.changeflow.domain.request.Target;
@@ -77,12 +76,10 @@ public final class HandleMergeRequest implements StepBody {
 
     @Override
     public StepOutcome run(Step step) {
-        var found = OperationId.parse(step.ref()).flatMap(operations::find);
-        if (found.isEmpty()) {
-            LOG.log(Level.WARNING, () -> "no operation " + step.ref() + " for the handle step");
-            return StepOutcome.done();
-        }
-        var op = found.get();
+        return StepBody.onOperation(step, operations, LOG, "handle step", op -> run(op, step));
+    }
+
+    private StepOutcome run(Operation op, Step step) {
         var phase = ApproveAndMerge.phaseOf(step);
         if (phase.isEmpty()) {
             return start(op, step);
@@ -206,7 +203,7 @@ public final class HandleMergeRequest implements StepBody {
             if (target.isEmpty()) {
                 return Optional.empty();
             }
-            var grant = Grant.of(MergeRequestTexts.requestOf(current));
+            var grant = Grant.of(current.request());
             return Optional.of(new ApproveAndMerge.Regenerated(MergeRequestTexts.commitMessageOf(current),
                     List.of(GrantFiles.on(mergeRequests, mr.project(), onto, target.get(), List.of(grant)))));
         }

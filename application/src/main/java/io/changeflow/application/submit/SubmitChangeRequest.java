@@ -8,7 +8,6 @@ import io.changeflow.application.port.out.WorkQueue.StepKind;
 import io.changeflow.application.query.RequestView;
 import io.changeflow.application.settings.Settings;
 import io.changeflow.application.workflow.Emit;
-import io.changeflow.application.workflow.MergeRequestTexts;
 import io.changeflow.application.workflow.StepLauncher;
 import io.changeflow.domain.PreemptedException;
 import io.changeflow.domain.operation.Operation;
@@ -307,7 +306,7 @@ public final class SubmitChangeRequest {
     }
 
     private static boolean sameRequest(Operation op, ChangeRequest request) {
-        return MergeRequestTexts.requestOf(op).fingerprint().equals(request.fingerprint());
+        return op.request().fingerprint().equals(request.fingerprint());
     }
 
     private void releaseQuietly(String key) {

@@ -1,7 +1,6 @@
 package io.changeflow.application.workflow;
 
 import io.changeflow.domain.operation.Operation;
-import io.changeflow.domain.request.ChangeRequest;
 import io.changeflow.domain.request.OperationId;
 import java.time.Instant;
 import java.util.List;
@@ -79,10 +78,5 @@ public final class MergeRequestTexts {
         text.append('\n');
         members.forEach(op -> text.append(OPERATION_TRAILER).append(op.id().value()).append('\n'));
         return text.toString();
-    }
-
-    /** The request an operation was opened for. */
-    public static ChangeRequest requestOf(Operation op) {
-        return new ChangeRequest(op.id(), op.requester(), op.target(), op.subject(), op.reason(), op.expiresAt());
     }
 }

@@ -1,7 +1,12 @@
 package io.changeflow.application.workflow;
 
+import io.changeflow.application.port.out.Operations;
 import io.changeflow.application.port.out.WorkQueue.Step;
+import io.changeflow.domain.operation.Operation;
+import io.changeflow.domain.request.OperationId;
+import java.lang.System.Logger.Level;
 import java.util.Optional;
+import java.util.function.Function;
 
 /**
  * The body of one workflow step. It reads remote state before changing it (so any run may be a
@@ -24,5 +29,20 @@ public interface StepBody {
      */
     default Optional<String> progress(Step step) {
         return Optional.empty();
+    }
+
+    /**
+     * Runs {@code body} on the operation the step's ref names. When there is none (the ref is no operation ID,
+     * or no operation has it), logs a warning on {@code log} naming the step ({@code name}, e.g. "create step")
+     * and is done: there is nothing to work on, and a retry would find nothing either.
+     */
+    static StepOutcome onOperation(Step step, Operations operations, System.Logger log, String name,
+                                   Function<Operation, StepOutcome> body) {
+        var found = OperationId.parse(step.ref()).flatMap(operations::find);
+        if (found.isEmpty()) {
+            log.log(Level.WARNING, () -> "no operation " + step.ref() + " for the " + name);
+            return StepOutcome.done();
+        }
+        return body.apply(found.get());
     }
 }

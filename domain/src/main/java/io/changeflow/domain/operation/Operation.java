@@ -2,6 +2,7 @@ package io.changeflow.domain.operation;
 
 import io.changeflow.domain.hint.Hint;
 import io.changeflow.domain.hint.NextAction;
+import io.changeflow.domain.request.ChangeRequest;
 import io.changeflow.domain.request.OperationId;
 import io.changeflow.domain.request.StepOrder;
 import io.changeflow.domain.request.SubjectId;
@@ -63,6 +64,11 @@ public record Operation(OperationId id, String requester, SubjectId subject, Tar
                      Instant createdAt, Instant updatedAt) {
         this(id, requester, subject, target, reason, expiresAt, order, step, version, binding, mergeRequest,
                 approvalTicket, batchId, detail, createdAt, updatedAt, ChangeKind.GRANT, Optional.empty());
+    }
+
+    /** The request this operation was opened for: what was asked, without its state. */
+    public ChangeRequest request() {
+        return new ChangeRequest(id, requester, target, subject, reason, expiresAt);
     }
 
     /** True for a grant that renews a grant in effect (another expiry for the same subject and target). */
