@@ -17,6 +17,12 @@ import org.jooq.impl.DSL;
  */
 final class JooqClusterRateLimits implements ClusterRateLimits {
 
+    /**
+     * Concurrent first upserts of one key, or upserts of a key whose bucket row the purge just deleted, can deadlock
+     * on the row's duplicate-key and insert locks; the victim is rolled back whole and counts again.
+     */
+    private static final int DEADLOCK_RETRIES = 5;
+
     private final DSLContext dsl;
 
     JooqClusterRateLimits(DSLContext dsl) {
@@ -28,7 +34,7 @@ final class JooqClusterRateLimits implements ClusterRateLimits {
         if (limit < 1) {
             throw new IllegalArgumentException("a limit is at least 1 (callers skip limiting for anything else)");
         }
-        return dsl.transactionResult(tx -> {
+        return Sql.retryingDeadlocks(DEADLOCK_RETRIES, () -> dsl.transactionResult(tx -> {
             var ctx = tx.dsl();
             // plain SQL: jOOQ's MySQL rendering adds a row alias ("values (?) as excluded") that MariaDB rejects
             ctx.execute("insert into {0} ({1}) values ({2}) on duplicate key update {1} = {1}",
@@ -47,7 +53,7 @@ final class JooqClusterRateLimits implements ClusterRateLimits {
             var dbNow = Sql.instant(counted.value3());
             var retryAfter = Duration.between(dbNow, oldest.plus(window));
             return new Decision(false, retryAfter.isNegative() ? Duration.ZERO : retryAfter, 0);
-        });
+        }));
     }
 
     @Override

@@ -54,16 +54,8 @@ final class PinnedWrites {
         reads.forEach(p -> byId.putIfAbsent(p.read().id().value(), p));
         var moved = new ArrayList<OperationId>(byId.size());
         for (var chunk : chunks(List.copyOf(byId.values()))) {
-            for (var attempt = 0; ; attempt++) {
-                try {
-                    moved.addAll(GapLockFree.transactionResult(dsl, ctx -> applyChunk(ctx, chunk, event)));
-                    break;
-                } catch (RuntimeException e) {
-                    if (!Sql.isDeadlock(e) || attempt >= DEADLOCK_RETRIES) {
-                        throw e;
-                    }
-                }
-            }
+            moved.addAll(Sql.retryingDeadlocks(DEADLOCK_RETRIES,
+                    () -> GapLockFree.transactionResult(dsl, ctx -> applyChunk(ctx, chunk, event))));
         }
         return moved;
     }

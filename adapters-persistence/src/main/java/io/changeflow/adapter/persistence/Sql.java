@@ -10,6 +10,7 @@ import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.Supplier;
 import org.jooq.Field;
 import org.jooq.Query;
 import org.jooq.impl.DSL;
@@ -130,6 +131,22 @@ final class Sql {
     }
 
     /** Whether {@code failure} made InnoDB pick this transaction as a deadlock victim (rolled back whole). */
+    /**
+     * Runs {@code transaction} again, at most {@code retries} times, when the database picked it as a deadlock
+     * victim: InnoDB rolled it back whole, so running it again decides afresh.
+     */
+    static <T> T retryingDeadlocks(int retries, Supplier<T> transaction) {
+        for (var attempt = 0; ; attempt++) {
+            try {
+                return transaction.get();
+            } catch (RuntimeException e) {
+                if (!isDeadlock(e) || attempt >= retries) {
+                    throw e;
+                }
+            }
+        }
+    }
+
     static boolean isDeadlock(Throwable failure) {
         for (var t = failure; t != null; t = t.getCause() == t ? null : t.getCause()) {
             if (t instanceof SQLException sql && sql.getErrorCode() == ER_LOCK_DEADLOCK) {
