@@ -144,7 +144,12 @@ final class JooqOperations implements Operations {
     }
 
     @Override
-    public Page scan(Set<BindingStatus> statuses, Duration olderThan, Optional<ScanCursors.Position> after, int limit) {
+    public Page scan(Set<BindingStatus> statuses, Duration olderThan, int limit) {
+        return CandidateReads.scan(dsl, statuses, olderThan, limit);
+    }
+
+    @Override
+    public Page scan(Set<BindingStatus> statuses, Duration olderThan, ScanCursors.Position after, int limit) {
         return CandidateReads.scan(dsl, statuses, olderThan, after, limit);
     }
 

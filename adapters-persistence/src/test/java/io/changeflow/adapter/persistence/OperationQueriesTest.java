@@ -133,7 +133,7 @@ class OperationQueriesTest {
         dsl.update(BINDING).set(BINDING.UPDATED_AT, Sql.ago(Duration.ofDays(3)))
                 .where(BINDING.OPERATION_ID.eq(tooOld.id().value())).execute();
 
-        var page = operations.scan(Set.of(BindingStatus.MERGED), Duration.ofMinutes(10), Optional.empty(), 1000);
+        var page = operations.scan(Set.of(BindingStatus.MERGED), Duration.ofMinutes(10), 1000);
         assertThat(page.operations()).extracting(o -> o.id()).as("no upper age: nothing falls out of a window")
                 .contains(inWindow.id(), tooOld.id()).doesNotContain(fresh.id());
         assertThat(page.next()).as("a short page ends the scan").isEmpty();

@@ -32,7 +32,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.BiPredicate;
 import java.util.function.Function;
+import java.util.function.Predicate;
 
 /**
  * {@link Operations} in memory, faithful to the port contract: one row per subject-target (I5),
@@ -300,8 +302,19 @@ public final class FakeOperations implements Operations {
 
     /** Like the adapter: per status (in enum order), by last write then row, after the position; wraps at the end. */
     @Override
-    public synchronized Page scan(Set<BindingStatus> statuses, Duration olderThan, Optional<ScanCursors.Position> after,
+    public synchronized Page scan(Set<BindingStatus> statuses, Duration olderThan, int limit) {
+        return scan(statuses, olderThan, (op, sequence) -> true, limit);
+    }
+
+    @Override
+    public synchronized Page scan(Set<BindingStatus> statuses, Duration olderThan, ScanCursors.Position after,
                                   int limit) {
+        return scan(statuses, olderThan, position(after).<BiPredicate<Operation, Integer>>map(start -> start::before)
+                .orElse((op, sequence) -> true), limit);
+    }
+
+    private Page scan(Set<BindingStatus> statuses, Duration olderThan, BiPredicate<Operation, Integer> afterStart,
+                      int limit) {
         if (statuses.isEmpty() || limit < 1) {
             throw new IllegalArgumentException("a scan needs a status and a positive limit");
         }
@@ -313,11 +326,10 @@ public final class FakeOperations implements Operations {
         }
         Comparator<Operation> order = Comparator.<Operation, Integer>comparing(op -> op.binding().orElseThrow().ordinal())
                 .thenComparing(Operation::updatedAt).thenComparing(op -> sequence.get(op.id()));
-        var start = after.flatMap(FakeOperations::position);
         var candidates = all().stream()
                 .filter(op -> op.binding().isPresent() && statuses.contains(op.binding().get()))
                 .filter(op -> op.updatedAt().isBefore(before))
-                .filter(op -> start.isEmpty() || start.get().before(op, sequence.get(op.id())))
+                .filter(op -> afterStart.test(op, sequence.get(op.id())))
                 .sorted(order)
                 .limit(limit).toList();
         if (candidates.size() < limit) {

@@ -200,16 +200,22 @@ public interface Operations {
     /**
      * One page of a fair scan: operations whose binding is in one of {@code statuses} and whose last state
      * write is older than {@code olderThan} (database clock), with their merge requests, in a fixed order
-     * (status, then last write, then row) continuing after {@code after} (empty: from the start). A row
-     * that is written moves to a later position, so following {@link Page#next()} run after run visits every
-     * candidate within ceil(candidates / limit) + 1 pages, however many of them never move: none starves
-     * behind older ones. Index range reads per status, no sort; a garbled position reads from the start.
+     * (status, then last write, then row), from the start. A row that is written moves to a later position,
+     * so following {@link Page#next()} run after run ({@link #scan(Set, Duration, ScanCursors.Position, int)})
+     * visits every candidate within ceil(candidates / limit) + 1 pages, however many of them never move: none
+     * starves behind older ones. Index range reads per status, no sort.
      *
      * @param statuses at least one
      * @return up to {@code limit} operations, and where the next page starts (empty: the scan reached the end,
      *         the next page starts from the beginning again)
      */
-    Page scan(Set<BindingStatus> statuses, Duration olderThan, Optional<ScanCursors.Position> after, int limit);
+    Page scan(Set<BindingStatus> statuses, Duration olderThan, int limit);
+
+    /**
+     * {@link #scan(Set, Duration, int)} continuing after {@code after} (a {@link Page#next()} of this scan); a
+     * garbled position reads from the start.
+     */
+    Page scan(Set<BindingStatus> statuses, Duration olderThan, ScanCursors.Position after, int limit);
 
     /** A page of {@link #scan}. */
     record Page(List<Operation> operations, Optional<ScanCursors.Position> next) {
