@@ -77,7 +77,16 @@ final class CandidateReads {
                         .and(OPERATION.CHANGE_KIND.eq(ChangeKind.REVOCATION.name()))));
     }
 
-    static List<Operation> stuck(DSLContext dsl, Set<BindingStatus> statuses, Optional<TargetKey> target,
+    static List<Operation> stuck(DSLContext dsl, Set<BindingStatus> statuses, Duration stuckFor, int limit) {
+        return stuck(dsl, statuses, DSL.noCondition(), stuckFor, limit);
+    }
+
+    static List<Operation> stuck(DSLContext dsl, Set<BindingStatus> statuses, TargetKey target, Duration stuckFor,
+            int limit) {
+        return stuck(dsl, statuses, BINDING.TARGET_KEY.eq(target.value()), stuckFor, limit);
+    }
+
+    private static List<Operation> stuck(DSLContext dsl, Set<BindingStatus> statuses, Condition onTarget,
             Duration stuckFor, int limit) {
         var wanted = statuses.isEmpty()
                 ? Arrays.stream(BindingStatus.values()).filter(s -> !s.isTerminal()).collect(Collectors.toCollection(
@@ -85,7 +94,7 @@ final class CandidateReads {
                 : EnumSet.copyOf(statuses);
         return selectOperations(dsl)
                 .where(BINDING.STATUS.in(wanted.stream().map(Enum::name).toList()))
-                .and(target.map(t -> BINDING.TARGET_KEY.eq(t.value())).orElse(DSL.noCondition()))
+                .and(onTarget)
                 .and(BINDING.UPDATED_AT.lt(Sql.ago(stuckFor)))
                 .orderBy(BINDING.UPDATED_AT, BINDING.ID)
                 .limit(limit)

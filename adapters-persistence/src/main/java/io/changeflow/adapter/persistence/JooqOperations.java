@@ -107,9 +107,8 @@ final class JooqOperations implements Operations {
     }
 
     @Override
-    public List<Operation> requestedBy(String requester, Optional<BindingStatus> status, Optional<TargetKey> target,
-            int offset, int limit) {
-        return OperationReads.requestedBy(dsl, requester, status, target, offset, limit);
+    public List<Operation> requestedBy(String requester, RequestFilter filter, int offset, int limit) {
+        return OperationReads.requestedBy(dsl, requester, filter, offset, limit);
     }
 
     @Override
@@ -133,8 +132,12 @@ final class JooqOperations implements Operations {
     }
 
     @Override
-    public List<Operation> stuck(Set<BindingStatus> statuses, Optional<TargetKey> target, Duration stuckFor,
-            int limit) {
+    public List<Operation> stuck(Set<BindingStatus> statuses, Duration stuckFor, int limit) {
+        return CandidateReads.stuck(dsl, statuses, stuckFor, limit);
+    }
+
+    @Override
+    public List<Operation> stuck(Set<BindingStatus> statuses, TargetKey target, Duration stuckFor, int limit) {
         return CandidateReads.stuck(dsl, statuses, target, stuckFor, limit);
     }
 

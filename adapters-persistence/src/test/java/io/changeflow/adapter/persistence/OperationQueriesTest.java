@@ -5,6 +5,7 @@ import static io.changeflow.adapter.persistence.jooq.Tables.BINDING_HISTORY;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.changeflow.application.port.out.Batches.Claim;
+import io.changeflow.application.port.out.Operations.RequestFilter;
 import io.changeflow.application.port.out.Operations.StepNote;
 import io.changeflow.domain.operation.MergeRequestRef;
 import io.changeflow.domain.request.OperationId;
@@ -68,10 +69,10 @@ class OperationQueriesTest {
         assertThat(operations.bindingsOf(SubjectId.of("ivy"))).extracting(b -> b.operationId()).contains(sent.id());
         assertThat(operations.requestedBy("ivy", 0, 10)).extracting(o -> o.id()).containsExactly(sent.id());
         var sentTarget = Optional.of(sent.target());
-        assertThat(operations.requestedBy("ivy", Optional.of(BindingStatus.APPROVAL_SENT), sentTarget, 0, 10))
+        assertThat(operations.requestedBy("ivy", new RequestFilter(Optional.of(BindingStatus.APPROVAL_SENT), sentTarget), 0, 10))
                 .extracting(o -> o.id()).containsExactly(sent.id());
-        assertThat(operations.requestedBy("ivy", Optional.of(BindingStatus.MERGED), Optional.empty(), 0, 10)).isEmpty();
-        assertThat(operations.requestedBy("ivy", Optional.empty(), Optional.of(io.changeflow.domain.request.TargetKey.of("no-such-target")), 0, 10))
+        assertThat(operations.requestedBy("ivy", new RequestFilter(Optional.of(BindingStatus.MERGED), Optional.empty()), 0, 10)).isEmpty();
+        assertThat(operations.requestedBy("ivy", new RequestFilter(Optional.empty(), Optional.of(io.changeflow.domain.request.TargetKey.of("no-such-target"))), 0, 10))
                 .isEmpty();
         assertThat(operations.findAll(List.of(sent.id(), Fixtures.newId()))).extracting(o -> o.id()).containsExactly(sent.id());
     }
@@ -143,7 +144,7 @@ class OperationQueriesTest {
         assertThat(stuck.indexOf(stuck.stream().filter(o -> o.id().equals(tooOld.id())).findFirst().orElseThrow()))
                 .as("oldest first").isLessThan(stuck.indexOf(stuck.stream().filter(o -> o.id().equals(inWindow.id())).findFirst().orElseThrow()));
         assertThat(operations.stuck(Set.of(), Duration.ofMinutes(20), 1000)).extracting(o -> o.id()).contains(inWindow.id());
-        assertThat(operations.stuck(Set.of(BindingStatus.MERGED), Optional.of(inWindow.target()), Duration.ofMinutes(20),
+        assertThat(operations.stuck(Set.of(BindingStatus.MERGED), inWindow.target(), Duration.ofMinutes(20),
                 1000)).extracting(o -> o.id()).containsExactly(inWindow.id());
     }
 

@@ -272,8 +272,9 @@ public final class FakeOperations implements Operations {
     }
 
     @Override
-    public synchronized List<Operation> requestedBy(String requester, Optional<BindingStatus> status,
-            Optional<TargetKey> target, int offset, int limit) {
+    public synchronized List<Operation> requestedBy(String requester, RequestFilter filter, int offset, int limit) {
+        var status = filter.status();
+        var target = filter.target();
         return operations.keySet().stream().map(id -> read(id).orElseThrow())
                 .filter(op -> op.requester().equals(requester))
                 .filter(op -> status.isEmpty() || op.binding().equals(status))
@@ -288,12 +289,22 @@ public final class FakeOperations implements Operations {
     }
 
     @Override
-    public synchronized List<Operation> stuck(Set<BindingStatus> statuses, Optional<TargetKey> target,
-            Duration stuckFor, int limit) {
+    public synchronized List<Operation> stuck(Set<BindingStatus> statuses, Duration stuckFor, int limit) {
+        return stuck(statuses, op -> true, stuckFor, limit);
+    }
+
+    @Override
+    public synchronized List<Operation> stuck(Set<BindingStatus> statuses, TargetKey target, Duration stuckFor,
+            int limit) {
+        return stuck(statuses, op -> op.target().equals(target), stuckFor, limit);
+    }
+
+    private List<Operation> stuck(Set<BindingStatus> statuses, Predicate<Operation> onTarget, Duration stuckFor,
+            int limit) {
         var before = clock.instant().minus(stuckFor);
         return all().stream()
                 .filter(op -> op.binding().isPresent())
-                .filter(op -> target.isEmpty() || op.target().equals(target.get()))
+                .filter(onTarget)
                 .filter(op -> statuses.isEmpty() ? !op.binding().get().isTerminal() : statuses.contains(op.binding().get()))
                 .filter(op -> op.updatedAt().isBefore(before))
                 .sorted(Comparator.comparing(Operation::updatedAt))

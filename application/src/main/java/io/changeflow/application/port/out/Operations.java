@@ -155,15 +155,26 @@ public interface Operations {
 
     /** Requests made by one requester, newest first ("my records"). */
     default List<Operation> requestedBy(String requester, int offset, int limit) {
-        return requestedBy(requester, Optional.empty(), Optional.empty(), offset, limit);
+        return requestedBy(requester, RequestFilter.ANY, offset, limit);
     }
 
+    /** Requests made by one requester, newest first, only those the filter lets through. */
+    List<Operation> requestedBy(String requester, RequestFilter filter, int offset, int limit);
+
     /**
-     * Requests made by one requester, newest first, only those whose binding is in {@code status} and those on
-     * {@code target} when given (a request a re-application replaced has no status: it matches no status).
+     * Which requests {@link #requestedBy(String, RequestFilter, int, int)} lists: those whose binding is in
+     * {@code status} and those on {@code target}, each when given (a request a re-application replaced has no
+     * status: it matches no status).
      */
-    List<Operation> requestedBy(String requester, Optional<BindingStatus> status, Optional<TargetKey> target,
-            int offset, int limit);
+    record RequestFilter(Optional<BindingStatus> status, Optional<TargetKey> target) {
+
+        public static final RequestFilter ANY = new RequestFilter(Optional.empty(), Optional.empty());
+
+        public RequestFilter {
+            Objects.requireNonNull(status, "status");
+            Objects.requireNonNull(target, "target");
+        }
+    }
 
     /** Both layers' history of one operation, oldest first. */
     List<HistoryEntry> history(OperationId id);
@@ -190,12 +201,10 @@ public interface Operations {
      * Operations whose binding is in one of {@code statuses} and whose last state write is older than
      * {@code stuckFor} by the database clock, oldest first. An empty set means any non-terminal status.
      */
-    default List<Operation> stuck(Set<BindingStatus> statuses, Duration stuckFor, int limit) {
-        return stuck(statuses, Optional.empty(), stuckFor, limit);
-    }
+    List<Operation> stuck(Set<BindingStatus> statuses, Duration stuckFor, int limit);
 
-    /** {@link #stuck(Set, Duration, int)} on one target only, when given. */
-    List<Operation> stuck(Set<BindingStatus> statuses, Optional<TargetKey> target, Duration stuckFor, int limit);
+    /** {@link #stuck(Set, Duration, int)} on {@code target} only. */
+    List<Operation> stuck(Set<BindingStatus> statuses, TargetKey target, Duration stuckFor, int limit);
 
     /**
      * One page of a fair scan: operations whose binding is in one of {@code statuses} and whose last state
