@@ -77,7 +77,16 @@ final class CandidateReads {
                         .and(OPERATION.CHANGE_KIND.eq(ChangeKind.REVOCATION.name()))));
     }
 
-    static List<Operation> stuck(DSLContext dsl, Set<BindingStatus> statuses, Optional<TargetKey> target,
+    static List<Operation> stuck(DSLContext dsl, Set<BindingStatus> statuses, Duration stuckFor, int limit) {
+        return stuck(dsl, statuses, DSL.noCondition(), stuckFor, limit);
+    }
+
+    static List<Operation> stuck(DSLContext dsl, Set<BindingStatus> statuses, TargetKey target, Duration stuckFor,
+            int limit) {
+        return stuck(dsl, statuses, BINDING.TARGET_KEY.eq(target.value()), stuckFor, limit);
+    }
+
+    private static List<Operation> stuck(DSLContext dsl, Set<BindingStatus> statuses, Condition onTarget,
             Duration stuckFor, int limit) {
         var wanted = statuses.isEmpty()
                 ? Arrays.stream(BindingStatus.values()).filter(s -> !s.isTerminal()).collect(Collectors.toCollection(
@@ -85,7 +94,7 @@ final class CandidateReads {
                 : EnumSet.copyOf(statuses);
         return selectOperations(dsl)
                 .where(BINDING.STATUS.in(wanted.stream().map(Enum::name).toList()))
-                .and(target.map(t -> BINDING.TARGET_KEY.eq(t.value())).orElse(DSL.noCondition()))
+                .and(onTarget)
                 .and(BINDING.UPDATED_AT.lt(Sql.ago(stuckFor)))
                 .orderBy(BINDING.UPDATED_AT, BINDING.ID)
                 .limit(limit)
@@ -95,39 +104,52 @@ final class CandidateReads {
     /**
      * One range read of {@code idx_binding_status_updated (status, updated_at)} per status (InnoDB appends the
      * primary key {@code id}, so the keyset {@code (updated_at, id)} is the index order: no sort), the statuses in
-     * enum order. The position is {@code status|updated_at|binding id} of the last row of a full page.
+     * enum order, from the first. The position is {@code status|updated_at|binding id} of the last row of a full
+     * page.
      */
-    static Page scan(DSLContext dsl, Set<BindingStatus> statuses, Duration olderThan, Optional<ScanCursors.Position> after,
+    static Page scan(DSLContext dsl, Set<BindingStatus> statuses, Duration olderThan, int limit) {
+        return scan(dsl, scanned(statuses, limit), 0, DSL.noCondition(), olderThan, limit);
+    }
+
+    /**
+     * {@link #scan(DSLContext, Set, Duration, int)} after {@code after}: within its status after its row, or from
+     * the next status scanned when its own is not; from the start when no later status is scanned or the position
+     * is garbled.
+     */
+    static Page scan(DSLContext dsl, Set<BindingStatus> statuses, Duration olderThan, ScanCursors.Position after,
             int limit) {
+        var ordered = scanned(statuses, limit);
+        var start = ScanKey.parse(after);
+        if (start.isPresent()) {
+            var key = start.get();
+            for (var i = 0; i < ordered.size(); i++) {
+                if (ordered.get(i) == key.status()) {
+                    return scan(dsl, ordered, i, key.following(), olderThan, limit);
+                }
+                if (ordered.get(i).ordinal() > key.status().ordinal()) {
+                    return scan(dsl, ordered, i, DSL.noCondition(), olderThan, limit);
+                }
+            }
+        }
+        return scan(dsl, ordered, 0, DSL.noCondition(), olderThan, limit);
+    }
+
+    private static List<BindingStatus> scanned(Set<BindingStatus> statuses, int limit) {
         if (statuses.isEmpty() || limit < 1) {
             throw new IllegalArgumentException("a scan needs at least one status and a positive limit");
         }
-        var ordered = List.copyOf(EnumSet.copyOf(statuses));
-        var start = after.flatMap(ScanKey::parse);
-        var first = 0;
-        if (start.isPresent()) {
-            first = ordered.size();
-            for (var i = 0; i < ordered.size(); i++) {
-                if (ordered.get(i).ordinal() >= start.get().status().ordinal()) {
-                    first = i;
-                    break;
-                }
-            }
-            if (first == ordered.size()) {
-                first = 0;
-                start = Optional.empty();
-            } else if (ordered.get(first) != start.get().status()) {
-                start = Optional.empty();
-            }
-        }
+        return List.copyOf(EnumSet.copyOf(statuses));
+    }
+
+    /** The page from {@code ordered.get(first)} on, the rows of that first status narrowed by {@code firstFrom}. */
+    private static Page scan(DSLContext dsl, List<BindingStatus> ordered, int first, Condition firstFrom,
+            Duration olderThan, int limit) {
         var found = new ArrayList<Operation>(Math.min(limit, 1000));
         for (var i = first; i < ordered.size() && found.size() < limit; i++) {
             var status = ordered.get(i);
             var where = BINDING.STATUS.eq(status.name()).and(BINDING.UPDATED_AT.lt(Sql.ago(olderThan)));
-            if (i == first && start.isPresent()) {
-                var at = Sql.utcValue(start.get().updatedAt());
-                where = where.and(BINDING.UPDATED_AT.ge(at))
-                        .and(BINDING.UPDATED_AT.gt(at).or(BINDING.ID.gt(start.get().bindingId())));
+            if (i == first) {
+                where = where.and(firstFrom);
             }
             var rows = dsl.select(OPERATION.fields())
                     .select(BINDING.STATUS, BINDING.ID, BINDING.UPDATED_AT, MERGE_BATCH.MR_PROJECT, MERGE_BATCH.MR_IID,
@@ -180,6 +202,12 @@ final class CandidateReads {
 
     /** The keyset of {@link #scan}'s order, as its position token. */
     private record ScanKey(BindingStatus status, Instant updatedAt, long bindingId) {
+
+        /** The rows of this key's status after it, in the keyset order. */
+        Condition following() {
+            var at = Sql.utcValue(updatedAt);
+            return BINDING.UPDATED_AT.ge(at).and(BINDING.UPDATED_AT.gt(at).or(BINDING.ID.gt(bindingId)));
+        }
 
         ScanCursors.Position position() {
             return new ScanCursors.Position(status.name() + "|" + updatedAt + "|" + bindingId);

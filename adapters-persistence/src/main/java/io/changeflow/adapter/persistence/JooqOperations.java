@@ -107,9 +107,8 @@ final class JooqOperations implements Operations {
     }
 
     @Override
-    public List<Operation> requestedBy(String requester, Optional<BindingStatus> status, Optional<TargetKey> target,
-            int offset, int limit) {
-        return OperationReads.requestedBy(dsl, requester, status, target, offset, limit);
+    public List<Operation> requestedBy(String requester, RequestFilter filter, int offset, int limit) {
+        return OperationReads.requestedBy(dsl, requester, filter, offset, limit);
     }
 
     @Override
@@ -133,8 +132,12 @@ final class JooqOperations implements Operations {
     }
 
     @Override
-    public List<Operation> stuck(Set<BindingStatus> statuses, Optional<TargetKey> target, Duration stuckFor,
-            int limit) {
+    public List<Operation> stuck(Set<BindingStatus> statuses, Duration stuckFor, int limit) {
+        return CandidateReads.stuck(dsl, statuses, stuckFor, limit);
+    }
+
+    @Override
+    public List<Operation> stuck(Set<BindingStatus> statuses, TargetKey target, Duration stuckFor, int limit) {
         return CandidateReads.stuck(dsl, statuses, target, stuckFor, limit);
     }
 
@@ -144,7 +147,12 @@ final class JooqOperations implements Operations {
     }
 
     @Override
-    public Page scan(Set<BindingStatus> statuses, Duration olderThan, Optional<ScanCursors.Position> after, int limit) {
+    public Page scan(Set<BindingStatus> statuses, Duration olderThan, int limit) {
+        return CandidateReads.scan(dsl, statuses, olderThan, limit);
+    }
+
+    @Override
+    public Page scan(Set<BindingStatus> statuses, Duration olderThan, ScanCursors.Position after, int limit) {
         return CandidateReads.scan(dsl, statuses, olderThan, after, limit);
     }
 

@@ -26,8 +26,17 @@ final class JooqScanCursors implements ScanCursors {
 
     /** Update first (the usual case); the first run of a scan inserts, and a racing first insert is an answer (update again). */
     @Override
-    public void remember(String scan, Optional<Position> position) {
-        var token = position.map(Position::token).orElse(null);
+    public void remember(String scan, Position position) {
+        write(scan, position.token());
+    }
+
+    /** A null position: from the start. */
+    @Override
+    public void forget(String scan) {
+        write(scan, null);
+    }
+
+    private void write(String scan, String token) {
         if (update(scan, token) > 0) {
             return;
         }

@@ -12,6 +12,7 @@ import static io.changeflow.adapter.persistence.jooq.Tables.MERGE_ORDER;
 import static io.changeflow.adapter.persistence.jooq.Tables.OPERATION;
 import static io.changeflow.adapter.persistence.jooq.Tables.OPERATION_HISTORY;
 
+import io.changeflow.application.port.out.Operations.RequestFilter;
 import io.changeflow.application.port.out.Operations.WithHistory;
 import io.changeflow.domain.operation.Binding;
 import io.changeflow.domain.operation.HistoryEntry;
@@ -57,11 +58,10 @@ final class OperationReads {
                 .fetch(OperationRows::toBinding);
     }
 
-    static List<Operation> requestedBy(DSLContext dsl, String requester, Optional<BindingStatus> status,
-            Optional<TargetKey> target, int offset, int limit) {
+    static List<Operation> requestedBy(DSLContext dsl, String requester, RequestFilter filter, int offset, int limit) {
         return selectOperations(dsl).where(OPERATION.REQUESTER.eq(requester))
-                .and(status.map(s -> BINDING.STATUS.eq(s.name())).orElse(DSL.noCondition()))
-                .and(target.map(t -> OPERATION.TARGET_KEY.eq(t.value())).orElse(DSL.noCondition()))
+                .and(filter.status().map(s -> BINDING.STATUS.eq(s.name())).orElse(DSL.noCondition()))
+                .and(filter.target().map(t -> OPERATION.TARGET_KEY.eq(t.value())).orElse(DSL.noCondition()))
                 .orderBy(OPERATION.CREATED_AT.desc(), OPERATION.ID.desc())
                 .limit(Math.max(0, offset), Math.max(0, limit))
                 .fetch(OperationRows::toOperation);

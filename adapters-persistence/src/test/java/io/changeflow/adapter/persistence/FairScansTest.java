@@ -109,9 +109,9 @@ class FairScansTest {
         var cursors = persistence.scanCursors();
         var scan = Fixtures.unique("scan");
         assertThat(cursors.position(scan)).isEmpty();
-        cursors.remember(scan, Optional.of(new ScanCursors.Position("MERGED|2026-01-01T00:00:00Z|7")));
+        cursors.remember(scan, new ScanCursors.Position("MERGED|2026-01-01T00:00:00Z|7"));
         assertThat(cursors.position(scan)).contains(new ScanCursors.Position("MERGED|2026-01-01T00:00:00Z|7"));
-        cursors.remember(scan, Optional.empty());
+        cursors.forget(scan);
         assertThat(cursors.position(scan)).isEmpty();
 
         var target = Fixtures.unique("garbled");
@@ -120,7 +120,7 @@ class FairScansTest {
         persistence.dsl().update(BINDING).set(BINDING.UPDATED_AT, Sql.ago(Duration.ofSeconds(1)))
                 .where(BINDING.OPERATION_ID.eq(merged.id().value())).execute();
         var page = persistence.operations().scan(Set.of(BindingStatus.MERGED), Duration.ZERO,
-                Optional.of(new ScanCursors.Position("not|a|position")), 100_000);
+                new ScanCursors.Position("not|a|position"), 100_000);
         assertThat(page.operations()).extracting(Operation::id).contains(merged.id());
     }
 

@@ -5,6 +5,7 @@ import static io.changeflow.adapter.persistence.jooq.Tables.BINDING_HISTORY;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.changeflow.application.port.out.Batches.Claim;
+import io.changeflow.application.port.out.Operations.RequestFilter;
 import io.changeflow.application.port.out.Operations.StepNote;
 import io.changeflow.domain.operation.MergeRequestRef;
 import io.changeflow.domain.request.OperationId;
@@ -68,10 +69,10 @@ class OperationQueriesTest {
         assertThat(operations.bindingsOf(SubjectId.of("ivy"))).extracting(b -> b.operationId()).contains(sent.id());
         assertThat(operations.requestedBy("ivy", 0, 10)).extracting(o -> o.id()).containsExactly(sent.id());
         var sentTarget = Optional.of(sent.target());
-        assertThat(operations.requestedBy("ivy", Optional.of(BindingStatus.APPROVAL_SENT), sentTarget, 0, 10))
+        assertThat(operations.requestedBy("ivy", new RequestFilter(Optional.of(BindingStatus.APPROVAL_SENT), sentTarget), 0, 10))
                 .extracting(o -> o.id()).containsExactly(sent.id());
-        assertThat(operations.requestedBy("ivy", Optional.of(BindingStatus.MERGED), Optional.empty(), 0, 10)).isEmpty();
-        assertThat(operations.requestedBy("ivy", Optional.empty(), Optional.of(io.changeflow.domain.request.TargetKey.of("no-such-target")), 0, 10))
+        assertThat(operations.requestedBy("ivy", new RequestFilter(Optional.of(BindingStatus.MERGED), Optional.empty()), 0, 10)).isEmpty();
+        assertThat(operations.requestedBy("ivy", new RequestFilter(Optional.empty(), Optional.of(io.changeflow.domain.request.TargetKey.of("no-such-target"))), 0, 10))
                 .isEmpty();
         assertThat(operations.findAll(List.of(sent.id(), Fixtures.newId()))).extracting(o -> o.id()).containsExactly(sent.id());
     }
@@ -133,7 +134,7 @@ class OperationQueriesTest {
         dsl.update(BINDING).set(BINDING.UPDATED_AT, Sql.ago(Duration.ofDays(3)))
                 .where(BINDING.OPERATION_ID.eq(tooOld.id().value())).execute();
 
-        var page = operations.scan(Set.of(BindingStatus.MERGED), Duration.ofMinutes(10), Optional.empty(), 1000);
+        var page = operations.scan(Set.of(BindingStatus.MERGED), Duration.ofMinutes(10), 1000);
         assertThat(page.operations()).extracting(o -> o.id()).as("no upper age: nothing falls out of a window")
                 .contains(inWindow.id(), tooOld.id()).doesNotContain(fresh.id());
         assertThat(page.next()).as("a short page ends the scan").isEmpty();
@@ -143,7 +144,7 @@ class OperationQueriesTest {
         assertThat(stuck.indexOf(stuck.stream().filter(o -> o.id().equals(tooOld.id())).findFirst().orElseThrow()))
                 .as("oldest first").isLessThan(stuck.indexOf(stuck.stream().filter(o -> o.id().equals(inWindow.id())).findFirst().orElseThrow()));
         assertThat(operations.stuck(Set.of(), Duration.ofMinutes(20), 1000)).extracting(o -> o.id()).contains(inWindow.id());
-        assertThat(operations.stuck(Set.of(BindingStatus.MERGED), Optional.of(inWindow.target()), Duration.ofMinutes(20),
+        assertThat(operations.stuck(Set.of(BindingStatus.MERGED), inWindow.target(), Duration.ofMinutes(20),
                 1000)).extracting(o -> o.id()).containsExactly(inWindow.id());
     }
 

@@ -15,7 +15,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import java.util.function.Supplier;
 import org.jooq.Record;
@@ -109,12 +108,12 @@ class QueryPlanTest {
     @Test
     void reconciliationAndStuckQueriesUseTheStatusAndUpdatedAtIndex() {
         var operations = persistence.operations();
-        var first = operations.scan(Set.of(BindingStatus.MERGED, BindingStatus.MERGING), Duration.ZERO, Optional.empty(), 5);
+        var first = operations.scan(Set.of(BindingStatus.MERGED, BindingStatus.MERGING), Duration.ZERO, 5);
         assertThat(first.next()).isPresent();
         for (var statement : List.of(
-                find(capture(() -> operations.scan(Set.of(BindingStatus.MERGED), Duration.ZERO, Optional.empty(), 5)),
+                find(capture(() -> operations.scan(Set.of(BindingStatus.MERGED), Duration.ZERO, 5)),
                         "from `binding`"),
-                find(capture(() -> operations.scan(Set.of(BindingStatus.MERGED), Duration.ZERO, first.next(), 5)),
+                find(capture(() -> operations.scan(Set.of(BindingStatus.MERGED), Duration.ZERO, first.next().orElseThrow(), 5)),
                         "from `binding`"))) {
             assertThat(plan(statement)).anySatisfy(row -> {
                 assertThat(row.get("table")).isEqualTo("binding");

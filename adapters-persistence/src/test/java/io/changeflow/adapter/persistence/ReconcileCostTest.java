@@ -70,7 +70,7 @@ class ReconcileCostTest {
     void aRunOverNLostReportsUsesAFixedNumberOfStatementsPerThousand(int n) {
         var ids = lostReports(persistence.dsl(), n);
         var reconcile = reconcile();
-        persistence.scanCursors().remember(ReconcileMergedRequests.SCAN, Optional.empty());
+        persistence.scanCursors().forget(ReconcileMergedRequests.SCAN);
         var before = validated.get();
         var recorder = persistence.statements();
 
@@ -110,7 +110,7 @@ class ReconcileCostTest {
     void aRecordThatMovedOnAfterTheScanIsSkippedAndWrittenOnce() throws Exception {
         var ids = lostReports(persistence.dsl(), 10);
         var late = ids.get(4);
-        persistence.scanCursors().remember(ReconcileMergedRequests.SCAN, Optional.empty());
+        persistence.scanCursors().forget(ReconcileMergedRequests.SCAN);
         var recorder = persistence.statements();
         var other = Executors.newSingleThreadExecutor();
         try {

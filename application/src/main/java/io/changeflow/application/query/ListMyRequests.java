@@ -39,8 +39,8 @@ public final class ListMyRequests {
     public Page list(Command command) {
         var page = Math.max(0, command.page());
         var size = Math.clamp(command.size(), 1, MAX_PAGE_SIZE);
-        var rows = operations.requestedBy(command.requester(), command.status(), command.target(), page * size,
-                size + 1);
+        var filter = new Operations.RequestFilter(command.status(), command.target());
+        var rows = operations.requestedBy(command.requester(), filter, page * size, size + 1);
         var items = rows.stream().limit(size).map(RequestView::summaryOf).toList();
         return new Page(items, page, size, rows.size() > size);
     }

@@ -23,8 +23,10 @@ public record FairScan(Operations operations, ScanCursors cursors, String name) 
      * again in a later run, and cannot hold the scan at its position.
      */
     public List<Operation> next(Set<BindingStatus> statuses, Duration olderThan, int limit) {
-        var page = operations.scan(statuses, olderThan, cursors.position(name), limit);
-        cursors.remember(name, page.next());
+        var page = cursors.position(name)
+                .map(after -> operations.scan(statuses, olderThan, after, limit))
+                .orElseGet(() -> operations.scan(statuses, olderThan, limit));
+        page.next().ifPresentOrElse(next -> cursors.remember(name, next), () -> cursors.forget(name));
         return page.operations();
     }
 }

@@ -42,7 +42,11 @@ public final class FindStuckRequests {
     public List<RequestView> find(Command command) {
         var stuckFor = command.stuckFor().isNegative() ? Duration.ZERO : command.stuckFor();
         var statuses = command.status().map(Set::of).orElse(Set.of());
-        return operations.stuck(statuses, command.target(), stuckFor, Math.clamp(command.limit(), 1, MAX_LIMIT)).stream()
+        var limit = Math.clamp(command.limit(), 1, MAX_LIMIT);
+        return command.target()
+                .map(target -> operations.stuck(statuses, target, stuckFor, limit))
+                .orElseGet(() -> operations.stuck(statuses, stuckFor, limit))
+                .stream()
                 .map(RequestView::summaryOf)
                 .toList();
     }

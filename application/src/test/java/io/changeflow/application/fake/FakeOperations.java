@@ -32,7 +32,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.BiPredicate;
 import java.util.function.Function;
+import java.util.function.Predicate;
 
 /**
  * {@link Operations} in memory, faithful to the port contract: one row per subject-target (I5),
@@ -270,8 +272,9 @@ public final class FakeOperations implements Operations {
     }
 
     @Override
-    public synchronized List<Operation> requestedBy(String requester, Optional<BindingStatus> status,
-            Optional<TargetKey> target, int offset, int limit) {
+    public synchronized List<Operation> requestedBy(String requester, RequestFilter filter, int offset, int limit) {
+        var status = filter.status();
+        var target = filter.target();
         return operations.keySet().stream().map(id -> read(id).orElseThrow())
                 .filter(op -> op.requester().equals(requester))
                 .filter(op -> status.isEmpty() || op.binding().equals(status))
@@ -286,12 +289,22 @@ public final class FakeOperations implements Operations {
     }
 
     @Override
-    public synchronized List<Operation> stuck(Set<BindingStatus> statuses, Optional<TargetKey> target,
-            Duration stuckFor, int limit) {
+    public synchronized List<Operation> stuck(Set<BindingStatus> statuses, Duration stuckFor, int limit) {
+        return stuck(statuses, op -> true, stuckFor, limit);
+    }
+
+    @Override
+    public synchronized List<Operation> stuck(Set<BindingStatus> statuses, TargetKey target, Duration stuckFor,
+            int limit) {
+        return stuck(statuses, op -> op.target().equals(target), stuckFor, limit);
+    }
+
+    private List<Operation> stuck(Set<BindingStatus> statuses, Predicate<Operation> onTarget, Duration stuckFor,
+            int limit) {
         var before = clock.instant().minus(stuckFor);
         return all().stream()
                 .filter(op -> op.binding().isPresent())
-                .filter(op -> target.isEmpty() || op.target().equals(target.get()))
+                .filter(onTarget)
                 .filter(op -> statuses.isEmpty() ? !op.binding().get().isTerminal() : statuses.contains(op.binding().get()))
                 .filter(op -> op.updatedAt().isBefore(before))
                 .sorted(Comparator.comparing(Operation::updatedAt))
@@ -300,8 +313,19 @@ public final class FakeOperations implements Operations {
 
     /** Like the adapter: per status (in enum order), by last write then row, after the position; wraps at the end. */
     @Override
-    public synchronized Page scan(Set<BindingStatus> statuses, Duration olderThan, Optional<ScanCursors.Position> after,
+    public synchronized Page scan(Set<BindingStatus> statuses, Duration olderThan, int limit) {
+        return scan(statuses, olderThan, (op, sequence) -> true, limit);
+    }
+
+    @Override
+    public synchronized Page scan(Set<BindingStatus> statuses, Duration olderThan, ScanCursors.Position after,
                                   int limit) {
+        return scan(statuses, olderThan, position(after).<BiPredicate<Operation, Integer>>map(start -> start::before)
+                .orElse((op, sequence) -> true), limit);
+    }
+
+    private Page scan(Set<BindingStatus> statuses, Duration olderThan, BiPredicate<Operation, Integer> afterStart,
+                      int limit) {
         if (statuses.isEmpty() || limit < 1) {
             throw new IllegalArgumentException("a scan needs a status and a positive limit");
         }
@@ -313,11 +337,10 @@ public final class FakeOperations implements Operations {
         }
         Comparator<Operation> order = Comparator.<Operation, Integer>comparing(op -> op.binding().orElseThrow().ordinal())
                 .thenComparing(Operation::updatedAt).thenComparing(op -> sequence.get(op.id()));
-        var start = after.flatMap(FakeOperations::position);
         var candidates = all().stream()
                 .filter(op -> op.binding().isPresent() && statuses.contains(op.binding().get()))
                 .filter(op -> op.updatedAt().isBefore(before))
-                .filter(op -> start.isEmpty() || start.get().before(op, sequence.get(op.id())))
+                .filter(op -> afterStart.test(op, sequence.get(op.id())))
                 .sorted(order)
                 .limit(limit).toList();
         if (candidates.size() < limit) {

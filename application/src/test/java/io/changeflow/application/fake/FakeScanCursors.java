@@ -16,7 +16,12 @@ public final class FakeScanCursors implements ScanCursors {
     }
 
     @Override
-    public void remember(String scan, Optional<Position> position) {
-        position.ifPresentOrElse(p -> positions.put(scan, p), () -> positions.remove(scan));
+    public void remember(String scan, Position position) {
+        positions.put(scan, position);
+    }
+
+    @Override
+    public void forget(String scan) {
+        positions.remove(scan);
     }
 }

@@ -155,15 +155,26 @@ public interface Operations {
 
     /** Requests made by one requester, newest first ("my records"). */
     default List<Operation> requestedBy(String requester, int offset, int limit) {
-        return requestedBy(requester, Optional.empty(), Optional.empty(), offset, limit);
+        return requestedBy(requester, RequestFilter.ANY, offset, limit);
     }
 
+    /** Requests made by one requester, newest first, only those the filter lets through. */
+    List<Operation> requestedBy(String requester, RequestFilter filter, int offset, int limit);
+
     /**
-     * Requests made by one requester, newest first, only those whose binding is in {@code status} and those on
-     * {@code target} when given (a request a re-application replaced has no status: it matches no status).
+     * Which requests {@link #requestedBy(String, RequestFilter, int, int)} lists: those whose binding is in
+     * {@code status} and those on {@code target}, each when given (a request a re-application replaced has no
+     * status: it matches no status).
      */
-    List<Operation> requestedBy(String requester, Optional<BindingStatus> status, Optional<TargetKey> target,
-            int offset, int limit);
+    record RequestFilter(Optional<BindingStatus> status, Optional<TargetKey> target) {
+
+        public static final RequestFilter ANY = new RequestFilter(Optional.empty(), Optional.empty());
+
+        public RequestFilter {
+            Objects.requireNonNull(status, "status");
+            Objects.requireNonNull(target, "target");
+        }
+    }
 
     /** Both layers' history of one operation, oldest first. */
     List<HistoryEntry> history(OperationId id);
@@ -190,26 +201,30 @@ public interface Operations {
      * Operations whose binding is in one of {@code statuses} and whose last state write is older than
      * {@code stuckFor} by the database clock, oldest first. An empty set means any non-terminal status.
      */
-    default List<Operation> stuck(Set<BindingStatus> statuses, Duration stuckFor, int limit) {
-        return stuck(statuses, Optional.empty(), stuckFor, limit);
-    }
+    List<Operation> stuck(Set<BindingStatus> statuses, Duration stuckFor, int limit);
 
-    /** {@link #stuck(Set, Duration, int)} on one target only, when given. */
-    List<Operation> stuck(Set<BindingStatus> statuses, Optional<TargetKey> target, Duration stuckFor, int limit);
+    /** {@link #stuck(Set, Duration, int)} on {@code target} only. */
+    List<Operation> stuck(Set<BindingStatus> statuses, TargetKey target, Duration stuckFor, int limit);
 
     /**
      * One page of a fair scan: operations whose binding is in one of {@code statuses} and whose last state
      * write is older than {@code olderThan} (database clock), with their merge requests, in a fixed order
-     * (status, then last write, then row) continuing after {@code after} (empty: from the start). A row
-     * that is written moves to a later position, so following {@link Page#next()} run after run visits every
-     * candidate within ceil(candidates / limit) + 1 pages, however many of them never move: none starves
-     * behind older ones. Index range reads per status, no sort; a garbled position reads from the start.
+     * (status, then last write, then row), from the start. A row that is written moves to a later position,
+     * so following {@link Page#next()} run after run ({@link #scan(Set, Duration, ScanCursors.Position, int)})
+     * visits every candidate within ceil(candidates / limit) + 1 pages, however many of them never move: none
+     * starves behind older ones. Index range reads per status, no sort.
      *
      * @param statuses at least one
      * @return up to {@code limit} operations, and where the next page starts (empty: the scan reached the end,
      *         the next page starts from the beginning again)
      */
-    Page scan(Set<BindingStatus> statuses, Duration olderThan, Optional<ScanCursors.Position> after, int limit);
+    Page scan(Set<BindingStatus> statuses, Duration olderThan, int limit);
+
+    /**
+     * {@link #scan(Set, Duration, int)} continuing after {@code after} (a {@link Page#next()} of this scan); a
+     * garbled position reads from the start.
+     */
+    Page scan(Set<BindingStatus> statuses, Duration olderThan, ScanCursors.Position after, int limit);
 
     /** A page of {@link #scan}. */
     record Page(List<Operation> operations, Optional<ScanCursors.Position> next) {

@@ -13,8 +13,11 @@ public interface ScanCursors {
     /** Where {@code scan} continues; empty: from the start (never run, reached the end, or reset). */
     Optional<Position> position(String scan);
 
-    /** Remembers where {@code scan} continues; empty: from the start. Last writer wins. */
-    void remember(String scan, Optional<Position> position);
+    /** Remembers where {@code scan} continues. Last writer wins (with {@link #forget} too). */
+    void remember(String scan, Position position);
+
+    /** Remembers that {@code scan} continues from the start. Last writer wins (with {@link #remember} too). */
+    void forget(String scan);
 
     /** An opaque position, made and read by the adapter that runs the scan's query; at most 255 characters. */
     record Position(String token) {
