@@ -1,7 +1,7 @@
 package io.changeflow.adapter.scheduler;
 
 import com.github.kagkarlsson.scheduler.SchedulerClient;
-import io.changeflow.adapter.scheduler.WorkflowStepTask.Placement;
+import io.changeflow.adapter.scheduler.StepPlacement.Placement;
 import io.changeflow.application.port.out.WorkQueue;
 import java.sql.SQLException;
 import java.time.Clock;
@@ -29,9 +29,6 @@ import org.slf4j.LoggerFactory;
 final class DbSchedulerWorkQueue implements WorkQueue {
 
     private static final Logger log = LoggerFactory.getLogger(DbSchedulerWorkQueue.class);
-    private static final String COUNT_BACKLOG =
-            "select count(*) from " + SchedulerTable.NAME + " where task_name = ? and picked = ?";
-
     private static final String SUMMARY = "select"
             + " coalesce(sum(case when picked then 0 else 1 end), 0),"
             + " coalesce(sum(case when not picked and execution_time <= current_timestamp(3) then 1 else 0 end), 0),"
@@ -42,6 +39,7 @@ final class DbSchedulerWorkQueue implements WorkQueue {
 
     private final DataSource dataSource;
     private final SchedulerClient client;
+    private final StepPlacement placement;
     private final StepTraces traces;
     private final RequestTraces requestTraces;
     private final int capacity;
@@ -60,6 +58,7 @@ final class DbSchedulerWorkQueue implements WorkQueue {
         this.client = SchedulerClient.Builder.create(dataSource, task.task())
                 .jdbcCustomization(SchedulerTable.dialect(dataSource).customization())
                 .build();
+        this.placement = StepPlacement.withinBacklog(client, dataSource, capacity);
     }
 
     @Override
@@ -68,7 +67,7 @@ final class DbSchedulerWorkQueue implements WorkQueue {
         Objects.requireNonNull(delay, "delay");
         var dueAtOnce = delay.isZero() || delay.isNegative();
         var time = clock.instant().plus(dueAtOnce ? Duration.ZERO : delay);
-        var placed = WorkflowStepTask.place(client, step, trace(step), time, () -> backlog() < capacity);
+        var placed = placement.place(step, trace(step), time);
         if (placed.isEmpty()) {
             log.warn("backlog full ({} workflow steps waiting); refused {}", capacity, step.instanceId());
             return false;
@@ -109,17 +108,7 @@ final class DbSchedulerWorkQueue implements WorkQueue {
 
     @Override
     public int backlog() {
-        try (var connection = dataSource.getConnection();
-             var statement = connection.prepareStatement(COUNT_BACKLOG)) {
-            statement.setString(1, WorkflowStepTask.NAME);
-            statement.setBoolean(2, false);
-            try (var rows = statement.executeQuery()) {
-                rows.next();
-                return rows.getInt(1);
-            }
-        } catch (SQLException e) {
-            throw new IllegalStateException("cannot count the workflow backlog", e);
-        }
+        return placement.backlog();
     }
 
     @Override

@@ -1,8 +1,6 @@
 package io.changeflow.adapter.scheduler;
 
 import com.github.kagkarlsson.scheduler.SchedulerClient;
-import com.github.kagkarlsson.scheduler.exceptions.TaskInstanceCurrentlyExecutingException;
-import com.github.kagkarlsson.scheduler.exceptions.TaskInstanceNotFoundException;
 import com.github.kagkarlsson.scheduler.task.CompletionHandler;
 import com.github.kagkarlsson.scheduler.task.ExecutionComplete;
 import com.github.kagkarlsson.scheduler.task.ExecutionContext;
@@ -17,14 +15,11 @@ import io.changeflow.application.port.out.WorkQueue.StepKind;
 import io.changeflow.application.workflow.RunDueStep;
 import io.changeflow.application.workflow.StepOutcome;
 import io.changeflow.domain.polling.ExponentialBackoff;
-import java.time.Instant;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -56,24 +51,11 @@ final class WorkflowStepTask {
     static final String NAME = "workflow-step";
     static final String ATTEMPT = "attempt";
     static final String DATA_PREFIX = "data.";
-    /** The width of {@code scheduled_tasks.task_instance}. */
-    static final int MAX_INSTANCE_ID_LENGTH = 100;
 
     @SuppressWarnings({"unchecked", "rawtypes"})
     static final Class<HashMap<String, String>> DATA_CLASS = (Class) HashMap.class;
 
     private static final Logger log = LoggerFactory.getLogger(WorkflowStepTask.class);
-    private static final int MAX_PLACEMENT_TRIES = 5;
-
-    /** What placing a step did. */
-    enum Placement {
-        /** A new row. */
-        ADDED,
-        /** The pending row of the same instance got the new time and data. */
-        REPLACED,
-        /** The instance is running right now: left alone (it re-reads the state anyway). */
-        RUNNING
-    }
 
     private final Supplier<RunDueStep> runner;
     private final StepTraces traces;
@@ -114,58 +96,6 @@ final class WorkflowStepTask {
 
     static TaskInstanceId id(StepKind kind, String ref) {
         return TaskInstanceId.of(NAME, kind.name() + ":" + ref);
-    }
-
-    /**
-     * Writes {@code step} due at {@code time}: a new row when its instance has none (only if
-     * {@code admitNew} agrees), else the pending row is updated; a running instance is left alone.
-     * Races with pickers and other writers are settled by re-reading (the row's version guards
-     * every update). A pending row keeps its trace context when {@code trace} is empty.
-     *
-     * @param trace the trace context to store with the step (row fields, {@link StepTraces}); empty: none
-     * @return empty when {@code admitNew} refused a new row
-     */
-    static Optional<Placement> place(SchedulerClient client, Step step, Instant time, BooleanSupplier admitNew) {
-        return place(client, step, Map.of(), time, admitNew);
-    }
-
-    static Optional<Placement> place(SchedulerClient client, Step step, Map<String, String> trace, Instant time,
-                                     BooleanSupplier admitNew) {
-        var id = step.instanceId();
-        if (id.length() > MAX_INSTANCE_ID_LENGTH) {
-            throw new IllegalArgumentException("a step instance id has at most " + MAX_INSTANCE_ID_LENGTH
-                    + " characters: " + id);
-        }
-        var taskInstanceId = TaskInstanceId.of(NAME, id);
-        var data = data(step, trace);
-        for (var tries = 0; tries < MAX_PLACEMENT_TRIES; tries++) {
-            var existing = client.getScheduledExecution(taskInstanceId);
-            if (existing.isEmpty()) {
-                if (!admitNew.getAsBoolean()) {
-                    return Optional.empty();
-                }
-                if (client.scheduleIfNotExists(new TaskInstance<>(NAME, id, data), time)) {
-                    return Optional.of(Placement.ADDED);
-                }
-                continue; // created by someone else in between: look again
-            }
-            if (existing.get().isPicked()) {
-                return Optional.of(Placement.RUNNING);
-            }
-            var replacing = trace.isEmpty() ? data(step, StepTraces.storedIn(dataOf(existing.get().getData()))) : data;
-            try {
-                if (client.reschedule(taskInstanceId, time, replacing)) {
-                    return Optional.of(Placement.REPLACED);
-                }
-                // lost the race on the row's version (picked or rescheduled meanwhile): look again
-            } catch (TaskInstanceCurrentlyExecutingException e) {
-                return Optional.of(Placement.RUNNING);
-            } catch (TaskInstanceNotFoundException e) {
-                // finished and deleted in between: look again
-            }
-        }
-        throw new IllegalStateException("could not place " + id + ": its row kept changing under "
-                + MAX_PLACEMENT_TRIES + " attempts");
     }
 
     /** The row data of {@code step}. */
@@ -287,8 +217,8 @@ final class WorkflowStepTask {
                         complete.getExecution().taskInstance.getId(), follower.instanceId(), e.toString());
             }
         }
-        var placed = place(client, follower, trace, time, () -> true);
-        if (placed.orElseThrow() == Placement.RUNNING) {
+        var placed = StepPlacement.unbounded(client).place(follower, trace, time);
+        if (placed.orElseThrow() == StepPlacement.Placement.RUNNING) {
             log.info("{} is running right now; {} leaves it to finish", follower.instanceId(),
                     complete.getExecution().taskInstance.getId());
         }

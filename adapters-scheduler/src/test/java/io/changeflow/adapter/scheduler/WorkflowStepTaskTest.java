@@ -69,7 +69,7 @@ class WorkflowStepTaskTest {
     void refusesAnInstanceIdLongerThanItsColumn() {
         var step = Step.first(StepKind.HANDLE, "x".repeat(100));
 
-        assertThatThrownBy(() -> WorkflowStepTask.place(null, step, Instant.now(), () -> true))
+        assertThatThrownBy(() -> StepPlacement.unbounded(null).place(step, Map.of(), Instant.now()))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("at most 100");
     }
 }
