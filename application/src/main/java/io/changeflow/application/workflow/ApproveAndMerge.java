@@ -216,8 +216,11 @@ public final class ApproveAndMerge {
      * read it a moment ago: the bots approve its head (GitLab refuses with 409 if it moved since), read no second time.
      */
     public StepOutcome approveAndMerge(MergeRequestRef mr, Step step, Subject subject, RemoteMergeRequest readNow) {
-        return approvals.approve(mr, MergeProgress.of(step).at(Phase.APPROVE).atBot(0), subject,
-                Optional.ofNullable(readNow.sha()).filter(sha -> !sha.isBlank()));
+        var progress = MergeProgress.of(step).at(Phase.APPROVE).atBot(0);
+        var head = readNow.sha();
+        return head == null || head.isBlank()
+                ? approvals.approve(mr, progress, subject)
+                : approvals.approve(mr, progress, subject, head);
     }
 
     /**

@@ -9,6 +9,7 @@ import io.changeflow.domain.operation.MergeRequestRef;
 import io.changeflow.domain.polling.RetryPolicy;
 import java.lang.System.Logger.Level;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 
@@ -41,11 +42,16 @@ final class BotApprovals {
 
     /** Approves with every bot from {@link MergeProgress#bot()} on, then merges once GitLab says it is approved. */
     StepOutcome approve(MergeRequestRef mr, MergeProgress progress, Subject subject) {
-        return approve(mr, progress, subject, Optional.empty());
+        return approveFrom(mr, progress, subject, null);
     }
 
-    /** {@link #approve}, with the head the bots approve read already in this run ({@code readHead}); empty: read here. */
-    StepOutcome approve(MergeRequestRef mr, MergeProgress progress, Subject subject, Optional<String> readHead) {
+    /** {@link #approve}, the bots approving {@code readHead}, the head this run of the step read already. */
+    StepOutcome approve(MergeRequestRef mr, MergeProgress progress, Subject subject, String readHead) {
+        return approveFrom(mr, progress, subject, Objects.requireNonNull(readHead, "readHead"));
+    }
+
+    /** @param readHead the head read already in this run, or null: it is read before the first approval */
+    private StepOutcome approveFrom(MergeRequestRef mr, MergeProgress progress, Subject subject, String readHead) {
         var bots = mergeRequests.approvalAccounts();
         if (bots.isEmpty()) {
             // Never merge unapproved: a missing bot list is a configuration error, not "nothing to approve".
@@ -54,7 +60,7 @@ final class BotApprovals {
         }
         var retries = new RetryPolicy(settings.approvalMaxRetries().value(), policy.approvalBackoff());
         var current = progress;
-        String head = readHead.orElse(null);
+        var head = readHead;
         // One read of the approvals answers for every bot of this run (GET .../approvals lists them all): approving as
         // one bot changes nothing about another's, and one that approved meanwhile anyway is answered 401 (read again).
         Optional<Set<String>> approvedAtStart = Optional.empty();
