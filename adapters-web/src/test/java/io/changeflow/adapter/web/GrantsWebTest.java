@@ -42,8 +42,7 @@ class GrantsWebTest extends WebTestSupport {
     void theSubjectGivesItsGrantUpWithoutApprovalAndASecondGiveUpIsAClear409() throws Exception {
         var grant = validated("alice");
         mvc.perform(as(post("/api/bindings/" + FakeTargets.SINGLE.value() + "/give-up"), "alice"))
-                .andExpect(status().isAccepted())
-                .andExpect(jsonPath("$.code").value("REMOVAL_ACCEPTED"))
+                .andExpect(answers(status().isAccepted(), "REMOVAL_ACCEPTED"))
                 .andExpect(jsonPath("$.data.status").value("REVOKING"))
                 .andExpect(jsonPath("$.data.requester").value("alice"))
                 .andExpect(header().string("Location", org.hamcrest.Matchers.startsWith("/api/requests/")));
@@ -54,8 +53,7 @@ class GrantsWebTest extends WebTestSupport {
         assertThat(app.approvals.formOf(removal)).as("no approval for giving up").isEmpty();
 
         mvc.perform(as(post("/api/bindings/" + FakeTargets.SINGLE.value() + "/give-up"), "alice"))
-                .andExpect(status().isConflict())
-                .andExpect(jsonPath("$.code").value("GRANT_NOT_IN_EFFECT"));
+                .andExpect(answers(status().isConflict(), "GRANT_NOT_IN_EFFECT"));
     }
 
     @Test
@@ -99,8 +97,7 @@ class GrantsWebTest extends WebTestSupport {
         assertThat(expiringCount()).isEqualTo(before + 2);
 
         mvc.perform(as(get("/ops/grants/expiring").param("within", "P4D").param("limit", "1"), "otto"))
-                .andExpect(status().isOk())
-                .andExpect(jsonPath("$.code").value("OK"))
+                .andExpect(answers(status().isOk(), "OK"))
                 .andExpect(jsonPath("$.data.within").value("PT96H"))
                 .andExpect(jsonPath("$.data.count").value(before + 3))
                 .andExpect(jsonPath("$.data.hasMore").value(true))
@@ -117,21 +114,16 @@ class GrantsWebTest extends WebTestSupport {
     void aWindowThatIsNoDurationOrOutOfRangeIsAStable400() throws Exception {
         for (var garbled : new String[] {"24h", "tomorrow", "P", "PT24"}) {
             mvc.perform(as(get("/ops/grants/expiring").param("within", garbled), "otto"))
-                    .andExpect(status().isBadRequest())
-                    .andExpect(jsonPath("$.code").value("INVALID_REQUEST"))
-                    .andExpect(jsonPath("$.data.fieldErrors[0].field").value("within"))
-                    .andExpect(jsonPath("$.data.fieldErrors[0].code").value("INVALID_VALUE"));
+                    .andExpect(answers(status().isBadRequest(), "INVALID_REQUEST"))
+                    .andExpect(firstFieldError("within", "INVALID_VALUE"));
         }
         for (var outOfRange : new String[] {"PT0S", "-PT1H", "P32D"}) {
             mvc.perform(as(get("/ops/grants/expiring").param("within", outOfRange), "otto"))
-                    .andExpect(status().isBadRequest())
-                    .andExpect(jsonPath("$.code").value("INVALID_REQUEST"))
-                    .andExpect(jsonPath("$.data.fieldErrors[0].field").value("within"))
-                    .andExpect(jsonPath("$.data.fieldErrors[0].code").value("OUT_OF_RANGE"));
+                    .andExpect(answers(status().isBadRequest(), "INVALID_REQUEST"))
+                    .andExpect(firstFieldError("within", "OUT_OF_RANGE"));
         }
         mvc.perform(as(get("/ops/grants/expiring").param("limit", "many"), "otto"))
-                .andExpect(status().isBadRequest())
-                .andExpect(jsonPath("$.code").value("INVALID_REQUEST"));
+                .andExpect(answers(status().isBadRequest(), "INVALID_REQUEST"));
         mvc.perform(as(get("/ops/grants/expiring").param("within", "p1d"), "otto")).andExpect(status().isOk());
         mvc.perform(as(get("/ops/grants/expiring").param("within", ""), "otto"))
                 .andExpect(status().isOk()).andExpect(jsonPath("$.data.within").value("PT24H"));
@@ -141,8 +133,7 @@ class GrantsWebTest extends WebTestSupport {
     void nobodyElseCanGiveAGrantUpAndAnUnknownOneIs404() throws Exception {
         validated("carol");
         mvc.perform(as(post("/api/bindings/" + FakeTargets.SINGLE.value() + "/give-up").param("subjectId", "carol"), "bob"))
-                .andExpect(status().isNotFound())
-                .andExpect(jsonPath("$.code").value("NOT_FOUND"));
+                .andExpect(answers(status().isNotFound(), "NOT_FOUND"));
         mvc.perform(as(post("/api/bindings/no-such-target/give-up"), "carol"))
                 .andExpect(status().isNotFound());
         mvc.perform(post("/api/bindings/" + FakeTargets.SINGLE.value() + "/give-up"))
@@ -170,8 +161,7 @@ class GrantsWebTest extends WebTestSupport {
         validated("erin");
         mvc.perform(as(post("/ops/bindings/erin/" + FakeTargets.SINGLE.value() + "/revoke")
                         .param("__authenticatedOperator", "mallory"), "otto"))
-                .andExpect(status().isAccepted())
-                .andExpect(jsonPath("$.code").value("REMOVAL_ACCEPTED"))
+                .andExpect(answers(status().isAccepted(), "REMOVAL_ACCEPTED"))
                 .andExpect(jsonPath("$.data.requester").value("otto"));
         assertThat(statusOf("erin")).isEqualTo(BindingStatus.REVOKING);
         assertThat(app.audit.all()).anySatisfy(e -> {
@@ -190,8 +180,7 @@ class GrantsWebTest extends WebTestSupport {
         validated("finn");
         mvc.perform(as(post("/ops/bindings/finn/" + FakeTargets.SINGLE.value() + "/revoke")
                         .header("X-Requested-With", "").contentType("application/x-www-form-urlencoded"), "otto"))
-                .andExpect(status().isForbidden())
-                .andExpect(jsonPath("$.code").value("CROSS_SITE_REQUEST"));
+                .andExpect(answers(status().isForbidden(), "CROSS_SITE_REQUEST"));
         assertThat(statusOf("finn")).isEqualTo(BindingStatus.VALIDATED);
     }
 }

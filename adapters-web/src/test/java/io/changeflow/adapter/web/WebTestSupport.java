@@ -1,6 +1,7 @@
 package io.changeflow.adapter.web;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.jsonPath;
 
 import io.changeflow.adapter.local.FileDynamicConfig;
 import io.changeflow.adapter.web.guard.SlidingWindowLimiter;
@@ -27,6 +28,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.test.web.servlet.MockMvc;
+import org.springframework.test.web.servlet.ResultMatcher;
 import org.springframework.test.web.servlet.request.MockHttpServletRequestBuilder;
 import org.springframework.test.web.servlet.request.RequestPostProcessor;
 
@@ -130,6 +132,25 @@ abstract class WebTestSupport {
 
     static MockHttpServletRequestBuilder as(MockHttpServletRequestBuilder request, String user) {
         return request.header(CallerIdentity.USER_HEADER, user);
+    }
+
+    /** The answer has {@code status} and the envelope's {@code code}. */
+    static ResultMatcher answers(ResultMatcher status, String code) {
+        return allOf(status, jsonPath("$.code").value(code));
+    }
+
+    /** The envelope's first field error names {@code field} with {@code code}. */
+    static ResultMatcher firstFieldError(String field, String code) {
+        return allOf(jsonPath("$.data.fieldErrors[0].field").value(field), jsonPath("$.data.fieldErrors[0].code").value(code));
+    }
+
+    /** Every one of {@code matchers}, in order. */
+    private static ResultMatcher allOf(ResultMatcher... matchers) {
+        return result -> {
+            for (var matcher : matchers) {
+                matcher.match(result);
+            }
+        };
     }
 
     static RequestPostProcessor peer(String address) {
