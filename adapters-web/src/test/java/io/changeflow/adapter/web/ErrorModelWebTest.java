@@ -121,8 +121,7 @@ class ErrorModelWebTest extends WebTestSupport {
                 .header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofInputStream(() -> new ByteArrayInputStream(body))));
         assertThat(response.headers().firstValue("Content-Length")).isEmpty();
-        assertThat(response.statusCode()).isEqualTo(413);
-        assertThat(response.body()).contains("\"code\":\"PAYLOAD_TOO_LARGE\"");
+        assertAnswer(response, 413, "PAYLOAD_TOO_LARGE");
     }
 
     @Test
@@ -144,8 +143,7 @@ class ErrorModelWebTest extends WebTestSupport {
         var response = send(HttpRequest.newBuilder(uri("/test/form"))
                 .header("Content-Type", "application/x-www-form-urlencoded")
                 .POST(HttpRequest.BodyPublishers.ofString("a=" + "z".repeat(5000))));
-        assertThat(response.statusCode()).isEqualTo(413);
-        assertThat(response.body()).contains("\"code\":\"PAYLOAD_TOO_LARGE\"");
+        assertAnswer(response, 413, "PAYLOAD_TOO_LARGE");
     }
 
     /** Reliability findings: requests the container or Spring cannot read were answered 500. */
@@ -208,16 +206,15 @@ class ErrorModelWebTest extends WebTestSupport {
     @Test
     void theErrorPageOfTheContainerAnswersTheEnvelopeToo() throws Exception {
         var response = send(HttpRequest.newBuilder(uri("/error")).GET());
-        assertThat(response.statusCode()).isEqualTo(404);
-        assertThat(response.body()).contains("\"code\":\"NOT_FOUND\"").contains("\"traceId\"");
+        assertAnswer(response, 404, "NOT_FOUND");
+        assertThat(response.body()).contains("\"traceId\"");
     }
 
     @Test
     void anExceptionEscapingAFilterIsAnsweredByTheErrorPageWithTheGenericEnvelope() throws Exception {
         var response = send(HttpRequest.newBuilder(uri("/test/filter-boom")).GET());
-        assertThat(response.statusCode()).isEqualTo(500);
-        assertThat(response.body()).contains("\"code\":\"INTERNAL_ERROR\"")
-                .contains("\"traceId\":\"" + response.headers().firstValue(RequestTraceFilter.HEADER).orElseThrow() + "\"");
+        assertAnswer(response, 500, "INTERNAL_ERROR");
+        assertThat(response.body()).contains("\"traceId\":\"" + response.headers().firstValue(RequestTraceFilter.HEADER).orElseThrow() + "\"");
         assertThat(registry.timed(MetricsWebTest.REQUESTS, "method", "GET", "status", "500")).isEqualTo(1);
     }
 

@@ -7,7 +7,6 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.jsonPath;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
-import io.changeflow.application.callback.HandleApprovalCallback.Decision;
 import io.changeflow.application.fake.FakeTargets;
 import io.changeflow.domain.request.OperationId;
 import io.changeflow.domain.request.SubjectId;
@@ -25,11 +24,7 @@ class GrantsWebTest extends WebTestSupport {
     }
 
     private OperationId validated(String subject) {
-        var id = app.submitAccepted(FakeTargets.SINGLE, subject);
-        app.queue.runUntilIdle();
-        app.decide(id, Decision.APPROVED);
-        app.queue.runUntilIdle();
-        app.deployed(id);
+        var id = approvedAndDeployed(app.submitAccepted(FakeTargets.SINGLE, subject));
         assertThat(app.op(id).binding()).contains(BindingStatus.VALIDATED);
         return id;
     }
@@ -146,10 +141,7 @@ class GrantsWebTest extends WebTestSupport {
         var id = io.changeflow.domain.request.OperationId.of(io.changeflow.application.fake.InMemoryChangeflow.newOperationId());
         assertThat(app.submit("alice", io.changeflow.application.fake.InMemoryChangeflow.submission(id.value(),
                 FakeTargets.SINGLE, "gwen"))).isInstanceOf(io.changeflow.application.submit.SubmitChangeRequest.Result.Accepted.class);
-        app.queue.runUntilIdle();
-        app.decide(id, Decision.APPROVED);
-        app.queue.runUntilIdle();
-        app.deployed(id);
+        approvedAndDeployed(id);
         mvc.perform(as(post("/api/bindings/" + FakeTargets.SINGLE.value() + "/give-up").param("subjectId", "gwen"), "alice"))
                 .andExpect(status().isAccepted())
                 .andExpect(jsonPath("$.data.subjectId").value("gwen"));

@@ -8,7 +8,6 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
 import io.changeflow.adapter.web.identity.CallerIdentity;
-import io.changeflow.application.callback.HandleApprovalCallback.Decision;
 import io.changeflow.application.fake.FakeTargets;
 import io.changeflow.application.fake.InMemoryChangeflow;
 import io.changeflow.application.port.out.ExternalCallException;
@@ -175,11 +174,7 @@ class RequestsWebTest extends WebTestSupport {
     @Test
     void accessThatIsAlreadyInEffectIs409AlreadyInEffect() throws Exception {
         var person = newPerson();
-        var id = app.submitAccepted(FakeTargets.SINGLE, person);
-        app.queue.runUntilIdle();
-        app.decide(id, Decision.APPROVED);
-        app.queue.runUntilIdle();
-        app.deployed(id);
+        approvedAndDeployed(app.submitAccepted(FakeTargets.SINGLE, person));
 
         mvc.perform(submit(person, body(InMemoryChangeflow.newOperationId(), "db-prod-readonly", "again")))
                 .andExpect(answers(status().isConflict(), "ALREADY_IN_EFFECT"));

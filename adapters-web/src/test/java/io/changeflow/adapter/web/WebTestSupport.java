@@ -9,6 +9,7 @@ import io.changeflow.adapter.web.identity.CallerIdentity;
 import io.changeflow.application.callback.HandleApprovalCallback.Decision;
 import io.changeflow.application.fake.FakeTargets;
 import io.changeflow.application.fake.InMemoryChangeflow;
+import io.changeflow.application.fake.SettableClock;
 import io.changeflow.application.port.out.MergeRequests.PipelineStatus;
 import io.changeflow.application.port.out.WorkQueue.StepKind;
 import io.changeflow.application.settings.Settings;
@@ -39,7 +40,7 @@ abstract class WebTestSupport {
     @Autowired
     MockMvc mvc;
     @Autowired
-    MutableClock clock;
+    SettableClock clock;
     FakePermissions permissions;
     FakeDirectory directory;
     @Autowired
@@ -123,6 +124,15 @@ abstract class WebTestSupport {
         return id;
     }
 
+    /** Runs {@code id} through its approval (APPROVED), merge and deploy report: its change is in effect. */
+    OperationId approvedAndDeployed(OperationId id) {
+        app.queue.runUntilIdle();
+        app.decide(id, Decision.APPROVED);
+        app.queue.runUntilIdle();
+        app.deployed(id);
+        return id;
+    }
+
     /** Replaces the dynamic config file and applies it at once (tests of hot reload wait for the poll instead). */
     void writeConfig(String content) throws IOException {
         Files.createDirectories(dynamicConfig.file().getParent());
@@ -158,6 +168,12 @@ abstract class WebTestSupport {
             request.setRemoteAddr(address);
             return request;
         };
+    }
+
+    /** A real HTTP answer has {@code status} and the envelope's {@code code}. */
+    static void assertAnswer(HttpResponse<String> response, int status, String code) {
+        assertThat(response.statusCode()).isEqualTo(status);
+        assertThat(response.body()).contains("\"code\":\"" + code + "\"");
     }
 
     /** A real HTTP call on the random port; the body goes to the leak scan. */
