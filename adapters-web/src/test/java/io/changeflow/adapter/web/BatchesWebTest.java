@@ -40,9 +40,8 @@ class BatchesWebTest extends WebTestSupport {
     @BeforeEach
     void anOperatorAndAPartitionOfThisTest() {
         permissions.grant("otto", "ops.operator");
-        var n = SEQUENCE.incrementAndGet();
-        partition = "web-batches-" + n;
-        target = batchableTarget(partition, "web-batch-target-" + n);
+        partition = "web-batches-" + SEQUENCE.incrementAndGet();
+        target = batchableTarget(partition);
     }
 
     /** An approved request of this test's partition, waiting for a batch round. */

@@ -6,7 +6,6 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
 import io.changeflow.adapter.web.metrics.MeterNames;
-import io.changeflow.application.callback.HandleApprovalCallback.Decision;
 import io.changeflow.application.callback.HandleApprovalCallback;
 import io.changeflow.application.fake.FakeTargets;
 import io.changeflow.application.fake.InMemoryChangeflow;
@@ -16,7 +15,6 @@ import io.changeflow.domain.state.BindingStatus;
 import java.net.http.HttpRequest;
 import java.time.Duration;
 import java.util.UUID;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.hamcrest.Matchers;
 import org.junit.jupiter.api.Test;
 import org.springframework.test.web.servlet.ResultActions;
@@ -25,30 +23,12 @@ import org.springframework.test.web.servlet.request.MockHttpServletRequestBuilde
 /** Signed callbacks: verified on the raw bytes before anything is parsed or stored, then the use cases. */
 class CallbacksWebTest extends WebTestSupport {
 
-    private static final AtomicInteger PEOPLE = new AtomicInteger();
-
     private static MockHttpServletRequestBuilder approval() {
         return post("/callbacks/approval");
     }
 
     private static MockHttpServletRequestBuilder deploy() {
         return post("/callbacks/deploy");
-    }
-
-    /** A request waiting for its approver (create-first: its merge request exists). */
-    private OperationId awaitingApproval() {
-        var id = app.submitAccepted(FakeTargets.SINGLE, "cb" + PEOPLE.incrementAndGet());
-        app.queue.runUntilIdle();
-        assertThat(app.op(id).binding()).contains(BindingStatus.APPROVAL_SENT);
-        return id;
-    }
-
-    /** A request approved and merged, waiting for its deploy report. */
-    private OperationId merged() {
-        var id = awaitingApproval();
-        app.decide(id, Decision.APPROVED);
-        app.queue.runUntilIdle();
-        return id;
     }
 
     private String decision(String requestId, OperationId id, String result) {

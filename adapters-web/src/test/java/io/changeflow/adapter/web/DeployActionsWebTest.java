@@ -6,7 +6,6 @@ import static org.springframework.test.web.servlet.request.MockMvcRequestBuilder
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.jsonPath;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
-import io.changeflow.application.callback.HandleApprovalCallback.Decision;
 import io.changeflow.application.deploy.DeployDeadline;
 import io.changeflow.application.fake.FakeTargets;
 import io.changeflow.application.fake.InMemoryChangeflow;
@@ -26,15 +25,6 @@ class DeployActionsWebTest extends WebTestSupport {
     @BeforeEach
     void anOperator() {
         permissions.grant("otto", "ops.operator");
-    }
-
-    private OperationId merged() {
-        var id = app.submitAccepted(FakeTargets.SINGLE, "deploy" + PEOPLE.incrementAndGet());
-        app.queue.runUntilIdle();
-        app.decide(id, Decision.APPROVED);
-        app.queue.runUntilIdle();
-        assertThat(app.op(id).binding()).contains(BindingStatus.MERGED);
-        return id;
     }
 
     private OperationId unconfirmed() {

@@ -43,13 +43,6 @@ class OperationsWebTest extends WebTestSupport {
         return "ops" + PEOPLE.incrementAndGet();
     }
 
-    private OperationId awaitingApproval() {
-        var id = app.submitAccepted(FakeTargets.SINGLE, newPerson());
-        app.queue.runUntilIdle();
-        assertThat(app.op(id).binding()).contains(BindingStatus.APPROVAL_SENT);
-        return id;
-    }
-
     private OperationId createFailed() {
         app.gitlab.nextPipeline(PipelineStatus.RUNNING, PipelineStatus.FAILED);
         var id = app.submitAccepted(FakeTargets.SINGLE, newPerson());
@@ -62,6 +55,12 @@ class OperationsWebTest extends WebTestSupport {
     /** The operator otto's {@code action} (retrigger, close) on the request {@code operationId}. */
     private static MockHttpServletRequestBuilder operatorPost(String operationId, String action) {
         return as(post("/ops/operations/" + operationId + "/" + action), "otto");
+    }
+
+    /** {@code action} on {@code id} is 409 ACTION_NOT_ALLOWED now, and on an unknown request 404. */
+    private void assertRefusedAndUnknownIs404(OperationId id, String action) throws Exception {
+        mvc.perform(operatorPost(id.value(), action)).andExpect(answers(status().isConflict(), "ACTION_NOT_ALLOWED"));
+        mvc.perform(operatorPost(InMemoryChangeflow.newOperationId(), action)).andExpect(status().isNotFound());
     }
 
     private List<MockHttpServletRequestBuilder> everyEndpoint(OperationId id) {
@@ -204,10 +203,7 @@ class OperationsWebTest extends WebTestSupport {
         app.queue.runUntilIdle();
         mvc.perform(operatorPost(id.value(), "close")).andExpect(status().isOk());
         app.queue.runUntilIdle();
-        mvc.perform(operatorPost(id.value(), "retrigger"))
-                .andExpect(answers(status().isConflict(), "ACTION_NOT_ALLOWED"));
-        mvc.perform(operatorPost(InMemoryChangeflow.newOperationId(), "retrigger"))
-                .andExpect(status().isNotFound());
+        assertRefusedAndUnknownIs404(id, "retrigger");
     }
 
     @Test
@@ -233,10 +229,7 @@ class OperationsWebTest extends WebTestSupport {
         assertThat(app.op(id).binding()).contains(BindingStatus.CLOSED);
         assertThat(app.audit.about(id.value())).last().satisfies(e -> assertThat(e.actor()).isEqualTo("otto"));
 
-        mvc.perform(operatorPost(id.value(), "close"))
-                .andExpect(answers(status().isConflict(), "ACTION_NOT_ALLOWED"));
-        mvc.perform(operatorPost(InMemoryChangeflow.newOperationId(), "close"))
-                .andExpect(status().isNotFound());
+        assertRefusedAndUnknownIs404(id, "close");
     }
 
     @Test

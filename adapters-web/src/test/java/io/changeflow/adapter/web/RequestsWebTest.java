@@ -39,6 +39,11 @@ class RequestsWebTest extends WebTestSupport {
         return "{\"operationId\":\"" + operationId + "\",\"targetKey\":\"" + targetKey + "\",\"reason\":\"" + reason + "\"}";
     }
 
+    /** A submission for db-prod-readonly under a new operationId. */
+    private static String newBody(String reason) {
+        return body(InMemoryChangeflow.newOperationId(), "db-prod-readonly", reason);
+    }
+
     private static MockHttpServletRequestBuilder submit(String person, String body) {
         return as(post("/api/requests").contentType(MediaType.APPLICATION_JSON).content(body), person);
     }
@@ -97,7 +102,7 @@ class RequestsWebTest extends WebTestSupport {
     void aDuplicateOverQuotaIs429BecauseRateLimitingRunsBeforeTheIdempotencyCheck() throws Exception {
         writeConfig("APPLY_RATE_LIMIT=1\n");
         var person = newPerson();
-        var request = body(InMemoryChangeflow.newOperationId(), "db-prod-readonly", "retry storm");
+        var request = newBody("retry storm");
         mvc.perform(submit(person, request)).andExpect(status().isAccepted())
                 .andExpect(header().string("RateLimit-Policy", "\"apply\";q=1;w=60"));
         var writes = app.operations.writes();
@@ -111,7 +116,7 @@ class RequestsWebTest extends WebTestSupport {
     @Test
     void withoutAnyLimitConfiguredTheAnnotationDefaultOfTenApplies() throws Exception {
         var person = newPerson();
-        mvc.perform(submit(person, body(InMemoryChangeflow.newOperationId(), "db-prod-readonly", "x")))
+        mvc.perform(submit(person, newBody("x")))
                 .andExpect(header().string("RateLimit-Policy", "\"apply\";q=10;w=60"));
     }
 
@@ -158,7 +163,7 @@ class RequestsWebTest extends WebTestSupport {
 
     @Test
     void anUnverifiedEmployeeIdMayNotSubmit() throws Exception {
-        mvc.perform(submit("E9999", body(InMemoryChangeflow.newOperationId(), "db-prod-readonly", "x")))
+        mvc.perform(submit("E9999", newBody("x")))
                 .andExpect(answers(status().isForbidden(), "ACCESS_DENIED"))
                 .andExpect(jsonPath("$.message").value("Access denied"));
     }
@@ -166,8 +171,8 @@ class RequestsWebTest extends WebTestSupport {
     @Test
     void anActiveRequestForTheSameSubjectAndTargetIs409RequestInProgress() throws Exception {
         var person = newPerson();
-        mvc.perform(submit(person, body(InMemoryChangeflow.newOperationId(), "db-prod-readonly", "one"))).andExpect(status().isAccepted());
-        mvc.perform(submit(person, body(InMemoryChangeflow.newOperationId(), "db-prod-readonly", "two")))
+        mvc.perform(submit(person, newBody("one"))).andExpect(status().isAccepted());
+        mvc.perform(submit(person, newBody("two")))
                 .andExpect(answers(status().isConflict(), "REQUEST_IN_PROGRESS"));
     }
 
@@ -176,7 +181,7 @@ class RequestsWebTest extends WebTestSupport {
         var person = newPerson();
         approvedAndDeployed(app.submitAccepted(FakeTargets.SINGLE, person));
 
-        mvc.perform(submit(person, body(InMemoryChangeflow.newOperationId(), "db-prod-readonly", "again")))
+        mvc.perform(submit(person, newBody("again")))
                 .andExpect(answers(status().isConflict(), "ALREADY_IN_EFFECT"));
     }
 
@@ -197,14 +202,14 @@ class RequestsWebTest extends WebTestSupport {
     @Test
     void closedAccessIs403ServiceClosed() throws Exception {
         app.config.set(Settings.ACCESS_MODE, "closd");
-        mvc.perform(submit(newPerson(), body(InMemoryChangeflow.newOperationId(), "db-prod-readonly", "x")))
+        mvc.perform(submit(newPerson(), newBody("x")))
                 .andExpect(answers(status().isForbidden(), "SERVICE_CLOSED"));
     }
 
     @Test
     void aRetryOfAnAcceptedRequestStillReplaysAfterAccessClosed() throws Exception {
         var person = newPerson();
-        var request = body(InMemoryChangeflow.newOperationId(), "db-prod-readonly", "x");
+        var request = newBody("x");
         mvc.perform(submit(person, request)).andExpect(status().isAccepted());
         app.config.set(Settings.ACCESS_MODE, "CLOSED");
         mvc.perform(submit(person, request)).andExpect(answers(status().isAccepted(), "DUPLICATE_SUBMIT"));
@@ -374,7 +379,7 @@ class RequestsWebTest extends WebTestSupport {
                 .andExpect(answers(status().isTooManyRequests(), "RATE_LIMITED"))
                 .andExpect(header().string("RateLimit-Policy", Matchers.startsWith("\"preview\";q=2;")));
         // submissions count on their own quota
-        mvc.perform(submit(person, body(InMemoryChangeflow.newOperationId(), "db-prod-readonly", "after previews")))
+        mvc.perform(submit(person, newBody("after previews")))
                 .andExpect(status().isAccepted());
         // and the default quota of previews is 60 a window
         writeConfig("");

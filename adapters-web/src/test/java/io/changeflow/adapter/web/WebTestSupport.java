@@ -25,6 +25,7 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.time.Duration;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.BeforeEach;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.web.server.LocalServerPort;
@@ -66,6 +67,7 @@ abstract class WebTestSupport {
         directory = fakes.directory();
     }
 
+    private static final AtomicInteger SUBJECTS = new AtomicInteger();
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
     @BeforeEach
@@ -102,8 +104,12 @@ abstract class WebTestSupport {
         }
     }
 
-    /** A new batchable target whose requests batch in {@code partition}, so no other test sees its batches. */
-    TargetKey batchableTarget(String partition, String key) {
+    /**
+     * A new batchable target, {@code <partition>-target}, whose requests batch in {@code partition} (one no other
+     * test uses), so no other test sees its batches.
+     */
+    TargetKey batchableTarget(String partition) {
+        var key = partition + "-target";
         var target = TargetKey.of(key);
         app.targets.add(new Target(target, "Batchable target " + key, "A batchable target of one web test",
                 FakeTargets.PROJECT, "grants/" + key + ".txt", true, partition));
@@ -121,6 +127,23 @@ abstract class WebTestSupport {
         }
         app.decide(id, Decision.APPROVED);
         assertThat(app.op(id).binding()).contains(BindingStatus.BATCH_WAITING);
+        return id;
+    }
+
+    /** A request on the single-MR target for a subject of its own, waiting for its approver (its merge request exists). */
+    OperationId awaitingApproval() {
+        var id = app.submitAccepted(FakeTargets.SINGLE, "awaiting" + SUBJECTS.incrementAndGet());
+        app.queue.runUntilIdle();
+        assertThat(app.op(id).binding()).contains(BindingStatus.APPROVAL_SENT);
+        return id;
+    }
+
+    /** A request approved and merged ({@link #awaitingApproval}, then APPROVED), waiting for its deploy report. */
+    OperationId merged() {
+        var id = awaitingApproval();
+        app.decide(id, Decision.APPROVED);
+        app.queue.runUntilIdle();
+        assertThat(app.op(id).binding()).contains(BindingStatus.MERGED);
         return id;
     }
 
