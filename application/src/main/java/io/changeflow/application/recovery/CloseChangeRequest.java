@@ -118,12 +118,7 @@ public final class CloseChangeRequest {
             return new Result.Closed();
         }
         var mr = op.mergeRequest().get();
-        var before = mergeRequests.get(mr.project(), mr.iid()).state();
-        if (Settlement.needsClose(before)) {
-            mergeRequests.close(mr.project(), mr.iid());
-        }
-        var after = Settlement.needsClose(before) ? mergeRequests.get(mr.project(), mr.iid()).state() : before;
-        return switch (Settlement.afterReread(after)) {
+        return switch (Settlement.afterReread(mergeRequests.closeAndReread(mr.project(), mr.iid()))) {
             case FAILED -> {
                 if (op.binding().map(BindingStatus::isAwaitingApproval).orElse(false)) {
                     withdrawQuietly(op.id());
