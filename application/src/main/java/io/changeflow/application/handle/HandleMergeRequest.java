@@ -14,7 +14,6 @@ import io.changeflow.application.workflow.StateChanges;
 import io.changeflow.application.workflow.StepBody;
 import io.changeflow.application.workflow.StepOutcome;
 import io.changeflow.application.workflow.WorkflowPolicy;
-import io.changeflow.domain.mr.MergeRequestState;
 import io.changeflow.domain.operation.MergeRequestRef;
 import io.changeflow.domain.operation.Operation;
 import io.changeflow.domain.request.Grant;
@@ -107,12 +106,9 @@ public final class HandleMergeRequest implements StepBody {
         var mr = mergeRequestOf(op);
         var remote = mergeRequests.get(mr.project(), mr.iid());
         var request = new Request(op);
-        var finished = choreography.finishedRemotely(remote, mr, request);
+        var finished = ApproveAndMerge.finishedRemotely(remote, mr, request, "does not exist");
         if (finished.isPresent()) {
             return finished.get();
-        }
-        if (remote.state() == MergeRequestState.ABSENT) {
-            throw new IllegalStateException("merge request !" + mr.iid() + " of " + op.id() + " does not exist");
         }
         if (binding == BindingStatus.HANDLE_FAILED && op.step() == StepStatus.HANDLE_PIPELINE_FAILED) {
             // A re-trigger after the head's pipeline failed: look at that pipeline again first; merged only if it
