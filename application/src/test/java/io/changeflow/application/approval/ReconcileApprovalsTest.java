@@ -27,11 +27,7 @@ class ReconcileApprovalsTest {
 
     private static final Duration AFTER = ReconcileApprovals.Policy.DEFAULT_AFTER;
 
-    private final InMemoryChangeflow app = new InMemoryChangeflow();
-
-    {
-        app.config.set(Settings.APPROVE_FIRST, "true");
-    }
+    private final InMemoryChangeflow app = InMemoryChangeflow.approvingFirst();
 
     @Test
     void anApprovalWhoseCallbackWasLostLaunchesTheNextStepOnceAndTheLateCallbackIsADuplicate() {
@@ -101,8 +97,7 @@ class ReconcileApprovalsTest {
     @Test
     void aCreateFirstApprovalFoundDecidedApprovesAndMergesItsMergeRequest() {
         app.config.set(Settings.APPROVE_FIRST, "false");
-        var id = app.submitAccepted(FakeTargets.SINGLE, "cecile");
-        app.queue.runUntilIdle();
+        var id = app.submittedAndRun("cecile");
         assertThat(app.op(id).binding()).contains(BindingStatus.APPROVAL_SENT);
         app.approvals.decide(id, TicketStatus.APPROVED);
         app.clock.advance(AFTER);
@@ -304,8 +299,7 @@ class ReconcileApprovalsTest {
         var first = failedAfterLostAnswers("olga");
         var requestId = app.approvals.decide(first, TicketStatus.REJECTED);
         app.approvalCallback.handle(new Command(requestId, first.value(), Decision.REJECTED, Map.of()));
-        var second = app.submitAccepted(FakeTargets.SINGLE, "olga");
-        app.queue.runUntilIdle();
+        var second = app.submittedAndRun("olga");
 
         var late = app.approvalCallback.handle(new Command("req-late", first.value(), Decision.APPROVED, Map.of()));
 

@@ -45,8 +45,7 @@ class CreateMergeRequestTest {
 
     @Test
     void rendersTheFileFromTheDefaultBranchKeepingOtherGrants() {
-        var first = app.submitAccepted(FakeTargets.SINGLE, "bob");
-        app.queue.runUntilIdle();
+        var first = app.submittedAndRun("bob");
         app.gitlab.mergeExternally(app.mr(first).project(), app.mr(first).iid());
         var second = app.submitAccepted(FakeTargets.SINGLE, "carol");
 
@@ -89,8 +88,7 @@ class CreateMergeRequestTest {
     @Test
     void reRunningCreateAfterItsMergeRequestWasClosedOnGitLabReopensItInsteadOfOpeningASecond() {
         app.gitlab.nextPipeline(PipelineStatus.FAILED);
-        var id = app.submitAccepted(FakeTargets.SINGLE, "fiona");
-        app.queue.runUntilIdle();
+        var id = app.submittedAndRun("fiona");
         assertThat(app.op(id).step()).isEqualTo(StepStatus.CREATE_PIPELINE_FAILED);
         var mr = app.mr(id);
         app.gitlab.closeExternally(mr.project(), mr.iid());
@@ -230,8 +228,7 @@ class CreateMergeRequestTest {
 
     @Test
     void theStepDoesNothingForARequestThatMovedOn() {
-        var id = app.submitAccepted(FakeTargets.SINGLE, "judy");
-        app.queue.runUntilIdle();
+        var id = app.submittedAndRun("judy");
         var writes = app.operations.writes();
 
         app.queue.schedule(Step.first(StepKind.CREATE, id.value()), Duration.ZERO);

@@ -23,10 +23,10 @@ import org.junit.jupiter.api.Test;
 /** Issue 20 item 3: a merged request whose deploy report never comes ends in an explicit state. */
 class DeployDeadlineTest {
 
-    private final InMemoryChangeflow app = MergedRequests.approveFirstApp();
+    private final InMemoryChangeflow app = InMemoryChangeflow.approvingFirst();
 
     private OperationId merged(String subject) {
-        return MergedRequests.merged(app, subject);
+        return app.merged(subject);
     }
 
     private DeployDeadline.Result runDeadline() {

@@ -1,5 +1,7 @@
 package io.changeflow.application.fake;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.changeflow.application.callback.CallbackAnswer;
 import io.changeflow.application.approval.CheckApprovalStep;
 import io.changeflow.application.approval.ReconcileApprovals;
@@ -56,6 +58,7 @@ import io.changeflow.domain.reconcile.ReconciliationWindow;
 import io.changeflow.domain.request.OperationId;
 import io.changeflow.domain.request.Submission;
 import io.changeflow.domain.request.TargetKey;
+import io.changeflow.domain.state.BindingStatus;
 import io.changeflow.domain.state.WorkflowEvent;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -237,22 +240,82 @@ public final class InMemoryChangeflow {
         return OperationId.of(id);
     }
 
+    /** An application whose requests are approved first ({@link Settings#APPROVE_FIRST}). */
+    public static InMemoryChangeflow approvingFirst() {
+        var app = new InMemoryChangeflow();
+        app.config.set(Settings.APPROVE_FIRST, "true");
+        return app;
+    }
+
+    /** Submits for {@code subject} on the single-MR target and runs the workflow until the queue is idle. */
+    public OperationId submittedAndRun(String subject) {
+        var id = submitAccepted(FakeTargets.SINGLE, subject);
+        queue.runUntilIdle();
+        return id;
+    }
+
+    /** Submits for {@code subject} on the single-MR target, approves it and runs the workflow until the queue is idle. */
+    public OperationId approvedAndRun(String subject) {
+        var id = submitAccepted(FakeTargets.SINGLE, subject);
+        approveAndRun(id);
+        return id;
+    }
+
+    /** Runs the workflow until the queue is idle, approves {@code id} and runs it until the queue is idle again. */
+    public void approveAndRun(OperationId id) {
+        queue.runUntilIdle();
+        decide(id, HandleApprovalCallback.Decision.APPROVED);
+        queue.runUntilIdle();
+    }
+
+    /** {@link #approvedAndRun}, and the request ended merged. */
+    public OperationId merged(String subject) {
+        var id = approvedAndRun(subject);
+        assertThat(op(id).binding()).contains(BindingStatus.MERGED);
+        return id;
+    }
+
     /**
-     * A grant of {@code subject} on the single-MR target, requested by {@code requester} (approve first), until
-     * {@code until} (null: for good), approved, merged and confirmed in effect; fails the test unless accepted.
+     * Submits for {@code subject} on the single-MR target, approves it and runs steps until the handle step is next
+     * (approve first: the merge request exists).
      */
-    public OperationId grantInEffect(String requester, String subject, java.time.Instant until) {
+    public OperationId approvedUntilHandleIsNext(String subject) {
+        var id = submittedAndRun(subject);
+        decide(id, HandleApprovalCallback.Decision.APPROVED);
+        while (queue.pending(StepKind.HANDLE, id.value()).isEmpty()) {
+            queue.runNext();
+        }
+        return id;
+    }
+
+    /** The operator otto re-triggers the request's current step, giving {@code reason}. */
+    public RetriggerStep.Result retrigger(OperationId id, String reason) {
+        return retrigger.retrigger(new RetriggerStep.Command(id.value(), "otto", Map.of("reason", reason)));
+    }
+
+    /**
+     * A grant of {@code subject} on {@code target}, requested by {@code requester} (approve first), until
+     * {@code until} (null: for good), approved and run until the queue is idle; fails the test unless accepted.
+     */
+    public OperationId approvedGrant(String requester, TargetKey target, String subject, java.time.Instant until) {
         config.set(Settings.APPROVE_FIRST, "true");
         var id = newOperationId();
-        var result = submit(requester, new Submission(id, FakeTargets.SINGLE.value(), subject, "for the report",
+        var result = submit(requester, new Submission(id, target.value(), subject, "for the report",
                 until == null ? null : until.toString()));
         if (!(result instanceof SubmitChangeRequest.Result.Accepted)) {
             throw new AssertionError("expected ACCEPTED, got " + result);
         }
         var op = OperationId.of(id);
-        queue.runUntilIdle();
-        decide(op, HandleApprovalCallback.Decision.APPROVED);
-        queue.runUntilIdle();
+        approveAndRun(op);
+        return op;
+    }
+
+    /**
+     * A grant of {@code subject} on the single-MR target, requested by {@code requester} (approve first), until
+     * {@code until} (null: for good), approved, merged and confirmed in effect; fails the test unless accepted.
+     */
+    public OperationId grantInEffect(String requester, String subject, java.time.Instant until) {
+        var op = approvedGrant(requester, FakeTargets.SINGLE, subject, until);
         deployed(op);
         return op;
     }

@@ -3,15 +3,12 @@ package io.changeflow.application.grant;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.changeflow.application.batch.RunScheduledBatchRounds;
-import io.changeflow.application.callback.HandleApprovalCallback.Decision;
 import io.changeflow.application.fake.FakeTargets;
 import io.changeflow.application.fake.InMemoryChangeflow;
 import io.changeflow.application.port.out.MergeRequests.FileChange;
 import io.changeflow.application.settings.Settings;
-import io.changeflow.application.submit.SubmitChangeRequest;
 import io.changeflow.domain.config.RawValue;
 import io.changeflow.domain.request.OperationId;
-import io.changeflow.domain.request.Submission;
 import io.changeflow.domain.request.SubjectId;
 import io.changeflow.domain.request.TargetKey;
 import io.changeflow.domain.state.BindingStatus;
@@ -32,14 +29,7 @@ class GrantExpiryTest {
 
     /** A grant of {@code subject} on {@code target} until {@code until}, taken all the way to VALIDATED. */
     private OperationId validated(TargetKey target, String subject, Instant until) {
-        app.config.set(Settings.APPROVE_FIRST, "true");
-        var id = InMemoryChangeflow.newOperationId();
-        var result = app.submit(subject, new Submission(id, target.value(), subject, "for the report", until.toString()));
-        assertThat(result).isInstanceOf(SubmitChangeRequest.Result.Accepted.class);
-        var op = OperationId.of(id);
-        app.queue.runUntilIdle();
-        app.decide(op, Decision.APPROVED);
-        app.queue.runUntilIdle();
+        var op = app.approvedGrant(subject, target, subject, until);
         app.scheduledBatchRounds.run(new RunScheduledBatchRounds.Command());
         app.queue.runUntilIdle();
         app.deployed(op);
@@ -139,10 +129,7 @@ class GrantExpiryTest {
     @Test
     void aGrantWithoutExpiryNeverExpires() {
         app.config.set(Settings.APPROVE_FIRST, "true");
-        var id = app.submitAccepted(FakeTargets.SINGLE, "erin");
-        app.queue.runUntilIdle();
-        app.decide(id, Decision.APPROVED);
-        app.queue.runUntilIdle();
+        var id = app.approvedAndRun("erin");
         app.deployed(id);
         app.clock.advance(Duration.ofDays(400));
         assertThat(app.expireGrants.run(new ExpireGrants.Command()).due()).isZero();

@@ -6,7 +6,6 @@ import io.changeflow.application.callback.HandleApprovalCallback.Decision;
 import io.changeflow.application.fake.FakeTargets;
 import io.changeflow.application.fake.InMemoryChangeflow;
 import io.changeflow.application.port.out.MergeRequests.PipelineStatus;
-import io.changeflow.application.port.out.WorkQueue.StepKind;
 import io.changeflow.application.settings.Settings;
 import io.changeflow.domain.hint.Hint;
 import io.changeflow.domain.hint.NextAction;
@@ -34,11 +33,7 @@ class TargetPipelinePolicyTest {
 
     private OperationId approvedAndRun(String subject) {
         app.config.set(Settings.APPROVE_FIRST, "true");
-        var id = app.submitAccepted(FakeTargets.SINGLE, subject);
-        app.queue.runUntilIdle();
-        app.decide(id, Decision.APPROVED);
-        app.queue.runUntilIdle();
-        return id;
+        return app.approvedAndRun(subject);
     }
 
     private String notes(OperationId id) {
@@ -146,12 +141,7 @@ class TargetPipelinePolicyTest {
     @Test
     void aRequiredTargetWhoseHeadWaitsOnAManualJobAfterItWasApprovedIsBlockedNotMerged() {
         app.config.set(Settings.APPROVE_FIRST, "true");
-        var id = app.submitAccepted(FakeTargets.SINGLE, "ugo");
-        app.queue.runUntilIdle();
-        app.decide(id, Decision.APPROVED);
-        while (app.queue.pending(StepKind.HANDLE, id.value()).isEmpty()) {
-            app.queue.runNext();
-        }
+        var id = app.approvedUntilHandleIsNext("ugo");
         var mr = app.mr(id);
         app.gitlab.pushExternally(mr.project(), mr.iid(), PipelineStatus.MANUAL);
 
@@ -171,8 +161,7 @@ class TargetPipelinePolicyTest {
                 .isEqualTo(StepStatus.HANDLE_MERGE_BLOCKED);
 
         app.targets.withPipeline(FakeTargets.SINGLE, PipelinePolicy.MANUAL_COUNTS);
-        app.retrigger.retrigger(new io.changeflow.application.recovery.RetriggerStep.Command(id.value(), "otto",
-                java.util.Map.of("reason", "the deploy job is manual")));
+        app.retrigger(id, "the deploy job is manual");
         app.queue.runUntilIdle();
 
         assertThat(app.op(id).binding()).contains(BindingStatus.MERGED);

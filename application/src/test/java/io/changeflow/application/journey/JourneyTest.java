@@ -97,15 +97,11 @@ class JourneyTest {
     @Test
     void reapplicationAfterRejectionReusesTheRowAndTheNewRequestRunsToTheEnd() {
         app.config.set(Settings.APPROVE_FIRST, "true");
-        var first = app.submitAccepted(FakeTargets.SINGLE, "dave");
-        app.queue.runUntilIdle();
+        var first = app.submittedAndRun("dave");
         app.decide(first, Decision.REJECTED);
         assertThat(app.op(first).hint()).isEqualTo(Hint.CAN_REAPPLY);
 
-        var second = app.submitAccepted(FakeTargets.SINGLE, "dave");
-        app.queue.runUntilIdle();
-        app.decide(second, Decision.APPROVED);
-        app.queue.runUntilIdle();
+        var second = app.approvedAndRun("dave");
         app.deployed(second);
 
         assertThat(app.operations.bindingsOf(SubjectId.of("dave"))).singleElement().satisfies(row -> {

@@ -83,8 +83,7 @@ class RequestWaitTest {
     @Test
     void theApproverTheDeployPipelineAndAPersonAreNamed() {
         app.config.set(Settings.APPROVE_FIRST, "true");
-        var id = app.submitAccepted(FakeTargets.SINGLE, "dave");
-        app.queue.runUntilIdle();
+        var id = app.submittedAndRun("dave");
         var sent = app.op(id).updatedAt();
         assertThat(waitOf(id).waitingFor()).isEqualTo(WaitingFor.APPROVER);
         assertThat(waitOf(id).deadline()).as("the approval deadline").contains(sent.plus(Duration.ofDays(7)));
@@ -97,8 +96,7 @@ class RequestWaitTest {
 
         app.config.set(Settings.APPROVE_FIRST, "false");
         app.gitlab.nextPipeline(PipelineStatus.FAILED);
-        var broken = app.submitAccepted(FakeTargets.SINGLE, "erin");
-        app.queue.runUntilIdle();
+        var broken = app.submittedAndRun("erin");
         var wait = waitOf(broken);
         assertThat(wait.waitingFor()).isEqualTo(WaitingFor.MAINTAINERS);
         assertThat(wait.deadline()).isEmpty();

@@ -36,12 +36,10 @@ class ShowOverviewTest {
     @Test
     void aWaitOnTheApproverShowsItsCountOldestAgeAndTheApprovalDeadline() {
         app.config.set(Settings.APPROVE_FIRST, "true");
-        app.submitAccepted(FakeTargets.SINGLE, "alice");
-        app.queue.runUntilIdle();
+        app.submittedAndRun("alice");
         var firstWrite = app.clock.instant();
         app.clock.advance(Duration.ofMinutes(30));
-        app.submitAccepted(FakeTargets.SINGLE, "bob");
-        app.queue.runUntilIdle();
+        app.submittedAndRun("bob");
         app.clock.advance(Duration.ofMinutes(12));
 
         var overview = overview(app.queue).show();

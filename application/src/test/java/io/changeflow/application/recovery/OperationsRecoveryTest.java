@@ -9,7 +9,6 @@ import io.changeflow.application.fake.InMemoryChangeflow;
 import io.changeflow.application.port.out.MergeRequests.MergeResult;
 import io.changeflow.application.port.out.MergeRequests.PipelineStatus;
 import io.changeflow.application.port.out.WorkQueue.StepKind;
-import io.changeflow.application.settings.Settings;
 import io.changeflow.domain.hint.Hint;
 import io.changeflow.domain.mr.MergeRequestState;
 import io.changeflow.domain.request.OperationId;
@@ -26,24 +25,14 @@ class OperationsRecoveryTest {
     private static final String BOT_1 = InMemoryChangeflow.BOTS.get(0);
     private static final String BOT_2 = InMemoryChangeflow.BOTS.get(1);
 
-    private final InMemoryChangeflow app = new InMemoryChangeflow();
-
-    {
-        app.config.set(Settings.APPROVE_FIRST, "true");
-    }
+    private final InMemoryChangeflow app = InMemoryChangeflow.approvingFirst();
 
     private OperationId approvedAndCreated(String subject) {
-        var id = app.submitAccepted(FakeTargets.SINGLE, subject);
-        app.queue.runUntilIdle();
-        app.decide(id, Decision.APPROVED);
-        while (app.queue.pending(StepKind.HANDLE, id.value()).isEmpty()) {
-            app.queue.runNext();
-        }
-        return id;
+        return app.approvedUntilHandleIsNext(subject);
     }
 
     private RetriggerStep.Result retrigger(OperationId id) {
-        return app.retrigger.retrigger(new RetriggerStep.Command(id.value(), "otto", Map.of("reason", "customer asked")));
+        return app.retrigger(id, "customer asked");
     }
 
     /** Handling stopped with HANDLE_FAILED because merging kept being refused, after bot 1 approved. */
@@ -89,10 +78,7 @@ class OperationsRecoveryTest {
     @Test
     void retriggeringAFailedCreateReusesTheMergeRequestAfterTheMaintainersFixedIt() {
         app.gitlab.nextPipeline(PipelineStatus.FAILED);
-        var id = app.submitAccepted(FakeTargets.SINGLE, "carol");
-        app.queue.runUntilIdle();
-        app.decide(id, Decision.APPROVED);
-        app.queue.runUntilIdle();
+        var id = app.approvedAndRun("carol");
         assertThat(app.op(id).step()).isEqualTo(StepStatus.CREATE_PIPELINE_FAILED);
         app.gitlab.setPipeline(app.mr(id).project(), app.mr(id).iid(), PipelineStatus.PASSED);
 
@@ -118,8 +104,7 @@ class OperationsRecoveryTest {
 
     @Test
     void aRetriggerWhileWaitingForTheApproverAsksTheApprovalSystemNow() {
-        var id = app.submitAccepted(FakeTargets.SINGLE, "erin");
-        app.queue.runUntilIdle();
+        var id = app.submittedAndRun("erin");
 
         assertThat(retrigger(id)).isEqualTo(new RetriggerStep.Result.Retriggered(id, StepKind.CHECK_APPROVAL, true));
         assertThat(app.retrigger.retrigger(new RetriggerStep.Command("nope", "otto", Map.of())))
@@ -163,8 +148,7 @@ class OperationsRecoveryTest {
 
     @Test
     void closingARequestAwaitingApprovalWithdrawsTheApproval() {
-        var id = app.submitAccepted(FakeTargets.SINGLE, "ivan");
-        app.queue.runUntilIdle();
+        var id = app.submittedAndRun("ivan");
 
         app.closeRequest.close(new CloseChangeRequest.Command(id.value(), "otto", Map.of()));
 

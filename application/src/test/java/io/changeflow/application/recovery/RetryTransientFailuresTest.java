@@ -135,8 +135,7 @@ class RetryTransientFailuresTest {
     @Test
     void aDeterministicFailureIsLeftToAPerson() {
         app.gitlab.nextPipeline(PipelineStatus.FAILED);
-        var id = app.submitAccepted(FakeTargets.SINGLE, "frank");
-        app.queue.runUntilIdle();
+        var id = app.submittedAndRun("frank");
         assertThat(app.op(id).hint()).isEqualTo(Hint.CONTACT_MAINTAINERS);
 
         app.clock.advance(Duration.ofMinutes(5));

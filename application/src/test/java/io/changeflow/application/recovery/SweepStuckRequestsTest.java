@@ -68,8 +68,7 @@ class SweepStuckRequestsTest {
     @Test
     void aMergingRequestQuietForTooLongEndsHandleFailed() {
         app.config.set(Settings.APPROVE_FIRST, "false");
-        var id = app.submitAccepted(FakeTargets.SINGLE, "dave");
-        app.queue.runUntilIdle();
+        var id = app.submittedAndRun("dave");
         app.decide(id, Decision.APPROVED);
         app.queue.lose(StepKind.HANDLE, id.value());
         app.clock.advance(Duration.ofHours(3));
@@ -148,8 +147,7 @@ class SweepStuckRequestsTest {
     @Test
     void waitingForTheApproverIsLeftToTheApprovalCheck() {
         app.config.set(Settings.APPROVE_FIRST, "true");
-        var id = app.submitAccepted(FakeTargets.SINGLE, "grace");
-        app.queue.runUntilIdle();
+        var id = app.submittedAndRun("grace");
         app.clock.advance(Duration.ofDays(3));
 
         assertThat(sweep()).isEqualTo(new SweepStuckRequests.Result(0, 0, 0));

@@ -78,8 +78,7 @@ class StepSafetyNetTest {
     @Test
     void anUnexpectedExceptionInTheHandleStepWritesHandleError() {
         app.config.set(Settings.APPROVE_FIRST, "true");
-        var id = app.submitAccepted(FakeTargets.SINGLE, "bob");
-        app.queue.runUntilIdle();
+        var id = app.submittedAndRun("bob");
         app.decide(id, Decision.APPROVED);
         app.gitlab.failNext("merge", new IllegalArgumentException("unexpected"));
 
