@@ -87,29 +87,9 @@ class ShowOverviewTest {
 
     @Test
     void noDeployReportHasNoErrorRateAndAnUnreadableQueueLeavesOnlyTheBacklogOut() {
-        var broken = new WorkQueue() {
-            @Override
-            public boolean schedule(Step step, Duration delay) {
-                return false;
-            }
+        app.queue.failBacklogReads(new IllegalStateException("down"));
 
-            @Override
-            public boolean isScheduled(StepKind kind, String ref) {
-                return false;
-            }
-
-            @Override
-            public int backlog() {
-                throw new IllegalStateException("down");
-            }
-
-            @Override
-            public Backlog backlogSummary() {
-                throw new IllegalStateException("down");
-            }
-        };
-
-        var overview = overview(broken).show();
+        var overview = overview(app.queue).show();
 
         assertThat(overview.backlog()).isEmpty();
         assertThat(overview.dependencies().getLast().errorRatePercent()).isEmpty();
