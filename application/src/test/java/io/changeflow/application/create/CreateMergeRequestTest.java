@@ -135,9 +135,7 @@ class CreateMergeRequestTest {
         app.gitlab.nextPipeline(PipelineStatus.RUNNING);
         var id = app.submitAccepted(FakeTargets.SINGLE, "grace");
         app.queue.runNext();
-        while (app.op(id).step() != StepStatus.CREATE_PIPELINE_PENDING) {
-            app.queue.runNext();
-        }
+        app.runUntilStep(id, StepStatus.CREATE_PIPELINE_PENDING);
 
         var pending = app.op(id);
         assertThat(pending.binding()).contains(BindingStatus.MR_CREATING);
@@ -190,9 +188,7 @@ class CreateMergeRequestTest {
     void aPipelinePendingPastThePendingDeadlineEndsInAnExplicitStateAPersonLooksAt() {
         app.gitlab.nextPipeline(PipelineStatus.RUNNING);
         var id = app.submitAccepted(FakeTargets.SINGLE, "heidi");
-        while (app.op(id).step() != StepStatus.CREATE_PIPELINE_PENDING) {
-            app.queue.runNext();
-        }
+        app.runUntilStep(id, StepStatus.CREATE_PIPELINE_PENDING);
         var pendingSince = app.clock.instant();
         assertThat(app.op(id).hint()).as("while the watch still looks").isEqualTo(Hint.KEEP_WAITING);
         assertThat(app.queue.pending(StepKind.CREATE, id.value())).isPresent();

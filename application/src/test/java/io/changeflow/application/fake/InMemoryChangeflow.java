@@ -59,6 +59,7 @@ import io.changeflow.domain.request.OperationId;
 import io.changeflow.domain.request.Submission;
 import io.changeflow.domain.request.TargetKey;
 import io.changeflow.domain.state.BindingStatus;
+import io.changeflow.domain.state.StepStatus;
 import io.changeflow.domain.state.WorkflowEvent;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -275,6 +276,13 @@ public final class InMemoryChangeflow {
         return id;
     }
 
+    /** The request {@code id} is merged, the first and the second of {@link #BOTS} asked to approve that many times. */
+    public void assertMergedWithApprovals(OperationId id, int firstBotCalls, int secondBotCalls) {
+        assertThat(op(id).binding()).contains(BindingStatus.MERGED);
+        assertThat(gitlab.approveCalls(BOTS.get(0))).isEqualTo(firstBotCalls);
+        assertThat(gitlab.approveCalls(BOTS.get(1))).isEqualTo(secondBotCalls);
+    }
+
     /**
      * Submits for {@code subject} on the single-MR target, approves it and runs steps until the handle step is next
      * (approve first: the merge request exists).
@@ -286,6 +294,13 @@ public final class InMemoryChangeflow {
             queue.runNext();
         }
         return id;
+    }
+
+    /** Runs steps one by one until {@code id}'s step is {@code step}. */
+    public void runUntilStep(OperationId id, StepStatus step) {
+        while (op(id).step() != step) {
+            queue.runNext();
+        }
     }
 
     /** The operator otto re-triggers the request's current step, giving {@code reason}. */

@@ -142,9 +142,7 @@ class HandleMergeRequestTest {
 
         app.queue.runUntilIdle();
 
-        assertThat(app.op(id).binding()).contains(BindingStatus.MERGED);
-        assertThat(app.gitlab.approveCalls(BOT_1)).isEqualTo(1);
-        assertThat(app.gitlab.approveCalls(BOT_2)).isEqualTo(1);
+        app.assertMergedWithApprovals(id, 1, 1);
     }
 
     @Test
@@ -209,9 +207,7 @@ class HandleMergeRequestTest {
 
         app.queue.runUntilIdle();
 
-        assertThat(app.op(id).binding()).contains(BindingStatus.MERGED);
-        assertThat(app.gitlab.approveCalls(BOT_1)).isEqualTo(2);
-        assertThat(app.gitlab.approveCalls(BOT_2)).isEqualTo(2);
+        app.assertMergedWithApprovals(id, 2, 2);
     }
 
     @Test
@@ -260,9 +256,7 @@ class HandleMergeRequestTest {
 
         app.queue.runUntilIdle();
 
-        assertThat(app.op(id).binding()).contains(BindingStatus.MERGED);
-        assertThat(app.gitlab.approveCalls(BOT_1)).isEqualTo(1);
-        assertThat(app.gitlab.approveCalls(BOT_2)).isEqualTo(3);
+        app.assertMergedWithApprovals(id, 1, 3);
     }
 
     @Test
@@ -272,9 +266,7 @@ class HandleMergeRequestTest {
 
         app.queue.runUntilIdle();
 
-        assertThat(app.op(id).binding()).contains(BindingStatus.MERGED);
-        assertThat(app.gitlab.approveCalls(BOT_1)).isEqualTo(1);
-        assertThat(app.gitlab.approveCalls(BOT_2)).isEqualTo(1);
+        app.assertMergedWithApprovals(id, 1, 1);
     }
 
     @Test
@@ -455,9 +447,7 @@ class HandleMergeRequestTest {
 
         app.queue.runUntilIdle();
 
-        assertThat(app.op(id).binding()).contains(BindingStatus.MERGED);
-        assertThat(app.gitlab.approveCalls(BOT_1)).isEqualTo(1);
-        assertThat(app.gitlab.approveCalls(BOT_2)).isEqualTo(1);
+        app.assertMergedWithApprovals(id, 1, 1);
     }
 
     @Test

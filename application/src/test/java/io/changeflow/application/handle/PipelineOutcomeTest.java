@@ -34,9 +34,7 @@ class PipelineOutcomeTest {
         app.gitlab.nextNeedRebase(false, PipelineStatus.RUNNING);
         var id = app.submittedAndRun(subject);
         app.decide(id, Decision.APPROVED);
-        while (app.op(id).step() != StepStatus.HANDLE_PIPELINE_PENDING) {
-            app.queue.runNext();
-        }
+        app.runUntilStep(id, StepStatus.HANDLE_PIPELINE_PENDING);
         return id;
     }
 
@@ -90,9 +88,7 @@ class PipelineOutcomeTest {
         var failed = app.submittedAndRun("dave");
         app.gitlab.nextPipeline(PipelineStatus.RUNNING);
         var timedOut = app.submitAccepted(FakeTargets.SINGLE, "erin");
-        while (app.op(timedOut).step() != StepStatus.CREATE_PIPELINE_PENDING) {
-            app.queue.runNext();
-        }
+        app.runUntilStep(timedOut, StepStatus.CREATE_PIPELINE_PENDING);
 
         assertThat(view(failed, "dave").hint()).isEqualTo(Hint.CONTACT_MAINTAINERS);
         assertThat(view(timedOut, "erin").hint()).isEqualTo(Hint.KEEP_WAITING);

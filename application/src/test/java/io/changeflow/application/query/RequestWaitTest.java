@@ -32,9 +32,7 @@ class RequestWaitTest {
     void aPendingPipelineIsWaitedForUntilThePendingDeadlineWithItsNextLook() {
         app.gitlab.nextPipeline(PipelineStatus.RUNNING);
         var id = app.submitAccepted(FakeTargets.SINGLE, "alice");
-        while (app.op(id).step() != StepStatus.CREATE_PIPELINE_PENDING) {
-            app.queue.runNext();
-        }
+        app.runUntilStep(id, StepStatus.CREATE_PIPELINE_PENDING);
         var pendingSince = app.clock.instant();
 
         var wait = waitOf(id);

@@ -69,9 +69,7 @@ class OperationsRecoveryTest {
         retrigger(id);
         app.queue.runUntilIdle();
 
-        assertThat(app.op(id).binding()).contains(BindingStatus.MERGED);
-        assertThat(app.gitlab.approveCalls(BOT_1)).isEqualTo(1);
-        assertThat(app.gitlab.approveCalls(BOT_2)).isEqualTo(1);
+        app.assertMergedWithApprovals(id, 1, 1);
         assertThat(app.gitlab.merges()).isEqualTo(1);
     }
 

@@ -84,9 +84,7 @@ class SweepStuckRequestsTest {
         app.gitlab.nextPipeline(PipelineStatus.RUNNING);
         var id = app.submitAccepted(FakeTargets.SINGLE, "erin");
         // until the watch records "pending" (past the pending deadline it ends CREATE_PIPELINE_UNFINISHED)
-        while (app.op(id).step() != StepStatus.CREATE_PIPELINE_PENDING) {
-            app.queue.runNext();
-        }
+        app.runUntilStep(id, StepStatus.CREATE_PIPELINE_PENDING);
         app.clock.advance(Duration.ofHours(30));
 
         assertThat(sweep()).isEqualTo(new SweepStuckRequests.Result(0, 0, 0));
@@ -122,9 +120,7 @@ class SweepStuckRequestsTest {
             app.gitlab.nextPipeline(PipelineStatus.RUNNING);
             var id = app.submitAccepted(FakeTargets.SINGLE, "pending" + i);
             // until the watch records "pending" (running it until idle would reach the pending deadline)
-            while (app.op(id).step() != StepStatus.CREATE_PIPELINE_PENDING) {
-                app.queue.runNext();
-            }
+            app.runUntilStep(id, StepStatus.CREATE_PIPELINE_PENDING);
             pending.add(id);
         }
         app.clock.advance(Duration.ofMinutes(1));

@@ -236,9 +236,7 @@ class StepSafetyNetTest {
         // the merge request is opened now (progress: a run that completed and a new state), then the pipeline
         // look fails for another 50 minutes: 100 minutes of failures in all, but no stretch reached an hour
         app.gitlab.nextPipeline(PipelineStatus.PASSED);
-        while (app.op(id).step() != StepStatus.CREATE_MR_OPENED) {
-            app.queue.runNext();
-        }
+        app.runUntilStep(id, StepStatus.CREATE_MR_OPENED);
         var secondStretch = app.clock.instant();
         while (Duration.between(secondStretch, app.clock.instant()).compareTo(Duration.ofMinutes(50)) < 0) {
             app.gitlab.failNext("latestPipeline", ExternalCallException.status("gitlab", 503, "Service Unavailable"));
