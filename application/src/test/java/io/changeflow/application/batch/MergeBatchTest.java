@@ -1,9 +1,11 @@
 package io.changeflow.application.batch;
 
+import static io.changeflow.application.batch.Batching.assertMerged;
 import static io.changeflow.application.batch.Batching.batch;
 import static io.changeflow.application.batch.Batching.claimed;
 import static io.changeflow.application.batch.Batching.round;
 import static io.changeflow.application.batch.Batching.roundsUntilNothingWaits;
+import static io.changeflow.application.batch.Batching.runWhileRunning;
 import static io.changeflow.application.batch.Batching.waiting;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -93,7 +95,7 @@ class MergeBatchTest {
                 .contains("fred until=never op=" + editor.value()).contains("hugo until=never op=" + alsoEditor.value());
         assertThat(app.gitlab.fileOn(FakeTargets.PROJECT, "main", "grants/wiki-readers.txt").orElseThrow())
                 .contains("gina until=never op=" + reader.value()).doesNotContain("fred");
-        assertThat(List.of(editor, reader, alsoEditor)).allSatisfy(id -> assertThat(app.op(id).binding()).contains(BindingStatus.MERGED));
+        assertMerged(app, List.of(editor, reader, alsoEditor));
     }
 
     @Test
@@ -147,7 +149,7 @@ class MergeBatchTest {
         assertThat(app.op(bad).binding()).contains(BindingStatus.HANDLE_FAILED);
         assertThat(app.op(bad).step()).isEqualTo(StepStatus.BATCH_PIPELINE_FAILED);
         assertThat(app.op(bad).hint()).isEqualTo(Hint.CONTACT_MAINTAINERS);
-        assertThat(good).allSatisfy(id -> assertThat(app.op(id).binding()).contains(BindingStatus.MERGED));
+        assertMerged(app, good);
         // 8 -> (4 -> (2 ok) + (2 -> (1 culprit) + (1 ok))) + (4 ok): the oldest half goes first, halves
         // without the culprit merge at once
         assertThat(batches).extracting(Batch::status).containsExactly(BatchStatus.FAILED, BatchStatus.FAILED,
@@ -211,7 +213,7 @@ class MergeBatchTest {
         var again = claimed(app);
         app.queue.runUntilIdle();
         assertThat(again.depth()).isZero();
-        assertThat(ids).allSatisfy(id -> assertThat(app.op(id).binding()).contains(BindingStatus.MERGED));
+        assertMerged(app, ids);
     }
 
     /** Issue 20.7: a member whose batches always fail transiently ends alone, backs off, and gives up; the others land. */
@@ -240,7 +242,7 @@ class MergeBatchTest {
             }
         }
 
-        assertThat(good).allSatisfy(id -> assertThat(app.op(id).binding()).contains(BindingStatus.MERGED));
+        assertMerged(app, good);
         assertThat(app.op(bad).binding()).contains(BindingStatus.HANDLE_FAILED);
         assertThat(app.op(bad).step()).isEqualTo(StepStatus.BATCH_FAILED);
         assertThat(app.op(bad).hint()).isEqualTo(Hint.CONTACT_MAINTAINERS);
@@ -262,7 +264,7 @@ class MergeBatchTest {
 
         assertThat(batch(app, batch.id()).status()).isEqualTo(BatchStatus.SUCCEEDED);
         assertThat(app.gitlab.rewrites()).isEqualTo(1);
-        assertThat(ids).allSatisfy(id -> assertThat(app.op(id).binding()).contains(BindingStatus.MERGED));
+        assertMerged(app, ids);
         var file = app.gitlab.fileOn(FakeTargets.PROJECT, "main", FILE).orElseThrow();
         assertThat(file).startsWith("# Access grants, edited by hand.\n")
                 .contains("zoe until=never op=" + OTHER_OPERATION)
@@ -288,9 +290,7 @@ class MergeBatchTest {
         var ids = waiting(app, "nils", "olga");
         app.gitlab.nextPipeline(PipelineStatus.RUNNING);
         var batch = claimed(app);
-        while (batch(app, batch.id()).status() == BatchStatus.RUNNING) {
-            app.queue.runNext();
-        }
+        runWhileRunning(app, batch);
 
         assertThat(batch(app, batch.id()).status()).isEqualTo(BatchStatus.BLOCKED);
         assertThat(ids).allSatisfy(id -> {
@@ -314,7 +314,7 @@ class MergeBatchTest {
         app.clock.advance(app.batchPolicy.transientRetry().backoff().delayBefore(1));
         assertThat(round(app)).isInstanceOf(RunBatchRound.Result.Claimed.class);
         app.queue.runUntilIdle();
-        assertThat(ids).allSatisfy(id -> assertThat(app.op(id).binding()).contains(BindingStatus.MERGED));
+        assertMerged(app, ids);
     }
 
     @Test
@@ -322,16 +322,14 @@ class MergeBatchTest {
         var ids = waiting(app, "quin", "rosa");
         app.gitlab.nextPipeline(PipelineStatus.RUNNING);
         var batch = claimed(app);
-        while (batch(app, batch.id()).status() == BatchStatus.RUNNING) {
-            app.queue.runNext();
-        }
+        runWhileRunning(app, batch);
         var mr = batch(app, batch.id()).mergeRequest().orElseThrow();
 
         app.gitlab.setPipeline(mr.project(), mr.iid(), PipelineStatus.PASSED);
         app.queue.runUntilIdle();
 
         assertThat(batch(app, batch.id()).status()).isEqualTo(BatchStatus.SUCCEEDED);
-        assertThat(ids).allSatisfy(id -> assertThat(app.op(id).binding()).contains(BindingStatus.MERGED));
+        assertMerged(app, ids);
     }
 
     @Test
@@ -343,7 +341,7 @@ class MergeBatchTest {
         app.queue.runUntilIdle();
 
         assertThat(batch(app, batch.id()).status()).isEqualTo(BatchStatus.SUCCEEDED);
-        assertThat(ids).allSatisfy(id -> assertThat(app.op(id).binding()).contains(BindingStatus.MERGED));
+        assertMerged(app, ids);
         assertThat(app.queue.ran()).noneMatch(step -> step.kind() == StepKind.SETTLE_BATCH);
         assertThat(app.batches.settlements()).isEqualTo(1);
     }
@@ -358,7 +356,7 @@ class MergeBatchTest {
 
         assertThat(batch(app, batch.id()).status()).isEqualTo(BatchStatus.SUCCEEDED);
         assertThat(app.gitlab.merges()).isEqualTo(1);
-        assertThat(ids).allSatisfy(id -> assertThat(app.op(id).binding()).contains(BindingStatus.MERGED));
+        assertMerged(app, ids);
     }
 
     @Test
@@ -373,6 +371,6 @@ class MergeBatchTest {
 
         assertThat(batches).extracting(Batch::status).containsExactly(BatchStatus.FAILED, BatchStatus.SUCCEEDED,
                 BatchStatus.SUCCEEDED);
-        assertThat(List.of(here, there)).allSatisfy(id -> assertThat(app.op(id).binding()).contains(BindingStatus.MERGED));
+        assertMerged(app, List.of(here, there));
     }
 }
