@@ -186,9 +186,7 @@ class CreateMergeRequestTest {
 
     @Test
     void aPipelinePendingPastThePendingDeadlineEndsInAnExplicitStateAPersonLooksAt() {
-        app.gitlab.nextPipeline(PipelineStatus.RUNNING);
-        var id = app.submitAccepted(FakeTargets.SINGLE, "heidi");
-        app.runUntilStep(id, StepStatus.CREATE_PIPELINE_PENDING);
+        var id = app.createPipelinePending("heidi");
         var pendingSince = app.clock.instant();
         assertThat(app.op(id).hint()).as("while the watch still looks").isEqualTo(Hint.KEEP_WAITING);
         assertThat(app.queue.pending(StepKind.CREATE, id.value())).isPresent();

@@ -27,6 +27,7 @@ import io.changeflow.application.grant.ExpireGrants;
 import io.changeflow.application.grant.ListExpiringGrants;
 import io.changeflow.application.grant.RemoveGrant;
 import io.changeflow.application.handle.HandleMergeRequest;
+import io.changeflow.application.port.out.MergeRequests;
 import io.changeflow.application.port.out.WorkQueue.StepKind;
 import io.changeflow.application.query.ListMyBindings;
 import io.changeflow.application.query.ListMyRequests;
@@ -293,6 +294,17 @@ public final class InMemoryChangeflow {
         while (queue.pending(StepKind.HANDLE, id.value()).isEmpty()) {
             queue.runNext();
         }
+        return id;
+    }
+
+    /**
+     * Submits for {@code subject} on the single-MR target with its merge request's pipeline running, and runs steps until
+     * the create step's watch records the pipeline pending.
+     */
+    public OperationId createPipelinePending(String subject) {
+        gitlab.nextPipeline(MergeRequests.PipelineStatus.RUNNING);
+        var id = submitAccepted(FakeTargets.SINGLE, subject);
+        runUntilStep(id, StepStatus.CREATE_PIPELINE_PENDING);
         return id;
     }
 

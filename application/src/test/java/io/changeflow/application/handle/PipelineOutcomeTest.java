@@ -4,7 +4,6 @@ import io.changeflow.application.query.RequestView;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.changeflow.application.callback.HandleApprovalCallback.Decision;
-import io.changeflow.application.fake.FakeTargets;
 import io.changeflow.application.fake.InMemoryChangeflow;
 import io.changeflow.application.port.out.MergeRequests.PipelineStatus;
 import io.changeflow.application.query.ShowChangeRequest;
@@ -86,9 +85,7 @@ class PipelineOutcomeTest {
         app.config.set(Settings.APPROVE_FIRST, "false");
         app.gitlab.nextPipeline(PipelineStatus.FAILED);
         var failed = app.submittedAndRun("dave");
-        app.gitlab.nextPipeline(PipelineStatus.RUNNING);
-        var timedOut = app.submitAccepted(FakeTargets.SINGLE, "erin");
-        app.runUntilStep(timedOut, StepStatus.CREATE_PIPELINE_PENDING);
+        var timedOut = app.createPipelinePending("erin");
 
         assertThat(view(failed, "dave").hint()).isEqualTo(Hint.CONTACT_MAINTAINERS);
         assertThat(view(timedOut, "erin").hint()).isEqualTo(Hint.KEEP_WAITING);

@@ -13,7 +13,6 @@ import io.changeflow.application.recovery.RetryTransientFailures;
 import io.changeflow.application.settings.Settings;
 import io.changeflow.domain.identity.Identity;
 import io.changeflow.domain.request.OperationId;
-import io.changeflow.domain.state.StepStatus;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
@@ -30,9 +29,7 @@ class RequestWaitTest {
 
     @Test
     void aPendingPipelineIsWaitedForUntilThePendingDeadlineWithItsNextLook() {
-        app.gitlab.nextPipeline(PipelineStatus.RUNNING);
-        var id = app.submitAccepted(FakeTargets.SINGLE, "alice");
-        app.runUntilStep(id, StepStatus.CREATE_PIPELINE_PENDING);
+        var id = app.createPipelinePending("alice");
         var pendingSince = app.clock.instant();
 
         var wait = waitOf(id);

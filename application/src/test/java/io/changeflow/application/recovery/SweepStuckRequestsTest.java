@@ -81,10 +81,8 @@ class SweepStuckRequestsTest {
 
     @Test
     void anExplicitlyPendingPipelineIsLeftAsItIs() {
-        app.gitlab.nextPipeline(PipelineStatus.RUNNING);
-        var id = app.submitAccepted(FakeTargets.SINGLE, "erin");
         // until the watch records "pending" (past the pending deadline it ends CREATE_PIPELINE_UNFINISHED)
-        app.runUntilStep(id, StepStatus.CREATE_PIPELINE_PENDING);
+        var id = app.createPipelinePending("erin");
         app.clock.advance(Duration.ofHours(30));
 
         assertThat(sweep()).isEqualTo(new SweepStuckRequests.Result(0, 0, 0));
@@ -117,10 +115,8 @@ class SweepStuckRequestsTest {
                 new SweepStuckRequests.Policy(Duration.ofMinutes(10), Duration.ofHours(2), 2));
         var pending = new java.util.ArrayList<io.changeflow.domain.request.OperationId>();
         for (var i = 0; i < 5; i++) {
-            app.gitlab.nextPipeline(PipelineStatus.RUNNING);
-            var id = app.submitAccepted(FakeTargets.SINGLE, "pending" + i);
             // until the watch records "pending" (running it until idle would reach the pending deadline)
-            app.runUntilStep(id, StepStatus.CREATE_PIPELINE_PENDING);
+            var id = app.createPipelinePending("pending" + i);
             pending.add(id);
         }
         app.clock.advance(Duration.ofMinutes(1));
