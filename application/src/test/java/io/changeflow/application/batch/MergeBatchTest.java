@@ -47,6 +47,12 @@ class MergeBatchTest {
         return ExternalCallException.status("gitlab", 502, "Bad Gateway");
     }
 
+    /** A round claims the waiting requests, its pipeline stays running: run until the batch is no longer RUNNING. */
+    private Batch claimedWhileItsPipelineRuns() {
+        app.gitlab.nextPipeline(PipelineStatus.RUNNING);
+        return runWhileRunning(app, claimed(app));
+    }
+
     @Test
     void aBatchOfRequestsLandsAsOneMergeRequestWithEveryGrantInOneCommit() {
         var ids = waiting(app, "anna", "ben", "cleo", "dora", "emil");
@@ -288,9 +294,7 @@ class MergeBatchTest {
     @Test
     void aPipelineTimeoutBlocksTheBatchWhichHoldsTheSlotUntilAnOperatorSettlesIt() {
         var ids = waiting(app, "nils", "olga");
-        app.gitlab.nextPipeline(PipelineStatus.RUNNING);
-        var batch = claimed(app);
-        runWhileRunning(app, batch);
+        var batch = claimedWhileItsPipelineRuns();
 
         assertThat(batch(app, batch.id()).status()).isEqualTo(BatchStatus.BLOCKED);
         assertThat(ids).allSatisfy(id -> {
@@ -320,9 +324,7 @@ class MergeBatchTest {
     @Test
     void aBlockedBatchWhosePipelinePassesLateStillMergesByItself() {
         var ids = waiting(app, "quin", "rosa");
-        app.gitlab.nextPipeline(PipelineStatus.RUNNING);
-        var batch = claimed(app);
-        runWhileRunning(app, batch);
+        var batch = claimedWhileItsPipelineRuns();
         var mr = batch(app, batch.id()).mergeRequest().orElseThrow();
 
         app.gitlab.setPipeline(mr.project(), mr.iid(), PipelineStatus.PASSED);

@@ -308,6 +308,17 @@ public final class InMemoryChangeflow {
         return id;
     }
 
+    /**
+     * {@link #approvedUntilHandleIsNext}, then someone pushes to the merge request's branch: the new head's pipeline
+     * reads {@code pipelines} one look after another.
+     */
+    public OperationId pushedToWhenHandleIsNext(String subject, MergeRequests.PipelineStatus... pipelines) {
+        var id = approvedUntilHandleIsNext(subject);
+        var mr = mr(id);
+        gitlab.pushExternally(mr.project(), mr.iid(), pipelines);
+        return id;
+    }
+
     /** Runs steps one by one until {@code id}'s step is {@code step}. */
     public void runUntilStep(OperationId id, StepStatus step) {
         while (op(id).step() != step) {

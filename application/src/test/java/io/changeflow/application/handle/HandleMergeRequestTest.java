@@ -57,6 +57,16 @@ class HandleMergeRequestTest {
                 "branchHead", 1, "merge", 1));
     }
 
+    /** Ready to handle, then run until the second bot's approval went through with its answer lost. */
+    private OperationId secondApprovalAnswerLost(String subject) {
+        var id = app.approvedUntilHandleIsNext(subject);
+        app.gitlab.loseNextApproveAnswer(BOT_2);
+        while (app.gitlab.approveCalls(BOT_2) == 0) {
+            app.queue.runNext();
+        }
+        return id;
+    }
+
     private static WorkflowPolicy withMaxRegenerations(WorkflowPolicy p, int maxRegenerations) {
         return new WorkflowPolicy(p.approvalBackoff(), p.pipelinePolling(), p.rebasePolling(), p.mergeabilityPolling(),
                 p.pendingRecheck(), p.pendingGiveUpAfter(), p.transientRetry(), p.mergeRetries(), p.mergeRetryBackoff(),
@@ -131,11 +141,7 @@ class HandleMergeRequestTest {
 
     @Test
     void aRateLimitedReadOfTheApproversWaitsInsteadOfApprovingAgain() {
-        var id = app.approvedUntilHandleIsNext("alice");
-        app.gitlab.loseNextApproveAnswer(BOT_2);
-        while (app.gitlab.approveCalls(BOT_2) == 0) {
-            app.queue.runNext();
-        }
+        var id = secondApprovalAnswerLost("alice");
         // GitLab limits each account on its own: the reader is refused (429) while the bot could still approve
         app.gitlab.failNext("approvedBy", new ExternalCallException("gitlab", ExternalCallException.Kind.HTTP_STATUS, 429,
                 "HTTP 429, GitLab asks to wait PT5S", null, Duration.ofSeconds(5)));
@@ -271,11 +277,7 @@ class HandleMergeRequestTest {
 
     @Test
     void aReadThatFailsAfterABotApprovedIsReadAgainAndTheBotIsNeverAskedTwice() {
-        var id = app.approvedUntilHandleIsNext("erin");
-        app.gitlab.loseNextApproveAnswer(BOT_2);
-        while (app.gitlab.approveCalls(BOT_2) == 0) {
-            app.queue.runNext();
-        }
+        var id = secondApprovalAnswerLost("erin");
         // every read of the next run fails (after the adapter's own retries): the approval of BOT_2 is not visible
         app.gitlab.failApprovalReads(3);
 

@@ -76,10 +76,8 @@ class MergeEvidenceTest {
 
     @Test
     void theMergeIsRefusedWithoutAPassedPipelineForTheCurrentHead() {
-        var id = readyToHandle("tom");
-        var mr = app.mr(id);
         // someone pushes to the branch after the pipeline passed: the new head's pipeline fails
-        app.gitlab.pushExternally(mr.project(), mr.iid(), PipelineStatus.FAILED);
+        var id = app.pushedToWhenHandleIsNext("tom", PipelineStatus.FAILED);
 
         app.queue.runUntilIdle();
 
@@ -89,9 +87,7 @@ class MergeEvidenceTest {
 
     @Test
     void aHeadWhosePipelineIsStillRunningIsWatchedAndMergedOnlyOnceItPassed() {
-        var id = readyToHandle("uma");
-        var mr = app.mr(id);
-        app.gitlab.pushExternally(mr.project(), mr.iid(), PipelineStatus.RUNNING, PipelineStatus.RUNNING, PipelineStatus.PASSED);
+        var id = app.pushedToWhenHandleIsNext("uma", PipelineStatus.RUNNING, PipelineStatus.RUNNING, PipelineStatus.PASSED);
 
         app.queue.runUntilIdle();
 
@@ -101,9 +97,7 @@ class MergeEvidenceTest {
 
     @Test
     void aPipelineThatDidNotRunIsNeverMergedAndAPersonIsToldWhy() {
-        var id = readyToHandle("vera");
-        var mr = app.mr(id);
-        app.gitlab.pushExternally(mr.project(), mr.iid(), PipelineStatus.MANUAL);
+        var id = app.pushedToWhenHandleIsNext("vera", PipelineStatus.MANUAL);
 
         app.queue.runUntilIdle();
 

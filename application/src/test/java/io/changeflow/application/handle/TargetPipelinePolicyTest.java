@@ -141,9 +141,7 @@ class TargetPipelinePolicyTest {
     @Test
     void aRequiredTargetWhoseHeadWaitsOnAManualJobAfterItWasApprovedIsBlockedNotMerged() {
         app.config.set(Settings.APPROVE_FIRST, "true");
-        var id = app.approvedUntilHandleIsNext("ugo");
-        var mr = app.mr(id);
-        app.gitlab.pushExternally(mr.project(), mr.iid(), PipelineStatus.MANUAL);
+        var id = app.pushedToWhenHandleIsNext("ugo", PipelineStatus.MANUAL);
 
         app.queue.runUntilIdle();
 
