@@ -88,9 +88,7 @@ class ReconcileApprovalsTest {
 
         check();
 
-        var op = app.op(id);
-        assertThat(op.binding()).contains(BindingStatus.REJECTED);
-        assertThat(op.step()).isEqualTo(StepStatus.APPROVAL_REJECTED);
+        var op = app.assertState(id, BindingStatus.REJECTED, StepStatus.APPROVAL_REJECTED);
         assertThat(op.detail()).isEqualTo("The approver rejected the request.");
     }
 
@@ -148,9 +146,7 @@ class ReconcileApprovalsTest {
 
         assertThat(result.withdrawn()).isEqualTo(1);
         assertThat(app.approvals.withdrawn()).containsExactly(id);
-        var op = app.op(id);
-        assertThat(op.binding()).contains(BindingStatus.REJECTED);
-        assertThat(op.step()).isEqualTo(StepStatus.APPROVAL_WITHDRAWN);
+        var op = app.assertState(id, BindingStatus.REJECTED, StepStatus.APPROVAL_WITHDRAWN);
         assertThat(op.detail()).isEqualTo("No approver decided within 7 days; the request was withdrawn. You can apply again.");
         assertThat(op.hint()).isEqualTo(Hint.CAN_REAPPLY);
         var withdrawnCallback = app.approvals.read(id).requestId().orElseThrow();

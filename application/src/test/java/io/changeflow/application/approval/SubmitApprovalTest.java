@@ -72,10 +72,7 @@ class SubmitApprovalTest {
 
         app.queue.runUntilIdle();
 
-        var failed = app.op(id);
-        assertThat(failed.binding()).contains(BindingStatus.APPROVAL_FAILED);
-        assertThat(failed.step()).isEqualTo(StepStatus.APPROVAL_SUBMIT_GAVE_UP);
-        assertThat(failed.hint()).isEqualTo(Hint.CONTACT_MAINTAINERS);
+        var failed = app.assertState(id, BindingStatus.APPROVAL_FAILED, StepStatus.APPROVAL_SUBMIT_GAVE_UP, Hint.CONTACT_MAINTAINERS);
         assertThat(failed.detail()).contains("1 h of approval system failures");
         assertThat(Duration.between(start, app.clock.instant())).isGreaterThanOrEqualTo(Duration.ofHours(1));
 

@@ -76,8 +76,7 @@ class MergeBatchTest {
         assertThat(app.gitlab.description(FakeTargets.PROJECT, mr.iid())).contains(ids.stream().map(OperationId::value).toList());
         assertThat(settled.status()).isEqualTo(BatchStatus.SUCCEEDED);
         assertThat(ids).allSatisfy(id -> {
-            assertThat(app.op(id).binding()).contains(BindingStatus.MERGED);
-            assertThat(app.op(id).step()).isEqualTo(StepStatus.HANDLE_MERGED);
+            app.assertState(id, BindingStatus.MERGED, StepStatus.HANDLE_MERGED);
             assertThat(app.op(id).mergeRequest()).contains(mr);
         });
         assertThat(app.metrics.count("batchCompleted", "true")).isEqualTo(1);
@@ -152,9 +151,7 @@ class MergeBatchTest {
 
         var batches = roundsUntilNothingWaits(app);
 
-        assertThat(app.op(bad).binding()).contains(BindingStatus.HANDLE_FAILED);
-        assertThat(app.op(bad).step()).isEqualTo(StepStatus.BATCH_PIPELINE_FAILED);
-        assertThat(app.op(bad).hint()).isEqualTo(Hint.CONTACT_MAINTAINERS);
+        app.assertState(bad, BindingStatus.HANDLE_FAILED, StepStatus.BATCH_PIPELINE_FAILED, Hint.CONTACT_MAINTAINERS);
         assertMerged(app, good);
         // 8 -> (4 -> (2 ok) + (2 -> (1 culprit) + (1 ok))) + (4 ok): the oldest half goes first, halves
         // without the culprit merge at once
@@ -249,9 +246,7 @@ class MergeBatchTest {
         }
 
         assertMerged(app, good);
-        assertThat(app.op(bad).binding()).contains(BindingStatus.HANDLE_FAILED);
-        assertThat(app.op(bad).step()).isEqualTo(StepStatus.BATCH_FAILED);
-        assertThat(app.op(bad).hint()).isEqualTo(Hint.CONTACT_MAINTAINERS);
+        app.assertState(bad, BindingStatus.HANDLE_FAILED, StepStatus.BATCH_FAILED, Hint.CONTACT_MAINTAINERS);
         assertThat(app.op(bad).detail()).contains("temporary").contains("contact the maintainers");
         assertThat(app.metrics.count("failed", StepStatus.BATCH_FAILED.name())).isEqualTo(1);
         assertThat(app.batches.active()).isEmpty();
@@ -297,11 +292,7 @@ class MergeBatchTest {
         var batch = claimedWhileItsPipelineRuns();
 
         assertThat(batch(app, batch.id()).status()).isEqualTo(BatchStatus.BLOCKED);
-        assertThat(ids).allSatisfy(id -> {
-            assertThat(app.op(id).binding()).contains(BindingStatus.BATCHED);
-            assertThat(app.op(id).step()).isEqualTo(StepStatus.BATCH_PENDING);
-            assertThat(app.op(id).hint()).isEqualTo(Hint.KEEP_WAITING);
-        });
+        assertThat(ids).allSatisfy(id -> app.assertState(id, BindingStatus.BATCHED, StepStatus.BATCH_PENDING, Hint.KEEP_WAITING));
         waiting(app, "paul");
         assertThat(round(app)).isEqualTo(new RunBatchRound.Result.SlotOccupied());
         app.clock.advance(Duration.ofHours(3));

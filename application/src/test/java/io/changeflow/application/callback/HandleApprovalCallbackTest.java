@@ -120,10 +120,7 @@ class HandleApprovalCallbackTest {
 
         assertThat(app.decide(id, Decision.REJECTED)).isEqualTo(CallbackAnswer.PROCESSED);
 
-        var op = app.op(id);
-        assertThat(op.binding()).contains(BindingStatus.REJECTED);
-        assertThat(op.step()).isEqualTo(StepStatus.APPROVAL_REJECTED);
-        assertThat(op.hint()).isEqualTo(Hint.CAN_REAPPLY);
+        app.assertState(id, BindingStatus.REJECTED, StepStatus.APPROVAL_REJECTED, Hint.CAN_REAPPLY);
         assertThat(app.queue.pending()).isEmpty();
     }
 
@@ -133,8 +130,7 @@ class HandleApprovalCallbackTest {
 
         app.decide(id, Decision.WITHDRAWN);
 
-        assertThat(app.op(id).binding()).contains(BindingStatus.REJECTED);
-        assertThat(app.op(id).step()).isEqualTo(StepStatus.APPROVAL_WITHDRAWN);
+        app.assertState(id, BindingStatus.REJECTED, StepStatus.APPROVAL_WITHDRAWN);
     }
 
     @Test
@@ -147,10 +143,7 @@ class HandleApprovalCallbackTest {
         app.queue.runUntilIdle();
 
         assertThat(app.gitlab.find(mr.project(), mr.iid()).orElseThrow().state()).isEqualTo(MergeRequestState.CLOSED);
-        var op = app.op(id);
-        assertThat(op.binding()).contains(BindingStatus.REJECTED);
-        assertThat(op.step()).isEqualTo(StepStatus.CLOSE_DONE);
-        assertThat(op.hint()).isEqualTo(Hint.CAN_REAPPLY);
+        var op = app.assertState(id, BindingStatus.REJECTED, StepStatus.CLOSE_DONE, Hint.CAN_REAPPLY);
     }
 
     @Test

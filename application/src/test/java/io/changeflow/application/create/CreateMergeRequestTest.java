@@ -29,9 +29,7 @@ class CreateMergeRequestTest {
 
         app.queue.runNext();
 
-        var op = app.op(id);
-        assertThat(op.binding()).contains(BindingStatus.MR_CREATING);
-        assertThat(op.step()).isEqualTo(StepStatus.CREATE_MR_OPENED);
+        var op = app.assertState(id, BindingStatus.MR_CREATING, StepStatus.CREATE_MR_OPENED);
         var mr = app.mr(id);
         assertThat(mr.sourceBranch()).isEqualTo(MergeRequestTexts.branchOf(id));
         assertThat(app.gitlab.description(mr.project(), mr.iid())).contains("Changeflow-Operation: " + id.value());
@@ -123,10 +121,7 @@ class CreateMergeRequestTest {
 
         app.queue.runUntilIdle();
 
-        var op = app.op(id);
-        assertThat(op.binding()).contains(BindingStatus.CREATE_FAILED);
-        assertThat(op.step()).isEqualTo(StepStatus.CREATE_PIPELINE_FAILED);
-        assertThat(op.hint()).isEqualTo(Hint.CONTACT_MAINTAINERS);
+        app.assertState(id, BindingStatus.CREATE_FAILED, StepStatus.CREATE_PIPELINE_FAILED, Hint.CONTACT_MAINTAINERS);
         assertThat(app.approvals.calls()).isZero();
     }
 
@@ -214,8 +209,7 @@ class CreateMergeRequestTest {
 
         app.queue.runUntilIdle();
 
-        assertThat(app.op(id).binding()).contains(BindingStatus.CLOSED);
-        assertThat(app.op(id).step()).isEqualTo(StepStatus.HANDLE_MR_CLOSED);
+        app.assertState(id, BindingStatus.CLOSED, StepStatus.HANDLE_MR_CLOSED);
         assertThat(app.gitlab.find(app.mr(id).project(), app.mr(id).iid()).orElseThrow().state())
                 .isEqualTo(MergeRequestState.CLOSED);
     }

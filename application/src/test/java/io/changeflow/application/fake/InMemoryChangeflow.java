@@ -52,6 +52,7 @@ import io.changeflow.application.workflow.StepLauncher;
 import io.changeflow.application.workflow.TransientRetries;
 import io.changeflow.application.workflow.WorkflowPolicy;
 import io.changeflow.application.workflow.StepSafetyNet;
+import io.changeflow.domain.hint.Hint;
 import io.changeflow.domain.operation.MergeRequestRef;
 import io.changeflow.domain.operation.Operation;
 import io.changeflow.domain.reconcile.ReconciliationMatching;
@@ -360,6 +361,21 @@ public final class InMemoryChangeflow {
 
     public Operation op(OperationId id) {
         return operations.find(id).orElseThrow();
+    }
+
+    /** Asserts the request {@code id} is in {@code binding} at {@code step}; the operation, for further assertions. */
+    public Operation assertState(OperationId id, BindingStatus binding, StepStatus step) {
+        var op = op(id);
+        assertThat(op.binding()).as("binding status of %s", id).contains(binding);
+        assertThat(op.step()).as("step status of %s", id).isEqualTo(step);
+        return op;
+    }
+
+    /** {@link #assertState(OperationId, BindingStatus, StepStatus)}, and the next action the request shows is {@code hint}. */
+    public Operation assertState(OperationId id, BindingStatus binding, StepStatus step, Hint hint) {
+        var op = assertState(id, binding, step);
+        assertThat(op.hint()).as("hint of %s", id).isEqualTo(hint);
+        return op;
     }
 
     public MergeRequestRef mr(OperationId id) {

@@ -96,8 +96,7 @@ class HandleMergeRequestTest {
 
         app.queue.runUntilIdle();
 
-        assertThat(app.op(id).binding()).contains(BindingStatus.HANDLE_FAILED);
-        assertThat(app.op(id).step()).isEqualTo(StepStatus.HANDLE_MERGE_FAILED);
+        app.assertState(id, BindingStatus.HANDLE_FAILED, StepStatus.HANDLE_MERGE_FAILED);
         assertThat(app.gitlab.mergeCalls()).isZero();
         assertThat(app.gitlab.approvalsInOrder()).isEmpty();
     }
@@ -181,9 +180,7 @@ class HandleMergeRequestTest {
             pending.ifPresent(p -> delays.add(Duration.between(before, p.due())));
         }
 
-        var op = app.op(id);
-        assertThat(op.binding()).contains(BindingStatus.HANDLE_FAILED);
-        assertThat(op.step()).isEqualTo(StepStatus.HANDLE_APPROVE_FAILED);
+        var op = app.assertState(id, BindingStatus.HANDLE_FAILED, StepStatus.HANDLE_APPROVE_FAILED);
         assertThat(op.detail()).contains(BOT_2);
         assertThat(app.gitlab.approveCalls(BOT_2)).isEqualTo(Settings.DEFAULT_APPROVAL_MAX_RETRIES + 1);
         assertThat(app.gitlab.approveCalls(BOT_1)).isEqualTo(1);
@@ -198,9 +195,7 @@ class HandleMergeRequestTest {
 
         app.queue.runUntilIdle();
 
-        var op = app.op(id);
-        assertThat(op.binding()).contains(BindingStatus.HANDLE_FAILED);
-        assertThat(op.step()).isEqualTo(StepStatus.HANDLE_APPROVE_FAILED);
+        var op = app.assertState(id, BindingStatus.HANDLE_FAILED, StepStatus.HANDLE_APPROVE_FAILED);
         assertThat(op.detail()).contains(BOT_2);
         assertThat(app.gitlab.approveCalls(BOT_2)).isEqualTo(1);
         assertThat(app.gitlab.mergeCalls()).isZero();
@@ -393,10 +388,7 @@ class HandleMergeRequestTest {
 
         app.queue.runUntilIdle();
 
-        var op = app.op(id);
-        assertThat(op.binding()).contains(BindingStatus.HANDLE_FAILED);
-        assertThat(op.step()).isEqualTo(StepStatus.HANDLE_REBASE_CONFLICT);
-        assertThat(op.hint()).isEqualTo(Hint.CONTACT_MAINTAINERS);
+        var op = app.assertState(id, BindingStatus.HANDLE_FAILED, StepStatus.HANDLE_REBASE_CONFLICT, Hint.CONTACT_MAINTAINERS);
         assertThat(op.detail()).contains("again after its change was generated on the current target branch 3 time(s)");
         assertThat(app.gitlab.rewrites()).isEqualTo(app.policy.maxRegenerations());
         assertThat(app.gitlab.merges()).isZero();
@@ -577,10 +569,7 @@ class HandleMergeRequestTest {
 
         app.queue.runUntilIdle();
 
-        var op = app.op(id);
-        assertThat(op.binding()).contains(BindingStatus.HANDLE_FAILED);
-        assertThat(op.step()).isEqualTo(StepStatus.HANDLE_MERGE_FAILED);
-        assertThat(op.hint()).isEqualTo(Hint.KEEP_WAITING);
+        app.assertState(id, BindingStatus.HANDLE_FAILED, StepStatus.HANDLE_MERGE_FAILED, Hint.KEEP_WAITING);
         assertThat(app.gitlab.mergeCalls()).isEqualTo(app.policy.mergeRetries() + 1);
     }
 

@@ -131,8 +131,7 @@ class TargetPipelinePolicyTest {
 
         assertThat(app.gitlab.merges()).isZero();
         assertThat(app.gitlab.mergeCalls()).isZero();
-        assertThat(app.op(id).binding()).contains(BindingStatus.CREATE_FAILED);
-        assertThat(app.op(id).step()).isEqualTo(StepStatus.CREATE_PIPELINE_FAILED);
+        app.assertState(id, BindingStatus.CREATE_FAILED, StepStatus.CREATE_PIPELINE_FAILED);
         assertThat(NextAction.of(app.op(id).step(), app.op(id).binding())).isEqualTo(Hint.CONTACT_MAINTAINERS);
         assertThat(notes(id)).contains("did not run to a result").contains("pipeline: required")
                 .contains("pipeline: manual-counts");

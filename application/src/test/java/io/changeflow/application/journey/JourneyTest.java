@@ -33,9 +33,7 @@ class JourneyTest {
         assertThat(app.decide(id, Decision.APPROVED)).isEqualTo(CallbackAnswer.PROCESSED);
         app.queue.runUntilIdle();
 
-        var merged = app.op(id);
-        assertThat(merged.binding()).contains(BindingStatus.MERGED);
-        assertThat(merged.step()).isEqualTo(StepStatus.HANDLE_MERGED);
+        app.assertState(id, BindingStatus.MERGED, StepStatus.HANDLE_MERGED);
         var mr = app.mr(id);
         assertThat(app.gitlab.approvers(mr.project(), mr.iid())).containsExactlyInAnyOrderElementsOf(InMemoryChangeflow.BOTS);
         assertThat(app.gitlab.description(mr.project(), mr.iid())).contains("Changeflow-Operation: " + id.value());

@@ -56,8 +56,7 @@ class OperationsRecoveryTest {
         app.queue.runUntilIdle();
 
         assertThat(result).isEqualTo(new RetriggerStep.Result.Retriggered(id, StepKind.HANDLE, true));
-        assertThat(app.op(id).binding()).contains(BindingStatus.MERGED);
-        assertThat(app.op(id).step()).isEqualTo(StepStatus.HANDLE_MERGED);
+        app.assertState(id, BindingStatus.MERGED, StepStatus.HANDLE_MERGED);
         assertThat(app.gitlab.approveCalls(BOT_1) + app.gitlab.approveCalls(BOT_2)).isEqualTo(approvals);
         assertThat(app.operations.history(id)).extracting(h -> h.event()).doesNotContain(WorkflowEvent.BOTS_APPROVAL_FAILED);
     }
@@ -127,9 +126,7 @@ class OperationsRecoveryTest {
         assertThat(result).isInstanceOf(CloseChangeRequest.Result.Closed.class);
         assertThat(app.gitlab.find(app.mr(id).project(), app.mr(id).iid()).orElseThrow().state())
                 .isEqualTo(MergeRequestState.CLOSED);
-        assertThat(app.op(id).binding()).contains(BindingStatus.CLOSED);
-        assertThat(app.op(id).step()).isEqualTo(StepStatus.CLOSED_BY_OPERATOR);
-        assertThat(app.op(id).hint()).isEqualTo(Hint.CAN_REAPPLY);
+        app.assertState(id, BindingStatus.CLOSED, StepStatus.CLOSED_BY_OPERATOR, Hint.CAN_REAPPLY);
         assertThat(app.audit.about(id.value())).extracting(e -> e.action()).containsExactly("CLOSE");
     }
 

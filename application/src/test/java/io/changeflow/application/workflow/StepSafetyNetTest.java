@@ -67,10 +67,7 @@ class StepSafetyNetTest {
 
         app.queue.runUntilIdle();
 
-        var op = app.op(id);
-        assertThat(op.binding()).contains(BindingStatus.CREATE_FAILED);
-        assertThat(op.step()).isEqualTo(StepStatus.CREATE_FAILED);
-        assertThat(op.hint()).isEqualTo(Hint.KEEP_WAITING);
+        var op = app.assertState(id, BindingStatus.CREATE_FAILED, StepStatus.CREATE_FAILED, Hint.KEEP_WAITING);
         assertThat(op.detail()).doesNotContain("NullPointerException");
         assertThat(app.metrics.count("failed", StepStatus.CREATE_FAILED.name())).isEqualTo(1);
     }
@@ -84,8 +81,7 @@ class StepSafetyNetTest {
 
         app.queue.runUntilIdle();
 
-        assertThat(app.op(id).binding()).contains(BindingStatus.HANDLE_FAILED);
-        assertThat(app.op(id).step()).isEqualTo(StepStatus.HANDLE_MERGE_FAILED);
+        app.assertState(id, BindingStatus.HANDLE_FAILED, StepStatus.HANDLE_MERGE_FAILED);
     }
 
     @Test
