@@ -37,6 +37,14 @@ class GrantExpiryTest {
         return op;
     }
 
+    /** A grant of {@code subject} on the single-MR target, expired an hour later and its removal merged. */
+    private void expiredAndRemoved(String subject) {
+        validated(FakeTargets.SINGLE, subject, app.clock.instant().plus(Duration.ofHours(1)));
+        app.clock.advance(Duration.ofHours(2));
+        app.expireGrants.run(new ExpireGrants.Command());
+        roundsAndDeploy();
+    }
+
     private String main(String file) {
         return app.gitlab.fileOn(FakeTargets.PROJECT, "main", file).orElse("");
     }
@@ -99,10 +107,7 @@ class GrantExpiryTest {
 
     @Test
     void anExpiredGrantCanBeAppliedForAgainAndReachesValidated() {
-        validated(FakeTargets.SINGLE, "alice", app.clock.instant().plus(Duration.ofHours(1)));
-        app.clock.advance(Duration.ofHours(2));
-        app.expireGrants.run(new ExpireGrants.Command());
-        roundsAndDeploy();
+        expiredAndRemoved("alice");
         app.deployed(ownerOf(FakeTargets.SINGLE, "alice"));
 
         var again = validated(FakeTargets.SINGLE, "alice", app.clock.instant().plus(Duration.ofDays(1)));
@@ -183,10 +188,7 @@ class GrantExpiryTest {
 
     @Test
     void anOperatorConfirmsAnUnconfirmedRemovalInEffectAndItEndsExpired() {
-        validated(FakeTargets.SINGLE, "gus", app.clock.instant().plus(Duration.ofHours(1)));
-        app.clock.advance(Duration.ofHours(2));
-        app.expireGrants.run(new ExpireGrants.Command());
-        roundsAndDeploy();
+        expiredAndRemoved("gus");
         var removal = ownerOf(FakeTargets.SINGLE, "gus");
         app.clock.advance(Duration.ofHours(3));
         app.deployDeadline.run(new io.changeflow.application.deploy.DeployDeadline.Command());
