@@ -50,8 +50,7 @@ for id in targets config submit; do
       port=$PORT_ON; [ "$mode" = off ] && port=$PORT_OFF
       line=$(measured run_wrk "$port" "$id" "$DURATION")
       echo "$id $mode $r $line" >>"$results"
-      read -r rps p50 p99 non foreign <<<"$line"
-      printf '  round %d interceptors %-3s %10s req/s  p50 %7.3f ms  p99 %7.3f ms  non-2xx %s  (load %s, foreign cpu %s cores)\n' "$r" "$mode" "$rps" "$p50" "$p99" "$non" "$(cut -d' ' -f1-3 /proc/loadavg)" "$foreign"
+      round_line "$r" "$(printf 'interceptors %-3s' "$mode")" "$line"
     done
   done
 done

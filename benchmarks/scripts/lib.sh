@@ -163,6 +163,12 @@ wrk_line() {
     /^ +50%/ { p50 = ms($2) } /^ +99%/ { p99 = ms($2) } /^Requests\/sec:/ { rps = $2 } /Non-2xx or 3xx responses:/ { non = $5 }
     END { printf "%s %.3f %.3f %s\n", rps, p50, p99, (non == "" ? 0 : non) }'
 }
+# round_line ROUND LABEL LINE: prints a line of measured (rps p50_ms p99_ms non2xx foreign_cores) for one round
+round_line() {
+  local rps p50 p99 non foreign
+  read -r rps p50 p99 non foreign <<<"$3"
+  printf '  round %d %s %10s req/s  p50 %7.3f ms  p99 %7.3f ms  non-2xx %s  (load %s, foreign cpu %s cores)\n' "$1" "$2" "$rps" "$p50" "$p99" "$non" "$(cut -d' ' -f1-3 /proc/loadavg)" "$foreign"
+}
 # measured FUNCTION ARGS... -> FUNCTION's line plus " foreign_cores": started when the cores are quiet, repeated
 # (up to ATTEMPTS times) when processes other than APP_PIDS and wrk used more than 0.3 cores meanwhile
 measured() {

@@ -50,8 +50,7 @@ for ((r = 1; r <= ROUNDS; r++)); do
   for e in $order; do
     line=$(measured run_wrk "$e" "$DURATION")
     echo "$e $r $line" >>"$results"
-    read -r rps p50 p99 non foreign <<<"$line"
-    printf '  round %d %-24s %10s req/s  p50 %7.3f ms  p99 %7.3f ms  non-2xx %s  (load %s, foreign cpu %s cores)\n' "$r" "${label[$e]}" "$rps" "$p50" "$p99" "$non" "$(cut -d' ' -f1-3 /proc/loadavg)" "$foreign"
+    round_line "$r" "$(printf '%-24s' "${label[$e]}")" "$line"
   done
 done
 

@@ -22,13 +22,10 @@ import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.jooq.impl.DSL;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -36,22 +33,10 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class BatchInvariantsTest {
 
     @RegisterExtension
-    static final io.changeflow.testsupport.TestDatabase db = io.changeflow.testsupport.TestDatabase.freshSchema();
+    static final Persistence persistence = Persistence.onFreshSchema(80);
 
-    private static Persistence persistence;
-    private static ExecutorService pool;
-
-    @BeforeAll
-    static void wire() {
-        persistence = Persistence.on(db, 80);
-        pool = Fixtures.threads(72);
-    }
-
-    @AfterAll
-    static void unwire() {
-        pool.shutdownNow();
-        persistence.close();
-    }
+    @RegisterExtension
+    static final RacerThreads pool = RacerThreads.of(72);
 
     @Test
     void twoClaimersNeverHoldTwoActiveBatchesOfOnePartition() {

@@ -30,11 +30,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.jooq.impl.DSL;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -45,25 +42,13 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  */
 class BatchSettlementTest {
 
-    @RegisterExtension
-    static final io.changeflow.testsupport.TestDatabase db = io.changeflow.testsupport.TestDatabase.freshSchema();
-
     private static final StepNote NOTE = StepNote.system("settled by a test");
 
-    private static Persistence persistence;
-    private static ExecutorService pool;
+    @RegisterExtension
+    static final Persistence persistence = Persistence.onFreshSchema(24);
 
-    @BeforeAll
-    static void wire() {
-        persistence = Persistence.on(db, 24);
-        pool = Fixtures.threads(16);
-    }
-
-    @AfterAll
-    static void unwire() {
-        pool.shutdownNow();
-        persistence.close();
-    }
+    @RegisterExtension
+    static final RacerThreads pool = RacerThreads.of(16);
 
     private static Batch claim(String partition, int max) {
         var claim = persistence.batches().claim(partition, max);

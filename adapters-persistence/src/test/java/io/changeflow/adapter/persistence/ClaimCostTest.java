@@ -7,8 +7,6 @@ import io.changeflow.application.port.out.Batches.Resolution;
 import io.changeflow.application.port.out.Operations.StepNote;
 import io.changeflow.domain.batch.Bisection;
 import io.changeflow.domain.state.BatchStatus;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -22,19 +20,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 class ClaimCostTest {
 
     @RegisterExtension
-    static final io.changeflow.testsupport.TestDatabase db = io.changeflow.testsupport.TestDatabase.freshSchema();
-
-    private static Persistence persistence;
-
-    @BeforeAll
-    static void wire() {
-        persistence = Persistence.on(db, 4);
-    }
-
-    @AfterAll
-    static void unwire() {
-        persistence.close();
-    }
+    static final Persistence persistence = Persistence.onFreshSchema(4);
 
     @ParameterizedTest
     @ValueSource(ints = {1, 10, 1000, 1001, 5000, 10_000})

@@ -7,8 +7,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.changeflow.application.port.out.Batches.Claim;
 import io.changeflow.domain.state.BatchStatus;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.dao.DuplicateKeyException;
@@ -21,19 +19,7 @@ import org.springframework.dao.DuplicateKeyException;
 class DuplicateKeyInsideTransactionTest {
 
     @RegisterExtension
-    static final io.changeflow.testsupport.TestDatabase db = io.changeflow.testsupport.TestDatabase.freshSchema();
-
-    private static Persistence persistence;
-
-    @BeforeAll
-    static void wire() {
-        persistence = Persistence.on(db, 4);
-    }
-
-    @AfterAll
-    static void unwire() {
-        persistence.close();
-    }
+    static final Persistence persistence = Persistence.onFreshSchema(4);
 
     @Test
     void aCaughtDuplicateSlotInsertKeepsTheTransactionUsableAndCommittable() {

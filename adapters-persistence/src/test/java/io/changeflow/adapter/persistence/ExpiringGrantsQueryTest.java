@@ -15,7 +15,6 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.Locale;
 import java.util.Optional;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -26,9 +25,6 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  */
 class ExpiringGrantsQueryTest {
 
-    @RegisterExtension
-    static final io.changeflow.testsupport.TestDatabase db = io.changeflow.testsupport.TestDatabase.freshSchema();
-
     private static final WorkflowEvent[] TO_VALIDATED = {WorkflowEvent.APPROVAL_SUBMITTED,
             WorkflowEvent.APPROVAL_GRANTED_CREATE, WorkflowEvent.CREATE_STARTED, WorkflowEvent.MR_PIPELINE_PASSED,
             WorkflowEvent.HANDLE_STARTED, WorkflowEvent.MERGED, WorkflowEvent.DEPLOYED};
@@ -36,12 +32,12 @@ class ExpiringGrantsQueryTest {
     private static final int IN_THE_DAY = 15;
     private static final int FAR_AHEAD = 2000;
 
-    private static Persistence persistence;
+    @RegisterExtension
+    static final Persistence persistence = Persistence.onFreshSchema(4);
     private static Operation soonest;
 
     @BeforeAll
     static void seed() {
-        persistence = Persistence.on(db, 4);
         var target = Fixtures.unique("expiring");
         var now = Instant.now();
         // in effect and in the next 24 hours (one already past its expiry, not yet taken by the expiry job)
@@ -67,11 +63,6 @@ class ExpiringGrantsQueryTest {
         }
         insert.execute();
         persistence.dsl().execute("ANALYZE TABLE binding");
-    }
-
-    @AfterAll
-    static void unwire() {
-        persistence.close();
     }
 
     private static ChangeRequest request(String subject, String target, Optional<Instant> until) {

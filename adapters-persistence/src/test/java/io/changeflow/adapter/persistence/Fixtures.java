@@ -3,10 +3,12 @@ package io.changeflow.adapter.persistence;
 import static io.changeflow.adapter.persistence.jooq.Tables.BINDING;
 import static io.changeflow.adapter.persistence.jooq.Tables.MERGE_BATCH_REQUEST;
 import static io.changeflow.adapter.persistence.jooq.Tables.OPERATION;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import io.changeflow.application.port.out.Operations;
 import io.changeflow.application.port.out.Operations.OpenResult;
 import io.changeflow.application.port.out.Operations.StepNote;
+import io.changeflow.domain.PreemptedException;
 import io.changeflow.domain.operation.Operation;
 import io.changeflow.domain.request.ChangeRequest;
 import io.changeflow.domain.request.OperationId;
@@ -30,7 +32,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.jooq.DSLContext;
 import org.jooq.impl.DSL;
 
-/** Builders of rows in a given state, and a race runner. */
+/** Builders of rows in a given state, and a race runner with the assertion on its outcomes. */
 final class Fixtures {
 
     private static final AtomicInteger SEQUENCE = new AtomicInteger();
@@ -154,6 +156,18 @@ final class Fixtures {
         } catch (InterruptedException | java.util.concurrent.TimeoutException e) {
             throw new IllegalStateException(e);
         }
+    }
+
+    /**
+     * The operation of the one racer that opened: asserts that exactly one opened and that every other was
+     * blocked or lost the race ({@link PreemptedException}).
+     */
+    static Operation onlyOpened(List<Outcome<OpenResult>> outcomes) {
+        var winners = outcomes.stream().filter(o -> o.value() instanceof OpenResult.Opened).toList();
+        assertThat(winners).hasSize(1);
+        assertThat(outcomes).allMatch(o -> o.value() instanceof OpenResult.Opened
+                || o.value() instanceof OpenResult.Blocked || o.failure() instanceof PreemptedException);
+        return ((OpenResult.Opened) winners.getFirst().value()).operation();
     }
 
     static ExecutorService threads(int count) {

@@ -25,9 +25,6 @@ import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Optional;
 import java.util.concurrent.Callable;
-import java.util.concurrent.ExecutorService;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -38,28 +35,16 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  */
 class GrantLifecycleInvariantsTest {
 
-    @RegisterExtension
-    static final io.changeflow.testsupport.TestDatabase db = io.changeflow.testsupport.TestDatabase.freshSchema();
-
     private static final int RACERS = 12;
     private static final WorkflowEvent[] TO_VALIDATED = {WorkflowEvent.APPROVAL_SUBMITTED,
             WorkflowEvent.APPROVAL_GRANTED_CREATE, WorkflowEvent.CREATE_STARTED, WorkflowEvent.MR_PIPELINE_PASSED,
             WorkflowEvent.HANDLE_STARTED, WorkflowEvent.MERGED, WorkflowEvent.DEPLOYED};
 
-    private static Persistence persistence;
-    private static ExecutorService pool;
+    @RegisterExtension
+    static final Persistence persistence = Persistence.onFreshSchema(30);
 
-    @BeforeAll
-    static void wire() {
-        persistence = Persistence.on(db, 30);
-        pool = Fixtures.threads(RACERS);
-    }
-
-    @AfterAll
-    static void unwire() {
-        pool.shutdownNow();
-        persistence.close();
-    }
+    @RegisterExtension
+    static final RacerThreads pool = RacerThreads.of(RACERS);
 
     private static ChangeRequest until(String subject, String target, Instant expiresAt) {
         return new ChangeRequest(Fixtures.newId(), "alice", TargetKey.of(target), SubjectId.of(subject), "for a test",
@@ -249,11 +234,7 @@ class GrantLifecycleInvariantsTest {
                                 StepOrder.APPROVE_FIRST, WorkflowEvent.SUBMITTED_APPROVE_FIRST, "renewed"));
             }
             var outcomes = race(pool, racers);
-            var winners = outcomes.stream().filter(o -> o.value() instanceof OpenResult.Opened).toList();
-            assertThat(winners).hasSize(1);
-            assertThat(outcomes).allMatch(o -> o.value() instanceof OpenResult.Opened
-                    || o.value() instanceof OpenResult.Blocked || o.failure() instanceof PreemptedException);
-            var winner = ((OpenResult.Opened) winners.getFirst().value()).operation();
+            var winner = Fixtures.onlyOpened(outcomes);
             var row = operations.binding(grant.subject(), grant.target()).orElseThrow();
             assertThat(row.operationId()).isEqualTo(winner.id());
             assertThat(row.status()).isEqualTo(winner.kind() == ChangeKind.EXPIRY ? BindingStatus.EXPIRING

@@ -2,9 +2,6 @@ package io.changeflow.adapter.persistence;
 
 import io.changeflow.application.port.out.Operations;
 import io.changeflow.application.port.out.OperationsContract;
-import io.changeflow.testsupport.TestDatabase;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
@@ -14,19 +11,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class JooqOperationsContractTest extends OperationsContract {
 
     @RegisterExtension
-    static final TestDatabase db = TestDatabase.freshSchema();
-
-    private static Persistence persistence;
-
-    @BeforeAll
-    static void wire() {
-        persistence = Persistence.on(db, 8);
-    }
-
-    @AfterAll
-    static void unwire() {
-        persistence.close();
-    }
+    static final Persistence persistence = Persistence.onFreshSchema(8);
 
     @Override
     protected Operations operations() {

@@ -12,8 +12,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -21,19 +19,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class MergedPastDeadlineQueryTest {
 
     @RegisterExtension
-    static final io.changeflow.testsupport.TestDatabase db = io.changeflow.testsupport.TestDatabase.freshSchema();
-
-    private static Persistence persistence;
-
-    @BeforeAll
-    static void wire() {
-        persistence = Persistence.on(db, 4);
-    }
-
-    @AfterAll
-    static void unwire() {
-        persistence.close();
-    }
+    static final Persistence persistence = Persistence.onFreshSchema(4);
 
     private static OperationId mergedAgo(Duration ago) {
         var op = Fixtures.merged(persistence.operations(), "pat", Fixtures.unique("deadline"));

@@ -5,28 +5,13 @@ import static org.assertj.core.api.Assertions.entry;
 
 import io.changeflow.domain.state.BindingStatus;
 import io.changeflow.domain.state.WorkflowEvent;
-import io.changeflow.testsupport.TestDatabase;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 class OperationCountsTest {
 
     @RegisterExtension
-    static final TestDatabase db = TestDatabase.freshSchema();
-
-    private static Persistence persistence;
-
-    @BeforeAll
-    static void wire() {
-        persistence = Persistence.on(db, 2);
-    }
-
-    @AfterAll
-    static void unwire() {
-        persistence.close();
-    }
+    static final Persistence persistence = Persistence.onFreshSchema(2);
 
     @Test
     void countsEachRelationshipOnceByItsCurrentStatusAndLeavesEmptyStatusesOut() {

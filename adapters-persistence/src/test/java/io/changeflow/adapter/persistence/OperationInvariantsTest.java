@@ -20,34 +20,19 @@ import io.changeflow.domain.state.WorkflowEvent;
 import java.util.ArrayList;
 import java.util.Optional;
 import java.util.concurrent.Callable;
-import java.util.concurrent.ExecutorService;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** I5, I6 and "flips exactly once" on the real database, with many threads on separate connections. */
 class OperationInvariantsTest {
 
-    @RegisterExtension
-    static final io.changeflow.testsupport.TestDatabase db = io.changeflow.testsupport.TestDatabase.freshSchema();
-
     private static final int RACERS = 16;
 
-    private static Persistence persistence;
-    private static ExecutorService pool;
+    @RegisterExtension
+    static final Persistence persistence = Persistence.onFreshSchema(40);
 
-    @BeforeAll
-    static void wire() {
-        persistence = Persistence.on(db, 40);
-        pool = Fixtures.threads(RACERS);
-    }
-
-    @AfterAll
-    static void unwire() {
-        pool.shutdownNow();
-        persistence.close();
-    }
+    @RegisterExtension
+    static final RacerThreads pool = RacerThreads.of(RACERS);
 
     @Test
     void concurrentReapplicationsLetExactlyOneWinAndRecordEveryAttempt() {
@@ -65,11 +50,7 @@ class OperationInvariantsTest {
             }
             var outcomes = race(pool, racers);
 
-            var winners = outcomes.stream().filter(o -> o.value() instanceof OpenResult.Opened).toList();
-            assertThat(winners).hasSize(1);
-            assertThat(outcomes).allMatch(o -> o.value() instanceof OpenResult.Opened
-                    || o.value() instanceof OpenResult.Blocked || o.failure() instanceof PreemptedException);
-            var winner = ((OpenResult.Opened) winners.getFirst().value()).operation();
+            var winner = Fixtures.onlyOpened(outcomes);
             var row = operations.binding(winner.subject(), winner.target()).orElseThrow();
             assertThat(row.operationId()).isEqualTo(winner.id());
             assertThat(row.status()).isEqualTo(BindingStatus.APPROVAL_SENDING);
@@ -94,10 +75,7 @@ class OperationInvariantsTest {
                 racers.add(() -> operations.open(Fixtures.request("bob", target), StepOrder.CREATE_FIRST,
                         WorkflowEvent.SUBMITTED_CREATE_FIRST, "first"));
             }
-            var outcomes = race(pool, racers);
-            assertThat(outcomes).filteredOn(o -> o.value() instanceof OpenResult.Opened).hasSize(1);
-            assertThat(outcomes).allMatch(o -> o.value() instanceof OpenResult.Opened
-                    || o.value() instanceof OpenResult.Blocked || o.failure() instanceof PreemptedException);
+            Fixtures.onlyOpened(race(pool, racers));
             assertThat(dsl.fetchCount(OPERATION, OPERATION.TARGET_KEY.eq(target))).isEqualTo(1);
             assertThat(dsl.fetchCount(BINDING_HISTORY, BINDING_HISTORY.TARGET_KEY.eq(target))).isEqualTo(RACERS);
         }

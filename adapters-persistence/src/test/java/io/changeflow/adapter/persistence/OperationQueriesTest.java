@@ -20,27 +20,13 @@ import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 class OperationQueriesTest {
 
     @RegisterExtension
-    static final io.changeflow.testsupport.TestDatabase db = io.changeflow.testsupport.TestDatabase.freshSchema();
-
-    private static Persistence persistence;
-
-    @BeforeAll
-    static void wire() {
-        persistence = Persistence.on(db, 4);
-    }
-
-    @AfterAll
-    static void unwire() {
-        persistence.close();
-    }
+    static final Persistence persistence = Persistence.onFreshSchema(4);
 
     @Test
     void storesWhatWasAskedAndBothLayersWithTheirHistory() {

@@ -8,19 +8,15 @@ import io.changeflow.application.port.out.ClusterRateLimits;
 import io.changeflow.application.port.out.IdempotencyRecords;
 import io.changeflow.application.port.out.Operations;
 import io.changeflow.application.port.out.ScanCursors;
+import io.changeflow.testsupport.DatabaseContext;
 import io.changeflow.testsupport.TestDatabase;
 import org.flywaydb.core.Flyway;
 import org.jooq.DSLContext;
 import org.jooq.ExecuteListenerProvider;
 import org.jooq.impl.DefaultExecuteListenerProvider;
-import org.springframework.boot.WebApplicationType;
-import org.springframework.boot.autoconfigure.ImportAutoConfiguration;
-import org.springframework.boot.builder.SpringApplicationBuilder;
-import org.springframework.boot.flyway.autoconfigure.FlywayAutoConfiguration;
-import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
-import org.springframework.boot.jdbc.autoconfigure.DataSourceTransactionManagerAutoConfiguration;
-import org.springframework.boot.jooq.autoconfigure.JooqAutoConfiguration;
-import org.springframework.boot.transaction.autoconfigure.TransactionAutoConfiguration;
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -29,12 +25,23 @@ import org.springframework.context.annotation.Import;
 /**
  * The adapter wired as the application wires it (Spring Boot's DataSource, transaction manager,
  * Flyway and jOOQ auto-configuration plus {@link PersistenceConfiguration}) on a test schema.
+ * Either on a given schema ({@link #on}, closed by the caller), or as a static extension on a fresh
+ * schema of its own for one test class, wired before the class's {@code @BeforeAll} methods run:
+ *
+ * <pre>{@code
+ * @RegisterExtension
+ * static final Persistence persistence = Persistence.onFreshSchema(4);
+ * }</pre>
  */
-final class Persistence implements AutoCloseable {
+final class Persistence implements BeforeAllCallback, AfterAllCallback, AutoCloseable {
 
-    private final ConfigurableApplicationContext context;
+    private final TestDatabase ownSchema;
+    private final int poolSize;
+    private ConfigurableApplicationContext context;
 
-    private Persistence(ConfigurableApplicationContext context) {
+    private Persistence(TestDatabase ownSchema, int poolSize, ConfigurableApplicationContext context) {
+        this.ownSchema = ownSchema;
+        this.poolSize = poolSize;
         this.context = context;
     }
 
@@ -44,20 +51,28 @@ final class Persistence implements AutoCloseable {
 
     /** @param properties further {@code key=value} properties, e.g. {@code changeflow.persistence.query-timeout=1s} */
     static Persistence on(TestDatabase db, int poolSize, String... properties) {
-        var context = new SpringApplicationBuilder(Wiring.class)
-                .web(WebApplicationType.NONE)
-                .logStartupInfo(false)
-                .properties(
-                        "spring.main.banner-mode=off",
-                        "spring.datasource.url=" + db.jdbcUrl(),
-                        "spring.datasource.username=" + db.user(),
-                        "spring.datasource.password=" + db.password(),
-                        "spring.datasource.hikari.maximum-pool-size=" + poolSize,
-                        "spring.datasource.hikari.minimum-idle=2",
-                        "spring.datasource.hikari.connection-timeout=60000")
-                .properties(properties)
-                .run();
-        return new Persistence(context);
+        return new Persistence(null, poolSize, start(db, poolSize, properties));
+    }
+
+    /** A static extension: a fresh schema for the test class, the adapter on it with a pool of {@code poolSize}. */
+    static Persistence onFreshSchema(int poolSize) {
+        return new Persistence(TestDatabase.freshSchema(), poolSize, null);
+    }
+
+    private static ConfigurableApplicationContext start(TestDatabase db, int poolSize, String... properties) {
+        return DatabaseContext.start(db, poolSize, 2, Wiring.class, properties);
+    }
+
+    @Override
+    public void beforeAll(ExtensionContext extension) {
+        ownSchema.beforeAll(extension);
+        context = start(ownSchema, poolSize);
+    }
+
+    @Override
+    public void afterAll(ExtensionContext extension) {
+        close();
+        ownSchema.afterAll(extension);
     }
 
     javax.sql.DataSource dataSource() {
@@ -110,12 +125,12 @@ final class Persistence implements AutoCloseable {
 
     @Override
     public void close() {
-        context.close();
+        if (context != null) {
+            context.close();
+        }
     }
 
     @Configuration(proxyBeanMethods = false)
-    @ImportAutoConfiguration({DataSourceAutoConfiguration.class, DataSourceTransactionManagerAutoConfiguration.class,
-            TransactionAutoConfiguration.class, FlywayAutoConfiguration.class, JooqAutoConfiguration.class})
     @Import(PersistenceConfiguration.class)
     static class Wiring {
 

@@ -18,7 +18,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.function.Supplier;
 import org.jooq.Record;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -31,14 +30,11 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class QueryPlanTest {
 
     @RegisterExtension
-    static final io.changeflow.testsupport.TestDatabase db = io.changeflow.testsupport.TestDatabase.freshSchema();
-
-    private static Persistence persistence;
+    static final Persistence persistence = Persistence.onFreshSchema(4);
     private static String partition;
 
     @BeforeAll
     static void seed() {
-        persistence = Persistence.on(db, 4);
         var dsl = persistence.dsl();
         var operations = persistence.operations();
         partition = Fixtures.unique("plan");
@@ -77,11 +73,6 @@ class QueryPlanTest {
                 "merge_order", "idempotency_record", "operation_history", "binding_history")) {
             dsl.execute("ANALYZE TABLE " + table);
         }
-    }
-
-    @AfterAll
-    static void unwire() {
-        persistence.close();
     }
 
     @Test

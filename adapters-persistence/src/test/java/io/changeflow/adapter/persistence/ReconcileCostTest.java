@@ -31,8 +31,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.jooq.DSLContext;
 import org.jooq.impl.DSL;
 import org.jooq.impl.SQLDataType;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -50,20 +48,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 class ReconcileCostTest {
 
     @RegisterExtension
-    static final io.changeflow.testsupport.TestDatabase db = io.changeflow.testsupport.TestDatabase.freshSchema();
-
-    private static Persistence persistence;
+    static final Persistence persistence = Persistence.onFreshSchema(4);
     private static final AtomicInteger validated = new AtomicInteger();
-
-    @BeforeAll
-    static void wire() {
-        persistence = Persistence.on(db, 4);
-    }
-
-    @AfterAll
-    static void unwire() {
-        persistence.close();
-    }
 
     @ParameterizedTest
     @ValueSource(ints = {1, 1000, 1001, 5000})

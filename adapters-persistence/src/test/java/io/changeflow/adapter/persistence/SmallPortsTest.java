@@ -20,9 +20,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
-import java.util.concurrent.ExecutorService;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -30,24 +27,12 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class SmallPortsTest {
 
     @RegisterExtension
-    static final io.changeflow.testsupport.TestDatabase db = io.changeflow.testsupport.TestDatabase.freshSchema();
+    static final Persistence persistence = Persistence.onFreshSchema(40);
 
-    private static Persistence persistence;
-    private static ExecutorService pool;
-
-    @BeforeAll
-    static void wire() {
-        persistence = Persistence.on(db, 40);
-        pool = Fixtures.threads(32);
-    }
+    @RegisterExtension
+    static final RacerThreads pool = RacerThreads.of(32);
 
     private static final Duration LEASE = Duration.ofSeconds(30);
-
-    @AfterAll
-    static void unwire() {
-        pool.shutdownNow();
-        persistence.close();
-    }
 
     @Test
     void concurrentIdempotencyClaimsLetOneProceedAndShowTheWinnerToTheRest() {

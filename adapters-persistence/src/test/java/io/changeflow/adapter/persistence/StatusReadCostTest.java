@@ -7,8 +7,6 @@ import io.changeflow.application.query.ShowChangeRequest;
 import io.changeflow.domain.identity.Identity;
 import io.changeflow.domain.state.WorkflowEvent;
 import java.util.Set;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -20,19 +18,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class StatusReadCostTest {
 
     @RegisterExtension
-    static final io.changeflow.testsupport.TestDatabase db = io.changeflow.testsupport.TestDatabase.freshSchema();
-
-    private static Persistence persistence;
-
-    @BeforeAll
-    static void wire() {
-        persistence = Persistence.on(db, 4);
-    }
-
-    @AfterAll
-    static void unwire() {
-        persistence.close();
-    }
+    static final Persistence persistence = Persistence.onFreshSchema(4);
 
     @Test
     void theRequesterReadsARequestWithItsTimelineInOneStatement() {

@@ -20,7 +20,6 @@ import io.changeflow.application.workflow.WorkflowPolicy;
 import io.changeflow.domain.batch.Batch;
 import io.changeflow.domain.batch.FailureKind;
 import io.changeflow.domain.batch.Settlement;
-import io.changeflow.domain.mr.MergeRequestState;
 import io.changeflow.domain.operation.MergeRequestRef;
 import io.changeflow.domain.request.GrantFile;
 import io.changeflow.domain.request.PipelinePolicy;
@@ -145,12 +144,9 @@ public final class MergeBatch implements StepBody {
         var ready = (BatchContent.Ready) content;
         var mr = batchMergeRequests.find(batch, ready.project()).orElseGet(() -> open(batch, ready));
         var remote = mergeRequests.get(mr.project(), mr.iid());
-        var finished = choreography.finishedRemotely(remote, mr, subject);
+        var finished = ApproveAndMerge.finishedRemotely(remote, mr, subject, "does not exist");
         if (finished.isPresent()) {
             return finished.get();
-        }
-        if (remote.state() == MergeRequestState.ABSENT) {
-            throw new IllegalStateException("merge request !" + mr.iid() + " of batch " + batch.id() + " does not exist");
         }
         return StepOutcome.again(PipelineWatch.start(step.nextAttempt(), clock.instant()).with(ApproveAndMerge.PHASE, CHECKS),
                 checks.firstDelay());
@@ -185,12 +181,9 @@ public final class MergeBatch implements StepBody {
     /** The merge request's pipeline; passed: approve and merge. */
     private StepOutcome awaitChecks(Batch batch, MergeRequestRef mr, Step step, BatchMerge subject) {
         var remote = mergeRequests.getWithHeadPipeline(mr.project(), mr.iid());
-        var finished = choreography.finishedRemotely(remote, mr, subject);
+        var finished = ApproveAndMerge.finishedRemotely(remote, mr, subject, "disappeared");
         if (finished.isPresent()) {
             return finished.get();
-        }
-        if (remote.state() == MergeRequestState.ABSENT) {
-            throw new IllegalStateException("merge request !" + mr.iid() + " of batch " + batch.id() + " disappeared");
         }
         // Only the head's own pipeline counts (head_pipeline, once the merge request reports its branch's real head), as
         // the strictest pipeline policy of the batch's targets reads it; one that ran for an earlier commit still waits.

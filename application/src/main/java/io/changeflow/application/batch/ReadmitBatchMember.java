@@ -5,6 +5,8 @@ import io.changeflow.application.port.out.Batches;
 import io.changeflow.application.port.out.Operations;
 import io.changeflow.application.port.out.Operations.StepNote;
 import io.changeflow.application.port.out.Targets;
+import io.changeflow.application.workflow.AuditedOperatorAction;
+import io.changeflow.application.workflow.OperatorCommand;
 import io.changeflow.application.workflow.StateChanges;
 import io.changeflow.domain.request.OperationId;
 import io.changeflow.domain.state.Transition;
@@ -12,8 +14,6 @@ import io.changeflow.domain.state.Transitions;
 import io.changeflow.domain.state.WorkflowEvent;
 import java.time.Clock;
 import java.util.Map;
-import java.util.TreeMap;
-import java.util.UUID;
 
 /**
  * An operator sends a failed batch member (the culprit bisection isolated, or a member of a batch
@@ -29,7 +29,8 @@ public final class ReadmitBatchMember {
      * @param operator    the authenticated operator (written by the server)
      * @param parameters  already masked and truncated, for the audit entry
      */
-    public record Command(String operationId, String operator, Map<String, String> parameters) {}
+    public record Command(String operationId, String operator, Map<String, String> parameters)
+            implements OperatorCommand {}
 
     /** The answer. */
     public sealed interface Result {
@@ -42,49 +43,39 @@ public final class ReadmitBatchMember {
         record Readmitted(OperationId operationId, String partition) implements Result {}
     }
 
-    private final Operations operations;
+    /** The audit action. */
+    static final String ACTION = "READMIT";
+
     private final Targets targets;
     private final Batches batches;
     private final StateChanges changes;
-    private final AuditLog audit;
-    private final Clock clock;
+    private final AuditedOperatorAction action;
 
     public ReadmitBatchMember(Operations operations, Targets targets, Batches batches, StateChanges changes, AuditLog audit,
                               Clock clock) {
-        this.operations = operations;
         this.targets = targets;
         this.batches = batches;
         this.changes = changes;
-        this.audit = audit;
-        this.clock = clock;
+        this.action = new AuditedOperatorAction(operations, audit, clock, ACTION);
     }
 
     public Result readmit(Command command) {
-        var id = OperationId.parse(command.operationId());
-        var found = id.flatMap(operations::find);
-        if (found.isEmpty()) {
-            return new Result.NotFound();
-        }
-        var op = found.get();
-        Result result;
-        var target = targets.find(op.target());
-        if (Transitions.check(op.state(), WorkflowEvent.BATCH_READMITTED) instanceof Transition.Refused refused) {
-            result = new Result.NotAllowed("Only a failed batch member can be readmitted; the request is " + op.state()
-                    + ": " + refused.reason() + ".");
-        } else if (target.isEmpty() || !target.get().batchable()) {
-            result = new Result.NotAllowed("The target " + op.target() + " is no longer batchable in the catalog.");
-        } else if (changes.applyIfAllowed(op.id(), WorkflowEvent.BATCH_READMITTED, new StepNote(
-                "Sent back to the waiting set by an operator; a later batch round merges it.", command.operator())).isEmpty()) {
-            result = new Result.NotAllowed("The request changed meanwhile; look at it again.");
-        } else {
+        return action.run(command, Result.NotFound::new, op -> {
+            var target = targets.find(op.target());
+            if (Transitions.check(op.state(), WorkflowEvent.BATCH_READMITTED) instanceof Transition.Refused refused) {
+                return new Result.NotAllowed("Only a failed batch member can be readmitted; the request is " + op.state()
+                        + ": " + refused.reason() + ".");
+            }
+            if (target.isEmpty() || !target.get().batchable()) {
+                return new Result.NotAllowed("The target " + op.target() + " is no longer batchable in the catalog.");
+            }
+            if (changes.applyIfAllowed(op.id(), WorkflowEvent.BATCH_READMITTED, new StepNote(
+                    "Sent back to the waiting set by an operator; a later batch round merges it.", command.operator())).isEmpty()) {
+                return new Result.NotAllowed("The request changed meanwhile; look at it again.");
+            }
             var partition = target.get().partitionOf(op.kind());
             batches.admit(op.id(), partition);
-            result = new Result.Readmitted(op.id(), partition);
-        }
-        var parameters = new TreeMap<>(command.parameters() == null ? Map.<String, String>of() : command.parameters());
-        parameters.put("result", result.getClass().getSimpleName());
-        audit.record(new AuditLog.Entry("readmit:" + UUID.randomUUID(), command.operator(), "READMIT", op.id().value(),
-                parameters, clock.instant()));
-        return result;
+            return new Result.Readmitted(op.id(), partition);
+        });
     }
 }

@@ -86,15 +86,8 @@ public final class HandleApprovalCallback {
     }
 
     public CallbackAnswer handle(Command command) {
-        if (!inbox.firstDelivery(SOURCE, command.requestId())) {
-            return awaitsDecision(command) ? redelivered(command) : CallbackAnswer.DUPLICATE;
-        }
-        try {
-            return process(command);
-        } catch (RuntimeException e) {
-            inbox.forget(SOURCE, command.requestId());
-            throw e;
-        }
+        return inbox.processOnce(SOURCE, command.requestId(), () -> process(command),
+                () -> awaitsDecision(command) ? redelivered(command) : CallbackAnswer.DUPLICATE);
     }
 
     /** Whether the operation the callback names still awaits a decision (nothing decided it yet). */

@@ -60,15 +60,7 @@ public final class HandleDeployCallback {
     }
 
     public Result handle(Command command) {
-        if (!inbox.firstDelivery(SOURCE, command.deliveryId())) {
-            return redelivered(command);
-        }
-        try {
-            return process(command);
-        } catch (RuntimeException e) {
-            inbox.forget(SOURCE, command.deliveryId());
-            throw e;
-        }
+        return inbox.processOnce(SOURCE, command.deliveryId(), () -> process(command), () -> redelivered(command));
     }
 
     private Result process(Command command) {

@@ -65,12 +65,7 @@ public final class CloseMergeRequest implements StepBody {
             return StepOutcome.done();
         }
         var mr = op.mergeRequest().get();
-        var before = mergeRequests.get(mr.project(), mr.iid()).state();
-        if (Settlement.needsClose(before)) {
-            mergeRequests.close(mr.project(), mr.iid());
-        }
-        var after = Settlement.needsClose(before) ? mergeRequests.get(mr.project(), mr.iid()).state() : before;
-        return switch (Settlement.afterReread(after)) {
+        return switch (Settlement.afterReread(mergeRequests.closeAndReread(mr.project(), mr.iid()))) {
             case FAILED -> {
                 changes.applyIfAllowed(op.id(), WorkflowEvent.CLOSE_DONE, "Merge request !" + mr.iid() + " is closed.");
                 yield StepOutcome.done();

@@ -4,6 +4,7 @@ import io.changeflow.application.port.out.AuditLog;
 import io.changeflow.application.port.out.Operations;
 import io.changeflow.application.port.out.Operations.StepNote;
 import io.changeflow.application.reconcile.MarkDeployed;
+import io.changeflow.application.workflow.AuditedOperatorAction;
 import io.changeflow.domain.request.OperationId;
 import io.changeflow.domain.state.BindingStatus;
 import io.changeflow.domain.state.Transitions;
@@ -45,16 +46,16 @@ public final class ConfirmDeployed {
     }
 
     private final MarkDeployed markDeployed;
-    private final OperatorDeployAction action;
+    private final AuditedOperatorAction action;
 
     public ConfirmDeployed(Operations operations, MarkDeployed markDeployed, AuditLog audit, Clock clock) {
         this.markDeployed = markDeployed;
-        this.action = new OperatorDeployAction(operations, audit, clock, ACTION);
+        this.action = new AuditedOperatorAction(operations, audit, clock, ACTION);
     }
 
     /** Whether an operator may confirm the request in its current state (offered by the console). */
     public static boolean allowedFrom(Optional<BindingStatus> binding) {
-        return binding.filter(Transitions.bindingsAllowing(WorkflowEvent.DEPLOYED)::contains).isPresent();
+        return AuditedOperatorAction.allowedFrom(WorkflowEvent.DEPLOYED, binding);
     }
 
     public Result confirm(DeployActionCommand command) {
@@ -66,7 +67,7 @@ public final class ConfirmDeployed {
             }
             if (!allowedFrom(op.binding())) {
                 return new Result.NotAllowed("Only a merged request can be confirmed in effect; this one is "
-                        + OperatorDeployAction.describe(op.binding()) + ".");
+                        + AuditedOperatorAction.describe(op.binding()) + ".");
             }
             var note = new StepNote("In effect: confirmed by an operator.", command.operator());
             // pinned to the version the decision was made on: a request that moved on meanwhile is not overwritten

@@ -1,5 +1,6 @@
 package io.changeflow.application.deploy;
 
+import io.changeflow.application.workflow.OperatorCommand;
 import java.util.Map;
 
 /**
@@ -9,7 +10,8 @@ import java.util.Map;
  * @param operator    the authenticated operator (written by the server, never taken from the client)
  * @param parameters  the request's parameters, already masked and truncated, for the audit entry
  */
-public record DeployActionCommand(String operationId, String operator, Map<String, String> parameters) {
+public record DeployActionCommand(String operationId, String operator, Map<String, String> parameters)
+        implements OperatorCommand {
     public DeployActionCommand {
         parameters = parameters == null ? Map.of() : Map.copyOf(parameters);
     }

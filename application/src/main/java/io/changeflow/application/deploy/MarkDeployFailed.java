@@ -3,12 +3,12 @@ package io.changeflow.application.deploy;
 import io.changeflow.application.port.out.AuditLog;
 import io.changeflow.application.port.out.Operations;
 import io.changeflow.application.port.out.Operations.StepNote;
+import io.changeflow.application.workflow.AuditedOperatorAction;
 import io.changeflow.application.workflow.StateChanges;
 import io.changeflow.domain.PreemptedException;
 import io.changeflow.domain.request.OperationId;
 import io.changeflow.domain.state.BindingStatus;
 import io.changeflow.domain.state.IllegalTransitionException;
-import io.changeflow.domain.state.Transitions;
 import io.changeflow.domain.state.WorkflowEvent;
 import java.time.Clock;
 import java.util.Optional;
@@ -40,16 +40,16 @@ public final class MarkDeployFailed {
     }
 
     private final StateChanges changes;
-    private final OperatorDeployAction action;
+    private final AuditedOperatorAction action;
 
     public MarkDeployFailed(Operations operations, StateChanges changes, AuditLog audit, Clock clock) {
         this.changes = changes;
-        this.action = new OperatorDeployAction(operations, audit, clock, ACTION);
+        this.action = new AuditedOperatorAction(operations, audit, clock, ACTION);
     }
 
     /** Whether an operator may mark the request's deploy failed in its current state (offered by the console). */
     public static boolean allowedFrom(Optional<BindingStatus> binding) {
-        return binding.filter(Transitions.bindingsAllowing(WorkflowEvent.DEPLOY_MARKED_FAILED)::contains).isPresent();
+        return AuditedOperatorAction.allowedFrom(WorkflowEvent.DEPLOY_MARKED_FAILED, binding);
     }
 
     public Result mark(DeployActionCommand command) {
@@ -64,7 +64,7 @@ public final class MarkDeployFailed {
             } catch (PreemptedException | IllegalTransitionException movedOn) {
                 var now = action.bindingNow(op.id());
                 return allowedFrom(now) && !now.equals(Optional.of(BindingStatus.DEPLOY_FAILED))
-                        ? new Result.NotAllowed("The request changed meanwhile (it is " + OperatorDeployAction.describe(now)
+                        ? new Result.NotAllowed("The request changed meanwhile (it is " + AuditedOperatorAction.describe(now)
                                 + " now); look at it again.")
                         : notAllowed(now);
             }
@@ -76,6 +76,6 @@ public final class MarkDeployFailed {
             return new Result.AlreadyFailed();
         }
         return new Result.NotAllowed("Only a merged request that is not confirmed in effect can be marked failed; this one is "
-                + OperatorDeployAction.describe(binding) + ".");
+                + AuditedOperatorAction.describe(binding) + ".");
     }
 }

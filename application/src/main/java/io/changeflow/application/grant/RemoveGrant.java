@@ -65,35 +65,26 @@ public final class RemoveGrant {
     /** The answer; {@link #code()} is the stable code of the API contract. */
     public sealed interface Result {
 
-        String code();
+        default String code() {
+            return switch (this) {
+                case Accepted accepted -> "REMOVAL_ACCEPTED";
+                case NotFound notFound -> "NOT_FOUND";
+                case NotInEffect notInEffect -> "GRANT_NOT_IN_EFFECT";
+                case ChangedMeanwhile changed -> "GRANT_CHANGED";
+            };
+        }
 
         /** 202: the removal is opened and waits for its file's removal round (or, first, for the approver). */
-        record Accepted(RequestView removal) implements Result {
-            public String code() {
-                return "REMOVAL_ACCEPTED";
-            }
-        }
+        record Accepted(RequestView removal) implements Result {}
 
         /** 404: no grant of this subject on this target (or, for a holder, none they hold or requested). */
-        record NotFound() implements Result {
-            public String code() {
-                return "NOT_FOUND";
-            }
-        }
+        record NotFound() implements Result {}
 
         /** 409: the relationship is not in effect now (in progress, being removed, or ended). */
-        record NotInEffect(BindingStatus status) implements Result {
-            public String code() {
-                return "GRANT_NOT_IN_EFFECT";
-            }
-        }
+        record NotInEffect(BindingStatus status) implements Result {}
 
         /** 409: the relationship changed while this was decided (another removal or a renewal won): read again. */
-        record ChangedMeanwhile() implements Result {
-            public String code() {
-                return "GRANT_CHANGED";
-            }
-        }
+        record ChangedMeanwhile() implements Result {}
     }
 
     private final Operations operations;

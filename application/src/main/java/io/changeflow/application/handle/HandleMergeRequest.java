@@ -14,7 +14,6 @@ import io.changeflow.application.workflow.StateChanges;
 import io.changeflow.application.workflow.StepBody;
 import io.changeflow.application.workflow.StepOutcome;
 import io.changeflow.application.workflow.WorkflowPolicy;
-import io.changeflow.domain.mr.MergeRequestState;
 import io.changeflow.domain.operation.MergeRequestRef;
 import io.changeflow.domain.operation.Operation;
 import io.changeflow.domain.request.Grant;
@@ -107,12 +106,9 @@ public final class HandleMergeRequest implements StepBody {
         var mr = mergeRequestOf(op);
         var remote = mergeRequests.get(mr.project(), mr.iid());
         var request = new Request(op);
-        var finished = choreography.finishedRemotely(remote, mr, request);
+        var finished = ApproveAndMerge.finishedRemotely(remote, mr, request, "does not exist");
         if (finished.isPresent()) {
             return finished.get();
-        }
-        if (remote.state() == MergeRequestState.ABSENT) {
-            throw new IllegalStateException("merge request !" + mr.iid() + " of " + op.id() + " does not exist");
         }
         if (binding == BindingStatus.HANDLE_FAILED && op.step() == StepStatus.HANDLE_PIPELINE_FAILED) {
             // A re-trigger after the head's pipeline failed: look at that pipeline again first; merged only if it
@@ -155,6 +151,12 @@ public final class HandleMergeRequest implements StepBody {
             current = changes.apply(current, event, detail);
         }
 
+        /** {@link #apply}, the write that ends this run. */
+        StepOutcome end(WorkflowEvent event, String detail) {
+            apply(event, detail);
+            return StepOutcome.done();
+        }
+
         @Override
         public String describe() {
             return current.id().value();
@@ -192,9 +194,8 @@ public final class HandleMergeRequest implements StepBody {
 
         @Override
         public StepOutcome approvalFailed(MergeRequestRef mr, String bot, int attempts) {
-            apply(WorkflowEvent.BOTS_APPROVAL_FAILED, "The approval bot " + bot + " could not approve merge request !"
+            return end(WorkflowEvent.BOTS_APPROVAL_FAILED, "The approval bot " + bot + " could not approve merge request !"
                     + mr.iid() + " after " + attempts + " attempts.");
-            return StepOutcome.done();
         }
 
         @Override
@@ -216,22 +217,19 @@ public final class HandleMergeRequest implements StepBody {
 
         @Override
         public StepOutcome rebaseConflict(MergeRequestRef mr, String detail) {
-            apply(WorkflowEvent.REBASE_CONFLICT, detail);
-            return StepOutcome.done();
+            return end(WorkflowEvent.REBASE_CONFLICT, detail);
         }
 
         @Override
         public StepOutcome pipelineFailed(MergeRequestRef mr) {
-            apply(WorkflowEvent.HANDLE_PIPELINE_FAILED, "The pipeline of merge request !" + mr.iid()
+            return end(WorkflowEvent.HANDLE_PIPELINE_FAILED, "The pipeline of merge request !" + mr.iid()
                     + "'s current head failed: the change no longer passes its checks; nothing was merged. Fix the "
                     + "change (or run the pipeline again on GitLab) before re-triggering.");
-            return StepOutcome.done();
         }
 
         @Override
         public StepOutcome mergeBlocked(MergeRequestRef mr, String detail) {
-            apply(WorkflowEvent.MERGE_BLOCKED, detail);
-            return StepOutcome.done();
+            return end(WorkflowEvent.MERGE_BLOCKED, detail);
         }
 
         @Override
@@ -245,17 +243,15 @@ public final class HandleMergeRequest implements StepBody {
         @Override
         public StepOutcome pipelineGaveUp(MergeRequestRef mr) {
             LOG.log(Level.WARNING, () -> current.id() + " pipeline still pending past the pending deadline; a person looks");
-            apply(WorkflowEvent.HANDLE_PIPELINE_UNFINISHED, "The pipeline of merge request !" + mr.iid()
+            return end(WorkflowEvent.HANDLE_PIPELINE_UNFINISHED, "The pipeline of merge request !" + mr.iid()
                     + " before merging was still pending at the pending deadline, and nobody looks at it any more. "
                     + "Check the pipeline on GitLab (a stuck runner, a job waiting to be started by hand), then "
                     + "re-trigger the request (it looks at the pipeline again) or close it.");
-            return StepOutcome.done();
         }
 
         @Override
         public StepOutcome stuck(MergeRequestRef mr, String detail) {
-            apply(WorkflowEvent.HANDLE_ERROR, detail + "; an operator can re-trigger it.");
-            return StepOutcome.done();
+            return end(WorkflowEvent.HANDLE_ERROR, detail + "; an operator can re-trigger it.");
         }
 
         /** The target's pipeline policy, read from the catalog on every use; required when the target left it. */

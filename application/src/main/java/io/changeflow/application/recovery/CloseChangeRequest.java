@@ -6,6 +6,8 @@ import io.changeflow.application.port.out.ExternalCallException;
 import io.changeflow.application.port.out.MergeRequests;
 import io.changeflow.application.port.out.Operations;
 import io.changeflow.application.port.out.Operations.StepNote;
+import io.changeflow.application.workflow.AuditedOperatorAction;
+import io.changeflow.application.workflow.OperatorCommand;
 import io.changeflow.application.workflow.StateChanges;
 import io.changeflow.domain.PreemptedException;
 import io.changeflow.domain.batch.Settlement;
@@ -19,8 +21,6 @@ import io.changeflow.domain.state.WorkflowEvent;
 import java.lang.System.Logger.Level;
 import java.time.Clock;
 import java.util.Map;
-import java.util.TreeMap;
-import java.util.UUID;
 
 /**
  * An operator closes a request without merging. The merge request is closed first and re-read, and
@@ -31,6 +31,9 @@ import java.util.UUID;
  */
 public final class CloseChangeRequest {
 
+    /** The audit action. */
+    static final String ACTION = "CLOSE";
+
     private static final System.Logger LOG = System.getLogger(CloseChangeRequest.class.getName());
 
     /**
@@ -38,7 +41,8 @@ public final class CloseChangeRequest {
      * @param operator    the authenticated operator (written by the server)
      * @param parameters  already masked and truncated, for the audit entry
      */
-    public record Command(String operationId, String operator, Map<String, String> parameters) {}
+    public record Command(String operationId, String operator, Map<String, String> parameters)
+            implements OperatorCommand {}
 
     /** The answer. */
     public sealed interface Result {
@@ -61,8 +65,7 @@ public final class CloseChangeRequest {
     private final MergeRequests mergeRequests;
     private final Approvals approvals;
     private final StateChanges changes;
-    private final AuditLog audit;
-    private final Clock clock;
+    private final AuditedOperatorAction audit;
 
     public CloseChangeRequest(Operations operations, MergeRequests mergeRequests, Approvals approvals,
                               StateChanges changes, AuditLog audit, Clock clock) {
@@ -70,8 +73,7 @@ public final class CloseChangeRequest {
         this.mergeRequests = mergeRequests;
         this.approvals = approvals;
         this.changes = changes;
-        this.audit = audit;
-        this.clock = clock;
+        this.audit = new AuditedOperatorAction(operations, audit, clock, ACTION);
     }
 
     public Result close(Command command) {
@@ -97,7 +99,7 @@ public final class CloseChangeRequest {
             // step sees the closed merge request itself); the operator looks again.
             result = closedIfUnchanged(op, note);
         }
-        record(command, op.id(), result);
+        audit.record(command, op.id(), result);
         return result;
     }
 
@@ -118,12 +120,7 @@ public final class CloseChangeRequest {
             return new Result.Closed();
         }
         var mr = op.mergeRequest().get();
-        var before = mergeRequests.get(mr.project(), mr.iid()).state();
-        if (Settlement.needsClose(before)) {
-            mergeRequests.close(mr.project(), mr.iid());
-        }
-        var after = Settlement.needsClose(before) ? mergeRequests.get(mr.project(), mr.iid()).state() : before;
-        return switch (Settlement.afterReread(after)) {
+        return switch (Settlement.afterReread(mergeRequests.closeAndReread(mr.project(), mr.iid()))) {
             case FAILED -> {
                 if (op.binding().map(BindingStatus::isAwaitingApproval).orElse(false)) {
                     withdrawQuietly(op.id());
@@ -145,12 +142,5 @@ public final class CloseChangeRequest {
         } catch (RuntimeException e) {
             LOG.log(Level.WARNING, "could not withdraw the approval of " + id + "; a late decision is ignored as stale", e);
         }
-    }
-
-    private void record(Command command, OperationId id, Result result) {
-        var parameters = new TreeMap<>(command.parameters() == null ? Map.<String, String>of() : command.parameters());
-        parameters.put("result", result.getClass().getSimpleName());
-        audit.record(new AuditLog.Entry("close:" + UUID.randomUUID(), command.operator(), "CLOSE", id.value(),
-                parameters, clock.instant()));
     }
 }

@@ -75,67 +75,46 @@ public final class SubmitChangeRequest {
     /** The answer; {@link #code()} is the stable code of the API contract. */
     public sealed interface Result {
 
-        String code();
+        default String code() {
+            return switch (this) {
+                case Accepted accepted -> "ACCEPTED";
+                case DuplicateSubmit duplicate -> "DUPLICATE_SUBMIT";
+                case Invalid invalid -> "INVALID_REQUEST";
+                case ServiceClosed closed -> "SERVICE_CLOSED";
+                case RequestInProgress inProgress -> "REQUEST_IN_PROGRESS";
+                case AlreadyInEffect inEffect -> "ALREADY_IN_EFFECT";
+                case InFlight inFlight -> "IDEMPOTENCY_IN_FLIGHT";
+                case KeyReused reused -> "IDEMPOTENCY_KEY_REUSED";
+            };
+        }
 
         /** 202: accepted; the workflow runs asynchronously. */
-        record Accepted(RequestView request) implements Result {
-            public String code() {
-                return "ACCEPTED";
-            }
-        }
+        record Accepted(RequestView request) implements Result {}
 
         /** 202: the same operationId with the same payload was accepted before: its current view. */
-        record DuplicateSubmit(RequestView request) implements Result {
-            public String code() {
-                return "DUPLICATE_SUBMIT";
-            }
-        }
+        record DuplicateSubmit(RequestView request) implements Result {}
 
         /** 400: field errors, all at once. */
         record Invalid(List<FieldError> fieldErrors) implements Result {
             public Invalid {
                 fieldErrors = List.copyOf(fieldErrors);
             }
-
-            public String code() {
-                return "INVALID_REQUEST";
-            }
         }
 
         /** 403: submissions are closed (access mode CLOSED, or outside the test window). */
-        record ServiceClosed() implements Result {
-            public String code() {
-                return "SERVICE_CLOSED";
-            }
-        }
+        record ServiceClosed() implements Result {}
 
         /** 409: an active request (or one awaiting recovery) exists for this subject and target. */
-        record RequestInProgress() implements Result {
-            public String code() {
-                return "REQUEST_IN_PROGRESS";
-            }
-        }
+        record RequestInProgress() implements Result {}
 
         /** 409: the subject already has this target in effect. */
-        record AlreadyInEffect() implements Result {
-            public String code() {
-                return "ALREADY_IN_EFFECT";
-            }
-        }
+        record AlreadyInEffect() implements Result {}
 
         /** 409: the original request with this operationId is still being validated: retry shortly. */
-        record InFlight() implements Result {
-            public String code() {
-                return "IDEMPOTENCY_IN_FLIGHT";
-            }
-        }
+        record InFlight() implements Result {}
 
         /** 422: the operationId was used for a different payload. */
-        record KeyReused() implements Result {
-            public String code() {
-                return "IDEMPOTENCY_KEY_REUSED";
-            }
-        }
+        record KeyReused() implements Result {}
     }
 
     private final Operations operations;

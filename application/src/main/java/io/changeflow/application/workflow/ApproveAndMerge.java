@@ -233,9 +233,18 @@ public final class ApproveAndMerge {
                 subject);
     }
 
-    /** Merged or closed on GitLab: the subject's ending for it, whatever the step was about to do. */
-    public Optional<StepOutcome> finishedRemotely(RemoteMergeRequest remote, MergeRequestRef mr, Subject subject) {
-        return ending(remote, mr, subject);
+    /**
+     * Merged or closed on GitLab: the subject's ending for it, whatever the step was about to do; empty while it is
+     * open. A merge request GitLab does not have stops the step: an {@link IllegalStateException} saying it
+     * {@code absence} (e.g. "does not exist").
+     */
+    public static Optional<StepOutcome> finishedRemotely(RemoteMergeRequest remote, MergeRequestRef mr, Subject subject,
+                                                         String absence) {
+        var finished = ending(remote, mr, subject);
+        if (finished.isEmpty() && remote.state() == MergeRequestState.ABSENT) {
+            throw new IllegalStateException("merge request !" + mr.iid() + " of " + subject.describe() + " " + absence);
+        }
+        return finished;
     }
 
     /** {@link #finishedRemotely}, for the phases. */

@@ -57,12 +57,9 @@ final class MergeAttempts {
 
     StepOutcome merge(MergeRequestRef mr, MergeProgress progress, Subject subject) {
         var remote = mergeRequests.getWithHeadPipeline(mr.project(), mr.iid());
-        var finished = ApproveAndMerge.ending(remote, mr, subject);
+        var finished = ApproveAndMerge.finishedRemotely(remote, mr, subject, "disappeared");
         if (finished.isPresent()) {
             return finished.get();
-        }
-        if (remote.state() == MergeRequestState.ABSENT) {
-            throw new IllegalStateException("merge request !" + mr.iid() + " of " + subject.describe() + " disappeared");
         }
         if (remote.rebaseInProgress()) {
             return StepOutcome.again(progress.nextAttempt().watching(Phase.REBASE, clock.instant()).step(), rebaseWatch.firstDelay());

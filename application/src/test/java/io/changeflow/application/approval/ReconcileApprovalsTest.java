@@ -27,11 +27,7 @@ class ReconcileApprovalsTest {
 
     private static final Duration AFTER = ReconcileApprovals.Policy.DEFAULT_AFTER;
 
-    private final InMemoryChangeflow app = new InMemoryChangeflow();
-
-    {
-        app.config.set(Settings.APPROVE_FIRST, "true");
-    }
+    private final InMemoryChangeflow app = InMemoryChangeflow.approvingFirst();
 
     @Test
     void anApprovalWhoseCallbackWasLostLaunchesTheNextStepOnceAndTheLateCallbackIsADuplicate() {
@@ -92,17 +88,14 @@ class ReconcileApprovalsTest {
 
         check();
 
-        var op = app.op(id);
-        assertThat(op.binding()).contains(BindingStatus.REJECTED);
-        assertThat(op.step()).isEqualTo(StepStatus.APPROVAL_REJECTED);
+        var op = app.assertState(id, BindingStatus.REJECTED, StepStatus.APPROVAL_REJECTED);
         assertThat(op.detail()).isEqualTo("The approver rejected the request.");
     }
 
     @Test
     void aCreateFirstApprovalFoundDecidedApprovesAndMergesItsMergeRequest() {
         app.config.set(Settings.APPROVE_FIRST, "false");
-        var id = app.submitAccepted(FakeTargets.SINGLE, "cecile");
-        app.queue.runUntilIdle();
+        var id = app.submittedAndRun("cecile");
         assertThat(app.op(id).binding()).contains(BindingStatus.APPROVAL_SENT);
         app.approvals.decide(id, TicketStatus.APPROVED);
         app.clock.advance(AFTER);
@@ -153,9 +146,7 @@ class ReconcileApprovalsTest {
 
         assertThat(result.withdrawn()).isEqualTo(1);
         assertThat(app.approvals.withdrawn()).containsExactly(id);
-        var op = app.op(id);
-        assertThat(op.binding()).contains(BindingStatus.REJECTED);
-        assertThat(op.step()).isEqualTo(StepStatus.APPROVAL_WITHDRAWN);
+        var op = app.assertState(id, BindingStatus.REJECTED, StepStatus.APPROVAL_WITHDRAWN);
         assertThat(op.detail()).isEqualTo("No approver decided within 7 days; the request was withdrawn. You can apply again.");
         assertThat(op.hint()).isEqualTo(Hint.CAN_REAPPLY);
         var withdrawnCallback = app.approvals.read(id).requestId().orElseThrow();
@@ -304,8 +295,7 @@ class ReconcileApprovalsTest {
         var first = failedAfterLostAnswers("olga");
         var requestId = app.approvals.decide(first, TicketStatus.REJECTED);
         app.approvalCallback.handle(new Command(requestId, first.value(), Decision.REJECTED, Map.of()));
-        var second = app.submitAccepted(FakeTargets.SINGLE, "olga");
-        app.queue.runUntilIdle();
+        var second = app.submittedAndRun("olga");
 
         var late = app.approvalCallback.handle(new Command("req-late", first.value(), Decision.APPROVED, Map.of()));
 

@@ -7,7 +7,6 @@ import io.changeflow.application.fake.FakeTargets;
 import io.changeflow.application.fake.InMemoryChangeflow;
 import io.changeflow.application.port.out.ExternalCallException;
 import io.changeflow.application.port.out.WorkQueue.StepKind;
-import io.changeflow.application.settings.Settings;
 import io.changeflow.domain.hint.Hint;
 import io.changeflow.domain.state.BindingStatus;
 import io.changeflow.domain.state.StepStatus;
@@ -17,11 +16,7 @@ import org.junit.jupiter.api.Test;
 
 class SubmitApprovalTest {
 
-    private final InMemoryChangeflow app = new InMemoryChangeflow();
-
-    {
-        app.config.set(Settings.APPROVE_FIRST, "true");
-    }
+    private final InMemoryChangeflow app = InMemoryChangeflow.approvingFirst();
 
     @Test
     void sendsTheFormAndRecordsSentWithTheTicket() {
@@ -77,10 +72,7 @@ class SubmitApprovalTest {
 
         app.queue.runUntilIdle();
 
-        var failed = app.op(id);
-        assertThat(failed.binding()).contains(BindingStatus.APPROVAL_FAILED);
-        assertThat(failed.step()).isEqualTo(StepStatus.APPROVAL_SUBMIT_GAVE_UP);
-        assertThat(failed.hint()).isEqualTo(Hint.CONTACT_MAINTAINERS);
+        var failed = app.assertState(id, BindingStatus.APPROVAL_FAILED, StepStatus.APPROVAL_SUBMIT_GAVE_UP, Hint.CONTACT_MAINTAINERS);
         assertThat(failed.detail()).contains("1 h of approval system failures");
         assertThat(Duration.between(start, app.clock.instant())).isGreaterThanOrEqualTo(Duration.ofHours(1));
 

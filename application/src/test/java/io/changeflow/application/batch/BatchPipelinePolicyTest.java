@@ -1,5 +1,6 @@
 package io.changeflow.application.batch;
 
+import static io.changeflow.application.batch.Batching.assertMerged;
 import static io.changeflow.application.batch.Batching.batch;
 import static io.changeflow.application.batch.Batching.claimed;
 import static io.changeflow.application.batch.Batching.waiting;
@@ -43,7 +44,7 @@ class BatchPipelinePolicyTest {
 
         assertThat(batch(app, batch.id()).status()).isEqualTo(BatchStatus.SUCCEEDED);
         assertThat(app.gitlab.rebases()).isEqualTo(1);
-        assertThat(ids).allSatisfy(id -> assertThat(app.op(id).binding()).contains(BindingStatus.MERGED));
+        assertMerged(app, ids);
     }
 
     @Test
@@ -70,6 +71,6 @@ class BatchPipelinePolicyTest {
         app.queue.runUntilIdle();
 
         assertThat(batch(app, batch.id()).status()).isEqualTo(BatchStatus.SUCCEEDED);
-        assertThat(ids).allSatisfy(id -> assertThat(app.op(id).binding()).contains(BindingStatus.MERGED));
+        assertMerged(app, ids);
     }
 }

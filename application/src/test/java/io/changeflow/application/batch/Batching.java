@@ -10,6 +10,7 @@ import io.changeflow.domain.batch.Batch;
 import io.changeflow.domain.request.OperationId;
 import io.changeflow.domain.request.Target;
 import io.changeflow.domain.request.TargetKey;
+import io.changeflow.domain.state.BatchStatus;
 import io.changeflow.domain.state.BindingStatus;
 import java.util.ArrayList;
 import java.util.List;
@@ -74,6 +75,19 @@ final class Batching {
             batches.add(app.batches.find(((RunBatchRound.Result.Claimed) result).batchId()).orElseThrow());
         }
         throw new AssertionError("the waiting set did not empty within 50 rounds");
+    }
+
+    /** Runs steps one by one while {@code batch} is RUNNING; the batch as it stopped. */
+    static Batch runWhileRunning(InMemoryChangeflow app, Batch batch) {
+        while (batch(app, batch.id()).status() == BatchStatus.RUNNING) {
+            app.queue.runNext();
+        }
+        return batch(app, batch.id());
+    }
+
+    /** Every one of {@code ids} is merged. */
+    static void assertMerged(InMemoryChangeflow app, List<OperationId> ids) {
+        assertThat(ids).allSatisfy(id -> assertThat(app.op(id).binding()).contains(BindingStatus.MERGED));
     }
 
     static Batch batch(InMemoryChangeflow app, long id) {

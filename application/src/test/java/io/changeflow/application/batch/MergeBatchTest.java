@@ -1,9 +1,11 @@
 package io.changeflow.application.batch;
 
+import static io.changeflow.application.batch.Batching.assertMerged;
 import static io.changeflow.application.batch.Batching.batch;
 import static io.changeflow.application.batch.Batching.claimed;
 import static io.changeflow.application.batch.Batching.round;
 import static io.changeflow.application.batch.Batching.roundsUntilNothingWaits;
+import static io.changeflow.application.batch.Batching.runWhileRunning;
 import static io.changeflow.application.batch.Batching.waiting;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -45,6 +47,12 @@ class MergeBatchTest {
         return ExternalCallException.status("gitlab", 502, "Bad Gateway");
     }
 
+    /** A round claims the waiting requests, its pipeline stays running: run until the batch is no longer RUNNING. */
+    private Batch claimedWhileItsPipelineRuns() {
+        app.gitlab.nextPipeline(PipelineStatus.RUNNING);
+        return runWhileRunning(app, claimed(app));
+    }
+
     @Test
     void aBatchOfRequestsLandsAsOneMergeRequestWithEveryGrantInOneCommit() {
         var ids = waiting(app, "anna", "ben", "cleo", "dora", "emil");
@@ -68,8 +76,7 @@ class MergeBatchTest {
         assertThat(app.gitlab.description(FakeTargets.PROJECT, mr.iid())).contains(ids.stream().map(OperationId::value).toList());
         assertThat(settled.status()).isEqualTo(BatchStatus.SUCCEEDED);
         assertThat(ids).allSatisfy(id -> {
-            assertThat(app.op(id).binding()).contains(BindingStatus.MERGED);
-            assertThat(app.op(id).step()).isEqualTo(StepStatus.HANDLE_MERGED);
+            app.assertState(id, BindingStatus.MERGED, StepStatus.HANDLE_MERGED);
             assertThat(app.op(id).mergeRequest()).contains(mr);
         });
         assertThat(app.metrics.count("batchCompleted", "true")).isEqualTo(1);
@@ -93,7 +100,7 @@ class MergeBatchTest {
                 .contains("fred until=never op=" + editor.value()).contains("hugo until=never op=" + alsoEditor.value());
         assertThat(app.gitlab.fileOn(FakeTargets.PROJECT, "main", "grants/wiki-readers.txt").orElseThrow())
                 .contains("gina until=never op=" + reader.value()).doesNotContain("fred");
-        assertThat(List.of(editor, reader, alsoEditor)).allSatisfy(id -> assertThat(app.op(id).binding()).contains(BindingStatus.MERGED));
+        assertMerged(app, List.of(editor, reader, alsoEditor));
     }
 
     @Test
@@ -144,10 +151,8 @@ class MergeBatchTest {
 
         var batches = roundsUntilNothingWaits(app);
 
-        assertThat(app.op(bad).binding()).contains(BindingStatus.HANDLE_FAILED);
-        assertThat(app.op(bad).step()).isEqualTo(StepStatus.BATCH_PIPELINE_FAILED);
-        assertThat(app.op(bad).hint()).isEqualTo(Hint.CONTACT_MAINTAINERS);
-        assertThat(good).allSatisfy(id -> assertThat(app.op(id).binding()).contains(BindingStatus.MERGED));
+        app.assertState(bad, BindingStatus.HANDLE_FAILED, StepStatus.BATCH_PIPELINE_FAILED, Hint.CONTACT_MAINTAINERS);
+        assertMerged(app, good);
         // 8 -> (4 -> (2 ok) + (2 -> (1 culprit) + (1 ok))) + (4 ok): the oldest half goes first, halves
         // without the culprit merge at once
         assertThat(batches).extracting(Batch::status).containsExactly(BatchStatus.FAILED, BatchStatus.FAILED,
@@ -211,7 +216,7 @@ class MergeBatchTest {
         var again = claimed(app);
         app.queue.runUntilIdle();
         assertThat(again.depth()).isZero();
-        assertThat(ids).allSatisfy(id -> assertThat(app.op(id).binding()).contains(BindingStatus.MERGED));
+        assertMerged(app, ids);
     }
 
     /** Issue 20.7: a member whose batches always fail transiently ends alone, backs off, and gives up; the others land. */
@@ -240,10 +245,8 @@ class MergeBatchTest {
             }
         }
 
-        assertThat(good).allSatisfy(id -> assertThat(app.op(id).binding()).contains(BindingStatus.MERGED));
-        assertThat(app.op(bad).binding()).contains(BindingStatus.HANDLE_FAILED);
-        assertThat(app.op(bad).step()).isEqualTo(StepStatus.BATCH_FAILED);
-        assertThat(app.op(bad).hint()).isEqualTo(Hint.CONTACT_MAINTAINERS);
+        assertMerged(app, good);
+        app.assertState(bad, BindingStatus.HANDLE_FAILED, StepStatus.BATCH_FAILED, Hint.CONTACT_MAINTAINERS);
         assertThat(app.op(bad).detail()).contains("temporary").contains("contact the maintainers");
         assertThat(app.metrics.count("failed", StepStatus.BATCH_FAILED.name())).isEqualTo(1);
         assertThat(app.batches.active()).isEmpty();
@@ -262,7 +265,7 @@ class MergeBatchTest {
 
         assertThat(batch(app, batch.id()).status()).isEqualTo(BatchStatus.SUCCEEDED);
         assertThat(app.gitlab.rewrites()).isEqualTo(1);
-        assertThat(ids).allSatisfy(id -> assertThat(app.op(id).binding()).contains(BindingStatus.MERGED));
+        assertMerged(app, ids);
         var file = app.gitlab.fileOn(FakeTargets.PROJECT, "main", FILE).orElseThrow();
         assertThat(file).startsWith("# Access grants, edited by hand.\n")
                 .contains("zoe until=never op=" + OTHER_OPERATION)
@@ -286,18 +289,10 @@ class MergeBatchTest {
     @Test
     void aPipelineTimeoutBlocksTheBatchWhichHoldsTheSlotUntilAnOperatorSettlesIt() {
         var ids = waiting(app, "nils", "olga");
-        app.gitlab.nextPipeline(PipelineStatus.RUNNING);
-        var batch = claimed(app);
-        while (batch(app, batch.id()).status() == BatchStatus.RUNNING) {
-            app.queue.runNext();
-        }
+        var batch = claimedWhileItsPipelineRuns();
 
         assertThat(batch(app, batch.id()).status()).isEqualTo(BatchStatus.BLOCKED);
-        assertThat(ids).allSatisfy(id -> {
-            assertThat(app.op(id).binding()).contains(BindingStatus.BATCHED);
-            assertThat(app.op(id).step()).isEqualTo(StepStatus.BATCH_PENDING);
-            assertThat(app.op(id).hint()).isEqualTo(Hint.KEEP_WAITING);
-        });
+        assertThat(ids).allSatisfy(id -> app.assertState(id, BindingStatus.BATCHED, StepStatus.BATCH_PENDING, Hint.KEEP_WAITING));
         waiting(app, "paul");
         assertThat(round(app)).isEqualTo(new RunBatchRound.Result.SlotOccupied());
         app.clock.advance(Duration.ofHours(3));
@@ -314,24 +309,20 @@ class MergeBatchTest {
         app.clock.advance(app.batchPolicy.transientRetry().backoff().delayBefore(1));
         assertThat(round(app)).isInstanceOf(RunBatchRound.Result.Claimed.class);
         app.queue.runUntilIdle();
-        assertThat(ids).allSatisfy(id -> assertThat(app.op(id).binding()).contains(BindingStatus.MERGED));
+        assertMerged(app, ids);
     }
 
     @Test
     void aBlockedBatchWhosePipelinePassesLateStillMergesByItself() {
         var ids = waiting(app, "quin", "rosa");
-        app.gitlab.nextPipeline(PipelineStatus.RUNNING);
-        var batch = claimed(app);
-        while (batch(app, batch.id()).status() == BatchStatus.RUNNING) {
-            app.queue.runNext();
-        }
+        var batch = claimedWhileItsPipelineRuns();
         var mr = batch(app, batch.id()).mergeRequest().orElseThrow();
 
         app.gitlab.setPipeline(mr.project(), mr.iid(), PipelineStatus.PASSED);
         app.queue.runUntilIdle();
 
         assertThat(batch(app, batch.id()).status()).isEqualTo(BatchStatus.SUCCEEDED);
-        assertThat(ids).allSatisfy(id -> assertThat(app.op(id).binding()).contains(BindingStatus.MERGED));
+        assertMerged(app, ids);
     }
 
     @Test
@@ -343,7 +334,7 @@ class MergeBatchTest {
         app.queue.runUntilIdle();
 
         assertThat(batch(app, batch.id()).status()).isEqualTo(BatchStatus.SUCCEEDED);
-        assertThat(ids).allSatisfy(id -> assertThat(app.op(id).binding()).contains(BindingStatus.MERGED));
+        assertMerged(app, ids);
         assertThat(app.queue.ran()).noneMatch(step -> step.kind() == StepKind.SETTLE_BATCH);
         assertThat(app.batches.settlements()).isEqualTo(1);
     }
@@ -358,7 +349,7 @@ class MergeBatchTest {
 
         assertThat(batch(app, batch.id()).status()).isEqualTo(BatchStatus.SUCCEEDED);
         assertThat(app.gitlab.merges()).isEqualTo(1);
-        assertThat(ids).allSatisfy(id -> assertThat(app.op(id).binding()).contains(BindingStatus.MERGED));
+        assertMerged(app, ids);
     }
 
     @Test
@@ -373,6 +364,6 @@ class MergeBatchTest {
 
         assertThat(batches).extracting(Batch::status).containsExactly(BatchStatus.FAILED, BatchStatus.SUCCEEDED,
                 BatchStatus.SUCCEEDED);
-        assertThat(List.of(here, there)).allSatisfy(id -> assertThat(app.op(id).binding()).contains(BindingStatus.MERGED));
+        assertMerged(app, List.of(here, there));
     }
 }

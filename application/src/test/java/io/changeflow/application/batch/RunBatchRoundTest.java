@@ -43,8 +43,7 @@ class RunBatchRoundTest {
         assertThat(claimed.scheduled()).isTrue();
         assertThat(app.queue.pending(StepKind.BATCH, String.valueOf(claimed.batchId()))).isPresent();
         assertThat(ids).allSatisfy(id -> {
-            assertThat(app.op(id).binding()).contains(BindingStatus.BATCHED);
-            assertThat(app.op(id).step()).isEqualTo(StepStatus.BATCH_CLAIMED);
+            app.assertState(id, BindingStatus.BATCHED, StepStatus.BATCH_CLAIMED);
             assertThat(app.op(id).batchId()).contains(claimed.batchId());
         });
     }

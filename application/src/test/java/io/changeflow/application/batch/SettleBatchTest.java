@@ -1,5 +1,6 @@
 package io.changeflow.application.batch;
 
+import static io.changeflow.application.batch.Batching.assertMerged;
 import static io.changeflow.application.batch.Batching.batch;
 import static io.changeflow.application.batch.Batching.claimed;
 import static io.changeflow.application.batch.Batching.waiting;
@@ -71,7 +72,7 @@ class SettleBatchTest {
 
         assertThat(result).isInstanceOf(SettleBatch.Result.MergedWins.class);
         assertThat(batch(app, batch.id()).status()).isEqualTo(BatchStatus.SUCCEEDED);
-        assertThat(batch.members()).allSatisfy(id -> assertThat(app.op(id).binding()).contains(BindingStatus.MERGED));
+        assertMerged(app, batch.members());
         assertThat(app.metrics.count("batchCompleted", "true")).isEqualTo(1);
     }
 

@@ -1,5 +1,6 @@
 package io.changeflow.application.batch;
 
+import static io.changeflow.application.batch.Batching.assertMerged;
 import static io.changeflow.application.batch.Batching.batch;
 import static io.changeflow.application.batch.Batching.claimed;
 import static io.changeflow.application.batch.Batching.round;
@@ -69,7 +70,7 @@ class SweepStuckBatchesTest {
 
         assertThat(batch(app, batch.id()).status()).isEqualTo(BatchStatus.SUCCEEDED);
         assertThat(app.gitlab.opens()).as("the merge request is reused").isEqualTo(1);
-        assertThat(batch.members()).allSatisfy(id -> assertThat(app.op(id).binding()).contains(BindingStatus.MERGED));
+        assertMerged(app, batch.members());
     }
 
     @Test

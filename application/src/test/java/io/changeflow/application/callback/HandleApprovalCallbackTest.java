@@ -19,16 +19,11 @@ import org.junit.jupiter.api.Test;
 
 class HandleApprovalCallbackTest {
 
-    private final InMemoryChangeflow app = new InMemoryChangeflow();
-
-    {
-        app.config.set(Settings.APPROVE_FIRST, "true");
-    }
+    private final InMemoryChangeflow app = InMemoryChangeflow.approvingFirst();
 
     @Test
     void aDuplicateDeliveryAnswersDuplicateAndChangesNothing() {
-        var id = app.submitAccepted(FakeTargets.SINGLE, "alice");
-        app.queue.runUntilIdle();
+        var id = app.submittedAndRun("alice");
         var callback = new Command("req-1", id.value(), Decision.APPROVED, Map.of());
         assertThat(app.approvalCallback.handle(callback)).isEqualTo(CallbackAnswer.PROCESSED);
         var writes = app.operations.writes();
@@ -42,8 +37,7 @@ class HandleApprovalCallbackTest {
 
     @Test
     void aDeliveryRecordedByAnInstanceThatDiedBeforeWritingTheDecisionIsProcessedOnItsRepeat() {
-        var id = app.submitAccepted(FakeTargets.SINGLE, "alice");
-        app.queue.runUntilIdle();
+        var id = app.submittedAndRun("alice");
         // the first delivery's instance recorded the ID and was killed before it wrote the decision
         assertThat(app.inbox.firstDelivery(HandleApprovalCallback.SOURCE, "req-died")).isTrue();
         var callback = new Command("req-died", id.value(), Decision.APPROVED, Map.of());
@@ -62,11 +56,9 @@ class HandleApprovalCallbackTest {
 
     @Test
     void aLateCallbackOfAReplacedOperationIsIgnoredAfterReapplication() {
-        var first = app.submitAccepted(FakeTargets.SINGLE, "bob");
-        app.queue.runUntilIdle();
+        var first = app.submittedAndRun("bob");
         app.decide(first, Decision.REJECTED);
-        var second = app.submitAccepted(FakeTargets.SINGLE, "bob");
-        app.queue.runUntilIdle();
+        var second = app.submittedAndRun("bob");
 
         var late = app.approvalCallback.handle(new Command("req-late", first.value(), Decision.APPROVED, Map.of()));
 
@@ -95,8 +87,7 @@ class HandleApprovalCallbackTest {
 
     @Test
     void aSecondDecisionForTheSameRequestIsStale() {
-        var id = app.submitAccepted(FakeTargets.SINGLE, "dave");
-        app.queue.runUntilIdle();
+        var id = app.submittedAndRun("dave");
         app.decide(id, Decision.APPROVED);
 
         assertThat(app.decide(id, Decision.REJECTED)).isEqualTo(CallbackAnswer.IGNORED_STALE);
@@ -113,8 +104,7 @@ class HandleApprovalCallbackTest {
 
     @Test
     void aFailedProcessingForgetsTheDeliverySoTheSendersRetryIsProcessed() {
-        var id = app.submitAccepted(FakeTargets.SINGLE, "erin");
-        app.queue.runUntilIdle();
+        var id = app.submittedAndRun("erin");
         var callback = new Command("req-2", id.value(), Decision.APPROVED, Map.of());
         app.operations.failNextWrite(new IllegalStateException("database down"));
 
@@ -126,44 +116,34 @@ class HandleApprovalCallbackTest {
 
     @Test
     void aRejectionEndsRejectedAndTheRequesterCanApplyAgain() {
-        var id = app.submitAccepted(FakeTargets.SINGLE, "frank");
-        app.queue.runUntilIdle();
+        var id = app.submittedAndRun("frank");
 
         assertThat(app.decide(id, Decision.REJECTED)).isEqualTo(CallbackAnswer.PROCESSED);
 
-        var op = app.op(id);
-        assertThat(op.binding()).contains(BindingStatus.REJECTED);
-        assertThat(op.step()).isEqualTo(StepStatus.APPROVAL_REJECTED);
-        assertThat(op.hint()).isEqualTo(Hint.CAN_REAPPLY);
+        app.assertState(id, BindingStatus.REJECTED, StepStatus.APPROVAL_REJECTED, Hint.CAN_REAPPLY);
         assertThat(app.queue.pending()).isEmpty();
     }
 
     @Test
     void aWithdrawalEndsRejectedToo() {
-        var id = app.submitAccepted(FakeTargets.SINGLE, "grace");
-        app.queue.runUntilIdle();
+        var id = app.submittedAndRun("grace");
 
         app.decide(id, Decision.WITHDRAWN);
 
-        assertThat(app.op(id).binding()).contains(BindingStatus.REJECTED);
-        assertThat(app.op(id).step()).isEqualTo(StepStatus.APPROVAL_WITHDRAWN);
+        app.assertState(id, BindingStatus.REJECTED, StepStatus.APPROVAL_WITHDRAWN);
     }
 
     @Test
     void aRejectionInTheCreateFirstOrderAlsoClosesTheMergeRequest() {
         app.config.set(Settings.APPROVE_FIRST, "false");
-        var id = app.submitAccepted(FakeTargets.SINGLE, "heidi");
-        app.queue.runUntilIdle();
+        var id = app.submittedAndRun("heidi");
         var mr = app.mr(id);
 
         app.decide(id, Decision.REJECTED);
         app.queue.runUntilIdle();
 
         assertThat(app.gitlab.find(mr.project(), mr.iid()).orElseThrow().state()).isEqualTo(MergeRequestState.CLOSED);
-        var op = app.op(id);
-        assertThat(op.binding()).contains(BindingStatus.REJECTED);
-        assertThat(op.step()).isEqualTo(StepStatus.CLOSE_DONE);
-        assertThat(op.hint()).isEqualTo(Hint.CAN_REAPPLY);
+        var op = app.assertState(id, BindingStatus.REJECTED, StepStatus.CLOSE_DONE, Hint.CAN_REAPPLY);
     }
 
     @Test
@@ -180,8 +160,7 @@ class HandleApprovalCallbackTest {
 
     @Test
     void aFullBacklogAfterTheApprovalIsAVisibleFailure() {
-        var id = app.submitAccepted(FakeTargets.SINGLE, "judy");
-        app.queue.runUntilIdle();
+        var id = app.submittedAndRun("judy");
         app.queue.capacity(0);
 
         assertThat(app.decide(id, Decision.APPROVED)).isEqualTo(CallbackAnswer.PROCESSED);

@@ -29,9 +29,7 @@ class CreateMergeRequestTest {
 
         app.queue.runNext();
 
-        var op = app.op(id);
-        assertThat(op.binding()).contains(BindingStatus.MR_CREATING);
-        assertThat(op.step()).isEqualTo(StepStatus.CREATE_MR_OPENED);
+        var op = app.assertState(id, BindingStatus.MR_CREATING, StepStatus.CREATE_MR_OPENED);
         var mr = app.mr(id);
         assertThat(mr.sourceBranch()).isEqualTo(MergeRequestTexts.branchOf(id));
         assertThat(app.gitlab.description(mr.project(), mr.iid())).contains("Changeflow-Operation: " + id.value());
@@ -45,8 +43,7 @@ class CreateMergeRequestTest {
 
     @Test
     void rendersTheFileFromTheDefaultBranchKeepingOtherGrants() {
-        var first = app.submitAccepted(FakeTargets.SINGLE, "bob");
-        app.queue.runUntilIdle();
+        var first = app.submittedAndRun("bob");
         app.gitlab.mergeExternally(app.mr(first).project(), app.mr(first).iid());
         var second = app.submitAccepted(FakeTargets.SINGLE, "carol");
 
@@ -89,8 +86,7 @@ class CreateMergeRequestTest {
     @Test
     void reRunningCreateAfterItsMergeRequestWasClosedOnGitLabReopensItInsteadOfOpeningASecond() {
         app.gitlab.nextPipeline(PipelineStatus.FAILED);
-        var id = app.submitAccepted(FakeTargets.SINGLE, "fiona");
-        app.queue.runUntilIdle();
+        var id = app.submittedAndRun("fiona");
         assertThat(app.op(id).step()).isEqualTo(StepStatus.CREATE_PIPELINE_FAILED);
         var mr = app.mr(id);
         app.gitlab.closeExternally(mr.project(), mr.iid());
@@ -125,10 +121,7 @@ class CreateMergeRequestTest {
 
         app.queue.runUntilIdle();
 
-        var op = app.op(id);
-        assertThat(op.binding()).contains(BindingStatus.CREATE_FAILED);
-        assertThat(op.step()).isEqualTo(StepStatus.CREATE_PIPELINE_FAILED);
-        assertThat(op.hint()).isEqualTo(Hint.CONTACT_MAINTAINERS);
+        app.assertState(id, BindingStatus.CREATE_FAILED, StepStatus.CREATE_PIPELINE_FAILED, Hint.CONTACT_MAINTAINERS);
         assertThat(app.approvals.calls()).isZero();
     }
 
@@ -137,9 +130,7 @@ class CreateMergeRequestTest {
         app.gitlab.nextPipeline(PipelineStatus.RUNNING);
         var id = app.submitAccepted(FakeTargets.SINGLE, "grace");
         app.queue.runNext();
-        while (app.op(id).step() != StepStatus.CREATE_PIPELINE_PENDING) {
-            app.queue.runNext();
-        }
+        app.runUntilStep(id, StepStatus.CREATE_PIPELINE_PENDING);
 
         var pending = app.op(id);
         assertThat(pending.binding()).contains(BindingStatus.MR_CREATING);
@@ -190,11 +181,7 @@ class CreateMergeRequestTest {
 
     @Test
     void aPipelinePendingPastThePendingDeadlineEndsInAnExplicitStateAPersonLooksAt() {
-        app.gitlab.nextPipeline(PipelineStatus.RUNNING);
-        var id = app.submitAccepted(FakeTargets.SINGLE, "heidi");
-        while (app.op(id).step() != StepStatus.CREATE_PIPELINE_PENDING) {
-            app.queue.runNext();
-        }
+        var id = app.createPipelinePending("heidi");
         var pendingSince = app.clock.instant();
         assertThat(app.op(id).hint()).as("while the watch still looks").isEqualTo(Hint.KEEP_WAITING);
         assertThat(app.queue.pending(StepKind.CREATE, id.value())).isPresent();
@@ -222,16 +209,14 @@ class CreateMergeRequestTest {
 
         app.queue.runUntilIdle();
 
-        assertThat(app.op(id).binding()).contains(BindingStatus.CLOSED);
-        assertThat(app.op(id).step()).isEqualTo(StepStatus.HANDLE_MR_CLOSED);
+        app.assertState(id, BindingStatus.CLOSED, StepStatus.HANDLE_MR_CLOSED);
         assertThat(app.gitlab.find(app.mr(id).project(), app.mr(id).iid()).orElseThrow().state())
                 .isEqualTo(MergeRequestState.CLOSED);
     }
 
     @Test
     void theStepDoesNothingForARequestThatMovedOn() {
-        var id = app.submitAccepted(FakeTargets.SINGLE, "judy");
-        app.queue.runUntilIdle();
+        var id = app.submittedAndRun("judy");
         var writes = app.operations.writes();
 
         app.queue.schedule(Step.first(StepKind.CREATE, id.value()), Duration.ZERO);

@@ -23,10 +23,10 @@ import org.junit.jupiter.api.Test;
 /** Issue 20 item 3: a merged request whose deploy report never comes ends in an explicit state. */
 class DeployDeadlineTest {
 
-    private final InMemoryChangeflow app = MergedRequests.approveFirstApp();
+    private final InMemoryChangeflow app = InMemoryChangeflow.approvingFirst();
 
     private OperationId merged(String subject) {
-        return MergedRequests.merged(app, subject);
+        return app.merged(subject);
     }
 
     private DeployDeadline.Result runDeadline() {
@@ -40,10 +40,7 @@ class DeployDeadlineTest {
 
         assertThat(runDeadline()).isEqualTo(new DeployDeadline.Result(1, 1));
 
-        var op = app.op(id);
-        assertThat(op.binding()).contains(BindingStatus.DEPLOY_UNCONFIRMED);
-        assertThat(op.step()).isEqualTo(StepStatus.DEPLOY_UNCONFIRMED);
-        assertThat(op.hint()).isEqualTo(Hint.CONTACT_MAINTAINERS);
+        var op = app.assertState(id, BindingStatus.DEPLOY_UNCONFIRMED, StepStatus.DEPLOY_UNCONFIRMED, Hint.CONTACT_MAINTAINERS);
         assertThat(op.detail()).contains("no deploy report confirmed it within 2 h").doesNotContain("Exception");
         assertThat(app.metrics.count("failed", "DEPLOY_UNCONFIRMED")).isEqualTo(1);
         assertThat(runDeadline()).as("moved once").isEqualTo(new DeployDeadline.Result(0, 0));

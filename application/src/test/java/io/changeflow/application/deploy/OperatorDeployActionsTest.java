@@ -2,7 +2,6 @@ package io.changeflow.application.deploy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.changeflow.application.fake.FakeTargets;
 import io.changeflow.application.fake.InMemoryChangeflow;
 import io.changeflow.domain.hint.Hint;
 import io.changeflow.domain.request.OperationId;
@@ -22,10 +21,10 @@ import org.junit.jupiter.api.Test;
 /** Issue 20 item 3: an operator confirms a merged change in effect, or marks its rollout failed; both audited. */
 class OperatorDeployActionsTest {
 
-    private final InMemoryChangeflow app = MergedRequests.approveFirstApp();
+    private final InMemoryChangeflow app = InMemoryChangeflow.approvingFirst();
 
     private OperationId merged(String subject) {
-        return MergedRequests.merged(app, subject);
+        return app.merged(subject);
     }
 
     private OperationId unconfirmed(String subject) {
@@ -77,8 +76,7 @@ class OperatorDeployActionsTest {
 
     @Test
     void aRequestThatIsNotMergedCannotBeConfirmedAndAnUnknownOneIsNotFound() {
-        var waiting = app.submitAccepted(FakeTargets.SINGLE, "dave");
-        app.queue.runUntilIdle();
+        var waiting = app.submittedAndRun("dave");
 
         assertThat(confirm(waiting)).isInstanceOf(ConfirmDeployed.Result.NotAllowed.class);
         assertThat(((ConfirmDeployed.Result.NotAllowed) confirm(waiting)).reason()).contains("APPROVAL_SENT");

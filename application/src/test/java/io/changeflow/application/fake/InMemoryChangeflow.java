@@ -1,5 +1,7 @@
 package io.changeflow.application.fake;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.changeflow.application.callback.CallbackAnswer;
 import io.changeflow.application.approval.CheckApprovalStep;
 import io.changeflow.application.approval.ReconcileApprovals;
@@ -25,6 +27,7 @@ import io.changeflow.application.grant.ExpireGrants;
 import io.changeflow.application.grant.ListExpiringGrants;
 import io.changeflow.application.grant.RemoveGrant;
 import io.changeflow.application.handle.HandleMergeRequest;
+import io.changeflow.application.port.out.MergeRequests;
 import io.changeflow.application.port.out.WorkQueue.StepKind;
 import io.changeflow.application.query.ListMyBindings;
 import io.changeflow.application.query.ListMyRequests;
@@ -49,6 +52,7 @@ import io.changeflow.application.workflow.StepLauncher;
 import io.changeflow.application.workflow.TransientRetries;
 import io.changeflow.application.workflow.WorkflowPolicy;
 import io.changeflow.application.workflow.StepSafetyNet;
+import io.changeflow.domain.hint.Hint;
 import io.changeflow.domain.operation.MergeRequestRef;
 import io.changeflow.domain.operation.Operation;
 import io.changeflow.domain.reconcile.ReconciliationMatching;
@@ -56,6 +60,8 @@ import io.changeflow.domain.reconcile.ReconciliationWindow;
 import io.changeflow.domain.request.OperationId;
 import io.changeflow.domain.request.Submission;
 import io.changeflow.domain.request.TargetKey;
+import io.changeflow.domain.state.BindingStatus;
+import io.changeflow.domain.state.StepStatus;
 import io.changeflow.domain.state.WorkflowEvent;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -237,28 +243,139 @@ public final class InMemoryChangeflow {
         return OperationId.of(id);
     }
 
+    /** An application whose requests are approved first ({@link Settings#APPROVE_FIRST}). */
+    public static InMemoryChangeflow approvingFirst() {
+        var app = new InMemoryChangeflow();
+        app.config.set(Settings.APPROVE_FIRST, "true");
+        return app;
+    }
+
+    /** Submits for {@code subject} on the single-MR target and runs the workflow until the queue is idle. */
+    public OperationId submittedAndRun(String subject) {
+        var id = submitAccepted(FakeTargets.SINGLE, subject);
+        queue.runUntilIdle();
+        return id;
+    }
+
+    /** Submits for {@code subject} on the single-MR target, approves it and runs the workflow until the queue is idle. */
+    public OperationId approvedAndRun(String subject) {
+        var id = submitAccepted(FakeTargets.SINGLE, subject);
+        approveAndRun(id);
+        return id;
+    }
+
+    /** Runs the workflow until the queue is idle, approves {@code id} and runs it until the queue is idle again. */
+    public void approveAndRun(OperationId id) {
+        queue.runUntilIdle();
+        decide(id, HandleApprovalCallback.Decision.APPROVED);
+        queue.runUntilIdle();
+    }
+
+    /** {@link #approvedAndRun}, and the request ended merged. */
+    public OperationId merged(String subject) {
+        var id = approvedAndRun(subject);
+        assertThat(op(id).binding()).contains(BindingStatus.MERGED);
+        return id;
+    }
+
+    /** The request {@code id} is merged, the first and the second of {@link #BOTS} asked to approve that many times. */
+    public void assertMergedWithApprovals(OperationId id, int firstBotCalls, int secondBotCalls) {
+        assertThat(op(id).binding()).contains(BindingStatus.MERGED);
+        assertThat(gitlab.approveCalls(BOTS.get(0))).isEqualTo(firstBotCalls);
+        assertThat(gitlab.approveCalls(BOTS.get(1))).isEqualTo(secondBotCalls);
+    }
+
     /**
-     * A grant of {@code subject} on the single-MR target, requested by {@code requester} (approve first), until
-     * {@code until} (null: for good), approved, merged and confirmed in effect; fails the test unless accepted.
+     * Submits for {@code subject} on the single-MR target, approves it and runs steps until the handle step is next
+     * (approve first: the merge request exists).
      */
-    public OperationId grantInEffect(String requester, String subject, java.time.Instant until) {
+    public OperationId approvedUntilHandleIsNext(String subject) {
+        var id = submittedAndRun(subject);
+        decide(id, HandleApprovalCallback.Decision.APPROVED);
+        while (queue.pending(StepKind.HANDLE, id.value()).isEmpty()) {
+            queue.runNext();
+        }
+        return id;
+    }
+
+    /**
+     * Submits for {@code subject} on the single-MR target with its merge request's pipeline running, and runs steps until
+     * the create step's watch records the pipeline pending.
+     */
+    public OperationId createPipelinePending(String subject) {
+        gitlab.nextPipeline(MergeRequests.PipelineStatus.RUNNING);
+        var id = submitAccepted(FakeTargets.SINGLE, subject);
+        runUntilStep(id, StepStatus.CREATE_PIPELINE_PENDING);
+        return id;
+    }
+
+    /**
+     * {@link #approvedUntilHandleIsNext}, then someone pushes to the merge request's branch: the new head's pipeline
+     * reads {@code pipelines} one look after another.
+     */
+    public OperationId pushedToWhenHandleIsNext(String subject, MergeRequests.PipelineStatus... pipelines) {
+        var id = approvedUntilHandleIsNext(subject);
+        var mr = mr(id);
+        gitlab.pushExternally(mr.project(), mr.iid(), pipelines);
+        return id;
+    }
+
+    /** Runs steps one by one until {@code id}'s step is {@code step}. */
+    public void runUntilStep(OperationId id, StepStatus step) {
+        while (op(id).step() != step) {
+            queue.runNext();
+        }
+    }
+
+    /** The operator otto re-triggers the request's current step, giving {@code reason}. */
+    public RetriggerStep.Result retrigger(OperationId id, String reason) {
+        return retrigger.retrigger(new RetriggerStep.Command(id.value(), "otto", Map.of("reason", reason)));
+    }
+
+    /**
+     * A grant of {@code subject} on {@code target}, requested by {@code requester} (approve first), until
+     * {@code until} (null: for good), approved and run until the queue is idle; fails the test unless accepted.
+     */
+    public OperationId approvedGrant(String requester, TargetKey target, String subject, java.time.Instant until) {
         config.set(Settings.APPROVE_FIRST, "true");
         var id = newOperationId();
-        var result = submit(requester, new Submission(id, FakeTargets.SINGLE.value(), subject, "for the report",
+        var result = submit(requester, new Submission(id, target.value(), subject, "for the report",
                 until == null ? null : until.toString()));
         if (!(result instanceof SubmitChangeRequest.Result.Accepted)) {
             throw new AssertionError("expected ACCEPTED, got " + result);
         }
         var op = OperationId.of(id);
-        queue.runUntilIdle();
-        decide(op, HandleApprovalCallback.Decision.APPROVED);
-        queue.runUntilIdle();
+        approveAndRun(op);
+        return op;
+    }
+
+    /**
+     * A grant of {@code subject} on the single-MR target, requested by {@code requester} (approve first), until
+     * {@code until} (null: for good), approved, merged and confirmed in effect; fails the test unless accepted.
+     */
+    public OperationId grantInEffect(String requester, String subject, java.time.Instant until) {
+        var op = approvedGrant(requester, FakeTargets.SINGLE, subject, until);
         deployed(op);
         return op;
     }
 
     public Operation op(OperationId id) {
         return operations.find(id).orElseThrow();
+    }
+
+    /** Asserts the request {@code id} is in {@code binding} at {@code step}; the operation, for further assertions. */
+    public Operation assertState(OperationId id, BindingStatus binding, StepStatus step) {
+        var op = op(id);
+        assertThat(op.binding()).as("binding status of %s", id).contains(binding);
+        assertThat(op.step()).as("step status of %s", id).isEqualTo(step);
+        return op;
+    }
+
+    /** {@link #assertState(OperationId, BindingStatus, StepStatus)}, and the next action the request shows is {@code hint}. */
+    public Operation assertState(OperationId id, BindingStatus binding, StepStatus step, Hint hint) {
+        var op = assertState(id, binding, step);
+        assertThat(op.hint()).as("hint of %s", id).isEqualTo(hint);
+        return op;
     }
 
     public MergeRequestRef mr(OperationId id) {

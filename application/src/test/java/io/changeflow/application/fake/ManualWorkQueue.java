@@ -34,6 +34,7 @@ public final class ManualWorkQueue implements WorkQueue {
     private int capacity = Integer.MAX_VALUE;
     private long sequence;
     private String running;
+    private RuntimeException backlogFailure;
 
     public ManualWorkQueue(SettableClock clock) {
         this.clock = clock;
@@ -72,17 +73,30 @@ public final class ManualWorkQueue implements WorkQueue {
         return Optional.ofNullable(pending.get(kind.name() + ":" + ref)).map(p -> new Scheduled(p.step(), p.due()));
     }
 
+    /** From now on {@link #backlog} and {@link #backlogSummary} throw {@code failure}: the queue cannot be read. */
+    public synchronized void failBacklogReads(RuntimeException failure) {
+        this.backlogFailure = failure;
+    }
+
     @Override
     public synchronized int backlog() {
+        throwIfBacklogUnreadable();
         return pending.size();
     }
 
     @Override
     public synchronized Backlog backlogSummary() {
+        throwIfBacklogUnreadable();
         var now = clock.instant();
         var due = pending.values().stream().map(Pending::due).filter(d -> !d.isAfter(now)).sorted().toList();
         return new Backlog(pending.size(), due.size(), running == null ? 0 : 1, 0, capacity,
                 due.isEmpty() ? Optional.empty() : Optional.of(due.getFirst()));
+    }
+
+    private void throwIfBacklogUnreadable() {
+        if (backlogFailure != null) {
+            throw backlogFailure;
+        }
     }
 
     /** Runs the earliest step (moving the clock forward to its time if needed); false when none waits. */

@@ -3,15 +3,12 @@ package io.changeflow.application.grant;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.changeflow.application.batch.RunScheduledBatchRounds;
-import io.changeflow.application.callback.HandleApprovalCallback.Decision;
 import io.changeflow.application.fake.FakeTargets;
 import io.changeflow.application.fake.InMemoryChangeflow;
 import io.changeflow.application.port.out.MergeRequests.FileChange;
 import io.changeflow.application.settings.Settings;
-import io.changeflow.application.submit.SubmitChangeRequest;
 import io.changeflow.domain.config.RawValue;
 import io.changeflow.domain.request.OperationId;
-import io.changeflow.domain.request.Submission;
 import io.changeflow.domain.request.SubjectId;
 import io.changeflow.domain.request.TargetKey;
 import io.changeflow.domain.state.BindingStatus;
@@ -32,19 +29,20 @@ class GrantExpiryTest {
 
     /** A grant of {@code subject} on {@code target} until {@code until}, taken all the way to VALIDATED. */
     private OperationId validated(TargetKey target, String subject, Instant until) {
-        app.config.set(Settings.APPROVE_FIRST, "true");
-        var id = InMemoryChangeflow.newOperationId();
-        var result = app.submit(subject, new Submission(id, target.value(), subject, "for the report", until.toString()));
-        assertThat(result).isInstanceOf(SubmitChangeRequest.Result.Accepted.class);
-        var op = OperationId.of(id);
-        app.queue.runUntilIdle();
-        app.decide(op, Decision.APPROVED);
-        app.queue.runUntilIdle();
+        var op = app.approvedGrant(subject, target, subject, until);
         app.scheduledBatchRounds.run(new RunScheduledBatchRounds.Command());
         app.queue.runUntilIdle();
         app.deployed(op);
         assertThat(app.op(op).binding()).contains(BindingStatus.VALIDATED);
         return op;
+    }
+
+    /** A grant of {@code subject} on the single-MR target, expired an hour later and its removal merged. */
+    private void expiredAndRemoved(String subject) {
+        validated(FakeTargets.SINGLE, subject, app.clock.instant().plus(Duration.ofHours(1)));
+        app.clock.advance(Duration.ofHours(2));
+        app.expireGrants.run(new ExpireGrants.Command());
+        roundsAndDeploy();
     }
 
     private String main(String file) {
@@ -109,10 +107,7 @@ class GrantExpiryTest {
 
     @Test
     void anExpiredGrantCanBeAppliedForAgainAndReachesValidated() {
-        validated(FakeTargets.SINGLE, "alice", app.clock.instant().plus(Duration.ofHours(1)));
-        app.clock.advance(Duration.ofHours(2));
-        app.expireGrants.run(new ExpireGrants.Command());
-        roundsAndDeploy();
+        expiredAndRemoved("alice");
         app.deployed(ownerOf(FakeTargets.SINGLE, "alice"));
 
         var again = validated(FakeTargets.SINGLE, "alice", app.clock.instant().plus(Duration.ofDays(1)));
@@ -139,10 +134,7 @@ class GrantExpiryTest {
     @Test
     void aGrantWithoutExpiryNeverExpires() {
         app.config.set(Settings.APPROVE_FIRST, "true");
-        var id = app.submitAccepted(FakeTargets.SINGLE, "erin");
-        app.queue.runUntilIdle();
-        app.decide(id, Decision.APPROVED);
-        app.queue.runUntilIdle();
+        var id = app.approvedAndRun("erin");
         app.deployed(id);
         app.clock.advance(Duration.ofDays(400));
         assertThat(app.expireGrants.run(new ExpireGrants.Command()).due()).isZero();
@@ -196,10 +188,7 @@ class GrantExpiryTest {
 
     @Test
     void anOperatorConfirmsAnUnconfirmedRemovalInEffectAndItEndsExpired() {
-        validated(FakeTargets.SINGLE, "gus", app.clock.instant().plus(Duration.ofHours(1)));
-        app.clock.advance(Duration.ofHours(2));
-        app.expireGrants.run(new ExpireGrants.Command());
-        roundsAndDeploy();
+        expiredAndRemoved("gus");
         var removal = ownerOf(FakeTargets.SINGLE, "gus");
         app.clock.advance(Duration.ofHours(3));
         app.deployDeadline.run(new io.changeflow.application.deploy.DeployDeadline.Command());

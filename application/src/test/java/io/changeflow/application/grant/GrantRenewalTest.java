@@ -34,9 +34,7 @@ class GrantRenewalTest {
     }
 
     private OperationId toValidated(OperationId id) {
-        app.queue.runUntilIdle();
-        app.decide(id, Decision.APPROVED);
-        app.queue.runUntilIdle();
+        app.approveAndRun(id);
         app.deployed(id);
         assertThat(app.op(id).binding()).contains(BindingStatus.VALIDATED);
         return id;

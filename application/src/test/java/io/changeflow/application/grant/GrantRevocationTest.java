@@ -3,13 +3,9 @@ package io.changeflow.application.grant;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.changeflow.application.batch.RunScheduledBatchRounds;
-import io.changeflow.application.callback.HandleApprovalCallback.Decision;
 import io.changeflow.application.fake.FakeTargets;
 import io.changeflow.application.fake.InMemoryChangeflow;
-import io.changeflow.application.settings.Settings;
-import io.changeflow.application.submit.SubmitChangeRequest;
 import io.changeflow.domain.request.OperationId;
-import io.changeflow.domain.request.Submission;
 import io.changeflow.domain.request.SubjectId;
 import io.changeflow.domain.state.BindingStatus;
 import io.changeflow.domain.state.WorkflowEvent;
@@ -26,16 +22,7 @@ class GrantRevocationTest {
     private final InMemoryChangeflow app = new InMemoryChangeflow();
 
     private OperationId validated(String requester, String subject, Instant until) {
-        app.config.set(Settings.APPROVE_FIRST, "true");
-        var id = InMemoryChangeflow.newOperationId();
-        assertThat(app.submit(requester, new Submission(id, FakeTargets.SINGLE.value(), subject, "for the report",
-                until == null ? null : until.toString()))).isInstanceOf(SubmitChangeRequest.Result.Accepted.class);
-        var op = OperationId.of(id);
-        app.queue.runUntilIdle();
-        app.decide(op, Decision.APPROVED);
-        app.queue.runUntilIdle();
-        app.deployed(op);
-        return op;
+        return app.grantInEffect(requester, subject, until);
     }
 
     private BindingStatus statusOf(String subject) {

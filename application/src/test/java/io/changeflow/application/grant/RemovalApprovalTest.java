@@ -8,8 +8,6 @@ import io.changeflow.application.callback.CallbackAnswer;
 import io.changeflow.application.callback.HandleApprovalCallback.Decision;
 import io.changeflow.application.fake.FakeTargets;
 import io.changeflow.application.fake.InMemoryChangeflow;
-import io.changeflow.application.settings.Settings;
-import io.changeflow.application.submit.SubmitChangeRequest;
 import io.changeflow.domain.hint.Hint;
 import io.changeflow.domain.hint.NextAction;
 import io.changeflow.domain.request.OperationId;
@@ -40,16 +38,7 @@ class RemovalApprovalTest {
     }
 
     private OperationId validated(String subject, Instant until) {
-        app.config.set(Settings.APPROVE_FIRST, "true");
-        var id = InMemoryChangeflow.newOperationId();
-        var result = app.submit(subject, new Submission(id, FakeTargets.SINGLE.value(), subject, "for the report",
-                until == null ? null : until.toString()));
-        assertThat(result).isInstanceOf(SubmitChangeRequest.Result.Accepted.class);
-        var op = OperationId.of(id);
-        app.queue.runUntilIdle();
-        app.decide(op, Decision.APPROVED);
-        app.queue.runUntilIdle();
-        app.deployed(op);
+        var op = app.grantInEffect(subject, subject, until);
         assertThat(app.op(op).binding()).contains(BindingStatus.VALIDATED);
         return op;
     }

@@ -36,22 +36,7 @@ class HandleMergeRequestTest {
 
     private static final String GRANT_FILE = "grants/" + FakeTargets.SINGLE.value() + ".txt";
 
-    private final InMemoryChangeflow app = new InMemoryChangeflow();
-
-    {
-        app.config.set(Settings.APPROVE_FIRST, "true");
-    }
-
-    /** Submits, approves and runs until the handle step is next: the merge request exists. */
-    private OperationId readyToHandle(String subject) {
-        var id = app.submitAccepted(FakeTargets.SINGLE, subject);
-        app.queue.runUntilIdle();
-        app.decide(id, Decision.APPROVED);
-        while (app.queue.pending(StepKind.HANDLE, id.value()).isEmpty()) {
-            app.queue.runNext();
-        }
-        return id;
-    }
+    private final InMemoryChangeflow app = InMemoryChangeflow.approvingFirst();
 
     /**
      * Issue 15, the GitLab call budget of the handle step: the merge request read at its start names the head the bots
@@ -61,7 +46,7 @@ class HandleMergeRequestTest {
     @Test
     void theHandleStepReadsTheApprovalsOnceForEveryBotAndTheMergeRequestOnceBeforeTheMerge() {
         app.gitlab.carryHeadPipeline();
-        var id = readyToHandle("hanna");
+        var id = app.approvedUntilHandleIsNext("hanna");
         var before = app.gitlab.calls();
 
         app.queue.runNext();
@@ -70,6 +55,16 @@ class HandleMergeRequestTest {
         assertThat(app.gitlab.callsSince(before)).as("approvals: one read for both bots and one for GitLab's judgement; get: the start (its head "
                 + "approved) and the merge evidence").isEqualTo(java.util.Map.of("approvedBy", 2, "get", 2, "approve", 2,
                 "branchHead", 1, "merge", 1));
+    }
+
+    /** Ready to handle, then run until the second bot's approval went through with its answer lost. */
+    private OperationId secondApprovalAnswerLost(String subject) {
+        var id = app.approvedUntilHandleIsNext(subject);
+        app.gitlab.loseNextApproveAnswer(BOT_2);
+        while (app.gitlab.approveCalls(BOT_2) == 0) {
+            app.queue.runNext();
+        }
+        return id;
     }
 
     private static WorkflowPolicy withMaxRegenerations(WorkflowPolicy p, int maxRegenerations) {
@@ -85,7 +80,7 @@ class HandleMergeRequestTest {
     @Test
     void approvesWithTheBotsTheMergeRequestsPortNamesInItsOrder() {
         app.gitlab.approvalAccounts(List.of("bot-c", "bot-a", "bot-b"));
-        var id = readyToHandle("nina");
+        var id = app.approvedUntilHandleIsNext("nina");
 
         app.queue.runUntilIdle();
 
@@ -97,12 +92,11 @@ class HandleMergeRequestTest {
     @Test
     void neverMergesWhenThePortNamesNoApprovalBots() {
         app.gitlab.approvalAccounts(List.of());
-        var id = readyToHandle("olga");
+        var id = app.approvedUntilHandleIsNext("olga");
 
         app.queue.runUntilIdle();
 
-        assertThat(app.op(id).binding()).contains(BindingStatus.HANDLE_FAILED);
-        assertThat(app.op(id).step()).isEqualTo(StepStatus.HANDLE_MERGE_FAILED);
+        app.assertState(id, BindingStatus.HANDLE_FAILED, StepStatus.HANDLE_MERGE_FAILED);
         assertThat(app.gitlab.mergeCalls()).isZero();
         assertThat(app.gitlab.approvalsInOrder()).isEmpty();
     }
@@ -111,7 +105,7 @@ class HandleMergeRequestTest {
     void afterARebaseThePreviousHeadsPassedPipelineIsNotTrustedAndTheMergeWaitsForTheRebasedHeadsOwn() {
         // GitLab creates every new head's pipeline two looks late: meanwhile the latest one is the old head's
         app.gitlab.nextPipelineDelay(2).nextNeedRebase(false, PipelineStatus.PASSED);
-        var id = readyToHandle("paul");
+        var id = app.approvedUntilHandleIsNext("paul");
         var mr = app.mr(id);
         var headBefore = app.gitlab.headSha(mr.project(), mr.iid());
         while (app.gitlab.rebases() == 0 || app.gitlab.headSha(mr.project(), mr.iid()).equals(headBefore)) {
@@ -134,7 +128,7 @@ class HandleMergeRequestTest {
 
     @Test
     void aLostApprovalAnswerIsSeenByTheNextAttemptInsteadOfProvokingA401() {
-        var id = readyToHandle("alice");
+        var id = app.approvedUntilHandleIsNext("alice");
         app.gitlab.loseNextApproveAnswer(BOT_1);
 
         app.queue.runUntilIdle();
@@ -146,25 +140,19 @@ class HandleMergeRequestTest {
 
     @Test
     void aRateLimitedReadOfTheApproversWaitsInsteadOfApprovingAgain() {
-        var id = readyToHandle("alice");
-        app.gitlab.loseNextApproveAnswer(BOT_2);
-        while (app.gitlab.approveCalls(BOT_2) == 0) {
-            app.queue.runNext();
-        }
+        var id = secondApprovalAnswerLost("alice");
         // GitLab limits each account on its own: the reader is refused (429) while the bot could still approve
         app.gitlab.failNext("approvedBy", new ExternalCallException("gitlab", ExternalCallException.Kind.HTTP_STATUS, 429,
                 "HTTP 429, GitLab asks to wait PT5S", null, Duration.ofSeconds(5)));
 
         app.queue.runUntilIdle();
 
-        assertThat(app.op(id).binding()).contains(BindingStatus.MERGED);
-        assertThat(app.gitlab.approveCalls(BOT_1)).isEqualTo(1);
-        assertThat(app.gitlab.approveCalls(BOT_2)).isEqualTo(1);
+        app.assertMergedWithApprovals(id, 1, 1);
     }
 
     @Test
     void a401ThatMeansAlreadyApprovedIsResolvedByReadingTheApprovers() {
-        var id = readyToHandle("bob");
+        var id = app.approvedUntilHandleIsNext("bob");
         var mr = app.mr(id);
         // the approval lands between the read ("not approved") and the bot's attempt, e.g. an earlier attempt GitLab
         // applied late: GitLab answers 401, and reading again shows it is approved
@@ -179,7 +167,7 @@ class HandleMergeRequestTest {
 
     @Test
     void a401ThatMeansMayNotApproveEndsApprovalFailedAfterTheRetriesAndOneMoreRead() {
-        var id = readyToHandle("carol");
+        var id = app.approvedUntilHandleIsNext("carol");
         app.gitlab.forbid(BOT_2);
         var delays = new ArrayList<Duration>();
 
@@ -192,9 +180,7 @@ class HandleMergeRequestTest {
             pending.ifPresent(p -> delays.add(Duration.between(before, p.due())));
         }
 
-        var op = app.op(id);
-        assertThat(op.binding()).contains(BindingStatus.HANDLE_FAILED);
-        assertThat(op.step()).isEqualTo(StepStatus.HANDLE_APPROVE_FAILED);
+        var op = app.assertState(id, BindingStatus.HANDLE_FAILED, StepStatus.HANDLE_APPROVE_FAILED);
         assertThat(op.detail()).contains(BOT_2);
         assertThat(app.gitlab.approveCalls(BOT_2)).isEqualTo(Settings.DEFAULT_APPROVAL_MAX_RETRIES + 1);
         assertThat(app.gitlab.approveCalls(BOT_1)).isEqualTo(1);
@@ -204,14 +190,12 @@ class HandleMergeRequestTest {
 
     @Test
     void a403MeansTheBotMayNotApproveAndFailsAtOnceWithoutRetrying() {
-        var id = readyToHandle("olga");
+        var id = app.approvedUntilHandleIsNext("olga");
         app.gitlab.failNextApprove(BOT_2, ExternalCallException.status("gitlab", 403, "403 Forbidden"));
 
         app.queue.runUntilIdle();
 
-        var op = app.op(id);
-        assertThat(op.binding()).contains(BindingStatus.HANDLE_FAILED);
-        assertThat(op.step()).isEqualTo(StepStatus.HANDLE_APPROVE_FAILED);
+        var op = app.assertState(id, BindingStatus.HANDLE_FAILED, StepStatus.HANDLE_APPROVE_FAILED);
         assertThat(op.detail()).contains(BOT_2);
         assertThat(app.gitlab.approveCalls(BOT_2)).isEqualTo(1);
         assertThat(app.gitlab.mergeCalls()).isZero();
@@ -219,19 +203,17 @@ class HandleMergeRequestTest {
 
     @Test
     void approvalsGitLabResetAfterTheBotsGaveThemAreGivenAgainBeforeMerging() {
-        var id = readyToHandle("pia");
+        var id = app.approvedUntilHandleIsNext("pia");
         app.gitlab.resetApprovalsOnNextStateReads(1);
 
         app.queue.runUntilIdle();
 
-        assertThat(app.op(id).binding()).contains(BindingStatus.MERGED);
-        assertThat(app.gitlab.approveCalls(BOT_1)).isEqualTo(2);
-        assertThat(app.gitlab.approveCalls(BOT_2)).isEqualTo(2);
+        app.assertMergedWithApprovals(id, 2, 2);
     }
 
     @Test
     void approvalsResetOverAndOverEndApprovalFailedInsteadOfLoopingForever() {
-        var id = readyToHandle("quinn");
+        var id = app.approvedUntilHandleIsNext("quinn");
         app.gitlab.resetApprovalsOnNextStateReads(100);
 
         app.queue.runUntilIdle();
@@ -243,7 +225,7 @@ class HandleMergeRequestTest {
 
     @Test
     void approvalRulesTheBotsCannotMeetAreWaitedForThenEndApprovalFailedWithoutMerging() {
-        var id = readyToHandle("rosa");
+        var id = app.approvedUntilHandleIsNext("rosa");
         app.gitlab.requireApprovalsBeyondTheBots(1);
 
         app.queue.runUntilIdle();
@@ -257,7 +239,7 @@ class HandleMergeRequestTest {
 
     @Test
     void approvalRulesMetWhileWaitingLetTheMergeGoOn() {
-        var id = readyToHandle("sara");
+        var id = app.approvedUntilHandleIsNext("sara");
         app.gitlab.requireApprovalsBeyondTheBots(1);
         app.queue.runNext();
         app.gitlab.requireApprovalsBeyondTheBots(0); // the code owner approved
@@ -269,36 +251,28 @@ class HandleMergeRequestTest {
 
     @Test
     void theBotsAreRetriedSeparatelySoTheFirstIsNotApprovedAgain() {
-        var id = readyToHandle("dave");
+        var id = app.approvedUntilHandleIsNext("dave");
         app.gitlab.failNextApprove(BOT_2, unavailable());
         app.gitlab.failNextApprove(BOT_2, unavailable());
 
         app.queue.runUntilIdle();
 
-        assertThat(app.op(id).binding()).contains(BindingStatus.MERGED);
-        assertThat(app.gitlab.approveCalls(BOT_1)).isEqualTo(1);
-        assertThat(app.gitlab.approveCalls(BOT_2)).isEqualTo(3);
+        app.assertMergedWithApprovals(id, 1, 3);
     }
 
     @Test
     void aFailedReadOfTheApproversIsReadAgainBeforeAnyApprovalIsSent() {
-        var id = readyToHandle("erin");
+        var id = app.approvedUntilHandleIsNext("erin");
         app.gitlab.failApprovalReads(5);
 
         app.queue.runUntilIdle();
 
-        assertThat(app.op(id).binding()).contains(BindingStatus.MERGED);
-        assertThat(app.gitlab.approveCalls(BOT_1)).isEqualTo(1);
-        assertThat(app.gitlab.approveCalls(BOT_2)).isEqualTo(1);
+        app.assertMergedWithApprovals(id, 1, 1);
     }
 
     @Test
     void aReadThatFailsAfterABotApprovedIsReadAgainAndTheBotIsNeverAskedTwice() {
-        var id = readyToHandle("erin");
-        app.gitlab.loseNextApproveAnswer(BOT_2);
-        while (app.gitlab.approveCalls(BOT_2) == 0) {
-            app.queue.runNext();
-        }
+        var id = secondApprovalAnswerLost("erin");
         // every read of the next run fails (after the adapter's own retries): the approval of BOT_2 is not visible
         app.gitlab.failApprovalReads(3);
 
@@ -311,7 +285,7 @@ class HandleMergeRequestTest {
 
     @Test
     void approvalMaxRetriesIsReadOnEveryUse() {
-        var id = readyToHandle("frank");
+        var id = app.approvedUntilHandleIsNext("frank");
         app.gitlab.forbid(BOT_1);
         app.config.set(Settings.APPROVAL_MAX_RETRIES, "1");
         app.queue.runNext();
@@ -326,7 +300,7 @@ class HandleMergeRequestTest {
     @Test
     void aMergeRequestThatNeedsARebaseIsRebasedPolledAndMerged() {
         app.gitlab.nextNeedRebase(false, PipelineStatus.RUNNING, PipelineStatus.PASSED);
-        var id = readyToHandle("grace");
+        var id = app.approvedUntilHandleIsNext("grace");
 
         app.queue.runUntilIdle();
 
@@ -339,9 +313,9 @@ class HandleMergeRequestTest {
     @Test
     void aRebaseConflictIsResolvedByGeneratingTheChangeAgainOnTheCurrentTargetBranch() {
         // Two requests for one target: both merge requests edit its grant file from the same base.
-        var first = readyToHandle("anna");
+        var first = app.approvedUntilHandleIsNext("anna");
         app.gitlab.nextNeedRebase(true, PipelineStatus.RUNNING, PipelineStatus.PASSED);
-        var second = readyToHandle("bert");
+        var second = app.approvedUntilHandleIsNext("bert");
         var mr = app.mr(second);
         var headBefore = app.gitlab.headSha(mr.project(), mr.iid());
 
@@ -367,9 +341,9 @@ class HandleMergeRequestTest {
      */
     @Test
     void aRefusedRewriteIsRepeatedAndTheStoryTellsOfOneRegeneration() {
-        readyToHandle("anna");
+        app.approvedUntilHandleIsNext("anna");
         app.gitlab.nextNeedRebase(true, PipelineStatus.RUNNING, PipelineStatus.PASSED);
-        var second = readyToHandle("bert");
+        var second = app.approvedUntilHandleIsNext("bert");
         app.gitlab.failNext("rewriteBranch", new ExternalCallException("gitlab", ExternalCallException.Kind.HTTP_STATUS, 429,
                 "HTTP 429, GitLab asks to wait PT1S", null, Duration.ofSeconds(1)));
 
@@ -388,9 +362,9 @@ class HandleMergeRequestTest {
      */
     @Test
     void aMergeLandingWhileTheChangeIsRewrittenIsNeverUndone() {
-        var first = readyToHandle("anna");
+        var first = app.approvedUntilHandleIsNext("anna");
         app.gitlab.nextNeedRebase(true, PipelineStatus.RUNNING, PipelineStatus.PASSED);
-        var second = readyToHandle("bert");
+        var second = app.approvedUntilHandleIsNext("bert");
         var sneaked = "carl until=never op=0c0c0000-0000-4000-8000-000000000001";
         app.gitlab.beforeNext("rewriteBranch", () -> {
             var onMain = app.gitlab.fileOn(FakeTargets.PROJECT, "main", GRANT_FILE).orElse("");
@@ -410,14 +384,11 @@ class HandleMergeRequestTest {
     @Test
     void aRebaseConflictThatPersistsAfterEveryRegenerationIsDeterministic() {
         app.gitlab.nextNeedRebase(true).nextRebaseConflictPersists();
-        var id = readyToHandle("heidi");
+        var id = app.approvedUntilHandleIsNext("heidi");
 
         app.queue.runUntilIdle();
 
-        var op = app.op(id);
-        assertThat(op.binding()).contains(BindingStatus.HANDLE_FAILED);
-        assertThat(op.step()).isEqualTo(StepStatus.HANDLE_REBASE_CONFLICT);
-        assertThat(op.hint()).isEqualTo(Hint.CONTACT_MAINTAINERS);
+        var op = app.assertState(id, BindingStatus.HANDLE_FAILED, StepStatus.HANDLE_REBASE_CONFLICT, Hint.CONTACT_MAINTAINERS);
         assertThat(op.detail()).contains("again after its change was generated on the current target branch 3 time(s)");
         assertThat(app.gitlab.rewrites()).isEqualTo(app.policy.maxRegenerations());
         assertThat(app.gitlab.merges()).isZero();
@@ -428,11 +399,8 @@ class HandleMergeRequestTest {
         var strict = new InMemoryChangeflow(withMaxRegenerations(WorkflowPolicy.defaults(), 0));
         strict.config.set(Settings.APPROVE_FIRST, "true");
         strict.gitlab.nextNeedRebase(true);
-        var id = strict.submitAccepted(FakeTargets.SINGLE, "ines");
-        strict.queue.runUntilIdle();
-        strict.decide(id, Decision.APPROVED);
 
-        strict.queue.runUntilIdle();
+        var id = strict.approvedAndRun("ines");
 
         assertThat(strict.op(id).step()).isEqualTo(StepStatus.HANDLE_REBASE_CONFLICT);
         assertThat(strict.gitlab.rewrites()).isZero();
@@ -441,7 +409,7 @@ class HandleMergeRequestTest {
     @Test
     void aChangeThatCannotBeGeneratedAgainKeepsItsRebaseConflict() {
         app.gitlab.nextNeedRebase(true);
-        var id = readyToHandle("jorg");
+        var id = app.approvedUntilHandleIsNext("jorg");
         app.targets.remove(FakeTargets.SINGLE);
 
         app.queue.runUntilIdle();
@@ -454,7 +422,7 @@ class HandleMergeRequestTest {
     @Test
     void approvalsTheRewriteRemovedAreGivenAgainBeforeMerging() {
         app.gitlab.resetApprovalsOnPush().nextNeedRebase(true, PipelineStatus.PASSED);
-        var id = readyToHandle("kira");
+        var id = app.approvedUntilHandleIsNext("kira");
         var mr = app.mr(id);
 
         app.queue.runUntilIdle();
@@ -469,20 +437,18 @@ class HandleMergeRequestTest {
     @Test
     void approvalsTheRewriteKeptAreReadAndNotGivenTwice() {
         app.gitlab.nextNeedRebase(true, PipelineStatus.PASSED);
-        var id = readyToHandle("lars");
+        var id = app.approvedUntilHandleIsNext("lars");
 
         app.queue.runUntilIdle();
 
-        assertThat(app.op(id).binding()).contains(BindingStatus.MERGED);
-        assertThat(app.gitlab.approveCalls(BOT_1)).isEqualTo(1);
-        assertThat(app.gitlab.approveCalls(BOT_2)).isEqualTo(1);
+        app.assertMergedWithApprovals(id, 1, 1);
     }
 
     @Test
     void aLostAnswerToTheRewriteIsReadBackFromTheMergeRequestAndNotRepeated() {
         app.gitlab.nextNeedRebase(true, PipelineStatus.PASSED);
         app.gitlab.loseNextRewriteAnswer();
-        var id = readyToHandle("mona");
+        var id = app.approvedUntilHandleIsNext("mona");
 
         app.queue.runUntilIdle();
 
@@ -493,7 +459,7 @@ class HandleMergeRequestTest {
 
     @Test
     void gitLabCheckingMergeabilityIsWaitedForWithoutUsingUpMergeAttempts() {
-        var id = readyToHandle("nico");
+        var id = app.approvedUntilHandleIsNext("nico");
         var mr = app.mr(id);
         // GitLab keeps checking for far longer than the merge retries would last at their pace
         app.gitlab.checkFor(mr.project(), mr.iid(), 4 * (app.policy.mergeRetries() + 1));
@@ -507,7 +473,7 @@ class HandleMergeRequestTest {
 
     @Test
     void refusalsWhileGitLabChecksAgainAreNotCountedAsMergeRetries() {
-        var id = readyToHandle("olaf");
+        var id = app.approvedUntilHandleIsNext("olaf");
         var mr = app.mr(id);
         // Every attempt races another merge into main: GitLab starts checking again just before it and answers 422.
         var racedAttempts = app.policy.mergeRetries() + 3;
@@ -523,7 +489,7 @@ class HandleMergeRequestTest {
 
     @Test
     void gitLabCheckingForLongerThanItsBudgetEndsAsAMergeThatCanBeRetriggered() {
-        var id = readyToHandle("pia");
+        var id = app.approvedUntilHandleIsNext("pia");
         var mr = app.mr(id);
         app.gitlab.checkFor(mr.project(), mr.iid(), Integer.MAX_VALUE);
         var started = app.clock.instant();
@@ -542,7 +508,7 @@ class HandleMergeRequestTest {
 
     @Test
     void mergeRetriesBackOffExponentiallyWithJitter() {
-        var id = readyToHandle("quinn");
+        var id = app.approvedUntilHandleIsNext("quinn");
         for (var i = 0; i <= app.policy.mergeRetries(); i++) {
             app.gitlab.nextMergeResults(MergeResult.SHA_MISMATCH_OR_LOCKED);
         }
@@ -585,7 +551,7 @@ class HandleMergeRequestTest {
 
     @Test
     void aMovedHeadIsReReadAndRetriedABoundedNumberOfTimes() {
-        var id = readyToHandle("ivan");
+        var id = app.approvedUntilHandleIsNext("ivan");
         app.gitlab.nextMergeResults(MergeResult.SHA_MISMATCH_OR_LOCKED, MergeResult.CANNOT_BE_MERGED_YET);
 
         app.queue.runUntilIdle();
@@ -596,23 +562,20 @@ class HandleMergeRequestTest {
 
     @Test
     void aMergeThatKeepsFailingEndsWithTheHandleErrorWhichCanBeRetriggered() {
-        var id = readyToHandle("judy");
+        var id = app.approvedUntilHandleIsNext("judy");
         for (var i = 0; i <= app.policy.mergeRetries(); i++) {
             app.gitlab.nextMergeResults(MergeResult.SHA_MISMATCH_OR_LOCKED);
         }
 
         app.queue.runUntilIdle();
 
-        var op = app.op(id);
-        assertThat(op.binding()).contains(BindingStatus.HANDLE_FAILED);
-        assertThat(op.step()).isEqualTo(StepStatus.HANDLE_MERGE_FAILED);
-        assertThat(op.hint()).isEqualTo(Hint.KEEP_WAITING);
+        app.assertState(id, BindingStatus.HANDLE_FAILED, StepStatus.HANDLE_MERGE_FAILED, Hint.KEEP_WAITING);
         assertThat(app.gitlab.mergeCalls()).isEqualTo(app.policy.mergeRetries() + 1);
     }
 
     @Test
     void aLostMergeAnswerIsResolvedByReadingTheMergeRequestFirst() {
-        var id = readyToHandle("ken");
+        var id = app.approvedUntilHandleIsNext("ken");
         app.gitlab.loseNextMergeAnswer();
 
         app.queue.runUntilIdle();
@@ -624,7 +587,7 @@ class HandleMergeRequestTest {
 
     @Test
     void aMergeRequestClosedOnGitLabEndsClosedWithoutApproving() {
-        var id = readyToHandle("leo");
+        var id = app.approvedUntilHandleIsNext("leo");
         MergeRequestRef mr = app.mr(id);
         app.gitlab.closeExternally(mr.project(), mr.iid());
 
@@ -638,7 +601,7 @@ class HandleMergeRequestTest {
     @Test
     void waitingNeverHoldsTheClockOrAThread() {
         app.gitlab.nextNeedRebase(false, PipelineStatus.RUNNING, PipelineStatus.RUNNING, PipelineStatus.PASSED);
-        var id = readyToHandle("mia");
+        var id = app.approvedUntilHandleIsNext("mia");
         Instant start = app.clock.instant();
 
         app.queue.runNext();

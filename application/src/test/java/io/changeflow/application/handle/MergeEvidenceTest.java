@@ -2,12 +2,9 @@ package io.changeflow.application.handle;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.changeflow.application.callback.HandleApprovalCallback.Decision;
-import io.changeflow.application.fake.FakeTargets;
 import io.changeflow.application.fake.InMemoryChangeflow;
 import io.changeflow.application.port.out.MergeRequests.MergeResult;
 import io.changeflow.application.port.out.MergeRequests.PipelineStatus;
-import io.changeflow.application.port.out.WorkQueue.StepKind;
 import io.changeflow.application.recovery.RetriggerStep;
 import io.changeflow.application.settings.Settings;
 import io.changeflow.domain.hint.Hint;
@@ -15,7 +12,6 @@ import io.changeflow.domain.hint.NextAction;
 import io.changeflow.domain.request.OperationId;
 import io.changeflow.domain.state.BindingStatus;
 import io.changeflow.domain.state.StepStatus;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -27,7 +23,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 class MergeEvidenceTest {
 
-    private final InMemoryChangeflow app = new InMemoryChangeflow();
+    private final InMemoryChangeflow app = InMemoryChangeflow.approvingFirst();
 
     {
         app.gitlab.pipelinesNeedNotPass();
@@ -35,18 +31,11 @@ class MergeEvidenceTest {
 
     /** Submits, approves and runs until the handle step is next: the merge request exists, its pipeline passed. */
     private OperationId readyToHandle(String subject) {
-        app.config.set(Settings.APPROVE_FIRST, "true");
-        var id = app.submitAccepted(FakeTargets.SINGLE, subject);
-        app.queue.runUntilIdle();
-        app.decide(id, Decision.APPROVED);
-        while (app.queue.pending(StepKind.HANDLE, id.value()).isEmpty()) {
-            app.queue.runNext();
-        }
-        return id;
+        return app.approvedUntilHandleIsNext(subject);
     }
 
     private RetriggerStep.Result retrigger(OperationId id) {
-        return app.retrigger.retrigger(new RetriggerStep.Command(id.value(), "otto", Map.of("reason", "asked")));
+        return app.retrigger(id, "asked");
     }
 
     @Test
@@ -54,10 +43,7 @@ class MergeEvidenceTest {
         // create-first: the MR's pipeline passes; main changes the same file; approved; regenerated; its pipeline fails
         app.config.set(Settings.APPROVE_FIRST, "false");
         app.gitlab.nextNeedRebase(true, PipelineStatus.FAILED);
-        var id = app.submitAccepted(FakeTargets.SINGLE, "rita");
-        app.queue.runUntilIdle();
-        app.decide(id, Decision.APPROVED);
-        app.queue.runUntilIdle();
+        var id = app.approvedAndRun("rita");
         assertThat(app.op(id).step()).isEqualTo(StepStatus.HANDLE_PIPELINE_FAILED);
         assertThat(app.gitlab.rewrites()).isEqualTo(1);
 
@@ -67,8 +53,7 @@ class MergeEvidenceTest {
         assertThat(result).isInstanceOf(RetriggerStep.Result.Retriggered.class);
         assertThat(app.gitlab.merges()).isZero();
         assertThat(app.gitlab.mergeCalls()).isZero();
-        assertThat(app.op(id).binding()).contains(BindingStatus.HANDLE_FAILED);
-        assertThat(app.op(id).step()).isEqualTo(StepStatus.HANDLE_PIPELINE_FAILED);
+        app.assertState(id, BindingStatus.HANDLE_FAILED, StepStatus.HANDLE_PIPELINE_FAILED);
         assertThat(NextAction.of(app.op(id).step(), app.op(id).binding())).isEqualTo(Hint.CONTACT_MAINTAINERS);
     }
 
@@ -90,10 +75,8 @@ class MergeEvidenceTest {
 
     @Test
     void theMergeIsRefusedWithoutAPassedPipelineForTheCurrentHead() {
-        var id = readyToHandle("tom");
-        var mr = app.mr(id);
         // someone pushes to the branch after the pipeline passed: the new head's pipeline fails
-        app.gitlab.pushExternally(mr.project(), mr.iid(), PipelineStatus.FAILED);
+        var id = app.pushedToWhenHandleIsNext("tom", PipelineStatus.FAILED);
 
         app.queue.runUntilIdle();
 
@@ -103,9 +86,7 @@ class MergeEvidenceTest {
 
     @Test
     void aHeadWhosePipelineIsStillRunningIsWatchedAndMergedOnlyOnceItPassed() {
-        var id = readyToHandle("uma");
-        var mr = app.mr(id);
-        app.gitlab.pushExternally(mr.project(), mr.iid(), PipelineStatus.RUNNING, PipelineStatus.RUNNING, PipelineStatus.PASSED);
+        var id = app.pushedToWhenHandleIsNext("uma", PipelineStatus.RUNNING, PipelineStatus.RUNNING, PipelineStatus.PASSED);
 
         app.queue.runUntilIdle();
 
@@ -115,9 +96,7 @@ class MergeEvidenceTest {
 
     @Test
     void aPipelineThatDidNotRunIsNeverMergedAndAPersonIsToldWhy() {
-        var id = readyToHandle("vera");
-        var mr = app.mr(id);
-        app.gitlab.pushExternally(mr.project(), mr.iid(), PipelineStatus.MANUAL);
+        var id = app.pushedToWhenHandleIsNext("vera", PipelineStatus.MANUAL);
 
         app.queue.runUntilIdle();
 
@@ -228,8 +207,7 @@ class MergeEvidenceTest {
         assertThat(app.gitlab.merges()).isZero();
         assertThat(app.gitlab.mergeCalls()).isZero();
         assertThat(app.gitlab.rebases()).isZero();
-        assertThat(app.op(id).binding()).contains(BindingStatus.HANDLE_FAILED);
-        assertThat(app.op(id).step()).isEqualTo(StepStatus.HANDLE_MERGE_BLOCKED);
+        app.assertState(id, BindingStatus.HANDLE_FAILED, StepStatus.HANDLE_MERGE_BLOCKED);
         assertThat(NextAction.of(app.op(id).step(), app.op(id).binding())).isEqualTo(Hint.CONTACT_MAINTAINERS);
         assertThat(lastNote(id)).contains("GitLab refuses to merge merge request !" + mr.iid()).contains("re-trigger");
     }

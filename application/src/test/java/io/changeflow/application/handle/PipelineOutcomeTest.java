@@ -4,7 +4,6 @@ import io.changeflow.application.query.RequestView;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.changeflow.application.callback.HandleApprovalCallback.Decision;
-import io.changeflow.application.fake.FakeTargets;
 import io.changeflow.application.fake.InMemoryChangeflow;
 import io.changeflow.application.port.out.MergeRequests.PipelineStatus;
 import io.changeflow.application.query.ShowChangeRequest;
@@ -22,18 +21,19 @@ import org.junit.jupiter.api.Test;
  */
 class PipelineOutcomeTest {
 
-    private final InMemoryChangeflow app = new InMemoryChangeflow();
-
-    {
-        app.config.set(Settings.APPROVE_FIRST, "true");
-    }
+    private final InMemoryChangeflow app = InMemoryChangeflow.approvingFirst();
 
     private OperationId handledAfterRebase(String subject, PipelineStatus... pipelineAfterRebase) {
         app.gitlab.nextNeedRebase(false, pipelineAfterRebase);
-        var id = app.submitAccepted(FakeTargets.SINGLE, subject);
-        app.queue.runUntilIdle();
+        return app.approvedAndRun(subject);
+    }
+
+    /** Approved and run until the rebased head's pipeline, still running, is past its timeout. */
+    private OperationId pendingAfterRebase(String subject) {
+        app.gitlab.nextNeedRebase(false, PipelineStatus.RUNNING);
+        var id = app.submittedAndRun(subject);
         app.decide(id, Decision.APPROVED);
-        app.queue.runUntilIdle();
+        app.runUntilStep(id, StepStatus.HANDLE_PIPELINE_PENDING);
         return id;
     }
 
@@ -54,13 +54,7 @@ class PipelineOutcomeTest {
 
     @Test
     void aPipelineTimedOutAfterTheRebaseKeepsWaitingWhileLookedAtThenAsksAPersonAtThePendingDeadline() {
-        app.gitlab.nextNeedRebase(false, PipelineStatus.RUNNING);
-        var id = app.submitAccepted(FakeTargets.SINGLE, "bob");
-        app.queue.runUntilIdle();
-        app.decide(id, Decision.APPROVED);
-        while (app.op(id).step() != StepStatus.HANDLE_PIPELINE_PENDING) {
-            app.queue.runNext();
-        }
+        var id = pendingAfterRebase("bob");
 
         var pending = view(id, "bob");
         assertThat(pending.status()).contains(BindingStatus.MERGING);
@@ -78,13 +72,7 @@ class PipelineOutcomeTest {
 
     @Test
     void aPipelinePassingAfterItTimedOutStillMergesWhileItIsLookedAt() {
-        app.gitlab.nextNeedRebase(false, PipelineStatus.RUNNING);
-        var id = app.submitAccepted(FakeTargets.SINGLE, "carol");
-        app.queue.runUntilIdle();
-        app.decide(id, Decision.APPROVED);
-        while (app.op(id).step() != StepStatus.HANDLE_PIPELINE_PENDING) {
-            app.queue.runNext();
-        }
+        var id = pendingAfterRebase("carol");
 
         app.gitlab.setPipeline(app.mr(id).project(), app.mr(id).iid(), PipelineStatus.PASSED);
         app.queue.runUntilIdle();
@@ -96,13 +84,8 @@ class PipelineOutcomeTest {
     void theCreatePipelineShowsTheSameDifference() {
         app.config.set(Settings.APPROVE_FIRST, "false");
         app.gitlab.nextPipeline(PipelineStatus.FAILED);
-        var failed = app.submitAccepted(FakeTargets.SINGLE, "dave");
-        app.queue.runUntilIdle();
-        app.gitlab.nextPipeline(PipelineStatus.RUNNING);
-        var timedOut = app.submitAccepted(FakeTargets.SINGLE, "erin");
-        while (app.op(timedOut).step() != StepStatus.CREATE_PIPELINE_PENDING) {
-            app.queue.runNext();
-        }
+        var failed = app.submittedAndRun("dave");
+        var timedOut = app.createPipelinePending("erin");
 
         assertThat(view(failed, "dave").hint()).isEqualTo(Hint.CONTACT_MAINTAINERS);
         assertThat(view(timedOut, "erin").hint()).isEqualTo(Hint.KEEP_WAITING);

@@ -6,7 +6,6 @@ import io.changeflow.application.callback.HandleApprovalCallback.Decision;
 import io.changeflow.application.fake.FakeTargets;
 import io.changeflow.application.fake.InMemoryChangeflow;
 import io.changeflow.application.port.out.MergeRequests.PipelineStatus;
-import io.changeflow.application.port.out.WorkQueue.StepKind;
 import io.changeflow.application.settings.Settings;
 import io.changeflow.domain.hint.Hint;
 import io.changeflow.domain.hint.NextAction;
@@ -34,11 +33,7 @@ class TargetPipelinePolicyTest {
 
     private OperationId approvedAndRun(String subject) {
         app.config.set(Settings.APPROVE_FIRST, "true");
-        var id = app.submitAccepted(FakeTargets.SINGLE, subject);
-        app.queue.runUntilIdle();
-        app.decide(id, Decision.APPROVED);
-        app.queue.runUntilIdle();
-        return id;
+        return app.approvedAndRun(subject);
     }
 
     private String notes(OperationId id) {
@@ -136,8 +131,7 @@ class TargetPipelinePolicyTest {
 
         assertThat(app.gitlab.merges()).isZero();
         assertThat(app.gitlab.mergeCalls()).isZero();
-        assertThat(app.op(id).binding()).contains(BindingStatus.CREATE_FAILED);
-        assertThat(app.op(id).step()).isEqualTo(StepStatus.CREATE_PIPELINE_FAILED);
+        app.assertState(id, BindingStatus.CREATE_FAILED, StepStatus.CREATE_PIPELINE_FAILED);
         assertThat(NextAction.of(app.op(id).step(), app.op(id).binding())).isEqualTo(Hint.CONTACT_MAINTAINERS);
         assertThat(notes(id)).contains("did not run to a result").contains("pipeline: required")
                 .contains("pipeline: manual-counts");
@@ -146,14 +140,7 @@ class TargetPipelinePolicyTest {
     @Test
     void aRequiredTargetWhoseHeadWaitsOnAManualJobAfterItWasApprovedIsBlockedNotMerged() {
         app.config.set(Settings.APPROVE_FIRST, "true");
-        var id = app.submitAccepted(FakeTargets.SINGLE, "ugo");
-        app.queue.runUntilIdle();
-        app.decide(id, Decision.APPROVED);
-        while (app.queue.pending(StepKind.HANDLE, id.value()).isEmpty()) {
-            app.queue.runNext();
-        }
-        var mr = app.mr(id);
-        app.gitlab.pushExternally(mr.project(), mr.iid(), PipelineStatus.MANUAL);
+        var id = app.pushedToWhenHandleIsNext("ugo", PipelineStatus.MANUAL);
 
         app.queue.runUntilIdle();
 
@@ -171,8 +158,7 @@ class TargetPipelinePolicyTest {
                 .isEqualTo(StepStatus.HANDLE_MERGE_BLOCKED);
 
         app.targets.withPipeline(FakeTargets.SINGLE, PipelinePolicy.MANUAL_COUNTS);
-        app.retrigger.retrigger(new io.changeflow.application.recovery.RetriggerStep.Command(id.value(), "otto",
-                java.util.Map.of("reason", "the deploy job is manual")));
+        app.retrigger(id, "the deploy job is manual");
         app.queue.runUntilIdle();
 
         assertThat(app.op(id).binding()).contains(BindingStatus.MERGED);

@@ -33,9 +33,7 @@ class JourneyTest {
         assertThat(app.decide(id, Decision.APPROVED)).isEqualTo(CallbackAnswer.PROCESSED);
         app.queue.runUntilIdle();
 
-        var merged = app.op(id);
-        assertThat(merged.binding()).contains(BindingStatus.MERGED);
-        assertThat(merged.step()).isEqualTo(StepStatus.HANDLE_MERGED);
+        app.assertState(id, BindingStatus.MERGED, StepStatus.HANDLE_MERGED);
         var mr = app.mr(id);
         assertThat(app.gitlab.approvers(mr.project(), mr.iid())).containsExactlyInAnyOrderElementsOf(InMemoryChangeflow.BOTS);
         assertThat(app.gitlab.description(mr.project(), mr.iid())).contains("Changeflow-Operation: " + id.value());
@@ -97,15 +95,11 @@ class JourneyTest {
     @Test
     void reapplicationAfterRejectionReusesTheRowAndTheNewRequestRunsToTheEnd() {
         app.config.set(Settings.APPROVE_FIRST, "true");
-        var first = app.submitAccepted(FakeTargets.SINGLE, "dave");
-        app.queue.runUntilIdle();
+        var first = app.submittedAndRun("dave");
         app.decide(first, Decision.REJECTED);
         assertThat(app.op(first).hint()).isEqualTo(Hint.CAN_REAPPLY);
 
-        var second = app.submitAccepted(FakeTargets.SINGLE, "dave");
-        app.queue.runUntilIdle();
-        app.decide(second, Decision.APPROVED);
-        app.queue.runUntilIdle();
+        var second = app.approvedAndRun("dave");
         app.deployed(second);
 
         assertThat(app.operations.bindingsOf(SubjectId.of("dave"))).singleElement().satisfies(row -> {

@@ -3,7 +3,6 @@ package io.changeflow.application.journey;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.changeflow.application.callback.HandleApprovalCallback.Decision;
-import io.changeflow.application.fake.FakeTargets;
 import io.changeflow.application.fake.InMemoryChangeflow;
 import io.changeflow.application.settings.Settings;
 import io.changeflow.domain.request.StepOrder;
@@ -22,13 +21,11 @@ class StepOrderSwitchTest {
     @Test
     void approvalsInFlightFinishInTheirOwnOrderWhenTheSwitchIsTurnedOn() {
         app.config.set(Settings.APPROVE_FIRST, "false");
-        var old = app.submitAccepted(FakeTargets.SINGLE, "alice");
-        app.queue.runUntilIdle();
+        var old = app.submittedAndRun("alice");
         assertThat(app.op(old).binding()).contains(BindingStatus.APPROVAL_SENT);
 
         app.config.set(Settings.APPROVE_FIRST, "true");
-        var fresh = app.submitAccepted(FakeTargets.SINGLE, "bob");
-        app.queue.runUntilIdle();
+        var fresh = app.submittedAndRun("bob");
         app.decide(old, Decision.APPROVED);
         app.decide(fresh, Decision.APPROVED);
         app.queue.runUntilIdle();
@@ -47,8 +44,7 @@ class StepOrderSwitchTest {
     @Test
     void approvalsInFlightFinishInTheirOwnOrderWhenTheSwitchIsTurnedBackOff() {
         app.config.set(Settings.APPROVE_FIRST, "true");
-        var inFlight = app.submitAccepted(FakeTargets.SINGLE, "carol");
-        app.queue.runUntilIdle();
+        var inFlight = app.submittedAndRun("carol");
 
         app.config.set(Settings.APPROVE_FIRST, "false");
         app.decide(inFlight, Decision.APPROVED);

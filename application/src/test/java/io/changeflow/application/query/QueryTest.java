@@ -21,8 +21,7 @@ class QueryTest {
 
     @Test
     void theRequestViewCarriesBothLayersTheHintTheMergeRequestAndTheTimeline() {
-        var id = app.submitAccepted(FakeTargets.SINGLE, "alice");
-        app.queue.runUntilIdle();
+        var id = app.submittedAndRun("alice");
 
         var view = app.showRequest.show(new ShowChangeRequest.Command(id.value(), Identity.verified("alice"))).orElseThrow();
 
@@ -48,8 +47,7 @@ class QueryTest {
     @Test
     void aReplacedRequestHasNoStatusAndSaysYouCanApplyAgain() {
         app.config.set(Settings.APPROVE_FIRST, "true");
-        var first = app.submitAccepted(FakeTargets.SINGLE, "dave");
-        app.queue.runUntilIdle();
+        var first = app.submittedAndRun("dave");
         app.decide(first, Decision.REJECTED);
         app.submitAccepted(FakeTargets.SINGLE, "dave");
 
@@ -87,8 +85,7 @@ class QueryTest {
 
     @Test
     void thePreviewShowsTheLineThatIsReplacedAndTheLineThatIsWritten() {
-        var first = app.submitAccepted(FakeTargets.SINGLE, "heidi");
-        app.queue.runUntilIdle();
+        var first = app.submittedAndRun("heidi");
         app.gitlab.mergeExternally(app.mr(first).project(), app.mr(first).iid());
         var formId = InMemoryChangeflow.newOperationId();
 

@@ -13,7 +13,6 @@ import io.changeflow.application.recovery.RetryTransientFailures;
 import io.changeflow.application.settings.Settings;
 import io.changeflow.domain.identity.Identity;
 import io.changeflow.domain.request.OperationId;
-import io.changeflow.domain.state.StepStatus;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
@@ -30,11 +29,7 @@ class RequestWaitTest {
 
     @Test
     void aPendingPipelineIsWaitedForUntilThePendingDeadlineWithItsNextLook() {
-        app.gitlab.nextPipeline(PipelineStatus.RUNNING);
-        var id = app.submitAccepted(FakeTargets.SINGLE, "alice");
-        while (app.op(id).step() != StepStatus.CREATE_PIPELINE_PENDING) {
-            app.queue.runNext();
-        }
+        var id = app.createPipelinePending("alice");
         var pendingSince = app.clock.instant();
 
         var wait = waitOf(id);
@@ -83,8 +78,7 @@ class RequestWaitTest {
     @Test
     void theApproverTheDeployPipelineAndAPersonAreNamed() {
         app.config.set(Settings.APPROVE_FIRST, "true");
-        var id = app.submitAccepted(FakeTargets.SINGLE, "dave");
-        app.queue.runUntilIdle();
+        var id = app.submittedAndRun("dave");
         var sent = app.op(id).updatedAt();
         assertThat(waitOf(id).waitingFor()).isEqualTo(WaitingFor.APPROVER);
         assertThat(waitOf(id).deadline()).as("the approval deadline").contains(sent.plus(Duration.ofDays(7)));
@@ -97,8 +91,7 @@ class RequestWaitTest {
 
         app.config.set(Settings.APPROVE_FIRST, "false");
         app.gitlab.nextPipeline(PipelineStatus.FAILED);
-        var broken = app.submitAccepted(FakeTargets.SINGLE, "erin");
-        app.queue.runUntilIdle();
+        var broken = app.submittedAndRun("erin");
         var wait = waitOf(broken);
         assertThat(wait.waitingFor()).isEqualTo(WaitingFor.MAINTAINERS);
         assertThat(wait.deadline()).isEmpty();

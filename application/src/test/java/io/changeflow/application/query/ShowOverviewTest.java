@@ -36,12 +36,10 @@ class ShowOverviewTest {
     @Test
     void aWaitOnTheApproverShowsItsCountOldestAgeAndTheApprovalDeadline() {
         app.config.set(Settings.APPROVE_FIRST, "true");
-        app.submitAccepted(FakeTargets.SINGLE, "alice");
-        app.queue.runUntilIdle();
+        app.submittedAndRun("alice");
         var firstWrite = app.clock.instant();
         app.clock.advance(Duration.ofMinutes(30));
-        app.submitAccepted(FakeTargets.SINGLE, "bob");
-        app.queue.runUntilIdle();
+        app.submittedAndRun("bob");
         app.clock.advance(Duration.ofMinutes(12));
 
         var overview = overview(app.queue).show();
@@ -89,29 +87,9 @@ class ShowOverviewTest {
 
     @Test
     void noDeployReportHasNoErrorRateAndAnUnreadableQueueLeavesOnlyTheBacklogOut() {
-        var broken = new WorkQueue() {
-            @Override
-            public boolean schedule(Step step, Duration delay) {
-                return false;
-            }
+        app.queue.failBacklogReads(new IllegalStateException("down"));
 
-            @Override
-            public boolean isScheduled(StepKind kind, String ref) {
-                return false;
-            }
-
-            @Override
-            public int backlog() {
-                throw new IllegalStateException("down");
-            }
-
-            @Override
-            public Backlog backlogSummary() {
-                throw new IllegalStateException("down");
-            }
-        };
-
-        var overview = overview(broken).show();
+        var overview = overview(app.queue).show();
 
         assertThat(overview.backlog()).isEmpty();
         assertThat(overview.dependencies().getLast().errorRatePercent()).isEmpty();

@@ -23,8 +23,7 @@ class ShowStatsTest {
 
     @Test
     void countsEachRelationshipOnceInItsCurrentOwnersStatus() {
-        var rejected = app.submitAccepted(FakeTargets.SINGLE, "alice");
-        app.queue.runUntilIdle();
+        var rejected = app.submittedAndRun("alice");
         app.decide(rejected, Decision.REJECTED);
         app.submitAccepted(FakeTargets.SINGLE, "alice");
         app.submitAccepted(FakeTargets.BATCHABLE, "bob");

@@ -33,19 +33,10 @@ import org.junit.jupiter.api.Test;
 /** Design 3.7: deploy callbacks, lost ones converged by reconciliation, the metric counted exactly once. */
 class DeployAndReconcileTest {
 
-    private final InMemoryChangeflow app = new InMemoryChangeflow();
-
-    {
-        app.config.set(Settings.APPROVE_FIRST, "true");
-    }
+    private final InMemoryChangeflow app = InMemoryChangeflow.approvingFirst();
 
     private OperationId merged(String subject) {
-        var id = app.submitAccepted(FakeTargets.SINGLE, subject);
-        app.queue.runUntilIdle();
-        app.decide(id, Decision.APPROVED);
-        app.queue.runUntilIdle();
-        assertThat(app.op(id).binding()).contains(BindingStatus.MERGED);
-        return id;
+        return app.merged(subject);
     }
 
     /** A merged request written straight through the operations port (fast: no queue, no GitLab). */

@@ -56,8 +56,7 @@ class FindOverdueRequestsTest {
     @Test
     void aWaitOnTheApproverIsOverdueAfterTheApprovalDeadlineOrTheRequestsOwnExpiry() {
         app.config.set(Settings.APPROVE_FIRST, "true");
-        var id = app.submitAccepted(FakeTargets.SINGLE, "carol");
-        app.queue.runUntilIdle();
+        var id = app.submittedAndRun("carol");
         assertThat(app.op(id).binding()).contains(BindingStatus.APPROVAL_SENT);
         var durations = new HashMap<Deadline, Duration>();
         durations.put(Deadline.APPROVAL, Duration.ofHours(1));

@@ -9,7 +9,6 @@ import io.changeflow.application.fake.InMemoryChangeflow;
 import io.changeflow.application.port.out.MergeRequests.MergeResult;
 import io.changeflow.application.port.out.MergeRequests.PipelineStatus;
 import io.changeflow.application.port.out.WorkQueue.StepKind;
-import io.changeflow.application.settings.Settings;
 import io.changeflow.domain.hint.Hint;
 import io.changeflow.domain.mr.MergeRequestState;
 import io.changeflow.domain.request.OperationId;
@@ -26,24 +25,14 @@ class OperationsRecoveryTest {
     private static final String BOT_1 = InMemoryChangeflow.BOTS.get(0);
     private static final String BOT_2 = InMemoryChangeflow.BOTS.get(1);
 
-    private final InMemoryChangeflow app = new InMemoryChangeflow();
-
-    {
-        app.config.set(Settings.APPROVE_FIRST, "true");
-    }
+    private final InMemoryChangeflow app = InMemoryChangeflow.approvingFirst();
 
     private OperationId approvedAndCreated(String subject) {
-        var id = app.submitAccepted(FakeTargets.SINGLE, subject);
-        app.queue.runUntilIdle();
-        app.decide(id, Decision.APPROVED);
-        while (app.queue.pending(StepKind.HANDLE, id.value()).isEmpty()) {
-            app.queue.runNext();
-        }
-        return id;
+        return app.approvedUntilHandleIsNext(subject);
     }
 
     private RetriggerStep.Result retrigger(OperationId id) {
-        return app.retrigger.retrigger(new RetriggerStep.Command(id.value(), "otto", Map.of("reason", "customer asked")));
+        return app.retrigger(id, "customer asked");
     }
 
     /** Handling stopped with HANDLE_FAILED because merging kept being refused, after bot 1 approved. */
@@ -67,8 +56,7 @@ class OperationsRecoveryTest {
         app.queue.runUntilIdle();
 
         assertThat(result).isEqualTo(new RetriggerStep.Result.Retriggered(id, StepKind.HANDLE, true));
-        assertThat(app.op(id).binding()).contains(BindingStatus.MERGED);
-        assertThat(app.op(id).step()).isEqualTo(StepStatus.HANDLE_MERGED);
+        app.assertState(id, BindingStatus.MERGED, StepStatus.HANDLE_MERGED);
         assertThat(app.gitlab.approveCalls(BOT_1) + app.gitlab.approveCalls(BOT_2)).isEqualTo(approvals);
         assertThat(app.operations.history(id)).extracting(h -> h.event()).doesNotContain(WorkflowEvent.BOTS_APPROVAL_FAILED);
     }
@@ -80,19 +68,14 @@ class OperationsRecoveryTest {
         retrigger(id);
         app.queue.runUntilIdle();
 
-        assertThat(app.op(id).binding()).contains(BindingStatus.MERGED);
-        assertThat(app.gitlab.approveCalls(BOT_1)).isEqualTo(1);
-        assertThat(app.gitlab.approveCalls(BOT_2)).isEqualTo(1);
+        app.assertMergedWithApprovals(id, 1, 1);
         assertThat(app.gitlab.merges()).isEqualTo(1);
     }
 
     @Test
     void retriggeringAFailedCreateReusesTheMergeRequestAfterTheMaintainersFixedIt() {
         app.gitlab.nextPipeline(PipelineStatus.FAILED);
-        var id = app.submitAccepted(FakeTargets.SINGLE, "carol");
-        app.queue.runUntilIdle();
-        app.decide(id, Decision.APPROVED);
-        app.queue.runUntilIdle();
+        var id = app.approvedAndRun("carol");
         assertThat(app.op(id).step()).isEqualTo(StepStatus.CREATE_PIPELINE_FAILED);
         app.gitlab.setPipeline(app.mr(id).project(), app.mr(id).iid(), PipelineStatus.PASSED);
 
@@ -118,8 +101,7 @@ class OperationsRecoveryTest {
 
     @Test
     void aRetriggerWhileWaitingForTheApproverAsksTheApprovalSystemNow() {
-        var id = app.submitAccepted(FakeTargets.SINGLE, "erin");
-        app.queue.runUntilIdle();
+        var id = app.submittedAndRun("erin");
 
         assertThat(retrigger(id)).isEqualTo(new RetriggerStep.Result.Retriggered(id, StepKind.CHECK_APPROVAL, true));
         assertThat(app.retrigger.retrigger(new RetriggerStep.Command("nope", "otto", Map.of())))
@@ -144,9 +126,7 @@ class OperationsRecoveryTest {
         assertThat(result).isInstanceOf(CloseChangeRequest.Result.Closed.class);
         assertThat(app.gitlab.find(app.mr(id).project(), app.mr(id).iid()).orElseThrow().state())
                 .isEqualTo(MergeRequestState.CLOSED);
-        assertThat(app.op(id).binding()).contains(BindingStatus.CLOSED);
-        assertThat(app.op(id).step()).isEqualTo(StepStatus.CLOSED_BY_OPERATOR);
-        assertThat(app.op(id).hint()).isEqualTo(Hint.CAN_REAPPLY);
+        app.assertState(id, BindingStatus.CLOSED, StepStatus.CLOSED_BY_OPERATOR, Hint.CAN_REAPPLY);
         assertThat(app.audit.about(id.value())).extracting(e -> e.action()).containsExactly("CLOSE");
     }
 
@@ -163,8 +143,7 @@ class OperationsRecoveryTest {
 
     @Test
     void closingARequestAwaitingApprovalWithdrawsTheApproval() {
-        var id = app.submitAccepted(FakeTargets.SINGLE, "ivan");
-        app.queue.runUntilIdle();
+        var id = app.submittedAndRun("ivan");
 
         app.closeRequest.close(new CloseChangeRequest.Command(id.value(), "otto", Map.of()));
 

@@ -58,10 +58,7 @@ class RetryTransientFailuresTest {
         app.clock.advance(Duration.ofMinutes(1));
         assertThat(retry().gaveUp()).isEqualTo(1);
 
-        var op = app.op(id);
-        assertThat(op.binding()).contains(BindingStatus.CREATE_FAILED);
-        assertThat(op.step()).isEqualTo(StepStatus.CREATE_GAVE_UP);
-        assertThat(op.hint()).isEqualTo(Hint.CONTACT_MAINTAINERS);
+        var op = app.assertState(id, BindingStatus.CREATE_FAILED, StepStatus.CREATE_GAVE_UP, Hint.CONTACT_MAINTAINERS);
         assertThat(op.detail()).contains("Gave up after 1 h of automatic retries").contains("re-trigger");
         app.clock.advance(Duration.ofMinutes(1));
         assertThat(retry()).isEqualTo(new RetryTransientFailures.Result(0, 0));
@@ -135,8 +132,7 @@ class RetryTransientFailuresTest {
     @Test
     void aDeterministicFailureIsLeftToAPerson() {
         app.gitlab.nextPipeline(PipelineStatus.FAILED);
-        var id = app.submitAccepted(FakeTargets.SINGLE, "frank");
-        app.queue.runUntilIdle();
+        var id = app.submittedAndRun("frank");
         assertThat(app.op(id).hint()).isEqualTo(Hint.CONTACT_MAINTAINERS);
 
         app.clock.advance(Duration.ofMinutes(5));

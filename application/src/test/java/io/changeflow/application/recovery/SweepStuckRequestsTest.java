@@ -68,26 +68,20 @@ class SweepStuckRequestsTest {
     @Test
     void aMergingRequestQuietForTooLongEndsHandleFailed() {
         app.config.set(Settings.APPROVE_FIRST, "false");
-        var id = app.submitAccepted(FakeTargets.SINGLE, "dave");
-        app.queue.runUntilIdle();
+        var id = app.submittedAndRun("dave");
         app.decide(id, Decision.APPROVED);
         app.queue.lose(StepKind.HANDLE, id.value());
         app.clock.advance(Duration.ofHours(3));
 
         sweep();
 
-        assertThat(app.op(id).binding()).contains(BindingStatus.HANDLE_FAILED);
-        assertThat(app.op(id).step()).isEqualTo(StepStatus.HANDLE_MERGE_FAILED);
+        app.assertState(id, BindingStatus.HANDLE_FAILED, StepStatus.HANDLE_MERGE_FAILED);
     }
 
     @Test
     void anExplicitlyPendingPipelineIsLeftAsItIs() {
-        app.gitlab.nextPipeline(PipelineStatus.RUNNING);
-        var id = app.submitAccepted(FakeTargets.SINGLE, "erin");
         // until the watch records "pending" (past the pending deadline it ends CREATE_PIPELINE_UNFINISHED)
-        while (app.op(id).step() != StepStatus.CREATE_PIPELINE_PENDING) {
-            app.queue.runNext();
-        }
+        var id = app.createPipelinePending("erin");
         app.clock.advance(Duration.ofHours(30));
 
         assertThat(sweep()).isEqualTo(new SweepStuckRequests.Result(0, 0, 0));
@@ -120,12 +114,8 @@ class SweepStuckRequestsTest {
                 new SweepStuckRequests.Policy(Duration.ofMinutes(10), Duration.ofHours(2), 2));
         var pending = new java.util.ArrayList<io.changeflow.domain.request.OperationId>();
         for (var i = 0; i < 5; i++) {
-            app.gitlab.nextPipeline(PipelineStatus.RUNNING);
-            var id = app.submitAccepted(FakeTargets.SINGLE, "pending" + i);
             // until the watch records "pending" (running it until idle would reach the pending deadline)
-            while (app.op(id).step() != StepStatus.CREATE_PIPELINE_PENDING) {
-                app.queue.runNext();
-            }
+            var id = app.createPipelinePending("pending" + i);
             pending.add(id);
         }
         app.clock.advance(Duration.ofMinutes(1));
@@ -148,8 +138,7 @@ class SweepStuckRequestsTest {
     @Test
     void waitingForTheApproverIsLeftToTheApprovalCheck() {
         app.config.set(Settings.APPROVE_FIRST, "true");
-        var id = app.submitAccepted(FakeTargets.SINGLE, "grace");
-        app.queue.runUntilIdle();
+        var id = app.submittedAndRun("grace");
         app.clock.advance(Duration.ofDays(3));
 
         assertThat(sweep()).isEqualTo(new SweepStuckRequests.Result(0, 0, 0));

@@ -6,7 +6,6 @@ import static io.changeflow.application.fake.InMemoryChangeflow.submission;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.changeflow.application.callback.HandleApprovalCallback.Decision;
 import io.changeflow.application.fake.FakeTargets;
 import io.changeflow.application.fake.InMemoryChangeflow;
 import io.changeflow.application.port.out.WorkQueue.StepKind;
@@ -257,10 +256,7 @@ class SubmitChangeRequestTest {
 
     @Test
     void aRelationshipAlreadyInEffectAnswersAlreadyInEffect() {
-        var first = app.submitAccepted(FakeTargets.SINGLE, "alice");
-        app.queue.runUntilIdle();
-        app.decide(first, Decision.APPROVED);
-        app.queue.runUntilIdle();
+        var first = app.approvedAndRun("alice");
         app.deployed(first);
 
         assertThat(app.submit("alice", submission(newOperationId(), FakeTargets.SINGLE, "alice")).code())

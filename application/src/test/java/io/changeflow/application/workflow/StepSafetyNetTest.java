@@ -67,10 +67,7 @@ class StepSafetyNetTest {
 
         app.queue.runUntilIdle();
 
-        var op = app.op(id);
-        assertThat(op.binding()).contains(BindingStatus.CREATE_FAILED);
-        assertThat(op.step()).isEqualTo(StepStatus.CREATE_FAILED);
-        assertThat(op.hint()).isEqualTo(Hint.KEEP_WAITING);
+        var op = app.assertState(id, BindingStatus.CREATE_FAILED, StepStatus.CREATE_FAILED, Hint.KEEP_WAITING);
         assertThat(op.detail()).doesNotContain("NullPointerException");
         assertThat(app.metrics.count("failed", StepStatus.CREATE_FAILED.name())).isEqualTo(1);
     }
@@ -78,15 +75,13 @@ class StepSafetyNetTest {
     @Test
     void anUnexpectedExceptionInTheHandleStepWritesHandleError() {
         app.config.set(Settings.APPROVE_FIRST, "true");
-        var id = app.submitAccepted(FakeTargets.SINGLE, "bob");
-        app.queue.runUntilIdle();
+        var id = app.submittedAndRun("bob");
         app.decide(id, Decision.APPROVED);
         app.gitlab.failNext("merge", new IllegalArgumentException("unexpected"));
 
         app.queue.runUntilIdle();
 
-        assertThat(app.op(id).binding()).contains(BindingStatus.HANDLE_FAILED);
-        assertThat(app.op(id).step()).isEqualTo(StepStatus.HANDLE_MERGE_FAILED);
+        app.assertState(id, BindingStatus.HANDLE_FAILED, StepStatus.HANDLE_MERGE_FAILED);
     }
 
     @Test
@@ -237,9 +232,7 @@ class StepSafetyNetTest {
         // the merge request is opened now (progress: a run that completed and a new state), then the pipeline
         // look fails for another 50 minutes: 100 minutes of failures in all, but no stretch reached an hour
         app.gitlab.nextPipeline(PipelineStatus.PASSED);
-        while (app.op(id).step() != StepStatus.CREATE_MR_OPENED) {
-            app.queue.runNext();
-        }
+        app.runUntilStep(id, StepStatus.CREATE_MR_OPENED);
         var secondStretch = app.clock.instant();
         while (Duration.between(secondStretch, app.clock.instant()).compareTo(Duration.ofMinutes(50)) < 0) {
             app.gitlab.failNext("latestPipeline", ExternalCallException.status("gitlab", 503, "Service Unavailable"));

@@ -7,18 +7,11 @@ import io.changeflow.application.port.out.CallbackInbox;
 import io.changeflow.application.port.out.ScanCursors;
 import io.changeflow.application.port.out.IdempotencyRecords;
 import io.changeflow.application.port.out.Operations;
+import io.changeflow.testsupport.DatabaseContext;
 import io.changeflow.testsupport.TestDatabase;
 import org.jooq.DSLContext;
 import org.jooq.ExecuteListenerProvider;
 import org.jooq.impl.DefaultExecuteListenerProvider;
-import org.springframework.boot.WebApplicationType;
-import org.springframework.boot.autoconfigure.ImportAutoConfiguration;
-import org.springframework.boot.builder.SpringApplicationBuilder;
-import org.springframework.boot.flyway.autoconfigure.FlywayAutoConfiguration;
-import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
-import org.springframework.boot.jdbc.autoconfigure.DataSourceTransactionManagerAutoConfiguration;
-import org.springframework.boot.jooq.autoconfigure.JooqAutoConfiguration;
-import org.springframework.boot.transaction.autoconfigure.TransactionAutoConfiguration;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -44,20 +37,9 @@ public final class PersistenceHarness implements AutoCloseable {
     /** A fresh schema named after {@code hint}, migrated, with a pool of {@code poolSize} connections. */
     public static PersistenceHarness open(String hint, int poolSize) {
         var db = TestDatabase.freshSchema().open(hint);
-        var context = new SpringApplicationBuilder(Wiring.class)
-                .web(WebApplicationType.NONE)
-                .logStartupInfo(false)
-                .properties(
-                        "spring.main.banner-mode=off",
-                        "spring.datasource.url=" + db.jdbcUrl(),
-                        "spring.datasource.username=" + db.user(),
-                        "spring.datasource.password=" + db.password(),
-                        "spring.datasource.hikari.maximum-pool-size=" + poolSize,
-                        "spring.datasource.hikari.minimum-idle=" + poolSize,
-                        "spring.datasource.hikari.connection-timeout=60000",
-                        "spring.jooq.sql-dialect=MYSQL",
-                        "logging.level.root=WARN")
-                .run();
+        var context = DatabaseContext.start(db, poolSize, poolSize, Wiring.class,
+                "spring.jooq.sql-dialect=MYSQL",
+                "logging.level.root=WARN");
         return new PersistenceHarness(db, context);
     }
 
@@ -111,8 +93,6 @@ public final class PersistenceHarness implements AutoCloseable {
     }
 
     @Configuration(proxyBeanMethods = false)
-    @ImportAutoConfiguration({DataSourceAutoConfiguration.class, DataSourceTransactionManagerAutoConfiguration.class,
-            TransactionAutoConfiguration.class, FlywayAutoConfiguration.class, JooqAutoConfiguration.class})
     @Import(PersistenceConfiguration.class)
     static class Wiring {
 

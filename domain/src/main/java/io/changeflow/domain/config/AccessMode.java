@@ -12,19 +12,11 @@ public enum AccessMode {
     /** Nobody may submit. */
     CLOSED;
 
+    private static final KeywordSetting<AccessMode> SETTING = new KeywordSetting<>(
+            KeywordSetting.constantNamed(values()), TEST_WINDOW, "restricted default TEST_WINDOW", CLOSED, "CLOSED");
+
     /** Missing or blank: TEST_WINDOW. Unknown: CLOSED. Trimmed and case-insensitive. */
     public static Resolved<AccessMode> resolve(RawValue raw) {
-        if (raw.isBlank()) {
-            return new Resolved<>(raw.text(), TEST_WINDOW, "missing: restricted default TEST_WINDOW");
-        }
-        if (ConfigText.hasControlCharacters(raw.get())) {
-            return new Resolved<>(raw.text(), CLOSED, "control characters: CLOSED");
-        }
-        return switch (ConfigText.keyword(raw.get())) {
-            case "OPEN" -> new Resolved<>(raw.text(), OPEN, "configured");
-            case "TEST_WINDOW" -> new Resolved<>(raw.text(), TEST_WINDOW, "configured");
-            case "CLOSED" -> new Resolved<>(raw.text(), CLOSED, "configured");
-            default -> new Resolved<>(raw.text(), CLOSED, "unknown value: CLOSED");
-        };
+        return SETTING.resolve(raw);
     }
 }

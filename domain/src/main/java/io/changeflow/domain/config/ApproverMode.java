@@ -7,17 +7,12 @@ public enum ApproverMode {
     /** A direct HTTP call that carries the required check items. */
     DIRECT_HTTP;
 
+    private static final KeywordSetting<ApproverMode> SETTING = new KeywordSetting<>(
+            KeywordSetting.constantNamed(values()).compose((String keyword) -> keyword.replace('-', '_')),
+            CLIENT_LIBRARY, "CLIENT_LIBRARY", CLIENT_LIBRARY, "CLIENT_LIBRARY");
+
+    /** Trimmed and case-insensitive, {@code -} read as {@code _}; missing, garbled or unknown: CLIENT_LIBRARY. */
     public static Resolved<ApproverMode> resolve(RawValue raw) {
-        if (raw.isBlank()) {
-            return new Resolved<>(raw.text(), CLIENT_LIBRARY, "missing: CLIENT_LIBRARY");
-        }
-        if (ConfigText.hasControlCharacters(raw.get())) {
-            return new Resolved<>(raw.text(), CLIENT_LIBRARY, "control characters: CLIENT_LIBRARY");
-        }
-        return switch (ConfigText.keyword(raw.get()).replace('-', '_')) {
-            case "CLIENT_LIBRARY" -> new Resolved<>(raw.text(), CLIENT_LIBRARY, "configured");
-            case "DIRECT_HTTP" -> new Resolved<>(raw.text(), DIRECT_HTTP, "configured");
-            default -> new Resolved<>(raw.text(), CLIENT_LIBRARY, "unknown value: CLIENT_LIBRARY");
-        };
+        return SETTING.resolve(raw);
     }
 }

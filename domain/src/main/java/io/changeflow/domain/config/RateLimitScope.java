@@ -10,18 +10,10 @@ public enum RateLimitScope {
     /** In the shared database: one quota across all instances (failing open when the database is in trouble). */
     CLUSTER;
 
+    private static final KeywordSetting<RateLimitScope> SETTING = KeywordSetting.ofConstants(values(), LOCAL);
+
     /** Trimmed and case-insensitive; anything but {@code local} or {@code cluster} is {@link #LOCAL}. */
     public static Resolved<RateLimitScope> resolve(RawValue raw) {
-        if (raw.isBlank()) {
-            return new Resolved<>(raw.text(), LOCAL, "missing: LOCAL");
-        }
-        if (ConfigText.hasControlCharacters(raw.get())) {
-            return new Resolved<>(raw.text(), LOCAL, "control characters: LOCAL");
-        }
-        return switch (ConfigText.keyword(raw.get())) {
-            case "LOCAL" -> new Resolved<>(raw.text(), LOCAL, "configured");
-            case "CLUSTER" -> new Resolved<>(raw.text(), CLUSTER, "configured");
-            default -> new Resolved<>(raw.text(), LOCAL, "unknown value: LOCAL");
-        };
+        return SETTING.resolve(raw);
     }
 }

@@ -19,9 +19,7 @@ public final class RateLimitSetting {
                     ? new Resolved<>(raw.text(), OptionalInt.of(annotationDefault), "missing: default " + annotationDefault)
                     : new Resolved<>(raw.text(), OptionalInt.empty(), "missing, no positive default: no limiting");
         }
-        var parsed = ConfigText.hasControlCharacters(raw.get())
-                ? java.util.OptionalLong.empty()
-                : StrictInteger.parse(raw.get().strip());
+        var parsed = StrictInteger.parseSetting(raw.get());
         if (parsed.isEmpty()) {
             return new Resolved<>(raw.text(), OptionalInt.empty(), "unparsable: no limiting");
         }

@@ -20,9 +20,7 @@ public final class RateLimitWindow {
         if (raw.isBlank()) {
             return new Resolved<>(raw.text(), fallback, "missing: default " + DEFAULT_SECONDS);
         }
-        var parsed = ConfigText.hasControlCharacters(raw.get())
-                ? java.util.OptionalLong.empty()
-                : StrictInteger.parse(raw.get().strip());
+        var parsed = StrictInteger.parseSetting(raw.get());
         if (parsed.isEmpty()) {
             return new Resolved<>(raw.text(), fallback, "unparsable: default " + DEFAULT_SECONDS);
         }

@@ -16,9 +16,7 @@ public final class RetryCount {
         if (raw.isBlank()) {
             return new Resolved<>(raw.text(), defaultValue, "missing: default " + defaultValue);
         }
-        var parsed = ConfigText.hasControlCharacters(raw.get())
-                ? java.util.OptionalLong.empty()
-                : StrictInteger.parse(raw.get().strip());
+        var parsed = StrictInteger.parseSetting(raw.get());
         if (parsed.isEmpty()) {
             return new Resolved<>(raw.text(), defaultValue, "unparsable: default " + defaultValue);
         }

@@ -15,6 +15,14 @@ final class StrictInteger {
     private StrictInteger() {
     }
 
+    /**
+     * The value of a configured, not blank {@code text}: surrounding whitespace removed; empty when it has control
+     * characters or is not an integer.
+     */
+    static OptionalLong parseSetting(String text) {
+        return ConfigText.hasControlCharacters(text) ? OptionalLong.empty() : parse(text.strip());
+    }
+
     /** The value of already stripped {@code text}, or empty when it is not an integer. */
     static OptionalLong parse(String text) {
         if (!FORMAT.matcher(text).matches()) {

@@ -1,22 +1,24 @@
 package io.changeflow.domain.config;
 
+import java.util.Optional;
+
 /** An on/off switch that is off unless it says exactly {@code true} (trimmed, any case). */
 public final class Toggle {
+
+    private static final KeywordSetting<Boolean> SETTING = new KeywordSetting<>(Toggle::named, false, "off", false, "off");
 
     private Toggle() {
     }
 
     public static Resolved<Boolean> resolve(RawValue raw) {
-        if (raw.isBlank()) {
-            return new Resolved<>(raw.text(), false, "missing: off");
-        }
-        if (ConfigText.hasControlCharacters(raw.get())) {
-            return new Resolved<>(raw.text(), false, "control characters: off");
-        }
-        return switch (ConfigText.keyword(raw.get())) {
-            case "TRUE" -> new Resolved<>(raw.text(), true, "configured");
-            case "FALSE" -> new Resolved<>(raw.text(), false, "configured");
-            default -> new Resolved<>(raw.text(), false, "unknown value: off");
+        return SETTING.resolve(raw);
+    }
+
+    private static Optional<Boolean> named(String keyword) {
+        return switch (keyword) {
+            case "TRUE" -> Optional.of(true);
+            case "FALSE" -> Optional.of(false);
+            default -> Optional.empty();
         };
     }
 }

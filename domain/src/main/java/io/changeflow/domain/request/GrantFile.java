@@ -7,6 +7,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.function.BiConsumer;
 
 /**
  * The configuration file of one target, as code: one line per subject, sorted, so that any number
@@ -78,11 +79,7 @@ public final class GrantFile {
 
     /** This file with the grants applied (a subject's earlier line is replaced). */
     public GrantFile with(Collection<Grant> added) {
-        var copy = new TreeMap<>(grants);
-        for (var grant : added) {
-            copy.put(grant.subject().value(), grant);
-        }
-        return new GrantFile(comments, copy, unparsed);
+        return edited(added, (copy, grant) -> copy.put(grant.subject().value(), grant));
     }
 
     public GrantFile with(Grant grant) {
@@ -95,9 +92,14 @@ public final class GrantFile {
      * does every line this file could not parse: a removal never drops what it did not write.
      */
     public GrantFile without(Collection<Grant> removed) {
+        return edited(removed, (copy, grant) -> copy.remove(grant.subject().value(), grant));
+    }
+
+    /** A copy of this file whose grants {@code edit} changed, once for each of {@code given}. */
+    private GrantFile edited(Collection<Grant> given, BiConsumer<TreeMap<String, Grant>, Grant> edit) {
         var copy = new TreeMap<>(grants);
-        for (var grant : removed) {
-            copy.remove(grant.subject().value(), grant);
+        for (var grant : given) {
+            edit.accept(copy, grant);
         }
         return new GrantFile(comments, copy, unparsed);
     }

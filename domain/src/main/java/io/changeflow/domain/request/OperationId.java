@@ -1,7 +1,6 @@
 package io.changeflow.domain.request;
 
 import java.util.Locale;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.regex.Pattern;
 
@@ -15,20 +14,12 @@ public record OperationId(String value) {
             "^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$");
 
     public OperationId {
-        Objects.requireNonNull(value, "value");
-        if (!UUID.matcher(value).matches()) {
-            throw new IllegalArgumentException("an operationId is a UUID");
-        }
-        value = value.toLowerCase(Locale.ROOT);
+        value = IdentifierText.checked(value, UUID, "an operationId is a UUID").toLowerCase(Locale.ROOT);
     }
 
     /** Parses untrusted input; empty when it is not a UUID. */
     public static Optional<OperationId> parse(String raw) {
-        if (raw == null) {
-            return Optional.empty();
-        }
-        var trimmed = raw.strip();
-        return UUID.matcher(trimmed).matches() ? Optional.of(new OperationId(trimmed)) : Optional.empty();
+        return IdentifierText.parse(raw, String::strip, UUID, OperationId::new);
     }
 
     public static OperationId of(String value) {

@@ -16,7 +16,7 @@ public enum PipelinePolicy {
      * The default: only a passed pipeline of the current head counts. A pipeline that waits on a manual job, was
      * skipped or canceled proves nothing: the request stops in a state a person acts on (run the pipeline, re-trigger).
      */
-    REQUIRED("required"),
+    REQUIRED,
 
     /**
      * A passed pipeline counts, and so does one GitLab reports as {@code manual} (its automatic jobs are done, a job
@@ -24,23 +24,17 @@ public enum PipelinePolicy {
      * still running (including before it reaches its manual job), failed, canceled or of an unknown status does not;
      * a head without any pipeline yet is still waited for (a project with CI creates one).
      */
-    MANUAL_COUNTS("manual-counts"),
+    MANUAL_COUNTS,
 
     /**
      * The target's project has no CI: no pipeline is waited for or looked at (GitLab creates none). The merge still
      * waits until the merge request reports its branch's real head and pins it, after the approvals.
      */
-    NONE("none");
-
-    private final String settingName;
-
-    PipelinePolicy(String settingName) {
-        this.settingName = settingName;
-    }
+    NONE;
 
     /** The value as configured: {@code required}, {@code manual-counts}, {@code none}. */
     public String settingName() {
-        return settingName;
+        return SettingNames.of(this);
     }
 
     /** Whether a pipeline of the head is awaited at all. */
@@ -53,7 +47,7 @@ public enum PipelinePolicy {
      * missing, blank or unknown value (the caller applies {@link #REQUIRED} and may say so).
      */
     public static Optional<PipelinePolicy> named(String raw) {
-        return SettingNames.named(values(), PipelinePolicy::settingName, raw);
+        return SettingNames.named(values(), raw);
     }
 
     /** The policy {@code raw} names, or {@link #REQUIRED} when it names none (missing, blank, garbled). */

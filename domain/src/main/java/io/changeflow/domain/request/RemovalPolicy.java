@@ -12,23 +12,17 @@ import java.util.Optional;
 public enum RemovalPolicy {
 
     /** The default: a removal goes straight to the removal round of its file. */
-    NO_APPROVAL("no-approval"),
+    NO_APPROVAL,
 
     /**
      * An expiry or an operator's revocation is sent to the approval system first; approved, it joins the removal
      * round; rejected, withdrawn or undecided by the approval deadline, the grant stays in effect (REMOVAL_REJECTED).
      */
-    APPROVAL("approval");
-
-    private final String settingName;
-
-    RemovalPolicy(String settingName) {
-        this.settingName = settingName;
-    }
+    APPROVAL;
 
     /** The value as configured: {@code no-approval}, {@code approval}. */
     public String settingName() {
-        return settingName;
+        return SettingNames.of(this);
     }
 
     public boolean asksApproval() {
@@ -40,7 +34,7 @@ public enum RemovalPolicy {
      * missing, blank or unknown value (the caller applies {@link #NO_APPROVAL} and may say so).
      */
     public static Optional<RemovalPolicy> named(String raw) {
-        return SettingNames.named(values(), RemovalPolicy::settingName, raw);
+        return SettingNames.named(values(), raw);
     }
 
     /** The policy {@code raw} names, or {@link #NO_APPROVAL} when it names none (missing, blank, garbled). */

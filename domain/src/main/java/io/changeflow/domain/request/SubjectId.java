@@ -1,7 +1,6 @@
 package io.changeflow.domain.request;
 
 import java.util.Locale;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.regex.Pattern;
 
@@ -11,18 +10,11 @@ public record SubjectId(String value) {
     private static final Pattern FORMAT = Pattern.compile("^[a-z][a-z0-9._-]{0,63}$");
 
     public SubjectId {
-        Objects.requireNonNull(value, "value");
-        if (!FORMAT.matcher(value).matches()) {
-            throw new IllegalArgumentException("a subject is 1-64 of a-z 0-9 . _ -, starting with a letter");
-        }
+        IdentifierText.checked(value, FORMAT, "a subject is 1-64 of a-z 0-9 . _ -, starting with a letter");
     }
 
     public static Optional<SubjectId> parse(String raw) {
-        if (raw == null) {
-            return Optional.empty();
-        }
-        var normalized = raw.strip().toLowerCase(Locale.ROOT);
-        return FORMAT.matcher(normalized).matches() ? Optional.of(new SubjectId(normalized)) : Optional.empty();
+        return IdentifierText.parse(raw, text -> text.strip().toLowerCase(Locale.ROOT), FORMAT, SubjectId::new);
     }
 
     public static SubjectId of(String value) {

@@ -121,32 +121,37 @@ public final class Convergence {
 
     private static final Convergence STANDARD = new Convergence(standardBindings(), standardSteps());
 
+    /** A step of this service: silent past {@link Deadline#STEP_SILENCE}, the stuck-request sweep acts. */
+    private static Wait serviceStep(String nextMove, String atDeadline) {
+        return Wait.of(Owner.SERVICE, nextMove, Deadline.STEP_SILENCE, atDeadline);
+    }
+
     private static Map<BindingStatus, Wait> standardBindings() {
         var table = new EnumMap<BindingStatus, Wait>(BindingStatus.class);
-        table.put(BindingStatus.APPROVAL_SENDING, Wait.of(Owner.SERVICE,
-                "This service sends the request to the approval system.", Deadline.STEP_SILENCE,
+        table.put(BindingStatus.APPROVAL_SENDING, serviceStep(
+                "This service sends the request to the approval system.",
                 "the send is declared failed and retried automatically"));
         table.put(BindingStatus.APPROVAL_SENT, Wait.of(Owner.APPROVER,
                 "The approver decides; this service also asks the approval system regularly.", Deadline.APPROVAL,
                 "the approval is withdrawn and the request ends rejected (it can be applied for again)"));
-        table.put(BindingStatus.MR_CREATING, Wait.of(Owner.SERVICE,
-                "This service creates the merge request and watches its pipeline.", Deadline.STEP_SILENCE,
+        table.put(BindingStatus.MR_CREATING, serviceStep(
+                "This service creates the merge request and watches its pipeline.",
                 "the creation is declared failed and retried automatically"));
-        table.put(BindingStatus.MR_CREATED, Wait.of(Owner.SERVICE,
-                "This service asks for approval or approves and merges.", Deadline.STEP_SILENCE,
+        table.put(BindingStatus.MR_CREATED, serviceStep(
+                "This service asks for approval or approves and merges.",
                 "the step is declared failed and retried automatically"));
-        table.put(BindingStatus.MERGING, Wait.of(Owner.SERVICE,
-                "This service approves, rebases and merges the merge request.", Deadline.STEP_SILENCE,
+        table.put(BindingStatus.MERGING, serviceStep(
+                "This service approves, rebases and merges the merge request.",
                 "merging is declared failed and retried automatically"));
-        table.put(BindingStatus.BATCH_WAITING, Wait.of(Owner.SERVICE,
-                "The next batch round takes the change.", Deadline.STEP_SILENCE,
+        table.put(BindingStatus.BATCH_WAITING, serviceStep(
+                "The next batch round takes the change.",
                 "the change is admitted to the waiting set again"));
-        table.put(BindingStatus.BATCHED, Wait.of(Owner.SERVICE,
-                "This service merges the batch merge request.", Deadline.STEP_SILENCE,
+        table.put(BindingStatus.BATCHED, serviceStep(
+                "This service merges the batch merge request.",
                 "the batch is settled (its members go back to the waiting set or fail explicitly)"));
-        var removal = Wait.of(Owner.SERVICE,
+        var removal = serviceStep(
                 "The expiry job admits the removal to its file's removal round; the next round takes it.",
-                Deadline.STEP_SILENCE, "the expiry job admits it again (each run admits every removal still due)");
+                "the expiry job admits it again (each run admits every removal still due)");
         table.put(BindingStatus.EXPIRING, removal);
         table.put(BindingStatus.REVOKING, removal);
         table.put(BindingStatus.REMOVAL_REJECTED, Wait.person("The maintainers decide about the grant whose removal was"
@@ -170,8 +175,8 @@ public final class Convergence {
                 Deadline.PIPELINE_PENDING, "the request stops in an explicit state and a person checks the pipeline");
         table.put(StepStatus.CREATE_PIPELINE_PENDING, pipeline);
         table.put(StepStatus.HANDLE_PIPELINE_PENDING, pipeline);
-        table.put(StepStatus.BATCH_PENDING, Wait.of(Owner.SERVICE,
-                "The batch is settled: its pipeline is looked at again, or an operator settles it.", Deadline.STEP_SILENCE,
+        table.put(StepStatus.BATCH_PENDING, serviceStep(
+                "The batch is settled: its pipeline is looked at again, or an operator settles it.",
                 "the batch sweep settles it"));
         return table;
     }

@@ -1,5 +1,8 @@
 package io.changeflow.domain.config;
 
+import static io.changeflow.domain.config.ResolvedAssertions.assertResolved;
+import static io.changeflow.domain.config.ResolvedAssertions.assertResolvedByRuleWith;
+import static io.changeflow.domain.config.ResolvedAssertions.raw;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -12,15 +15,14 @@ import org.junit.jupiter.params.provider.ValueSource;
 class AccessModeTest {
 
     private static AccessMode resolve(String raw) {
-        return AccessMode.resolve(new RawValue(Optional.ofNullable(raw))).value();
+        return AccessMode.resolve(raw(raw)).value();
     }
 
     @Test
     void missingMeansTheRestrictedDefault() {
         var resolved = AccessMode.resolve(RawValue.missing());
-        assertThat(resolved.value()).isEqualTo(AccessMode.TEST_WINDOW);
+        assertResolvedByRuleWith(resolved, AccessMode.TEST_WINDOW, "missing");
         assertThat(resolved.raw()).isEmpty();
-        assertThat(resolved.rule()).contains("missing");
     }
 
     @ParameterizedTest
@@ -33,8 +35,7 @@ class AccessModeTest {
     @ValueSource(strings = {"OPEN", "open", "Open", "oPeN", " OPEN", "OPEN ", "\tOpen\n", "  open  "})
     void readsOpenTrimmedInAnyCase(String raw) {
         var resolved = AccessMode.resolve(RawValue.of(raw));
-        assertThat(resolved.value()).isEqualTo(AccessMode.OPEN);
-        assertThat(resolved.rule()).isEqualTo("configured");
+        assertResolved(resolved, AccessMode.OPEN, "configured");
         assertThat(resolved.raw()).contains(raw);
     }
 
@@ -54,9 +55,7 @@ class AccessModeTest {
     @ParameterizedTest
     @ValueSource(strings = {"CLOSED", "closed", " Closed "})
     void readsClosedTrimmedInAnyCase(String raw) {
-        var resolved = AccessMode.resolve(RawValue.of(raw));
-        assertThat(resolved.value()).isEqualTo(AccessMode.CLOSED);
-        assertThat(resolved.rule()).isEqualTo("configured");
+        assertResolved(AccessMode.resolve(RawValue.of(raw)), AccessMode.CLOSED, "configured");
     }
 
     @ParameterizedTest
@@ -67,9 +66,7 @@ class AccessModeTest {
             // look-alikes Java's case mapping would turn into a keyword (reliability finding)
             "TE\u017FT_WINDOW", "te\u017Ft_window", "\u2003TE\u017FT_WINDOW", "\u212A"})
     void anythingUnrecognisedClosesAccess(String raw) {
-        var resolved = AccessMode.resolve(RawValue.of(raw));
-        assertThat(resolved.value()).isEqualTo(AccessMode.CLOSED);
-        assertThat(resolved.rule()).containsAnyOf("unknown", "control characters");
+        assertResolvedByRuleWith(AccessMode.resolve(RawValue.of(raw)), AccessMode.CLOSED, "unknown", "control characters");
     }
 
     @Test

@@ -1,9 +1,10 @@
 package io.changeflow.domain.config;
 
+import static io.changeflow.domain.config.ResolvedAssertions.assertResolved;
+import static io.changeflow.domain.config.ResolvedAssertions.raw;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
-import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -12,14 +13,13 @@ import org.junit.jupiter.params.provider.ValueSource;
 class RateLimitWindowTest {
 
     private static Resolved<Duration> resolve(String raw) {
-        return RateLimitWindow.resolve(new RawValue(Optional.ofNullable(raw)));
+        return RateLimitWindow.resolve(raw(raw));
     }
 
     @ParameterizedTest
     @ValueSource(strings = {"", " ", "\t\n"})
     void blankGivesTheDefaultOf60Seconds(String raw) {
-        assertThat(resolve(raw).value()).isEqualTo(Duration.ofSeconds(60));
-        assertThat(resolve(raw).rule()).isEqualTo("missing: default 60");
+        assertResolved(resolve(raw), Duration.ofSeconds(60), "missing: default 60");
     }
 
     @Test
@@ -32,33 +32,25 @@ class RateLimitWindowTest {
     @ParameterizedTest
     @CsvSource({"1,1", "30,30", "' 90 ',90", "+45,45", "0600,600", "3600,3600"})
     void readsWholeSecondsUpToTheCap(String raw, long seconds) {
-        var resolved = resolve(raw);
-        assertThat(resolved.value()).isEqualTo(Duration.ofSeconds(seconds));
-        assertThat(resolved.rule()).isEqualTo("configured");
+        assertResolved(resolve(raw), Duration.ofSeconds(seconds), "configured");
     }
 
     @ParameterizedTest
     @ValueSource(strings = {"0", "-1", "-60", "00", "-0", "-99999999999999999999"})
     void notPositiveGivesTheDefault(String raw) {
-        var resolved = resolve(raw);
-        assertThat(resolved.value()).isEqualTo(Duration.ofSeconds(60));
-        assertThat(resolved.rule()).isEqualTo("not positive: default 60");
+        assertResolved(resolve(raw), Duration.ofSeconds(60), "not positive: default 60");
     }
 
     @ParameterizedTest
     @ValueSource(strings = {"3601", "86400", "2147483648", "9223372036854775808", "99999999999999999999"})
     void aboveTheCapIsCappedAtOneHour(String raw) {
-        var resolved = resolve(raw);
-        assertThat(resolved.value()).isEqualTo(Duration.ofHours(1));
-        assertThat(resolved.rule()).isEqualTo("above the cap: 3600");
+        assertResolved(resolve(raw), Duration.ofHours(1), "above the cap: 3600");
     }
 
     @ParameterizedTest
     @ValueSource(strings = {"1m", "60s", "1.5", "1e2", "sixty", "0x3c", "--1", "+-1", "1_000", "٦٠", "６０", "60\u0000",
             "\u000060", "\u001c60", "60\u001f", "6 0", "PT60S"})
     void unparsableGivesTheDefault(String raw) {
-        var resolved = resolve(raw);
-        assertThat(resolved.value()).isEqualTo(Duration.ofSeconds(60));
-        assertThat(resolved.rule()).isEqualTo("unparsable: default 60");
+        assertResolved(resolve(raw), Duration.ofSeconds(60), "unparsable: default 60");
     }
 }

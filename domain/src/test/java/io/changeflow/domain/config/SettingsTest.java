@@ -1,8 +1,10 @@
 package io.changeflow.domain.config;
 
+import static io.changeflow.domain.config.ResolvedAssertions.assertResolved;
+import static io.changeflow.domain.config.ResolvedAssertions.assertResolvedByRuleWith;
+import static io.changeflow.domain.config.ResolvedAssertions.raw;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.util.Optional;
 import java.util.OptionalInt;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
@@ -17,7 +19,7 @@ class SettingsTest {
     class RateLimit {
 
         private OptionalInt resolve(String raw, int annotationDefault) {
-            return RateLimitSetting.resolve(new RawValue(Optional.ofNullable(raw)), annotationDefault).value();
+            return RateLimitSetting.resolve(raw(raw), annotationDefault).value();
         }
 
         @Test
@@ -37,35 +39,28 @@ class SettingsTest {
         @ParameterizedTest
         @CsvSource({"1,1", "5,5", "' 7 ',7", "+3,3", "2147483647,2147483647", "010,10"})
         void readsAPositiveLimit(String raw, int limit) {
-            var resolved = RateLimitSetting.resolve(RawValue.of(raw), 10);
-            assertThat(resolved.value()).hasValue(limit);
-            assertThat(resolved.rule()).isEqualTo("configured");
+            assertResolved(RateLimitSetting.resolve(RawValue.of(raw), 10), OptionalInt.of(limit), "configured");
         }
 
         @ParameterizedTest
         @ValueSource(strings = {"0", "-1", "-2147483648", "00", "-2147483649", "-99999999999", "-99999999999999999999999"})
         void nonPositiveStopsLimiting(String raw) {
-            var resolved = RateLimitSetting.resolve(RawValue.of(raw), 10);
-            assertThat(resolved.value()).isEmpty();
-            assertThat(resolved.rule()).isEqualTo("not positive: no limiting");
+            assertResolved(RateLimitSetting.resolve(RawValue.of(raw), 10), OptionalInt.empty(), "not positive: no limiting");
         }
 
         @ParameterizedTest
         @ValueSource(strings = {"abc", "1.5", "1e3", "10/min", "0x10", "ten", "1 0", "--1", "+-1", "+", "-", "1_000",
                 "٥", "٣", "１０", "१०", "10\u0000", "\u000010", "1\u00000", "\u000110\u001f", "10\u0085", "10\u00a0"})
         void garbageStopsLimitingInsteadOfBlockingEveryone(String raw) {
-            var resolved = RateLimitSetting.resolve(RawValue.of(raw), 10);
-            assertThat(resolved.value()).isEmpty();
-            assertThat(resolved.rule()).isEqualTo("unparsable: no limiting");
+            assertResolved(RateLimitSetting.resolve(RawValue.of(raw), 10), OptionalInt.empty(), "unparsable: no limiting");
         }
 
         @ParameterizedTest
         @ValueSource(strings = {"2147483648", "99999999999", "+99999999999", "9223372036854775807", "9223372036854775808",
                 "99999999999999999999999", " 99999999999 "})
         void hugeValuesSaturateAtTheLargestLimit(String raw) {
-            var resolved = RateLimitSetting.resolve(RawValue.of(raw), 10);
-            assertThat(resolved.value()).hasValue(Integer.MAX_VALUE);
-            assertThat(resolved.rule()).isEqualTo("above the largest limit: 2147483647");
+            assertResolved(RateLimitSetting.resolve(RawValue.of(raw), 10), OptionalInt.of(Integer.MAX_VALUE),
+                    "above the largest limit: 2147483647");
         }
 
         @Test
@@ -83,7 +78,7 @@ class SettingsTest {
     class Retries {
 
         private int resolve(String raw) {
-            return RetryCount.resolve(new RawValue(Optional.ofNullable(raw)), 3).value();
+            return RetryCount.resolve(raw(raw), 3).value();
         }
 
         @Test
@@ -102,9 +97,7 @@ class SettingsTest {
         @ParameterizedTest
         @ValueSource(strings = {"-1", "-100", "-2147483648"})
         void negativeMeansNoRetries(String raw) {
-            var resolved = RetryCount.resolve(RawValue.of(raw), 3);
-            assertThat(resolved.value()).isZero();
-            assertThat(resolved.rule()).contains("negative");
+            assertResolvedByRuleWith(RetryCount.resolve(RawValue.of(raw), 3), 0, "negative");
         }
 
         @ParameterizedTest
@@ -117,19 +110,13 @@ class SettingsTest {
         @ValueSource(strings = {"abc", "3.0", "three", "1e1", "0x3", "٥", "٣", "３", "+-1", "5\u0000", "\u00005",
                 "\u00015\u001f"})
         void garbageGivesTheDefault(String raw) {
-            var resolved = RetryCount.resolve(RawValue.of(raw), 3);
-            assertThat(resolved.value()).isEqualTo(3);
-            assertThat(resolved.rule()).isEqualTo("unparsable: default 3");
+            assertResolved(RetryCount.resolve(RawValue.of(raw), 3), 3, "unparsable: default 3");
         }
 
         @Test
         void hugeValuesSaturateAtTheCapOrZero() {
-            var huge = RetryCount.resolve(RawValue.of("99999999999"), 3);
-            assertThat(huge.value()).isEqualTo(RetryCount.CAP);
-            assertThat(huge.rule()).isEqualTo("above the cap: 10");
-            var hugeNegative = RetryCount.resolve(RawValue.of("-99999999999"), 3);
-            assertThat(hugeNegative.value()).isZero();
-            assertThat(hugeNegative.rule()).isEqualTo("negative: 0");
+            assertResolved(RetryCount.resolve(RawValue.of("99999999999"), 3), RetryCount.CAP, "above the cap: 10");
+            assertResolved(RetryCount.resolve(RawValue.of("-99999999999"), 3), 0, "negative: 0");
             assertThat(resolve("99999999999999999999999")).isEqualTo(10);
             assertThat(resolve("-99999999999999999999999")).isZero();
             assertThat(resolve("+2147483648")).isEqualTo(10);
@@ -169,16 +156,12 @@ class SettingsTest {
         @ParameterizedTest
         @ValueSource(strings = {"\u000btrue\f", "true\u001f", "\u001ctrue", "true\u0000"})
         void staysOffWithControlCharacters(String raw) {
-            var resolved = Toggle.resolve(RawValue.of(raw));
-            assertThat(resolved.value()).isFalse();
-            assertThat(resolved.rule()).contains("control characters");
+            assertResolvedByRuleWith(Toggle.resolve(RawValue.of(raw)), false, "control characters");
         }
 
         @Test
         void isOffWhenMissing() {
-            var resolved = Toggle.resolve(RawValue.missing());
-            assertThat(resolved.value()).isFalse();
-            assertThat(resolved.rule()).contains("missing");
+            assertResolvedByRuleWith(Toggle.resolve(RawValue.missing()), false, "missing");
         }
     }
 
@@ -186,7 +169,7 @@ class SettingsTest {
     class Approver {
 
         private ApproverMode resolve(String raw) {
-            return ApproverMode.resolve(new RawValue(Optional.ofNullable(raw))).value();
+            return ApproverMode.resolve(raw(raw)).value();
         }
 
         @Test
@@ -204,17 +187,13 @@ class SettingsTest {
         @ParameterizedTest
         @ValueSource(strings = {"CLIENT_LIBRARY", "client-library", "Client_Library "})
         void readsClientLibrary(String raw) {
-            var resolved = ApproverMode.resolve(RawValue.of(raw));
-            assertThat(resolved.value()).isEqualTo(ApproverMode.CLIENT_LIBRARY);
-            assertThat(resolved.rule()).isEqualTo("configured");
+            assertResolved(ApproverMode.resolve(RawValue.of(raw)), ApproverMode.CLIENT_LIBRARY, "configured");
         }
 
         @ParameterizedTest
         @ValueSource(strings = {"http", "direct", "DIRECTHTTP", "direct http", "gitlab4j"})
         void keepsTheClientLibraryForAnythingUnknown(String raw) {
-            var resolved = ApproverMode.resolve(RawValue.of(raw));
-            assertThat(resolved.value()).isEqualTo(ApproverMode.CLIENT_LIBRARY);
-            assertThat(resolved.rule()).contains("unknown");
+            assertResolvedByRuleWith(ApproverMode.resolve(RawValue.of(raw)), ApproverMode.CLIENT_LIBRARY, "unknown");
         }
     }
 }

@@ -9,6 +9,7 @@ import java.time.LocalDateTime;
 import java.time.LocalTime;
 import java.time.ZoneId;
 import java.util.ArrayList;
+import java.util.List;
 import java.util.TimeZone;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -32,6 +33,26 @@ class TestWindowTest {
         return LocalDateTime.of(date, LocalTime.parse(time)).atZone(ZoneId.of(zone)).toInstant();
     }
 
+    private static final List<DayOfWeek> EVERY_DAY = List.of(DayOfWeek.values());
+
+    /** {@code w} is open on each of {@code days} at each of {@code times} (UTC). */
+    private static void assertOpen(TestWindow w, List<DayOfWeek> days, String... times) {
+        assertOpenness(w, true, days, times);
+    }
+
+    /** {@code w} is shut on each of {@code days} at each of {@code times} (UTC). */
+    private static void assertShut(TestWindow w, List<DayOfWeek> days, String... times) {
+        assertOpenness(w, false, days, times);
+    }
+
+    private static void assertOpenness(TestWindow w, boolean open, List<DayOfWeek> days, String... times) {
+        for (var day : days) {
+            for (var time : times) {
+                assertThat(w.contains(at(day, time, "UTC"))).as(w + ": " + day + " " + time).isEqualTo(open);
+            }
+        }
+    }
+
     private static Instant utc(String instant) {
         return Instant.parse(instant);
     }
@@ -39,55 +60,39 @@ class TestWindowTest {
     @Test
     void dailyWindowIncludesItsStartAndExcludesItsEnd() {
         var w = window("09:00-18:00", "UTC");
-        for (var day : DayOfWeek.values()) {
-            assertThat(w.contains(at(day, "08:59:59", "UTC"))).as(day + " 08:59:59").isFalse();
-            assertThat(w.contains(at(day, "09:00", "UTC"))).as(day + " 09:00").isTrue();
-            assertThat(w.contains(at(day, "12:30", "UTC"))).as(day + " 12:30").isTrue();
-            assertThat(w.contains(at(day, "17:59:59.999", "UTC"))).as(day + " 17:59:59.999").isTrue();
-            assertThat(w.contains(at(day, "18:00", "UTC"))).as(day + " 18:00").isFalse();
-            assertThat(w.contains(at(day, "00:00", "UTC"))).as(day + " 00:00").isFalse();
-        }
+        assertOpen(w, EVERY_DAY, "09:00", "12:30", "17:59:59.999");
+        assertShut(w, EVERY_DAY, "08:59:59", "18:00", "00:00");
     }
 
     @Test
     void dayRangeOpensOnlyOnItsDays() {
         var w = window("MON-FRI 09:00-18:00", "UTC");
-        assertThat(w.contains(at(DayOfWeek.MONDAY, "10:00", "UTC"))).isTrue();
-        assertThat(w.contains(at(DayOfWeek.WEDNESDAY, "10:00", "UTC"))).isTrue();
-        assertThat(w.contains(at(DayOfWeek.FRIDAY, "17:00", "UTC"))).isTrue();
-        assertThat(w.contains(at(DayOfWeek.SATURDAY, "10:00", "UTC"))).isFalse();
-        assertThat(w.contains(at(DayOfWeek.SUNDAY, "10:00", "UTC"))).isFalse();
+        assertOpen(w, List.of(DayOfWeek.MONDAY, DayOfWeek.WEDNESDAY), "10:00");
+        assertOpen(w, List.of(DayOfWeek.FRIDAY), "17:00");
+        assertShut(w, List.of(DayOfWeek.SATURDAY, DayOfWeek.SUNDAY), "10:00");
     }
 
     @Test
     void dayRangeMayWrapAroundTheWeekend() {
         var w = window("FRI-MON 09:00-18:00", "UTC");
-        for (var open : new DayOfWeek[] {DayOfWeek.FRIDAY, DayOfWeek.SATURDAY, DayOfWeek.SUNDAY, DayOfWeek.MONDAY}) {
-            assertThat(w.contains(at(open, "10:00", "UTC"))).as(open.name()).isTrue();
-        }
-        for (var shut : new DayOfWeek[] {DayOfWeek.TUESDAY, DayOfWeek.WEDNESDAY, DayOfWeek.THURSDAY}) {
-            assertThat(w.contains(at(shut, "10:00", "UTC"))).as(shut.name()).isFalse();
-        }
+        assertOpen(w, List.of(DayOfWeek.FRIDAY, DayOfWeek.SATURDAY, DayOfWeek.SUNDAY, DayOfWeek.MONDAY), "10:00");
+        assertShut(w, List.of(DayOfWeek.TUESDAY, DayOfWeek.WEDNESDAY, DayOfWeek.THURSDAY), "10:00");
     }
 
     @Test
     void commaListOpensOnTheListedDaysInAnyCaseAndSpacing() {
         for (var spec : new String[] {"MON,WED 10:00-11:00", "mon, wed 10:00-11:00", "Mon ,Wed 10:00 - 11:00"}) {
             var w = window(spec, "UTC");
-            assertThat(w.contains(at(DayOfWeek.MONDAY, "10:30", "UTC"))).as(spec).isTrue();
-            assertThat(w.contains(at(DayOfWeek.TUESDAY, "10:30", "UTC"))).as(spec).isFalse();
-            assertThat(w.contains(at(DayOfWeek.WEDNESDAY, "10:30", "UTC"))).as(spec).isTrue();
-            assertThat(w.contains(at(DayOfWeek.THURSDAY, "10:30", "UTC"))).as(spec).isFalse();
+            assertOpen(w, List.of(DayOfWeek.MONDAY, DayOfWeek.WEDNESDAY), "10:30");
+            assertShut(w, List.of(DayOfWeek.TUESDAY, DayOfWeek.THURSDAY), "10:30");
         }
     }
 
     @Test
     void listMayCombineRangesAndSingleDays() {
         var w = window("MON-TUE,FRI 10:00-11:00", "UTC");
-        assertThat(w.contains(at(DayOfWeek.MONDAY, "10:00", "UTC"))).isTrue();
-        assertThat(w.contains(at(DayOfWeek.TUESDAY, "10:00", "UTC"))).isTrue();
-        assertThat(w.contains(at(DayOfWeek.WEDNESDAY, "10:00", "UTC"))).isFalse();
-        assertThat(w.contains(at(DayOfWeek.FRIDAY, "10:00", "UTC"))).isTrue();
+        assertOpen(w, List.of(DayOfWeek.MONDAY, DayOfWeek.TUESDAY, DayOfWeek.FRIDAY), "10:00");
+        assertShut(w, List.of(DayOfWeek.WEDNESDAY), "10:00");
     }
 
     @Test
@@ -109,12 +114,8 @@ class TestWindowTest {
     @Test
     void dailyOvernightWindowIsOpenAcrossMidnightEveryDay() {
         var w = window("22:00-06:00", "UTC");
-        for (var day : DayOfWeek.values()) {
-            assertThat(w.contains(at(day, "23:00", "UTC"))).isTrue();
-            assertThat(w.contains(at(day, "05:59", "UTC"))).isTrue();
-            assertThat(w.contains(at(day, "06:00", "UTC"))).isFalse();
-            assertThat(w.contains(at(day, "12:00", "UTC"))).isFalse();
-        }
+        assertOpen(w, EVERY_DAY, "23:00", "05:59");
+        assertShut(w, EVERY_DAY, "06:00", "12:00");
     }
 
     @Test

@@ -81,51 +81,57 @@ class NextActionTest {
         assertThat(NextAction.DETERMINISTIC_FAILURES).doesNotContainAnyElementsOf(NextAction.PENDING);
     }
 
+    /** {@code hint} for each of {@code steps} while the binding is {@code binding}. */
+    private static void assertHint(Hint hint, BindingStatus binding, StepStatus... steps) {
+        for (var step : steps) {
+            assertThat(NextAction.of(step, binding)).as(step + "/" + binding).isEqualTo(hint);
+        }
+    }
+
     @Test
     void tellsToContactMaintainersAfterAPipelineFailure() {
-        assertThat(NextAction.of(StepStatus.CREATE_PIPELINE_FAILED, BindingStatus.CREATE_FAILED)).isEqualTo(Hint.CONTACT_MAINTAINERS);
-        assertThat(NextAction.of(StepStatus.HANDLE_REBASE_CONFLICT, BindingStatus.HANDLE_FAILED)).isEqualTo(Hint.CONTACT_MAINTAINERS);
-        assertThat(NextAction.of(StepStatus.BATCH_PIPELINE_FAILED, BindingStatus.HANDLE_FAILED)).isEqualTo(Hint.CONTACT_MAINTAINERS);
+        assertHint(Hint.CONTACT_MAINTAINERS, BindingStatus.CREATE_FAILED, StepStatus.CREATE_PIPELINE_FAILED);
+        assertHint(Hint.CONTACT_MAINTAINERS, BindingStatus.HANDLE_FAILED,
+                StepStatus.HANDLE_REBASE_CONFLICT, StepStatus.BATCH_PIPELINE_FAILED);
     }
 
     @Test
     void tellsToKeepWaitingAfterARecoverableFailure() {
-        assertThat(NextAction.of(StepStatus.HANDLE_MERGE_FAILED, BindingStatus.HANDLE_FAILED)).isEqualTo(Hint.KEEP_WAITING);
-        assertThat(NextAction.of(StepStatus.HANDLE_APPROVE_FAILED, BindingStatus.HANDLE_FAILED)).isEqualTo(Hint.KEEP_WAITING);
-        assertThat(NextAction.of(StepStatus.CREATE_FAILED, BindingStatus.CREATE_FAILED)).isEqualTo(Hint.KEEP_WAITING);
-        assertThat(NextAction.of(StepStatus.APPROVAL_SUBMIT_FAILED, BindingStatus.APPROVAL_FAILED)).isEqualTo(Hint.KEEP_WAITING);
+        assertHint(Hint.KEEP_WAITING, BindingStatus.HANDLE_FAILED,
+                StepStatus.HANDLE_MERGE_FAILED, StepStatus.HANDLE_APPROVE_FAILED);
+        assertHint(Hint.KEEP_WAITING, BindingStatus.CREATE_FAILED, StepStatus.CREATE_FAILED);
+        assertHint(Hint.KEEP_WAITING, BindingStatus.APPROVAL_FAILED, StepStatus.APPROVAL_SUBMIT_FAILED);
     }
 
     @Test
     void tellsToContactMaintainersWhenTheAutomaticWorkEndedAtItsDeadline() {
-        assertThat(NextAction.of(StepStatus.CREATE_PIPELINE_UNFINISHED, BindingStatus.CREATE_FAILED)).isEqualTo(Hint.CONTACT_MAINTAINERS);
-        assertThat(NextAction.of(StepStatus.HANDLE_PIPELINE_UNFINISHED, BindingStatus.HANDLE_FAILED)).isEqualTo(Hint.CONTACT_MAINTAINERS);
-        assertThat(NextAction.of(StepStatus.CREATE_GAVE_UP, BindingStatus.CREATE_FAILED)).isEqualTo(Hint.CONTACT_MAINTAINERS);
-        assertThat(NextAction.of(StepStatus.HANDLE_GAVE_UP, BindingStatus.HANDLE_FAILED)).isEqualTo(Hint.CONTACT_MAINTAINERS);
-        assertThat(NextAction.of(StepStatus.APPROVAL_SUBMIT_GAVE_UP, BindingStatus.APPROVAL_FAILED)).isEqualTo(Hint.CONTACT_MAINTAINERS);
+        assertHint(Hint.CONTACT_MAINTAINERS, BindingStatus.CREATE_FAILED,
+                StepStatus.CREATE_PIPELINE_UNFINISHED, StepStatus.CREATE_GAVE_UP);
+        assertHint(Hint.CONTACT_MAINTAINERS, BindingStatus.HANDLE_FAILED,
+                StepStatus.HANDLE_PIPELINE_UNFINISHED, StepStatus.HANDLE_GAVE_UP);
+        assertHint(Hint.CONTACT_MAINTAINERS, BindingStatus.APPROVAL_FAILED, StepStatus.APPROVAL_SUBMIT_GAVE_UP);
     }
 
     @Test
     void tellsToKeepWaitingWhenAPipelineTimedOut() {
-        assertThat(NextAction.of(StepStatus.HANDLE_PIPELINE_PENDING, BindingStatus.MERGING)).isEqualTo(Hint.KEEP_WAITING);
-        assertThat(NextAction.of(StepStatus.CREATE_PIPELINE_PENDING, BindingStatus.MR_CREATING)).isEqualTo(Hint.KEEP_WAITING);
-        assertThat(NextAction.of(StepStatus.BATCH_PENDING, BindingStatus.BATCHED)).isEqualTo(Hint.KEEP_WAITING);
+        assertHint(Hint.KEEP_WAITING, BindingStatus.MERGING, StepStatus.HANDLE_PIPELINE_PENDING);
+        assertHint(Hint.KEEP_WAITING, BindingStatus.MR_CREATING, StepStatus.CREATE_PIPELINE_PENDING);
+        assertHint(Hint.KEEP_WAITING, BindingStatus.BATCHED, StepStatus.BATCH_PENDING);
     }
 
     @Test
     void offersReapplyingOnlyWhenRejectedClosedOrReplaced() {
-        assertThat(NextAction.of(StepStatus.APPROVAL_REJECTED, BindingStatus.REJECTED)).isEqualTo(Hint.CAN_REAPPLY);
-        assertThat(NextAction.of(StepStatus.HANDLE_MR_CLOSED, BindingStatus.CLOSED)).isEqualTo(Hint.CAN_REAPPLY);
+        assertHint(Hint.CAN_REAPPLY, BindingStatus.REJECTED, StepStatus.APPROVAL_REJECTED);
         // a deterministic step does not matter once the request is closed
-        assertThat(NextAction.of(StepStatus.CREATE_PIPELINE_FAILED, BindingStatus.CLOSED)).isEqualTo(Hint.CAN_REAPPLY);
+        assertHint(Hint.CAN_REAPPLY, BindingStatus.CLOSED, StepStatus.HANDLE_MR_CLOSED, StepStatus.CREATE_PIPELINE_FAILED);
         assertThat(NextAction.of(StepStatus.APPROVAL_SUBMITTED, Optional.empty())).isEqualTo(Hint.CAN_REAPPLY);
     }
 
     @Test
     void saysNothingWhileMovingOrDone() {
-        assertThat(NextAction.of(StepStatus.CALLED_BACK, BindingStatus.VALIDATED)).isEqualTo(Hint.NONE);
-        assertThat(NextAction.of(StepStatus.APPROVAL_SUBMITTED, BindingStatus.APPROVAL_SENT)).isEqualTo(Hint.NONE);
-        assertThat(NextAction.of(StepStatus.BATCH_WAITING, BindingStatus.BATCH_WAITING)).isEqualTo(Hint.NONE);
+        assertHint(Hint.NONE, BindingStatus.VALIDATED, StepStatus.CALLED_BACK);
+        assertHint(Hint.NONE, BindingStatus.APPROVAL_SENT, StepStatus.APPROVAL_SUBMITTED);
+        assertHint(Hint.NONE, BindingStatus.BATCH_WAITING, StepStatus.BATCH_WAITING);
     }
 
     @Test

@@ -15,6 +15,11 @@ class PollingTest {
         return Duration.ofSeconds(s);
     }
 
+    /** While the pipeline runs, {@code polling} looks again {@code wait} after {@code attempt} attempts at {@code elapsed}. */
+    private static void assertPollsAgainAfter(TieredPolling polling, int attempt, Duration elapsed, Duration wait) {
+        assertThat(polling.next(PollObservation.RUNNING, attempt, elapsed)).isEqualTo(new PollDecision.PollAgain(wait));
+    }
+
     @Nested
     class Tiered {
 
@@ -23,36 +28,33 @@ class PollingTest {
 
         @Test
         void waitsTheShortIntervalAfterEachOfTheFirstShortAttemptsLooksThenTheLongOne() {
-            assertThat(polling.next(PollObservation.RUNNING, 1, seconds(0))).isEqualTo(new PollDecision.PollAgain(seconds(5)));
-            assertThat(polling.next(PollObservation.RUNNING, 2, seconds(5))).isEqualTo(new PollDecision.PollAgain(seconds(5)));
-            assertThat(polling.next(PollObservation.RUNNING, 3, seconds(10))).isEqualTo(new PollDecision.PollAgain(seconds(5)));
-            assertThat(polling.next(PollObservation.RUNNING, 4, seconds(15))).isEqualTo(new PollDecision.PollAgain(seconds(60)));
-            assertThat(polling.next(PollObservation.RUNNING, 5, seconds(75))).isEqualTo(new PollDecision.PollAgain(seconds(60)));
-            assertThat(polling.next(PollObservation.RUNNING, 100, seconds(600))).isEqualTo(new PollDecision.PollAgain(seconds(60)));
+            assertPollsAgainAfter(polling, 1, seconds(0), seconds(5));
+            assertPollsAgainAfter(polling, 2, seconds(5), seconds(5));
+            assertPollsAgainAfter(polling, 3, seconds(10), seconds(5));
+            assertPollsAgainAfter(polling, 4, seconds(15), seconds(60));
+            assertPollsAgainAfter(polling, 5, seconds(75), seconds(60));
+            assertPollsAgainAfter(polling, 100, seconds(600), seconds(60));
         }
 
         @Test
         void oneShortAttemptGivesExactlyOneShortWait() {
             var once = new TieredPolling(seconds(5), 1, seconds(60), Duration.ofMinutes(30));
-            assertThat(once.next(PollObservation.RUNNING, 1, seconds(0))).isEqualTo(new PollDecision.PollAgain(seconds(5)));
-            assertThat(once.next(PollObservation.RUNNING, 2, seconds(5))).isEqualTo(new PollDecision.PollAgain(seconds(60)));
-            assertThat(once.next(PollObservation.RUNNING, 3, seconds(65))).isEqualTo(new PollDecision.PollAgain(seconds(60)));
+            assertPollsAgainAfter(once, 1, seconds(0), seconds(5));
+            assertPollsAgainAfter(once, 2, seconds(5), seconds(60));
+            assertPollsAgainAfter(once, 3, seconds(65), seconds(60));
         }
 
         @Test
         void withoutShortAttemptsPollsAtTheLongIntervalFromTheStart() {
             var longOnly = new TieredPolling(seconds(5), 0, seconds(60), Duration.ofMinutes(30));
-            assertThat(longOnly.next(PollObservation.RUNNING, 1, seconds(0))).isEqualTo(new PollDecision.PollAgain(seconds(60)));
+            assertPollsAgainAfter(longOnly, 1, seconds(0), seconds(60));
         }
 
         @Test
         void neverWaitsPastTheTimeout() {
-            assertThat(polling.next(PollObservation.RUNNING, 10, Duration.ofMinutes(30).minusSeconds(7)))
-                    .isEqualTo(new PollDecision.PollAgain(seconds(7)));
-            assertThat(polling.next(PollObservation.RUNNING, 1, Duration.ofMinutes(30).minusSeconds(2)))
-                    .isEqualTo(new PollDecision.PollAgain(seconds(2)));
-            assertThat(polling.next(PollObservation.RUNNING, 10, Duration.ofMinutes(29)))
-                    .isEqualTo(new PollDecision.PollAgain(seconds(60)));
+            assertPollsAgainAfter(polling, 10, Duration.ofMinutes(30).minusSeconds(7), seconds(7));
+            assertPollsAgainAfter(polling, 1, Duration.ofMinutes(30).minusSeconds(2), seconds(2));
+            assertPollsAgainAfter(polling, 10, Duration.ofMinutes(29), seconds(60));
         }
 
         @Test

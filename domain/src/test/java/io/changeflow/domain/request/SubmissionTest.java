@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import org.assertj.core.groups.Tuple;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -19,6 +20,21 @@ class SubmissionTest {
 
     private static Submission submission(String operationId, String targetKey, String subjectId, String reason, String expiresAt) {
         return new Submission(operationId, targetKey, subjectId, reason, expiresAt);
+    }
+
+    /** Every field but the subject unreadable: a malformed ID and target key, a blank reason, an unreadable date. */
+    private static Submission garbled(String subjectId) {
+        return submission("not-a-uuid", "DB PROD", subjectId, " ", "someday");
+    }
+
+    /** The errors of {@link #garbled} in field order, the subject's with {@code subjectCode}. */
+    private static Tuple[] garbledErrors(String subjectCode) {
+        return new Tuple[] {
+            tuple("operationId", "INVALID_FORMAT"),
+            tuple("targetKey", "INVALID_FORMAT"),
+            tuple("subjectId", subjectCode),
+            tuple("reason", "REQUIRED"),
+            tuple("expiresAt", "INVALID_FORMAT")};
     }
 
     private static ChangeRequest valid(Submission submission) {
@@ -50,13 +66,8 @@ class SubmissionTest {
 
     @Test
     void reportsEveryFieldErrorAtOnce() {
-        var errors = errors(submission("not-a-uuid", "DB PROD", "1bob", " ", "someday"));
-        assertThat(errors).extracting(FieldError::field, FieldError::code).containsExactly(
-                tuple("operationId", "INVALID_FORMAT"),
-                tuple("targetKey", "INVALID_FORMAT"),
-                tuple("subjectId", "INVALID_FORMAT"),
-                tuple("reason", "REQUIRED"),
-                tuple("expiresAt", "INVALID_FORMAT"));
+        var errors = errors(garbled("1bob"));
+        assertThat(errors).extracting(FieldError::field, FieldError::code).containsExactly(garbledErrors("INVALID_FORMAT"));
         assertThat(errors).allSatisfy(e -> assertThat(e.message()).isNotBlank());
     }
 
@@ -90,13 +101,9 @@ class SubmissionTest {
 
     @Test
     void reportsAMissingSubjectTogetherWithTheOtherFieldErrors() {
-        var errors = errors(submission("not-a-uuid", "DB PROD", null, " ", "someday"), "E1001@x");
-        assertThat(errors).extracting(FieldError::field, FieldError::code).containsExactlyInAnyOrder(
-                tuple("operationId", "INVALID_FORMAT"),
-                tuple("targetKey", "INVALID_FORMAT"),
-                tuple("subjectId", "REQUIRED"),
-                tuple("reason", "REQUIRED"),
-                tuple("expiresAt", "INVALID_FORMAT"));
+        var errors = errors(garbled(null), "E1001@x");
+        assertThat(errors).extracting(FieldError::field, FieldError::code)
+                .containsExactlyInAnyOrder(garbledErrors("REQUIRED"));
         assertThat(errors(submission(OP, "db", null, "why", "2020-01-01"), "E1001@x"))
                 .extracting(FieldError::field, FieldError::code)
                 .containsExactlyInAnyOrder(tuple("subjectId", "REQUIRED"), tuple("expiresAt", "IN_THE_PAST"));

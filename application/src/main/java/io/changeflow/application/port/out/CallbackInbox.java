@@ -6,6 +6,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.OptionalLong;
 import java.util.Set;
+import java.util.function.Supplier;
 
 /**
  * Deliveries of external callbacks: deduplication by the callback's own ID, and the deploy
@@ -27,6 +28,23 @@ public interface CallbackInbox {
 
     /** Forgets a delivery whose processing failed, so the sender's retry is processed. */
     void forget(String source, String deliveryId);
+
+    /**
+     * Processes a delivery once: {@code process} for its first delivery ({@link #firstDelivery}), which is forgotten
+     * again if {@code process} throws ({@link #forget}, so the sender's retry is processed); {@code repeat} for a
+     * duplicate.
+     */
+    default <T> T processOnce(String source, String deliveryId, Supplier<T> process, Supplier<T> repeat) {
+        if (!firstDelivery(source, deliveryId)) {
+            return repeat.get();
+        }
+        try {
+            return process.get();
+        } catch (RuntimeException e) {
+            forget(source, deliveryId);
+            throw e;
+        }
+    }
 
     /**
      * Stores a deploy report. Idempotent by {@code deliveryId}: a second delivery with the same ID is

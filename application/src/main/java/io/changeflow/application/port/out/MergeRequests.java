@@ -1,5 +1,6 @@
 package io.changeflow.application.port.out;
 
+import io.changeflow.domain.batch.Settlement;
 import io.changeflow.domain.mr.MergeRequestState;
 import java.util.Collections;
 import java.util.LinkedHashSet;
@@ -298,6 +299,20 @@ public interface MergeRequests {
 
     /** Closes the merge request; already closed or merged is not an error. */
     void close(String project, long iid);
+
+    /**
+     * Closes the merge request if it still needs closing ({@link Settlement#needsClose}) and answers its state:
+     * read again after the close, or as first read when there was nothing to close. Merged wins over closed: the
+     * caller reads the answer with {@link Settlement#afterReread}.
+     */
+    default MergeRequestState closeAndReread(String project, long iid) {
+        var before = get(project, iid).state();
+        if (!Settlement.needsClose(before)) {
+            return before;
+        }
+        close(project, iid);
+        return get(project, iid).state();
+    }
 
     /**
      * Reopens a merge request closed without merging (its source branch must exist); an open one is left as it is.

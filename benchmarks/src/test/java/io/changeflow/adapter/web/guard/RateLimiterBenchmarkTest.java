@@ -27,10 +27,7 @@ class RateLimiterBenchmarkTest {
 
     @Test
     void steadyRegimeOffersEachKeyItsLimit() {
-        var benchmark = new RateLimiterBenchmark();
-        benchmark.keys = 100;
-        benchmark.regime = "steady";
-        benchmark.setUp();
+        var benchmark = setUp(100, "steady");
         var caller = caller(0, 1);
         for (var i = 0; i < 100 * RateLimiterBenchmark.LIMIT * 3; i++) {
             benchmark.slidingWindow_1thread(caller);
@@ -42,16 +39,21 @@ class RateLimiterBenchmarkTest {
 
     @Test
     void floodRegimeRefusesAfterTheLimit() {
-        var benchmark = new RateLimiterBenchmark();
-        benchmark.keys = 1;
-        benchmark.regime = "flood";
-        benchmark.setUp();
+        var benchmark = setUp(1, "flood");
         var caller = caller(0, 1);
         for (var i = 0; i < 100; i++) {
             benchmark.slidingWindow_1thread(caller);
         }
         assertThat(caller.allowed).isEqualTo(RateLimiterBenchmark.LIMIT);
         assertThat(caller.refused).isEqualTo(100 - RateLimiterBenchmark.LIMIT);
+    }
+
+    private static RateLimiterBenchmark setUp(int keys, String regime) {
+        var benchmark = new RateLimiterBenchmark();
+        benchmark.keys = keys;
+        benchmark.regime = regime;
+        benchmark.setUp();
+        return benchmark;
     }
 
     private static RateLimiterBenchmark.Caller caller(int index, int count) {

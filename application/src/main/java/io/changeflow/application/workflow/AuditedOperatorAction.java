@@ -1,12 +1,15 @@
-package io.changeflow.application.deploy;
+package io.changeflow.application.workflow;
 
 import io.changeflow.application.port.out.AuditLog;
 import io.changeflow.application.port.out.Operations;
 import io.changeflow.domain.operation.Operation;
 import io.changeflow.domain.request.OperationId;
 import io.changeflow.domain.state.BindingStatus;
+import io.changeflow.domain.state.Transitions;
+import io.changeflow.domain.state.WorkflowEvent;
 import java.time.Clock;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.TreeMap;
@@ -15,17 +18,18 @@ import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
- * What the operators' deploy actions share: the request as sent, the look-up of the operation and
- * the audit entry of every answer (masked parameters plus the result's name).
+ * What the operators' actions on one request share: the request as sent, the look-up of the operation and
+ * the audit entry of an answer (masked parameters plus the result's name), under the action's name.
  */
-final class OperatorDeployAction {
+public final class AuditedOperatorAction {
 
     private final Operations operations;
     private final AuditLog audit;
     private final Clock clock;
     private final String action;
 
-    OperatorDeployAction(Operations operations, AuditLog audit, Clock clock, String action) {
+    /** @param action the audit action; the entry's ID starts with it in lower case */
+    public AuditedOperatorAction(Operations operations, AuditLog audit, Clock clock, String action) {
         this.operations = operations;
         this.audit = audit;
         this.clock = clock;
@@ -33,26 +37,36 @@ final class OperatorDeployAction {
     }
 
     /** {@code notFound} for an unknown or malformed ID (not audited: there is no subject); else {@code act}, audited. */
-    <R> R run(DeployActionCommand command, Supplier<R> notFound, Function<Operation, R> act) {
+    public <R> R run(OperatorCommand command, Supplier<R> notFound, Function<Operation, R> act) {
         var found = OperationId.parse(command.operationId()).flatMap(operations::find);
         if (found.isEmpty()) {
             return notFound.get();
         }
         var result = Objects.requireNonNull(act.apply(found.get()), "result");
-        var parameters = new TreeMap<>(command.parameters());
-        parameters.put("result", result.getClass().getSimpleName());
-        audit.record(new AuditLog.Entry(action.toLowerCase(Locale.ROOT) + ":" + UUID.randomUUID(), command.operator(),
-                action, found.get().id().value(), parameters, clock.instant()));
+        record(command, found.get().id(), result);
         return result;
     }
 
+    /** Writes the audit entry of {@code result}, the answer to {@code command} on the request {@code id}. */
+    public void record(OperatorCommand command, OperationId id, Object result) {
+        var parameters = new TreeMap<>(command.parameters() == null ? Map.<String, String>of() : command.parameters());
+        parameters.put("result", result.getClass().getSimpleName());
+        audit.record(new AuditLog.Entry(action.toLowerCase(Locale.ROOT) + ":" + UUID.randomUUID(), command.operator(),
+                action, id.value(), parameters, clock.instant()));
+    }
+
     /** The request's binding status as it is now, read again (after a write that lost a race). */
-    Optional<BindingStatus> bindingNow(OperationId id) {
+    public Optional<BindingStatus> bindingNow(OperationId id) {
         return operations.find(id).flatMap(Operation::binding);
     }
 
+    /** Whether the table allows {@code event} from the binding status {@code binding}. */
+    public static boolean allowedFrom(WorkflowEvent event, Optional<BindingStatus> binding) {
+        return binding.filter(Transitions.bindingsAllowing(event)::contains).isPresent();
+    }
+
     /** The binding status now, as a person reads it. */
-    static String describe(Optional<BindingStatus> binding) {
+    public static String describe(Optional<BindingStatus> binding) {
         return binding.map(Enum::name).orElse("replaced by a newer request");
     }
 }
