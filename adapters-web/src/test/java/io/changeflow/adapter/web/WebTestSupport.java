@@ -149,9 +149,7 @@ abstract class WebTestSupport {
 
     /** Runs {@code id} through its approval (APPROVED), merge and deploy report: its change is in effect. */
     OperationId approvedAndDeployed(OperationId id) {
-        app.queue.runUntilIdle();
-        app.decide(id, Decision.APPROVED);
-        app.queue.runUntilIdle();
+        app.approveAndRun(id);
         app.deployed(id);
         return id;
     }
