@@ -17,9 +17,13 @@ import org.junit.jupiter.api.Test;
  */
 class CatalogPropertiesTest {
 
-    private static CatalogProperties.Entry entry(String key, String pipeline) {
+    private static CatalogProperties.Entry entry(String key, String pipeline, String removals) {
         return new CatalogProperties.Entry(key, null, null, "platform/access-config", "grants/" + key + ".txt", false, null,
-                pipeline, null);
+                pipeline, removals);
+    }
+
+    private static CatalogProperties.Entry entry(String key, String pipeline) {
+        return entry(key, pipeline, null);
     }
 
     @Test
@@ -36,8 +40,7 @@ class CatalogPropertiesTest {
     }
 
     private static CatalogProperties.Entry removals(String key, String removals) {
-        return new CatalogProperties.Entry(key, null, null, "platform/access-config", "grants/" + key + ".txt", false, null,
-                null, removals);
+        return entry(key, null, removals);
     }
 
     @Test

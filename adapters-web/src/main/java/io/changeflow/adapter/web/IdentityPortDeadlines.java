@@ -41,20 +41,15 @@ public final class IdentityPortDeadlines implements BeanPostProcessor {
         return bean;
     }
 
-    /** {@link Permissions} with a deadline and a bulkhead. */
-    static final class TimeBoxedPermissions implements Permissions, AutoCloseable {
+    /** A port's {@code delegate} behind a deadline and a bulkhead ({@code calls}), closed with it. */
+    abstract static class TimeBoxedPort<P> implements AutoCloseable {
 
-        private final Permissions delegate;
-        private final TimeBoxedCalls calls;
+        final P delegate;
+        final TimeBoxedCalls calls;
 
-        TimeBoxedPermissions(Permissions delegate, TimeBoxedCalls calls) {
+        TimeBoxedPort(P delegate, TimeBoxedCalls calls) {
             this.delegate = delegate;
             this.calls = calls;
-        }
-
-        @Override
-        public Set<String> granted(Identity identity, Set<String> ruleCodes) {
-            return calls.callOrThrow(() -> delegate.granted(identity, ruleCodes));
         }
 
         @Override
@@ -63,25 +58,29 @@ public final class IdentityPortDeadlines implements BeanPostProcessor {
         }
     }
 
-    /** {@link Directory} with a deadline and a bulkhead. */
-    static final class TimeBoxedDirectory implements Directory, AutoCloseable {
+    /** {@link Permissions} with a deadline and a bulkhead. */
+    static final class TimeBoxedPermissions extends TimeBoxedPort<Permissions> implements Permissions {
 
-        private final Directory delegate;
-        private final TimeBoxedCalls calls;
+        TimeBoxedPermissions(Permissions delegate, TimeBoxedCalls calls) {
+            super(delegate, calls);
+        }
+
+        @Override
+        public Set<String> granted(Identity identity, Set<String> ruleCodes) {
+            return calls.callOrThrow(() -> delegate.granted(identity, ruleCodes));
+        }
+    }
+
+    /** {@link Directory} with a deadline and a bulkhead. */
+    static final class TimeBoxedDirectory extends TimeBoxedPort<Directory> implements Directory {
 
         TimeBoxedDirectory(Directory delegate, TimeBoxedCalls calls) {
-            this.delegate = delegate;
-            this.calls = calls;
+            super(delegate, calls);
         }
 
         @Override
         public Optional<String> accountOf(String employeeId) {
             return calls.callOrThrow(() -> delegate.accountOf(employeeId));
-        }
-
-        @Override
-        public void close() {
-            calls.close();
         }
     }
 

@@ -40,9 +40,8 @@ class BatchesWebTest extends WebTestSupport {
     @BeforeEach
     void anOperatorAndAPartitionOfThisTest() {
         permissions.grant("otto", "ops.operator");
-        var n = SEQUENCE.incrementAndGet();
-        partition = "web-batches-" + n;
-        target = batchableTarget(partition, "web-batch-target-" + n);
+        partition = "web-batches-" + SEQUENCE.incrementAndGet();
+        target = batchableTarget(partition);
     }
 
     /** An approved request of this test's partition, waiting for a batch round. */
@@ -57,8 +56,7 @@ class BatchesWebTest extends WebTestSupport {
     /** A round started over HTTP by otto: the claimed batch. */
     private Batch claimedOverHttp() throws Exception {
         var body = mvc.perform(as(round(), "otto"))
-                .andExpect(status().isOk())
-                .andExpect(jsonPath("$.code").value("CLAIMED"))
+                .andExpect(answers(status().isOk(), "CLAIMED"))
                 .andReturn().getResponse().getContentAsString();
         var batchId = JsonMapper.builder().build().readTree(body).get("data").get("batchId").longValue();
         return app.batches.find(batchId).orElseThrow();
@@ -89,8 +87,7 @@ class BatchesWebTest extends WebTestSupport {
         var second = waiting();
 
         var body = mvc.perform(as(round().param(OperatorParameters.RESERVED, "mallory").param("reason", "release day"), "otto"))
-                .andExpect(status().isOk())
-                .andExpect(jsonPath("$.code").value("CLAIMED"))
+                .andExpect(answers(status().isOk(), "CLAIMED"))
                 .andExpect(jsonPath("$.data.partition").value(partition))
                 .andExpect(jsonPath("$.data.batchId").isNumber())
                 .andExpect(jsonPath("$.data.members").value(Matchers.contains(first.value(), second.value())))
@@ -122,8 +119,7 @@ class BatchesWebTest extends WebTestSupport {
         var late = waiting();
 
         mvc.perform(as(round(), "otto"))
-                .andExpect(status().isOk())
-                .andExpect(jsonPath("$.code").value("SLOT_OCCUPIED"))
+                .andExpect(answers(status().isOk(), "SLOT_OCCUPIED"))
                 .andExpect(jsonPath("$.data.batchId").value(Matchers.nullValue()));
 
         assertThat(app.batches.isWaiting(late)).isTrue();
@@ -137,8 +133,7 @@ class BatchesWebTest extends WebTestSupport {
     void aRoundInAPartitionWhereNothingWaitsAnswersNothingToClaim() throws Exception {
         var claims = app.batches.claims();
         mvc.perform(as(round(), "otto"))
-                .andExpect(status().isOk())
-                .andExpect(jsonPath("$.code").value("NOTHING_TO_CLAIM"))
+                .andExpect(answers(status().isOk(), "NOTHING_TO_CLAIM"))
                 .andExpect(jsonPath("$.data.partition").value(partition));
         assertThat(app.batches.claims()).isEqualTo(claims);
     }
@@ -150,8 +145,7 @@ class BatchesWebTest extends WebTestSupport {
                 .andExpect(jsonPath("$.data.partition").value(Target.DEFAULT_PARTITION));
         var audited = app.audit.all().size();
         mvc.perform(as(post("/ops/batch-rounds").param("partition", "p".repeat(65)), "otto"))
-                .andExpect(status().isBadRequest())
-                .andExpect(jsonPath("$.code").value("INVALID_REQUEST"))
+                .andExpect(answers(status().isBadRequest(), "INVALID_REQUEST"))
                 .andExpect(jsonPath("$.data.fieldErrors[0].field").value("partition"));
         assertThat(app.audit.all()).hasSize(audited);
     }
@@ -162,8 +156,7 @@ class BatchesWebTest extends WebTestSupport {
         var mr = batch.mergeRequest().orElseThrow();
 
         mvc.perform(as(settle(batch.id()).param("reason", "stuck since lunch"), "otto"))
-                .andExpect(status().isOk())
-                .andExpect(jsonPath("$.code").value("SETTLED"))
+                .andExpect(answers(status().isOk(), "SETTLED"))
                 .andExpect(jsonPath("$.data.batchId").value(batch.id()))
                 .andExpect(jsonPath("$.data.outcome").value("FAILED"))
                 .andExpect(jsonPath("$.data.batchStatus").value("FAILED"))
@@ -191,8 +184,7 @@ class BatchesWebTest extends WebTestSupport {
         var settlements = app.batches.settlements();
 
         mvc.perform(as(settle(batch.id()), "otto"))
-                .andExpect(status().isConflict())
-                .andExpect(jsonPath("$.code").value("ALREADY_SETTLED"))
+                .andExpect(answers(status().isConflict(), "ALREADY_SETTLED"))
                 .andExpect(jsonPath("$.data").value(Matchers.nullValue()));
 
         assertThat(app.gitlab.closes()).isEqualTo(closes);
@@ -206,8 +198,7 @@ class BatchesWebTest extends WebTestSupport {
         app.gitlab.beforeNext("close", () -> app.gitlab.mergeExternally(mr.project(), mr.iid()));
 
         mvc.perform(as(settle(batch.id()), "otto"))
-                .andExpect(status().isOk())
-                .andExpect(jsonPath("$.code").value("SETTLED"))
+                .andExpect(answers(status().isOk(), "SETTLED"))
                 .andExpect(jsonPath("$.data.outcome").value("MERGED_WINS"))
                 .andExpect(jsonPath("$.data.batchStatus").value("SUCCEEDED"));
 
@@ -220,8 +211,7 @@ class BatchesWebTest extends WebTestSupport {
         app.gitlab.failNext("get", ExternalCallException.status("gitlab", 503, "Service Unavailable"));
 
         mvc.perform(as(settle(batch.id()), "otto"))
-                .andExpect(status().isOk())
-                .andExpect(jsonPath("$.code").value("SETTLED"))
+                .andExpect(answers(status().isOk(), "SETTLED"))
                 .andExpect(jsonPath("$.data.outcome").value("RETRY_LATER"))
                 .andExpect(jsonPath("$.data.batchStatus").value(Matchers.nullValue()))
                 .andExpect(jsonPath("$.message").value(Matchers.containsString("GitLab")));
@@ -234,11 +224,9 @@ class BatchesWebTest extends WebTestSupport {
     @Test
     void settlingAnUnknownOrMalformedBatchIs404() throws Exception {
         mvc.perform(as(settle(Long.MAX_VALUE), "otto"))
-                .andExpect(status().isNotFound())
-                .andExpect(jsonPath("$.code").value("NOT_FOUND"));
+                .andExpect(answers(status().isNotFound(), "NOT_FOUND"));
         mvc.perform(as(post("/ops/batches/twelve/settle"), "otto"))
-                .andExpect(status().isNotFound())
-                .andExpect(jsonPath("$.code").value("NOT_FOUND"));
+                .andExpect(answers(status().isNotFound(), "NOT_FOUND"));
     }
 
     @Test
@@ -292,14 +280,11 @@ class BatchesWebTest extends WebTestSupport {
                 .andExpect(status().isOk())
                 .andExpect(jsonPath("$.data.length()").value(0));
         mvc.perform(as(get("/ops/batches").param("status", "MERGED"), "otto"))
-                .andExpect(status().isBadRequest())
-                .andExpect(jsonPath("$.code").value("INVALID_REQUEST"))
-                .andExpect(jsonPath("$.data.fieldErrors[0].field").value("status"))
-                .andExpect(jsonPath("$.data.fieldErrors[0].code").value("INVALID_VALUE"));
+                .andExpect(answers(status().isBadRequest(), "INVALID_REQUEST"))
+                .andExpect(firstFieldError("status", "INVALID_VALUE"));
         mvc.perform(as(get("/ops/batches").param("partition", "p".repeat(65)), "otto"))
                 .andExpect(status().isBadRequest())
-                .andExpect(jsonPath("$.data.fieldErrors[0].field").value("partition"))
-                .andExpect(jsonPath("$.data.fieldErrors[0].code").value("INVALID_VALUE"));
+                .andExpect(firstFieldError("partition", "INVALID_VALUE"));
     }
 
     @Test
@@ -310,9 +295,8 @@ class BatchesWebTest extends WebTestSupport {
         var settlements = app.batches.settlements();
         var audited = app.audit.all().size();
         for (var request : requests) {
-            mvc.perform(request).andExpect(status().isUnauthorized()).andExpect(jsonPath("$.code").value("UNAUTHENTICATED"));
-            mvc.perform(as(request, "alice")).andExpect(status().isForbidden())
-                    .andExpect(jsonPath("$.code").value("ACCESS_DENIED"))
+            mvc.perform(request).andExpect(answers(status().isUnauthorized(), "UNAUTHENTICATED"));
+            mvc.perform(as(request, "alice")).andExpect(answers(status().isForbidden(), "ACCESS_DENIED"))
                     .andExpect(jsonPath("$.message").value("Access denied"));
         }
         assertThat(app.batches.claims()).isEqualTo(claims);

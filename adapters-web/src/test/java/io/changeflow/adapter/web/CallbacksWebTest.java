@@ -6,7 +6,6 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
 import io.changeflow.adapter.web.metrics.MeterNames;
-import io.changeflow.application.callback.HandleApprovalCallback.Decision;
 import io.changeflow.application.callback.HandleApprovalCallback;
 import io.changeflow.application.fake.FakeTargets;
 import io.changeflow.application.fake.InMemoryChangeflow;
@@ -16,7 +15,6 @@ import io.changeflow.domain.state.BindingStatus;
 import java.net.http.HttpRequest;
 import java.time.Duration;
 import java.util.UUID;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.hamcrest.Matchers;
 import org.junit.jupiter.api.Test;
 import org.springframework.test.web.servlet.ResultActions;
@@ -25,22 +23,12 @@ import org.springframework.test.web.servlet.request.MockHttpServletRequestBuilde
 /** Signed callbacks: verified on the raw bytes before anything is parsed or stored, then the use cases. */
 class CallbacksWebTest extends WebTestSupport {
 
-    private static final AtomicInteger PEOPLE = new AtomicInteger();
-
     private static MockHttpServletRequestBuilder approval() {
         return post("/callbacks/approval");
     }
 
     private static MockHttpServletRequestBuilder deploy() {
         return post("/callbacks/deploy");
-    }
-
-    /** A request waiting for its approver (create-first: its merge request exists). */
-    private OperationId awaitingApproval() {
-        var id = app.submitAccepted(FakeTargets.SINGLE, "cb" + PEOPLE.incrementAndGet());
-        app.queue.runUntilIdle();
-        assertThat(app.op(id).binding()).contains(BindingStatus.APPROVAL_SENT);
-        return id;
     }
 
     private String decision(String requestId, OperationId id, String result) {
@@ -52,17 +40,26 @@ class CallbacksWebTest extends WebTestSupport {
         return "apr-cb-" + UUID.randomUUID();
     }
 
+    /** A request awaiting its approver, a new requestId, its APPROVED decision and the state writes so far. */
+    private record Delivery(OperationId id, String requestId, String body, int writes) {}
+
+    private Delivery anApprovalDelivery() {
+        var id = awaitingApproval();
+        var requestId = newRequestId();
+        var writes = app.operations.writes();
+        return new Delivery(id, requestId, decision(requestId, id, "APPROVED"), writes);
+    }
+
     /** The use case never saw the delivery: no state write, and its requestId is still unknown to the inbox. */
-    private void assertNothingProcessed(int writesBefore, OperationId id, String requestId) {
-        assertThat(app.operations.writes()).isEqualTo(writesBefore);
-        assertThat(app.op(id).binding()).contains(BindingStatus.APPROVAL_SENT);
-        assertThat(app.inbox.firstDelivery(HandleApprovalCallback.SOURCE, requestId)).as("never recorded").isTrue();
-        app.inbox.forget(HandleApprovalCallback.SOURCE, requestId);
+    private void assertNothingProcessed(Delivery delivery) {
+        assertThat(app.operations.writes()).isEqualTo(delivery.writes());
+        assertThat(app.op(delivery.id()).binding()).contains(BindingStatus.APPROVAL_SENT);
+        assertThat(app.inbox.firstDelivery(HandleApprovalCallback.SOURCE, delivery.requestId())).as("never recorded").isTrue();
+        app.inbox.forget(HandleApprovalCallback.SOURCE, delivery.requestId());
     }
 
     private static void expectInvalidSignature(ResultActions result) throws Exception {
-        result.andExpect(status().isUnauthorized())
-                .andExpect(jsonPath("$.code").value("INVALID_SIGNATURE"))
+        result.andExpect(answers(status().isUnauthorized(), "INVALID_SIGNATURE"))
                 .andExpect(jsonPath("$.data").value(Matchers.nullValue()));
     }
 
@@ -70,8 +67,7 @@ class CallbacksWebTest extends WebTestSupport {
     void aValidlySignedApprovalIsProcessedAndMovesTheRequestOn() throws Exception {
         var id = awaitingApproval();
         mvc.perform(webhooks.approval(decision(newRequestId(), id, "APPROVED")).applyTo(approval()))
-                .andExpect(status().isOk())
-                .andExpect(jsonPath("$.code").value("PROCESSED"))
+                .andExpect(answers(status().isOk(), "PROCESSED"))
                 .andExpect(jsonPath("$.traceId").isNotEmpty());
         assertThat(app.op(id).binding()).contains(BindingStatus.MERGING);
     }
@@ -80,13 +76,12 @@ class CallbacksWebTest extends WebTestSupport {
     void theSameDeliveryAgainIsDuplicateAndALateOneForAFinishedWaitIsIgnoredStale() throws Exception {
         var id = awaitingApproval();
         var signed = webhooks.approval(decision(newRequestId(), id, "REJECTED"));
-        mvc.perform(signed.applyTo(approval())).andExpect(status().isOk()).andExpect(jsonPath("$.code").value("PROCESSED"));
+        mvc.perform(signed.applyTo(approval())).andExpect(answers(status().isOk(), "PROCESSED"));
         assertThat(app.op(id).binding()).contains(BindingStatus.REJECTED);
 
-        mvc.perform(signed.applyTo(approval())).andExpect(status().isOk()).andExpect(jsonPath("$.code").value("DUPLICATE"));
+        mvc.perform(signed.applyTo(approval())).andExpect(answers(status().isOk(), "DUPLICATE"));
         mvc.perform(webhooks.approval(decision(newRequestId(), id, "APPROVED")).applyTo(approval()))
-                .andExpect(status().isOk())
-                .andExpect(jsonPath("$.code").value("IGNORED_STALE"));
+                .andExpect(answers(status().isOk(), "IGNORED_STALE"));
         assertThat(app.op(id).binding()).contains(BindingStatus.REJECTED);
     }
 
@@ -94,29 +89,25 @@ class CallbacksWebTest extends WebTestSupport {
     void aCallbackForAnUnknownOperationIsIgnoredStale() throws Exception {
         var body = "{\"requestId\":\"" + newRequestId() + "\",\"operationId\":\"" + InMemoryChangeflow.newOperationId()
                 + "\",\"result\":\"APPROVED\"}";
-        mvc.perform(webhooks.approval(body).applyTo(approval())).andExpect(status().isOk())
-                .andExpect(jsonPath("$.code").value("IGNORED_STALE"));
+        mvc.perform(webhooks.approval(body).applyTo(approval())).andExpect(answers(status().isOk(), "IGNORED_STALE"));
     }
 
     @Test
     void aTamperedBodyIs401AndNothingIsProcessed() throws Exception {
-        var id = awaitingApproval();
-        var requestId = newRequestId();
-        var writes = app.operations.writes();
-        var signed = webhooks.approval(decision(requestId, id, "REJECTED"));
-        expectInvalidSignature(mvc.perform(signed.withBody(decision(requestId, id, "APPROVED")).applyTo(approval())));
-        expectInvalidSignature(mvc.perform(signed.withBody(decision(requestId, id, "REJECTED") + " ").applyTo(approval())));
-        assertNothingProcessed(writes, id, requestId);
+        var delivery = anApprovalDelivery();
+        var rejected = decision(delivery.requestId(), delivery.id(), "REJECTED");
+        var signed = webhooks.approval(rejected);
+        expectInvalidSignature(mvc.perform(signed.withBody(delivery.body()).applyTo(approval())));
+        expectInvalidSignature(mvc.perform(signed.withBody(rejected + " ").applyTo(approval())));
+        assertNothingProcessed(delivery);
         assertThat(registry.count(MeterNames.CALLBACKS_REFUSED, "source", "approval", "reason", "invalid_signature"))
                 .as("what the signature-failure alert counts").isEqualTo(2);
     }
 
     @Test
     void missingOrMalformedSignatureHeadersAre401AndNothingIsProcessed() throws Exception {
-        var id = awaitingApproval();
-        var requestId = newRequestId();
-        var writes = app.operations.writes();
-        var body = decision(requestId, id, "APPROVED");
+        var delivery = anApprovalDelivery();
+        var body = delivery.body();
         var signed = webhooks.approval(body);
         expectInvalidSignature(mvc.perform(approval().contentType("application/json").content(body)));
         expectInvalidSignature(mvc.perform(approval().contentType("application/json").content(body)
@@ -129,33 +120,29 @@ class CallbacksWebTest extends WebTestSupport {
         expectInvalidSignature(mvc.perform(approval().contentType("application/json").content(body)
                 .header("webhook-id", signed.id()).header("webhook-id", "msg_other")
                 .header("webhook-timestamp", signed.timestamp()).header("webhook-signature", signed.signature())));
-        assertNothingProcessed(writes, id, requestId);
+        assertNothingProcessed(delivery);
     }
 
     @Test
     void aSignatureMadeWithAnotherSecretIs401AndNothingIsProcessed() throws Exception {
-        var id = awaitingApproval();
-        var requestId = newRequestId();
-        var writes = app.operations.writes();
-        var body = decision(requestId, id, "APPROVED");
+        var delivery = anApprovalDelivery();
+        var body = delivery.body();
         expectInvalidSignature(mvc.perform(TestWebhooks.sign(TestWebhooks.WRONG_SECRET, body, clock.instant()).applyTo(approval())));
         expectInvalidSignature(mvc.perform(TestWebhooks.sign(TestWebhooks.DEPLOY_SECRET, body, clock.instant()).applyTo(approval())));
-        assertNothingProcessed(writes, id, requestId);
+        assertNothingProcessed(delivery);
     }
 
     @Test
     void aTimestampOutsideTheFiveMinuteToleranceIs401AndNothingIsProcessed() throws Exception {
-        var id = awaitingApproval();
-        var requestId = newRequestId();
-        var writes = app.operations.writes();
-        var body = decision(requestId, id, "APPROVED");
+        var delivery = anApprovalDelivery();
+        var body = delivery.body();
         expectInvalidSignature(mvc.perform(TestWebhooks.sign(TestWebhooks.APPROVAL_SECRET, body,
                 clock.instant().minus(Duration.ofMinutes(6))).applyTo(approval())));
         expectInvalidSignature(mvc.perform(TestWebhooks.sign(TestWebhooks.APPROVAL_SECRET, body,
                 clock.instant().plus(Duration.ofMinutes(6))).applyTo(approval())));
-        assertNothingProcessed(writes, id, requestId);
+        assertNothingProcessed(delivery);
         mvc.perform(TestWebhooks.sign(TestWebhooks.APPROVAL_SECRET, body, clock.instant().minus(Duration.ofMinutes(4)))
-                .applyTo(approval())).andExpect(status().isOk()).andExpect(jsonPath("$.code").value("PROCESSED"));
+                .applyTo(approval())).andExpect(answers(status().isOk(), "PROCESSED"));
     }
 
     @Test
@@ -166,21 +153,18 @@ class CallbacksWebTest extends WebTestSupport {
         var rotated = TestWebhooks.sign(TestWebhooks.WRONG_SECRET, "x", clock.instant());
         var bothSignatures = new TestWebhooks.Signed(old.id(), old.timestamp(), rotated.signature() + " " + old.signature(),
                 old.body());
-        mvc.perform(bothSignatures.applyTo(approval())).andExpect(status().isOk()).andExpect(jsonPath("$.code").value("PROCESSED"));
+        mvc.perform(bothSignatures.applyTo(approval())).andExpect(answers(status().isOk(), "PROCESSED"));
     }
 
     @Test
     void withoutAConfiguredSecretEveryCallbackIsRefused503AndNothingIsProcessed() throws Exception {
-        var id = awaitingApproval();
-        var requestId = newRequestId();
-        var writes = app.operations.writes();
+        var delivery = anApprovalDelivery();
         webhooks.secrets(Source.APPROVAL);
-        mvc.perform(webhooks.approval(decision(requestId, id, "APPROVED")).applyTo(approval()))
-                .andExpect(status().isServiceUnavailable())
-                .andExpect(jsonPath("$.code").value("UNAVAILABLE"));
-        mvc.perform(approval().contentType("application/json").content(decision(requestId, id, "APPROVED")))
+        mvc.perform(webhooks.approval(delivery.body()).applyTo(approval()))
+                .andExpect(answers(status().isServiceUnavailable(), "UNAVAILABLE"));
+        mvc.perform(approval().contentType("application/json").content(delivery.body()))
                 .andExpect(status().isServiceUnavailable());
-        assertNothingProcessed(writes, id, requestId);
+        assertNothingProcessed(delivery);
         assertThat(registry.count(MeterNames.CALLBACKS_REFUSED, "source", "approval", "reason", "not_configured"))
                 .isEqualTo(2);
         assertThat(registry.count(MeterNames.CALLBACKS_REFUSED, "source", "approval", "reason", "invalid_signature"))
@@ -190,13 +174,11 @@ class CallbacksWebTest extends WebTestSupport {
     @Test
     void aSignedBodyThatIsNotTheExpectedJsonIs400() throws Exception {
         mvc.perform(webhooks.approval("{not json").applyTo(approval()))
-                .andExpect(status().isBadRequest())
-                .andExpect(jsonPath("$.code").value("INVALID_REQUEST"));
+                .andExpect(answers(status().isBadRequest(), "INVALID_REQUEST"));
         mvc.perform(webhooks.approval("[1,2]").applyTo(approval())).andExpect(status().isBadRequest());
         mvc.perform(webhooks.approval("{\"requestId\":\"r1\",\"result\":\"MAYBE\"}").applyTo(approval()))
                 .andExpect(status().isBadRequest())
-                .andExpect(jsonPath("$.data.fieldErrors[0].field").value("result"))
-                .andExpect(jsonPath("$.data.fieldErrors[0].code").value("INVALID_VALUE"));
+                .andExpect(firstFieldError("result", "INVALID_VALUE"));
         mvc.perform(webhooks.approval("{\"operationId\":\"x\"}").applyTo(approval()))
                 .andExpect(status().isBadRequest())
                 .andExpect(jsonPath("$.data.fieldErrors[?(@.field=='requestId')].code").value("REQUIRED"))
@@ -212,32 +194,27 @@ class CallbacksWebTest extends WebTestSupport {
         var signed = webhooks.approval(decision(newRequestId(), id, "APPROVED"));
         app.operations.failNextWrite(new IllegalStateException("UPDATE binding SET status = 'MERGING' failed: deadlock"));
         mvc.perform(signed.applyTo(approval()))
-                .andExpect(status().isInternalServerError())
-                .andExpect(jsonPath("$.code").value("INTERNAL_ERROR"));
+                .andExpect(answers(status().isInternalServerError(), "INTERNAL_ERROR"));
         assertThat(app.op(id).binding()).contains(BindingStatus.APPROVAL_SENT);
 
-        mvc.perform(signed.applyTo(approval())).andExpect(status().isOk()).andExpect(jsonPath("$.code").value("PROCESSED"));
+        mvc.perform(signed.applyTo(approval())).andExpect(answers(status().isOk(), "PROCESSED"));
         assertThat(app.op(id).binding()).contains(BindingStatus.MERGING);
     }
 
     @Test
     void aValidDeployReportAdvancesTheMergedRequestAndItsRepeatIsDuplicate() throws Exception {
-        var id = awaitingApproval();
-        app.decide(id, Decision.APPROVED);
-        app.queue.runUntilIdle();
+        var id = merged();
         assertThat(app.op(id).binding()).contains(BindingStatus.MERGED);
         var body = "{\"projectId\":\"" + FakeTargets.PROJECT + "\",\"mrIid\":" + app.mr(id).iid()
                 + ",\"status\":\"success\",\"operationIds\":[\"" + id.value() + "\"]}";
         var signed = webhooks.deploy(body);
 
         mvc.perform(signed.applyTo(deploy()))
-                .andExpect(status().isOk())
-                .andExpect(jsonPath("$.code").value("PROCESSED"))
+                .andExpect(answers(status().isOk(), "PROCESSED"))
                 .andExpect(jsonPath("$.data.advanced").value(1));
         assertThat(app.op(id).binding()).contains(BindingStatus.VALIDATED);
         mvc.perform(signed.applyTo(deploy()))
-                .andExpect(status().isOk())
-                .andExpect(jsonPath("$.code").value("DUPLICATE"))
+                .andExpect(answers(status().isOk(), "DUPLICATE"))
                 .andExpect(jsonPath("$.data.advanced").value(0));
     }
 
@@ -256,21 +233,17 @@ class CallbacksWebTest extends WebTestSupport {
                 + "\", \"result\": \"WITHDRAWN\", \"note\": \"caf\u00e9 \u2713\" }";
         var signed = webhooks.approval(body);
         var tampered = send(signed.withBody(body.replace("WITHDRAWN", "APPROVED")).applyTo(HttpRequest.newBuilder(uri("/callbacks/approval"))));
-        assertThat(tampered.statusCode()).isEqualTo(401);
-        assertThat(tampered.body()).contains("\"code\":\"INVALID_SIGNATURE\"");
+        assertAnswer(tampered, 401, "INVALID_SIGNATURE");
         assertThat(app.op(id).binding()).contains(BindingStatus.APPROVAL_SENT);
 
         var accepted = send(signed.applyTo(HttpRequest.newBuilder(uri("/callbacks/approval"))));
-        assertThat(accepted.statusCode()).isEqualTo(200);
-        assertThat(accepted.body()).contains("\"code\":\"PROCESSED\"");
+        assertAnswer(accepted, 200, "PROCESSED");
         assertThat(app.op(id).binding()).contains(BindingStatus.REJECTED);
     }
 
     @Test
     void deployCallbacksWithoutOperationIdsAdvanceByTheMergeRequest() throws Exception {
-        var id = awaitingApproval();
-        app.decide(id, Decision.APPROVED);
-        app.queue.runUntilIdle();
+        var id = merged();
         var body = "{\"projectId\":\"" + FakeTargets.PROJECT + "\",\"mrIid\":" + app.mr(id).iid() + ",\"status\":\"success\"}";
         mvc.perform(webhooks.deploy(body).applyTo(deploy())).andExpect(status().isOk()).andExpect(jsonPath("$.data.advanced").value(1));
         assertThat(app.inbox.deploys()).anySatisfy(r -> assertThat(r.mrIid()).isEqualTo(app.mr(id).iid()));

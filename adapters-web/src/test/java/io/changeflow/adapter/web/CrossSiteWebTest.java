@@ -29,7 +29,7 @@ class CrossSiteWebTest extends WebTestSupport {
         permissions.grant("otto", "ops.operator");
         var n = SEQUENCE.incrementAndGet();
         partition = "cross-site-" + n;
-        waiting = waitingForARound(batchableTarget(partition, "cross-site-target-" + n), "csrf" + n);
+        waiting = waitingForARound(batchableTarget(partition), "csrf" + n);
     }
 
     @Test

@@ -6,7 +6,6 @@ import static org.springframework.test.web.servlet.request.MockMvcRequestBuilder
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.jsonPath;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
-import io.changeflow.application.callback.HandleApprovalCallback.Decision;
 import io.changeflow.application.deploy.DeployDeadline;
 import io.changeflow.application.fake.FakeTargets;
 import io.changeflow.application.fake.InMemoryChangeflow;
@@ -26,15 +25,6 @@ class DeployActionsWebTest extends WebTestSupport {
     @BeforeEach
     void anOperator() {
         permissions.grant("otto", "ops.operator");
-    }
-
-    private OperationId merged() {
-        var id = app.submitAccepted(FakeTargets.SINGLE, "deploy" + PEOPLE.incrementAndGet());
-        app.queue.runUntilIdle();
-        app.decide(id, Decision.APPROVED);
-        app.queue.runUntilIdle();
-        assertThat(app.op(id).binding()).contains(BindingStatus.MERGED);
-        return id;
     }
 
     private OperationId unconfirmed() {
@@ -58,9 +48,8 @@ class DeployActionsWebTest extends WebTestSupport {
         var id = unconfirmed();
         var validated = app.metrics.total("validated");
         for (var path : new String[] {confirmPath(id), markFailedPath(id)}) {
-            mvc.perform(post(path)).andExpect(status().isUnauthorized()).andExpect(jsonPath("$.code").value("UNAUTHENTICATED"));
-            mvc.perform(as(post(path), "alice")).andExpect(status().isForbidden())
-                    .andExpect(jsonPath("$.code").value("ACCESS_DENIED"));
+            mvc.perform(post(path)).andExpect(answers(status().isUnauthorized(), "UNAUTHENTICATED"));
+            mvc.perform(as(post(path), "alice")).andExpect(answers(status().isForbidden(), "ACCESS_DENIED"));
         }
         assertThat(app.op(id).binding()).contains(BindingStatus.DEPLOY_UNCONFIRMED);
         assertThat(app.metrics.total("validated")).isEqualTo(validated);
@@ -74,8 +63,7 @@ class DeployActionsWebTest extends WebTestSupport {
         var validated = app.metrics.total("validated");
 
         mvc.perform(as(post(confirmPath(id)).param("reason", "checked the live config"), "otto"))
-                .andExpect(status().isOk())
-                .andExpect(jsonPath("$.code").value("CONFIRMED"))
+                .andExpect(answers(status().isOk(), "CONFIRMED"))
                 .andExpect(jsonPath("$.data.operationId").value(id.value()))
                 .andExpect(jsonPath("$.data.status").value("VALIDATED"));
         assertThat(app.op(id).binding()).contains(BindingStatus.VALIDATED);
@@ -92,8 +80,7 @@ class DeployActionsWebTest extends WebTestSupport {
         });
 
         mvc.perform(as(post(confirmPath(id)), "otto"))
-                .andExpect(status().isConflict())
-                .andExpect(jsonPath("$.code").value("ALREADY_IN_EFFECT"))
+                .andExpect(answers(status().isConflict(), "ALREADY_IN_EFFECT"))
                 .andExpect(jsonPath("$.message").value(Matchers.containsString("already in effect")));
         assertThat(app.metrics.total("validated")).isEqualTo(validated + 1);
     }
@@ -103,8 +90,7 @@ class DeployActionsWebTest extends WebTestSupport {
         var id = merged();
 
         mvc.perform(as(post(markFailedPath(id)), "otto"))
-                .andExpect(status().isOk())
-                .andExpect(jsonPath("$.code").value("MARKED_FAILED"))
+                .andExpect(answers(status().isOk(), "MARKED_FAILED"))
                 .andExpect(jsonPath("$.data.status").value("DEPLOY_FAILED"));
         assertThat(app.op(id).binding()).contains(BindingStatus.DEPLOY_FAILED);
         assertThat(app.audit.about(id.value())).last().satisfies(entry -> {
@@ -113,12 +99,10 @@ class DeployActionsWebTest extends WebTestSupport {
         });
 
         mvc.perform(as(post(markFailedPath(id)), "otto"))
-                .andExpect(status().isConflict())
-                .andExpect(jsonPath("$.code").value("ALREADY_MARKED_FAILED"));
-        mvc.perform(as(post(confirmPath(id)), "otto")).andExpect(status().isOk()).andExpect(jsonPath("$.code").value("CONFIRMED"));
+                .andExpect(answers(status().isConflict(), "ALREADY_MARKED_FAILED"));
+        mvc.perform(as(post(confirmPath(id)), "otto")).andExpect(answers(status().isOk(), "CONFIRMED"));
         mvc.perform(as(post(markFailedPath(id)), "otto"))
-                .andExpect(status().isConflict())
-                .andExpect(jsonPath("$.code").value("ACTION_NOT_ALLOWED"));
+                .andExpect(answers(status().isConflict(), "ACTION_NOT_ALLOWED"));
     }
 
     @Test
@@ -127,14 +111,12 @@ class DeployActionsWebTest extends WebTestSupport {
         app.queue.runUntilIdle();
         for (var path : new String[] {confirmPath(waiting), markFailedPath(waiting)}) {
             mvc.perform(as(post(path), "otto"))
-                    .andExpect(status().isConflict())
-                    .andExpect(jsonPath("$.code").value("ACTION_NOT_ALLOWED"))
+                    .andExpect(answers(status().isConflict(), "ACTION_NOT_ALLOWED"))
                     .andExpect(jsonPath("$.message").value(Matchers.not(Matchers.containsString("APPROVAL_SENT"))))
                     .andExpect(jsonPath("$.message").value(Matchers.not(Matchers.containsString("Exception"))));
         }
         var unknown = OperationId.of(InMemoryChangeflow.newOperationId());
-        mvc.perform(as(post(confirmPath(unknown)), "otto")).andExpect(status().isNotFound())
-                .andExpect(jsonPath("$.code").value("NOT_FOUND"));
+        mvc.perform(as(post(confirmPath(unknown)), "otto")).andExpect(answers(status().isNotFound(), "NOT_FOUND"));
         mvc.perform(as(post(markFailedPath(unknown)), "otto")).andExpect(status().isNotFound());
     }
 

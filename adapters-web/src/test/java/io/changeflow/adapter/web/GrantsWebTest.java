@@ -7,7 +7,6 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.jsonPath;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
-import io.changeflow.application.callback.HandleApprovalCallback.Decision;
 import io.changeflow.application.fake.FakeTargets;
 import io.changeflow.domain.request.OperationId;
 import io.changeflow.domain.request.SubjectId;
@@ -25,11 +24,7 @@ class GrantsWebTest extends WebTestSupport {
     }
 
     private OperationId validated(String subject) {
-        var id = app.submitAccepted(FakeTargets.SINGLE, subject);
-        app.queue.runUntilIdle();
-        app.decide(id, Decision.APPROVED);
-        app.queue.runUntilIdle();
-        app.deployed(id);
+        var id = approvedAndDeployed(app.submitAccepted(FakeTargets.SINGLE, subject));
         assertThat(app.op(id).binding()).contains(BindingStatus.VALIDATED);
         return id;
     }
@@ -42,8 +37,7 @@ class GrantsWebTest extends WebTestSupport {
     void theSubjectGivesItsGrantUpWithoutApprovalAndASecondGiveUpIsAClear409() throws Exception {
         var grant = validated("alice");
         mvc.perform(as(post("/api/bindings/" + FakeTargets.SINGLE.value() + "/give-up"), "alice"))
-                .andExpect(status().isAccepted())
-                .andExpect(jsonPath("$.code").value("REMOVAL_ACCEPTED"))
+                .andExpect(answers(status().isAccepted(), "REMOVAL_ACCEPTED"))
                 .andExpect(jsonPath("$.data.status").value("REVOKING"))
                 .andExpect(jsonPath("$.data.requester").value("alice"))
                 .andExpect(header().string("Location", org.hamcrest.Matchers.startsWith("/api/requests/")));
@@ -54,8 +48,7 @@ class GrantsWebTest extends WebTestSupport {
         assertThat(app.approvals.formOf(removal)).as("no approval for giving up").isEmpty();
 
         mvc.perform(as(post("/api/bindings/" + FakeTargets.SINGLE.value() + "/give-up"), "alice"))
-                .andExpect(status().isConflict())
-                .andExpect(jsonPath("$.code").value("GRANT_NOT_IN_EFFECT"));
+                .andExpect(answers(status().isConflict(), "GRANT_NOT_IN_EFFECT"));
     }
 
     @Test
@@ -99,8 +92,7 @@ class GrantsWebTest extends WebTestSupport {
         assertThat(expiringCount()).isEqualTo(before + 2);
 
         mvc.perform(as(get("/ops/grants/expiring").param("within", "P4D").param("limit", "1"), "otto"))
-                .andExpect(status().isOk())
-                .andExpect(jsonPath("$.code").value("OK"))
+                .andExpect(answers(status().isOk(), "OK"))
                 .andExpect(jsonPath("$.data.within").value("PT96H"))
                 .andExpect(jsonPath("$.data.count").value(before + 3))
                 .andExpect(jsonPath("$.data.hasMore").value(true))
@@ -117,21 +109,16 @@ class GrantsWebTest extends WebTestSupport {
     void aWindowThatIsNoDurationOrOutOfRangeIsAStable400() throws Exception {
         for (var garbled : new String[] {"24h", "tomorrow", "P", "PT24"}) {
             mvc.perform(as(get("/ops/grants/expiring").param("within", garbled), "otto"))
-                    .andExpect(status().isBadRequest())
-                    .andExpect(jsonPath("$.code").value("INVALID_REQUEST"))
-                    .andExpect(jsonPath("$.data.fieldErrors[0].field").value("within"))
-                    .andExpect(jsonPath("$.data.fieldErrors[0].code").value("INVALID_VALUE"));
+                    .andExpect(answers(status().isBadRequest(), "INVALID_REQUEST"))
+                    .andExpect(firstFieldError("within", "INVALID_VALUE"));
         }
         for (var outOfRange : new String[] {"PT0S", "-PT1H", "P32D"}) {
             mvc.perform(as(get("/ops/grants/expiring").param("within", outOfRange), "otto"))
-                    .andExpect(status().isBadRequest())
-                    .andExpect(jsonPath("$.code").value("INVALID_REQUEST"))
-                    .andExpect(jsonPath("$.data.fieldErrors[0].field").value("within"))
-                    .andExpect(jsonPath("$.data.fieldErrors[0].code").value("OUT_OF_RANGE"));
+                    .andExpect(answers(status().isBadRequest(), "INVALID_REQUEST"))
+                    .andExpect(firstFieldError("within", "OUT_OF_RANGE"));
         }
         mvc.perform(as(get("/ops/grants/expiring").param("limit", "many"), "otto"))
-                .andExpect(status().isBadRequest())
-                .andExpect(jsonPath("$.code").value("INVALID_REQUEST"));
+                .andExpect(answers(status().isBadRequest(), "INVALID_REQUEST"));
         mvc.perform(as(get("/ops/grants/expiring").param("within", "p1d"), "otto")).andExpect(status().isOk());
         mvc.perform(as(get("/ops/grants/expiring").param("within", ""), "otto"))
                 .andExpect(status().isOk()).andExpect(jsonPath("$.data.within").value("PT24H"));
@@ -141,8 +128,7 @@ class GrantsWebTest extends WebTestSupport {
     void nobodyElseCanGiveAGrantUpAndAnUnknownOneIs404() throws Exception {
         validated("carol");
         mvc.perform(as(post("/api/bindings/" + FakeTargets.SINGLE.value() + "/give-up").param("subjectId", "carol"), "bob"))
-                .andExpect(status().isNotFound())
-                .andExpect(jsonPath("$.code").value("NOT_FOUND"));
+                .andExpect(answers(status().isNotFound(), "NOT_FOUND"));
         mvc.perform(as(post("/api/bindings/no-such-target/give-up"), "carol"))
                 .andExpect(status().isNotFound());
         mvc.perform(post("/api/bindings/" + FakeTargets.SINGLE.value() + "/give-up"))
@@ -155,10 +141,7 @@ class GrantsWebTest extends WebTestSupport {
         var id = io.changeflow.domain.request.OperationId.of(io.changeflow.application.fake.InMemoryChangeflow.newOperationId());
         assertThat(app.submit("alice", io.changeflow.application.fake.InMemoryChangeflow.submission(id.value(),
                 FakeTargets.SINGLE, "gwen"))).isInstanceOf(io.changeflow.application.submit.SubmitChangeRequest.Result.Accepted.class);
-        app.queue.runUntilIdle();
-        app.decide(id, Decision.APPROVED);
-        app.queue.runUntilIdle();
-        app.deployed(id);
+        approvedAndDeployed(id);
         mvc.perform(as(post("/api/bindings/" + FakeTargets.SINGLE.value() + "/give-up").param("subjectId", "gwen"), "alice"))
                 .andExpect(status().isAccepted())
                 .andExpect(jsonPath("$.data.subjectId").value("gwen"));
@@ -170,8 +153,7 @@ class GrantsWebTest extends WebTestSupport {
         validated("erin");
         mvc.perform(as(post("/ops/bindings/erin/" + FakeTargets.SINGLE.value() + "/revoke")
                         .param("__authenticatedOperator", "mallory"), "otto"))
-                .andExpect(status().isAccepted())
-                .andExpect(jsonPath("$.code").value("REMOVAL_ACCEPTED"))
+                .andExpect(answers(status().isAccepted(), "REMOVAL_ACCEPTED"))
                 .andExpect(jsonPath("$.data.requester").value("otto"));
         assertThat(statusOf("erin")).isEqualTo(BindingStatus.REVOKING);
         assertThat(app.audit.all()).anySatisfy(e -> {
@@ -190,8 +172,7 @@ class GrantsWebTest extends WebTestSupport {
         validated("finn");
         mvc.perform(as(post("/ops/bindings/finn/" + FakeTargets.SINGLE.value() + "/revoke")
                         .header("X-Requested-With", "").contentType("application/x-www-form-urlencoded"), "otto"))
-                .andExpect(status().isForbidden())
-                .andExpect(jsonPath("$.code").value("CROSS_SITE_REQUEST"));
+                .andExpect(answers(status().isForbidden(), "CROSS_SITE_REQUEST"));
         assertThat(statusOf("finn")).isEqualTo(BindingStatus.VALIDATED);
     }
 }

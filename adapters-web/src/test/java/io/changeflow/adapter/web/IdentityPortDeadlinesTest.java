@@ -13,6 +13,7 @@ import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.Test;
 
 /** The permission service and the directory are called with a deadline and through a bulkhead. */
@@ -30,9 +31,8 @@ class IdentityPortDeadlinesTest {
     @Test
     void aHungDirectoryLookupFailsAsTimeoutAndIsCancelled() {
         try (var directory = new IdentityPortDeadlines.TimeBoxedDirectory(hungDirectory,
-                new TimeBoxedCalls("test-directory", 1, 1, Duration.ofMillis(50)))) {
-            assertThatThrownBy(() -> directory.accountOf("E1004")).isInstanceOfSatisfying(TimeBoxedCalls.Failure.class,
-                    f -> assertThat(f.reason()).isEqualTo("timeout"));
+                oneThread("test-directory", Duration.ofMillis(50)))) {
+            assertFailure(() -> directory.accountOf("E1004"), "timeout");
             assertThat(calls.get()).isEqualTo(1);
         } finally {
             release.countDown();
@@ -47,15 +47,12 @@ class IdentityPortDeadlinesTest {
             return codes;
         };
         try (var permissions = new IdentityPortDeadlines.TimeBoxedPermissions(hung,
-                new TimeBoxedCalls("test-permissions", 1, 1, Duration.ofMillis(50)))) {
+                oneThread("test-permissions", Duration.ofMillis(50)))) {
             var otto = Identity.verified("otto");
             // the one thread hangs in the service, the one queue slot holds a call given up on: the bulkhead is full
-            assertThatThrownBy(() -> permissions.granted(otto, Set.of("ops.operator")))
-                    .isInstanceOfSatisfying(TimeBoxedCalls.Failure.class, f -> assertThat(f.reason()).isEqualTo("timeout"));
-            assertThatThrownBy(() -> permissions.granted(otto, Set.of("ops.operator")))
-                    .isInstanceOfSatisfying(TimeBoxedCalls.Failure.class, f -> assertThat(f.reason()).isEqualTo("timeout"));
-            assertThatThrownBy(() -> permissions.granted(otto, Set.of("ops.operator")))
-                    .isInstanceOfSatisfying(TimeBoxedCalls.Failure.class, f -> assertThat(f.reason()).isEqualTo("rejected"));
+            assertFailure(() -> permissions.granted(otto, Set.of("ops.operator")), "timeout");
+            assertFailure(() -> permissions.granted(otto, Set.of("ops.operator")), "timeout");
+            assertFailure(() -> permissions.granted(otto, Set.of("ops.operator")), "rejected");
             assertThat(calls.get()).isEqualTo(1);
         } finally {
             release.countDown();
@@ -68,9 +65,9 @@ class IdentityPortDeadlinesTest {
             throw new IllegalStateException("permission service 500");
         };
         try (var permissions = new IdentityPortDeadlines.TimeBoxedPermissions(failing,
-                new TimeBoxedCalls("test-permissions", 1, 1, Duration.ofSeconds(5)));
+                oneThread("test-permissions", Duration.ofSeconds(5)));
              var directory = new IdentityPortDeadlines.TimeBoxedDirectory(id -> Optional.of("alice"),
-                     new TimeBoxedCalls("test-directory", 1, 1, Duration.ofSeconds(5)))) {
+                     oneThread("test-directory", Duration.ofSeconds(5)))) {
             assertThatThrownBy(() -> permissions.granted(Identity.verified("otto"), Set.of("ops.operator")))
                     .isInstanceOf(IllegalStateException.class).hasMessage("permission service 500");
             assertThat(directory.accountOf("E1001")).contains("alice");
@@ -94,6 +91,16 @@ class IdentityPortDeadlinesTest {
                 .withProperty("changeflow.directory.timeout", "0s").withProperty("changeflow.permissions.timeout", "-1s"));
         assertThat(defaults.directoryTimeout()).isEqualTo(Duration.ofSeconds(2));
         assertThat(defaults.permissionsTimeout()).isEqualTo(Duration.ofSeconds(2));
+    }
+
+    /** Calls on one thread with one queue slot. */
+    private static TimeBoxedCalls oneThread(String name, Duration timeout) {
+        return new TimeBoxedCalls(name, 1, 1, timeout);
+    }
+
+    /** {@code call} fails with a {@link TimeBoxedCalls.Failure} of {@code reason}. */
+    private static void assertFailure(ThrowingCallable call, String reason) {
+        assertThatThrownBy(call).isInstanceOfSatisfying(TimeBoxedCalls.Failure.class, f -> assertThat(f.reason()).isEqualTo(reason));
     }
 
     private static void awaitIgnoringInterrupts(CountDownLatch latch) {

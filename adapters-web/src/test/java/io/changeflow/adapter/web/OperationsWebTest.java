@@ -43,13 +43,6 @@ class OperationsWebTest extends WebTestSupport {
         return "ops" + PEOPLE.incrementAndGet();
     }
 
-    private OperationId awaitingApproval() {
-        var id = app.submitAccepted(FakeTargets.SINGLE, newPerson());
-        app.queue.runUntilIdle();
-        assertThat(app.op(id).binding()).contains(BindingStatus.APPROVAL_SENT);
-        return id;
-    }
-
     private OperationId createFailed() {
         app.gitlab.nextPipeline(PipelineStatus.RUNNING, PipelineStatus.FAILED);
         var id = app.submitAccepted(FakeTargets.SINGLE, newPerson());
@@ -57,6 +50,17 @@ class OperationsWebTest extends WebTestSupport {
         app.gitlab.nextPipeline(PipelineStatus.PASSED);
         assertThat(app.op(id).binding()).contains(BindingStatus.CREATE_FAILED);
         return id;
+    }
+
+    /** The operator otto's {@code action} (retrigger, close) on the request {@code operationId}. */
+    private static MockHttpServletRequestBuilder operatorPost(String operationId, String action) {
+        return as(post("/ops/operations/" + operationId + "/" + action), "otto");
+    }
+
+    /** {@code action} on {@code id} is 409 ACTION_NOT_ALLOWED now, and on an unknown request 404. */
+    private void assertRefusedAndUnknownIs404(OperationId id, String action) throws Exception {
+        mvc.perform(operatorPost(id.value(), action)).andExpect(answers(status().isConflict(), "ACTION_NOT_ALLOWED"));
+        mvc.perform(operatorPost(InMemoryChangeflow.newOperationId(), action)).andExpect(status().isNotFound());
     }
 
     private List<MockHttpServletRequestBuilder> everyEndpoint(OperationId id) {
@@ -78,7 +82,7 @@ class OperationsWebTest extends WebTestSupport {
         var audited = app.audit.all().size();
         var queued = app.queue.backlog();
         for (var request : everyEndpoint(id)) {
-            mvc.perform(request).andExpect(status().isUnauthorized()).andExpect(jsonPath("$.code").value("UNAUTHENTICATED"));
+            mvc.perform(request).andExpect(answers(status().isUnauthorized(), "UNAUTHENTICATED"));
         }
         for (var request : everyEndpoint(id)) {
             mvc.perform(as(request, "alice")).andExpect(status().isForbidden())
@@ -115,8 +119,7 @@ class OperationsWebTest extends WebTestSupport {
                 .andExpect(jsonPath("$.data[?(@.operationId=='" + id.value() + "')]").isEmpty());
         mvc.perform(as(get("/ops/operations").param("status", "STUCK"), "otto"))
                 .andExpect(status().isBadRequest())
-                .andExpect(jsonPath("$.data.fieldErrors[0].field").value("status"))
-                .andExpect(jsonPath("$.data.fieldErrors[0].code").value("INVALID_VALUE"));
+                .andExpect(firstFieldError("status", "INVALID_VALUE"));
 
         mvc.perform(as(get("/ops/operations").param("targetKey", FakeTargets.SINGLE.value()).param("limit", "500"), "otto"))
                 .andExpect(status().isOk())
@@ -126,10 +129,8 @@ class OperationsWebTest extends WebTestSupport {
                 .andExpect(status().isOk())
                 .andExpect(jsonPath("$.data[?(@.operationId=='" + id.value() + "')]").isEmpty());
         mvc.perform(as(get("/ops/operations").param("targetKey", "Not a key"), "otto"))
-                .andExpect(status().isBadRequest())
-                .andExpect(jsonPath("$.code").value("INVALID_REQUEST"))
-                .andExpect(jsonPath("$.data.fieldErrors[0].field").value("targetKey"))
-                .andExpect(jsonPath("$.data.fieldErrors[0].code").value("INVALID_VALUE"));
+                .andExpect(answers(status().isBadRequest(), "INVALID_REQUEST"))
+                .andExpect(firstFieldError("targetKey", "INVALID_VALUE"));
     }
 
     @Test
@@ -150,16 +151,14 @@ class OperationsWebTest extends WebTestSupport {
                 .andExpect(jsonPath("$.data.retriggerStep").value("CREATE"))
                 .andExpect(jsonPath("$.data.audit").isArray());
         mvc.perform(as(get("/ops/operations/" + InMemoryChangeflow.newOperationId()), "otto"))
-                .andExpect(status().isNotFound())
-                .andExpect(jsonPath("$.code").value("NOT_FOUND"));
+                .andExpect(answers(status().isNotFound(), "NOT_FOUND"));
     }
 
     @Test
     void retriggerReRunsTheStepWhereTheRequestStoppedAsTheLoggedInOperator() throws Exception {
         var id = createFailed();
-        mvc.perform(as(post("/ops/operations/" + id.value() + "/retrigger").param("reason", "pipeline fixed"), "otto"))
-                .andExpect(status().isOk())
-                .andExpect(jsonPath("$.code").value("RETRIGGERED"))
+        mvc.perform(operatorPost(id.value(), "retrigger").param("reason", "pipeline fixed"))
+                .andExpect(answers(status().isOk(), "RETRIGGERED"))
                 .andExpect(jsonPath("$.data.operationId").value(id.value()))
                 .andExpect(jsonPath("$.data.step").value("CREATE"))
                 .andExpect(jsonPath("$.data.scheduled").value(true));
@@ -179,7 +178,7 @@ class OperationsWebTest extends WebTestSupport {
     void aForgedOperatorParameterNeverReachesTheUseCase() throws Exception {
         var id = createFailed();
         var before = app.audit.all().size();
-        mvc.perform(as(post("/ops/operations/" + id.value() + "/retrigger").param(OperatorParameters.RESERVED, "mallory"), "otto"))
+        mvc.perform(operatorPost(id.value(), "retrigger").param(OperatorParameters.RESERVED, "mallory"))
                 .andExpect(status().isOk());
         mvc.perform(as(post("/ops/reconciliation-runs?" + OperatorParameters.RESERVED + "=mallory"), "otto")).andExpect(status().isOk());
         mvc.perform(as(post("/ops/operations/" + id.value() + "/close").contentType(MediaType.APPLICATION_FORM_URLENCODED)
@@ -198,18 +197,13 @@ class OperationsWebTest extends WebTestSupport {
     @Test
     void aRequestWaitingForTheApproverRetriggersTheApprovalCheckAClosedOneNothingAndUnknownIs404() throws Exception {
         var id = awaitingApproval();
-        mvc.perform(as(post("/ops/operations/" + id.value() + "/retrigger"), "otto"))
-                .andExpect(status().isOk())
-                .andExpect(jsonPath("$.code").value("RETRIGGERED"))
+        mvc.perform(operatorPost(id.value(), "retrigger"))
+                .andExpect(answers(status().isOk(), "RETRIGGERED"))
                 .andExpect(jsonPath("$.data.step").value("CHECK_APPROVAL"));
         app.queue.runUntilIdle();
-        mvc.perform(as(post("/ops/operations/" + id.value() + "/close"), "otto")).andExpect(status().isOk());
+        mvc.perform(operatorPost(id.value(), "close")).andExpect(status().isOk());
         app.queue.runUntilIdle();
-        mvc.perform(as(post("/ops/operations/" + id.value() + "/retrigger"), "otto"))
-                .andExpect(status().isConflict())
-                .andExpect(jsonPath("$.code").value("ACTION_NOT_ALLOWED"));
-        mvc.perform(as(post("/ops/operations/" + InMemoryChangeflow.newOperationId() + "/retrigger"), "otto"))
-                .andExpect(status().isNotFound());
+        assertRefusedAndUnknownIs404(id, "retrigger");
     }
 
     @Test
@@ -217,9 +211,8 @@ class OperationsWebTest extends WebTestSupport {
         var id = createFailed();
         app.queue.capacity(app.queue.backlog());
         try {
-            mvc.perform(as(post("/ops/operations/" + id.value() + "/retrigger"), "otto"))
-                    .andExpect(status().isOk())
-                    .andExpect(jsonPath("$.code").value("NOT_SCHEDULED"))
+            mvc.perform(operatorPost(id.value(), "retrigger"))
+                    .andExpect(answers(status().isOk(), "NOT_SCHEDULED"))
                     .andExpect(jsonPath("$.data.scheduled").value(false));
         } finally {
             app.queue.capacity(Integer.MAX_VALUE);
@@ -230,18 +223,13 @@ class OperationsWebTest extends WebTestSupport {
     void closeClosesTheMergeRequestAndTheRequestOnceAndThenRefuses() throws Exception {
         var id = awaitingApproval();
         var mr = app.mr(id);
-        mvc.perform(as(post("/ops/operations/" + id.value() + "/close"), "otto"))
-                .andExpect(status().isOk())
-                .andExpect(jsonPath("$.code").value("CLOSED"));
+        mvc.perform(operatorPost(id.value(), "close"))
+                .andExpect(answers(status().isOk(), "CLOSED"));
         assertThat(app.gitlab.find(mr.project(), mr.iid()).orElseThrow().state()).isEqualTo(MergeRequestState.CLOSED);
         assertThat(app.op(id).binding()).contains(BindingStatus.CLOSED);
         assertThat(app.audit.about(id.value())).last().satisfies(e -> assertThat(e.actor()).isEqualTo("otto"));
 
-        mvc.perform(as(post("/ops/operations/" + id.value() + "/close"), "otto"))
-                .andExpect(status().isConflict())
-                .andExpect(jsonPath("$.code").value("ACTION_NOT_ALLOWED"));
-        mvc.perform(as(post("/ops/operations/" + InMemoryChangeflow.newOperationId() + "/close"), "otto"))
-                .andExpect(status().isNotFound());
+        assertRefusedAndUnknownIs404(id, "close");
     }
 
     @Test
@@ -249,9 +237,8 @@ class OperationsWebTest extends WebTestSupport {
         var id = awaitingApproval();
         var mr = app.mr(id);
         app.gitlab.mergeExternally(mr.project(), mr.iid());
-        mvc.perform(as(post("/ops/operations/" + id.value() + "/close"), "otto"))
-                .andExpect(status().isOk())
-                .andExpect(jsonPath("$.code").value("MERGED_WINS"));
+        mvc.perform(operatorPost(id.value(), "close"))
+                .andExpect(answers(status().isOk(), "MERGED_WINS"));
     }
 
     @Test
@@ -261,8 +248,7 @@ class OperationsWebTest extends WebTestSupport {
         app.queue.runUntilIdle();
         app.clock.advance(java.time.Duration.ofMinutes(15));
         var body = mvc.perform(as(post("/ops/reconciliation-runs"), "otto"))
-                .andExpect(status().isOk())
-                .andExpect(jsonPath("$.code").value("RECONCILED"))
+                .andExpect(answers(status().isOk(), "RECONCILED"))
                 .andExpect(jsonPath("$.data.examined").value(Matchers.greaterThanOrEqualTo(1)))
                 .andExpect(jsonPath("$.data.advanced").isNumber())
                 .andReturn().getResponse().getContentAsString();

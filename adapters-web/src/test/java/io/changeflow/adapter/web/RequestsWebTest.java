@@ -8,7 +8,6 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
 import io.changeflow.adapter.web.identity.CallerIdentity;
-import io.changeflow.application.callback.HandleApprovalCallback.Decision;
 import io.changeflow.application.fake.FakeTargets;
 import io.changeflow.application.fake.InMemoryChangeflow;
 import io.changeflow.application.port.out.ExternalCallException;
@@ -38,6 +37,11 @@ class RequestsWebTest extends WebTestSupport {
 
     private static String body(String operationId, String targetKey, String reason) {
         return "{\"operationId\":\"" + operationId + "\",\"targetKey\":\"" + targetKey + "\",\"reason\":\"" + reason + "\"}";
+    }
+
+    /** A submission for db-prod-readonly under a new operationId. */
+    private static String newBody(String reason) {
+        return body(InMemoryChangeflow.newOperationId(), "db-prod-readonly", reason);
     }
 
     private static MockHttpServletRequestBuilder submit(String person, String body) {
@@ -90,8 +94,7 @@ class RequestsWebTest extends WebTestSupport {
         var id = InMemoryChangeflow.newOperationId();
         mvc.perform(submit(person, body(id, "db-prod-readonly", "first reason"))).andExpect(status().isAccepted());
         mvc.perform(submit(person, body(id, "db-prod-readonly", "another reason")))
-                .andExpect(status().isUnprocessableContent())
-                .andExpect(jsonPath("$.code").value("IDEMPOTENCY_KEY_REUSED"))
+                .andExpect(answers(status().isUnprocessableContent(), "IDEMPOTENCY_KEY_REUSED"))
                 .andExpect(jsonPath("$.data").value(Matchers.nullValue()));
     }
 
@@ -99,13 +102,12 @@ class RequestsWebTest extends WebTestSupport {
     void aDuplicateOverQuotaIs429BecauseRateLimitingRunsBeforeTheIdempotencyCheck() throws Exception {
         writeConfig("APPLY_RATE_LIMIT=1\n");
         var person = newPerson();
-        var request = body(InMemoryChangeflow.newOperationId(), "db-prod-readonly", "retry storm");
+        var request = newBody("retry storm");
         mvc.perform(submit(person, request)).andExpect(status().isAccepted())
                 .andExpect(header().string("RateLimit-Policy", "\"apply\";q=1;w=60"));
         var writes = app.operations.writes();
         mvc.perform(submit(person, request))
-                .andExpect(status().isTooManyRequests())
-                .andExpect(jsonPath("$.code").value("RATE_LIMITED"))
+                .andExpect(answers(status().isTooManyRequests(), "RATE_LIMITED"))
                 .andExpect(jsonPath("$.message").value("Too many submissions, please try again later"))
                 .andExpect(header().exists("Retry-After"));
         assertThat(app.operations.writes()).isEqualTo(writes);
@@ -114,15 +116,14 @@ class RequestsWebTest extends WebTestSupport {
     @Test
     void withoutAnyLimitConfiguredTheAnnotationDefaultOfTenApplies() throws Exception {
         var person = newPerson();
-        mvc.perform(submit(person, body(InMemoryChangeflow.newOperationId(), "db-prod-readonly", "x")))
+        mvc.perform(submit(person, newBody("x")))
                 .andExpect(header().string("RateLimit-Policy", "\"apply\";q=10;w=60"));
     }
 
     @Test
     void missingFieldsAre400WithEveryFieldError() throws Exception {
         mvc.perform(submit(newPerson(), "{\"subjectId\":\"Not A Subject!\"}"))
-                .andExpect(status().isBadRequest())
-                .andExpect(jsonPath("$.code").value("INVALID_REQUEST"))
+                .andExpect(answers(status().isBadRequest(), "INVALID_REQUEST"))
                 .andExpect(jsonPath("$.data.fieldErrors[?(@.field=='operationId')].code").value("REQUIRED"))
                 .andExpect(jsonPath("$.data.fieldErrors[?(@.field=='targetKey')].code").value("REQUIRED"))
                 .andExpect(jsonPath("$.data.fieldErrors[?(@.field=='reason')].code").value("REQUIRED"))
@@ -140,59 +141,48 @@ class RequestsWebTest extends WebTestSupport {
         var id = InMemoryChangeflow.newOperationId();
         mvc.perform(submit(person, body(id, "no-such-target", "typo")))
                 .andExpect(status().isBadRequest())
-                .andExpect(jsonPath("$.data.fieldErrors[0].field").value("targetKey"))
-                .andExpect(jsonPath("$.data.fieldErrors[0].code").value("UNKNOWN"));
+                .andExpect(firstFieldError("targetKey", "UNKNOWN"));
         mvc.perform(submit(person, body(id, "db-prod-readonly", "typo"))).andExpect(status().isAccepted());
     }
 
     @Test
     void malformedJsonIs400ButOnlyForAnIdentifiedCaller() throws Exception {
         mvc.perform(post("/api/requests").contentType(MediaType.APPLICATION_JSON).content("{\"operationId\": "))
-                .andExpect(status().isUnauthorized())
-                .andExpect(jsonPath("$.code").value("UNAUTHENTICATED"));
+                .andExpect(answers(status().isUnauthorized(), "UNAUTHENTICATED"));
         mvc.perform(submit(newPerson(), "{\"operationId\": "))
-                .andExpect(status().isBadRequest())
-                .andExpect(jsonPath("$.code").value("INVALID_REQUEST"));
+                .andExpect(answers(status().isBadRequest(), "INVALID_REQUEST"));
     }
 
     @Test
     void aBodyThatIsNoFormIs400NeverA500() throws Exception {
         for (var body : new String[] {"null", "[]", "\"text\"", "{\"operationId\":{\"a\":1}}"}) {
             mvc.perform(submit(newPerson(), body))
-                    .andExpect(status().isBadRequest())
-                    .andExpect(jsonPath("$.code").value("INVALID_REQUEST"));
+                    .andExpect(answers(status().isBadRequest(), "INVALID_REQUEST"));
         }
     }
 
     @Test
     void anUnverifiedEmployeeIdMayNotSubmit() throws Exception {
-        mvc.perform(submit("E9999", body(InMemoryChangeflow.newOperationId(), "db-prod-readonly", "x")))
-                .andExpect(status().isForbidden())
-                .andExpect(jsonPath("$.code").value("ACCESS_DENIED"))
+        mvc.perform(submit("E9999", newBody("x")))
+                .andExpect(answers(status().isForbidden(), "ACCESS_DENIED"))
                 .andExpect(jsonPath("$.message").value("Access denied"));
     }
 
     @Test
     void anActiveRequestForTheSameSubjectAndTargetIs409RequestInProgress() throws Exception {
         var person = newPerson();
-        mvc.perform(submit(person, body(InMemoryChangeflow.newOperationId(), "db-prod-readonly", "one"))).andExpect(status().isAccepted());
-        mvc.perform(submit(person, body(InMemoryChangeflow.newOperationId(), "db-prod-readonly", "two")))
-                .andExpect(status().isConflict())
-                .andExpect(jsonPath("$.code").value("REQUEST_IN_PROGRESS"));
+        mvc.perform(submit(person, newBody("one"))).andExpect(status().isAccepted());
+        mvc.perform(submit(person, newBody("two")))
+                .andExpect(answers(status().isConflict(), "REQUEST_IN_PROGRESS"));
     }
 
     @Test
     void accessThatIsAlreadyInEffectIs409AlreadyInEffect() throws Exception {
         var person = newPerson();
-        var id = app.submitAccepted(FakeTargets.SINGLE, person);
-        app.queue.runUntilIdle();
-        app.decide(id, Decision.APPROVED);
-        app.queue.runUntilIdle();
-        app.deployed(id);
+        approvedAndDeployed(app.submitAccepted(FakeTargets.SINGLE, person));
 
-        mvc.perform(submit(person, body(InMemoryChangeflow.newOperationId(), "db-prod-readonly", "again")))
-                .andExpect(status().isConflict())
-                .andExpect(jsonPath("$.code").value("ALREADY_IN_EFFECT"));
+        mvc.perform(submit(person, newBody("again")))
+                .andExpect(answers(status().isConflict(), "ALREADY_IN_EFFECT"));
     }
 
     @Test
@@ -206,25 +196,23 @@ class RequestsWebTest extends WebTestSupport {
         app.idempotency.checkOrInsert(id, fingerprint, java.time.Duration.ofDays(1),
                 io.changeflow.application.submit.SubmitChangeRequest.IN_FLIGHT_ABANDONED_AFTER);
         mvc.perform(submit(person, body(id, "db-prod-readonly", "x")))
-                .andExpect(status().isConflict())
-                .andExpect(jsonPath("$.code").value("IDEMPOTENCY_IN_FLIGHT"));
+                .andExpect(answers(status().isConflict(), "IDEMPOTENCY_IN_FLIGHT"));
     }
 
     @Test
     void closedAccessIs403ServiceClosed() throws Exception {
         app.config.set(Settings.ACCESS_MODE, "closd");
-        mvc.perform(submit(newPerson(), body(InMemoryChangeflow.newOperationId(), "db-prod-readonly", "x")))
-                .andExpect(status().isForbidden())
-                .andExpect(jsonPath("$.code").value("SERVICE_CLOSED"));
+        mvc.perform(submit(newPerson(), newBody("x")))
+                .andExpect(answers(status().isForbidden(), "SERVICE_CLOSED"));
     }
 
     @Test
     void aRetryOfAnAcceptedRequestStillReplaysAfterAccessClosed() throws Exception {
         var person = newPerson();
-        var request = body(InMemoryChangeflow.newOperationId(), "db-prod-readonly", "x");
+        var request = newBody("x");
         mvc.perform(submit(person, request)).andExpect(status().isAccepted());
         app.config.set(Settings.ACCESS_MODE, "CLOSED");
-        mvc.perform(submit(person, request)).andExpect(status().isAccepted()).andExpect(jsonPath("$.code").value("DUPLICATE_SUBMIT"));
+        mvc.perform(submit(person, request)).andExpect(answers(status().isAccepted(), "DUPLICATE_SUBMIT"));
     }
 
     @Test
@@ -236,8 +224,7 @@ class RequestsWebTest extends WebTestSupport {
         app.gitlab.nextPipeline(PipelineStatus.PASSED);
 
         mvc.perform(as(get("/api/requests/" + id.value()), person))
-                .andExpect(status().isOk())
-                .andExpect(jsonPath("$.code").value("OK"))
+                .andExpect(answers(status().isOk(), "OK"))
                 .andExpect(jsonPath("$.data.status").value("CREATE_FAILED"))
                 .andExpect(jsonPath("$.data.step").value("CREATE_PIPELINE_FAILED"))
                 .andExpect(jsonPath("$.data.stepCode").isNumber())
@@ -282,8 +269,7 @@ class RequestsWebTest extends WebTestSupport {
         var person = newPerson();
         var id = app.submitAccepted(FakeTargets.SINGLE, person);
         mvc.perform(as(get("/api/requests/" + id.value()), newPerson()))
-                .andExpect(status().isNotFound())
-                .andExpect(jsonPath("$.code").value("NOT_FOUND"));
+                .andExpect(answers(status().isNotFound(), "NOT_FOUND"));
         mvc.perform(as(get("/api/requests/" + id.value()), "otto")).andExpect(status().isOk());
         mvc.perform(as(get("/api/requests/not-a-uuid"), person)).andExpect(status().isNotFound());
         mvc.perform(as(get("/api/requests/" + InMemoryChangeflow.newOperationId()), person)).andExpect(status().isNotFound());
@@ -345,14 +331,11 @@ class RequestsWebTest extends WebTestSupport {
                 .andExpect(jsonPath("$.data.items.length()").value(2))
                 .andExpect(jsonPath("$.data.items[0].operationId").value(batchable.value()));
         mvc.perform(as(get("/api/requests").param("status", "DONE"), person))
-                .andExpect(status().isBadRequest())
-                .andExpect(jsonPath("$.code").value("INVALID_REQUEST"))
-                .andExpect(jsonPath("$.data.fieldErrors[0].field").value("status"))
-                .andExpect(jsonPath("$.data.fieldErrors[0].code").value("INVALID_VALUE"));
+                .andExpect(answers(status().isBadRequest(), "INVALID_REQUEST"))
+                .andExpect(firstFieldError("status", "INVALID_VALUE"));
         mvc.perform(as(get("/api/requests").param("targetKey", "../etc"), person))
                 .andExpect(status().isBadRequest())
-                .andExpect(jsonPath("$.data.fieldErrors[0].field").value("targetKey"))
-                .andExpect(jsonPath("$.data.fieldErrors[0].code").value("INVALID_VALUE"));
+                .andExpect(firstFieldError("targetKey", "INVALID_VALUE"));
     }
 
     @Test
@@ -360,8 +343,7 @@ class RequestsWebTest extends WebTestSupport {
         var person = newPerson();
         var id = InMemoryChangeflow.newOperationId();
         mvc.perform(as(get("/api/requests/preview").param("targetKey", "db-prod-readonly").param("operationId", id), person))
-                .andExpect(status().isOk())
-                .andExpect(jsonPath("$.code").value("OK"))
+                .andExpect(answers(status().isOk(), "OK"))
                 .andExpect(jsonPath("$.data.project").value(FakeTargets.PROJECT))
                 .andExpect(jsonPath("$.data.filePath").value("grants/db-prod-readonly.txt"))
                 .andExpect(jsonPath("$.data.removedLine").value(Matchers.nullValue()))
@@ -377,14 +359,12 @@ class RequestsWebTest extends WebTestSupport {
                 get("/api/requests/preview"),
                 get("/api/requests/preview").param("targetKey", "db-prod-readonly").param("subjectId", "Bad Subject!")}) {
             mvc.perform(as(request, person))
-                    .andExpect(status().isOk())
-                    .andExpect(jsonPath("$.code").value("PREVIEW_UNAVAILABLE"))
+                    .andExpect(answers(status().isOk(), "PREVIEW_UNAVAILABLE"))
                     .andExpect(jsonPath("$.data").value(Matchers.nullValue()));
         }
         app.gitlab.failNext("defaultBranch", ExternalCallException.status("gitlab", 502, "<html>Bad Gateway</html>"));
         mvc.perform(as(get("/api/requests/preview").param("targetKey", "db-prod-readonly"), person))
-                .andExpect(status().isOk())
-                .andExpect(jsonPath("$.code").value("PREVIEW_UNAVAILABLE"));
+                .andExpect(answers(status().isOk(), "PREVIEW_UNAVAILABLE"));
     }
 
     @Test
@@ -393,15 +373,13 @@ class RequestsWebTest extends WebTestSupport {
         var person = newPerson();
         for (var i = 0; i < 2; i++) {
             mvc.perform(as(get("/api/requests/preview").param("targetKey", "db-prod-readonly"), person))
-                    .andExpect(status().isOk())
-                    .andExpect(jsonPath("$.code").value("OK"));
+                    .andExpect(answers(status().isOk(), "OK"));
         }
         mvc.perform(as(get("/api/requests/preview").param("targetKey", "db-prod-readonly"), person))
-                .andExpect(status().isTooManyRequests())
-                .andExpect(jsonPath("$.code").value("RATE_LIMITED"))
+                .andExpect(answers(status().isTooManyRequests(), "RATE_LIMITED"))
                 .andExpect(header().string("RateLimit-Policy", Matchers.startsWith("\"preview\";q=2;")));
         // submissions count on their own quota
-        mvc.perform(submit(person, body(InMemoryChangeflow.newOperationId(), "db-prod-readonly", "after previews")))
+        mvc.perform(submit(person, newBody("after previews")))
                 .andExpect(status().isAccepted());
         // and the default quota of previews is 60 a window
         writeConfig("");

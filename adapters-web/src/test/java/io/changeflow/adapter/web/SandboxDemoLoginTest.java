@@ -1,6 +1,8 @@
 package io.changeflow.adapter.web;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static io.changeflow.adapter.web.WebTestSupport.answers;
+import static io.changeflow.adapter.web.WebTestSupport.firstFieldError;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.header;
@@ -66,8 +68,7 @@ class SandboxDemoLoginTest {
     @Test
     void signingInSetsAnHttpOnlyLaxCookieThatStandsInForTheHeader() throws Exception {
         var login = mvc.perform(post("/sandbox/login").contentType(MediaType.APPLICATION_JSON).content("{\"user\":\"otto\"}"))
-                .andExpect(status().isOk())
-                .andExpect(jsonPath("$.code").value("SIGNED_IN"))
+                .andExpect(answers(status().isOk(), "SIGNED_IN"))
                 .andReturn().getResponse();
         var setCookie = login.getHeader("Set-Cookie");
         assertThat(setCookie).startsWith("cf_demo_user=otto").contains("HttpOnly").contains("SameSite=Lax").contains("Path=/");
@@ -86,8 +87,7 @@ class SandboxDemoLoginTest {
     @Test
     void signingOutExpiresTheCookie() throws Exception {
         mvc.perform(post("/sandbox/logout"))
-                .andExpect(status().isOk())
-                .andExpect(jsonPath("$.code").value("SIGNED_OUT"))
+                .andExpect(answers(status().isOk(), "SIGNED_OUT"))
                 .andExpect(header().string("Set-Cookie", org.hamcrest.Matchers.containsString("Max-Age=0")));
     }
 
@@ -95,8 +95,7 @@ class SandboxDemoLoginTest {
     void signingInAsSomeoneOutsideTheDemoDirectoryIs400() throws Exception {
         mvc.perform(post("/sandbox/login").contentType(MediaType.APPLICATION_JSON).content("{\"user\":\"mallory\"}"))
                 .andExpect(status().isBadRequest())
-                .andExpect(jsonPath("$.data.fieldErrors[0].field").value("user"))
-                .andExpect(jsonPath("$.data.fieldErrors[0].code").value("UNKNOWN_USER"));
+                .andExpect(firstFieldError("user", "UNKNOWN_USER"));
         mvc.perform(post("/sandbox/login").contentType(MediaType.APPLICATION_JSON).content("{}"))
                 .andExpect(status().isBadRequest());
     }
@@ -112,7 +111,7 @@ class SandboxDemoLoginTest {
     void aConfigFileThatCannotBeCreatedLeavesEveryKeyMissingAndTheServiceUp() throws Exception {
         assertThat(Files.exists(dynamicConfig.file())).isFalse();
         assertThat(settings.accessMode().value()).isEqualTo(AccessMode.TEST_WINDOW);
-        mvc.perform(post("/test/gated")).andExpect(status().isForbidden()).andExpect(jsonPath("$.code").value("SERVICE_CLOSED"));
+        mvc.perform(post("/test/gated")).andExpect(answers(status().isForbidden(), "SERVICE_CLOSED"));
         mvc.perform(get("/ops/config").header(CallerIdentity.USER_HEADER, "otto"))
                 .andExpect(status().isOk())
                 .andExpect(jsonPath("$.data[?(@.key=='ACCESS_MODE')].rule").value("missing: restricted default TEST_WINDOW"));

@@ -1,9 +1,9 @@
 package io.changeflow.adapter.web;
 
 import io.changeflow.application.port.out.CallbackAuthenticity;
+import io.changeflow.sandbox.webhook.WebhookSigner;
 import java.net.http.HttpRequest;
 import java.nio.charset.StandardCharsets;
-import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
 import java.time.Clock;
 import java.time.Duration;
@@ -15,15 +15,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
-import javax.crypto.Mac;
-import javax.crypto.spec.SecretKeySpec;
 import org.springframework.test.web.servlet.request.MockHttpServletRequestBuilder;
 
 /**
  * Standard Webhooks for the tests, both sides: a real HMAC-SHA256 verifier of the
  * {@link CallbackAuthenticity} port (secrets per source, 5-minute tolerance on the test clock,
- * several signatures accepted) and the signer a sender uses. The production verifier lives in the
- * approval adapter; this one proves the web layer hands it the raw bytes and headers unchanged.
+ * several signatures accepted) and the signer a sender uses, both on the sandbox's {@link WebhookSigner}.
+ * The production verifier lives in the approval adapter; this one proves the web layer hands it the raw
+ * bytes and headers unchanged.
  */
 final class TestWebhooks implements CallbackAuthenticity {
 
@@ -77,8 +76,7 @@ final class TestWebhooks implements CallbackAuthenticity {
         var id = "msg_" + UUID.randomUUID();
         var timestamp = Long.toString(at.getEpochSecond());
         var bytes = body.getBytes(StandardCharsets.UTF_8);
-        return new Signed(id, timestamp, "v1," + Base64.getEncoder().encodeToString(hmac(key(secret), content(id, timestamp, bytes))),
-                bytes);
+        return new Signed(id, timestamp, WebhookSigner.of(secret).sign(id, at.getEpochSecond(), bytes), bytes);
     }
 
     Signed approval(String body) {
@@ -116,7 +114,8 @@ final class TestWebhooks implements CallbackAuthenticity {
             }
         }
         for (var secret : configured) {
-            var expected = hmac(key(secret), content(id, timestamp, rawBody));
+            var signature = WebhookSigner.of(secret).sign(id, Long.parseLong(timestamp), rawBody);
+            var expected = Base64.getDecoder().decode(signature.substring("v1,".length()));
             if (presented.stream().anyMatch(p -> MessageDigest.isEqual(expected, p))) {
                 return Verdict.VALID;
             }
@@ -127,27 +126,5 @@ final class TestWebhooks implements CallbackAuthenticity {
     @Override
     public synchronized boolean configured(Source source) {
         return !secrets.getOrDefault(source, List.of()).isEmpty();
-    }
-
-    private static byte[] key(String secret) {
-        return Base64.getDecoder().decode(secret.substring("whsec_".length()));
-    }
-
-    private static byte[] content(String id, String timestamp, byte[] body) {
-        var prefix = (id + "." + timestamp + ".").getBytes(StandardCharsets.UTF_8);
-        var all = new byte[prefix.length + body.length];
-        System.arraycopy(prefix, 0, all, 0, prefix.length);
-        System.arraycopy(body, 0, all, prefix.length, body.length);
-        return all;
-    }
-
-    private static byte[] hmac(byte[] key, byte[] content) {
-        try {
-            var mac = Mac.getInstance("HmacSHA256");
-            mac.init(new SecretKeySpec(key, "HmacSHA256"));
-            return mac.doFinal(content);
-        } catch (GeneralSecurityException e) {
-            throw new IllegalStateException(e);
-        }
     }
 }

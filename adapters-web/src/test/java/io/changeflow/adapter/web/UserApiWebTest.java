@@ -16,8 +16,7 @@ class UserApiWebTest extends WebTestSupport {
     void meTellsTheCanonicalAccountAndTheRuleCodesHeld() throws Exception {
         permissions.grant("otto", "ops.operator");
         mvc.perform(as(get("/api/me"), "E1004"))
-                .andExpect(status().isOk())
-                .andExpect(jsonPath("$.code").value("OK"))
+                .andExpect(answers(status().isOk(), "OK"))
                 .andExpect(jsonPath("$.data.account").value("otto"))
                 .andExpect(jsonPath("$.data.verified").value(true))
                 .andExpect(jsonPath("$.data.permissions").value(Matchers.contains("ops.operator")))
@@ -40,7 +39,7 @@ class UserApiWebTest extends WebTestSupport {
 
     @Test
     void meWithoutIdentityOrWithAFailingLoginSourceIs401() throws Exception {
-        mvc.perform(get("/api/me")).andExpect(status().isUnauthorized()).andExpect(jsonPath("$.code").value("UNAUTHENTICATED"));
+        mvc.perform(get("/api/me")).andExpect(answers(status().isUnauthorized(), "UNAUTHENTICATED"));
         directory.failure = new IllegalStateException("directory down");
         mvc.perform(as(get("/api/me"), "E1001")).andExpect(status().isUnauthorized());
     }

@@ -1,6 +1,7 @@
 package io.changeflow.adapter.web;
 
 import io.changeflow.adapter.local.LocalConfiguration;
+import io.changeflow.application.fake.SettableClock;
 import io.changeflow.application.port.out.Directory;
 import io.changeflow.application.port.out.Permissions;
 import java.time.Instant;
@@ -26,8 +27,8 @@ class WebTestApplication {
     static final Instant START = Instant.parse("2026-03-02T10:00:00Z");
 
     @Bean
-    MutableClock clock() {
-        return new MutableClock(START);
+    SettableClock clock() {
+        return new SettableClock(START);
     }
 
     /** The fakes behind the identity ports; the port beans themselves get a deadline (they are wrapped). */
@@ -56,12 +57,12 @@ class WebTestApplication {
     }
 
     @Bean
-    TestWebhooks testWebhooks(MutableClock clock) {
+    TestWebhooks testWebhooks(SettableClock clock) {
         return new TestWebhooks(clock);
     }
 
     @Bean
-    FakeClusterRateLimits fakeClusterRateLimits(MutableClock clock) {
+    FakeClusterRateLimits fakeClusterRateLimits(SettableClock clock) {
         return new FakeClusterRateLimits(clock);
     }
 

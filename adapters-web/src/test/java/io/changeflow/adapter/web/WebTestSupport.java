@@ -1,6 +1,7 @@
 package io.changeflow.adapter.web;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.jsonPath;
 
 import io.changeflow.adapter.local.FileDynamicConfig;
 import io.changeflow.adapter.web.guard.SlidingWindowLimiter;
@@ -8,6 +9,7 @@ import io.changeflow.adapter.web.identity.CallerIdentity;
 import io.changeflow.application.callback.HandleApprovalCallback.Decision;
 import io.changeflow.application.fake.FakeTargets;
 import io.changeflow.application.fake.InMemoryChangeflow;
+import io.changeflow.application.fake.SettableClock;
 import io.changeflow.application.port.out.MergeRequests.PipelineStatus;
 import io.changeflow.application.port.out.WorkQueue.StepKind;
 import io.changeflow.application.settings.Settings;
@@ -23,10 +25,12 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.time.Duration;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.BeforeEach;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.test.web.servlet.MockMvc;
+import org.springframework.test.web.servlet.ResultMatcher;
 import org.springframework.test.web.servlet.request.MockHttpServletRequestBuilder;
 import org.springframework.test.web.servlet.request.RequestPostProcessor;
 
@@ -37,7 +41,7 @@ abstract class WebTestSupport {
     @Autowired
     MockMvc mvc;
     @Autowired
-    MutableClock clock;
+    SettableClock clock;
     FakePermissions permissions;
     FakeDirectory directory;
     @Autowired
@@ -63,6 +67,7 @@ abstract class WebTestSupport {
         directory = fakes.directory();
     }
 
+    private static final AtomicInteger SUBJECTS = new AtomicInteger();
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
     @BeforeEach
@@ -99,8 +104,12 @@ abstract class WebTestSupport {
         }
     }
 
-    /** A new batchable target whose requests batch in {@code partition}, so no other test sees its batches. */
-    TargetKey batchableTarget(String partition, String key) {
+    /**
+     * A new batchable target, {@code <partition>-target}, whose requests batch in {@code partition} (one no other
+     * test uses), so no other test sees its batches.
+     */
+    TargetKey batchableTarget(String partition) {
+        var key = partition + "-target";
         var target = TargetKey.of(key);
         app.targets.add(new Target(target, "Batchable target " + key, "A batchable target of one web test",
                 FakeTargets.PROJECT, "grants/" + key + ".txt", true, partition));
@@ -121,6 +130,30 @@ abstract class WebTestSupport {
         return id;
     }
 
+    /** A request on the single-MR target for a subject of its own, waiting for its approver (its merge request exists). */
+    OperationId awaitingApproval() {
+        var id = app.submitAccepted(FakeTargets.SINGLE, "awaiting" + SUBJECTS.incrementAndGet());
+        app.queue.runUntilIdle();
+        assertThat(app.op(id).binding()).contains(BindingStatus.APPROVAL_SENT);
+        return id;
+    }
+
+    /** A request approved and merged ({@link #awaitingApproval}, then APPROVED), waiting for its deploy report. */
+    OperationId merged() {
+        var id = awaitingApproval();
+        app.decide(id, Decision.APPROVED);
+        app.queue.runUntilIdle();
+        assertThat(app.op(id).binding()).contains(BindingStatus.MERGED);
+        return id;
+    }
+
+    /** Runs {@code id} through its approval (APPROVED), merge and deploy report: its change is in effect. */
+    OperationId approvedAndDeployed(OperationId id) {
+        app.approveAndRun(id);
+        app.deployed(id);
+        return id;
+    }
+
     /** Replaces the dynamic config file and applies it at once (tests of hot reload wait for the poll instead). */
     void writeConfig(String content) throws IOException {
         Files.createDirectories(dynamicConfig.file().getParent());
@@ -132,11 +165,36 @@ abstract class WebTestSupport {
         return request.header(CallerIdentity.USER_HEADER, user);
     }
 
+    /** The answer has {@code status} and the envelope's {@code code}. */
+    static ResultMatcher answers(ResultMatcher status, String code) {
+        return allOf(status, jsonPath("$.code").value(code));
+    }
+
+    /** The envelope's first field error names {@code field} with {@code code}. */
+    static ResultMatcher firstFieldError(String field, String code) {
+        return allOf(jsonPath("$.data.fieldErrors[0].field").value(field), jsonPath("$.data.fieldErrors[0].code").value(code));
+    }
+
+    /** Every one of {@code matchers}, in order. */
+    private static ResultMatcher allOf(ResultMatcher... matchers) {
+        return result -> {
+            for (var matcher : matchers) {
+                matcher.match(result);
+            }
+        };
+    }
+
     static RequestPostProcessor peer(String address) {
         return request -> {
             request.setRemoteAddr(address);
             return request;
         };
+    }
+
+    /** A real HTTP answer has {@code status} and the envelope's {@code code}. */
+    static void assertAnswer(HttpResponse<String> response, int status, String code) {
+        assertThat(response.statusCode()).isEqualTo(status);
+        assertThat(response.body()).contains("\"code\":\"" + code + "\"");
     }
 
     /** A real HTTP call on the random port; the body goes to the leak scan. */

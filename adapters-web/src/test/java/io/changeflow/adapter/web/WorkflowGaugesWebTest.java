@@ -3,14 +3,11 @@ package io.changeflow.adapter.web;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.changeflow.adapter.web.metrics.WorkflowGauges;
-import io.changeflow.application.fake.FakeTargets;
 import io.changeflow.application.query.ShowStats;
 import io.changeflow.application.recovery.FindOverdueRequests;
-import io.changeflow.domain.request.OperationId;
 import io.changeflow.domain.state.BindingStatus;
 import io.changeflow.domain.state.Convergence.Deadline;
 import java.time.Duration;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -21,8 +18,6 @@ import org.springframework.beans.factory.annotation.Autowired;
  * scrape rate.
  */
 class WorkflowGaugesWebTest extends WebTestSupport {
-
-    private static final AtomicInteger PEOPLE = new AtomicInteger();
 
     @Autowired
     ShowStats stats;
@@ -35,13 +30,6 @@ class WorkflowGaugesWebTest extends WebTestSupport {
 
     private double gauge(String name, String... tags) {
         return registry.get(name).tags(tags).gauge().value();
-    }
-
-    private OperationId awaitingApproval() {
-        var id = app.submitAccepted(FakeTargets.SINGLE, "gauge" + PEOPLE.incrementAndGet());
-        app.queue.runUntilIdle();
-        assertThat(app.op(id).binding()).contains(BindingStatus.APPROVAL_SENT);
-        return id;
     }
 
     @Test

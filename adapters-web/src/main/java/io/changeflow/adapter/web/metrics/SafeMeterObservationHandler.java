@@ -22,26 +22,23 @@ public final class SafeMeterObservationHandler extends DefaultMeterObservationHa
 
     @Override
     public void onStart(Observation.Context context) {
-        try {
-            super.onStart(context);
-        } catch (RuntimeException e) {
-            failed(context, e);
-        }
+        guarded(context, () -> super.onStart(context));
     }
 
     @Override
     public void onStop(Observation.Context context) {
-        try {
-            super.onStop(context);
-        } catch (RuntimeException e) {
-            failed(context, e);
-        }
+        guarded(context, () -> super.onStop(context));
     }
 
     @Override
     public void onEvent(Observation.Event event, Observation.Context context) {
+        guarded(context, () -> super.onEvent(event, context));
+    }
+
+    /** Runs one step of the default handler; a failure is logged, never thrown into the request. */
+    private static void guarded(Observation.Context context, Runnable step) {
         try {
-            super.onEvent(event, context);
+            step.run();
         } catch (RuntimeException e) {
             failed(context, e);
         }

@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -38,43 +39,31 @@ public final class SafeMeters {
 
     /** Increments a counter; never throws. */
     public void increment(String name, Map<String, String> tags) {
-        try {
-            var safe = normalize(tags);
-            if (safe.isEmpty()) {
-                log.debug("metric {} skipped: empty or invalid tags", name);
-                return;
-            }
-            Counter.builder(name).description(MeterHelp.of(name)).tags(safe.get()).register(registry).increment();
-        } catch (RuntimeException | LinkageError e) {
-            failed(name, e);
-        }
+        emit(name, tags, safe -> Counter.builder(name).description(MeterHelp.of(name)).tags(safe).register(registry)
+                .increment());
     }
 
     /** Records a duration on a timer; never throws. */
     void record(String name, Map<String, String> tags, long nanos) {
-        try {
-            var safe = normalize(tags);
-            if (safe.isEmpty()) {
-                log.debug("metric {} skipped: empty or invalid tags", name);
-                return;
-            }
-            Timer.builder(name).description(MeterHelp.of(name)).tags(safe.get()).register(registry)
-                    .record(nanos, TimeUnit.NANOSECONDS);
-        } catch (RuntimeException | LinkageError e) {
-            failed(name, e);
-        }
+        emit(name, tags, safe -> Timer.builder(name).description(MeterHelp.of(name)).tags(safe).register(registry)
+                .record(nanos, TimeUnit.NANOSECONDS));
     }
 
     /** Records a value on a distribution summary (e.g. a batch size); never throws. */
     void summary(String name, Map<String, String> tags, double amount) {
+        emit(name, tags, safe -> DistributionSummary.builder(name).description(MeterHelp.of(name)).tags(safe)
+                .register(registry).record(amount));
+    }
+
+    /** Hands the normalized tags to {@code emission}, skipped when they are invalid; never throws. */
+    private void emit(String name, Map<String, String> tags, Consumer<Tags> emission) {
         try {
             var safe = normalize(tags);
             if (safe.isEmpty()) {
                 log.debug("metric {} skipped: empty or invalid tags", name);
                 return;
             }
-            DistributionSummary.builder(name).description(MeterHelp.of(name)).tags(safe.get()).register(registry)
-                    .record(amount);
+            emission.accept(safe.get());
         } catch (RuntimeException | LinkageError e) {
             failed(name, e);
         }

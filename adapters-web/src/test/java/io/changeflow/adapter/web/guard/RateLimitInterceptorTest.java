@@ -3,7 +3,7 @@ package io.changeflow.adapter.web.guard;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.changeflow.adapter.web.FaultyMeterRegistry;
-import io.changeflow.adapter.web.MutableClock;
+import io.changeflow.application.fake.SettableClock;
 import io.changeflow.adapter.web.ResponseCorpus;
 import io.changeflow.adapter.web.envelope.JsonResponses;
 import io.changeflow.adapter.web.identity.CallerIdentity;
@@ -87,7 +87,7 @@ class RateLimitInterceptorTest {
         var config = (io.changeflow.application.port.out.DynamicConfig) key ->
                 key.equals(Settings.RATE_LIMIT_SCOPE) ? Optional.of("cluster") : Optional.empty();
         var proxies = TrustedProxies.parse(List.of("127.0.0.0/8"));
-        try (var interceptor = new RateLimitInterceptor(new Settings(config), new SlidingWindowLimiter(new MutableClock(Instant.EPOCH), 10), null,
+        try (var interceptor = new RateLimitInterceptor(new Settings(config), new SlidingWindowLimiter(new SettableClock(Instant.EPOCH), 10), null,
                 new TimeBoxedCalls("test", 1, 1, Duration.ofMillis(100)), new CallerIdentity(proxies, id -> Optional.empty(), false, java.util.Set.of()),
                 proxies, new SafeMeters(registry), new JsonResponses(JsonMapper.builder().build()))) {
             assertThat(interceptor.preHandle(new MockHttpServletRequest(), new MockHttpServletResponse(), handler())).isTrue();

@@ -4,7 +4,7 @@ import static io.changeflow.propertytesting.Generators.ints;
 import static io.changeflow.propertytesting.Generators.lists;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.changeflow.adapter.web.MutableClock;
+import io.changeflow.application.fake.SettableClock;
 import io.changeflow.propertytesting.Generator;
 import io.changeflow.propertytesting.Property;
 import java.time.Duration;
@@ -24,7 +24,7 @@ class SlidingWindowLimiterProperties {
         var gaps = lists(ints(0, 20_000), 1, 200);
         Generator<Attempts> attempts = s -> new Attempts(gaps.generate(s), ints(1, 8).generate(s), ints(1, 30).generate(s));
         Property.forAll(attempts).tries(300).check(in -> {
-            var clock = new MutableClock(Instant.EPOCH);
+            var clock = new SettableClock(Instant.EPOCH);
             var limiter = new SlidingWindowLimiter(clock, 10);
             var window = Duration.ofSeconds(in.windowSeconds()).toMillis();
             var allowed = new ArrayList<Long>();
@@ -57,7 +57,7 @@ class SlidingWindowLimiterProperties {
         Generator<AddressFlood> floods = s -> new AddressFlood(forged.generate(s), gaps.generate(s), acts.generate(s),
                 ints(1, 4).generate(s), ints(1, 16).generate(s), ints(1, 5).generate(s));
         Property.forAll(floods).tries(300).check(in -> {
-            var clock = new MutableClock(Instant.EPOCH);
+            var clock = new SettableClock(Instant.EPOCH);
             var limiter = new SlidingWindowLimiter(clock, in.identityCap(), in.addressCap());
             var window = Duration.ofSeconds(10);
             var personAllowed = new ArrayList<Long>();
@@ -93,7 +93,7 @@ class SlidingWindowLimiterProperties {
         var gaps = lists(ints(0, 30_000), 1, 300);
         Generator<Flood> floods = s -> new Flood(keys.generate(s), gaps.generate(s), ints(1, 12).generate(s));
         Property.forAll(floods).tries(200).check(in -> {
-            var clock = new MutableClock(Instant.EPOCH);
+            var clock = new SettableClock(Instant.EPOCH);
             var limiter = new SlidingWindowLimiter(clock, in.cap());
             for (var i = 0; i < in.keys().size(); i++) {
                 clock.advance(Duration.ofMillis(in.gapsMillis().get(i % in.gapsMillis().size())));

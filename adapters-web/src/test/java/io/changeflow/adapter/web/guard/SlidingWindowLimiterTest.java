@@ -2,7 +2,7 @@ package io.changeflow.adapter.web.guard;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.changeflow.adapter.web.MutableClock;
+import io.changeflow.application.fake.SettableClock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -16,7 +16,7 @@ class SlidingWindowLimiterTest {
     private static final Duration WINDOW = Duration.ofSeconds(60);
     private static final int FLOOD = 100_000;
 
-    private final MutableClock clock = new MutableClock(Instant.parse("2026-03-02T10:00:00Z"));
+    private final SettableClock clock = new SettableClock(Instant.parse("2026-03-02T10:00:00Z"));
 
     @Test
     void allowsUpToTheLimitThenRefusesUntilTheOldestAttemptLeavesTheWindow() {
