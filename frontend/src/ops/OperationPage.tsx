@@ -45,6 +45,26 @@ export function offersDeployAction(
   return action === 'confirmdeployed' || detail.status !== 'DEPLOY_FAILED';
 }
 
+/** The deploy actions' buttons, in toolbar order (each shown where {@link offersDeployAction} says so). */
+const DEPLOY_ACTIONS = [
+  {
+    allowed: 'confirmdeployed',
+    action: 'confirmDeployed',
+    className: undefined,
+    testId: 'ops-confirm-deployed',
+    title: 'The change is live: record it as in effect (VALIDATED).',
+    label: 'Confirm in effect',
+  },
+  {
+    allowed: 'markdeployfailed',
+    action: 'markDeployFailed',
+    className: 'button-danger',
+    testId: 'ops-mark-deploy-failed',
+    title: 'Rolling the change out failed: record it as DEPLOY_FAILED.',
+    label: 'Mark deploy failed',
+  },
+] as const;
+
 function transition(from: string | null | undefined, to: string | null | undefined) {
   if (!from && !to) return '—';
   if (!from || from === to) return <code>{to ?? '—'}</code>;
@@ -232,29 +252,19 @@ export function OperationPage({ operationId }: { operationId: string }) {
                   Close…
                 </button>
               )}
-              {offersDeployAction(detail, 'confirmdeployed') ? (
+              {DEPLOY_ACTIONS.filter((deploy) => offersDeployAction(detail, deploy.allowed)).map((deploy) => (
                 <button
+                  key={deploy.allowed}
                   type="button"
-                  onClick={() => void run('confirmDeployed')}
+                  className={deploy.className}
+                  onClick={() => void run(deploy.action)}
                   disabled={busy}
-                  data-testid="ops-confirm-deployed"
-                  title="The change is live: record it as in effect (VALIDATED)."
+                  data-testid={deploy.testId}
+                  title={deploy.title}
                 >
-                  Confirm in effect
+                  {deploy.label}
                 </button>
-              ) : null}
-              {offersDeployAction(detail, 'markdeployfailed') ? (
-                <button
-                  type="button"
-                  className="button-danger"
-                  onClick={() => void run('markDeployFailed')}
-                  disabled={busy}
-                  data-testid="ops-mark-deploy-failed"
-                  title="Rolling the change out failed: record it as DEPLOY_FAILED."
-                >
-                  Mark deploy failed
-                </button>
-              ) : null}
+              ))}
               <button type="button" className="button-secondary" onClick={reload}>
                 Reload
               </button>

@@ -38,28 +38,22 @@ function pagerButton(rendered: Rendered, name: 'Newer' | 'Older'): HTMLButtonEle
   return found;
 }
 
-const VALIDATED = view({
-  operationId: 'aaaaaaaa-1111-4111-8111-111111111111',
-  targetKey: 'db-prod-readonly',
-  subjectId: 'alice',
-  status: 'VALIDATED',
-  hint: { code: 'NONE', message: 'Done.' },
-  timeline: undefined,
+/** A request as the records list shows it (the list carries no timeline). */
+function listed(operationId: string, targetKey: string, subjectId: string, status: RequestView['status'], hint: RequestView['hint']) {
+  return view({ operationId, targetKey, subjectId, status, hint, timeline: undefined });
+}
+
+const VALIDATED = listed('aaaaaaaa-1111-4111-8111-111111111111', 'db-prod-readonly', 'alice', 'VALIDATED', {
+  code: 'NONE',
+  message: 'Done.',
 });
-const REJECTED = view({
-  operationId: 'bbbbbbbb-2222-4222-8222-222222222222',
-  targetKey: 'vpn-staging',
-  subjectId: 'svc-ci',
-  status: 'REJECTED',
-  hint: { code: 'CAN_REAPPLY', message: 'You can apply again.' },
-  timeline: undefined,
+const REJECTED = listed('bbbbbbbb-2222-4222-8222-222222222222', 'vpn-staging', 'svc-ci', 'REJECTED', {
+  code: 'CAN_REAPPLY',
+  message: 'You can apply again.',
 });
-const REPLACED = view({
-  operationId: 'cccccccc-3333-4333-8333-333333333333',
-  targetKey: 'dashboards-viewer',
-  status: null,
-  hint: { code: 'CAN_REAPPLY', message: 'A newer request replaced this one.' },
-  timeline: undefined,
+const REPLACED = listed('cccccccc-3333-4333-8333-333333333333', 'dashboards-viewer', 'alice', null, {
+  code: 'CAN_REAPPLY',
+  message: 'A newer request replaced this one.',
 });
 
 describe('RecordsPage', () => {
