@@ -3,6 +3,7 @@ import { closeOperation, confirmDeployed, getOperation, markDeployFailed, retrig
 import type { AuditEntry, Binding, HistoryEntry } from '../api/types';
 import { DataTable } from '../components/DataTable';
 import { ErrorNotice } from '../components/ErrorNotice';
+import { Fact } from '../components/Fact';
 import { Loading } from '../components/Loading';
 import { PageHeading } from '../components/PageHeading';
 import { RequestDetails } from '../components/RequestDetails';
@@ -133,38 +134,23 @@ function BindingFacts({ binding, operationId }: { binding: Binding; operationId:
   const owner = binding.operationId;
   return (
     <dl className="facts compact" data-testid="ops-binding" data-status={binding.status}>
-      <div>
-        <dt>Subject / target</dt>
-        <dd>
-          {binding.subjectId} / <code>{binding.targetKey}</code>
-        </dd>
-      </div>
-      <div>
-        <dt>Status</dt>
-        <dd>
-          <StatusBadge status={binding.status} />
-        </dd>
-      </div>
-      <div>
-        <dt>Owned by</dt>
-        <dd>
-          {!owner ? (
-            '—'
-          ) : owner === operationId ? (
-            'this request'
-          ) : (
-            <Link to={consolePaths.operation(owner)}>another request ({owner.slice(0, 8)})</Link>
-          )}
-        </dd>
-      </div>
-      <div>
-        <dt>Expires</dt>
-        <dd>{binding.expiresAt ? formatDate(binding.expiresAt) : 'Never'}</dd>
-      </div>
-      <div>
-        <dt>Last change</dt>
-        <dd>{formatDateTime(binding.updatedAt)}</dd>
-      </div>
+      <Fact term="Subject / target">
+        {binding.subjectId} / <code>{binding.targetKey}</code>
+      </Fact>
+      <Fact term="Status">
+        <StatusBadge status={binding.status} />
+      </Fact>
+      <Fact term="Owned by">
+        {!owner ? (
+          '—'
+        ) : owner === operationId ? (
+          'this request'
+        ) : (
+          <Link to={consolePaths.operation(owner)}>another request ({owner.slice(0, 8)})</Link>
+        )}
+      </Fact>
+      <Fact term="Expires">{binding.expiresAt ? formatDate(binding.expiresAt) : 'Never'}</Fact>
+      <Fact term="Last change">{formatDateTime(binding.updatedAt)}</Fact>
     </dl>
   );
 }
@@ -285,17 +271,11 @@ export function OperationPage({ operationId }: { operationId: string }) {
           <section aria-labelledby="layers-title" className="subsection">
             <h2 id="layers-title">State</h2>
             <dl className="facts">
-              <div>
-                <dt>External state (binding)</dt>
-                <dd data-testid="ops-external-state">{detail.status ?? 'replaced'}</dd>
-              </div>
-              <div>
-                <dt>Fine step</dt>
-                <dd data-testid="ops-fine-step">
-                  <code>{detail.step ?? '—'}</code>
-                  {detail.stepCode !== null && detail.stepCode !== undefined ? ` (${detail.stepCode})` : ''}
-                </dd>
-              </div>
+              <Fact term="External state (binding)" testId="ops-external-state">{detail.status ?? 'replaced'}</Fact>
+              <Fact term="Fine step" testId="ops-fine-step">
+                <code>{detail.step ?? '—'}</code>
+                {detail.stepCode !== null && detail.stepCode !== undefined ? ` (${detail.stepCode})` : ''}
+              </Fact>
             </dl>
             {detail.binding ? (
               <>
