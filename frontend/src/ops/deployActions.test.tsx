@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { OperationDetail } from '../api/types';
+import { pressAction } from '../test/actionResult';
 import { envelope } from '../test/fetchMock';
 import { entry, view } from '../test/fixtures';
 import { click, flush, waitFor, type Rendered } from '../test/render';
@@ -38,10 +39,8 @@ describe('deploy actions on the operation page', () => {
     r = await render(<OperationPage operationId="op-9" />);
     await flush();
     expect(r.queryByTestId('ops-mark-deploy-failed')).not.toBeNull();
-    await click(r.byTestId('ops-confirm-deployed'));
-    await flush();
+    const result = await pressAction(r, 'ops-confirm-deployed', 'ops-action-result');
     expect(api.calls.find((c) => c.method === 'POST')?.url).toBe('/ops/operations/op-9/confirm-deployed');
-    const result = r.byTestId('ops-action-result').querySelector('p')!;
     expect(result.dataset.code).toBe('CONFIRMED');
     expect(result.dataset.tone).toBe('success');
   });
@@ -54,10 +53,9 @@ describe('deploy actions on the operation page', () => {
     );
     r = await render(<OperationPage operationId="op-9" />);
     await flush();
-    await click(r.byTestId('ops-mark-deploy-failed'));
-    await flush();
+    const result = await pressAction(r, 'ops-mark-deploy-failed', 'ops-action-result');
     expect(api.calls.find((c) => c.method === 'POST')?.url).toBe('/ops/operations/op-9/mark-deploy-failed');
-    expect(r.byTestId('ops-action-result').querySelector('p')!.dataset.code).toBe('MARKED_FAILED');
+    expect(result.dataset.code).toBe('MARKED_FAILED');
   });
 
   it('a second confirm answers ALREADY_IN_EFFECT as an error with its message', async () => {

@@ -1,6 +1,7 @@
 import { act } from 'react';
 import { describe, expect, it } from 'vitest';
 import type { Batch, OperationDetail } from '../api/types';
+import { pressAction } from '../test/actionResult';
 import { envelope, type Reply } from '../test/fetchMock';
 import { entry, view } from '../test/fixtures';
 import { click, flush, type as choose, waitFor, type Rendered } from '../test/render';
@@ -117,24 +118,18 @@ describe('BatchesPage', () => {
     r = await render(<BatchesPage />);
     await flush();
 
-    await click(r.byTestId('ops-start-round'));
-    await flush();
+    let result = await pressAction(r, 'ops-start-round', 'batch-action-result');
     expect(api.calls.find((c) => c.method === 'POST')?.url).toBe('/ops/batch-rounds?partition=global');
-    let result = r.byTestId('batch-action-result').querySelector('p')!;
     expect(result.dataset.code).toBe('CLAIMED');
     expect(result.dataset.tone).toBe('success');
     expect(result.textContent).toContain('Batch 9 took 2 request(s).');
 
-    await click(r.byTestId('ops-start-round'));
-    await flush();
-    result = r.byTestId('batch-action-result').querySelector('p')!;
+    result = await pressAction(r, 'ops-start-round', 'batch-action-result');
     expect(result.dataset.code).toBe('SLOT_OCCUPIED');
     expect(result.textContent).toContain('Another batch is running.');
     expect(result.textContent).not.toContain('null');
 
-    await click(r.byTestId('ops-start-round'));
-    await flush();
-    result = r.byTestId('batch-action-result').querySelector('p')!;
+    result = await pressAction(r, 'ops-start-round', 'batch-action-result');
     expect(result.dataset.tone).toBe('warning');
     expect(result.textContent).toContain('could not start; its 1 request(s) wait for a later round');
   });
@@ -149,19 +144,15 @@ describe('BatchesPage', () => {
     r = await render(<BatchesPage />);
     await flush();
 
-    await click(r.byTestId('ops-settle'));
-    await flush();
+    let result = await pressAction(r, 'ops-settle', 'batch-action-result');
     expect(api.calls.find((c) => c.method === 'POST')?.url).toBe('/ops/batches/4/settle');
-    let result = r.byTestId('batch-action-result').querySelector('p')!;
     expect(result.dataset.code).toBe('SETTLED');
     expect(result.textContent).toContain('Outcome: FAILED.');
     expect(result.textContent).toContain('Failure: DETERMINISTIC.');
     expect(result.textContent).toContain('retried in two halves (SPLIT)');
 
-    await click(r.byTestId('ops-settle'));
-    await flush();
+    result = await pressAction(r, 'ops-settle', 'batch-action-result');
     expect(r.byTestId('batch-action-result').querySelector('[data-testid="error"]')).toBeNull();
-    result = r.byTestId('batch-action-result').querySelector('p')!;
     expect(result.dataset.code).toBe('ALREADY_SETTLED');
     expect(result.dataset.tone).toBe('info');
     expect(result.textContent).toContain('This batch had already ended.');
@@ -244,10 +235,8 @@ describe('OperationPage', () => {
     r = await render(<OperationPage operationId="op-7" />);
     await flush();
     expect(r.byTestId('ops-binding').querySelector('a')?.getAttribute('href')).toBe('/console/operations/op-8');
-    await click(r.byTestId('ops-retrigger'));
-    await flush();
+    const result = await pressAction(r, 'ops-retrigger', 'ops-action-result');
     expect(api.calls.find((c) => c.method === 'POST')?.url).toBe('/ops/operations/op-7/retrigger');
-    const result = r.byTestId('ops-action-result').querySelector('p')!;
     expect(result.dataset.code).toBe('NOT_SCHEDULED');
     expect(result.dataset.tone).toBe('warning');
     expect(result.textContent).toContain('Step CREATE not scheduled.');
