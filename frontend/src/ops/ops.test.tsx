@@ -1,10 +1,9 @@
-import { act } from 'react';
 import { describe, expect, it } from 'vitest';
 import type { Batch, OperationDetail } from '../api/types';
 import { pressAction } from '../test/actionResult';
 import { envelope, type Reply } from '../test/fetchMock';
 import { entry, view } from '../test/fixtures';
-import { click, flush, type as choose, waitFor, type Rendered } from '../test/render';
+import { click, flush, goBack, type as choose, waitFor, type Rendered } from '../test/render';
 import { testSession } from '../test/session';
 import { BatchesPage, memberView, roundExtra, settlementExtra } from './BatchesPage';
 import { ConfigPage } from './ConfigPage';
@@ -69,10 +68,7 @@ describe('BatchesPage', () => {
     const partitions = [...r.byTestId<HTMLSelectElement>('batch-filter-partition').options].map((o) => o.value);
     expect(partitions).toEqual(expect.arrayContaining(['global', 'wiki']));
 
-    await act(async () => {
-      window.history.back();
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    });
+    await goBack();
     await flush();
     expect(window.location.search).toBe('?status=BLOCKED&partition=wiki');
     expect(shown()).toEqual(['6']);

@@ -2,10 +2,10 @@ import { act } from 'react';
 import { describe, expect, it, vi } from 'vitest';
 import { LIST_REFRESH_MS } from '../logic/hooks';
 import type { RequestView } from '../api/types';
-import { expectErrorNotice, tryAgainButton } from '../test/errorNotice';
+import { expectErrorNotice, tryAgain } from '../test/errorNotice';
 import { envelope, type RecordedCall, type Reply } from '../test/fetchMock';
 import { view } from '../test/fixtures';
-import { click, flush, type as choose, type Rendered } from '../test/render';
+import { click, flush, goBack, type as choose, type Rendered } from '../test/render';
 import { testSession } from '../test/session';
 import { RecordsPage } from './RecordsPage';
 
@@ -133,8 +133,7 @@ describe('RecordsPage', () => {
     expect(r.queryByTestId('records')).toBeNull();
 
     failing = false;
-    await click(tryAgainButton(error)!);
-    await flush();
+    await tryAgain(error);
     expect(api.records).toHaveLength(2);
     expect(r.queryByTestId('error')).toBeNull();
     expect(r.allByTestId('record').map((row) => row.dataset.operationId)).toEqual([VALIDATED.operationId]);
@@ -177,14 +176,8 @@ describe('RecordsPage', () => {
     await flush();
     expect(window.location.search).toBe('?status=REJECTED&target=db-prod-readonly');
 
-    await act(async () => {
-      window.history.back();
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    });
-    await act(async () => {
-      window.history.back();
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    });
+    await goBack();
+    await goBack();
     await flush();
     expect(window.location.search).toBe('?page=2');
     expect(r.byTestId<HTMLSelectElement>('records-status').value).toBe('');
