@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { Batch, OperationDetail } from '../api/types';
 import { pressAction } from '../test/actionResult';
+import { waitForErrorCode } from '../test/errorNotice';
 import { envelope, type Reply } from '../test/fetchMock';
 import { entry, view } from '../test/fixtures';
-import { click, flush, goBack, type as choose, waitFor, type Rendered } from '../test/render';
+import { click, flush, goBack, type as choose, type Rendered } from '../test/render';
 import { testSession } from '../test/session';
 import { BatchesPage, memberView, roundExtra, settlementExtra } from './BatchesPage';
 import { ConfigPage } from './ConfigPage';
@@ -249,8 +250,7 @@ describe('OperationPage', () => {
     await click(r.byTestId('ops-close'));
     await click(r.byTestId('ops-close-confirm'));
     await flush();
-    const rendered = r;
-    await waitFor(() => rendered.queryByTestId('error-code') !== null);
+    await waitForErrorCode(r);
     expect(r.byTestId('error-code').textContent).toBe('ACTION_NOT_ALLOWED');
     expect(r.byTestId('error-message').textContent).toBe('The request cannot be closed in its current state.');
     expect(r.byTestId('error-trace-id').textContent).toBe('tr-close');

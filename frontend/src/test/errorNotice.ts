@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { click, flush, type Rendered } from './render';
+import { click, flush, waitFor, type Rendered } from './render';
 
 /** What an error notice (components/ErrorNotice) shows: the answer's code, the page's title, the server's message and trace ID. */
 export interface ShownError {
@@ -28,4 +28,9 @@ export function tryAgainButton(notice: HTMLElement): HTMLButtonElement | undefin
 export async function tryAgain(notice: HTMLElement): Promise<void> {
   await click(tryAgainButton(notice)!);
   await flush();
+}
+
+/** Waits until the page shows an error notice's code. */
+export async function waitForErrorCode(r: Rendered): Promise<void> {
+  await waitFor(() => r.queryByTestId('error-code') !== null);
 }
