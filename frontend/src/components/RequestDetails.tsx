@@ -6,6 +6,7 @@ import { buildTimeline, statusLabel } from '../logic/timeline';
 import { describeWait, nextMove } from '../logic/wait';
 import { ChangeKindStory } from './ChangeKindStory';
 import { DataTable } from './DataTable';
+import { Fact } from './Fact';
 import { HintBox } from './HintBox';
 import { StatusBadge } from './StatusBadge';
 import { StepTimes } from './StepTimes';
@@ -74,48 +75,21 @@ export function RequestDetails({ view, onApplyAgain, targetBatchable, statusExtr
       ) : null}
 
       <dl className="facts">
-        <div>
-          <dt>Target</dt>
-          <dd>
-            <code>{view.targetKey}</code>
-          </dd>
-        </div>
-        <div>
-          <dt>Subject</dt>
-          <dd>{view.subjectId}</dd>
-        </div>
-        <div>
-          <dt>Requested by</dt>
-          <dd>{view.requester}</dd>
-        </div>
-        <div>
-          <dt>Reason</dt>
-          <dd>{view.reason}</dd>
-        </div>
-        <div>
-          <dt>Expires</dt>
-          <dd>{view.expiresAt ? formatDate(view.expiresAt) : 'Never'}</dd>
-        </div>
-        <div>
-          <dt>Merge request</dt>
-          <dd>
-            <MergeRequestLink view={view} />
-          </dd>
-        </div>
+        <Fact term="Target">
+          <code>{view.targetKey}</code>
+        </Fact>
+        <Fact term="Subject">{view.subjectId}</Fact>
+        <Fact term="Requested by">{view.requester}</Fact>
+        <Fact term="Reason">{view.reason}</Fact>
+        <Fact term="Expires">{view.expiresAt ? formatDate(view.expiresAt) : 'Never'}</Fact>
+        <Fact term="Merge request">
+          <MergeRequestLink view={view} />
+        </Fact>
         {view.batchId !== null && view.batchId !== undefined ? (
-          <div>
-            <dt>Batch</dt>
-            <dd data-testid="batch-id">{String(view.batchId)}</dd>
-          </div>
+          <Fact term="Batch" testId="batch-id">{String(view.batchId)}</Fact>
         ) : null}
-        <div>
-          <dt>Submitted</dt>
-          <dd>{formatDateTime(view.createdAt)}</dd>
-        </div>
-        <div>
-          <dt>Last change</dt>
-          <dd>{formatDateTime(view.updatedAt)}</dd>
-        </div>
+        <Fact term="Submitted">{formatDateTime(view.createdAt)}</Fact>
+        <Fact term="Last change">{formatDateTime(view.updatedAt)}</Fact>
       </dl>
 
       <section aria-labelledby="timeline-title">

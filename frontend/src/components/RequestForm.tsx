@@ -151,6 +151,15 @@ export function RequestForm({ targets, initial, onNewRequest, onAccepted, renewi
   const describedBy = (field: FieldName, hint?: string) =>
     [hint, fieldErrors[field] ? `${ids[field]}-error` : undefined].filter(Boolean).join(' ') || undefined;
 
+  /** What every field's control carries: its id, value and change handler, and its invalid state and descriptions. */
+  const control = (field: FieldName, hint?: string) => ({
+    id: ids[field],
+    value: values[field],
+    onChange: update(field),
+    'aria-invalid': fieldErrors[field] ? true : undefined,
+    'aria-describedby': describedBy(field, hint),
+  });
+
   const fieldError = (field: FieldName) =>
     fieldErrors[field] ? (
       <p className="field-error" id={`${ids[field]}-error`} data-testid={`field-error-${field}`}>
@@ -177,11 +186,7 @@ export function RequestForm({ targets, initial, onNewRequest, onAccepted, renewi
         <div className="field">
           <label htmlFor={ids.targetKey}>Target</label>
           <select
-            id={ids.targetKey}
-            value={values.targetKey}
-            onChange={update('targetKey')}
-            aria-invalid={fieldErrors.targetKey ? true : undefined}
-            aria-describedby={describedBy('targetKey', target ? `${ids.targetKey}-desc` : undefined)}
+            {...control('targetKey', target ? `${ids.targetKey}-desc` : undefined)}
             data-testid="field-target"
             required
           >
@@ -208,14 +213,10 @@ export function RequestForm({ targets, initial, onNewRequest, onAccepted, renewi
             Subject <span className="optional">(optional)</span>
           </label>
           <input
-            id={ids.subjectId}
+            {...control('subjectId', `${ids.subjectId}-hint`)}
             type="text"
-            value={values.subjectId}
-            onChange={update('subjectId')}
             autoComplete="off"
             placeholder="Defaults to you"
-            aria-invalid={fieldErrors.subjectId ? true : undefined}
-            aria-describedby={describedBy('subjectId', `${ids.subjectId}-hint`)}
             data-testid="field-subject"
           />
           <p className="field-hint" id={`${ids.subjectId}-hint`}>
@@ -227,13 +228,9 @@ export function RequestForm({ targets, initial, onNewRequest, onAccepted, renewi
         <div className="field">
           <label htmlFor={ids.reason}>Reason</label>
           <textarea
-            id={ids.reason}
-            value={values.reason}
-            onChange={update('reason')}
+            {...control('reason')}
             rows={3}
             required
-            aria-invalid={fieldErrors.reason ? true : undefined}
-            aria-describedby={describedBy('reason')}
             data-testid="field-reason"
           />
           {fieldError('reason')}
@@ -244,14 +241,10 @@ export function RequestForm({ targets, initial, onNewRequest, onAccepted, renewi
             Expires on <span className="optional">(optional)</span>
           </label>
           <input
-            id={ids.expiresAt}
+            {...control('expiresAt', renewing ? `${baseId}-renewal` : undefined)}
             type="date"
-            value={values.expiresAt}
             min={todayIso(new Date(now()))}
             ref={expiresRef}
-            onChange={update('expiresAt')}
-            aria-invalid={fieldErrors.expiresAt ? true : undefined}
-            aria-describedby={describedBy('expiresAt', renewing ? `${baseId}-renewal` : undefined)}
             data-testid="field-expires"
           />
           {fieldError('expiresAt')}

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { listBatches, settleBatch, startBatchRound } from '../api/endpoints';
 import type { BatchRound, RequestView, Settlement } from '../api/types';
 import { ErrorNotice } from '../components/ErrorNotice';
+import { Fact } from '../components/Fact';
 import { HintText } from '../components/HintText';
 import { FilterSelect } from '../components/ListFilters';
 import { Loading } from '../components/Loading';
@@ -208,36 +209,18 @@ export function BatchesPage() {
               Batch {String(b.id)} <span className={`badge ${ACTIVE.has(b.status) ? 'badge-progress' : 'badge-ended'}`}>{b.status}</span>
             </p>
             <dl className="facts compact">
-              <div>
-                <dt>Partition</dt>
-                <dd>{b.partition}</dd>
-              </div>
-              <div>
-                <dt>Depth</dt>
-                <dd>{displayValue(b.depth)}</dd>
-              </div>
-              <div>
-                <dt>Merge request</dt>
-                <dd>
-                  <MergeRequestLink view={b} />
-                </dd>
-              </div>
-              <div>
-                <dt>Members</dt>
-                <dd>
-                  <Members members={Array.isArray(b.members) ? b.members : []} />
-                </dd>
-              </div>
+              <Fact term="Partition">{b.partition}</Fact>
+              <Fact term="Depth">{displayValue(b.depth)}</Fact>
+              <Fact term="Merge request">
+                <MergeRequestLink view={b} />
+              </Fact>
+              <Fact term="Members">
+                <Members members={Array.isArray(b.members) ? b.members : []} />
+              </Fact>
               {b.detail ? (
-                <div>
-                  <dt>Detail</dt>
-                  <dd>{b.detail}</dd>
-                </div>
+                <Fact term="Detail">{b.detail}</Fact>
               ) : null}
-              <div>
-                <dt>Last change</dt>
-                <dd>{formatDateTime(b.updatedAt)}</dd>
-              </div>
+              <Fact term="Last change">{formatDateTime(b.updatedAt)}</Fact>
             </dl>
             {ACTIVE.has(b.status) ? (
               <div className="card-actions">

@@ -3,6 +3,7 @@ import { closeOperation, confirmDeployed, getOperation, markDeployFailed, retrig
 import type { AuditEntry, Binding, HistoryEntry } from '../api/types';
 import { DataTable } from '../components/DataTable';
 import { ErrorNotice } from '../components/ErrorNotice';
+import { Fact } from '../components/Fact';
 import { Loading } from '../components/Loading';
 import { PageHeading } from '../components/PageHeading';
 import { RequestDetails } from '../components/RequestDetails';
@@ -44,6 +45,26 @@ export function offersDeployAction(
   if (detail.status === null || !AWAITING_DEPLOY.has(detail.status)) return false;
   return action === 'confirmdeployed' || detail.status !== 'DEPLOY_FAILED';
 }
+
+/** The deploy actions' buttons, in toolbar order (each shown where {@link offersDeployAction} says so). */
+const DEPLOY_ACTIONS = [
+  {
+    allowed: 'confirmdeployed',
+    action: 'confirmDeployed',
+    className: undefined,
+    testId: 'ops-confirm-deployed',
+    title: 'The change is live: record it as in effect (VALIDATED).',
+    label: 'Confirm in effect',
+  },
+  {
+    allowed: 'markdeployfailed',
+    action: 'markDeployFailed',
+    className: 'button-danger',
+    testId: 'ops-mark-deploy-failed',
+    title: 'Rolling the change out failed: record it as DEPLOY_FAILED.',
+    label: 'Mark deploy failed',
+  },
+] as const;
 
 function transition(from: string | null | undefined, to: string | null | undefined) {
   if (!from && !to) return '—';
@@ -113,38 +134,23 @@ function BindingFacts({ binding, operationId }: { binding: Binding; operationId:
   const owner = binding.operationId;
   return (
     <dl className="facts compact" data-testid="ops-binding" data-status={binding.status}>
-      <div>
-        <dt>Subject / target</dt>
-        <dd>
-          {binding.subjectId} / <code>{binding.targetKey}</code>
-        </dd>
-      </div>
-      <div>
-        <dt>Status</dt>
-        <dd>
-          <StatusBadge status={binding.status} />
-        </dd>
-      </div>
-      <div>
-        <dt>Owned by</dt>
-        <dd>
-          {!owner ? (
-            '—'
-          ) : owner === operationId ? (
-            'this request'
-          ) : (
-            <Link to={consolePaths.operation(owner)}>another request ({owner.slice(0, 8)})</Link>
-          )}
-        </dd>
-      </div>
-      <div>
-        <dt>Expires</dt>
-        <dd>{binding.expiresAt ? formatDate(binding.expiresAt) : 'Never'}</dd>
-      </div>
-      <div>
-        <dt>Last change</dt>
-        <dd>{formatDateTime(binding.updatedAt)}</dd>
-      </div>
+      <Fact term="Subject / target">
+        {binding.subjectId} / <code>{binding.targetKey}</code>
+      </Fact>
+      <Fact term="Status">
+        <StatusBadge status={binding.status} />
+      </Fact>
+      <Fact term="Owned by">
+        {!owner ? (
+          '—'
+        ) : owner === operationId ? (
+          'this request'
+        ) : (
+          <Link to={consolePaths.operation(owner)}>another request ({owner.slice(0, 8)})</Link>
+        )}
+      </Fact>
+      <Fact term="Expires">{binding.expiresAt ? formatDate(binding.expiresAt) : 'Never'}</Fact>
+      <Fact term="Last change">{formatDateTime(binding.updatedAt)}</Fact>
     </dl>
   );
 }
@@ -232,29 +238,19 @@ export function OperationPage({ operationId }: { operationId: string }) {
                   Close…
                 </button>
               )}
-              {offersDeployAction(detail, 'confirmdeployed') ? (
+              {DEPLOY_ACTIONS.filter((deploy) => offersDeployAction(detail, deploy.allowed)).map((deploy) => (
                 <button
+                  key={deploy.allowed}
                   type="button"
-                  onClick={() => void run('confirmDeployed')}
+                  className={deploy.className}
+                  onClick={() => void run(deploy.action)}
                   disabled={busy}
-                  data-testid="ops-confirm-deployed"
-                  title="The change is live: record it as in effect (VALIDATED)."
+                  data-testid={deploy.testId}
+                  title={deploy.title}
                 >
-                  Confirm in effect
+                  {deploy.label}
                 </button>
-              ) : null}
-              {offersDeployAction(detail, 'markdeployfailed') ? (
-                <button
-                  type="button"
-                  className="button-danger"
-                  onClick={() => void run('markDeployFailed')}
-                  disabled={busy}
-                  data-testid="ops-mark-deploy-failed"
-                  title="Rolling the change out failed: record it as DEPLOY_FAILED."
-                >
-                  Mark deploy failed
-                </button>
-              ) : null}
+              ))}
               <button type="button" className="button-secondary" onClick={reload}>
                 Reload
               </button>
@@ -275,17 +271,11 @@ export function OperationPage({ operationId }: { operationId: string }) {
           <section aria-labelledby="layers-title" className="subsection">
             <h2 id="layers-title">State</h2>
             <dl className="facts">
-              <div>
-                <dt>External state (binding)</dt>
-                <dd data-testid="ops-external-state">{detail.status ?? 'replaced'}</dd>
-              </div>
-              <div>
-                <dt>Fine step</dt>
-                <dd data-testid="ops-fine-step">
-                  <code>{detail.step ?? '—'}</code>
-                  {detail.stepCode !== null && detail.stepCode !== undefined ? ` (${detail.stepCode})` : ''}
-                </dd>
-              </div>
+              <Fact term="External state (binding)" testId="ops-external-state">{detail.status ?? 'replaced'}</Fact>
+              <Fact term="Fine step" testId="ops-fine-step">
+                <code>{detail.step ?? '—'}</code>
+                {detail.stepCode !== null && detail.stepCode !== undefined ? ` (${detail.stepCode})` : ''}
+              </Fact>
             </dl>
             {detail.binding ? (
               <>

@@ -2,7 +2,7 @@ import { act } from 'react';
 import { describe, expect, it } from 'vitest';
 import { envelope, type RecordedCall, type Reply } from '../test/fetchMock';
 import { view } from '../test/fixtures';
-import { flush, type as choose, type Rendered } from '../test/render';
+import { flush, goBack, type as choose, type Rendered } from '../test/render';
 import { testSession } from '../test/session';
 import { OperationsPage } from './OperationsPage';
 
@@ -65,10 +65,7 @@ describe('OperationsPage (stuck requests)', () => {
       '/ops/operations?status=MERGING&targetKey=wiki-editors&stuckForSeconds=60&limit=100',
     ]);
 
-    await act(async () => {
-      window.history.back();
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    });
+    await goBack();
     await flush();
     expect(window.location.search).toBe('?status=MERGING&stuckFor=60');
     expect(r.byTestId<HTMLSelectElement>('ops-target').value).toBe('');

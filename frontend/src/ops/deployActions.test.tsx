@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { OperationDetail } from '../api/types';
-import { envelope } from '../test/fetchMock';
+import { pressAction } from '../test/actionResult';
+import { waitForErrorCode } from '../test/errorNotice';
+import { envelope, type Reply } from '../test/fetchMock';
 import { entry, view } from '../test/fixtures';
-import { click, flush, waitFor, type Rendered } from '../test/render';
+import { click, flush, type Rendered } from '../test/render';
 import { testSession } from '../test/session';
 import { deployActionTone, offersDeployAction, OperationPage } from './OperationPage';
 
@@ -28,51 +30,52 @@ function deployDetail(status: string, allowedActions: string[]): OperationDetail
   };
 }
 
+/** The operation endpoint answers a `status` detail allowing `allowedActions`; every POST answers `posted`. */
+function deployBackend(status: string, allowedActions: string[], posted: Reply) {
+  return backend((c) => (c.method === 'POST' ? posted : envelope('OK', deployDetail(status, allowedActions))));
+}
+
 describe('deploy actions on the operation page', () => {
   it('offers confirm and mark-failed for an unconfirmed deploy, and confirming posts and reports CONFIRMED', async () => {
-    const api = backend((c) =>
-      c.method === 'POST'
-        ? envelope('CONFIRMED', { operationId: 'op-9', status: 'VALIDATED' }, 200, { message: 'Confirmed in effect: the request is VALIDATED.' })
-        : envelope('OK', deployDetail('DEPLOY_UNCONFIRMED', ['CONFIRM_DEPLOYED', 'MARK_DEPLOY_FAILED'])),
+    const api = deployBackend(
+      'DEPLOY_UNCONFIRMED',
+      ['CONFIRM_DEPLOYED', 'MARK_DEPLOY_FAILED'],
+      envelope('CONFIRMED', { operationId: 'op-9', status: 'VALIDATED' }, 200, { message: 'Confirmed in effect: the request is VALIDATED.' }),
     );
     r = await render(<OperationPage operationId="op-9" />);
     await flush();
     expect(r.queryByTestId('ops-mark-deploy-failed')).not.toBeNull();
-    await click(r.byTestId('ops-confirm-deployed'));
-    await flush();
+    const result = await pressAction(r, 'ops-confirm-deployed', 'ops-action-result');
     expect(api.calls.find((c) => c.method === 'POST')?.url).toBe('/ops/operations/op-9/confirm-deployed');
-    const result = r.byTestId('ops-action-result').querySelector('p')!;
     expect(result.dataset.code).toBe('CONFIRMED');
     expect(result.dataset.tone).toBe('success');
   });
 
   it('marking failed posts to mark-deploy-failed', async () => {
-    const api = backend((c) =>
-      c.method === 'POST'
-        ? envelope('MARKED_FAILED', { operationId: 'op-9', status: 'DEPLOY_FAILED' }, 200, { message: 'Marked failed.' })
-        : envelope('OK', deployDetail('MERGED', ['CONFIRM_DEPLOYED', 'MARK_DEPLOY_FAILED'])),
+    const api = deployBackend(
+      'MERGED',
+      ['CONFIRM_DEPLOYED', 'MARK_DEPLOY_FAILED'],
+      envelope('MARKED_FAILED', { operationId: 'op-9', status: 'DEPLOY_FAILED' }, 200, { message: 'Marked failed.' }),
     );
     r = await render(<OperationPage operationId="op-9" />);
     await flush();
-    await click(r.byTestId('ops-mark-deploy-failed'));
-    await flush();
+    const result = await pressAction(r, 'ops-mark-deploy-failed', 'ops-action-result');
     expect(api.calls.find((c) => c.method === 'POST')?.url).toBe('/ops/operations/op-9/mark-deploy-failed');
-    expect(r.byTestId('ops-action-result').querySelector('p')!.dataset.code).toBe('MARKED_FAILED');
+    expect(result.dataset.code).toBe('MARKED_FAILED');
   });
 
   it('a second confirm answers ALREADY_IN_EFFECT as an error with its message', async () => {
-    backend((c) =>
-      c.method === 'POST'
-        ? envelope('ALREADY_IN_EFFECT', null, 409, { message: 'The request is already in effect; nothing was changed.', traceId: 'tr-9' })
-        : envelope('OK', deployDetail('DEPLOY_FAILED', ['CONFIRM_DEPLOYED'])),
+    deployBackend(
+      'DEPLOY_FAILED',
+      ['CONFIRM_DEPLOYED'],
+      envelope('ALREADY_IN_EFFECT', null, 409, { message: 'The request is already in effect; nothing was changed.', traceId: 'tr-9' }),
     );
     r = await render(<OperationPage operationId="op-9" />);
     await flush();
     expect(r.queryByTestId('ops-mark-deploy-failed')).toBeNull();
     await click(r.byTestId('ops-confirm-deployed'));
     await flush();
-    const rendered = r;
-    await waitFor(() => rendered.queryByTestId('error-code') !== null);
+    await waitForErrorCode(r);
     expect(r.byTestId('error-code').textContent).toBe('ALREADY_IN_EFFECT');
     expect(r.byTestId('error-message').textContent).toBe('The request is already in effect; nothing was changed.');
   });

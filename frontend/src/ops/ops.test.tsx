@@ -1,9 +1,10 @@
-import { act } from 'react';
 import { describe, expect, it } from 'vitest';
 import type { Batch, OperationDetail } from '../api/types';
+import { pressAction } from '../test/actionResult';
+import { waitForErrorCode } from '../test/errorNotice';
 import { envelope, type Reply } from '../test/fetchMock';
 import { entry, view } from '../test/fixtures';
-import { click, flush, type as choose, waitFor, type Rendered } from '../test/render';
+import { click, flush, goBack, type as choose, type Rendered } from '../test/render';
 import { testSession } from '../test/session';
 import { BatchesPage, memberView, roundExtra, settlementExtra } from './BatchesPage';
 import { ConfigPage } from './ConfigPage';
@@ -68,10 +69,7 @@ describe('BatchesPage', () => {
     const partitions = [...r.byTestId<HTMLSelectElement>('batch-filter-partition').options].map((o) => o.value);
     expect(partitions).toEqual(expect.arrayContaining(['global', 'wiki']));
 
-    await act(async () => {
-      window.history.back();
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    });
+    await goBack();
     await flush();
     expect(window.location.search).toBe('?status=BLOCKED&partition=wiki');
     expect(shown()).toEqual(['6']);
@@ -117,24 +115,18 @@ describe('BatchesPage', () => {
     r = await render(<BatchesPage />);
     await flush();
 
-    await click(r.byTestId('ops-start-round'));
-    await flush();
+    let result = await pressAction(r, 'ops-start-round', 'batch-action-result');
     expect(api.calls.find((c) => c.method === 'POST')?.url).toBe('/ops/batch-rounds?partition=global');
-    let result = r.byTestId('batch-action-result').querySelector('p')!;
     expect(result.dataset.code).toBe('CLAIMED');
     expect(result.dataset.tone).toBe('success');
     expect(result.textContent).toContain('Batch 9 took 2 request(s).');
 
-    await click(r.byTestId('ops-start-round'));
-    await flush();
-    result = r.byTestId('batch-action-result').querySelector('p')!;
+    result = await pressAction(r, 'ops-start-round', 'batch-action-result');
     expect(result.dataset.code).toBe('SLOT_OCCUPIED');
     expect(result.textContent).toContain('Another batch is running.');
     expect(result.textContent).not.toContain('null');
 
-    await click(r.byTestId('ops-start-round'));
-    await flush();
-    result = r.byTestId('batch-action-result').querySelector('p')!;
+    result = await pressAction(r, 'ops-start-round', 'batch-action-result');
     expect(result.dataset.tone).toBe('warning');
     expect(result.textContent).toContain('could not start; its 1 request(s) wait for a later round');
   });
@@ -149,19 +141,15 @@ describe('BatchesPage', () => {
     r = await render(<BatchesPage />);
     await flush();
 
-    await click(r.byTestId('ops-settle'));
-    await flush();
+    let result = await pressAction(r, 'ops-settle', 'batch-action-result');
     expect(api.calls.find((c) => c.method === 'POST')?.url).toBe('/ops/batches/4/settle');
-    let result = r.byTestId('batch-action-result').querySelector('p')!;
     expect(result.dataset.code).toBe('SETTLED');
     expect(result.textContent).toContain('Outcome: FAILED.');
     expect(result.textContent).toContain('Failure: DETERMINISTIC.');
     expect(result.textContent).toContain('retried in two halves (SPLIT)');
 
-    await click(r.byTestId('ops-settle'));
-    await flush();
+    result = await pressAction(r, 'ops-settle', 'batch-action-result');
     expect(r.byTestId('batch-action-result').querySelector('[data-testid="error"]')).toBeNull();
-    result = r.byTestId('batch-action-result').querySelector('p')!;
     expect(result.dataset.code).toBe('ALREADY_SETTLED');
     expect(result.dataset.tone).toBe('info');
     expect(result.textContent).toContain('This batch had already ended.');
@@ -244,10 +232,8 @@ describe('OperationPage', () => {
     r = await render(<OperationPage operationId="op-7" />);
     await flush();
     expect(r.byTestId('ops-binding').querySelector('a')?.getAttribute('href')).toBe('/console/operations/op-8');
-    await click(r.byTestId('ops-retrigger'));
-    await flush();
+    const result = await pressAction(r, 'ops-retrigger', 'ops-action-result');
     expect(api.calls.find((c) => c.method === 'POST')?.url).toBe('/ops/operations/op-7/retrigger');
-    const result = r.byTestId('ops-action-result').querySelector('p')!;
     expect(result.dataset.code).toBe('NOT_SCHEDULED');
     expect(result.dataset.tone).toBe('warning');
     expect(result.textContent).toContain('Step CREATE not scheduled.');
@@ -264,8 +250,7 @@ describe('OperationPage', () => {
     await click(r.byTestId('ops-close'));
     await click(r.byTestId('ops-close-confirm'));
     await flush();
-    const rendered = r;
-    await waitFor(() => rendered.queryByTestId('error-code') !== null);
+    await waitForErrorCode(r);
     expect(r.byTestId('error-code').textContent).toBe('ACTION_NOT_ALLOWED');
     expect(r.byTestId('error-message').textContent).toBe('The request cannot be closed in its current state.');
     expect(r.byTestId('error-trace-id').textContent).toBe('tr-close');

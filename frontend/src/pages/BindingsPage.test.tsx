@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Binding } from '../api/types';
 import { envelope } from '../test/fetchMock';
 import { formatDate } from '../logic/format';
-import { expectErrorNotice, tryAgainButton } from '../test/errorNotice';
+import { expectErrorNotice, tryAgain } from '../test/errorNotice';
 import { TARGETS } from '../test/fixtures';
 import { click, flush, submit, type, type Rendered } from '../test/render';
 import { testSession } from '../test/session';
@@ -78,8 +78,7 @@ describe('BindingsPage', () => {
     expect(r.queryByTestId('bindings')).toBeNull();
 
     refused = false;
-    await click(tryAgainButton(error)!);
-    await flush();
+    await tryAgain(error);
     expect(api.calls).toHaveLength(2);
     expect(r.queryByTestId('error')).toBeNull();
     expect(r.allByTestId('binding')).toHaveLength(1);

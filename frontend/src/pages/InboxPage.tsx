@@ -3,6 +3,7 @@ import type { ApiFailure } from '../api/client';
 import { decide, getInbox } from '../api/endpoints';
 import type { Decision, InboxItem } from '../api/types';
 import { ErrorNotice } from '../components/ErrorNotice';
+import { Fact } from '../components/Fact';
 import { Loading } from '../components/Loading';
 import { PageHeading } from '../components/PageHeading';
 import { formatDateTime } from '../logic/format';
@@ -68,24 +69,12 @@ export default function InboxPage() {
               <code>{item.target}</code> for {item.subject}
             </p>
             <dl className="facts compact">
-              <div>
-                <dt>Requested by</dt>
-                <dd>{item.requester}</dd>
-              </div>
-              <div>
-                <dt>Reason</dt>
-                <dd>{item.reason}</dd>
-              </div>
-              <div>
-                <dt>Received</dt>
-                <dd>{formatDateTime(item.createdAt)}</dd>
-              </div>
-              <div>
-                <dt>Ticket</dt>
-                <dd>
-                  <code>{item.ticket}</code>
-                </dd>
-              </div>
+              <Fact term="Requested by">{item.requester}</Fact>
+              <Fact term="Reason">{item.reason}</Fact>
+              <Fact term="Received">{formatDateTime(item.createdAt)}</Fact>
+              <Fact term="Ticket">
+                <code>{item.ticket}</code>
+              </Fact>
             </dl>
             <div className="card-actions">
               <button type="button" disabled={busy !== null} onClick={() => void send(item, 'APPROVE')} data-testid="approve">

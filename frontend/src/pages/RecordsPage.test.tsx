@@ -2,10 +2,10 @@ import { act } from 'react';
 import { describe, expect, it, vi } from 'vitest';
 import { LIST_REFRESH_MS } from '../logic/hooks';
 import type { RequestView } from '../api/types';
-import { expectErrorNotice, tryAgainButton } from '../test/errorNotice';
+import { expectErrorNotice, tryAgain } from '../test/errorNotice';
 import { envelope, type RecordedCall, type Reply } from '../test/fetchMock';
 import { view } from '../test/fixtures';
-import { click, flush, type as choose, type Rendered } from '../test/render';
+import { click, flush, goBack, type as choose, type Rendered } from '../test/render';
 import { testSession } from '../test/session';
 import { RecordsPage } from './RecordsPage';
 
@@ -38,28 +38,22 @@ function pagerButton(rendered: Rendered, name: 'Newer' | 'Older'): HTMLButtonEle
   return found;
 }
 
-const VALIDATED = view({
-  operationId: 'aaaaaaaa-1111-4111-8111-111111111111',
-  targetKey: 'db-prod-readonly',
-  subjectId: 'alice',
-  status: 'VALIDATED',
-  hint: { code: 'NONE', message: 'Done.' },
-  timeline: undefined,
+/** A request as the records list shows it (the list carries no timeline). */
+function listed(operationId: string, targetKey: string, subjectId: string, status: RequestView['status'], hint: RequestView['hint']) {
+  return view({ operationId, targetKey, subjectId, status, hint, timeline: undefined });
+}
+
+const VALIDATED = listed('aaaaaaaa-1111-4111-8111-111111111111', 'db-prod-readonly', 'alice', 'VALIDATED', {
+  code: 'NONE',
+  message: 'Done.',
 });
-const REJECTED = view({
-  operationId: 'bbbbbbbb-2222-4222-8222-222222222222',
-  targetKey: 'vpn-staging',
-  subjectId: 'svc-ci',
-  status: 'REJECTED',
-  hint: { code: 'CAN_REAPPLY', message: 'You can apply again.' },
-  timeline: undefined,
+const REJECTED = listed('bbbbbbbb-2222-4222-8222-222222222222', 'vpn-staging', 'svc-ci', 'REJECTED', {
+  code: 'CAN_REAPPLY',
+  message: 'You can apply again.',
 });
-const REPLACED = view({
-  operationId: 'cccccccc-3333-4333-8333-333333333333',
-  targetKey: 'dashboards-viewer',
-  status: null,
-  hint: { code: 'CAN_REAPPLY', message: 'A newer request replaced this one.' },
-  timeline: undefined,
+const REPLACED = listed('cccccccc-3333-4333-8333-333333333333', 'dashboards-viewer', 'alice', null, {
+  code: 'CAN_REAPPLY',
+  message: 'A newer request replaced this one.',
 });
 
 describe('RecordsPage', () => {
@@ -139,8 +133,7 @@ describe('RecordsPage', () => {
     expect(r.queryByTestId('records')).toBeNull();
 
     failing = false;
-    await click(tryAgainButton(error)!);
-    await flush();
+    await tryAgain(error);
     expect(api.records).toHaveLength(2);
     expect(r.queryByTestId('error')).toBeNull();
     expect(r.allByTestId('record').map((row) => row.dataset.operationId)).toEqual([VALIDATED.operationId]);
@@ -183,14 +176,8 @@ describe('RecordsPage', () => {
     await flush();
     expect(window.location.search).toBe('?status=REJECTED&target=db-prod-readonly');
 
-    await act(async () => {
-      window.history.back();
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    });
-    await act(async () => {
-      window.history.back();
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    });
+    await goBack();
+    await goBack();
     await flush();
     expect(window.location.search).toBe('?page=2');
     expect(r.byTestId<HTMLSelectElement>('records-status').value).toBe('');

@@ -1,9 +1,10 @@
 import { act } from 'react';
 import { describe, expect, it, vi } from 'vitest';
 import { App } from '../App';
+import { waitForErrorCode } from '../test/errorNotice';
 import { envelope } from '../test/fetchMock';
 import { entry, TARGETS, view } from '../test/fixtures';
-import { click, flush, visit, waitFor, type Rendered } from '../test/render';
+import { click, flush, visit, type Rendered } from '../test/render';
 import { testSession } from '../test/session';
 import { HomePage } from './HomePage';
 import { RequestPage } from './RequestPage';
@@ -196,8 +197,7 @@ describe('App session', () => {
     });
     window.history.replaceState(null, '', '/console/config');
     r = await render(<App />);
-    const rendered = r;
-    await waitFor(() => rendered.queryByTestId('error-code') !== null);
+    await waitForErrorCode(r);
     expect(r.byTestId('error-message').textContent).toBe('Access denied');
     expect(r.byTestId('error-code').textContent).toBe('ACCESS_DENIED');
     expect(r.byTestId('error-trace-id').textContent).toBe('tr-403');

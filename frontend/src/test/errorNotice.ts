@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import type { Rendered } from './render';
+import { click, flush, waitFor, type Rendered } from './render';
 
 /** What an error notice (components/ErrorNotice) shows: the answer's code, the page's title, the server's message and trace ID. */
 export interface ShownError {
@@ -22,4 +22,15 @@ export function expectErrorNotice(r: Rendered, shown: ShownError): HTMLElement {
 /** The notice's "Try again" button, if it has one. */
 export function tryAgainButton(notice: HTMLElement): HTMLButtonElement | undefined {
   return Array.from(notice.querySelectorAll('button')).find((b) => b.textContent === 'Try again');
+}
+
+/** Presses the notice's "Try again" button and lets the new answer settle. */
+export async function tryAgain(notice: HTMLElement): Promise<void> {
+  await click(tryAgainButton(notice)!);
+  await flush();
+}
+
+/** Waits until the page shows an error notice's code. */
+export async function waitForErrorCode(r: Rendered): Promise<void> {
+  await waitFor(() => r.queryByTestId('error-code') !== null);
 }

@@ -63,6 +63,14 @@ export async function click(el: HTMLElement): Promise<void> {
   });
 }
 
+/** Goes one entry back in the history, as the browser's back button does, and gives the router time to notice. */
+export async function goBack(): Promise<void> {
+  await act(async () => {
+    window.history.back();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  });
+}
+
 /** Sets a controlled input's value the way React notices it. */
 export async function type(el: HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement, value: string): Promise<void> {
   const proto = Object.getPrototypeOf(el) as object;

@@ -1,6 +1,7 @@
 import type { ComponentType, ReactNode } from 'react';
 import type { Overview } from '../../api/types';
 import { DataTable } from '../../components/DataTable';
+import { Fact } from '../../components/Fact';
 import { BarChart, type BarTone } from '../../components/charts/BarChart';
 import { HourlyChart } from '../../components/charts/HourlyChart';
 import { formatDateTime } from '../../logic/format';
@@ -168,28 +169,13 @@ export function BacklogPanel({ overview }: OverviewPanelProps) {
         <p className="muted" data-testid="overview-backlog-unknown">The work queue could not be read just now.</p>
       ) : (
         <dl className="facts" data-testid="overview-backlog-facts">
-          <div>
-            <dt>Waiting to run</dt>
-            <dd data-testid="overview-backlog-waiting">
-              {b.waiting} of {b.capacity}
-            </dd>
-          </div>
-          <div>
-            <dt>Due now</dt>
-            <dd data-testid="overview-backlog-due">{b.dueNow}</dd>
-          </div>
-          <div>
-            <dt>Running</dt>
-            <dd>{b.running}</dd>
-          </div>
-          <div>
-            <dt>Retried after an error</dt>
-            <dd>{b.failing}</dd>
-          </div>
-          <div>
-            <dt>Oldest due since</dt>
-            <dd>{formatDateTime(b.oldestDue)}</dd>
-          </div>
+          <Fact term="Waiting to run" testId="overview-backlog-waiting">
+            {b.waiting} of {b.capacity}
+          </Fact>
+          <Fact term="Due now" testId="overview-backlog-due">{b.dueNow}</Fact>
+          <Fact term="Running">{b.running}</Fact>
+          <Fact term="Retried after an error">{b.failing}</Fact>
+          <Fact term="Oldest due since">{formatDateTime(b.oldestDue)}</Fact>
         </dl>
       )}
     </Section>

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.changeflow.sandbox.fault.FaultSettings;
 import io.changeflow.sandbox.fault.Faults;
+import io.changeflow.systemtest.harness.ApiClient;
 import io.changeflow.systemtest.harness.ChangeflowCluster;
 import io.changeflow.systemtest.harness.Figures;
 import io.changeflow.systemtest.harness.InstanceSettings;
@@ -52,15 +53,7 @@ class GitLabFaultsSystemTest {
     void everyRequestReachesValidatedWithoutAnOperatorDespiteOneGitLabCallInFiveFailing() {
         var sims = cluster.sims();
         var alice = cluster.client("solo", "alice");
-        sims.faults().reseed(SEED);
-        sims.faults(Faults.GITLAB, new FaultSettings(0, 0.10, 0.10, 0, 0, 0, 0));
-
-        var ids = new ArrayList<String>();
-        for (int i = 1; i <= REQUESTS; i++) {
-            var response = alice.submit(InstanceSettings.plainTargetKey(i), String.format("svc-fault-%02d", i), "faults");
-            assertThat(response.status()).as(response.toString()).isEqualTo(202);
-            ids.add(response.data().path("operationId").asString());
-        }
+        var ids = submitUnderGitLabFaults(cluster, alice, REQUESTS);
 
         var started = System.nanoTime();
         var failedOnTheWay = new ArrayList<String>();
@@ -101,5 +94,21 @@ class GitLabFaultsSystemTest {
             problems.addAll(Invariants.deliveredOnItsOwnMergeRequest(sims, view));
         }
         assertThat(problems).isEmpty();
+    }
+
+    /**
+     * Turns on this journey's GitLab faults ({@link #SEED}; one call in ten fails, one in ten loses its answer)
+     * and has {@code alice} submit {@code requests} requests, one plain target each: their operation ids.
+     */
+    static List<String> submitUnderGitLabFaults(ChangeflowCluster cluster, ApiClient alice, int requests) {
+        cluster.sims().faults().reseed(SEED);
+        cluster.sims().faults(Faults.GITLAB, new FaultSettings(0, 0.10, 0.10, 0, 0, 0, 0));
+        var ids = new ArrayList<String>();
+        for (int i = 1; i <= requests; i++) {
+            var response = alice.submit(InstanceSettings.plainTargetKey(i), String.format("svc-fault-%02d", i), "faults");
+            assertThat(response.status()).as(response.toString()).isEqualTo(202);
+            ids.add(response.data().path("operationId").asString());
+        }
+        return ids;
     }
 }

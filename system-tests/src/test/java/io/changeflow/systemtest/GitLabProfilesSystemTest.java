@@ -2,7 +2,6 @@ package io.changeflow.systemtest;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.changeflow.sandbox.fault.FaultSettings;
 import io.changeflow.sandbox.fault.Faults;
 import io.changeflow.systemtest.harness.ChangeflowCluster;
 import io.changeflow.systemtest.harness.Convergence;
@@ -48,7 +47,6 @@ class GitLabProfilesSystemTest {
      * journeys above; at 240 a minute ten requests need longer than the journey's wait just to make their calls.
      */
     static final int FAULT_CALLS_PER_MINUTE = Integer.getInteger("system.profileFaultCallsPerMinute", 600);
-    static final long SEED = Long.getLong("system.faultSeed", 20261129L);
 
     /** The simulator answering as {@code profile}, with the refresh lag and the rate limit on. */
     private static ChangeflowCluster cluster(String profile) {
@@ -116,14 +114,7 @@ class GitLabProfilesSystemTest {
             cluster.open(getClass().getSimpleName() + "-faults-gitlab-19");
             var sims = cluster.sims();
             var alice = cluster.client("solo", "alice");
-            sims.faults().reseed(SEED);
-            sims.faults(Faults.GITLAB, new FaultSettings(0, 0.10, 0.10, 0, 0, 0, 0));
-            var ids = new ArrayList<String>();
-            for (int i = 1; i <= FAULT_REQUESTS; i++) {
-                var response = alice.submit(InstanceSettings.plainTargetKey(i), String.format("svc-fault-%02d", i), "faults");
-                assertThat(response.status()).as(response.toString()).isEqualTo(202);
-                ids.add(response.data().path("operationId").asString());
-            }
+            var ids = GitLabFaultsSystemTest.submitUnderGitLabFaults(cluster, alice, FAULT_REQUESTS);
             var views = Poll.until("every request at rest", Duration.ofSeconds(240), Duration.ofSeconds(1),
                     () -> ids.stream().map(alice::request).toList(), all -> all.stream().allMatch(RequestView::isAtRest));
             var failed = sims.faults().injectedFailures(Faults.GITLAB);
