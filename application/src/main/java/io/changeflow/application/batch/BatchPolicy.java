@@ -9,18 +9,12 @@ import java.util.Objects;
  * The limits of batch aggregation (set at startup).
  *
  * @param maxRequests   the most requests one round claims into one batch
- * @param maxSplits     how many times the members of a failing batch are split in halves before the
- *                      remaining group gives up (every member fails with CONTACT_MAINTAINERS); with 4,
- *                      a batch of up to 16 is bisected down to single requests
- * @param timeout       a RUNNING batch older than this (database clock) is settled by the sweep; must exceed
- *                      the longest legitimate run of the batch step (a pipeline that times out blocks the
- *                      batch instead, and blocked batches wait for an operator)
- * @param lostTaskAfter a RUNNING batch older than this whose step is neither pending nor running is
- *                      resumed by the sweep (its step is scheduled again; it re-reads remote state first)
+ * @param maxSplits     how many times the members of a failing batch are split in halves before the remaining
+ *                      group gives up (every member fails with CONTACT_MAINTAINERS)
+ * @param timeout       a RUNNING batch older than this (database clock) is settled by the sweep
+ * @param lostTaskAfter a RUNNING batch older than this whose step is neither pending nor running is resumed
  * @param transientRetry how many transient (or unknown) batch failures a member may go through alone and still
- *                      wait again, and the backoff before it may be claimed again (see
- *                      {@link io.changeflow.domain.batch.TransientRetries}); past it the member leaves the batch
- *                      path (HANDLE_FAILED, step BATCH_FAILED, CONTACT_MAINTAINERS)
+ *                      wait again, and its backoff ({@link io.changeflow.domain.batch.TransientRetries})
  */
 public record BatchPolicy(int maxRequests, int maxSplits, Duration timeout, Duration lostTaskAfter,
                           RetryPolicy transientRetry) {

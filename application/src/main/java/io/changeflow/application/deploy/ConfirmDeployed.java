@@ -13,12 +13,9 @@ import java.time.Clock;
 import java.util.Optional;
 
 /**
- * An operator confirms that a merged change is in effect (it is live, though no deploy report said so,
- * or after a failed rollout was fixed by hand): MERGED, DEPLOY_UNCONFIRMED or DEPLOY_FAILED become
- * VALIDATED through {@link MarkDeployed}, the one advancing method the deploy report and
- * reconciliation use, so of a racing confirm and report exactly one flips it and the "validated"
- * metric counts once. The write is pinned to the version read: a request that moved on between the read and the
- * write is answered as it is now. Recorded in the audit log.
+ * An operator confirms that a merged change is in effect (live though no deploy report said so, or after a failed
+ * rollout was fixed by hand): MERGED, DEPLOY_UNCONFIRMED or DEPLOY_FAILED become VALIDATED through {@link MarkDeployed},
+ * pinned to the version read, so of a racing confirm and report exactly one flips it. Audited.
  */
 public final class ConfirmDeployed {
 

@@ -18,15 +18,9 @@ import java.util.regex.Pattern;
 
 /**
  * The deploy deadline (issue 20): a merged request that no deploy report confirmed within
- * {@code changeflow.workflow.deploy-deadline} moves to DEPLOY_UNCONFIRMED (hint CONTACT_MAINTAINERS)
- * through the transition table, version-pinned: a request that a report, reconciliation or an
- * operator moved meanwhile is skipped (a lost race is not an error). A later report or an operator's
- * "confirm in effect" still makes it VALIDATED. Each move counts in the failure metric under the step
- * DEPLOY_UNCONFIRMED.
- *
- * <p>Fair: one run pages through the candidates with a keyset cursor, oldest merge first, at most
- * {@link Policy#pagesPerRun} pages; the next run goes on where this one stopped and starts over once
- * it reached the end, so no candidate waits behind others for more than a few runs.
+ * {@code changeflow.workflow.deploy-deadline} moves to DEPLOY_UNCONFIRMED (hint CONTACT_MAINTAINERS), pinned to the
+ * version read, at most {@link Policy#pagesPerRun} pages per run. Paging and what comes next: docs/operations.md,
+ * "Deploy states".
  */
 public final class DeployDeadline {
 

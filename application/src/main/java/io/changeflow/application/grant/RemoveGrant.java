@@ -20,13 +20,10 @@ import java.util.UUID;
 import java.util.function.Supplier;
 
 /**
- * Revocation (issue 18): the subject, or the person who requested the grant, gives a grant in effect up; or an
- * operator revokes one. Either way a REVOCATION_REQUESTED removal takes the row over (pinned to the row read) and
- * joins the removal round of the target's file. Giving up one's own grant never asks for approval; an operator's
- * revocation on a target with {@code removals: approval} asks the approver first (REVOCATION_FOR_APPROVAL). The deploy
- * confirmation ends the row REVOKED (re-appliable). An operator's revocation records the operator as the server-written
- * identity and is audited. A grant whose removal was not approved (REMOVAL_REJECTED) is still in effect and can be
- * given up or revoked.
+ * Revocation (issue 18): the subject or the grant's requester gives a grant in effect up, or an operator revokes one
+ * (audited); a REVOCATION_REQUESTED removal takes the row over and joins the removal round of the target's file, or
+ * asks the approver first where the target says so. The whole life of a grant: docs/operations.md, "The grant's whole
+ * life".
  */
 public final class RemoveGrant {
 

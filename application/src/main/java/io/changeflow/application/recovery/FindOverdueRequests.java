@@ -18,16 +18,9 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * The convergence promise checked against the stored requests: every non-terminal request is owned
- * (the {@link Convergence} table), and it either has a step scheduled for it or is still inside its
- * deadline, counted from its last state write (for a wait on the approver also bounded by the request's
- * own {@code expiresAt}). A request past its deadline without a scheduled step is <em>overdue</em>: the
- * job that owns that deadline has not acted yet (it runs periodically, so a short overdue time is
- * normal) or something is wrong. States a person owns (hint CONTACT_MAINTAINERS) are never overdue:
- * the request already says who acts.
- *
- * <p>Operators see the answer first in the console; the reliability suite samples it while faults are
- * injected and fails when a request stays overdue for longer than the owning job's interval.
+ * The convergence promise checked against the stored requests: the non-terminal requests past the deadline of their
+ * owner ({@link Convergence}) without a step scheduled, the <em>overdue</em> ones. States a person owns are never
+ * overdue. What overdue means and who reads it: docs/workflow.md, "Convergence".
  */
 public final class FindOverdueRequests {
 

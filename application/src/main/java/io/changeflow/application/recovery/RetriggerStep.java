@@ -15,16 +15,10 @@ import java.util.TreeMap;
 import java.util.UUID;
 
 /**
- * Re-runs the step where a request stopped (operations recovery). Nothing is written here: the step
- * itself reads remote state first and moves the request on from its failure state through the
- * table's start events, so re-triggering is safe: an already merged request finishes as merged, an
- * already approved bot is skipped, an existing branch or merge request is reused. Recorded in the
- * audit log with the operator and the (already masked) parameters.
- *
- * <p>A failed batch member (the culprit bisection isolated, or a member of a batch that gave up) has
- * no step of its own: re-triggering it is {@link ReadmitBatchMember}, back to the waiting set for a
- * later batch round (answered as {@link Result.Retriggered} with the step {@link StepKind#BATCH}; that
- * use case writes the audit entry).
+ * Re-runs the step where a request stopped (operations recovery; audited). Nothing is written here: the step reads
+ * remote state first and moves the request on from its failure state, so re-triggering is safe. A failed batch member
+ * has no step of its own: it goes back to the waiting set ({@link ReadmitBatchMember}, which writes the audit entry).
+ * State by state: docs/operations.md, "What a re-trigger does, state by state".
  */
 public final class RetriggerStep {
 

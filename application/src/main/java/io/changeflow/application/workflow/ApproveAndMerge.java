@@ -18,14 +18,11 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.DoubleSupplier;
 
 /**
- * The GitLab choreography that takes an open merge request to merged, shared by the single-request handle step
- * and the batch step. Its phases are classes of their own: {@link BotApprovals} (each bot approves, GitLab judges),
- * {@link MergeAttempts} (merge only on evidence read now, wait for GitLab to settle, bounded retries),
- * {@link RebaseAndPipeline} (rebase, the new head's pipeline) and {@link RegenerateChange} (a rebase conflict: the
- * change generated again on the current target). Every wait is a rescheduling with the progress in the step's data
- * ({@link MergeProgress}), so no thread waits and any instance continues it. What the merge request belongs to is
- * the {@link Subject}: it records progress and decides what each ending means. The remote state is read first on
- * every run. The rules, with the GitLab answers behind them: docs/external-systems-gitlab.md, "Approving and merging".
+ * The GitLab choreography that takes an open merge request to merged, shared by the handle step and the batch step;
+ * what the merge request belongs to is the {@link Subject}. Its phases: {@link BotApprovals}, {@link MergeAttempts},
+ * {@link RebaseAndPipeline} and {@link RegenerateChange}; the remote state is read first on every run, and every wait
+ * is a rescheduling with the progress in the step's data ({@link MergeProgress}). The rules, with the GitLab answers
+ * behind them: docs/external-systems-gitlab.md, "Approving and merging".
  */
 public final class ApproveAndMerge {
 

@@ -137,12 +137,10 @@ final class BotApprovals {
     }
 
     /**
-     * GitLab's own judgement once every bot approved: "approved" means GitLab says so, not that our bots did.
-     * A bot's approval missing again means GitLab reset the approvals (it processed a push after they were
-     * given): they are given again, at most {@link ApproveAndMerge#MAX_REAPPROVALS} times. Every bot approved but
-     * GitLab still requires approvals (rules our bots do not satisfy, e.g. code owners): waited for like a failed
-     * approval, then the step fails. A failed read is not a new failure: merging goes on, and GitLab refuses if
-     * unapproved.
+     * GitLab's own judgement once every bot approved ("approved" means GitLab says so, not that our bots did):
+     * approvals GitLab reset are given again, at most {@link ApproveAndMerge#MAX_REAPPROVALS} times; rules the bots
+     * cannot satisfy (code owners) are waited for like a failed approval. A failed read lets merging go on: GitLab
+     * refuses an unapproved merge.
      *
      * @return empty when merging may go on
      */
@@ -209,11 +207,9 @@ final class BotApprovals {
     }
 
     /**
-     * Whether {@code bot} approved. A read that failed transiently (5xx, a lost answer, a timeout, after the adapter's
-     * own retries; or 429) leaves the step, which runs again after its backoff or the wait GitLab asked for: "not
-     * approved yet" would send an approval the bot may have given already (GitLab limits and fails each account on its
-     * own, so the approval would go through). Another failure (a 4xx answer) counts as "not yet" (fail-open): the
-     * approval is sent and GitLab's answer decides (401 is read again).
+     * Whether {@code bot} approved. A read that failed transiently (or 429) leaves the step: "not approved yet" would
+     * send an approval the bot may have given already. Any other failed read counts as "not yet" (fail-open: the
+     * approval is sent and GitLab's answer decides). Why: docs/external-systems-gitlab.md, "Read retries".
      */
     private boolean hasApprovalFrom(MergeRequestRef mr, String bot) {
         // transient includes 429 (rate limited): both leave the step

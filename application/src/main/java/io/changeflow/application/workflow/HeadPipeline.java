@@ -12,20 +12,8 @@ import java.util.Optional;
 /**
  * The pipeline of a merge request's current head as its target's {@link PipelinePolicy} reads it: the one rule behind
  * every wait for a pipeline (the create step, a batch's checks, after a rebase or a regeneration) and behind the merge
- * evidence ({@link MergeEvidence}). Only the head's own pipeline ({@code head_pipeline}, merged-results pipelines
- * included) speaks, and only once the merge request reports its branch's real head: GitLab refreshes it
- * asynchronously after a push, so a read that lags behind is still waiting.
- *
- * <table>
- *   <caption>what counts, by policy</caption>
- *   <tr><th>head pipeline</th><th>required</th><th>manual-counts</th><th>none</th></tr>
- *   <tr><td>none yet, or not for the head</td><td>waiting</td><td>waiting</td><td rowspan="6">counts (not read)</td></tr>
- *   <tr><td>created, pending, running, ... / unknown</td><td>waiting</td><td>waiting</td></tr>
- *   <tr><td>success</td><td>counts</td><td>counts</td></tr>
- *   <tr><td>manual, skipped</td><td>not run (a person)</td><td>counts</td></tr>
- *   <tr><td>canceled, canceling</td><td>not run (a person)</td><td>not run (a person)</td></tr>
- *   <tr><td>failed</td><td>failed</td><td>failed</td></tr>
- * </table>
+ * evidence ({@link MergeEvidence}). Only the head's own pipeline speaks, and only once the merge request reports its
+ * branch's real head. What counts, by policy: docs/external-systems-gitlab.md, "Per-target pipeline policy".
  */
 public final class HeadPipeline {
 

@@ -10,20 +10,10 @@ import java.util.Locale;
 import java.util.Optional;
 
 /**
- * What the reads made immediately before a merge prove about the merge request's current head: merge only
- * on evidence, never on an earlier observation. Three reads: the merge request (its head {@code sha} and
- * {@code detailed_merge_status}), the source branch's head in the repository (GitLab moves it with the push;
- * the merge request's {@code sha} follows asynchronously, so a read right after a push or a rebase can still
- * report the old head with its passed pipeline) and the merge request's {@code head_pipeline}, which GitLab's read of
- * the merge request carries (then two calls, not three: {@link MergeRequests#headPipeline(RemoteMergeRequest)}). A merge is
- * allowed only when the merge request reports the branch's real head and that head's own pipeline passed;
- * the merge then pins that sha.
- *
- * <p>Which results of that pipeline count is the target's {@link PipelinePolicy} ({@link HeadPipeline}): a passed one
- * always, one waiting on a manual job or skipped only with {@code manual-counts}, and for a target without CI
- * ({@code none}) no pipeline is read at all. GitLab's own "pipelines must succeed" is a per-project setting that many
- * projects leave off: it is never relied on; where it is on and GitLab does not count what the policy counts
- * ({@code ci_must_pass}), that is a block a person removes.
+ * What the reads made immediately before a merge prove about the merge request's current head: merge only on
+ * evidence, never on an earlier observation. A merge is allowed only when the merge request reports its branch's real
+ * head, GitLab names no reason against it and that head's own pipeline counts ({@link HeadPipeline}); the merge then
+ * pins that sha. The reads and the GitLab behaviour behind them: docs/external-systems-gitlab.md, "Approving and merging".
  */
 final class MergeEvidence {
 

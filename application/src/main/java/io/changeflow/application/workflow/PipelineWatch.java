@@ -13,12 +13,9 @@ import java.time.format.DateTimeParseException;
 import java.util.Optional;
 
 /**
- * Waiting on an external process (a pipeline, a rebase) across runs of a step: the counters live in
- * the step's data, each look is one run, the delay until the next look comes from
- * {@link TieredPolling}. A timeout is not a failure: the caller records "pending" and the watch keeps
- * looking at a slow pace until the pending deadline, so a late result still moves the request on by itself;
- * past the deadline the watch ends ({@link Verdict.GaveUp}) and the caller writes an explicit state whose hint
- * is CONTACT_MAINTAINERS.
+ * Waiting on an external process (a pipeline, a rebase) across runs of a step: the counters live in the step's data,
+ * each look is one run, the delay until the next look comes from {@link TieredPolling}. A timeout is "pending", not a
+ * failure: the watch keeps looking at a slow pace until the pending deadline, then ends ({@link Verdict.GaveUp}).
  */
 public final class PipelineWatch {
 
@@ -133,13 +130,10 @@ public final class PipelineWatch {
     }
 
     /**
-     * How the latest pipeline reads as an observation of the merge request whose head is {@code headSha}
-     * (from {@code MergeRequests.get}) where a passed pipeline is required ({@link HeadPipeline} with
-     * {@link PipelinePolicy#REQUIRED}): no pipeline yet counts as running, and so does a pipeline that ran for another
-     * commit. That is the previous head's pipeline (after a push or a rebase GitLab creates the new head's a moment
-     * later): its PASSED would approve code it never checked, and its FAILED says nothing about the new head either,
-     * so the watch keeps looking until the head's own pipeline answers (or the polling times out into "pending").
-     * One that will not answer by itself (manual, skipped, canceled) proves nothing: never passed.
+     * How the latest pipeline reads as an observation of the merge request whose head is {@code headSha} where a
+     * passed pipeline is required ({@link HeadPipeline} with {@link PipelinePolicy#REQUIRED}): none yet, or one that
+     * ran for another commit (the previous head's), counts as running; one that will not answer by itself (manual,
+     * skipped, canceled) never passed.
      */
     public static PollObservation observation(Optional<Pipeline> latest, String headSha) {
         return HeadPipeline.observation(HeadPipeline.of(latest, headSha == null ? "" : headSha, PipelinePolicy.REQUIRED));

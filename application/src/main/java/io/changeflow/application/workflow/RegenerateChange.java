@@ -12,11 +12,9 @@ import java.time.Duration;
 import java.util.Optional;
 
 /**
- * {@link ApproveAndMerge}'s answer to a rebase conflict: the change is configuration as code, so it is generated
- * again on the target branch as it is now and the merge request's branch is rewritten with it (one commit on top
- * of the target), then the new head's pipeline is awaited and the approvals given again. What must follow the
- * rewrite is stored in the step before the push ({@link Phase#REWRITE}), so a rewrite whose answer was lost is read
- * back and still re-approved.
+ * {@link ApproveAndMerge}'s answer to a rebase conflict: the change is configuration as code, so it is generated again
+ * on the target branch as it is now and the merge request's branch is rewritten with it, then the new head's pipeline
+ * is awaited and the approvals given again (docs/external-systems-gitlab.md, "Approving and merging").
  */
 final class RegenerateChange {
 
@@ -112,12 +110,9 @@ final class RegenerateChange {
     }
 
     /**
-     * Writes {@code change} as the branch's one commit on top of {@code onto}, then generates it again: the
-     * change was generated from {@code onto}'s content read before the write, while the commit starts from
-     * {@code onto}'s head at the write; a merge landing in between would be undone by the commit (its line
-     * missing from the file we wrote). Generated again after the write, the same content proves nothing
-     * landed in between (the write lies between the two reads); other content is written again, at most
-     * {@link #STABLE_REWRITES} times.
+     * Writes {@code change} as the branch's one commit on top of {@code onto}, then generates it again: the same
+     * content proves no merge landed on {@code onto} between the read and the write (the commit would undo it); other
+     * content is written again, at most {@link #STABLE_REWRITES} times (docs/reliability.md, "Findings", 6).
      *
      * @return whether the branch now holds the change generated on {@code onto}'s current content
      */

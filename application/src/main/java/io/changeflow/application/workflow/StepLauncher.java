@@ -9,11 +9,9 @@ import java.lang.System.Logger.Level;
 import java.time.Duration;
 
 /**
- * Hands a step to the durable work queue from outside a running step (submission, callbacks). The
- * queue is bounded: when it refuses, the step's declared failure state is written right away, so the
- * requester sees an explicit, counted failure instead of "processing" forever (design 3.2's "persist
- * on rejection"). That failure's hint is KEEP_WAITING, and rightly: {@code RetryTransientFailures} re-runs the
- * step once the backlog has room, until the transient deadline (then CONTACT_MAINTAINERS).
+ * Hands a step to the durable work queue from outside a running step (submission, callbacks). When the bounded queue
+ * refuses, the step's declared failure state (hint KEEP_WAITING) is written right away, so the requester sees an
+ * explicit failure instead of "processing" forever (docs/workflow.md, "Durable steps").
  */
 public final class StepLauncher {
 

@@ -20,42 +20,11 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * The safety net around one operation step (the design's {@code @WorkflowStep(onErrorStep,
- * onErrorStatus)} aspect, as a plain wrapper). Failures the step recognises are written by the step
- * with their specific state; here:
- * <ul>
- *   <li>a transient external failure (timeout, 5xx, 429, breaker open) re-runs the step later with
- *       capped exponential backoff and jitter ({@link TransientRetries}), which is safe because every step
- *       reads remote state first, until the transient deadline ({@code changeflow.workflow.transient-deadline},
- *       default 1 h, after at least {@code transient-retries} retries) measured from the first transient
- *       failure of the stretch; then the step writes the explicit "gave up" state of its kind
- *       ({@link TransientRetries#gaveUpEvent}: hint CONTACT_MAINTAINERS, a note saying how long which system
- *       failed), or its declared failure when its kind has none. The retries are counted per stretch without
- *       progress, not per step: the count (and the progress marker, in the step's data) starts again
- *       after every run that completed (it returned how to continue: e.g. a pipeline look, a phase done),
- *       and when the step's {@link StepBody#progress progress marker} moved since the previous
- *       transient failure (e.g. the run wrote a new state before a later call failed). So a step that
- *       makes several calls over many runs fails only when GitLab (or the approval system) stays
- *       unavailable for the whole budget, not after a few unlucky calls spread over its life;</li>
- *   <li>a lost race on a guarded write ({@link PreemptedException}) re-runs the step shortly, so it
- *       re-reads the state and decides again;</li>
- *   <li>any other exception writes the step's declared failure event ({@code onError}) if the table
- *       allows it from the current state, and ends the step: every exit leaves an explicit state;</li>
- *   <li>an interruption (the scheduler interrupts running steps at shutdown, after its maximum wait)
- *       is transient, whatever exception it surfaced as: when the current thread is interrupted, or the
- *       exception's cause chain holds an {@link InterruptedException}, an {@link InterruptedIOException}
- *       or a {@link ClosedByInterruptException}, nothing is written, the interrupt flag is restored and
- *       the exception is rethrown, so the scheduler keeps the task and runs the step again later (on
- *       this or another instance), where it re-reads remote state first. A deploy never fails a
- *       request;</li>
- *   <li>a {@link Error} is logged and rethrown without touching the database (the JVM may be in a
- *       bad state); the scheduler retries the task later and the timeout sweep is the last resort.</li>
- * </ul>
- * If writing the declared failure itself fails (e.g. the database is down), the exception escapes so
- * the scheduler keeps the task and retries it.
- *
- * <p>Steps whose ref is not an operation (the batch steps) declare their ending as an {@link OnFailure}
- * instead of an event: e.g. a batch whose step fails unexpectedly goes to settlement.
+ * The safety net around one step's {@link StepBody} (the design's {@code @WorkflowStep(onErrorStep, onErrorStatus)}
+ * aspect as a plain wrapper): transient external failures are retried with backoff ({@link TransientRetries}), a lost
+ * race re-runs the step, an interruption or a JVM error is rethrown without a write, and any other exception writes the
+ * step's declared failure (or its {@link OnFailure}). Every exit leaves an explicit state; the rules: docs/workflow.md,
+ * "The step safety net".
  */
 public final class StepSafetyNet {
 
@@ -295,15 +264,10 @@ public final class StepSafetyNet {
 
     /**
      * The system asked to be called again later (GitLab's 429 with {@code Retry-After}, or the shared GitLab call
-     * budget is used up): the step runs again after that wait (at least {@link #MIN_RATE_LIMIT_WAIT}, at most
-     * {@link #MAX_RATE_LIMIT_WAIT}), without counting a transient failure: being asked to wait says nothing about
-     * the request. Bounded by {@link #MAX_RATE_LIMITED} such reschedules, then counted like any transient failure.
-     *
-     * <p>Spread: every step refused in the same moment is told the same wait, and if all of them came back together
-     * they would use up the allowance again before any finished (a step needs several calls; GitLab counts each), so
-     * no step would ever finish. Each step therefore adds a random part of up to {@link #RATE_LIMIT_SPREAD} times the
-     * wait per time it was refused in a row (the {@code n}-th refusal waits between {@code wait} and
-     * {@code wait x (1 + min(n, 4))}): the steps come back one after another, and the first ones finish.
+     * budget is used up): the step runs again after that wait plus a random part that grows with refusals in a row,
+     * so steps refused together do not come back together; not counted as a transient failure, up to
+     * {@link #MAX_RATE_LIMITED} times. The numbers and the reason: docs/external-systems-gitlab.md, "Rate limits,
+     * approvals and check items by GitLab version".
      */
     private StepOutcome afterRateLimit(Step step, ExternalCallException e, Duration retryAfter) {
         var asked = retryAfter.compareTo(MIN_RATE_LIMIT_WAIT) < 0 ? MIN_RATE_LIMIT_WAIT

@@ -13,17 +13,10 @@ import java.util.Optional;
 import java.util.function.DoubleSupplier;
 
 /**
- * How long and how far apart transient external failures (5xx, 429, lost answers, timeouts, an open breaker, a
- * full backlog) are retried: with capped exponential backoff and jitter, until the transient deadline
- * ({@code changeflow.workflow.transient-deadline}, default 1 h) measured from the first transient failure of the
- * current stretch without progress; then the caller writes an explicit state whose hint is CONTACT_MAINTAINERS.
- * Used by {@link StepSafetyNet} (a failing run of a step) and by {@code RetryTransientFailures} (a request already
- * in a failed state whose hint is KEEP_WAITING).
- *
- * <p>{@code changeflow.workflow.transient-retries} is a floor: at least that many retries happen before the
- * deadline is even considered (so a short deadline cannot end a stretch after one unlucky call). Without a
- * deadline ({@link #counted}) the retries end after exactly that many, as before the deadline existed: only
- * tests of the count itself use that.
+ * How long and how far apart transient external failures are retried: capped exponential backoff with jitter, at
+ * least {@code floor}'s retries, then until the transient deadline counted from the first failure of a stretch without
+ * progress; after that the caller writes an explicit state whose hint is CONTACT_MAINTAINERS. Used by
+ * {@link StepSafetyNet} and by {@code RetryTransientFailures}; the rules: docs/workflow.md, "The step safety net".
  *
  * @param floor    the least number of retries, and the exponential delays ({@code backoff.max()} is the cap)
  * @param deadline how long a stretch of transient failures is retried; empty: only {@code floor} counts

@@ -17,28 +17,21 @@ import java.util.Objects;
  * @param approvalBackoff     delay before approval retry n of one bot ({@code approval.maxRetries} bounds n)
  * @param pipelinePolling     waiting for a merge request pipeline: short, then long intervals, then "timed out"
  * @param rebasePolling       waiting for a rebase to finish
- * @param mergeabilityPolling waiting for GitLab to finish checking whether a merge request can be merged
- *                            ({@code detailed_merge_status} checking, unchecked, ...) before merging and after
- *                            a merge was refused as "not mergeable yet" or "sha moved / locked"; its own,
- *                            time-bounded budget (counted from the first wait of a head), which uses up no
- *                            merge attempt; after its timeout merging counts as stuck
+ * @param mergeabilityPolling waiting for GitLab to finish checking whether a merge request can be merged, before
+ *                            merging and after a refusal it explains; uses up no merge attempt, then merging is stuck
  * @param pendingRecheck      after a pipeline timed out (state "pending"), how often it is still looked at
- * @param pendingGiveUpAfter  the pending deadline ({@code changeflow.workflow.pipeline.pending-deadline}): how long a
- *                            pending pipeline is still looked at; then the request ends in an explicit state a
- *                            person looks at (CREATE_/HANDLE_PIPELINE_UNFINISHED, hint CONTACT_MAINTAINERS)
- * @param transientRetry      the least number of retries of a step after a transient external failure (timeouts,
- *                            5xx, 429) before the transient deadline is considered, and their capped exponential
- *                            delays; the count starts again whenever the step made progress (see {@link StepSafetyNet})
+ * @param pendingGiveUpAfter  the pending deadline: how long a pending pipeline is still looked at
+ *                            ({@code changeflow.workflow.pipeline.pending-deadline})
+ * @param transientRetry      the least number of retries after a transient external failure before the transient
+ *                            deadline is considered, and their capped exponential delays (see {@link StepSafetyNet})
  * @param mergeRetries        merge attempts refused although GitLab had finished checking, or without a clear
  *                            answer, before giving up
- * @param mergeRetryBackoff   delay before such a merge retry n (exponential, with jitter; the merge request is
- *                            re-read first)
+ * @param mergeRetryBackoff   delay before such a merge retry n (exponential, with jitter)
  * @param maxRebases          rebases of one merge request within one handle step before giving up
  * @param maxRegenerations    how often one handle (or batch) step generates its change again on the current
  *                            target branch after a rebase conflict; a conflict after that is deterministic
  * @param closeRetries        re-checks of a merge request that is still open after being closed
  * @param transientDeadline   how long a stretch of transient failures without progress is retried automatically
- *                            ({@code changeflow.workflow.transient-deadline}); then hint CONTACT_MAINTAINERS
  */
 public record WorkflowPolicy(ExponentialBackoff approvalBackoff,
                              TieredPolling pipelinePolling, TieredPolling rebasePolling,

@@ -3,16 +3,9 @@ package io.changeflow.domain.config;
 import java.util.Locale;
 
 /**
- * What counts as readable configuration text. Surrounding whitespace is ignored; a value that
- * contains control characters (other than tab, line feed and carriage return, which files and
- * consoles produce) is never trusted: it reads as invalid, so each key's fail-safe fallback applies.
- * Java's {@code strip()} alone would silently remove some control characters (U+001C-U+001F) and
- * turn {@code "OPEN\u001f"} into {@code OPEN}.
- *
- * <p>Keywords (modes, scopes, switches, days) are ASCII: {@link #keyword} compares them only after checking
- * that. Java's case mapping folds look-alikes into ASCII ({@code "TE\u017FT_WINDOW".toUpperCase()} is
- * {@code TEST_WINDOW}: U+017F, the long s, upper-cases to S; the Kelvin sign lower-cases to k), so a
- * value that only looks like a keyword would count as one.
+ * What counts as readable configuration text: stripped, never trusted with control characters in it (tab, line feed
+ * and carriage return aside), and a keyword only when it is printable ASCII ({@link #keyword}), so a look-alike that
+ * Java's case mapping folds into ASCII never counts as one. Why: docs/configuration.md, "What counts as readable text".
  */
 final class ConfigText {
 

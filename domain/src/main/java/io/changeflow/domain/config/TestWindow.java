@@ -11,13 +11,9 @@ import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
- * The daily period in which {@link AccessMode#TEST_WINDOW} accepts submissions, in a fixed zone so
- * the same configuration means the same period on every host whatever its default zone.
- *
- * <p>Format: {@code [DAYS ]HH:mm-HH:mm}, e.g. {@code 09:00-18:00} or {@code MON-FRI 09:00-18:00}
- * or {@code MON,WED 22:00-02:00} (a window that crosses midnight belongs to the day it starts).
- * The zone is an IANA id such as {@code Europe/Berlin} or {@code UTC}. A missing or invalid window
- * or zone gives the closed window: misconfiguration never opens access.
+ * The daily period in which {@link AccessMode#TEST_WINDOW} accepts submissions ({@code [DAYS ]HH:mm-HH:mm}), in a fixed
+ * zone so the same configuration means the same period on every host. A missing or invalid window or zone gives the
+ * closed window: misconfiguration never opens access. The format: docs/configuration.md, {@code ACCESS_TEST_WINDOW}.
  */
 public final class TestWindow {
 

@@ -7,14 +7,10 @@ import java.time.Duration;
 import java.util.Objects;
 
 /**
- * An {@link ExponentialBackoff} with jitter, so that callers refused at the same moment (e.g. every merge
- * request GitLab re-checks after one merge) do not all come back at the same moment again: the delay before
- * retry n is drawn from {@code [d * (1 - spread), d]}, where {@code d = backoff.delayBefore(n)}. A spread of
- * 0.5 is "equal jitter" (at least half the exponential delay, so retries still back off); 0 is no jitter;
- * 1 is "full jitter" (anywhere from zero to the delay).
- *
- * <p>The random part comes in as a number, so the rule itself is deterministic and the caller decides the
- * source (a seeded one in tests).
+ * An {@link ExponentialBackoff} with jitter, so that callers refused at the same moment (e.g. every merge request GitLab
+ * re-checks after one merge) do not all come back together: the delay before retry n is drawn from
+ * {@code [d * (1 - spread), d]}, {@code d = backoff.delayBefore(n)} (0.5 is "equal jitter", 0 none, 1 "full jitter").
+ * The random part comes in as a number, so the rule is deterministic and the caller chooses the source.
  *
  * @param backoff the exponential delays jitter is taken off
  * @param spread  the share of each delay that is random, in {@code [0, 1]}

@@ -5,15 +5,9 @@ import java.util.OptionalLong;
 import java.util.Set;
 
 /**
- * Whether a merged record whose deploy callback has not arrived should be advanced to "in effect".
- *
- * <p>{@link #decide} is the rule reconciliation applies: exact evidence (a report named the record's
- * operation, or named its own merge request without naming operations) advances in every
- * {@link Matching} mode; a watermark is used only where the mode allows it, and it compares merge
- * order recorded when the request was written MERGED, never merge request numbers (they follow
- * creation order: !10 may be merged after !11, and !11's report then says nothing about !10).
- * The deploy pipeline runs in merge order, so a record merged at or before a merge request reported
- * in effect is in effect too.
+ * Whether a merged record whose deploy callback has not arrived should be advanced to "in effect" ({@link #decide}):
+ * exact evidence in every {@link Matching} mode, a watermark in merge order only where the mode allows it. The modes,
+ * and why merge order and never merge request numbers: docs/workflow.md, "Reconciling merged requests".
  */
 public final class ReconciliationDecision {
 

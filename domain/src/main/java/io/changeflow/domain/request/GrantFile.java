@@ -10,17 +10,10 @@ import java.util.TreeMap;
 import java.util.function.BiConsumer;
 
 /**
- * The configuration file of one target, as code: one line per subject, sorted, so that any number
- * of grants (one request, or every member of a batch) combine into one deterministic file content.
- *
- * <pre>
- * # Access grants for target db-prod-readonly, managed by Changeflow.
- * alice until=2026-12-05T00:00:00Z op=4f0c...
- * svc-report until=never op=9a1b...
- * </pre>
- *
- * Comment lines are kept at the top in their order; unparsable lines are kept after the grants,
- * so a hand edit is never silently dropped.
+ * The configuration file of one target, as code: one line per subject
+ * ({@code <subject> until=<ISO instant|never> op=<operationId>}), sorted, so that any number of grants (one request,
+ * or every member of a batch) combine into one deterministic file content. A hand edit is never silently dropped
+ * (docs/workflow.md, "The grant file").
  */
 public final class GrantFile {
 

@@ -32,18 +32,12 @@ public interface Batches {
     boolean hasWaiting(String partition);
 
     /**
-     * One claim transaction: take the partition's slot (occupied: {@link Claim.SlotOccupied}),
-     * read up to {@code maxRequests} waiting requests without locking, claim them with a guarded
-     * update whose row count must match, append the membership history and move the members to
-     * BATCH_CLAIMED (guarded by the versions read). Nothing waiting rolls back so no empty batch
-     * survives ({@link Claim.NothingToClaim}). The oldest waiting request decides what is claimed: its
-     * bisection group (a requeued half of a failed batch, see {@link #settle}) or the fresh requests
-     * (no group); one claim never mixes groups, and the batch's {@link Batch#depth()} is the group's.
-     * A waiting request whose operation no longer allows BATCH_CLAIMED (e.g. closed by an operator) is
-     * dropped from the waiting set. A request still backing off after a transient failure (its next eligible
-     * time is in the future) is not claimable, and does not count as waiting for {@link #hasWaiting} either:
-     * younger requests are claimed first meanwhile. Statements: a fixed number per thousand requests (IN lists and
-     * multi-row inserts of at most 1000).
+     * One claim transaction: takes the partition's slot ({@link Claim.SlotOccupied} when held) and up to
+     * {@code maxRequests} waiting requests of one bisection group, the oldest waiting request's (one claim never mixes
+     * groups; the batch's {@link Batch#depth()} is the group's), moving them to BATCH_CLAIMED pinned to what was read.
+     * Nothing waiting rolls back ({@link Claim.NothingToClaim}: no empty batch survives). A request still backing off
+     * after a transient failure is neither claimed nor counted by {@link #hasWaiting}; one that no longer allows
+     * BATCH_CLAIMED is dropped from the waiting set. The statements: docs/persistence.md, "The claim transaction".
      *
      * @return what the claim did; a {@link Claim.Claimed} batch is committed with all its members
      * @throws PreemptedException a guarded write's row count did not match the rows read (another
@@ -116,29 +110,12 @@ public interface Batches {
     void changeStatus(long batchId, BatchStatus from, BatchStatus to, String detail);
 
     /**
-     * Ends an active batch, in ONE transaction, in this order:
-     * <ol>
-     *   <li>the batch's guarded status write ({@code WHERE id = ? AND status = from}) to SUCCEEDED
-     *       ({@link Resolution.Merged}) or FAILED ({@link Resolution.Failed}); it comes first so that
-     *       of two settlers (the batch step, the timeout sweep, an operator) the second finds nothing in
-     *       {@code from} and rolls back whole, writing nothing; the terminal status releases the
-     *       partition's slot by the same write;</li>
-     *   <li>the members' transitions through the domain's transition table, each member pinned to the
-     *       state and version read (operation rows first, binding rows second): merged, every member
-     *       BATCH_MERGED; failed, each member the plan names takes
-     *       {@link io.changeflow.domain.batch.Bisection.Plan#memberEvent()};</li>
-     *   <li>the members' waiting-set rows: requeued members wait again in place, keeping their
-     *       admission time (so they come before younger requests once eligible; with
-     *       {@link Resolution.Failed#retries()} their transient failure count and next eligible time are stored): {@code RequeueAll} in the same
-     *       bisection group and depth, {@code Split} as two new groups at the plan's depth, which later
-     *       rounds claim separately (a claim never mixes groups); every other member's row is deleted
-     *       (a blamed or given-up member can be admitted again by {@code BATCH_READMITTED});</li>
-     *   <li>the append-only membership history (REQUEUED or RELEASED); the CLAIMED entries stay, so
-     *       {@link Batch#members()} still names every member, and nothing of the operations' history
-     *       or the audit log is removed.</li>
-     * </ol>
-     * No statement carries more than 1000 members; the cost grows by a fixed number of statements per
-     * thousand members.
+     * Ends an active batch in one transaction. Its first write is the batch's guarded status write to SUCCEEDED
+     * ({@link Resolution.Merged}) or FAILED ({@link Resolution.Failed}), which frees the partition's slot, so of two
+     * settlers the second writes nothing; then the members go through the transition table pinned to what was read
+     * (merged: BATCH_MERGED; failed: {@link io.changeflow.domain.batch.Bisection.Plan#memberEvent()} of the plan), are
+     * requeued in place or released from the waiting set, and the membership history is appended (the CLAIMED entries
+     * stay). The statements, in order: docs/persistence.md, "Settlement and blocking".
      *
      * @param from the status read (RUNNING or BLOCKED)
      * @param note the batch row's detail and the members' history note (actor included)
