@@ -63,27 +63,27 @@ public final class RetriggerStep {
     }
 
     public Result retrigger(Command command) {
-        var id = OperationId.parse(command.operationId());
-        var op = id.flatMap(operations::find);
+        var op = operations.find(command.operationId());
         if (op.isEmpty()) {
             return new Result.NotFound();
         }
+        var id = op.get().id();
         var step = StepToResume.of(op.get());
         if (step.isEmpty()) {
             return new Result.NothingToRetrigger("Nothing to re-run while the request is " + op.get().state() + ".");
         }
         if (step.get() == StepKind.BATCH) {
-            return switch (readmit.readmit(new ReadmitBatchMember.Command(id.get().value(), command.operator(),
+            return switch (readmit.readmit(new ReadmitBatchMember.Command(id.value(), command.operator(),
                     command.parameters()))) {
-                case ReadmitBatchMember.Result.Readmitted readmitted -> new Result.Retriggered(id.get(), StepKind.BATCH, true);
+                case ReadmitBatchMember.Result.Readmitted readmitted -> new Result.Retriggered(id, StepKind.BATCH, true);
                 case ReadmitBatchMember.Result.NotAllowed refused -> new Result.NothingToRetrigger(refused.reason());
                 case ReadmitBatchMember.Result.NotFound notFound -> new Result.NotFound();
             };
         }
-        var scheduled = queue.schedule(Step.first(step.get(), id.get().value()), Duration.ZERO);
-        audit.record("retrigger", command.operator(), "RETRIGGER", id.get().value(),
+        var scheduled = queue.schedule(Step.first(step.get(), id.value()), Duration.ZERO);
+        audit.record("retrigger", command.operator(), "RETRIGGER", id.value(),
                 withStep(command.parameters(), step.get(), scheduled));
-        return new Result.Retriggered(id.get(), step.get(), scheduled);
+        return new Result.Retriggered(id, step.get(), scheduled);
     }
 
     private static Map<String, String> withStep(Map<String, String> parameters, StepKind step, boolean scheduled) {

@@ -33,7 +33,7 @@ public final class AuditedOperatorAction {
 
     /** {@code notFound} for an unknown or malformed ID (not audited: there is no subject); else {@code act}, audited. */
     public <R> R run(OperatorCommand command, Supplier<R> notFound, Function<Operation, R> act) {
-        var found = OperationId.parse(command.operationId()).flatMap(operations::find);
+        var found = operations.find(command.operationId());
         if (found.isEmpty()) {
             return notFound.get();
         }
