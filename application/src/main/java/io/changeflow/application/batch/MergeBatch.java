@@ -69,7 +69,7 @@ public final class MergeBatch implements StepBody {
         this.batchMergeRequests = new BatchMergeRequests(batches, operations, targets, mergeRequests);
         this.end = new EndBatch(batches, metrics);
         this.choreography = new ApproveAndMerge(mergeRequests, settings, policy, clock, jitter);
-        this.checks = new PipelineWatch(policy.pipelinePolling(), policy.pendingRecheck(), policy.pendingGiveUpAfter());
+        this.checks = policy.pipelineWatch();
         this.clock = clock;
     }
 
