@@ -3,12 +3,10 @@ package io.changeflow.application.approval;
 import io.changeflow.application.port.out.Operations;
 import io.changeflow.application.port.out.WorkQueue.Step;
 import io.changeflow.application.port.out.WorkQueue.StepKind;
-import io.changeflow.application.workflow.Progress;
-import io.changeflow.application.workflow.StepBody;
+import io.changeflow.application.workflow.RequestStepBody;
 import io.changeflow.application.workflow.StepOutcome;
-import io.changeflow.domain.request.OperationId;
+import io.changeflow.domain.operation.Operation;
 import java.lang.System.Logger.Level;
-import java.util.Optional;
 
 /**
  * The step {@link StepKind#CHECK_APPROVAL}: asks the approval system about one request now
@@ -16,30 +14,20 @@ import java.util.Optional;
  * approver runs. Transient failures are retried by the safety net; when they are used up nothing is
  * written ({@link #onFailure}): the recurring approval check looks again.
  */
-public final class CheckApprovalStep implements StepBody {
+public final class CheckApprovalStep extends RequestStepBody {
 
     private static final System.Logger LOG = System.getLogger(CheckApprovalStep.class.getName());
 
-    private final Operations operations;
     private final ReconcileApprovals check;
 
     public CheckApprovalStep(Operations operations, ReconcileApprovals check) {
-        this.operations = operations;
+        super(operations, "approval check step");
         this.check = check;
     }
 
     @Override
-    public Optional<String> progress(Step step) {
-        return Progress.ofRequest(operations, step);
-    }
-
-    @Override
-    public StepOutcome run(Step step) {
-        var id = OperationId.parse(step.ref());
-        if (id.isEmpty()) {
-            return StepOutcome.done();
-        }
-        var outcome = check.checkNow(id.get());
+    protected StepOutcome run(Operation op, Step step) {
+        var outcome = check.checkNow(op);
         LOG.log(Level.INFO, () -> "approval check of " + step.ref() + ": " + outcome);
         return StepOutcome.done();
     }

@@ -169,16 +169,15 @@ public final class ReconcileApprovals {
     }
 
     /**
-     * Checks one request now, whatever its age.
+     * Checks one request ({@code op}, as just read) now, whatever its age.
      *
      * @throws ExternalCallException when the approval system cannot be asked (nothing was written)
      */
-    public Outcome checkNow(OperationId id) {
-        var op = operations.find(id);
-        if (op.isEmpty() || !op.get().binding().map(CHECKED::contains).orElse(false)) {
+    public Outcome checkNow(Operation op) {
+        if (!op.binding().map(CHECKED::contains).orElse(false)) {
             return Outcome.SKIPPED;
         }
-        return check(op.get());
+        return check(op);
     }
 
     private Outcome check(Operation op) {

@@ -6,9 +6,8 @@ import io.changeflow.application.port.out.ExternalCallException;
 import io.changeflow.application.port.out.Operations;
 import io.changeflow.application.port.out.WorkQueue.Step;
 import io.changeflow.application.port.out.WorkQueue.StepKind;
-import io.changeflow.application.workflow.Progress;
+import io.changeflow.application.workflow.RequestStepBody;
 import io.changeflow.application.workflow.StateChanges;
-import io.changeflow.application.workflow.StepBody;
 import io.changeflow.application.workflow.StepOutcome;
 import io.changeflow.domain.operation.Operation;
 import io.changeflow.domain.request.StepOrder;
@@ -23,38 +22,29 @@ import java.util.Optional;
  * writing APPROVAL_SENDING before the call and APPROVAL_SENT after it (only if still sending). A decided
  * answer is applied at once through {@link HandleApprovalCallback}. Design: docs/workflow.md.
  */
-public final class SubmitApproval implements StepBody {
+public final class SubmitApproval extends RequestStepBody {
 
     /** The extension field holding the merge request number (create-first order). */
     public static final String MR_ID = "mrId";
 
     private static final System.Logger LOG = System.getLogger(SubmitApproval.class.getName());
 
-    private final Operations operations;
     private final Approvals approvals;
     private final StateChanges changes;
     private final HandleApprovalCallback decisions;
 
     public SubmitApproval(Operations operations, Approvals approvals, StateChanges changes,
                           HandleApprovalCallback decisions) {
-        this.operations = operations;
+        super(operations, "approval step");
         this.approvals = approvals;
         this.changes = changes;
         this.decisions = decisions;
     }
 
-    /** The request's state (see {@link Progress#ofRequest}). */
     @Override
-    public Optional<String> progress(Step step) {
-        return Progress.ofRequest(operations, step);
-    }
-
-    @Override
-    public StepOutcome run(Step step) {
-        return StepBody.onOperation(step, operations, LOG, "approval step", op -> {
-            toSending(op).ifPresent(this::send);
-            return StepOutcome.done();
-        });
+    protected StepOutcome run(Operation op, Step step) {
+        toSending(op).ifPresent(this::send);
+        return StepOutcome.done();
     }
 
     /**

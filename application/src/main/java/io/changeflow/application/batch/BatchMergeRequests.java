@@ -43,7 +43,7 @@ final class BatchMergeRequests {
             return batch.mergeRequest();
         }
         var found = mergeRequests.findBySourceBranch(project, MergeRequestTexts.batchBranchOf(batch.id()))
-                .map(r -> new MergeRequestRef(r.project(), r.iid(), r.sourceBranch(), r.webUrl()));
+                .map(MergeRequests.RemoteMergeRequest::ref);
         found.ifPresent(mr -> batches.recordMergeRequest(batch.id(), mr));
         return found;
     }

@@ -69,7 +69,7 @@ public final class MergeBatch implements StepBody {
         this.batchMergeRequests = new BatchMergeRequests(batches, operations, targets, mergeRequests);
         this.end = new EndBatch(batches, metrics);
         this.choreography = new ApproveAndMerge(mergeRequests, settings, policy, clock, jitter);
-        this.checks = new PipelineWatch(policy.pipelinePolling(), policy.pendingRecheck(), policy.pendingGiveUpAfter());
+        this.checks = policy.pipelineWatch();
         this.clock = clock;
     }
 
@@ -172,7 +172,7 @@ public final class MergeBatch implements StepBody {
         }
         var remote = mergeRequests.open(project, branch, base, MergeRequestTexts.batchTitleOf(batch.id(), ready.members()),
                 MergeRequestTexts.batchDescriptionOf(batch.id(), ready.members()));
-        var ref = new MergeRequestRef(remote.project(), remote.iid(), remote.sourceBranch(), remote.webUrl());
+        var ref = remote.ref();
         batches.recordMergeRequest(batch.id(), ref);
         LOG.log(Level.INFO, () -> "batch " + batch.id() + " of " + ready.members().size() + " opened merge request !" + ref.iid());
         return ref;

@@ -6,6 +6,7 @@ import io.changeflow.application.port.out.Batches.Claim;
 import io.changeflow.application.port.out.Batches.Resolution;
 import io.changeflow.application.port.out.Operations.StepNote;
 import io.changeflow.application.port.out.WorkQueue;
+import io.changeflow.application.workflow.AuditTrail;
 import io.changeflow.domain.PreemptedException;
 import io.changeflow.domain.batch.Bisection;
 import io.changeflow.domain.request.OperationId;
@@ -16,8 +17,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.TreeMap;
-import java.util.UUID;
 
 /**
  * One batch round in one partition: the single code path of the recurring task and of the operators'
@@ -70,16 +69,14 @@ public final class RunBatchRound {
 
     private final Batches batches;
     private final WorkQueue queue;
-    private final AuditLog audit;
+    private final AuditTrail audit;
     private final BatchPolicy policy;
-    private final Clock clock;
 
     public RunBatchRound(Batches batches, WorkQueue queue, AuditLog audit, BatchPolicy policy, Clock clock) {
         this.batches = batches;
         this.queue = queue;
-        this.audit = audit;
+        this.audit = new AuditTrail(audit, clock);
         this.policy = policy;
-        this.clock = clock;
     }
 
     public Result round(Command command) {
@@ -126,13 +123,12 @@ public final class RunBatchRound {
     }
 
     private void record(Command command, String operator, Result result) {
-        var parameters = new TreeMap<>(command.parameters());
+        var parameters = AuditTrail.parametersOf(command.parameters());
         parameters.put("partition", command.partition());
         parameters.put("result", result.getClass().getSimpleName());
         if (result instanceof Result.Claimed claimed) {
             parameters.put("batchId", String.valueOf(claimed.batchId()));
         }
-        audit.record(new AuditLog.Entry("batch-round:" + UUID.randomUUID(), operator, "BATCH_ROUND",
-                "partition:" + command.partition(), parameters, clock.instant()));
+        audit.record("batch-round", operator, "BATCH_ROUND", "partition:" + command.partition(), parameters);
     }
 }

@@ -7,6 +7,7 @@ import io.changeflow.application.port.out.ExternalCallException;
 import io.changeflow.application.port.out.MergeRequests;
 import io.changeflow.application.port.out.Operations;
 import io.changeflow.application.port.out.Targets;
+import io.changeflow.application.workflow.AuditTrail;
 import io.changeflow.domain.PreemptedException;
 import io.changeflow.domain.batch.Batch;
 import io.changeflow.domain.batch.Bisection;
@@ -21,8 +22,6 @@ import java.time.Clock;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.TreeMap;
-import java.util.UUID;
 
 /**
  * Settles an active batch (design 3.7) for the batch step, the timeout sweep and the operators: closes an
@@ -86,9 +85,8 @@ public final class SettleBatch {
     private final MergeRequests mergeRequests;
     private final BatchMergeRequests batchMergeRequests;
     private final EndBatch end;
-    private final AuditLog audit;
+    private final AuditTrail audit;
     private final BatchPolicy policy;
-    private final Clock clock;
 
     public SettleBatch(Batches batches, Operations operations, Targets targets, MergeRequests mergeRequests,
                        BusinessMetrics metrics, AuditLog audit, BatchPolicy policy, Clock clock) {
@@ -96,9 +94,8 @@ public final class SettleBatch {
         this.mergeRequests = mergeRequests;
         this.batchMergeRequests = new BatchMergeRequests(batches, operations, targets, mergeRequests);
         this.end = new EndBatch(batches, metrics);
-        this.audit = audit;
+        this.audit = new AuditTrail(audit, clock);
         this.policy = policy;
-        this.clock = clock;
     }
 
     public Result settle(Command command) {
@@ -190,9 +187,8 @@ public final class SettleBatch {
     }
 
     private void record(Command command, String operator, Result result) {
-        var parameters = new TreeMap<>(command.parameters());
+        var parameters = AuditTrail.parametersOf(command.parameters());
         parameters.put("result", result.getClass().getSimpleName());
-        audit.record(new AuditLog.Entry("settle-batch:" + UUID.randomUUID(), operator, "SETTLE_BATCH",
-                "batch:" + command.batchId(), parameters, clock.instant()));
+        audit.record("settle-batch", operator, "SETTLE_BATCH", "batch:" + command.batchId(), parameters);
     }
 }

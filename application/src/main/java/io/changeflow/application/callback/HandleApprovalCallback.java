@@ -10,7 +10,6 @@ import io.changeflow.application.port.out.WorkQueue.StepKind;
 import io.changeflow.application.workflow.StateChanges;
 import io.changeflow.application.workflow.StepLauncher;
 import io.changeflow.domain.operation.Operation;
-import io.changeflow.domain.request.OperationId;
 import io.changeflow.domain.request.Target;
 import io.changeflow.domain.state.BindingStatus;
 import io.changeflow.domain.state.Transitions;
@@ -92,8 +91,7 @@ public final class HandleApprovalCallback {
 
     /** Whether the operation the callback names still awaits a decision (nothing decided it yet). */
     private boolean awaitsDecision(Command command) {
-        return OperationId.parse(command.operationId()).flatMap(operations::find)
-                .flatMap(Operation::binding).map(DECIDABLE::contains).orElse(false);
+        return operations.find(command.operationId()).flatMap(Operation::binding).map(DECIDABLE::contains).orElse(false);
     }
 
     /** A repeat whose first delivery never wrote its decision: processed now; DUPLICATE if another delivery won. */
@@ -105,8 +103,7 @@ public final class HandleApprovalCallback {
     }
 
     private CallbackAnswer process(Command command) {
-        var id = OperationId.parse(command.operationId());
-        var op = id.flatMap(operations::find);
+        var op = operations.find(command.operationId());
         if (op.isEmpty() || !op.get().binding().map(DECIDABLE::contains).orElse(false)) {
             LOG.log(Level.INFO, () -> "approval callback " + command.requestId() + " for " + command.operationId()
                     + " is stale: " + op.map(o -> o.state().toString()).orElse("no such operation"));

@@ -4,18 +4,16 @@ import io.changeflow.application.port.out.MergeRequests;
 import io.changeflow.application.port.out.Operations;
 import io.changeflow.application.port.out.WorkQueue.Step;
 import io.changeflow.application.port.out.WorkQueue.StepKind;
-import io.changeflow.application.workflow.Progress;
+import io.changeflow.application.workflow.RequestStepBody;
 import io.changeflow.application.workflow.StateChanges;
-import io.changeflow.application.workflow.StepBody;
 import io.changeflow.application.workflow.StepOutcome;
 import io.changeflow.application.workflow.WorkflowPolicy;
 import io.changeflow.domain.batch.Settlement;
-import io.changeflow.domain.request.OperationId;
+import io.changeflow.domain.operation.Operation;
 import io.changeflow.domain.state.StepStatus;
 import io.changeflow.domain.state.WorkflowEvent;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
-import java.util.Optional;
 
 /**
  * The close step ({@link StepKind#CLOSE}): closes an operation's own merge request after the
@@ -24,41 +22,28 @@ import java.util.Optional;
  * closed or merged is not closed again. A merge request still open after closing is looked at again
  * a few times, then CLOSE_FAILED (safe to retry).
  */
-public final class CloseMergeRequest implements StepBody {
+public final class CloseMergeRequest extends RequestStepBody {
 
     static final Duration RECHECK = Duration.ofSeconds(30);
 
     private static final System.Logger LOG = System.getLogger(CloseMergeRequest.class.getName());
 
-    private final Operations operations;
     private final MergeRequests mergeRequests;
     private final StateChanges changes;
     private final WorkflowPolicy policy;
 
     public CloseMergeRequest(Operations operations, MergeRequests mergeRequests, StateChanges changes, WorkflowPolicy policy) {
-        this.operations = operations;
+        super(operations, "close step");
         this.mergeRequests = mergeRequests;
         this.changes = changes;
         this.policy = policy;
     }
 
-    /** The request's state (see {@link Progress#ofRequest}). */
     @Override
-    public Optional<String> progress(Step step) {
-        return Progress.ofRequest(operations, step);
-    }
-
-    @Override
-    public StepOutcome run(Step step) {
-        var found = OperationId.parse(step.ref()).flatMap(operations::find);
-        if (found.isEmpty()) {
-            return StepOutcome.done();
-        }
-        var op = found.get();
+    protected StepOutcome run(Operation op, Step step) {
         if (op.step() != StepStatus.CLOSE_STARTED
                 && changes.applyIfAllowed(op.id(), WorkflowEvent.CLOSE_STARTED, "Closing the merge request.").isEmpty()) {
-            LOG.log(Level.INFO, () -> "close step for " + op.id() + " has nothing to do at " + op.state());
-            return StepOutcome.done();
+            return nothingToDo(op);
         }
         if (op.mergeRequest().isEmpty()) {
             changes.applyIfAllowed(op.id(), WorkflowEvent.CLOSE_DONE, "There was no merge request to close.");

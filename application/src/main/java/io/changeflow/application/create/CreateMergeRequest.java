@@ -9,9 +9,8 @@ import io.changeflow.application.port.out.WorkQueue.StepKind;
 import io.changeflow.application.workflow.HeadPipeline;
 import io.changeflow.application.workflow.MergeRequestTexts;
 import io.changeflow.application.workflow.PipelineWatch;
-import io.changeflow.application.workflow.Progress;
+import io.changeflow.application.workflow.RequestStepBody;
 import io.changeflow.application.workflow.StateChanges;
-import io.changeflow.application.workflow.StepBody;
 import io.changeflow.application.workflow.StepOutcome;
 import io.changeflow.domain.mr.MergeRequestState;
 import io.changeflow.domain.operation.MergeRequestRef;
@@ -37,7 +36,7 @@ import java.util.Set;
  * database and from GitLab where to continue. Pipeline outcomes per {@link HeadPipeline}; design:
  * docs/workflow.md.
  */
-public final class CreateMergeRequest implements StepBody {
+public final class CreateMergeRequest extends RequestStepBody {
 
     static final String PHASE = "phase";
     static final String PIPELINE = "PIPELINE";
@@ -47,7 +46,6 @@ public final class CreateMergeRequest implements StepBody {
 
     private static final System.Logger LOG = System.getLogger(CreateMergeRequest.class.getName());
 
-    private final Operations operations;
     private final Targets targets;
     private final MergeRequests mergeRequests;
     private final StateChanges changes;
@@ -56,7 +54,7 @@ public final class CreateMergeRequest implements StepBody {
 
     public CreateMergeRequest(Operations operations, Targets targets, MergeRequests mergeRequests, StateChanges changes,
                               PipelineWatch watch, Clock clock) {
-        this.operations = operations;
+        super(operations, "create step");
         this.targets = targets;
         this.mergeRequests = mergeRequests;
         this.changes = changes;
@@ -64,26 +62,15 @@ public final class CreateMergeRequest implements StepBody {
         this.clock = clock;
     }
 
-    /** The request's state (see {@link Progress#ofRequest}). */
     @Override
-    public Optional<String> progress(Step step) {
-        return Progress.ofRequest(operations, step);
-    }
-
-    @Override
-    public StepOutcome run(Step step) {
-        return StepBody.onOperation(step, operations, LOG, "create step", op -> run(op, step));
-    }
-
-    private StepOutcome run(Operation op, Step step) {
+    protected StepOutcome run(Operation op, Step step) {
         var binding = op.binding().orElse(null);
         if (binding == BindingStatus.MR_CREATED
                 || (binding == BindingStatus.APPROVAL_SENDING && op.order() == StepOrder.CREATE_FIRST && op.mergeRequest().isPresent())) {
             return handOn(op, step);
         }
         if (binding != BindingStatus.MR_CREATING && binding != BindingStatus.CREATE_FAILED) {
-            LOG.log(Level.INFO, () -> "create step for " + op.id() + " has nothing to do at " + op.state());
-            return StepOutcome.done();
+            return nothingToDo(op);
         }
         var waiting = binding == BindingStatus.MR_CREATING && op.mergeRequest().isPresent()
                 && (step.value(PHASE).filter(PIPELINE::equals).isPresent() || WAITING_FOR_PIPELINE.contains(op.step()));
@@ -94,13 +81,12 @@ public final class CreateMergeRequest implements StepBody {
         var started = current.step() == StepStatus.CREATE_STARTED && current.binding().equals(Optional.of(BindingStatus.MR_CREATING))
                 ? current
                 : changes.apply(current, WorkflowEvent.CREATE_STARTED, "Creating the merge request.");
-        var remote = ensureMergeRequest(started, targetOf(started));
+        var remote = ensureMergeRequest(started, targets.require(started.target()));
         if (remote.state() == MergeRequestState.CLOSED) {
             changes.apply(started, WorkflowEvent.MR_CLOSED_REMOTELY, "The merge request !" + remote.iid() + " was closed on GitLab.");
             return StepOutcome.done();
         }
-        var ref = new MergeRequestRef(remote.project(), remote.iid(), remote.sourceBranch(), remote.webUrl());
-        if (!operations.recordMergeRequest(started.id(), ref)) {
+        if (!operations.recordMergeRequest(started.id(), remote.ref())) {
             LOG.log(Level.WARNING, () -> started.id() + " already records another merge request; keeping it");
         }
         changes.apply(operations.find(started.id()).orElseThrow(), WorkflowEvent.MR_OPENED,
@@ -160,7 +146,7 @@ public final class CreateMergeRequest implements StepBody {
         // Only the head's own pipeline counts (GitLab's head_pipeline, merged-results pipelines included), as the target's
         // pipeline policy reads it, and only once the merge request reports its branch's real head: a read that lags
         // behind a push is still waiting. A target without CI awaits no pipeline (only that head).
-        var policy = pipelinePolicyOf(op);
+        var policy = targets.pipelineOf(op.target());
         var look = remote.state() == MergeRequestState.MERGED
                 ? new HeadPipeline.Look.Counts(Optional.empty())
                 : HeadPipeline.look(mergeRequests, mr, remote, policy);
@@ -201,11 +187,6 @@ public final class CreateMergeRequest implements StepBody {
         return StepOutcome.done();
     }
 
-    /** The target's pipeline policy; the fail-safe {@code required} when the target left the catalog. */
-    private PipelinePolicy pipelinePolicyOf(Operation op) {
-        return targets.find(op.target()).map(Target::pipeline).orElse(PipelinePolicy.REQUIRED);
-    }
-
     private static String passedNote(HeadPipeline.Look look, PipelinePolicy policy) {
         if (look instanceof HeadPipeline.Look.Counts counts
                 && (counts.pipeline().isEmpty() ? !policy.awaitsPipeline()
@@ -226,10 +207,5 @@ public final class CreateMergeRequest implements StepBody {
                     "Requesting approval for merge request !" + op.mergeRequest().map(MergeRequestRef::iid).orElse(0L) + ".");
         }
         return StepOutcome.next(Step.first(StepKind.SUBMIT_APPROVAL, step.ref()));
-    }
-
-    private Target targetOf(Operation op) {
-        return targets.find(op.target())
-                .orElseThrow(() -> new IllegalStateException("target " + op.target() + " is no longer in the catalog"));
     }
 }

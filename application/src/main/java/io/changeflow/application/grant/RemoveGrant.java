@@ -4,8 +4,9 @@ import io.changeflow.application.port.out.AuditLog;
 import io.changeflow.application.port.out.Batches;
 import io.changeflow.application.port.out.Operations;
 import io.changeflow.application.port.out.Targets;
-import io.changeflow.application.workflow.StepLauncher;
 import io.changeflow.application.query.RequestView;
+import io.changeflow.application.workflow.AuditTrail;
+import io.changeflow.application.workflow.StepLauncher;
 import io.changeflow.domain.request.OperationId;
 import io.changeflow.domain.request.SubjectId;
 import io.changeflow.domain.request.TargetKey;
@@ -15,8 +16,6 @@ import java.time.Clock;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.TreeMap;
-import java.util.UUID;
 import java.util.function.Supplier;
 
 /**
@@ -86,8 +85,7 @@ public final class RemoveGrant {
 
     private final Operations operations;
     private final RemovalRounds removals;
-    private final AuditLog audit;
-    private final Clock clock;
+    private final AuditTrail audit;
 
     public RemoveGrant(Operations operations, Batches batches, Targets targets, StepLauncher launcher, AuditLog audit,
                        Clock clock) {
@@ -98,8 +96,7 @@ public final class RemoveGrant {
                        Clock clock, Supplier<OperationId> ids) {
         this.operations = operations;
         this.removals = new RemovalRounds(operations, batches, targets, launcher, ids);
-        this.audit = audit;
-        this.clock = clock;
+        this.audit = new AuditTrail(audit, clock);
     }
 
     public Result remove(Command command) {
@@ -151,14 +148,14 @@ public final class RemoveGrant {
     }
 
     private void record(Command command, Result result) {
-        var parameters = new TreeMap<>(command.parameters());
+        var parameters = AuditTrail.parametersOf(command.parameters());
         parameters.put("subjectId", String.valueOf(command.subjectId()));
         parameters.put("targetKey", String.valueOf(command.targetKey()));
         parameters.put("result", result.code());
         if (result instanceof Result.Accepted accepted) {
             parameters.put("operationId", accepted.removal().operationId().value());
         }
-        audit.record(new AuditLog.Entry("revoke:" + UUID.randomUUID(), command.actor(), "REVOKE_GRANT",
-                "binding:" + command.subjectId() + "/" + command.targetKey(), parameters, clock.instant()));
+        audit.record("revoke", command.actor(), "REVOKE_GRANT", "binding:" + command.subjectId() + "/" + command.targetKey(),
+                parameters);
     }
 }

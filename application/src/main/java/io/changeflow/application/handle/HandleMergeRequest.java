@@ -9,9 +9,8 @@ import io.changeflow.application.settings.Settings;
 import io.changeflow.application.workflow.ApproveAndMerge;
 import io.changeflow.application.workflow.GrantFiles;
 import io.changeflow.application.workflow.MergeRequestTexts;
-import io.changeflow.application.workflow.Progress;
+import io.changeflow.application.workflow.RequestStepBody;
 import io.changeflow.application.workflow.StateChanges;
-import io.changeflow.application.workflow.StepBody;
 import io.changeflow.application.workflow.StepOutcome;
 import io.changeflow.application.workflow.WorkflowPolicy;
 import io.changeflow.domain.operation.MergeRequestRef;
@@ -19,7 +18,6 @@ import io.changeflow.domain.operation.Operation;
 import io.changeflow.domain.request.Grant;
 import io.changeflow.domain.request.PipelinePolicy;
 import io.changeflow.domain.request.StepOrder;
-import io.changeflow.domain.request.Target;
 import io.changeflow.domain.state.BindingStatus;
 import io.changeflow.domain.state.StepStatus;
 import io.changeflow.domain.state.WorkflowEvent;
@@ -38,7 +36,7 @@ import java.util.function.DoubleSupplier;
  * {@link ApproveAndMerge}, shared with the batch step; this class maps what happens to the request's
  * states. Remote state first, every wait a rescheduling; design: docs/workflow.md.
  */
-public final class HandleMergeRequest implements StepBody {
+public final class HandleMergeRequest extends RequestStepBody {
 
     private static final Set<BindingStatus> STARTABLE =
             EnumSet.of(BindingStatus.MR_CREATED, BindingStatus.MERGING, BindingStatus.HANDLE_FAILED);
@@ -46,7 +44,6 @@ public final class HandleMergeRequest implements StepBody {
 
     private static final System.Logger LOG = System.getLogger(HandleMergeRequest.class.getName());
 
-    private final Operations operations;
     private final Targets targets;
     private final MergeRequests mergeRequests;
     private final StateChanges changes;
@@ -60,25 +57,15 @@ public final class HandleMergeRequest implements StepBody {
     /** @param jitter the random part of merge retry delays (see {@link ApproveAndMerge}); seeded in tests */
     public HandleMergeRequest(Operations operations, Targets targets, MergeRequests mergeRequests, StateChanges changes,
                               Settings settings, WorkflowPolicy policy, Clock clock, DoubleSupplier jitter) {
-        this.operations = operations;
+        super(operations, "handle step");
         this.targets = targets;
         this.mergeRequests = mergeRequests;
         this.changes = changes;
         this.choreography = new ApproveAndMerge(mergeRequests, settings, policy, clock, jitter);
     }
 
-    /** The request's state: e.g. approved, rebasing (see {@link Progress#ofRequest}). */
     @Override
-    public Optional<String> progress(Step step) {
-        return Progress.ofRequest(operations, step);
-    }
-
-    @Override
-    public StepOutcome run(Step step) {
-        return StepBody.onOperation(step, operations, LOG, "handle step", op -> run(op, step));
-    }
-
-    private StepOutcome run(Operation op, Step step) {
+    protected StepOutcome run(Operation op, Step step) {
         var phase = ApproveAndMerge.phaseOf(step);
         if (phase.isEmpty()) {
             return start(op, step);
@@ -95,8 +82,7 @@ public final class HandleMergeRequest implements StepBody {
         var binding = op.binding().orElse(null);
         if (binding == null || !STARTABLE.contains(binding)
                 || (binding == BindingStatus.HANDLE_FAILED && BATCH_FAILURES.contains(op.step()))) {
-            LOG.log(Level.INFO, () -> "handle step for " + op.id() + " has nothing to do at " + op.state());
-            return StepOutcome.done();
+            return nothingToDo(op);
         }
         if (binding == BindingStatus.MR_CREATED && op.order() == StepOrder.CREATE_FIRST) {
             // In the create-first order MR_CREATED means "pipeline passed, approval not asked yet": never merge it.
@@ -128,13 +114,11 @@ public final class HandleMergeRequest implements StepBody {
         if (op.mergeRequest().isPresent()) {
             return op.mergeRequest().get();
         }
-        var target = targets.find(op.target())
-                .orElseThrow(() -> new IllegalStateException("target " + op.target() + " is no longer in the catalog"));
+        var target = targets.require(op.target());
         var remote = mergeRequests.findBySourceBranch(target.project(), MergeRequestTexts.branchOf(op.id()))
                 .orElseThrow(() -> new IllegalStateException(op.id() + " has no merge request to handle"));
-        var ref = new MergeRequestRef(remote.project(), remote.iid(), remote.sourceBranch(), remote.webUrl());
-        operations.recordMergeRequest(op.id(), ref);
-        return ref;
+        operations.recordMergeRequest(op.id(), remote.ref());
+        return remote.ref();
     }
 
     /** One request as the choreography's subject: each happening becomes the request's state write. */
@@ -257,7 +241,7 @@ public final class HandleMergeRequest implements StepBody {
         /** The target's pipeline policy, read from the catalog on every use; required when the target left it. */
         @Override
         public PipelinePolicy pipelinePolicy() {
-            return targets.find(current.target()).map(Target::pipeline).orElse(PipelinePolicy.REQUIRED);
+            return targets.pipelineOf(current.target());
         }
     }
 }

@@ -6,6 +6,7 @@ import io.changeflow.application.port.out.Operations;
 import io.changeflow.application.port.out.Operations.StepNote;
 import io.changeflow.application.port.out.ScanCursors;
 import io.changeflow.application.recovery.FairScan;
+import io.changeflow.application.workflow.AuditTrail;
 import io.changeflow.domain.operation.MergeRequestRef;
 import io.changeflow.domain.operation.Operation;
 import io.changeflow.domain.reconcile.Matching;
@@ -25,7 +26,6 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
-import java.util.UUID;
 
 /**
  * Converges requests whose deploy callback was lost (design 3.7), without inferring what the deploy
@@ -87,9 +87,8 @@ public final class ReconcileMergedRequests {
     private final CallbackInbox inbox;
     private final FairScan scan;
     private final MarkDeployed markDeployed;
-    private final AuditLog audit;
+    private final AuditTrail audit;
     private final Policy policy;
-    private final Clock clock;
 
     public ReconcileMergedRequests(Operations operations, CallbackInbox inbox, ScanCursors cursors, MarkDeployed markDeployed,
                                    AuditLog audit, Policy policy, Clock clock) {
@@ -97,9 +96,8 @@ public final class ReconcileMergedRequests {
         this.inbox = inbox;
         this.scan = new FairScan(operations, cursors, SCAN);
         this.markDeployed = markDeployed;
-        this.audit = audit;
+        this.audit = new AuditTrail(audit, clock);
         this.policy = policy;
-        this.clock = clock;
     }
 
     public Result reconcile(Command command) {
@@ -110,9 +108,8 @@ public final class ReconcileMergedRequests {
                 .toList();
         var advanced = advances.isEmpty() ? 0 : markDeployed.markDeployed(advances).size();
         var result = new Result(page.size(), advanced);
-        command.operator().ifPresent(operator -> audit.record(new AuditLog.Entry("reconcile:" + UUID.randomUUID(), operator,
-                "RECONCILE", "reconciliation", Map.of("examined", String.valueOf(result.examined()),
-                        "advanced", String.valueOf(result.advanced())), clock.instant())));
+        command.operator().ifPresent(operator -> audit.record("reconcile", operator, "RECONCILE", "reconciliation",
+                Map.of("examined", String.valueOf(result.examined()), "advanced", String.valueOf(result.advanced()))));
         return result;
     }
 

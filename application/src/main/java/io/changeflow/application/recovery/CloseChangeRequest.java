@@ -77,8 +77,7 @@ public final class CloseChangeRequest {
     }
 
     public Result close(Command command) {
-        var id = OperationId.parse(command.operationId());
-        var found = id.flatMap(operations::find);
+        var found = operations.find(command.operationId());
         if (found.isEmpty()) {
             return new Result.NotFound();
         }

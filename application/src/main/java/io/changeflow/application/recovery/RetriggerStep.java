@@ -6,13 +6,12 @@ import io.changeflow.application.port.out.Operations;
 import io.changeflow.application.port.out.WorkQueue;
 import io.changeflow.application.port.out.WorkQueue.Step;
 import io.changeflow.application.port.out.WorkQueue.StepKind;
+import io.changeflow.application.workflow.AuditTrail;
 import io.changeflow.application.workflow.StepToResume;
 import io.changeflow.domain.request.OperationId;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
-import java.util.TreeMap;
-import java.util.UUID;
 
 /**
  * Re-runs the step where a request stopped (operations recovery; audited). Nothing is written here: the step reads
@@ -48,43 +47,41 @@ public final class RetriggerStep {
     private final Operations operations;
     private final WorkQueue queue;
     private final ReadmitBatchMember readmit;
-    private final AuditLog audit;
-    private final Clock clock;
+    private final AuditTrail audit;
 
     public RetriggerStep(Operations operations, WorkQueue queue, ReadmitBatchMember readmit, AuditLog audit, Clock clock) {
         this.operations = operations;
         this.queue = queue;
         this.readmit = readmit;
-        this.audit = audit;
-        this.clock = clock;
+        this.audit = new AuditTrail(audit, clock);
     }
 
     public Result retrigger(Command command) {
-        var id = OperationId.parse(command.operationId());
-        var op = id.flatMap(operations::find);
+        var op = operations.find(command.operationId());
         if (op.isEmpty()) {
             return new Result.NotFound();
         }
+        var id = op.get().id();
         var step = StepToResume.of(op.get());
         if (step.isEmpty()) {
             return new Result.NothingToRetrigger("Nothing to re-run while the request is " + op.get().state() + ".");
         }
         if (step.get() == StepKind.BATCH) {
-            return switch (readmit.readmit(new ReadmitBatchMember.Command(id.get().value(), command.operator(),
+            return switch (readmit.readmit(new ReadmitBatchMember.Command(id.value(), command.operator(),
                     command.parameters()))) {
-                case ReadmitBatchMember.Result.Readmitted readmitted -> new Result.Retriggered(id.get(), StepKind.BATCH, true);
+                case ReadmitBatchMember.Result.Readmitted readmitted -> new Result.Retriggered(id, StepKind.BATCH, true);
                 case ReadmitBatchMember.Result.NotAllowed refused -> new Result.NothingToRetrigger(refused.reason());
                 case ReadmitBatchMember.Result.NotFound notFound -> new Result.NotFound();
             };
         }
-        var scheduled = queue.schedule(Step.first(step.get(), id.get().value()), Duration.ZERO);
-        audit.record(new AuditLog.Entry("retrigger:" + UUID.randomUUID(), command.operator(), "RETRIGGER",
-                id.get().value(), withStep(command.parameters(), step.get(), scheduled), clock.instant()));
-        return new Result.Retriggered(id.get(), step.get(), scheduled);
+        var scheduled = queue.schedule(Step.first(step.get(), id.value()), Duration.ZERO);
+        audit.record("retrigger", command.operator(), "RETRIGGER", id.value(),
+                withStep(command.parameters(), step.get(), scheduled));
+        return new Result.Retriggered(id, step.get(), scheduled);
     }
 
     private static Map<String, String> withStep(Map<String, String> parameters, StepKind step, boolean scheduled) {
-        var all = new TreeMap<>(parameters == null ? Map.<String, String>of() : parameters);
+        var all = AuditTrail.parametersOf(parameters);
         all.put("step", step.name());
         all.put("scheduled", String.valueOf(scheduled));
         return all;

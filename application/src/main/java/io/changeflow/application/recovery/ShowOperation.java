@@ -8,7 +8,6 @@ import io.changeflow.application.workflow.StepToResume;
 import io.changeflow.domain.operation.Binding;
 import io.changeflow.domain.operation.HistoryEntry;
 import io.changeflow.domain.operation.Operation;
-import io.changeflow.domain.request.OperationId;
 import io.changeflow.domain.state.Transitions;
 import io.changeflow.domain.state.WorkflowEvent;
 import java.util.EnumSet;
@@ -42,15 +41,14 @@ public final class ShowOperation {
     }
 
     public Optional<Details> show(Command command) {
-        var id = OperationId.parse(command.operationId());
-        var op = id.flatMap(operations::find);
+        var op = operations.find(command.operationId());
         if (op.isEmpty()) {
             return Optional.empty();
         }
-        var history = operations.history(id.get());
+        var history = operations.history(op.get().id());
         var retrigger = StepToResume.of(op.get());
         return Optional.of(new Details(RequestView.read(op.get(), history, operations),
-                operations.binding(op.get().subject(), op.get().target()), history, audit.about(id.get().value()),
+                operations.binding(op.get().subject(), op.get().target()), history, audit.about(op.get().id().value()),
                 allowedActions(op.get(), retrigger.isPresent()), retrigger));
     }
 

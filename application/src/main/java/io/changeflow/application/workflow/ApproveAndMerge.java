@@ -149,7 +149,7 @@ public final class ApproveAndMerge {
                            DoubleSupplier jitter) {
         Objects.requireNonNull(jitter, "jitter");
         var rebaseWatch = new PipelineWatch(policy.rebasePolling(), policy.pendingRecheck(), Duration.ZERO);
-        this.pipelineWatch = new PipelineWatch(policy.pipelinePolling(), policy.pendingRecheck(), policy.pendingGiveUpAfter());
+        this.pipelineWatch = policy.pipelineWatch();
         this.clock = clock;
         // The phases hand over to each other through Handover (the fields are read when a phase ends, not now).
         var handover = new Handover();

@@ -9,11 +9,8 @@ import io.changeflow.domain.state.Transitions;
 import io.changeflow.domain.state.WorkflowEvent;
 import java.time.Clock;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.TreeMap;
-import java.util.UUID;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
@@ -24,21 +21,19 @@ import java.util.function.Supplier;
 public final class AuditedOperatorAction {
 
     private final Operations operations;
-    private final AuditLog audit;
-    private final Clock clock;
+    private final AuditTrail audit;
     private final String action;
 
     /** @param action the audit action; the entry's ID starts with it in lower case */
     public AuditedOperatorAction(Operations operations, AuditLog audit, Clock clock, String action) {
         this.operations = operations;
-        this.audit = audit;
-        this.clock = clock;
+        this.audit = new AuditTrail(audit, clock);
         this.action = action;
     }
 
     /** {@code notFound} for an unknown or malformed ID (not audited: there is no subject); else {@code act}, audited. */
     public <R> R run(OperatorCommand command, Supplier<R> notFound, Function<Operation, R> act) {
-        var found = OperationId.parse(command.operationId()).flatMap(operations::find);
+        var found = operations.find(command.operationId());
         if (found.isEmpty()) {
             return notFound.get();
         }
@@ -49,10 +44,9 @@ public final class AuditedOperatorAction {
 
     /** Writes the audit entry of {@code result}, the answer to {@code command} on the request {@code id}. */
     public void record(OperatorCommand command, OperationId id, Object result) {
-        var parameters = new TreeMap<>(command.parameters() == null ? Map.<String, String>of() : command.parameters());
+        var parameters = AuditTrail.parametersOf(command.parameters());
         parameters.put("result", result.getClass().getSimpleName());
-        audit.record(new AuditLog.Entry(action.toLowerCase(Locale.ROOT) + ":" + UUID.randomUUID(), command.operator(),
-                action, id.value(), parameters, clock.instant()));
+        audit.record(action.toLowerCase(Locale.ROOT), command.operator(), action, id.value(), parameters);
     }
 
     /** The request's binding status as it is now, read again (after a write that lost a race). */

@@ -2,7 +2,6 @@ package io.changeflow.application.workflow;
 
 import io.changeflow.application.port.out.Operations;
 import io.changeflow.application.port.out.WorkQueue.Step;
-import io.changeflow.domain.request.OperationId;
 import java.util.Optional;
 
 /** Progress markers of steps (see {@link StepBody#progress}). */
@@ -17,7 +16,7 @@ public final class Progress {
      * in, so a run that keeps writing the same state and then failing is no progress.
      */
     public static Optional<String> ofRequest(Operations operations, Step step) {
-        return OperationId.parse(step.ref()).flatMap(operations::find)
+        return operations.find(step.ref())
                 .map(op -> op.binding().map(Enum::name).orElse("-") + "/" + op.step().name());
     }
 }

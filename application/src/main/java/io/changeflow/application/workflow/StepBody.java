@@ -3,7 +3,6 @@ package io.changeflow.application.workflow;
 import io.changeflow.application.port.out.Operations;
 import io.changeflow.application.port.out.WorkQueue.Step;
 import io.changeflow.domain.operation.Operation;
-import io.changeflow.domain.request.OperationId;
 import java.lang.System.Logger.Level;
 import java.util.Optional;
 import java.util.function.Function;
@@ -38,7 +37,7 @@ public interface StepBody {
      */
     static StepOutcome onOperation(Step step, Operations operations, System.Logger log, String name,
                                    Function<Operation, StepOutcome> body) {
-        var found = OperationId.parse(step.ref()).flatMap(operations::find);
+        var found = operations.find(step.ref());
         if (found.isEmpty()) {
             log.log(Level.WARNING, () -> "no operation " + step.ref() + " for the " + name);
             return StepOutcome.done();

@@ -72,6 +72,11 @@ public record WorkflowPolicy(ExponentialBackoff approvalBackoff,
         return TransientRetries.until(transientRetry, transientDeadline, clock, random);
     }
 
+    /** The watch of a merge request's pipeline: {@link #pipelinePolling}, rechecked while pending, up to the pending deadline. */
+    public PipelineWatch pipelineWatch() {
+        return new PipelineWatch(pipelinePolling, pendingRecheck, pendingGiveUpAfter);
+    }
+
     /** The delay before the first merge retry, without jitter (also the pace of re-checking a batch settlement). */
     public Duration mergeRetryDelay() {
         return mergeRetryBackoff.backoff().base();

@@ -216,17 +216,13 @@ public final class Convergence {
      */
     public static Set<WorkflowState> reachable() {
         var seen = new LinkedHashSet<WorkflowState>();
-        var queue = new ArrayDeque<WorkflowState>();
-        for (var event : WorkflowEvent.values()) {
-            if (Transitions.check(Optional.empty(), event) instanceof Transition.Moved moved && seen.add(moved.to())) {
-                queue.add(moved.to());
-            }
-        }
+        var queue = new ArrayDeque<Optional<WorkflowState>>();
+        queue.add(Optional.empty()); // before the submission
         while (!queue.isEmpty()) {
-            var state = queue.poll();
+            var from = queue.poll();
             for (var event : WorkflowEvent.values()) {
-                if (Transitions.check(state, event) instanceof Transition.Moved moved && seen.add(moved.to())) {
-                    queue.add(moved.to());
+                if (Transitions.check(from, event) instanceof Transition.Moved moved && seen.add(moved.to())) {
+                    queue.add(Optional.of(moved.to()));
                 }
             }
         }

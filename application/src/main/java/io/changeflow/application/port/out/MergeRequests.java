@@ -2,6 +2,7 @@ package io.changeflow.application.port.out;
 
 import io.changeflow.domain.batch.Settlement;
 import io.changeflow.domain.mr.MergeRequestState;
+import io.changeflow.domain.operation.MergeRequestRef;
 import java.util.Collections;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -45,6 +46,11 @@ public interface MergeRequests {
                                   Optional<String> mergeError) {
             this(project, iid, state, detailedMergeStatus, sha, sourceBranch, webUrl, rebaseInProgress, mergeError,
                     false, Optional.empty());
+        }
+
+        /** The reference an operation or a batch records of this merge request. */
+        public MergeRequestRef ref() {
+            return new MergeRequestRef(project, iid, sourceBranch, webUrl);
         }
     }
 

@@ -93,6 +93,11 @@ public interface Operations {
 
     Optional<Operation> find(OperationId id);
 
+    /** The operation named by {@code id} as sent (untrusted text); empty when it is no operation ID or none has it. */
+    default Optional<Operation> find(String id) {
+        return OperationId.parse(id).flatMap(this::find);
+    }
+
     /**
      * Applies {@code event} to the operation if it is still at {@code expectedVersion}: both layers,
      * one transaction, history appended.
