@@ -25,10 +25,7 @@ public class ApprovalSimulatorConfiguration {
     ApprovalSimulator approvalSimulator(ApprovalSimulatorProperties properties, WebhookProperties webhook,
                                         CallbackEndpoint endpoint, Faults faults, ObjectProvider<Clock> clock) {
         var time = clock.getIfAvailable(Clock::systemUTC);
-        if (webhook.approvalSecret() == null || webhook.approvalSecret().isBlank()) {
-            throw new IllegalStateException("sandbox.webhook.approval-secret is required (whsec_<base64>)");
-        }
-        var sender = new WebhookSender(Faults.APPROVAL, 2, webhook.approvalSecret(), endpoint, webhook, time);
+        var sender = new WebhookSender(Faults.APPROVAL, 2, webhook.requiredApprovalSecret(), endpoint, webhook, time);
         return new ApprovalSimulator(properties, sender, new CallbackControls(faults, Faults.APPROVAL),
                 JsonMapper.builder().build(), time);
     }

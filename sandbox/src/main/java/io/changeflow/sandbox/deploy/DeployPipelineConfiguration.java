@@ -24,11 +24,8 @@ public class DeployPipelineConfiguration {
     @Bean
     DeployPipelineSimulator deployPipelineSimulator(DeployPipelineProperties properties, WebhookProperties webhook,
                                                     CallbackEndpoint endpoint, Faults faults, ObjectProvider<Clock> clock) {
-        if (webhook.deploySecret() == null || webhook.deploySecret().isBlank()) {
-            throw new IllegalStateException("sandbox.webhook.deploy-secret is required (whsec_<base64>)");
-        }
         // one delivery thread: callbacks leave in the order their runs were queued (merge order)
-        var sender = new WebhookSender(Faults.DEPLOY, 1, webhook.deploySecret(), endpoint, webhook,
+        var sender = new WebhookSender(Faults.DEPLOY, 1, webhook.requiredDeploySecret(), endpoint, webhook,
                 clock.getIfAvailable(Clock::systemUTC));
         return new DeployPipelineSimulator(properties, sender, new CallbackControls(faults, Faults.DEPLOY), faults,
                 JsonMapper.builder().build());
