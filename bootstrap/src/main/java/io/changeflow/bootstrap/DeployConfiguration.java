@@ -8,12 +8,7 @@ import io.changeflow.application.port.out.AuditLog;
 import io.changeflow.application.port.out.Operations;
 import io.changeflow.application.reconcile.MarkDeployed;
 import io.changeflow.application.workflow.StateChanges;
-import io.changeflow.domain.config.RawValue;
 import java.time.Clock;
-import java.util.Optional;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.Environment;
@@ -30,17 +25,10 @@ class DeployConfiguration {
     static final String DEADLINE = "changeflow.workflow.deploy-deadline";
     static final String EVERY = "changeflow.workflow.deploy-deadline-every";
 
-    private static final Logger log = LoggerFactory.getLogger(DeployConfiguration.class);
-
     @Bean
     DeployDeadline.Policy deployDeadlinePolicy(Environment environment) {
-        var binder = Binder.get(environment);
-        var deadline = text(binder, DEADLINE);
-        var every = text(binder, EVERY);
-        var policy = DeployDeadline.Policy.of(new RawValue(deadline), new RawValue(every));
-        log.info("deploy deadline {} (configured '{}'), checked every {} (configured '{}')", policy.deadline(),
-                deadline.orElse(""), policy.every(), every.orElse(""));
-        return policy;
+        return FailSafeSettings.resolve(environment, DEADLINE, EVERY, DeployDeadline.Policy::of,
+                DeployDeadline.Policy::deadline, DeployDeadline.Policy::every);
     }
 
     @Bean
@@ -61,15 +49,5 @@ class DeployConfiguration {
     @Bean
     MarkDeployFailed markDeployFailed(Operations operations, StateChanges changes, AuditLog audit, Clock clock) {
         return new MarkDeployFailed(operations, changes, audit, clock);
-    }
-
-    /** The raw text of a key; a value that cannot even be read as text counts as missing. */
-    static Optional<String> text(Binder binder, String key) {
-        try {
-            return binder.bind(key, String.class).map(Optional::of).orElse(Optional.empty());
-        } catch (RuntimeException e) {
-            log.warn("{} could not be read; its default applies", key);
-            return Optional.empty();
-        }
     }
 }

@@ -9,11 +9,7 @@ import io.changeflow.application.port.out.Batches;
 import io.changeflow.application.port.out.Operations;
 import io.changeflow.application.port.out.Targets;
 import io.changeflow.application.workflow.StepLauncher;
-import io.changeflow.domain.config.RawValue;
 import java.time.Clock;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.Environment;
@@ -31,17 +27,10 @@ class GrantsConfiguration {
     static final String GRACE = "changeflow.grants.expiry-grace";
     static final String EVERY = "changeflow.grants.expiry-every";
 
-    private static final Logger log = LoggerFactory.getLogger(GrantsConfiguration.class);
-
     @Bean
     ExpireGrants.Policy expireGrantsPolicy(Environment environment) {
-        var binder = Binder.get(environment);
-        var grace = DeployConfiguration.text(binder, GRACE);
-        var every = DeployConfiguration.text(binder, EVERY);
-        var policy = ExpireGrants.Policy.of(new RawValue(grace), new RawValue(every));
-        log.info("grant expiry grace {} (configured '{}'), checked every {} (configured '{}')", policy.grace(),
-                grace.orElse(""), policy.every(), every.orElse(""));
-        return policy;
+        return FailSafeSettings.resolve(environment, GRACE, EVERY, ExpireGrants.Policy::of,
+                ExpireGrants.Policy::grace, ExpireGrants.Policy::every);
     }
 
     @Bean

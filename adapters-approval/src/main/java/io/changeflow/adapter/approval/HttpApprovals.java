@@ -30,6 +30,7 @@ import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.core.ParameterizedTypeReference;
+import org.springframework.http.HttpMethod;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.client.JdkClientHttpRequestFactory;
@@ -144,26 +145,23 @@ final class HttpApprovals implements Approvals, AutoCloseable {
 
     @Override
     public Ticket read(OperationId operationId) {
-        return orUnknownWhenNotFound(() -> TicketAnswers.of("read", call("read", base -> http.get()
-                .uri(base + "/api/approvals/{operationId}", operationId.value())
-                .accept(MediaType.APPLICATION_JSON)
-                .retrieve()
-                .body(JSON_OBJECT))));
+        return ticketOf("read", HttpMethod.GET, "/api/approvals/{operationId}", operationId);
     }
 
     @Override
     public Ticket withdraw(OperationId operationId) {
         // 404: the approval system never saw this operation: nothing is pending, nothing to withdraw
-        return orUnknownWhenNotFound(() -> TicketAnswers.of("withdraw", call("withdraw", base -> http.post()
-                .uri(base + "/api/approvals/{operationId}/withdraw", operationId.value())
-                .accept(MediaType.APPLICATION_JSON)
-                .retrieve()
-                .body(JSON_OBJECT))));
+        return ticketOf("withdraw", HttpMethod.POST, "/api/approvals/{operationId}/withdraw", operationId);
     }
 
-    private static Ticket orUnknownWhenNotFound(Supplier<Ticket> call) {
+    /** The ticket a bodyless call to {@code path} answers; {@link Ticket#unknown()} when the system answers 404. */
+    private Ticket ticketOf(String name, HttpMethod method, String path, OperationId operationId) {
         try {
-            return call.get();
+            return TicketAnswers.of(name, call(name, base -> http.method(method)
+                    .uri(base + path, operationId.value())
+                    .accept(MediaType.APPLICATION_JSON)
+                    .retrieve()
+                    .body(JSON_OBJECT)));
         } catch (ExternalCallException e) {
             if (e.kind() == Kind.HTTP_STATUS && e.status() == HttpStatus.NOT_FOUND.value()) {
                 return Ticket.unknown();

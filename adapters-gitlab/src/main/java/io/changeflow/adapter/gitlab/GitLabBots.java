@@ -36,10 +36,6 @@ final class GitLabBots implements AutoCloseable {
     private final List<GitLabApi> created = new ArrayList<>();
     private volatile Clients clients;
 
-    GitLabBots(GitLabProperties properties, Supplier<String> baseUrl) {
-        this(properties, baseUrl, TraceHeaders.NONE);
-    }
-
     /** @param traceHeaders what every client's requests carry of the caller's trace */
     GitLabBots(GitLabProperties properties, Supplier<String> baseUrl, TraceHeaders traceHeaders) {
         this.properties = properties;

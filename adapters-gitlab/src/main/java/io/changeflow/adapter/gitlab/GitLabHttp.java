@@ -34,10 +34,6 @@ final class GitLabHttp {
     private final HttpClient client;
     private final TraceHeaders traceHeaders;
 
-    GitLabHttp(GitLabProperties properties, Supplier<String> baseUrl) {
-        this(properties, baseUrl, TraceHeaders.NONE);
-    }
-
     GitLabHttp(GitLabProperties properties, Supplier<String> baseUrl, TraceHeaders traceHeaders) {
         this.baseUrl = baseUrl;
         this.traceHeaders = traceHeaders;

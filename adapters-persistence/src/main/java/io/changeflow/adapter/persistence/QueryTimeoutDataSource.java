@@ -17,7 +17,6 @@ import java.util.Set;
 import java.util.WeakHashMap;
 import javax.sql.DataSource;
 import org.jspecify.annotations.Nullable;
-import org.springframework.jdbc.datasource.DelegatingDataSource;
 
 /**
  * A {@link DataSource} whose every statement has a deadline ({@code changeflow.persistence.query-timeout}), whoever
@@ -38,7 +37,7 @@ import org.springframework.jdbc.datasource.DelegatingDataSource;
  * {@link #withoutDeadline()} is the same pool for Flyway's migrations. Closing it closes the pool it wraps.
  * docs/persistence.md "The statement deadline".
  */
-final class QueryTimeoutDataSource extends DelegatingDataSource implements AutoCloseable {
+final class QueryTimeoutDataSource extends PreparingDataSource implements AutoCloseable {
 
     /** MariaDB's ER_STATEMENT_TIMEOUT: "Query execution was interrupted (max_statement_time exceeded)". */
     static final int MARIADB_STATEMENT_TIMEOUT = 1969;
@@ -78,31 +77,16 @@ final class QueryTimeoutDataSource extends DelegatingDataSource implements AutoC
         return limitsStatementsItself(metaData.getDatabaseProductName(), metaData.getDatabaseProductVersion());
     }
 
-    @Override
-    public Connection getConnection() throws SQLException {
-        return withDeadline(obtainTargetDataSource().getConnection());
-    }
-
-    @Override
-    public Connection getConnection(String username, String password) throws SQLException {
-        return withDeadline(obtainTargetDataSource().getConnection(username, password));
-    }
-
     /**
      * The wrapped pool without the deadline, for Flyway's migrations (a long migration is not a stuck call): on
      * MariaDB each connection's session limit is lifted ({@code max_statement_time=0}) and set again when the pool
      * hands the connection to the application next.
      */
     DataSource withoutDeadline() {
-        return new DelegatingDataSource(obtainTargetDataSource()) {
+        return new PreparingDataSource(obtainTargetDataSource()) {
             @Override
-            public Connection getConnection() throws SQLException {
-                return unlimited(obtainTargetDataSource().getConnection());
-            }
-
-            @Override
-            public Connection getConnection(String username, String password) throws SQLException {
-                return unlimited(obtainTargetDataSource().getConnection(username, password));
+            Connection prepared(Connection connection) throws SQLException {
+                return unlimited(connection);
             }
         };
     }
@@ -120,7 +104,9 @@ final class QueryTimeoutDataSource extends DelegatingDataSource implements AutoC
         }
     }
 
-    private Connection withDeadline(Connection connection) throws SQLException {
+    /** {@code connection} under the deadline. */
+    @Override
+    Connection prepared(Connection connection) throws SQLException {
         boolean byServer;
         try {
             var physical = connection.unwrap(Connection.class);

@@ -109,19 +109,11 @@ public final class AdmissionCeiling {
     public void mirror(String subject, String target) throws SQLException {
         var id = UUID.randomUUID().toString();
         // JooqIdempotencyRecords.checkOrInsert: three autocommit statements
-        try (var c = dataSource.getConnection()) {
-            query(c, IDEMPOTENCY_LIVE, id);
-        }
-        try (var c = dataSource.getConnection()) {
-            update(c, IDEMPOTENCY_PURGE, id);
-        }
-        try (var c = dataSource.getConnection()) {
-            idempotencyInsert(c, id);
-        }
+        onOwnConnection(c -> query(c, IDEMPOTENCY_LIVE, id));
+        onOwnConnection(c -> update(c, IDEMPOTENCY_PURGE, id));
+        onOwnConnection(c -> idempotencyInsert(c, id));
         // SubmitChangeRequest.decide: Operations.find
-        try (var c = dataSource.getConnection()) {
-            query(c, FIND_OPERATION, id);
-        }
+        onOwnConnection(c -> query(c, FIND_OPERATION, id));
         // JooqOperations.open: one transaction
         inTransaction(c -> {
             query(c, BINDING_READ, subject, target);
@@ -133,26 +125,16 @@ public final class AdmissionCeiling {
         });
         // StepLauncher.launch -> db-scheduler schedule: exists?, backlog bound, exists?, insert
         var instance = "SUBMIT_APPROVAL:" + id;
-        try (var c = dataSource.getConnection()) {
-            query(c, TASK_READ, TASK_NAME, instance);
-        }
-        try (var c = dataSource.getConnection()) {
-            query(c, TASK_BACKLOG);
-        }
-        try (var c = dataSource.getConnection()) {
+        onOwnConnection(c -> query(c, TASK_READ, TASK_NAME, instance));
+        onOwnConnection(c -> query(c, TASK_BACKLOG));
+        onOwnConnection(c -> {
             query(c, TASK_READ, TASK_NAME, instance);
             taskInsert(c, id);
-        }
+        });
         // the 202 answer: the request view (find, history), then the idempotency outcome
-        try (var c = dataSource.getConnection()) {
-            query(c, FIND_OPERATION, id);
-        }
-        try (var c = dataSource.getConnection()) {
-            query(c, HISTORY_READ, id);
-        }
-        try (var c = dataSource.getConnection()) {
-            update(c, IDEMPOTENCY_COMPLETE, "ACCEPTED", id);
-        }
+        onOwnConnection(c -> query(c, FIND_OPERATION, id));
+        onOwnConnection(c -> query(c, HISTORY_READ, id));
+        onOwnConnection(c -> update(c, IDEMPOTENCY_COMPLETE, "ACCEPTED", id));
     }
 
     private static void query(Connection c, String sql, String... values) throws SQLException {
@@ -165,6 +147,13 @@ public final class AdmissionCeiling {
                     r.getObject(1);
                 }
             }
+        }
+    }
+
+    /** Autocommit statements on a pooled connection of their own, as each call outside a transaction gets one. */
+    private void onOwnConnection(Work work) throws SQLException {
+        try (var c = dataSource.getConnection()) {
+            work.on(c);
         }
     }
 

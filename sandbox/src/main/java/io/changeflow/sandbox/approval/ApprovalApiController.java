@@ -79,14 +79,8 @@ class ApprovalApiController {
 
     private ResponseEntity<Map<String, Object>> withFaults(Supplier<ResponseEntity<Map<String, Object>>> call) {
         FaultPlan plan = faults.planIncoming(Faults.APPROVAL);
-        if (plan.delayMillis() > 0) {
-            try {
-                // Deliberate: simulated latency of the approval system (fault setting latencyMillis).
-                Thread.sleep(plan.delayMillis());
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return ResponseEntity.status(HttpStatus.SERVICE_UNAVAILABLE).body(error("UNAVAILABLE", "interrupted"));
-            }
+        if (!plan.awaitDelay()) {
+            return ResponseEntity.status(HttpStatus.SERVICE_UNAVAILABLE).body(error("UNAVAILABLE", "interrupted"));
         }
         if (plan.fails()) {
             return ResponseEntity.status(plan.failStatus()).body(error("UNAVAILABLE", "injected failure, nothing applied"));

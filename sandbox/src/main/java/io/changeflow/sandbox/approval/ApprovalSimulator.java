@@ -1,6 +1,7 @@
 package io.changeflow.sandbox.approval;
 
 import io.changeflow.sandbox.webhook.CallbackControls;
+import io.changeflow.sandbox.webhook.SimulatorCallbacks;
 import io.changeflow.sandbox.webhook.WebhookSender;
 import java.time.Clock;
 import java.time.Duration;
@@ -19,7 +20,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The company approval system, simulated: keeps approval tickets, decides them by itself after a
@@ -91,23 +91,18 @@ public final class ApprovalSimulator implements AutoCloseable {
     private final Map<String, Entry> byOperationId = new ConcurrentHashMap<>();
     private final Map<String, Entry> byTicket = new ConcurrentHashMap<>();
     private final AtomicLong sequence = new AtomicLong();
-    private final WebhookSender sender;
-    private final CallbackControls callbacks;
-    private final JsonMapper json;
+    private final SimulatorCallbacks callbacks;
     private final Clock clock;
     private final ScheduledExecutorService scheduler;
     private final Duration autoDelay;
     private volatile Mode mode;
     private volatile Result earlyResult;
 
-    public ApprovalSimulator(ApprovalSimulatorProperties properties, WebhookSender sender, CallbackControls callbacks,
-                             JsonMapper json, Clock clock) {
-        this.sender = sender;
-        this.callbacks = callbacks;
-        this.json = json;
-        this.clock = clock;
+    public ApprovalSimulator(ApprovalSimulatorProperties properties, SimulatorCallbacks callbacks, Clock clock) {
         this.mode = properties.mode();
         this.autoDelay = properties.autoDelay();
+        this.callbacks = callbacks;
+        this.clock = clock;
         this.scheduler = Executors.newSingleThreadScheduledExecutor(runnable -> {
             var thread = new Thread(runnable, "sandbox-approval-auto");
             thread.setDaemon(true);
@@ -210,26 +205,26 @@ public final class ApprovalSimulator implements AutoCloseable {
 
     /** One-shot controls of the outgoing callbacks: lose, duplicate or delay the next ones. */
     public CallbackControls callbacks() {
-        return callbacks;
+        return callbacks.controls();
     }
 
     /** The delivery log of the callbacks. */
     public List<WebhookSender.Attempt> deliveries() {
-        return sender.attempts();
+        return callbacks.attempts();
     }
 
     /** Forgets every ticket and control (tests); the configured mode stays as it is now. */
     public void reset() {
         byOperationId.clear();
         byTicket.clear();
-        callbacks.reset();
+        callbacks.controls().reset();
         earlyResult = null;
     }
 
     @Override
     public void close() {
         scheduler.shutdownNow();
-        sender.close();
+        callbacks.close();
     }
 
     private void scheduleAuto(Entry entry) {
@@ -251,9 +246,8 @@ public final class ApprovalSimulator implements AutoCloseable {
         body.put("operationId", entry.form.operationId());
         body.put("result", result.name());
         body.put("ext", entry.form.ext());
-        var delivery = new WebhookSender.Delivery("msg_" + UUID.randomUUID(), CALLBACK_PATH, json.writeValueAsBytes(body));
         if (synchronous) {
-            sender.sendNow(delivery);
+            callbacks.sendNow(CALLBACK_PATH, body);
             return true;
         }
         var plan = callbacks.next();
@@ -261,10 +255,7 @@ public final class ApprovalSimulator implements AutoCloseable {
             log.info("approval callback {} for ticket {} is lost on purpose", requestId, entry.ticket);
             return true;
         }
-        sender.send(delivery, plan.extraDelay());
-        if (plan.duplicate()) {
-            sender.send(delivery, plan.extraDelay());
-        }
+        callbacks.send(CALLBACK_PATH, body, Duration.ZERO, plan);
         return true;
     }
 

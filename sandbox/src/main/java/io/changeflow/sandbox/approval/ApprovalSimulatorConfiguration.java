@@ -4,6 +4,7 @@ import io.changeflow.sandbox.fault.FaultConfiguration;
 import io.changeflow.sandbox.fault.Faults;
 import io.changeflow.sandbox.webhook.CallbackControls;
 import io.changeflow.sandbox.webhook.CallbackEndpoint;
+import io.changeflow.sandbox.webhook.SimulatorCallbacks;
 import io.changeflow.sandbox.webhook.WebhookConfiguration;
 import io.changeflow.sandbox.webhook.WebhookProperties;
 import io.changeflow.sandbox.webhook.WebhookSender;
@@ -13,7 +14,6 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
-import tools.jackson.databind.json.JsonMapper;
 
 /** The approval system simulator ({@code /sim/approval/**}) and its controls. */
 @Configuration(proxyBeanMethods = false)
@@ -25,12 +25,9 @@ public class ApprovalSimulatorConfiguration {
     ApprovalSimulator approvalSimulator(ApprovalSimulatorProperties properties, WebhookProperties webhook,
                                         CallbackEndpoint endpoint, Faults faults, ObjectProvider<Clock> clock) {
         var time = clock.getIfAvailable(Clock::systemUTC);
-        if (webhook.approvalSecret() == null || webhook.approvalSecret().isBlank()) {
-            throw new IllegalStateException("sandbox.webhook.approval-secret is required (whsec_<base64>)");
-        }
-        var sender = new WebhookSender(Faults.APPROVAL, 2, webhook.approvalSecret(), endpoint, webhook, time);
-        return new ApprovalSimulator(properties, sender, new CallbackControls(faults, Faults.APPROVAL),
-                JsonMapper.builder().build(), time);
+        var sender = new WebhookSender(Faults.APPROVAL, 2, webhook.requiredApprovalSecret(), endpoint, webhook, time);
+        return new ApprovalSimulator(properties, new SimulatorCallbacks(sender, new CallbackControls(faults, Faults.APPROVAL)),
+                time);
     }
 
     @Bean

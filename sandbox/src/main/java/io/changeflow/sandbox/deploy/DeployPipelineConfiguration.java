@@ -4,6 +4,7 @@ import io.changeflow.sandbox.fault.FaultConfiguration;
 import io.changeflow.sandbox.fault.Faults;
 import io.changeflow.sandbox.webhook.CallbackControls;
 import io.changeflow.sandbox.webhook.CallbackEndpoint;
+import io.changeflow.sandbox.webhook.SimulatorCallbacks;
 import io.changeflow.sandbox.webhook.WebhookConfiguration;
 import io.changeflow.sandbox.webhook.WebhookProperties;
 import io.changeflow.sandbox.webhook.WebhookSender;
@@ -13,7 +14,6 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
-import tools.jackson.databind.json.JsonMapper;
 
 /** The deploy pipeline simulator: the {@link io.changeflow.sandbox.MergeListener} the GitLab simulator tells about merges. */
 @Configuration(proxyBeanMethods = false)
@@ -24,14 +24,11 @@ public class DeployPipelineConfiguration {
     @Bean
     DeployPipelineSimulator deployPipelineSimulator(DeployPipelineProperties properties, WebhookProperties webhook,
                                                     CallbackEndpoint endpoint, Faults faults, ObjectProvider<Clock> clock) {
-        if (webhook.deploySecret() == null || webhook.deploySecret().isBlank()) {
-            throw new IllegalStateException("sandbox.webhook.deploy-secret is required (whsec_<base64>)");
-        }
         // one delivery thread: callbacks leave in the order their runs were queued (merge order)
-        var sender = new WebhookSender(Faults.DEPLOY, 1, webhook.deploySecret(), endpoint, webhook,
+        var sender = new WebhookSender(Faults.DEPLOY, 1, webhook.requiredDeploySecret(), endpoint, webhook,
                 clock.getIfAvailable(Clock::systemUTC));
-        return new DeployPipelineSimulator(properties, sender, new CallbackControls(faults, Faults.DEPLOY), faults,
-                JsonMapper.builder().build());
+        return new DeployPipelineSimulator(properties, new SimulatorCallbacks(sender, new CallbackControls(faults, Faults.DEPLOY)),
+                faults);
     }
 
     @Bean

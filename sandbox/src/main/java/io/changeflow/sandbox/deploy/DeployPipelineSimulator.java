@@ -3,6 +3,7 @@ package io.changeflow.sandbox.deploy;
 import io.changeflow.sandbox.MergeListener;
 import io.changeflow.sandbox.fault.Faults;
 import io.changeflow.sandbox.webhook.CallbackControls;
+import io.changeflow.sandbox.webhook.SimulatorCallbacks;
 import io.changeflow.sandbox.webhook.WebhookSender;
 import java.time.Duration;
 import java.time.Instant;
@@ -11,11 +12,9 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
-import java.util.UUID;
 import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The deployment pipeline, simulated: after every merge it rolls the change out and calls back
@@ -42,22 +41,17 @@ public final class DeployPipelineSimulator implements MergeListener, AutoCloseab
     /** A merge whose callback was lost on purpose. */
     public record LostCallback(String project, long mrIid) {}
 
-    private final WebhookSender sender;
-    private final CallbackControls callbacks;
+    private final SimulatorCallbacks callbacks;
     private final Faults faults;
-    private final JsonMapper json;
     private final Duration delay;
     private final List<LostCallback> lost = new ArrayList<>();
     private final List<SentReport> sent = new ArrayList<>();
     private volatile double lostShare;
     private volatile boolean includeOperationIds;
 
-    public DeployPipelineSimulator(DeployPipelineProperties properties, WebhookSender sender, CallbackControls callbacks,
-                                   Faults faults, JsonMapper json) {
-        this.sender = sender;
+    public DeployPipelineSimulator(DeployPipelineProperties properties, SimulatorCallbacks callbacks, Faults faults) {
         this.callbacks = callbacks;
         this.faults = faults;
-        this.json = json;
         this.delay = properties.delay();
         this.lostShare = properties.lostShare();
         this.includeOperationIds = properties.includeOperationIds();
@@ -91,12 +85,7 @@ public final class DeployPipelineSimulator implements MergeListener, AutoCloseab
             }
         }
         sent.add(new SentReport(project, iid, named, "success", Instant.now()));
-        var delivery = new WebhookSender.Delivery("msg_" + UUID.randomUUID(), CALLBACK_PATH, json.writeValueAsBytes(body));
-        var when = delay.plus(plan.extraDelay());
-        sender.send(delivery, when);
-        if (plan.duplicate()) {
-            sender.send(delivery, when);
-        }
+        callbacks.send(CALLBACK_PATH, body, delay, plan);
     }
 
     /** The operation IDs listed as {@code Changeflow-Operation: <uuid>} lines, in order, lower case. */
@@ -134,7 +123,7 @@ public final class DeployPipelineSimulator implements MergeListener, AutoCloseab
 
     /** One-shot controls of the outgoing callbacks: lose, duplicate or delay the next ones. */
     public CallbackControls callbacks() {
-        return callbacks;
+        return callbacks.controls();
     }
 
     /** Merges whose callback was lost on purpose, in merge order. */
@@ -149,19 +138,19 @@ public final class DeployPipelineSimulator implements MergeListener, AutoCloseab
 
     /** The delivery log of the callbacks. */
     public List<WebhookSender.Attempt> deliveries() {
-        return sender.attempts();
+        return callbacks.attempts();
     }
 
     /** Forgets lost callbacks and one-shot controls (tests). */
     public synchronized void reset() {
         lost.clear();
         sent.clear();
-        callbacks.reset();
+        callbacks.controls().reset();
     }
 
     @Override
     public void close() {
-        sender.close();
+        callbacks.close();
     }
 
     private void lost(String project, long iid, String why) {

@@ -14,4 +14,21 @@ public record FaultPlan(long delayMillis, int failStatus, boolean loseResponse) 
     public boolean fails() {
         return failStatus > 0;
     }
+
+    /**
+     * Sleeps the simulated latency ({@link #delayMillis()}), deliberately, so that callers' timeouts are exercised;
+     * false when the thread was interrupted meanwhile (its interrupt flag set again): the call is not handled then.
+     */
+    public boolean awaitDelay() {
+        if (delayMillis <= 0) {
+            return true;
+        }
+        try {
+            Thread.sleep(delayMillis);
+            return true;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
 }

@@ -6,8 +6,6 @@ import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import org.springframework.web.filter.OncePerRequestFilter;
 import org.springframework.web.util.ContentCachingResponseWrapper;
 
 /**
@@ -15,7 +13,7 @@ import org.springframework.web.util.ContentCachingResponseWrapper;
  * {@link Faults#GITLAB}, then delays, fails without applying, or applies and answers 504 as if the response
  * had been lost on the way back.
  */
-final class GitLabFaultFilter extends OncePerRequestFilter {
+final class GitLabFaultFilter extends GitLabApiFilter {
 
     private final Faults faults;
 
@@ -24,23 +22,11 @@ final class GitLabFaultFilter extends OncePerRequestFilter {
     }
 
     @Override
-    protected boolean shouldNotFilter(HttpServletRequest request) {
-        var path = request.getRequestURI().substring(request.getContextPath().length());
-        return !path.startsWith(GitLabApiController.PREFIX + "/");
-    }
-
-    @Override
     protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
             throws ServletException, IOException {
         var plan = faults.planIncoming(Faults.GITLAB);
-        if (plan.delayMillis() > 0) {
-            try {
-                // Deliberate: this is the simulated latency of GitLab, so that callers' timeouts are exercised.
-                Thread.sleep(plan.delayMillis());
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return;
-            }
+        if (!plan.awaitDelay()) {
+            return;
         }
         if (plan.fails()) {
             write(response, plan.failStatus(), plan.failStatus() == 503 ? "503 Service Unavailable"
@@ -59,10 +45,6 @@ final class GitLabFaultFilter extends OncePerRequestFilter {
     }
 
     private static void write(HttpServletResponse response, int status, String message) throws IOException {
-        response.setStatus(status);
-        response.setContentType("application/json");
-        var body = ("{\"message\":\"" + message + "\"}").getBytes(StandardCharsets.UTF_8);
-        response.setContentLength(body.length);
-        response.getOutputStream().write(body);
+        answer(response, status, "application/json", "{\"message\":\"" + message + "\"}");
     }
 }

@@ -166,15 +166,7 @@ final class GitLabJson {
      */
     static Map<String, Object> mergeRequest(Project project, MergeRequest mr, MergeRequestView view, boolean single,
                                             boolean includeRebaseInProgress, String webUrl) {
-        var json = new LinkedHashMap<String, Object>();
-        json.put("id", mr.id);
-        json.put("iid", mr.iid);
-        json.put("project_id", project.id);
-        json.put("title", mr.title);
-        json.put("description", mr.description);
-        json.put("state", view.state());
-        json.put("created_at", time(mr.createdAt));
-        json.put("updated_at", time(mr.updatedAt));
+        var json = mergeRequestHead(project, mr, view.state());
         json.put("merged_by", user(mr.mergedBy, webUrl));
         json.put("merge_user", user(mr.mergedBy, webUrl));
         json.put("merged_at", time(mr.mergedAt));
@@ -314,15 +306,7 @@ final class GitLabJson {
     /** {@code GET .../approvals} and the answer of {@code POST .../approve}. */
     static Map<String, Object> approvals(Project project, MergeRequest mr, User caller, int approvalsRequired,
                                          String mergeStatus, String webUrl) {
-        var json = new LinkedHashMap<String, Object>();
-        json.put("id", mr.id);
-        json.put("iid", mr.iid);
-        json.put("project_id", project.id);
-        json.put("title", mr.title);
-        json.put("description", mr.description);
-        json.put("state", mr.state);
-        json.put("created_at", time(mr.createdAt));
-        json.put("updated_at", time(mr.updatedAt));
+        var json = mergeRequestHead(project, mr, mr.state);
         json.put("merge_status", mergeStatus);
         var count = mr.approvals.size();
         json.put("approved", count >= approvalsRequired);
@@ -348,6 +332,20 @@ final class GitLabJson {
         json.put("merge_request_approvers_available", true);
         json.put("multiple_approval_rules_available", true);
         json.put("invalid_approvers_rules", List.of());
+        return json;
+    }
+
+    /** The fields a merge request and its approvals both open with, {@code state} as the caller shows it. */
+    private static Map<String, Object> mergeRequestHead(Project project, MergeRequest mr, String state) {
+        var json = new LinkedHashMap<String, Object>();
+        json.put("id", mr.id);
+        json.put("iid", mr.iid);
+        json.put("project_id", project.id);
+        json.put("title", mr.title);
+        json.put("description", mr.description);
+        json.put("state", state);
+        json.put("created_at", time(mr.createdAt));
+        json.put("updated_at", time(mr.updatedAt));
         return json;
     }
 

@@ -5,17 +5,15 @@ import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
-import org.springframework.web.filter.OncePerRequestFilter;
 
 /**
  * Answers calls to the simulated REST API over {@link GitLabRateLimit} with 429, as GitLab's rate limiter
  * (Rack::Attack) does: a plain-text "Retry later" body with {@code Retry-After} and the {@code RateLimit-*}
  * headers. Accounts are told apart by their token; the control API is never limited.
  */
-final class GitLabRateLimitFilter extends OncePerRequestFilter {
+final class GitLabRateLimitFilter extends GitLabApiFilter {
 
     private final GitLabRateLimit limit;
 
@@ -24,9 +22,8 @@ final class GitLabRateLimitFilter extends OncePerRequestFilter {
     }
 
     @Override
-    protected boolean shouldNotFilter(HttpServletRequest request) {
-        var path = request.getRequestURI().substring(request.getContextPath().length());
-        return limit.perMinute() <= 0 || !path.startsWith(GitLabApiController.PREFIX + "/");
+    protected boolean active() {
+        return limit.perMinute() > 0;
     }
 
     @Override
@@ -41,7 +38,6 @@ final class GitLabRateLimitFilter extends OncePerRequestFilter {
         }
         var r = refusal.get();
         var seconds = Math.max(1, (r.retryAfter().toMillis() + 999) / 1000);
-        response.setStatus(429);
         response.setHeader("Retry-After", String.valueOf(seconds));
         response.setHeader("RateLimit-Name", "throttle_authenticated_api");
         response.setHeader("RateLimit-Limit", String.valueOf(r.limit()));
@@ -50,9 +46,6 @@ final class GitLabRateLimitFilter extends OncePerRequestFilter {
         response.setHeader("RateLimit-Reset", String.valueOf(r.resetAt().getEpochSecond() + 1));
         response.setHeader("RateLimit-ResetTime",
                 DateTimeFormatter.RFC_1123_DATE_TIME.format(r.resetAt().plusSeconds(1).atOffset(ZoneOffset.UTC)));
-        response.setContentType("text/plain");
-        var body = "Retry later\n".getBytes(StandardCharsets.UTF_8);
-        response.setContentLength(body.length);
-        response.getOutputStream().write(body);
+        answer(response, 429, "text/plain", "Retry later\n");
     }
 }

@@ -33,4 +33,21 @@ public record WebhookProperties(String approvalSecret, String deploySecret,
             throw new IllegalArgumentException("sandbox.webhook timeouts must be positive and the backoff not negative");
         }
     }
+
+    /** {@link #approvalSecret()}; IllegalStateException when it is not set. */
+    public String requiredApprovalSecret() {
+        return required(approvalSecret, "approval-secret");
+    }
+
+    /** {@link #deploySecret()}; IllegalStateException when it is not set. */
+    public String requiredDeploySecret() {
+        return required(deploySecret, "deploy-secret");
+    }
+
+    private static String required(String secret, String property) {
+        if (secret == null || secret.isBlank()) {
+            throw new IllegalStateException("sandbox.webhook." + property + " is required (whsec_<base64>)");
+        }
+        return secret;
+    }
 }
