@@ -22,8 +22,7 @@ class JourneyTest {
 
     @Test
     void approveFirstRequestGoesFromSubmitToValidated() {
-        app.config.set(Settings.APPROVE_FIRST, "true");
-        var id = app.submitAccepted(FakeTargets.SINGLE, "alice");
+        var id = app.submittedApprovingFirst("alice");
         assertThat(app.op(id).order()).isEqualTo(StepOrder.APPROVE_FIRST);
 
         app.queue.runUntilIdle();

@@ -9,7 +9,6 @@ import io.changeflow.application.port.out.ExternalCallException;
 import io.changeflow.application.port.out.MergeRequests.PipelineStatus;
 import io.changeflow.application.port.out.WorkQueue.StepKind;
 import io.changeflow.application.query.RequestWait.WaitingFor;
-import io.changeflow.application.recovery.RetryTransientFailures;
 import io.changeflow.application.settings.Settings;
 import io.changeflow.domain.identity.Identity;
 import io.changeflow.domain.request.OperationId;
@@ -65,7 +64,7 @@ class RequestWaitTest {
         app.queue.runUntilIdle();
         var failedAt = app.clock.instant();
         app.clock.advance(Duration.ofSeconds(1));
-        app.retryFailures.run(new RetryTransientFailures.Command());
+        app.retryTransientFailures();
 
         var wait = waitOf(id);
 

@@ -10,7 +10,6 @@ import io.changeflow.application.port.out.ExternalCallException;
 import io.changeflow.application.port.out.MergeRequests.PipelineStatus;
 import io.changeflow.application.port.out.WorkQueue.Step;
 import io.changeflow.application.port.out.WorkQueue.StepKind;
-import io.changeflow.application.recovery.RetryTransientFailures;
 import io.changeflow.application.settings.Settings;
 import io.changeflow.domain.PreemptedException;
 import io.changeflow.domain.hint.Hint;
@@ -217,7 +216,7 @@ class StepSafetyNetTest {
         assertThat(op.hint()).isEqualTo(Hint.CONTACT_MAINTAINERS);
         assertThat(op.detail()).contains("Gave up after 1 h of GitLab failures (the last: HTTP 502)");
         app.clock.advance(Duration.ofMinutes(5));
-        assertThat(app.retryFailures.run(new RetryTransientFailures.Command()).scheduled())
+        assertThat(app.retryTransientFailures().scheduled())
                 .as("nothing retries a request that gave up").isZero();
     }
 
