@@ -190,9 +190,7 @@ class MergeBatchTest {
     @Test
     void aTransientFailureRequeuesEveryMemberWithoutBlame() {
         var ids = waiting(app, "ivan", "jana", "kurt");
-        for (var i = 0; i <= app.policy.transientRetry().maxRetries(); i++) {
-            app.gitlab.failNext("open", unavailable());
-        }
+        app.gitlab.failNext("open", app.policy.transientRetry().maxRetries() + 1, MergeBatchTest::unavailable);
         var batch = claimed(app);
 
         app.queue.runUntilIdle();

@@ -82,8 +82,7 @@ class CreateMergeRequestTest {
 
     @Test
     void reRunningCreateAfterItsMergeRequestWasClosedOnGitLabReopensItInsteadOfOpeningASecond() {
-        app.gitlab.nextPipeline(PipelineStatus.FAILED);
-        var id = app.submittedAndRun("fiona");
+        var id = app.pipelineFailed("fiona");
         assertThat(app.op(id).step()).isEqualTo(StepStatus.CREATE_PIPELINE_FAILED);
         var mr = app.mr(id);
         app.gitlab.closeExternally(mr.project(), mr.iid());
@@ -124,8 +123,7 @@ class CreateMergeRequestTest {
 
     @Test
     void aTimedOutPipelineIsPendingKeepWaitingAndALatePassStillMovesOn() {
-        var id = app.openedWithPipelineRunning("grace");
-        app.runUntilStep(id, StepStatus.CREATE_PIPELINE_PENDING);
+        var id = app.createPipelinePending("grace");
 
         var pending = app.op(id);
         assertThat(pending.binding()).contains(BindingStatus.MR_CREATING);

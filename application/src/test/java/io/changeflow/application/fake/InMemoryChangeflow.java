@@ -281,6 +281,12 @@ public final class InMemoryChangeflow {
         return id;
     }
 
+    /** {@link #submittedAndRun} while merge requests' pipelines fail: the request ends at the create step's failed pipeline. */
+    public OperationId pipelineFailed(String subject) {
+        gitlab.nextPipeline(MergeRequests.PipelineStatus.FAILED);
+        return submittedAndRun(subject);
+    }
+
     /** Submits for {@code subject} on the single-MR target, approves it and runs the workflow until the queue is idle. */
     public OperationId approvedAndRun(String subject) {
         var id = submitAccepted(FakeTargets.SINGLE, subject);

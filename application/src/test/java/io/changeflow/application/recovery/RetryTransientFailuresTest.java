@@ -78,9 +78,7 @@ class RetryTransientFailuresTest {
     @Test
     void aFailureThatKeepsComingBackIsRetriedWithGrowingCappedDelaysThenAsksAPersonAfterAnHour() {
         var id = app.submitAccepted(FakeTargets.SINGLE, "dave");
-        for (var i = 0; i < 500; i++) {
-            app.gitlab.failNext("commit", new IllegalStateException("a bug in the client library"));
-        }
+        app.gitlab.failNext("commit", 500, () -> new IllegalStateException("a bug in the client library"));
         app.queue.runUntilIdle();
         var firstFailure = app.clock.instant();
         var waits = new ArrayList<Duration>();
@@ -125,8 +123,7 @@ class RetryTransientFailuresTest {
 
     @Test
     void aDeterministicFailureIsLeftToAPerson() {
-        app.gitlab.nextPipeline(PipelineStatus.FAILED);
-        var id = app.submittedAndRun("frank");
+        var id = app.pipelineFailed("frank");
         assertThat(app.op(id).hint()).isEqualTo(Hint.CONTACT_MAINTAINERS);
 
         app.clock.advance(Duration.ofMinutes(5));
