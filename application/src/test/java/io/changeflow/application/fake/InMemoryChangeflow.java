@@ -399,6 +399,12 @@ public final class InMemoryChangeflow {
         return operations.find(id).orElseThrow();
     }
 
+    /** Nothing was merged on GitLab and the request {@code id} stopped at {@code step}. */
+    public void assertNotMergedAt(OperationId id, StepStatus step) {
+        assertThat(gitlab.merges()).isZero();
+        assertThat(op(id).step()).isEqualTo(step);
+    }
+
     /** Asserts the request {@code id} is in {@code binding} at {@code step}; the operation, for further assertions. */
     public Operation assertState(OperationId id, BindingStatus binding, StepStatus step) {
         var op = op(id);
