@@ -129,7 +129,7 @@ class MergeBatchTest {
         app.deployed(later); // the deploy of a later merge request is reported; the batch's was lost
 
         app.clock.advance(Duration.ofMinutes(11));
-        assertThat(app.reconcile.reconcile(ReconcileMergedRequests.Command.scheduled()).advanced())
+        assertThat(app.reconcileMerged().advanced())
                 .as("exact matching (the default) infers nothing").isZero();
         var run = app.reconciliation(ReconciliationMatching.everywhere(Matching.WATERMARK))
                 .reconcile(ReconcileMergedRequests.Command.scheduled());

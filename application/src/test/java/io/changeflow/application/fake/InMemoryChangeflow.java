@@ -287,6 +287,13 @@ public final class InMemoryChangeflow {
         return submittedAndRun(subject);
     }
 
+    /** {@link #submittedAndRun}, then the approver rejects it: the relationship is free for a new request. */
+    public OperationId rejected(String subject) {
+        var id = submittedAndRun(subject);
+        decide(id, HandleApprovalCallback.Decision.REJECTED);
+        return id;
+    }
+
     /** Submits for {@code subject} on the single-MR target, approves it and runs the workflow until the queue is idle. */
     public OperationId approvedAndRun(String subject) {
         var id = submitAccepted(FakeTargets.SINGLE, subject);
@@ -356,6 +363,11 @@ public final class InMemoryChangeflow {
     /** One run of the sweep of stuck requests, as its scheduled job runs it. */
     public SweepStuckRequests.Result sweepStuck() {
         return sweep.sweep(new SweepStuckRequests.Command());
+    }
+
+    /** One scheduled run of the reconciliation of merged requests (the wired one: exact matching). */
+    public ReconcileMergedRequests.Result reconcileMerged() {
+        return reconcile.reconcile(ReconcileMergedRequests.Command.scheduled());
     }
 
     /** One run of the retry of transiently failed requests, as its scheduled job runs it. */

@@ -94,8 +94,7 @@ class JourneyTest {
     @Test
     void reapplicationAfterRejectionReusesTheRowAndTheNewRequestRunsToTheEnd() {
         app.config.set(Settings.APPROVE_FIRST, "true");
-        var first = app.submittedAndRun("dave");
-        app.decide(first, Decision.REJECTED);
+        var first = app.rejected("dave");
         assertThat(app.op(first).hint()).isEqualTo(Hint.CAN_REAPPLY);
 
         var second = app.approvedAndRun("dave");
