@@ -281,7 +281,10 @@ public final class InMemoryChangeflow {
         return id;
     }
 
-    /** {@link #submittedAndRun} while merge requests' pipelines fail: the request ends at the create step's failed pipeline. */
+    /**
+     * {@link #submittedAndRun} while the merge request's pipeline fails: in the create-first order the request ends
+     * CREATE_PIPELINE_FAILED.
+     */
     public OperationId pipelineFailed(String subject) {
         gitlab.nextPipeline(MergeRequests.PipelineStatus.FAILED);
         return submittedAndRun(subject);
