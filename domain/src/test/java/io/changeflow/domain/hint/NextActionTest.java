@@ -100,7 +100,8 @@ class NextActionTest {
         return Stream.of(
                 arguments("tells to contact maintainers after a pipeline failure", Hint.CONTACT_MAINTAINERS, Map.of(
                         BindingStatus.CREATE_FAILED, List.of(StepStatus.CREATE_PIPELINE_FAILED),
-                        BindingStatus.HANDLE_FAILED, List.of(StepStatus.HANDLE_REBASE_CONFLICT, StepStatus.BATCH_PIPELINE_FAILED))),
+                        BindingStatus.HANDLE_FAILED,
+                        List.of(StepStatus.HANDLE_REBASE_CONFLICT, StepStatus.BATCH_PIPELINE_FAILED))),
                 arguments("tells to keep waiting after a recoverable failure", Hint.KEEP_WAITING, Map.of(
                         BindingStatus.HANDLE_FAILED, List.of(StepStatus.HANDLE_MERGE_FAILED, StepStatus.HANDLE_APPROVE_FAILED),
                         BindingStatus.CREATE_FAILED, List.of(StepStatus.CREATE_FAILED),
