@@ -21,6 +21,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /** The approval check on in-memory fakes: lost approval callbacks converge without anyone's help. */
 class ReconcileApprovalsTest {
@@ -368,13 +370,10 @@ class ReconcileApprovalsTest {
                 Duration.ofDays(7), 100));
     }
 
-    @Test
-    void deadlinesAreSpokenTheWayPeopleSayThem() {
-        assertThat(ReconcileApprovals.spoken(Duration.ofDays(7))).isEqualTo("7 days");
-        assertThat(ReconcileApprovals.spoken(Duration.ofDays(1))).isEqualTo("1 day");
-        assertThat(ReconcileApprovals.spoken(Duration.ofHours(36))).isEqualTo("36 hours");
-        assertThat(ReconcileApprovals.spoken(Duration.ofMinutes(90))).isEqualTo("90 minutes");
-        assertThat(ReconcileApprovals.spoken(Duration.ofSeconds(45))).isEqualTo("45 seconds");
+    @ParameterizedTest(name = "{0} is spoken as \"{1}\"")
+    @CsvSource({"P7D, 7 days", "P1D, 1 day", "PT36H, 36 hours", "PT90M, 90 minutes", "PT45S, 45 seconds"})
+    void deadlinesAreSpokenTheWayPeopleSayThem(Duration deadline, String spoken) {
+        assertThat(ReconcileApprovals.spoken(deadline)).isEqualTo(spoken);
     }
 
     private ReconcileApprovals.Result check() {

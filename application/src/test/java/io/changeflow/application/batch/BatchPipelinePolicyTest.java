@@ -1,8 +1,8 @@
 package io.changeflow.application.batch;
 
-import static io.changeflow.application.batch.Batching.assertMerged;
+import static io.changeflow.application.batch.Batching.assertSucceeded;
 import static io.changeflow.application.batch.Batching.batch;
-import static io.changeflow.application.batch.Batching.claimed;
+import static io.changeflow.application.batch.Batching.claimedAndRun;
 import static io.changeflow.application.batch.Batching.waiting;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -38,13 +38,10 @@ class BatchPipelinePolicyTest {
         app.targets.withPipeline(FakeTargets.BATCHABLE, PipelinePolicy.NONE);
         app.gitlab.noPipelines().nextNeedRebase(false);
         var ids = List.of(waiting(app, "anna"), waiting(app, NO_CI, "ben"));
-        var batch = claimed(app);
+        var batch = claimedAndRun(app);
 
-        app.queue.runUntilIdle();
-
-        assertThat(batch(app, batch.id()).status()).isEqualTo(BatchStatus.SUCCEEDED);
+        assertSucceeded(app, batch, ids);
         assertThat(app.gitlab.rebases()).isEqualTo(1);
-        assertMerged(app, ids);
     }
 
     @Test
@@ -52,9 +49,7 @@ class BatchPipelinePolicyTest {
         // wiki-editors requires a passed pipeline; wiki-readers has none: a manual pipeline does not count for the batch
         app.gitlab.nextPipeline(PipelineStatus.MANUAL);
         var ids = List.of(waiting(app, "cleo"), waiting(app, NO_CI, "dora"));
-        var batch = claimed(app);
-
-        app.queue.runUntilIdle();
+        var batch = claimedAndRun(app);
 
         assertThat(app.gitlab.merges()).isZero();
         assertThat(batch(app, batch.id()).status()).isEqualTo(BatchStatus.FAILED);
@@ -66,11 +61,8 @@ class BatchPipelinePolicyTest {
         app.targets.withPipeline(FakeTargets.BATCHABLE, PipelinePolicy.MANUAL_COUNTS);
         app.gitlab.nextPipeline(PipelineStatus.RUNNING, PipelineStatus.MANUAL);
         var ids = List.of(waiting(app, "emil"), waiting(app, NO_CI, "fred"));
-        var batch = claimed(app);
+        var batch = claimedAndRun(app);
 
-        app.queue.runUntilIdle();
-
-        assertThat(batch(app, batch.id()).status()).isEqualTo(BatchStatus.SUCCEEDED);
-        assertMerged(app, ids);
+        assertSucceeded(app, batch, ids);
     }
 }

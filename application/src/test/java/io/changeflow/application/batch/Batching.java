@@ -62,6 +62,13 @@ final class Batching {
         return app.batches.find(((RunBatchRound.Result.Claimed) result).batchId()).orElseThrow();
     }
 
+    /** A claimed round, its steps run until the queue is idle: its batch as claimed. */
+    static Batch claimedAndRun(InMemoryChangeflow app) {
+        var batch = claimed(app);
+        app.queue.runUntilIdle();
+        return batch;
+    }
+
     /** Rounds, each run to the end, until nothing waits; the batches they made, oldest first. */
     static List<Batch> roundsUntilNothingWaits(InMemoryChangeflow app) {
         var batches = new ArrayList<Batch>();
@@ -88,6 +95,12 @@ final class Batching {
     /** Every one of {@code ids} is merged. */
     static void assertMerged(InMemoryChangeflow app, List<OperationId> ids) {
         assertThat(ids).allSatisfy(id -> assertThat(app.op(id).binding()).contains(BindingStatus.MERGED));
+    }
+
+    /** {@code batch} succeeded and every one of {@code ids} is merged. */
+    static void assertSucceeded(InMemoryChangeflow app, Batch batch, List<OperationId> ids) {
+        assertThat(batch(app, batch.id()).status()).isEqualTo(BatchStatus.SUCCEEDED);
+        assertMerged(app, ids);
     }
 
     static Batch batch(InMemoryChangeflow app, long id) {

@@ -1,8 +1,10 @@
 package io.changeflow.application.batch;
 
 import static io.changeflow.application.batch.Batching.assertMerged;
+import static io.changeflow.application.batch.Batching.assertSucceeded;
 import static io.changeflow.application.batch.Batching.batch;
 import static io.changeflow.application.batch.Batching.claimed;
+import static io.changeflow.application.batch.Batching.claimedAndRun;
 import static io.changeflow.application.batch.Batching.round;
 import static io.changeflow.application.batch.Batching.roundsUntilNothingWaits;
 import static io.changeflow.application.batch.Batching.runWhileRunning;
@@ -56,9 +58,7 @@ class MergeBatchTest {
     @Test
     void aBatchOfRequestsLandsAsOneMergeRequestWithEveryGrantInOneCommit() {
         var ids = waiting(app, "anna", "ben", "cleo", "dora", "emil");
-        var batch = claimed(app);
-
-        app.queue.runUntilIdle();
+        var batch = claimedAndRun(app);
 
         assertThat(app.gitlab.opens()).isEqualTo(1);
         assertThat(app.gitlab.commits()).isEqualTo(1);
@@ -129,7 +129,7 @@ class MergeBatchTest {
         app.deployed(later); // the deploy of a later merge request is reported; the batch's was lost
 
         app.clock.advance(Duration.ofMinutes(11));
-        assertThat(app.reconcile.reconcile(ReconcileMergedRequests.Command.scheduled()).advanced())
+        assertThat(app.reconcileMerged().advanced())
                 .as("exact matching (the default) infers nothing").isZero();
         var run = app.reconciliation(ReconciliationMatching.everywhere(Matching.WATERMARK))
                 .reconcile(ReconcileMergedRequests.Command.scheduled());
@@ -190,12 +190,8 @@ class MergeBatchTest {
     @Test
     void aTransientFailureRequeuesEveryMemberWithoutBlame() {
         var ids = waiting(app, "ivan", "jana", "kurt");
-        for (var i = 0; i <= app.policy.transientRetry().maxRetries(); i++) {
-            app.gitlab.failNext("open", unavailable());
-        }
-        var batch = claimed(app);
-
-        app.queue.runUntilIdle();
+        app.gitlab.failNext("open", app.policy.transientRetry().maxRetries() + 1, MergeBatchTest::unavailable);
+        var batch = claimedAndRun(app);
 
         var failed = batch(app, batch.id());
         assertThat(failed.status()).isEqualTo(BatchStatus.FAILED);
@@ -213,8 +209,7 @@ class MergeBatchTest {
         assertThat(round(app)).as("backing off").isEqualTo(new RunBatchRound.Result.NothingToClaim());
 
         app.clock.advance(backoff);
-        var again = claimed(app);
-        app.queue.runUntilIdle();
+        var again = claimedAndRun(app);
         assertThat(again.depth()).isZero();
         assertMerged(app, ids);
     }
@@ -260,12 +255,10 @@ class MergeBatchTest {
         app.gitlab.beforeNext("rebase", () -> app.gitlab.commit(FakeTargets.PROJECT, "main", "a change merged first",
                 List.of(new FileChange(FILE, "# Access grants, edited by hand.\nzoe until=never op=" + OTHER_OPERATION + "\n"))));
 
-        var batch = claimed(app);
-        app.queue.runUntilIdle();
+        var batch = claimedAndRun(app);
 
-        assertThat(batch(app, batch.id()).status()).isEqualTo(BatchStatus.SUCCEEDED);
+        assertSucceeded(app, batch, ids);
         assertThat(app.gitlab.rewrites()).isEqualTo(1);
-        assertMerged(app, ids);
         var file = app.gitlab.fileOn(FakeTargets.PROJECT, "main", FILE).orElseThrow();
         assertThat(file).startsWith("# Access grants, edited by hand.\n")
                 .contains("zoe until=never op=" + OTHER_OPERATION)
@@ -278,8 +271,7 @@ class MergeBatchTest {
         var ids = waiting(app, "lena", "max");
         app.gitlab.nextNeedRebase(true).nextRebaseConflictPersists();
 
-        var batch = claimed(app);
-        app.queue.runUntilIdle();
+        var batch = claimedAndRun(app);
 
         assertThat(batch(app, batch.id()).status()).isEqualTo(BatchStatus.FAILED);
         assertThat(app.batches.groupOf(ids.get(0))).isPresent().isNotEqualTo(app.batches.groupOf(ids.get(1)));
@@ -321,20 +313,16 @@ class MergeBatchTest {
         app.gitlab.setPipeline(mr.project(), mr.iid(), PipelineStatus.PASSED);
         app.queue.runUntilIdle();
 
-        assertThat(batch(app, batch.id()).status()).isEqualTo(BatchStatus.SUCCEEDED);
-        assertMerged(app, ids);
+        assertSucceeded(app, batch, ids);
     }
 
     @Test
     void aMetricsFailureNeverTriggersASettlement() {
         var ids = waiting(app, "sara", "tom");
         app.metrics.failWith(new IllegalStateException("metrics backend down"));
-        var batch = claimed(app);
+        var batch = claimedAndRun(app);
 
-        app.queue.runUntilIdle();
-
-        assertThat(batch(app, batch.id()).status()).isEqualTo(BatchStatus.SUCCEEDED);
-        assertMerged(app, ids);
+        assertSucceeded(app, batch, ids);
         assertThat(app.queue.ran()).noneMatch(step -> step.kind() == StepKind.SETTLE_BATCH);
         assertThat(app.batches.settlements()).isEqualTo(1);
     }
@@ -344,12 +332,10 @@ class MergeBatchTest {
         var ids = waiting(app, "uma", "vic");
         app.gitlab.loseNextMergeAnswer();
 
-        var batch = claimed(app);
-        app.queue.runUntilIdle();
+        var batch = claimedAndRun(app);
 
-        assertThat(batch(app, batch.id()).status()).isEqualTo(BatchStatus.SUCCEEDED);
+        assertSucceeded(app, batch, ids);
         assertThat(app.gitlab.merges()).isEqualTo(1);
-        assertMerged(app, ids);
     }
 
     @Test

@@ -56,8 +56,7 @@ class HandleApprovalCallbackTest {
 
     @Test
     void aLateCallbackOfAReplacedOperationIsIgnoredAfterReapplication() {
-        var first = app.submittedAndRun("bob");
-        app.decide(first, Decision.REJECTED);
+        var first = app.rejected("bob");
         var second = app.submittedAndRun("bob");
 
         var late = app.approvalCallback.handle(new Command("req-late", first.value(), Decision.APPROVED, Map.of()));

@@ -7,7 +7,6 @@ import io.changeflow.application.fake.InMemoryChangeflow;
 import io.changeflow.application.port.out.MergeRequests.PipelineStatus;
 import io.changeflow.application.port.out.WorkQueue.Step;
 import io.changeflow.application.port.out.WorkQueue.StepKind;
-import io.changeflow.application.recovery.RetryTransientFailures;
 import io.changeflow.application.workflow.MergeRequestTexts;
 import io.changeflow.domain.hint.Hint;
 import io.changeflow.domain.mr.MergeRequestState;
@@ -56,9 +55,7 @@ class CreateMergeRequestTest {
 
     @Test
     void aReRunReusesTheBranchCommitAndMergeRequest() {
-        app.gitlab.nextPipeline(PipelineStatus.RUNNING);
-        var id = app.submitAccepted(FakeTargets.SINGLE, "dave");
-        app.queue.runNext();
+        var id = app.openedWithPipelineRunning("dave");
         app.queue.lose(StepKind.CREATE, id.value());
 
         app.queue.schedule(Step.first(StepKind.CREATE, id.value()), Duration.ZERO);
@@ -85,8 +82,7 @@ class CreateMergeRequestTest {
 
     @Test
     void reRunningCreateAfterItsMergeRequestWasClosedOnGitLabReopensItInsteadOfOpeningASecond() {
-        app.gitlab.nextPipeline(PipelineStatus.FAILED);
-        var id = app.submittedAndRun("fiona");
+        var id = app.pipelineFailed("fiona");
         assertThat(app.op(id).step()).isEqualTo(StepStatus.CREATE_PIPELINE_FAILED);
         var mr = app.mr(id);
         app.gitlab.closeExternally(mr.project(), mr.iid());
@@ -127,10 +123,7 @@ class CreateMergeRequestTest {
 
     @Test
     void aTimedOutPipelineIsPendingKeepWaitingAndALatePassStillMovesOn() {
-        app.gitlab.nextPipeline(PipelineStatus.RUNNING);
-        var id = app.submitAccepted(FakeTargets.SINGLE, "grace");
-        app.queue.runNext();
-        app.runUntilStep(id, StepStatus.CREATE_PIPELINE_PENDING);
+        var id = app.createPipelinePending("grace");
 
         var pending = app.op(id);
         assertThat(pending.binding()).contains(BindingStatus.MR_CREATING);
@@ -144,9 +137,7 @@ class CreateMergeRequestTest {
 
     @Test
     void aPassedPipelineOfAnEarlierHeadDoesNotCountAfterSomeonePushedToTheBranch() {
-        app.gitlab.nextPipeline(PipelineStatus.RUNNING);
-        var id = app.submitAccepted(FakeTargets.SINGLE, "kate");
-        app.queue.runNext();
+        var id = app.openedWithPipelineRunning("kate");
         var mr = app.mr(id);
         app.gitlab.setPipeline(mr.project(), mr.iid(), PipelineStatus.PASSED);
         app.gitlab.pushExternally(mr.project(), mr.iid());
@@ -196,15 +187,13 @@ class CreateMergeRequestTest {
         assertThat(op.detail()).contains("!" + app.mr(id).iid()).contains("Check the pipeline on GitLab");
         assertThat(app.queue.pending()).isEmpty();
         app.clock.advance(Duration.ofMinutes(5));
-        assertThat(app.retryFailures.run(new RetryTransientFailures.Command()).scheduled())
+        assertThat(app.retryTransientFailures().scheduled())
                 .as("a person looks: nothing retries it").isZero();
     }
 
     @Test
     void aMergeRequestClosedOnGitLabWhileWaitingEndsClosed() {
-        app.gitlab.nextPipeline(PipelineStatus.RUNNING);
-        var id = app.submitAccepted(FakeTargets.SINGLE, "ivan");
-        app.queue.runNext();
+        var id = app.openedWithPipelineRunning("ivan");
         app.gitlab.closeExternally(app.mr(id).project(), app.mr(id).iid());
 
         app.queue.runUntilIdle();

@@ -19,6 +19,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /** Issue 20 item 3: a merged request whose deploy report never comes ends in an explicit state. */
 class DeployDeadlineTest {
@@ -197,12 +199,9 @@ class DeployDeadlineTest {
         assertThat(DeployDeadline.Policy.of(RawValue.of("1d"), RawValue.missing()).deadline()).isEqualTo(Duration.ofDays(1));
     }
 
-    @Test
-    void theNoteSaysTheDeadlineAsAPersonReadsIt() {
-        assertThat(DeployDeadline.readable(Duration.ofHours(2))).isEqualTo("2 h");
-        assertThat(DeployDeadline.readable(Duration.ofMinutes(2))).isEqualTo("2 min");
-        assertThat(DeployDeadline.readable(Duration.ofSeconds(90))).isEqualTo("90 s");
-        assertThat(DeployDeadline.readable(Duration.ofMinutes(90))).isEqualTo("90 min");
-        assertThat(DeployDeadline.readable(Duration.ofSeconds(20))).isEqualTo("20 s");
+    @ParameterizedTest(name = "{0} reads \"{1}\"")
+    @CsvSource({"PT2H, 2 h", "PT2M, 2 min", "PT90S, 90 s", "PT90M, 90 min", "PT20S, 20 s"})
+    void theNoteSaysTheDeadlineAsAPersonReadsIt(Duration deadline, String readable) {
+        assertThat(DeployDeadline.readable(deadline)).isEqualTo(readable);
     }
 }

@@ -17,6 +17,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.function.Supplier;
 
 /**
  * GitLab in memory, as the workflow sees it: projects with branches and files, merge requests with
@@ -570,6 +571,14 @@ public final class FakeMergeRequests implements MergeRequests, TargetFiles {
     /** The next call of {@code method} (e.g. "approve", "commit") throws {@code failure}. */
     public synchronized FakeMergeRequests failNext(String method, RuntimeException failure) {
         failures.computeIfAbsent(method, m -> new ArrayDeque<>()).add(failure);
+        return this;
+    }
+
+    /** The next {@code times} calls of {@code method} throw, each a new failure from {@code failure}. */
+    public synchronized FakeMergeRequests failNext(String method, int times, Supplier<? extends RuntimeException> failure) {
+        for (var i = 0; i < times; i++) {
+            failNext(method, failure.get());
+        }
         return this;
     }
 

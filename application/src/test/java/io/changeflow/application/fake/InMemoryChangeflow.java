@@ -250,10 +250,50 @@ public final class InMemoryChangeflow {
         return app;
     }
 
+    /** Approving first ({@link Settings#APPROVE_FIRST}), submits for {@code subject} on the single-MR target. */
+    public OperationId submittedApprovingFirst(String subject) {
+        config.set(Settings.APPROVE_FIRST, "true");
+        return submitAccepted(FakeTargets.SINGLE, subject);
+    }
+
+    /** {@link #submittedApprovingFirst}, and the task that would send the request to the approver is lost. */
+    public OperationId approvalSubmissionLost(String subject) {
+        var id = submittedApprovingFirst(subject);
+        queue.lose(StepKind.SUBMIT_APPROVAL, id.value());
+        return id;
+    }
+
+    /**
+     * Submits for {@code subject} on the single-MR target with its merge request's pipeline running, and runs the
+     * create step once: the merge request is open and its pipeline is watched.
+     */
+    public OperationId openedWithPipelineRunning(String subject) {
+        gitlab.nextPipeline(MergeRequests.PipelineStatus.RUNNING);
+        var id = submitAccepted(FakeTargets.SINGLE, subject);
+        queue.runNext();
+        return id;
+    }
+
     /** Submits for {@code subject} on the single-MR target and runs the workflow until the queue is idle. */
     public OperationId submittedAndRun(String subject) {
         var id = submitAccepted(FakeTargets.SINGLE, subject);
         queue.runUntilIdle();
+        return id;
+    }
+
+    /**
+     * {@link #submittedAndRun} while the merge request's pipeline fails: in the create-first order the request ends
+     * CREATE_PIPELINE_FAILED.
+     */
+    public OperationId pipelineFailed(String subject) {
+        gitlab.nextPipeline(MergeRequests.PipelineStatus.FAILED);
+        return submittedAndRun(subject);
+    }
+
+    /** {@link #submittedAndRun}, then the approver rejects it: the relationship is free for a new request. */
+    public OperationId rejected(String subject) {
+        var id = submittedAndRun(subject);
+        decide(id, HandleApprovalCallback.Decision.REJECTED);
         return id;
     }
 
@@ -298,13 +338,9 @@ public final class InMemoryChangeflow {
         return id;
     }
 
-    /**
-     * Submits for {@code subject} on the single-MR target with its merge request's pipeline running, and runs steps until
-     * the create step's watch records the pipeline pending.
-     */
+    /** {@link #openedWithPipelineRunning}, then runs steps until the create step's watch records the pipeline pending. */
     public OperationId createPipelinePending(String subject) {
-        gitlab.nextPipeline(MergeRequests.PipelineStatus.RUNNING);
-        var id = submitAccepted(FakeTargets.SINGLE, subject);
+        var id = openedWithPipelineRunning(subject);
         runUntilStep(id, StepStatus.CREATE_PIPELINE_PENDING);
         return id;
     }
@@ -325,6 +361,21 @@ public final class InMemoryChangeflow {
         while (op(id).step() != step) {
             queue.runNext();
         }
+    }
+
+    /** One run of the sweep of stuck requests, as its scheduled job runs it. */
+    public SweepStuckRequests.Result sweepStuck() {
+        return sweep.sweep(new SweepStuckRequests.Command());
+    }
+
+    /** One scheduled run of the reconciliation of merged requests (the wired one: exact matching). */
+    public ReconcileMergedRequests.Result reconcileMerged() {
+        return reconcile.reconcile(ReconcileMergedRequests.Command.scheduled());
+    }
+
+    /** One run of the retry of transiently failed requests, as its scheduled job runs it. */
+    public RetryTransientFailures.Result retryTransientFailures() {
+        return retryFailures.run(new RetryTransientFailures.Command());
     }
 
     /** The operator otto re-triggers the request's current step, giving {@code reason}. */
@@ -361,6 +412,12 @@ public final class InMemoryChangeflow {
 
     public Operation op(OperationId id) {
         return operations.find(id).orElseThrow();
+    }
+
+    /** Nothing was merged on GitLab and the request {@code id} stopped at {@code step}. */
+    public void assertNotMergedAt(OperationId id, StepStatus step) {
+        assertThat(gitlab.merges()).isZero();
+        assertThat(op(id).step()).isEqualTo(step);
     }
 
     /** Asserts the request {@code id} is in {@code binding} at {@code step}; the operation, for further assertions. */

@@ -34,6 +34,14 @@ class MergeEvidenceTest {
         return app.approvedUntilHandleIsNext(subject);
     }
 
+    /** {@link #readyToHandle}; from now on GitLab reads the merge request's detailed merge status as {@code status}. */
+    private OperationId readyButBlockedBy(String subject, String status) {
+        var id = readyToHandle(subject);
+        var mr = app.mr(id);
+        app.gitlab.forceDetailedStatus(mr.project(), mr.iid(), status);
+        return id;
+    }
+
     private RetriggerStep.Result retrigger(OperationId id) {
         return app.retrigger(id, "asked");
     }
@@ -80,8 +88,7 @@ class MergeEvidenceTest {
 
         app.queue.runUntilIdle();
 
-        assertThat(app.gitlab.merges()).isZero();
-        assertThat(app.op(id).step()).isEqualTo(StepStatus.HANDLE_PIPELINE_FAILED);
+        app.assertNotMergedAt(id, StepStatus.HANDLE_PIPELINE_FAILED);
     }
 
     @Test
@@ -100,8 +107,7 @@ class MergeEvidenceTest {
 
         app.queue.runUntilIdle();
 
-        assertThat(app.gitlab.merges()).isZero();
-        assertThat(app.op(id).step()).isEqualTo(StepStatus.HANDLE_MERGE_BLOCKED);
+        app.assertNotMergedAt(id, StepStatus.HANDLE_MERGE_BLOCKED);
         assertThat(NextAction.of(app.op(id).step(), app.op(id).binding())).isEqualTo(Hint.CONTACT_MAINTAINERS);
         assertThat(lastNote(id)).contains("did not run to a result");
     }
@@ -158,14 +164,11 @@ class MergeEvidenceTest {
 
     @Test
     void notApprovedAfterTheBotsApprovedAgainIsAPersonsJob() {
-        var id = readyToHandle("adam");
-        var mr = app.mr(id);
-        app.gitlab.forceDetailedStatus(mr.project(), mr.iid(), "not_approved");
+        var id = readyButBlockedBy("adam", "not_approved");
 
         app.queue.runUntilIdle();
 
-        assertThat(app.gitlab.merges()).isZero();
-        assertThat(app.op(id).step()).isEqualTo(StepStatus.HANDLE_MERGE_BLOCKED);
+        app.assertNotMergedAt(id, StepStatus.HANDLE_MERGE_BLOCKED);
         assertThat(lastNote(id)).contains("approval rules");
     }
 
@@ -198,9 +201,8 @@ class MergeEvidenceTest {
             "security_policy_violations", "commits_status", "merge_time", "locked_paths", "title_regex",
             "something_gitlab_adds_later"})
     void blockingStatusesStopInAStateAPersonActsOnSayingWhat(String detailedMergeStatus) {
-        var id = readyToHandle("dora");
+        var id = readyButBlockedBy("dora", detailedMergeStatus);
         var mr = app.mr(id);
-        app.gitlab.forceDetailedStatus(mr.project(), mr.iid(), detailedMergeStatus);
 
         app.queue.runUntilIdle();
 
@@ -214,9 +216,8 @@ class MergeEvidenceTest {
 
     @Test
     void aBlockedRequestIsMergedByARetriggerOnceAPersonRemovedTheBlock() {
-        var id = readyToHandle("emil");
+        var id = readyButBlockedBy("emil", "draft_status");
         var mr = app.mr(id);
-        app.gitlab.forceDetailedStatus(mr.project(), mr.iid(), "draft_status");
         app.queue.runUntilIdle();
         assertThat(app.op(id).step()).isEqualTo(StepStatus.HANDLE_MERGE_BLOCKED);
         app.gitlab.forceDetailedStatus(mr.project(), mr.iid(), null);

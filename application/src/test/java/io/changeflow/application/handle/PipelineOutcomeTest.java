@@ -83,8 +83,7 @@ class PipelineOutcomeTest {
     @Test
     void theCreatePipelineShowsTheSameDifference() {
         app.config.set(Settings.APPROVE_FIRST, "false");
-        app.gitlab.nextPipeline(PipelineStatus.FAILED);
-        var failed = app.submittedAndRun("dave");
+        var failed = app.pipelineFailed("dave");
         var timedOut = app.createPipelinePending("erin");
 
         assertThat(view(failed, "dave").hint()).isEqualTo(Hint.CONTACT_MAINTAINERS);

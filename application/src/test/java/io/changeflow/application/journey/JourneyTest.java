@@ -22,8 +22,7 @@ class JourneyTest {
 
     @Test
     void approveFirstRequestGoesFromSubmitToValidated() {
-        app.config.set(Settings.APPROVE_FIRST, "true");
-        var id = app.submitAccepted(FakeTargets.SINGLE, "alice");
+        var id = app.submittedApprovingFirst("alice");
         assertThat(app.op(id).order()).isEqualTo(StepOrder.APPROVE_FIRST);
 
         app.queue.runUntilIdle();
@@ -95,8 +94,7 @@ class JourneyTest {
     @Test
     void reapplicationAfterRejectionReusesTheRowAndTheNewRequestRunsToTheEnd() {
         app.config.set(Settings.APPROVE_FIRST, "true");
-        var first = app.submittedAndRun("dave");
-        app.decide(first, Decision.REJECTED);
+        var first = app.rejected("dave");
         assertThat(app.op(first).hint()).isEqualTo(Hint.CAN_REAPPLY);
 
         var second = app.approvedAndRun("dave");

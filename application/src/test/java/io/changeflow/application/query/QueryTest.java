@@ -2,7 +2,6 @@ package io.changeflow.application.query;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.changeflow.application.callback.HandleApprovalCallback.Decision;
 import io.changeflow.application.fake.FakeTargets;
 import io.changeflow.application.fake.InMemoryChangeflow;
 import io.changeflow.application.port.out.ExternalCallException;
@@ -47,8 +46,7 @@ class QueryTest {
     @Test
     void aReplacedRequestHasNoStatusAndSaysYouCanApplyAgain() {
         app.config.set(Settings.APPROVE_FIRST, "true");
-        var first = app.submittedAndRun("dave");
-        app.decide(first, Decision.REJECTED);
+        var first = app.rejected("dave");
         app.submitAccepted(FakeTargets.SINGLE, "dave");
 
         var view = app.showRequest.show(new ShowChangeRequest.Command(first.value(), Identity.verified("dave"))).orElseThrow();

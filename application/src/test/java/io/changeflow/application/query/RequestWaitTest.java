@@ -6,10 +6,8 @@ import io.changeflow.application.callback.HandleApprovalCallback.Decision;
 import io.changeflow.application.fake.FakeTargets;
 import io.changeflow.application.fake.InMemoryChangeflow;
 import io.changeflow.application.port.out.ExternalCallException;
-import io.changeflow.application.port.out.MergeRequests.PipelineStatus;
 import io.changeflow.application.port.out.WorkQueue.StepKind;
 import io.changeflow.application.query.RequestWait.WaitingFor;
-import io.changeflow.application.recovery.RetryTransientFailures;
 import io.changeflow.application.settings.Settings;
 import io.changeflow.domain.identity.Identity;
 import io.changeflow.domain.request.OperationId;
@@ -65,7 +63,7 @@ class RequestWaitTest {
         app.queue.runUntilIdle();
         var failedAt = app.clock.instant();
         app.clock.advance(Duration.ofSeconds(1));
-        app.retryFailures.run(new RetryTransientFailures.Command());
+        app.retryTransientFailures();
 
         var wait = waitOf(id);
 
@@ -90,8 +88,7 @@ class RequestWaitTest {
         assertThat(waitOf(id).deadline()).as("the deploy deadline").contains(merged.plus(Duration.ofHours(2)));
 
         app.config.set(Settings.APPROVE_FIRST, "false");
-        app.gitlab.nextPipeline(PipelineStatus.FAILED);
-        var broken = app.submittedAndRun("erin");
+        var broken = app.pipelineFailed("erin");
         var wait = waitOf(broken);
         assertThat(wait.waitingFor()).isEqualTo(WaitingFor.MAINTAINERS);
         assertThat(wait.deadline()).isEmpty();

@@ -2,7 +2,6 @@ package io.changeflow.application.query;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.changeflow.application.callback.HandleApprovalCallback.Decision;
 import io.changeflow.application.fake.FakeTargets;
 import io.changeflow.application.fake.InMemoryChangeflow;
 import io.changeflow.domain.state.BindingStatus;
@@ -23,8 +22,7 @@ class ShowStatsTest {
 
     @Test
     void countsEachRelationshipOnceInItsCurrentOwnersStatus() {
-        var rejected = app.submittedAndRun("alice");
-        app.decide(rejected, Decision.REJECTED);
+        var rejected = app.rejected("alice");
         app.submitAccepted(FakeTargets.SINGLE, "alice");
         app.submitAccepted(FakeTargets.BATCHABLE, "bob");
 

@@ -145,7 +145,7 @@ class DeployAndReconcileTest {
         assertThat(app.op(lost).binding()).contains(BindingStatus.MERGED);
 
         app.clock.advance(Duration.ofMinutes(11));
-        assertThat(app.reconcile.reconcile(ReconcileMergedRequests.Command.scheduled()))
+        assertThat(app.reconcileMerged())
                 .as("exact matching (the default) infers nothing from another merge request's report")
                 .isEqualTo(new ReconcileMergedRequests.Result(1, 0));
         var run = watermark().reconcile(ReconcileMergedRequests.Command.scheduled());
@@ -161,8 +161,7 @@ class DeployAndReconcileTest {
         var waiting = merged("frank");
         app.clock.advance(Duration.ofMinutes(11));
 
-        assertThat(app.reconcile.reconcile(ReconcileMergedRequests.Command.scheduled()))
-                .isEqualTo(new ReconcileMergedRequests.Result(1, 0));
+        assertThat(app.reconcileMerged()).isEqualTo(new ReconcileMergedRequests.Result(1, 0));
         assertThat(app.op(waiting).binding()).contains(BindingStatus.MERGED);
     }
 
@@ -172,14 +171,12 @@ class DeployAndReconcileTest {
         var old = merged("grace");
         app.clock.advance(Duration.ofHours(25));
 
-        assertThat(app.reconcile.reconcile(ReconcileMergedRequests.Command.scheduled()))
-                .isEqualTo(new ReconcileMergedRequests.Result(1, 0));
+        assertThat(app.reconcileMerged()).isEqualTo(new ReconcileMergedRequests.Result(1, 0));
         app.clock.advance(Duration.ofDays(6));
         // its report was stored, but the callback's own advance was lost
         app.inbox.recordDeploy("late-report", FakeTargets.PROJECT, app.mr(old).iid(), "success", List.of());
 
-        assertThat(app.reconcile.reconcile(ReconcileMergedRequests.Command.scheduled()))
-                .isEqualTo(new ReconcileMergedRequests.Result(1, 1));
+        assertThat(app.reconcileMerged()).isEqualTo(new ReconcileMergedRequests.Result(1, 1));
         assertThat(app.op(old).binding()).contains(BindingStatus.VALIDATED);
     }
 
@@ -199,12 +196,12 @@ class DeployAndReconcileTest {
         var runs = new ArrayList<ReconcileMergedRequests.Result>();
         while (app.op(advanceable).binding().equals(Optional.of(BindingStatus.MERGED))) {
             assertThat(runs).as("advanced within ceil(1001 / 500) = 3 runs").hasSizeLessThan(3);
-            runs.add(app.reconcile.reconcile(ReconcileMergedRequests.Command.scheduled()));
+            runs.add(app.reconcileMerged());
         }
 
         assertThat(runs).containsExactly(new ReconcileMergedRequests.Result(500, 0),
                 new ReconcileMergedRequests.Result(500, 0), new ReconcileMergedRequests.Result(1, 1));
-        assertThat(app.reconcile.reconcile(ReconcileMergedRequests.Command.scheduled()).examined())
+        assertThat(app.reconcileMerged().examined())
                 .as("the scan wrapped around to the oldest again").isEqualTo(500);
         assertThat(stuck).allSatisfy(id -> assertThat(app.op(id).binding()).contains(BindingStatus.MERGED));
     }
@@ -250,7 +247,7 @@ class DeployAndReconcileTest {
         report("d-second", app.mr(second).iid(), List.of(second.value()));
         app.clock.advance(Duration.ofMinutes(11));
 
-        assertThat(app.reconcile.reconcile(ReconcileMergedRequests.Command.scheduled()).advanced()).isZero();
+        assertThat(app.reconcileMerged().advanced()).isZero();
         assertThat(app.reconciliation(ReconciliationMatching.everywhere(Matching.EXACT_WITH_WATERMARK_FALLBACK))
                 .reconcile(ReconcileMergedRequests.Command.scheduled()).advanced())
                 .as("a report with IDs said exactly what it deployed").isZero();
@@ -318,7 +315,7 @@ class DeployAndReconcileTest {
 
         assertThat(app.inbox.largestDeployedIid(FakeTargets.PROJECT)).isEmpty();
         assertThat(app.inbox.deployedOperations(List.of(lost, later))).isEmpty();
-        assertThat(app.reconcile.reconcile(ReconcileMergedRequests.Command.scheduled()).advanced()).isZero();
+        assertThat(app.reconcileMerged().advanced()).isZero();
         assertThat(app.op(lost).binding()).contains(BindingStatus.MERGED);
         assertThat(app.op(later).binding()).contains(BindingStatus.MERGED);
         assertThat(app.inbox.deploys()).hasSize(2);
@@ -326,7 +323,7 @@ class DeployAndReconcileTest {
         app.inbox.recordDeploy("success-report", FakeTargets.PROJECT, app.mr(lost).iid(), "success", List.of());
 
         assertThat(app.inbox.largestDeployedIid(FakeTargets.PROJECT)).hasValue(app.mr(lost).iid());
-        assertThat(app.reconcile.reconcile(ReconcileMergedRequests.Command.scheduled()).advanced()).isEqualTo(1);
+        assertThat(app.reconcileMerged().advanced()).isEqualTo(1);
         assertThat(app.op(lost).binding()).contains(BindingStatus.VALIDATED);
         assertThat(app.op(later).binding()).as("above the in-effect watermark").contains(BindingStatus.MERGED);
     }

@@ -2,9 +2,7 @@ package io.changeflow.application.recovery;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.changeflow.application.fake.FakeTargets;
 import io.changeflow.application.fake.InMemoryChangeflow;
-import io.changeflow.application.port.out.WorkQueue.StepKind;
 import io.changeflow.application.recovery.FindOverdueRequests.Deadlines;
 import io.changeflow.application.settings.Settings;
 import io.changeflow.domain.state.BindingStatus;
@@ -26,8 +24,7 @@ class FindOverdueRequestsTest {
 
     @Test
     void aRequestWithItsStepScheduledIsNeverOverdue() {
-        app.config.set(Settings.APPROVE_FIRST, "true");
-        app.submitAccepted(FakeTargets.SINGLE, "alice");
+        app.submittedApprovingFirst("alice");
         app.clock.advance(Duration.ofDays(30));
 
         assertThat(finder(Deadlines.defaults()).find(100).overdue()).isEmpty();
@@ -35,9 +32,7 @@ class FindOverdueRequestsTest {
 
     @Test
     void aRequestWhoseTaskWasLostIsOverdueOnceItsDeadlinePassed() {
-        app.config.set(Settings.APPROVE_FIRST, "true");
-        var id = app.submitAccepted(FakeTargets.SINGLE, "bob");
-        app.queue.lose(StepKind.SUBMIT_APPROVAL, id.value());
+        var id = app.approvalSubmissionLost("bob");
         var finder = finder(Deadlines.defaults());
 
         app.clock.advance(Duration.ofMinutes(119));

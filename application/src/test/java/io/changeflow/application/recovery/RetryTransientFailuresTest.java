@@ -6,7 +6,6 @@ import io.changeflow.application.fake.FakeTargets;
 import io.changeflow.application.fake.InMemoryChangeflow;
 import io.changeflow.application.port.out.MergeRequests.PipelineStatus;
 import io.changeflow.application.port.out.WorkQueue.StepKind;
-import io.changeflow.application.settings.Settings;
 import io.changeflow.domain.hint.Hint;
 import io.changeflow.domain.state.BindingStatus;
 import io.changeflow.domain.state.StepStatus;
@@ -19,26 +18,21 @@ class RetryTransientFailuresTest {
 
     private final InMemoryChangeflow app = new InMemoryChangeflow();
 
-    private RetryTransientFailures.Result retry() {
-        return app.retryFailures.run(new RetryTransientFailures.Command());
-    }
-
     @Test
     void aFullBacklogAtSubmissionRecoversByItselfOnceTheBacklogDrains() {
-        app.config.set(Settings.APPROVE_FIRST, "true");
         app.queue.capacity(0);
-        var id = app.submitAccepted(FakeTargets.SINGLE, "alice");
+        var id = app.submittedApprovingFirst("alice");
         assertThat(app.op(id).step()).isEqualTo(StepStatus.APPROVAL_SUBMIT_FAILED);
         assertThat(app.op(id).hint()).isEqualTo(Hint.KEEP_WAITING);
         assertThat(app.op(id).detail()).contains("retried automatically");
 
         app.clock.advance(Duration.ofMinutes(1));
-        assertThat(retry().scheduled()).as("still full: nothing scheduled, nothing written").isZero();
+        assertThat(app.retryTransientFailures().scheduled()).as("still full: nothing scheduled, nothing written").isZero();
         assertThat(app.op(id).step()).isEqualTo(StepStatus.APPROVAL_SUBMIT_FAILED);
 
         app.queue.capacity(Integer.MAX_VALUE);
         app.clock.advance(Duration.ofMinutes(1));
-        assertThat(retry().scheduled()).isEqualTo(1);
+        assertThat(app.retryTransientFailures().scheduled()).isEqualTo(1);
         app.queue.runUntilIdle();
 
         assertThat(app.op(id).binding()).contains(BindingStatus.APPROVAL_SENT);
@@ -52,16 +46,16 @@ class RetryTransientFailuresTest {
 
         while (Duration.between(failedAt, app.clock.instant()).compareTo(Duration.ofMinutes(59)) < 0) {
             app.clock.advance(Duration.ofMinutes(1));
-            assertThat(retry().gaveUp()).isZero();
+            assertThat(app.retryTransientFailures().gaveUp()).isZero();
             assertThat(app.op(id).hint()).isEqualTo(Hint.KEEP_WAITING);
         }
         app.clock.advance(Duration.ofMinutes(1));
-        assertThat(retry().gaveUp()).isEqualTo(1);
+        assertThat(app.retryTransientFailures().gaveUp()).isEqualTo(1);
 
         var op = app.assertState(id, BindingStatus.CREATE_FAILED, StepStatus.CREATE_GAVE_UP, Hint.CONTACT_MAINTAINERS);
         assertThat(op.detail()).contains("Gave up after 1 h of automatic retries").contains("re-trigger");
         app.clock.advance(Duration.ofMinutes(1));
-        assertThat(retry()).isEqualTo(new RetryTransientFailures.Result(0, 0));
+        assertThat(app.retryTransientFailures()).isEqualTo(new RetryTransientFailures.Result(0, 0));
     }
 
     @Test
@@ -73,7 +67,7 @@ class RetryTransientFailuresTest {
         assertThat(app.op(id).hint()).isEqualTo(Hint.KEEP_WAITING);
 
         app.clock.advance(Duration.ofSeconds(1));
-        assertThat(retry().scheduled()).isEqualTo(1);
+        assertThat(app.retryTransientFailures().scheduled()).isEqualTo(1);
         var next = app.queue.pending(StepKind.CREATE, id.value()).orElseThrow();
         assertThat(next.due()).isAfterOrEqualTo(app.clock.instant());
         app.queue.runUntilIdle();
@@ -84,9 +78,7 @@ class RetryTransientFailuresTest {
     @Test
     void aFailureThatKeepsComingBackIsRetriedWithGrowingCappedDelaysThenAsksAPersonAfterAnHour() {
         var id = app.submitAccepted(FakeTargets.SINGLE, "dave");
-        for (var i = 0; i < 500; i++) {
-            app.gitlab.failNext("commit", new IllegalStateException("a bug in the client library"));
-        }
+        app.gitlab.failNext("commit", 500, () -> new IllegalStateException("a bug in the client library"));
         app.queue.runUntilIdle();
         var firstFailure = app.clock.instant();
         var waits = new ArrayList<Duration>();
@@ -94,7 +86,7 @@ class RetryTransientFailuresTest {
         while (app.op(id).step() == StepStatus.CREATE_FAILED
                 && Duration.between(firstFailure, app.clock.instant()).compareTo(Duration.ofHours(2)) < 0) {
             app.clock.advance(Duration.ofSeconds(1));
-            if (retry().scheduled() == 1) {
+            if (app.retryTransientFailures().scheduled() == 1) {
                 waits.add(Duration.between(app.clock.instant(), app.queue.pending(StepKind.CREATE, id.value()).orElseThrow().due()));
                 app.queue.runUntilIdle();
             }
@@ -116,12 +108,12 @@ class RetryTransientFailuresTest {
         app.queue.runUntilIdle();
         app.clock.advance(Duration.ofMinutes(50));
         app.gitlab.failNext("latestPipeline", new IllegalStateException("another bug"));
-        retry();
+        app.retryTransientFailures();
         app.queue.runUntilIdle();
         assertThat(app.op(id).step()).as("the retry opened the merge request, then failed anew").isEqualTo(StepStatus.CREATE_FAILED);
 
         app.clock.advance(Duration.ofMinutes(30));
-        var result = retry();
+        var result = app.retryTransientFailures();
 
         assertThat(result.gaveUp()).as("80 minutes after the first failure, 30 after the last progress").isZero();
         assertThat(result.scheduled()).isEqualTo(1);
@@ -131,13 +123,12 @@ class RetryTransientFailuresTest {
 
     @Test
     void aDeterministicFailureIsLeftToAPerson() {
-        app.gitlab.nextPipeline(PipelineStatus.FAILED);
-        var id = app.submittedAndRun("frank");
+        var id = app.pipelineFailed("frank");
         assertThat(app.op(id).hint()).isEqualTo(Hint.CONTACT_MAINTAINERS);
 
         app.clock.advance(Duration.ofMinutes(5));
 
-        assertThat(retry()).isEqualTo(new RetryTransientFailures.Result(0, 0));
+        assertThat(app.retryTransientFailures()).isEqualTo(new RetryTransientFailures.Result(0, 0));
         assertThat(app.queue.pending()).isEmpty();
     }
 

@@ -6,7 +6,6 @@ import io.changeflow.application.callback.HandleApprovalCallback.Decision;
 import io.changeflow.application.approval.ReconcileApprovals;
 import io.changeflow.application.fake.FakeTargets;
 import io.changeflow.application.fake.InMemoryChangeflow;
-import io.changeflow.application.port.out.MergeRequests.PipelineStatus;
 import io.changeflow.application.port.out.WorkQueue.StepKind;
 import io.changeflow.application.settings.Settings;
 import io.changeflow.domain.hint.Hint;
@@ -20,19 +19,13 @@ class SweepStuckRequestsTest {
 
     private final InMemoryChangeflow app = new InMemoryChangeflow();
 
-    private SweepStuckRequests.Result sweep() {
-        return app.sweep.sweep(new SweepStuckRequests.Command());
-    }
-
     @Test
     void aStepThatLostItsTaskIsScheduledAgainAndTheRequestMovesOn() {
-        app.config.set(Settings.APPROVE_FIRST, "true");
-        var id = app.submitAccepted(FakeTargets.SINGLE, "alice");
-        app.queue.lose(StepKind.SUBMIT_APPROVAL, id.value());
+        var id = app.approvalSubmissionLost("alice");
 
-        assertThat(sweep().rescheduled()).as("too early to call it lost").isZero();
+        assertThat(app.sweepStuck().rescheduled()).as("too early to call it lost").isZero();
         app.clock.advance(Duration.ofMinutes(11));
-        assertThat(sweep().rescheduled()).isEqualTo(1);
+        assertThat(app.sweepStuck().rescheduled()).isEqualTo(1);
         app.queue.runUntilIdle();
 
         assertThat(app.op(id).binding()).contains(BindingStatus.APPROVAL_SENT);
@@ -40,24 +33,20 @@ class SweepStuckRequestsTest {
 
     @Test
     void aStepThatIsAliveAndWaitingKeepsItsProgress() {
-        app.gitlab.nextPipeline(PipelineStatus.RUNNING);
-        var id = app.submitAccepted(FakeTargets.SINGLE, "bob");
-        app.queue.runNext();
+        var id = app.openedWithPipelineRunning("bob");
         var waiting = app.queue.pending(StepKind.CREATE, id.value()).orElseThrow();
         app.clock.advance(Duration.ofMinutes(11));
 
-        assertThat(sweep()).isEqualTo(new SweepStuckRequests.Result(0, 0, 0));
+        assertThat(app.sweepStuck()).isEqualTo(new SweepStuckRequests.Result(0, 0, 0));
         assertThat(app.queue.pending(StepKind.CREATE, id.value())).contains(waiting);
     }
 
     @Test
     void aRequestQuietForTooLongGetsTheFailureItsStepDeclares() {
-        app.config.set(Settings.APPROVE_FIRST, "true");
-        var id = app.submitAccepted(FakeTargets.SINGLE, "carol");
-        app.queue.lose(StepKind.SUBMIT_APPROVAL, id.value());
+        var id = app.approvalSubmissionLost("carol");
         app.clock.advance(Duration.ofHours(3));
 
-        var result = sweep();
+        var result = app.sweepStuck();
 
         assertThat(result.failed()).isEqualTo(1);
         assertThat(result.rescheduled()).isZero();
@@ -73,7 +62,7 @@ class SweepStuckRequestsTest {
         app.queue.lose(StepKind.HANDLE, id.value());
         app.clock.advance(Duration.ofHours(3));
 
-        sweep();
+        app.sweepStuck();
 
         app.assertState(id, BindingStatus.HANDLE_FAILED, StepStatus.HANDLE_MERGE_FAILED);
     }
@@ -84,7 +73,7 @@ class SweepStuckRequestsTest {
         var id = app.createPipelinePending("erin");
         app.clock.advance(Duration.ofHours(30));
 
-        assertThat(sweep()).isEqualTo(new SweepStuckRequests.Result(0, 0, 0));
+        assertThat(app.sweepStuck()).isEqualTo(new SweepStuckRequests.Result(0, 0, 0));
         assertThat(app.op(id).step()).isEqualTo(StepStatus.CREATE_PIPELINE_PENDING);
     }
 
@@ -102,9 +91,9 @@ class SweepStuckRequestsTest {
         assertThat(app.batches.isWaiting(id)).isFalse();
         app.clock.advance(Duration.ofMinutes(11));
 
-        assertThat(sweep().readmitted()).isEqualTo(1);
+        assertThat(app.sweepStuck().readmitted()).isEqualTo(1);
         assertThat(app.batches.isWaiting(id)).isTrue();
-        assertThat(sweep().readmitted()).isZero();
+        assertThat(app.sweepStuck().readmitted()).isZero();
     }
 
     /** Issue 20.6: requests the sweep leaves as they are (explicitly pending) never hide a stuck one behind them. */
@@ -119,9 +108,7 @@ class SweepStuckRequestsTest {
             pending.add(id);
         }
         app.clock.advance(Duration.ofMinutes(1));
-        app.config.set(Settings.APPROVE_FIRST, "true");
-        var stuck = app.submitAccepted(FakeTargets.SINGLE, "stuck");
-        app.queue.lose(StepKind.SUBMIT_APPROVAL, stuck.value());
+        var stuck = app.approvalSubmissionLost("stuck");
         app.clock.advance(Duration.ofHours(3));
 
         var runs = 0;
@@ -141,7 +128,7 @@ class SweepStuckRequestsTest {
         var id = app.submittedAndRun("grace");
         app.clock.advance(Duration.ofDays(3));
 
-        assertThat(sweep()).isEqualTo(new SweepStuckRequests.Result(0, 0, 0));
+        assertThat(app.sweepStuck()).isEqualTo(new SweepStuckRequests.Result(0, 0, 0));
         assertThat(app.op(id).binding()).contains(BindingStatus.APPROVAL_SENT);
         assertThat(app.approvalCheck.reconcile(new ReconcileApprovals.Command()).examined())
                 .as("the approval check asks the approval system about it").isEqualTo(1);

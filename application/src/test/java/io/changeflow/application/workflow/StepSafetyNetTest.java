@@ -10,7 +10,6 @@ import io.changeflow.application.port.out.ExternalCallException;
 import io.changeflow.application.port.out.MergeRequests.PipelineStatus;
 import io.changeflow.application.port.out.WorkQueue.Step;
 import io.changeflow.application.port.out.WorkQueue.StepKind;
-import io.changeflow.application.recovery.RetryTransientFailures;
 import io.changeflow.application.settings.Settings;
 import io.changeflow.domain.PreemptedException;
 import io.changeflow.domain.hint.Hint;
@@ -173,9 +172,8 @@ class StepSafetyNetTest {
     @Test
     void moreFailuresThanTheRetryFloorAreStillRetriedWithinTheTransientDeadline() {
         var id = app.submitAccepted(FakeTargets.SINGLE, "dave");
-        for (var i = 0; i <= app.policy.transientRetry().maxRetries() + 5; i++) {
-            app.gitlab.failNext("defaultBranch", ExternalCallException.status("gitlab", 500, "Internal Server Error"));
-        }
+        app.gitlab.failNext("defaultBranch", app.policy.transientRetry().maxRetries() + 6,
+                () -> ExternalCallException.status("gitlab", 500, "Internal Server Error"));
 
         app.queue.runUntilIdle();
 
@@ -185,9 +183,7 @@ class StepSafetyNetTest {
     @Test
     void transientFailuresAreRetriedWithGrowingCappedJitteredDelaysForAnHourThenAPersonIsAsked() {
         var id = app.submitAccepted(FakeTargets.SINGLE, "dave");
-        for (var i = 0; i < 500; i++) {
-            app.gitlab.failNext("defaultBranch", ExternalCallException.status("gitlab", 502, "Bad Gateway"));
-        }
+        app.gitlab.failNext("defaultBranch", 500, () -> ExternalCallException.status("gitlab", 502, "Bad Gateway"));
         var start = app.clock.instant();
         var backoff = app.policy.transientRetry().backoff();
         var delays = new ArrayList<Duration>();
@@ -217,7 +213,7 @@ class StepSafetyNetTest {
         assertThat(op.hint()).isEqualTo(Hint.CONTACT_MAINTAINERS);
         assertThat(op.detail()).contains("Gave up after 1 h of GitLab failures (the last: HTTP 502)");
         app.clock.advance(Duration.ofMinutes(5));
-        assertThat(app.retryFailures.run(new RetryTransientFailures.Command()).scheduled())
+        assertThat(app.retryTransientFailures().scheduled())
                 .as("nothing retries a request that gave up").isZero();
     }
 

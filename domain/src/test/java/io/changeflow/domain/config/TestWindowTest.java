@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.TimeZone;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 class TestWindowTest {
@@ -153,42 +154,37 @@ class TestWindowTest {
         assertThat(offset.contains(utc("2025-06-02T07:30:00Z"))).isTrue();
     }
 
-    @Test
-    void followsSpringForwardInBerlin() {
+    @ParameterizedTest(name = "{0}: inside {1}")
+    @CsvSource({
+            // Saturday 2025-03-29, winter time (UTC+1)
+            "2025-03-29T07:59:00Z, false", "2025-03-29T08:00:00Z, true", "2025-03-29T16:59:00Z, true",
+            "2025-03-29T17:00:00Z, false",
+            // Sunday 2025-03-30, summer time (UTC+2) from 01:00 UTC: the same local hours are an hour earlier in UTC
+            "2025-03-30T06:59:00Z, false", "2025-03-30T07:00:00Z, true", "2025-03-30T15:59:00Z, true",
+            "2025-03-30T16:00:00Z, false"})
+    void followsSpringForwardInBerlin(Instant at, boolean inside) {
         var w = window("09:00-18:00", "Europe/Berlin");
-        // Saturday 2025-03-29, winter time (UTC+1)
-        assertThat(w.contains(utc("2025-03-29T07:59:00Z"))).isFalse();
-        assertThat(w.contains(utc("2025-03-29T08:00:00Z"))).isTrue();
-        assertThat(w.contains(utc("2025-03-29T16:59:00Z"))).isTrue();
-        assertThat(w.contains(utc("2025-03-29T17:00:00Z"))).isFalse();
-        // Sunday 2025-03-30, summer time (UTC+2) from 01:00 UTC: the same local hours are an hour earlier in UTC
-        assertThat(w.contains(utc("2025-03-30T06:59:00Z"))).isFalse();
-        assertThat(w.contains(utc("2025-03-30T07:00:00Z"))).isTrue();
-        assertThat(w.contains(utc("2025-03-30T15:59:00Z"))).isTrue();
-        assertThat(w.contains(utc("2025-03-30T16:00:00Z"))).isFalse();
+        assertThat(w.contains(at)).isEqualTo(inside);
     }
 
-    @Test
-    void windowAcrossTheSkippedHourIsShorterThatNight() {
+    /** 2025-03-30: 02:00 CET jumps to 03:00 CEST at 01:00 UTC. */
+    @ParameterizedTest(name = "{0} ({2}): inside {1}")
+    @CsvSource({"2025-03-30T00:29:00Z, false, 01:29 CET", "2025-03-30T00:30:00Z, true, 01:30 CET",
+            "2025-03-30T01:00:00Z, true, 03:00 CEST", "2025-03-30T01:29:00Z, true, 03:29 CEST",
+            "2025-03-30T01:30:00Z, false, 03:30 CEST"})
+    void windowAcrossTheSkippedHourIsShorterThatNight(Instant at, boolean inside, String berlin) {
         var w = window("01:30-03:30", "Europe/Berlin");
-        // 2025-03-30: 02:00 CET jumps to 03:00 CEST at 01:00 UTC
-        assertThat(w.contains(utc("2025-03-30T00:29:00Z"))).isFalse(); // 01:29 CET
-        assertThat(w.contains(utc("2025-03-30T00:30:00Z"))).isTrue(); // 01:30 CET
-        assertThat(w.contains(utc("2025-03-30T01:00:00Z"))).isTrue(); // 03:00 CEST
-        assertThat(w.contains(utc("2025-03-30T01:29:00Z"))).isTrue(); // 03:29 CEST
-        assertThat(w.contains(utc("2025-03-30T01:30:00Z"))).isFalse(); // 03:30 CEST
+        assertThat(w.contains(at)).isEqualTo(inside);
     }
 
-    @Test
-    void repeatedHourAtFallBackIsInsideTheWindowTwice() {
+    /** 2025-10-26: 03:00 CEST falls back to 02:00 CET at 01:00 UTC. */
+    @ParameterizedTest(name = "{0} ({2}): inside {1}")
+    @CsvSource({"2025-10-25T23:59:00Z, false, 01:59 CEST", "2025-10-26T00:00:00Z, true, 02:00 CEST",
+            "2025-10-26T00:59:00Z, true, 02:59 CEST", "2025-10-26T01:00:00Z, true, 02:00 CET",
+            "2025-10-26T01:59:00Z, true, 02:59 CET", "2025-10-26T02:00:00Z, false, 03:00 CET"})
+    void repeatedHourAtFallBackIsInsideTheWindowTwice(Instant at, boolean inside, String berlin) {
         var w = window("02:00-03:00", "Europe/Berlin");
-        // 2025-10-26: 03:00 CEST falls back to 02:00 CET at 01:00 UTC
-        assertThat(w.contains(utc("2025-10-25T23:59:00Z"))).isFalse(); // 01:59 CEST
-        assertThat(w.contains(utc("2025-10-26T00:00:00Z"))).isTrue(); // 02:00 CEST
-        assertThat(w.contains(utc("2025-10-26T00:59:00Z"))).isTrue(); // 02:59 CEST
-        assertThat(w.contains(utc("2025-10-26T01:00:00Z"))).isTrue(); // 02:00 CET
-        assertThat(w.contains(utc("2025-10-26T01:59:00Z"))).isTrue(); // 02:59 CET
-        assertThat(w.contains(utc("2025-10-26T02:00:00Z"))).isFalse(); // 03:00 CET
+        assertThat(w.contains(at)).isEqualTo(inside);
     }
 
     @Test

@@ -1,13 +1,20 @@
 package io.changeflow.domain.hint;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.params.provider.Arguments.arguments;
 
 import io.changeflow.domain.state.BindingStatus;
 import io.changeflow.domain.state.StepStatus;
 import java.util.EnumSet;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 class NextActionTest {
 
@@ -88,35 +95,36 @@ class NextActionTest {
         }
     }
 
-    @Test
-    void tellsToContactMaintainersAfterAPipelineFailure() {
-        assertHint(Hint.CONTACT_MAINTAINERS, BindingStatus.CREATE_FAILED, StepStatus.CREATE_PIPELINE_FAILED);
-        assertHint(Hint.CONTACT_MAINTAINERS, BindingStatus.HANDLE_FAILED,
-                StepStatus.HANDLE_REBASE_CONFLICT, StepStatus.BATCH_PIPELINE_FAILED);
+    /** Per situation (named as the test that checked it), its hint for each of the steps listed per binding. */
+    static Stream<Arguments> hintsBySituation() {
+        return Stream.of(
+                arguments("tells to contact maintainers after a pipeline failure", Hint.CONTACT_MAINTAINERS, Map.of(
+                        BindingStatus.CREATE_FAILED, List.of(StepStatus.CREATE_PIPELINE_FAILED),
+                        BindingStatus.HANDLE_FAILED,
+                        List.of(StepStatus.HANDLE_REBASE_CONFLICT, StepStatus.BATCH_PIPELINE_FAILED))),
+                arguments("tells to keep waiting after a recoverable failure", Hint.KEEP_WAITING, Map.of(
+                        BindingStatus.HANDLE_FAILED, List.of(StepStatus.HANDLE_MERGE_FAILED, StepStatus.HANDLE_APPROVE_FAILED),
+                        BindingStatus.CREATE_FAILED, List.of(StepStatus.CREATE_FAILED),
+                        BindingStatus.APPROVAL_FAILED, List.of(StepStatus.APPROVAL_SUBMIT_FAILED))),
+                arguments("tells to contact maintainers when the automatic work ended at its deadline",
+                        Hint.CONTACT_MAINTAINERS, Map.of(
+                        BindingStatus.CREATE_FAILED, List.of(StepStatus.CREATE_PIPELINE_UNFINISHED, StepStatus.CREATE_GAVE_UP),
+                        BindingStatus.HANDLE_FAILED, List.of(StepStatus.HANDLE_PIPELINE_UNFINISHED, StepStatus.HANDLE_GAVE_UP),
+                        BindingStatus.APPROVAL_FAILED, List.of(StepStatus.APPROVAL_SUBMIT_GAVE_UP))),
+                arguments("tells to keep waiting when a pipeline timed out", Hint.KEEP_WAITING, Map.of(
+                        BindingStatus.MERGING, List.of(StepStatus.HANDLE_PIPELINE_PENDING),
+                        BindingStatus.MR_CREATING, List.of(StepStatus.CREATE_PIPELINE_PENDING),
+                        BindingStatus.BATCHED, List.of(StepStatus.BATCH_PENDING))),
+                arguments("says nothing while moving or done", Hint.NONE, Map.of(
+                        BindingStatus.VALIDATED, List.of(StepStatus.CALLED_BACK),
+                        BindingStatus.APPROVAL_SENT, List.of(StepStatus.APPROVAL_SUBMITTED),
+                        BindingStatus.BATCH_WAITING, List.of(StepStatus.BATCH_WAITING))));
     }
 
-    @Test
-    void tellsToKeepWaitingAfterARecoverableFailure() {
-        assertHint(Hint.KEEP_WAITING, BindingStatus.HANDLE_FAILED,
-                StepStatus.HANDLE_MERGE_FAILED, StepStatus.HANDLE_APPROVE_FAILED);
-        assertHint(Hint.KEEP_WAITING, BindingStatus.CREATE_FAILED, StepStatus.CREATE_FAILED);
-        assertHint(Hint.KEEP_WAITING, BindingStatus.APPROVAL_FAILED, StepStatus.APPROVAL_SUBMIT_FAILED);
-    }
-
-    @Test
-    void tellsToContactMaintainersWhenTheAutomaticWorkEndedAtItsDeadline() {
-        assertHint(Hint.CONTACT_MAINTAINERS, BindingStatus.CREATE_FAILED,
-                StepStatus.CREATE_PIPELINE_UNFINISHED, StepStatus.CREATE_GAVE_UP);
-        assertHint(Hint.CONTACT_MAINTAINERS, BindingStatus.HANDLE_FAILED,
-                StepStatus.HANDLE_PIPELINE_UNFINISHED, StepStatus.HANDLE_GAVE_UP);
-        assertHint(Hint.CONTACT_MAINTAINERS, BindingStatus.APPROVAL_FAILED, StepStatus.APPROVAL_SUBMIT_GAVE_UP);
-    }
-
-    @Test
-    void tellsToKeepWaitingWhenAPipelineTimedOut() {
-        assertHint(Hint.KEEP_WAITING, BindingStatus.MERGING, StepStatus.HANDLE_PIPELINE_PENDING);
-        assertHint(Hint.KEEP_WAITING, BindingStatus.MR_CREATING, StepStatus.CREATE_PIPELINE_PENDING);
-        assertHint(Hint.KEEP_WAITING, BindingStatus.BATCHED, StepStatus.BATCH_PENDING);
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("hintsBySituation")
+    void givesTheHintOfEachSituation(String situation, Hint hint, Map<BindingStatus, List<StepStatus>> stepsByBinding) {
+        stepsByBinding.forEach((binding, steps) -> assertHint(hint, binding, steps.toArray(StepStatus[]::new)));
     }
 
     @Test
@@ -125,13 +133,6 @@ class NextActionTest {
         // a deterministic step does not matter once the request is closed
         assertHint(Hint.CAN_REAPPLY, BindingStatus.CLOSED, StepStatus.HANDLE_MR_CLOSED, StepStatus.CREATE_PIPELINE_FAILED);
         assertThat(NextAction.of(StepStatus.APPROVAL_SUBMITTED, Optional.empty())).isEqualTo(Hint.CAN_REAPPLY);
-    }
-
-    @Test
-    void saysNothingWhileMovingOrDone() {
-        assertHint(Hint.NONE, BindingStatus.VALIDATED, StepStatus.CALLED_BACK);
-        assertHint(Hint.NONE, BindingStatus.APPROVAL_SENT, StepStatus.APPROVAL_SUBMITTED);
-        assertHint(Hint.NONE, BindingStatus.BATCH_WAITING, StepStatus.BATCH_WAITING);
     }
 
     @Test

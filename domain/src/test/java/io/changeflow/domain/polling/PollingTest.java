@@ -8,6 +8,8 @@ import java.util.ArrayList;
 import java.util.Optional;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 class PollingTest {
 
@@ -26,22 +28,17 @@ class PollingTest {
         /** 3 short waits of 5 s, then every 60 s, giving up after 30 minutes. */
         private final TieredPolling polling = new TieredPolling(seconds(5), 3, seconds(60), Duration.ofMinutes(30));
 
-        @Test
-        void waitsTheShortIntervalAfterEachOfTheFirstShortAttemptsLooksThenTheLongOne() {
-            assertPollsAgainAfter(polling, 1, seconds(0), seconds(5));
-            assertPollsAgainAfter(polling, 2, seconds(5), seconds(5));
-            assertPollsAgainAfter(polling, 3, seconds(10), seconds(5));
-            assertPollsAgainAfter(polling, 4, seconds(15), seconds(60));
-            assertPollsAgainAfter(polling, 5, seconds(75), seconds(60));
-            assertPollsAgainAfter(polling, 100, seconds(600), seconds(60));
+        @ParameterizedTest(name = "after attempt {0} at {1} s: again in {2} s")
+        @CsvSource({"1, 0, 5", "2, 5, 5", "3, 10, 5", "4, 15, 60", "5, 75, 60", "100, 600, 60"})
+        void waitsTheShortIntervalAfterEachOfTheFirstShortAttemptsLooksThenTheLongOne(int attempt, long elapsed, long wait) {
+            assertPollsAgainAfter(polling, attempt, seconds(elapsed), seconds(wait));
         }
 
-        @Test
-        void oneShortAttemptGivesExactlyOneShortWait() {
+        @ParameterizedTest(name = "after attempt {0} at {1} s: again in {2} s")
+        @CsvSource({"1, 0, 5", "2, 5, 60", "3, 65, 60"})
+        void oneShortAttemptGivesExactlyOneShortWait(int attempt, long elapsed, long wait) {
             var once = new TieredPolling(seconds(5), 1, seconds(60), Duration.ofMinutes(30));
-            assertPollsAgainAfter(once, 1, seconds(0), seconds(5));
-            assertPollsAgainAfter(once, 2, seconds(5), seconds(60));
-            assertPollsAgainAfter(once, 3, seconds(65), seconds(60));
+            assertPollsAgainAfter(once, attempt, seconds(elapsed), seconds(wait));
         }
 
         @Test

@@ -54,6 +54,19 @@ public abstract class OperationsContract {
         return ((OpenResult.Opened) result).operation();
     }
 
+    /** A request for {@code subject}, opened approve-first in {@code store}. */
+    private static Operation submitted(Operations store, String subject) {
+        return opened(store.open(request(newId(), subject), StepOrder.APPROVE_FIRST, WorkflowEvent.SUBMITTED_APPROVE_FIRST,
+                "submitted"));
+    }
+
+    /** {@link #submitted}, then rejected by the approver: the relationship is free for a new request. */
+    private static Operation rejected(Operations store, String subject) {
+        var op = submitted(store, subject);
+        store.apply(op.id(), op.version(), WorkflowEvent.APPROVAL_REJECTED, note("rejected"));
+        return op;
+    }
+
     private static StepNote note(String detail) {
         return StepNote.system(detail);
     }
@@ -88,9 +101,7 @@ public abstract class OperationsContract {
     @Test
     void reapplicationReusesTheRowAndDetachesTheOldOwner() {
         var store = operations();
-        var first = opened(store.open(request(newId(), "carol"), StepOrder.APPROVE_FIRST,
-                WorkflowEvent.SUBMITTED_APPROVE_FIRST, "submitted"));
-        store.apply(first.id(), first.version(), WorkflowEvent.APPROVAL_REJECTED, note("rejected"));
+        var first = rejected(store, "carol");
         var rowBefore = store.binding(SubjectId.of("carol"), TARGET).orElseThrow();
 
         var second = opened(store.open(request(newId(), "carol"), StepOrder.CREATE_FIRST,
@@ -118,8 +129,7 @@ public abstract class OperationsContract {
     @Test
     void applyIsGuardedByTheVersionRead() {
         var store = operations();
-        var op = opened(store.open(request(newId(), "frank"), StepOrder.APPROVE_FIRST,
-                WorkflowEvent.SUBMITTED_APPROVE_FIRST, "submitted"));
+        var op = submitted(store, "frank");
         var sent = store.apply(op.id(), op.version(), WorkflowEvent.APPROVAL_SUBMITTED, note("sent"));
         assertThat(sent.version()).isGreaterThan(op.version());
 
@@ -131,8 +141,7 @@ public abstract class OperationsContract {
     @Test
     void applyRefusesWhatTheTableRefusesAndWritesNothing() {
         var store = operations();
-        var op = opened(store.open(request(newId(), "grace"), StepOrder.APPROVE_FIRST,
-                WorkflowEvent.SUBMITTED_APPROVE_FIRST, "submitted"));
+        var op = submitted(store, "grace");
 
         assertThatThrownBy(() -> store.apply(op.id(), op.version(), WorkflowEvent.DEPLOYED, note("too early")))
                 .isInstanceOf(IllegalTransitionException.class);
@@ -144,8 +153,7 @@ public abstract class OperationsContract {
     @Test
     void applyIfAllowedFlipsOnceAndThenAnswersEmpty() {
         var store = operations();
-        var op = opened(store.open(request(newId(), "heidi"), StepOrder.APPROVE_FIRST,
-                WorkflowEvent.SUBMITTED_APPROVE_FIRST, "submitted"));
+        var op = submitted(store, "heidi");
 
         assertThat(store.applyIfAllowed(op.id(), WorkflowEvent.APPROVAL_SUBMITTED, note("sent"))).isPresent();
         assertThat(store.applyIfAllowed(op.id(), WorkflowEvent.APPROVAL_SUBMITTED, note("sent again"))).isEmpty();
@@ -156,8 +164,7 @@ public abstract class OperationsContract {
     @Test
     void ofRacingApplyIfAllowedCallsExactlyOneFlips() throws Exception {
         var store = operations();
-        var op = opened(store.open(request(newId(), "ivan"), StepOrder.APPROVE_FIRST,
-                WorkflowEvent.SUBMITTED_APPROVE_FIRST, "submitted"));
+        var op = submitted(store, "ivan");
         var start = new CountDownLatch(1);
         var pool = Executors.newFixedThreadPool(4);
         try {
@@ -185,9 +192,7 @@ public abstract class OperationsContract {
     @Test
     void replacedOperationStillTakesStepOnlyEventsButNotBindingEvents() {
         var store = operations();
-        var first = opened(store.open(request(newId(), "judy"), StepOrder.APPROVE_FIRST,
-                WorkflowEvent.SUBMITTED_APPROVE_FIRST, "submitted"));
-        store.apply(first.id(), first.version(), WorkflowEvent.APPROVAL_REJECTED, note("rejected"));
+        var first = rejected(store, "judy");
         opened(store.open(request(newId(), "judy"), StepOrder.APPROVE_FIRST, WorkflowEvent.SUBMITTED_APPROVE_FIRST, "again"));
 
         assertThat(store.applyIfAllowed(first.id(), WorkflowEvent.APPROVAL_GRANTED_CREATE, note("late"))).isEmpty();
@@ -228,8 +233,7 @@ public abstract class OperationsContract {
         var store = operations();
         var ids = new ArrayList<OperationId>();
         for (var i = 0; i < 5; i++) {
-            ids.add(opened(store.open(request(newId(), "page-" + i), StepOrder.APPROVE_FIRST,
-                    WorkflowEvent.SUBMITTED_APPROVE_FIRST, "submitted")).id());
+            ids.add(submitted(store, "page-" + i).id());
         }
         var sent = store.find(ids.get(1)).orElseThrow();
         store.apply(sent.id(), sent.version(), WorkflowEvent.APPROVAL_SUBMITTED, note("sent"));
