@@ -4,14 +4,10 @@ import io.changeflow.application.port.out.AuditLog;
 import io.changeflow.application.port.out.Operations;
 import io.changeflow.domain.operation.Operation;
 import io.changeflow.domain.request.OperationId;
-import io.changeflow.domain.state.BindingStatus;
-import io.changeflow.domain.state.Transitions;
-import io.changeflow.domain.state.WorkflowEvent;
 import java.time.Clock;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.TreeMap;
 import java.util.UUID;
 import java.util.function.Function;
@@ -53,20 +49,5 @@ public final class AuditedOperatorAction {
         parameters.put("result", result.getClass().getSimpleName());
         audit.record(new AuditLog.Entry(action.toLowerCase(Locale.ROOT) + ":" + UUID.randomUUID(), command.operator(),
                 action, id.value(), parameters, clock.instant()));
-    }
-
-    /** The request's binding status as it is now, read again (after a write that lost a race). */
-    public Optional<BindingStatus> bindingNow(OperationId id) {
-        return operations.find(id).flatMap(Operation::binding);
-    }
-
-    /** Whether the table allows {@code event} from the binding status {@code binding}. */
-    public static boolean allowedFrom(WorkflowEvent event, Optional<BindingStatus> binding) {
-        return binding.filter(Transitions.bindingsAllowing(event)::contains).isPresent();
-    }
-
-    /** The binding status now, as a person reads it. */
-    public static String describe(Optional<BindingStatus> binding) {
-        return binding.map(Enum::name).orElse("replaced by a newer request");
     }
 }

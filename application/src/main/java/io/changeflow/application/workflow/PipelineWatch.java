@@ -141,8 +141,13 @@ public final class PipelineWatch {
      * so the watch keeps looking until the head's own pipeline answers (or the polling times out into "pending").
      * One that will not answer by itself (manual, skipped, canceled) proves nothing: never passed.
      */
-    public static PollObservation observation(Optional<Pipeline> latest, String headSha) {
+    public static PollObservation observation(Pipeline latest, String headSha) {
         return HeadPipeline.observation(HeadPipeline.of(latest, headSha == null ? "" : headSha, PipelinePolicy.REQUIRED));
+    }
+
+    /** {@link #observation(Pipeline, String)} of a merge request whose head has no pipeline yet. */
+    public static PollObservation observationWithoutPipeline() {
+        return HeadPipeline.observation(HeadPipeline.withoutPipeline(PipelinePolicy.REQUIRED));
     }
 
     private static Optional<Instant> instant(Step step, String key) {

@@ -54,7 +54,7 @@ class MergeEvidenceTest {
         assertThat(app.gitlab.merges()).isZero();
         assertThat(app.gitlab.mergeCalls()).isZero();
         app.assertState(id, BindingStatus.HANDLE_FAILED, StepStatus.HANDLE_PIPELINE_FAILED);
-        assertThat(NextAction.of(app.op(id).step(), app.op(id).binding())).isEqualTo(Hint.CONTACT_MAINTAINERS);
+        assertThat(NextAction.of(app.op(id).state())).isEqualTo(Hint.CONTACT_MAINTAINERS);
     }
 
     @Test
@@ -102,7 +102,7 @@ class MergeEvidenceTest {
 
         assertThat(app.gitlab.merges()).isZero();
         assertThat(app.op(id).step()).isEqualTo(StepStatus.HANDLE_MERGE_BLOCKED);
-        assertThat(NextAction.of(app.op(id).step(), app.op(id).binding())).isEqualTo(Hint.CONTACT_MAINTAINERS);
+        assertThat(NextAction.of(app.op(id).state())).isEqualTo(Hint.CONTACT_MAINTAINERS);
         assertThat(lastNote(id)).contains("did not run to a result");
     }
 
@@ -208,7 +208,7 @@ class MergeEvidenceTest {
         assertThat(app.gitlab.mergeCalls()).isZero();
         assertThat(app.gitlab.rebases()).isZero();
         app.assertState(id, BindingStatus.HANDLE_FAILED, StepStatus.HANDLE_MERGE_BLOCKED);
-        assertThat(NextAction.of(app.op(id).step(), app.op(id).binding())).isEqualTo(Hint.CONTACT_MAINTAINERS);
+        assertThat(NextAction.of(app.op(id).state())).isEqualTo(Hint.CONTACT_MAINTAINERS);
         assertThat(lastNote(id)).contains("GitLab refuses to merge merge request !" + mr.iid()).contains("re-trigger");
     }
 

@@ -118,7 +118,7 @@ class TargetPipelinePolicyTest {
 
         assertThat(app.gitlab.merges()).isZero();
         assertThat(app.op(id).step()).isEqualTo(StepStatus.CREATE_PIPELINE_FAILED);
-        assertThat(NextAction.of(app.op(id).step(), app.op(id).binding())).isEqualTo(Hint.CONTACT_MAINTAINERS);
+        assertThat(NextAction.of(app.op(id).state())).isEqualTo(Hint.CONTACT_MAINTAINERS);
         assertThat(notes(id)).contains("was canceled").contains("Run it again on GitLab, then re-trigger");
     }
 
@@ -132,7 +132,7 @@ class TargetPipelinePolicyTest {
         assertThat(app.gitlab.merges()).isZero();
         assertThat(app.gitlab.mergeCalls()).isZero();
         app.assertState(id, BindingStatus.CREATE_FAILED, StepStatus.CREATE_PIPELINE_FAILED);
-        assertThat(NextAction.of(app.op(id).step(), app.op(id).binding())).isEqualTo(Hint.CONTACT_MAINTAINERS);
+        assertThat(NextAction.of(app.op(id).state())).isEqualTo(Hint.CONTACT_MAINTAINERS);
         assertThat(notes(id)).contains("did not run to a result").contains("pipeline: required")
                 .contains("pipeline: manual-counts");
     }

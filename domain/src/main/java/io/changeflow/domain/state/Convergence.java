@@ -190,7 +190,7 @@ public final class Convergence {
         if (state.binding().isEmpty() || state.binding().get().isTerminal()) {
             return Optional.empty();
         }
-        if (NextAction.of(state.step(), state.binding()) == Hint.CONTACT_MAINTAINERS) {
+        if (NextAction.of(state) == Hint.CONTACT_MAINTAINERS) {
             var own = byBinding.get(state.binding().get());
             return Optional.of(own != null && own.ownedByPerson() ? own : PERSON);
         }
@@ -218,7 +218,7 @@ public final class Convergence {
         var seen = new LinkedHashSet<WorkflowState>();
         var queue = new ArrayDeque<WorkflowState>();
         for (var event : WorkflowEvent.values()) {
-            if (Transitions.check(Optional.empty(), event) instanceof Transition.Moved moved && seen.add(moved.to())) {
+            if (Transitions.check(event) instanceof Transition.Moved moved && seen.add(moved.to())) {
                 queue.add(moved.to());
             }
         }

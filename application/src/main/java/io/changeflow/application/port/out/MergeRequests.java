@@ -38,14 +38,6 @@ public interface MergeRequests {
                 throw new IllegalArgumentException("a head pipeline comes only with a read that carries it");
             }
         }
-
-        /** A read that does not carry the head pipeline: {@link #headPipeline(RemoteMergeRequest)} reads it. */
-        public RemoteMergeRequest(String project, long iid, MergeRequestState state, String detailedMergeStatus,
-                                  String sha, String sourceBranch, String webUrl, boolean rebaseInProgress,
-                                  Optional<String> mergeError) {
-            this(project, iid, state, detailedMergeStatus, sha, sourceBranch, webUrl, rebaseInProgress, mergeError,
-                    false, Optional.empty());
-        }
     }
 
     /** A file to create or update in one commit. */
