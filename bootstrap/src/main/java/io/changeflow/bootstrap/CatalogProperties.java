@@ -8,6 +8,7 @@ import io.changeflow.domain.request.TargetKey;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Function;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
 /**
@@ -65,7 +66,7 @@ record CatalogProperties(List<Entry> targets) {
 
     /** Fail-safe: a missing value is {@code required}; so is a garbled one, said once in the log. */
     private static PipelinePolicy pipelinePolicy(TargetKey key, String raw) {
-        return orFallback(key, "pipeline policy", raw, PipelinePolicy.named(raw), PipelinePolicy.REQUIRED,
+        return orFallback(key, "pipeline policy", raw, PipelinePolicy::named, PipelinePolicy.REQUIRED,
                 "required, manual-counts, none");
     }
 
@@ -74,17 +75,18 @@ record CatalogProperties(List<Entry> targets) {
      * approved until its end; asking again could only keep access open longer).
      */
     private static RemovalPolicy removalPolicy(TargetKey key, String raw) {
-        return orFallback(key, "removals setting", raw, RemovalPolicy.named(raw), RemovalPolicy.NO_APPROVAL,
+        return orFallback(key, "removals setting", raw, RemovalPolicy::named, RemovalPolicy.NO_APPROVAL,
                 "no-approval, approval");
     }
 
-    private static <E extends Enum<E>> E orFallback(TargetKey key, String setting, String raw, Optional<E> named,
-                                                    E fallback, String choices) {
-        if (named.isEmpty() && raw != null && !raw.isBlank()) {
+    private static <E extends Enum<E>> E orFallback(TargetKey key, String setting, String raw,
+                                                    Function<String, Optional<E>> named, E fallback, String choices) {
+        var parsed = named.apply(raw);
+        if (parsed.isEmpty() && raw != null && !raw.isBlank()) {
             LOG.log(System.Logger.Level.WARNING, () -> "changeflow.catalog: target " + key + " has the unknown " + setting
                     + " '" + raw.strip() + "'; using '" + fallback.name().toLowerCase(java.util.Locale.ROOT).replace('_', '-')
                     + "' (one of: " + choices + ")");
         }
-        return named.orElse(fallback);
+        return parsed.orElse(fallback);
     }
 }

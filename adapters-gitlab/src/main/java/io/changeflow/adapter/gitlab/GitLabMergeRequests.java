@@ -346,7 +346,7 @@ final class GitLabMergeRequests implements MergeRequests {
         return new RemoteMergeRequest(project, mr.getIid() == null ? 0 : mr.getIid(), toState(mr.getState()),
                 mr.getDetailedMergeStatus(), mr.getSha(), mr.getSourceBranch(), mr.getWebUrl(),
                 Boolean.TRUE.equals(mr.getRebaseInProgress()),
-                Optional.ofNullable(mr.getMergeError()).filter(error -> !error.isBlank()));
+                Optional.ofNullable(mr.getMergeError()).filter(error -> !error.isBlank()), false, Optional.empty());
     }
 
     static MergeRequestState toState(String state) {
@@ -374,7 +374,7 @@ final class GitLabMergeRequests implements MergeRequests {
 
     private static RemoteMergeRequest absent(String project, long iid) {
         return new RemoteMergeRequest(project, iid, MergeRequestState.ABSENT, null, null, null, null, false,
-                Optional.empty());
+                Optional.empty(), false, Optional.empty());
     }
 
     private boolean branchExists(String project, String branch) throws GitLabApiException {

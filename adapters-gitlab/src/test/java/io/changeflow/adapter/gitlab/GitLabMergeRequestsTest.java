@@ -19,7 +19,6 @@ import io.changeflow.sandbox.gitlab.PipelineOutcome;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -284,7 +283,7 @@ class GitLabMergeRequestsTest {
         var passed = gitlab.latestPipeline(project, iid).orElseThrow();
         var oldHead = gitlab.get(project, iid).sha();
         assertThat(passed.sha()).isEqualTo(oldHead);
-        assertThat(PipelineWatch.observation(Optional.of(passed), oldHead)).isEqualTo(PollObservation.PASSED);
+        assertThat(PipelineWatch.observation(passed, oldHead)).isEqualTo(PollObservation.PASSED);
 
         // the new head's pipeline takes a minute, so it is certainly still running when read below
         server.gitlab().setTimings(CHECKING, Duration.ofMinutes(1), REBASE);
@@ -292,18 +291,18 @@ class GitLabMergeRequestsTest {
 
         var newHead = gitlab.get(project, iid).sha();
         assertThat(newHead).isNotEqualTo(oldHead);
-        assertThat(PipelineWatch.observation(Optional.of(passed), newHead))
+        assertThat(PipelineWatch.observation(passed, newHead))
                 .as("the passed pipeline speaks for the old head only").isEqualTo(PollObservation.RUNNING);
         var latest = gitlab.latestPipeline(project, iid).orElseThrow();
         assertThat(latest.id()).isGreaterThan(passed.id());
         assertThat(latest.sha()).isEqualTo(newHead);
         assertThat(latest.status()).isEqualTo(PipelineStatus.RUNNING);
-        assertThat(PipelineWatch.observation(Optional.of(latest), newHead)).isEqualTo(PollObservation.RUNNING);
+        assertThat(PipelineWatch.observation(latest, newHead)).isEqualTo(PollObservation.RUNNING);
 
         server.gitlab().forcePipeline(project, iid, PipelineOutcome.SUCCESS);
         var finished = gitlab.latestPipeline(project, iid).orElseThrow();
         assertThat(finished.id()).isEqualTo(latest.id());
-        assertThat(PipelineWatch.observation(Optional.of(finished), gitlab.get(project, iid).sha()))
+        assertThat(PipelineWatch.observation(finished, gitlab.get(project, iid).sha()))
                 .isEqualTo(PollObservation.PASSED);
     }
 

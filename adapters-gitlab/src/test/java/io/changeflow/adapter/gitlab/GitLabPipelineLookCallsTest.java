@@ -13,6 +13,7 @@ import io.changeflow.sandbox.gitlab.PipelineOutcome;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -92,7 +93,8 @@ class GitLabPipelineLookCallsTest {
         assertThat(remote.headPipeline().orElseThrow().ranFor(remote.sha())).isTrue();
         assertThat(gitlab.get(project, mr.iid())).as("the same read without the pipeline").isEqualTo(
                 new MergeRequests.RemoteMergeRequest(remote.project(), remote.iid(), remote.state(), remote.detailedMergeStatus(),
-                        remote.sha(), remote.sourceBranch(), remote.webUrl(), remote.rebaseInProgress(), remote.mergeError()));
+                        remote.sha(), remote.sourceBranch(), remote.webUrl(), remote.rebaseInProgress(), remote.mergeError(),
+                        false, Optional.empty()));
         assertThat(gitlab.findBySourceBranch(project, BRANCH).orElseThrow().headPipelineRead())
                 .as("a list answer carries no head_pipeline").isFalse();
     }

@@ -172,7 +172,7 @@ class GitLabResponseShapeTest {
         assertThat(gitlab.get(DOCUMENTED_PROJECT, 133)).isEqualTo(new RemoteMergeRequest(DOCUMENTED_PROJECT, 133,
                 MergeRequestState.OPENED, "mergeable", "8888888888888888888888888888888888888888",
                 "changeflow/op-6f1c7e52", "https://gitlab.example.com/platform/access-config/-/merge_requests/133",
-                false, Optional.empty()));
+                false, Optional.empty(), false, Optional.empty()));
         assertThat(gitlab.approvedBy(DOCUMENTED_PROJECT, 133)).containsExactly("approval-bot-1", "approval-bot-2");
         assertThat(gitlab.latestPipeline(DOCUMENTED_PROJECT, 133)).contains(
                 new Pipeline(1287133, "959e04d7c7a30600c894bd3c0cd0e1ce7f42c11d", PipelineStatus.RUNNING));

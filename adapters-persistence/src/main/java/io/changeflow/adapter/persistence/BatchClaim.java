@@ -22,7 +22,6 @@ import io.changeflow.domain.state.Transitions;
 import io.changeflow.domain.state.WorkflowEvent;
 import java.util.ArrayList;
 import java.util.Objects;
-import java.util.Optional;
 import org.jooq.DSLContext;
 
 /**
@@ -117,7 +116,7 @@ final class BatchClaim {
             }
         }
         for (var chunk : chunks(dropped)) {
-            requireRows(deleteRequests(ctx, chunk, Optional.empty()), chunk.size(), "dropping requests that no longer wait");
+            requireRows(deleteRequests(ctx, chunk), chunk.size(), "dropping requests that no longer wait");
             insertMembership(ctx, batchId, chunk, DROPPED);
         }
         if (eligible.isEmpty()) {
@@ -133,8 +132,8 @@ final class BatchClaim {
                     .execute(), chunk.size(), "claim of batch " + batchId);
             insertMembership(ctx, batchId, chunk, CLAIMED);
         }
-        MemberMoves.move(ctx, WorkflowEvent.BATCH_CLAIMED, eligible.stream().map(Waiting::operationId).toList(), states,
-                new StepNote(CLAIM_NOTE + batchId, "system"), Optional.of(batchId));
+        MemberMoves.claim(ctx, eligible.stream().map(Waiting::operationId).toList(), states,
+                new StepNote(CLAIM_NOTE + batchId, "system"), batchId);
         if (depth != 0) {
             ctx.update(MERGE_BATCH).set(MERGE_BATCH.DEPTH, depth).where(MERGE_BATCH.ID.eq(batchId)).execute();
         }

@@ -7,7 +7,6 @@ import static io.changeflow.adapter.persistence.jooq.Tables.MERGE_BATCH_REQUEST;
 import io.changeflow.domain.state.BatchStatus;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import org.jooq.Condition;
 import org.jooq.DSLContext;
 
@@ -56,26 +55,29 @@ final class BatchRows {
                 .fetch(r -> new Waiting(r.value1(), r.value2()));
     }
 
+    /** Deletes waiting-set rows by primary key only, still waiting (no batch holds them): see below. */
+    static int deleteRequests(DSLContext ctx, List<Waiting> rows) {
+        return deleteRequests(ctx, rows, " AND r.batch_id IS NULL", List.of());
+    }
+
     /**
-     * Deletes waiting-set rows by primary key only, still held by {@code batchId} (empty: still
-     * waiting). The multi-table form is the one DELETE both MySQL and MariaDB accept an index hint in:
+     * Deletes waiting-set rows by primary key only, still held by {@code batchId}. The multi-table form is the one DELETE both MySQL and MariaDB accept an index hint in:
      * on a small table the optimizer would rather scan it whole for a long IN list, and a scanning
      * DELETE locks every row and gap it passes, which would block admissions (I3) until commit.
      */
-    static int deleteRequests(DSLContext ctx, List<Waiting> rows, Optional<Long> batchId) {
+    static int deleteRequests(DSLContext ctx, List<Waiting> rows, long batchId) {
+        return deleteRequests(ctx, rows, " AND r.batch_id = ?", List.of(batchId));
+    }
+
+    private static int deleteRequests(DSLContext ctx, List<Waiting> rows, String heldBy, List<Object> heldByBindings) {
         var sql = new StringBuilder("DELETE r FROM merge_batch_request AS r FORCE INDEX (PRIMARY) WHERE r.id IN (");
         var bindings = new ArrayList<Object>(rows.size() + 1);
         for (var i = 0; i < rows.size(); i++) {
             sql.append(i == 0 ? "?" : ", ?");
             bindings.add(rows.get(i).requestId());
         }
-        sql.append(')');
-        if (batchId.isPresent()) {
-            sql.append(" AND r.batch_id = ?");
-            bindings.add(batchId.get());
-        } else {
-            sql.append(" AND r.batch_id IS NULL");
-        }
+        sql.append(')').append(heldBy);
+        bindings.addAll(heldByBindings);
         return ctx.execute(sql.toString(), bindings.toArray());
     }
 

@@ -31,7 +31,6 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import org.jooq.DSLContext;
 
 /**
@@ -81,7 +80,7 @@ final class BatchSettlement {
             var claimed = claimedRows(ctx, batchId);
             var settlement = Settling.of(batchId, claimed, resolution);
             var states = MemberMoves.readStates(ctx, claimed.stream().map(Waiting::operationId).toList());
-            settlement.events().forEach((event, ids) -> MemberMoves.move(ctx, event, ids, states, note, Optional.empty()));
+            settlement.events().forEach((event, ids) -> MemberMoves.move(ctx, event, ids, states, note));
             for (var group : settlement.requeued()) {
                 for (var chunk : chunks(group.rows())) {
                     var update = ctx.update(MERGE_BATCH_REQUEST.forceIndex("PRIMARY"))
@@ -113,7 +112,7 @@ final class BatchSettlement {
         return GapLockFree.transactionResult(dsl, ctx -> {
             guardedStatus(ctx, batchId, BatchStatus.RUNNING, BatchStatus.BLOCKED, note.detail());
             var ids = claimedRows(ctx, batchId).stream().map(Waiting::operationId).toList();
-            MemberMoves.move(ctx, WorkflowEvent.BATCH_BLOCKED, ids, MemberMoves.readStates(ctx, ids), note, Optional.empty());
+            MemberMoves.move(ctx, WorkflowEvent.BATCH_BLOCKED, ids, MemberMoves.readStates(ctx, ids), note);
             return findIn(ctx, batchId).orElseThrow();
         });
     }
@@ -121,7 +120,7 @@ final class BatchSettlement {
     /** Deletes the waiting-set rows of members that leave batch {@code batchId} and records them RELEASED. */
     private static void release(DSLContext ctx, long batchId, List<Waiting> released) {
         for (var chunk : chunks(released)) {
-            requireRows(deleteRequests(ctx, chunk, Optional.of(batchId)), chunk.size(),
+            requireRows(deleteRequests(ctx, chunk, batchId), chunk.size(),
                     "releasing members of batch " + batchId);
             insertMembership(ctx, batchId, chunk, RELEASED);
         }

@@ -11,11 +11,9 @@ import static io.changeflow.adapter.persistence.Sql.requireOneRow;
 import static io.changeflow.adapter.persistence.Sql.truncate;
 import static io.changeflow.adapter.persistence.TransitionWrites.lockBinding;
 import static io.changeflow.adapter.persistence.TransitionWrites.lockOperation;
-import static io.changeflow.adapter.persistence.TransitionWrites.stateOf;
 import static io.changeflow.adapter.persistence.jooq.Tables.BINDING;
 import static io.changeflow.adapter.persistence.jooq.Tables.OPERATION;
 
-import io.changeflow.adapter.persistence.jooq.tables.records.BindingRecord;
 import io.changeflow.adapter.persistence.jooq.tables.records.OperationRecord;
 import io.changeflow.application.port.out.Operations.OpenResult;
 import io.changeflow.application.port.out.Operations.StepNote;
@@ -49,7 +47,7 @@ final class GrantLifecycleWrites {
         var row = lockBinding(ctx, read.operationId().value())
                 .filter(b -> b.getStatus().equals(read.status().name()) && b.getVersion() == read.version())
                 .orElseThrow(() -> new PreemptedException(read.subject() + "/" + read.target() + " changed since it was read"));
-        var moved = switch (Transitions.check(stateOf(owner, Optional.of(row)), event)) {
+        var moved = switch (Transitions.check(new TransitionWrites.Locked(owner, Optional.of(row)).state(), event)) {
             case Transition.Moved m -> m;
             case Transition.Refused refused -> {
                 insertBindingHistory(ctx, row.getSubjectId(), row.getTargetKey(), id.value(), event, "BLOCKED",
@@ -132,18 +130,19 @@ final class GrantLifecycleWrites {
      * renewal's write just made), the grant moves by RENEWAL_FELL_THROUGH (VALIDATED again, so its own expiry is
      * watched), and the renewal is detached. Nothing happens when the grant is no longer a replaced grant in effect.
      */
-    static void renewalFellThrough(DSLContext ctx, OperationRecord renewal, Optional<OperationRecord> renewed,
-                                   Optional<BindingRecord> binding, Transition.Moved moved, StepNote note) {
+    static void renewalFellThrough(DSLContext ctx, TransitionWrites.Locked renewing, OperationRecord grant,
+                                   Transition.Moved moved, StepNote note) {
+        var renewal = renewing.op();
         var ended = moved.binding().filter(b -> b == BindingStatus.REJECTED || b == BindingStatus.CLOSED);
-        if (renewed.isEmpty() || binding.isEmpty() || ended.isEmpty() || !moved.bindingChanged()) {
+        if (renewing.binding().isEmpty() || ended.isEmpty() || !moved.bindingChanged()) {
             return;
         }
-        var grant = renewed.get();
-        var back = Transitions.check(stateOf(grant, Optional.empty()), WorkflowEvent.RENEWAL_FELL_THROUGH);
+        var back = Transitions.check(new TransitionWrites.Locked(grant, Optional.empty()).state(),
+                WorkflowEvent.RENEWAL_FELL_THROUGH);
         if (!(back instanceof Transition.Moved restored)) {
             return;
         }
-        var row = binding.get();
+        var row = renewing.binding().get();
         var detail = "The renewal " + renewal.getId() + " ended without effect; this grant is in effect again until its expiry.";
         requireOneRow(ctx.update(BINDING)
                 .set(BINDING.OPERATION_ID, grant.getId())

@@ -10,8 +10,10 @@ import static io.changeflow.adapter.persistence.jooq.Tables.OPERATION;
 import static io.changeflow.adapter.persistence.jooq.Tables.OPERATION_HISTORY;
 import static org.jooq.impl.DSL.row;
 
+import io.changeflow.adapter.persistence.jooq.tables.records.OperationRecord;
 import io.changeflow.application.port.out.Operations.StepNote;
 import io.changeflow.domain.PreemptedException;
+import io.changeflow.domain.state.ChangeKind;
 import io.changeflow.domain.state.Transition;
 import io.changeflow.domain.state.Transitions;
 import io.changeflow.domain.state.WorkflowEvent;
@@ -21,9 +23,11 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.UnaryOperator;
 import org.jooq.DSLContext;
 import org.jooq.Row2;
 import org.jooq.Row3;
+import org.jooq.UpdateSetMoreStep;
 
 /**
  * A batch's members read and moved together through the transition table, both layers, in chunks of
@@ -39,7 +43,7 @@ final class MemberMoves {
                        String target) {
         WorkflowState workflowState() {
             return new WorkflowState(OperationRows.step(step),
-                    Optional.ofNullable(bindingStatus).map(OperationRows::status));
+                    Optional.ofNullable(bindingStatus).map(OperationRows::status), ChangeKind.GRANT);
         }
     }
 
@@ -63,11 +67,22 @@ final class MemberMoves {
      * Applies {@code event} to every member through the transition table, both layers, each row pinned to
      * the version (and binding status) read: one {@code UPDATE operation} and one {@code UPDATE binding}
      * per chunk of 1000 (operation first, binding second, as everywhere), row counts checked, and one
-     * multi-row insert each into the two history tables. {@code claimedBy}: the batch a claim assigns;
-     * BATCH_REQUEUED clears the assignment (as a single write of it does), other events keep it.
+     * multi-row insert each into the two history tables. BATCH_REQUEUED clears the batch assignment (as a single write
+     * of it does), other events keep it.
      */
     static void move(DSLContext ctx, WorkflowEvent event, List<String> ids, Map<String, MemberState> states,
-                     StepNote note, Optional<Long> claimedBy) {
+                     StepNote note) {
+        move(ctx, event, ids, states, note,
+                update -> Transitions.leavesBatch(event) ? update.set(OPERATION.BATCH_ID, (Long) null) : update);
+    }
+
+    /** {@link #move} of BATCH_CLAIMED, which assigns the members to the claiming batch {@code batchId}. */
+    static void claim(DSLContext ctx, List<String> ids, Map<String, MemberState> states, StepNote note, long batchId) {
+        move(ctx, WorkflowEvent.BATCH_CLAIMED, ids, states, note, update -> update.set(OPERATION.BATCH_ID, batchId));
+    }
+
+    private static void move(DSLContext ctx, WorkflowEvent event, List<String> ids, Map<String, MemberState> states,
+                             StepNote note, UnaryOperator<UpdateSetMoreStep<OperationRecord>> batchAssignment) {
         if (ids.isEmpty()) {
             return;
         }
@@ -102,11 +117,7 @@ final class MemberMoves {
                     .set(OPERATION.VERSION, OPERATION.VERSION.plus(1))
                     .set(OPERATION.DETAIL, detail)
                     .set(OPERATION.UPDATED_AT, now());
-            if (claimedBy.isPresent()) {
-                update = update.set(OPERATION.BATCH_ID, claimedBy.get());
-            } else if (Transitions.leavesBatch(event)) {
-                update = update.set(OPERATION.BATCH_ID, (Long) null);
-            }
+            update = batchAssignment.apply(update);
             requireRows(update.where(OPERATION.ID.in(chunk))
                     .and(row(OPERATION.ID, OPERATION.VERSION).in(operationVersions))
                     .execute(), chunk.size(), "operations of the batch (" + event + ")");

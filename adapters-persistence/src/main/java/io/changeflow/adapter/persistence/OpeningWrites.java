@@ -77,8 +77,8 @@ final class OpeningWrites {
         var row = existing.map(r -> r.into(BINDING));
         var from = existing.map(r -> new WorkflowState(step(r.get(OPERATION.STEP)), Optional.of(status(r.get(BINDING.STATUS))),
                 kind(r.get(OPERATION.CHANGE_KIND))));
-        var check = Transitions.check(from, event);
-        if (check instanceof Transition.Moved && row.isPresent() && toBinding(row.get()).inEffectUntil(request.expiresAt())) {
+        var check = from.map(state -> Transitions.check(state, event)).orElseGet(() -> Transitions.check(event));
+        if (check instanceof Transition.Moved && row.isPresent() && toBinding(row.get()).alreadyInEffectFor(request)) {
             // the same grant again is no change (ALREADY_IN_EFFECT); another expiry is a renewal (issue 18)
             check = new Transition.Refused(event, from, "already in effect until the same expiry");
         }

@@ -1,6 +1,5 @@
 package io.changeflow.adapter.persistence;
 
-import static io.changeflow.adapter.persistence.TransitionWrites.stateOf;
 import static io.changeflow.adapter.persistence.Sql.chunks;
 import static io.changeflow.adapter.persistence.Sql.now;
 import static io.changeflow.adapter.persistence.Sql.requireRows;
@@ -82,7 +81,7 @@ final class PinnedWrites {
                 continue; // gone, or moved on since it was read
             }
             var binding = Optional.ofNullable(bindings.get(op.getId()));
-            if (!(Transitions.check(stateOf(op, binding), event) instanceof Transition.Moved moved)) {
+            if (!(Transitions.check(new TransitionWrites.Locked(op, binding).state(), event) instanceof Transition.Moved moved)) {
                 continue; // not allowed where it is now
             }
             if (moved.bindingChanged() && moved.binding().filter(SIDE_WRITES::contains).isPresent()) {

@@ -37,6 +37,14 @@ import org.jooq.DSLContext;
  */
 final class TransitionWrites {
 
+    /** An operation's row and, while it owns one, its binding row, both locked: the state a write pins. */
+    record Locked(OperationRecord op, Optional<BindingRecord> binding) {
+
+        WorkflowState state() {
+            return new WorkflowState(step(op.getStep()), binding.map(b -> status(b.getStatus())), kind(op.getChangeKind()));
+        }
+    }
+
     private TransitionWrites() {
     }
 
@@ -51,10 +59,10 @@ final class TransitionWrites {
                         + expectedVersion);
             }
             var renewed = GrantLifecycleWrites.lockRenewed(ctx, op);
-            var binding = lockBinding(ctx, id.value());
-            var moved = Transitions.require(stateOf(op, binding), event);
-            write(ctx, op, binding, moved, note);
-            GrantLifecycleWrites.renewalFellThrough(ctx, op, renewed, binding, moved, note);
+            var locked = new Locked(op, lockBinding(ctx, id.value()));
+            var moved = Transitions.require(locked.state(), event);
+            write(ctx, locked, moved, note);
+            renewed.ifPresent(grant -> GrantLifecycleWrites.renewalFellThrough(ctx, locked, grant, moved, note));
             return findIn(ctx, id.value()).orElseThrow();
         });
     }
@@ -67,13 +75,13 @@ final class TransitionWrites {
                 return Optional.<Operation>empty();
             }
             var renewed = GrantLifecycleWrites.lockRenewed(ctx, op.get());
-            var binding = lockBinding(ctx, id.value());
-            var state = stateOf(op.get(), binding);
+            var locked = new Locked(op.get(), lockBinding(ctx, id.value()));
+            var state = locked.state();
             if (!(Transitions.check(state, event) instanceof Transition.Moved moved) || moved.to().equals(state)) {
                 return Optional.<Operation>empty();
             }
-            write(ctx, op.get(), binding, moved, note);
-            GrantLifecycleWrites.renewalFellThrough(ctx, op.get(), renewed, binding, moved, note);
+            write(ctx, locked, moved, note);
+            renewed.ifPresent(grant -> GrantLifecycleWrites.renewalFellThrough(ctx, locked, grant, moved, note));
             return findIn(ctx, id.value());
         });
     }
@@ -86,12 +94,9 @@ final class TransitionWrites {
         return ctx.selectFrom(BINDING).where(BINDING.OPERATION_ID.eq(operationId)).forUpdate().fetchOptional();
     }
 
-    static WorkflowState stateOf(OperationRecord op, Optional<BindingRecord> binding) {
-        return new WorkflowState(step(op.getStep()), binding.map(b -> status(b.getStatus())), kind(op.getChangeKind()));
-    }
-
-    private static void write(DSLContext ctx, OperationRecord op, Optional<BindingRecord> binding, Transition.Moved moved,
-                              StepNote note) {
+    private static void write(DSLContext ctx, Locked locked, Transition.Moved moved, StepNote note) {
+        var op = locked.op();
+        var binding = locked.binding();
         var id = op.getId();
         var update = ctx.update(OPERATION)
                 .set(OPERATION.STEP, moved.step().code())

@@ -19,7 +19,6 @@ import io.changeflow.domain.state.BindingStatus;
 import io.changeflow.domain.state.StepStatus;
 import io.changeflow.domain.state.Transitions;
 import io.changeflow.domain.state.WorkflowEvent;
-import io.changeflow.domain.state.WorkflowState;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.LocalDateTime;
@@ -153,12 +152,11 @@ class ReconcileCostTest {
      * exact matching), written in bulk.
      */
     private static List<OperationId> lostReports(DSLContext dsl, int count) {
-        Optional<WorkflowState> walked = Optional.empty();
-        for (var event : List.of(WorkflowEvent.SUBMITTED_APPROVE_FIRST, WorkflowEvent.APPROVAL_SUBMITTED,
-                WorkflowEvent.APPROVAL_GRANTED_MERGE, WorkflowEvent.HANDLE_STARTED, WorkflowEvent.MERGED)) {
-            walked = Optional.of(Transitions.require(walked, event).to());
+        var state = Transitions.require(WorkflowEvent.SUBMITTED_APPROVE_FIRST).to();
+        for (var event : List.of(WorkflowEvent.APPROVAL_SUBMITTED, WorkflowEvent.APPROVAL_GRANTED_MERGE,
+                WorkflowEvent.HANDLE_STARTED, WorkflowEvent.MERGED)) {
+            state = Transitions.require(state, event).to();
         }
-        var state = walked.orElseThrow();
         assertThat(state.binding()).contains(BindingStatus.MERGED);
         var project = Fixtures.unique("group/reconcile");
         var written = DSL.field("(CURRENT_TIMESTAMP(3) - INTERVAL 60 MINUTE)", SQLDataType.LOCALDATETIME(3));

@@ -160,7 +160,8 @@ public final class MergeBatch implements StepBody {
         var files = new ArrayList<FileChange>();
         for (var file : ready.files()) {
             var target = file.target();
-            var onBranch = GrantFile.parse(target.key(), mergeRequests.readFile(project, branch, target.filePath()));
+            var onBranch = GrantFile.parse(target.key(),
+                    mergeRequests.readFile(project, branch, target.filePath()).orElse(""));
             if (!file.doneIn(onBranch)) {
                 // on the branch's own content: see CreateMergeRequest (a merge landing meanwhile is never undone)
                 var content = onBranch.with(file.grants()).without(file.removed()).render();

@@ -111,7 +111,8 @@ public final class CreateMergeRequest extends RequestStepBody {
         var base = mergeRequests.defaultBranch(project);
         mergeRequests.createBranch(project, branch, base);
         var grant = Grant.of(op.request());
-        var onBranch = GrantFile.parse(target.key(), mergeRequests.readFile(project, branch, target.filePath()));
+        var onBranch = GrantFile.parse(target.key(),
+                mergeRequests.readFile(project, branch, target.filePath()).orElse(""));
         if (!onBranch.grantOf(op.subject()).equals(Optional.of(grant))) {
             // Generated on the branch's own content (what the commit is based on), never on a fresh read of the
             // target branch: a merge landing in between would otherwise be undone by this commit.

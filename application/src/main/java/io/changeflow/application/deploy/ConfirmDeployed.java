@@ -4,7 +4,7 @@ import io.changeflow.application.port.out.AuditLog;
 import io.changeflow.application.port.out.Operations;
 import io.changeflow.application.port.out.Operations.StepNote;
 import io.changeflow.application.reconcile.MarkDeployed;
-import io.changeflow.application.workflow.AuditedOperatorAction;
+import io.changeflow.domain.operation.Operation;
 import io.changeflow.domain.request.OperationId;
 import io.changeflow.domain.state.BindingStatus;
 import io.changeflow.domain.state.Transitions;
@@ -43,16 +43,19 @@ public final class ConfirmDeployed {
     }
 
     private final MarkDeployed markDeployed;
-    private final AuditedOperatorAction action;
+    private final DeployAction action;
 
     public ConfirmDeployed(Operations operations, MarkDeployed markDeployed, AuditLog audit, Clock clock) {
         this.markDeployed = markDeployed;
-        this.action = new AuditedOperatorAction(operations, audit, clock, ACTION);
+        this.action = new DeployAction(WorkflowEvent.DEPLOYED, ACTION, operations, audit, clock);
     }
 
-    /** Whether an operator may confirm the request in its current state (offered by the console). */
-    public static boolean allowedFrom(Optional<BindingStatus> binding) {
-        return AuditedOperatorAction.allowedFrom(WorkflowEvent.DEPLOYED, binding);
+    /**
+     * Whether an operator may confirm a request whose binding status is {@code status} (offered by the console); a
+     * request replaced by a newer one (no binding status) may not.
+     */
+    public static boolean allowedFrom(BindingStatus status) {
+        return DeployAction.allowedFrom(WorkflowEvent.DEPLOYED, status);
     }
 
     public Result confirm(DeployActionCommand command) {
@@ -62,21 +65,20 @@ public final class ConfirmDeployed {
             if (op.binding().equals(Optional.of(inEffect))) {
                 return new Result.AlreadyInEffect();
             }
-            if (!allowedFrom(op.binding())) {
+            if (!action.allows(op)) {
                 return new Result.NotAllowed("Only a merged request can be confirmed in effect; this one is "
-                        + AuditedOperatorAction.describe(op.binding()) + ".");
+                        + DeployAction.describe(op) + ".");
             }
             var note = new StepNote("In effect: confirmed by an operator.", command.operator());
             // pinned to the version the decision was made on: a request that moved on meanwhile is not overwritten
             return markDeployed.markDeployed(op, note).isPresent() ? new Result.Confirmed(op.id(), inEffect)
-                    : afterLostRace(op.id(), inEffect);
+                    : afterLostRace(op, inEffect);
         });
     }
 
     /** The flip did not happen here: someone else got there first, or it moved out of the merged states. */
-    private Result afterLostRace(OperationId id, BindingStatus inEffect) {
-        var now = action.bindingNow(id);
-        return now.equals(Optional.of(inEffect))
+    private Result afterLostRace(Operation op, BindingStatus inEffect) {
+        return action.now(op).binding().equals(Optional.of(inEffect))
                 ? new Result.AlreadyInEffect()
                 : new Result.NotAllowed("The request changed meanwhile; look at it again.");
     }

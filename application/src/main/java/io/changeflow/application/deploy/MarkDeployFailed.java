@@ -3,9 +3,9 @@ package io.changeflow.application.deploy;
 import io.changeflow.application.port.out.AuditLog;
 import io.changeflow.application.port.out.Operations;
 import io.changeflow.application.port.out.Operations.StepNote;
-import io.changeflow.application.workflow.AuditedOperatorAction;
 import io.changeflow.application.workflow.StateChanges;
 import io.changeflow.domain.PreemptedException;
+import io.changeflow.domain.operation.Operation;
 import io.changeflow.domain.request.OperationId;
 import io.changeflow.domain.state.BindingStatus;
 import io.changeflow.domain.state.IllegalTransitionException;
@@ -40,42 +40,45 @@ public final class MarkDeployFailed {
     }
 
     private final StateChanges changes;
-    private final AuditedOperatorAction action;
+    private final DeployAction action;
 
     public MarkDeployFailed(Operations operations, StateChanges changes, AuditLog audit, Clock clock) {
         this.changes = changes;
-        this.action = new AuditedOperatorAction(operations, audit, clock, ACTION);
+        this.action = new DeployAction(WorkflowEvent.DEPLOY_MARKED_FAILED, ACTION, operations, audit, clock);
     }
 
-    /** Whether an operator may mark the request's deploy failed in its current state (offered by the console). */
-    public static boolean allowedFrom(Optional<BindingStatus> binding) {
-        return AuditedOperatorAction.allowedFrom(WorkflowEvent.DEPLOY_MARKED_FAILED, binding);
+    /**
+     * Whether an operator may mark the deploy failed of a request whose binding status is {@code status} (offered by
+     * the console); a request replaced by a newer one (no binding status) may not.
+     */
+    public static boolean allowedFrom(BindingStatus status) {
+        return DeployAction.allowedFrom(WorkflowEvent.DEPLOY_MARKED_FAILED, status);
     }
 
     public Result mark(DeployActionCommand command) {
         return action.run(command, Result.NotFound::new, op -> {
-            if (!allowedFrom(op.binding())) {
-                return notAllowed(op.binding());
+            if (!action.allows(op)) {
+                return notAllowed(op);
             }
             var note = new StepNote("Deploy failed: marked by an operator; the change is not live.", command.operator());
             try {
                 // pinned to the version the decision was made on: a request that moved on meanwhile is not overwritten
                 return new Result.Marked(changes.apply(op, WorkflowEvent.DEPLOY_MARKED_FAILED, note).id());
             } catch (PreemptedException | IllegalTransitionException movedOn) {
-                var now = action.bindingNow(op.id());
-                return allowedFrom(now) && !now.equals(Optional.of(BindingStatus.DEPLOY_FAILED))
-                        ? new Result.NotAllowed("The request changed meanwhile (it is " + AuditedOperatorAction.describe(now)
+                var now = action.now(op);
+                return action.allows(now) && !now.binding().equals(Optional.of(BindingStatus.DEPLOY_FAILED))
+                        ? new Result.NotAllowed("The request changed meanwhile (it is " + DeployAction.describe(now)
                                 + " now); look at it again.")
                         : notAllowed(now);
             }
         });
     }
 
-    private static Result notAllowed(Optional<BindingStatus> binding) {
-        if (binding.equals(Optional.of(BindingStatus.DEPLOY_FAILED))) {
+    private static Result notAllowed(Operation op) {
+        if (op.binding().equals(Optional.of(BindingStatus.DEPLOY_FAILED))) {
             return new Result.AlreadyFailed();
         }
         return new Result.NotAllowed("Only a merged request that is not confirmed in effect can be marked failed; this one is "
-                + AuditedOperatorAction.describe(binding) + ".");
+                + DeployAction.describe(op) + ".");
     }
 }

@@ -65,7 +65,8 @@ public record RequestView(OperationId operationId, TargetKey targetKey, SubjectI
 
     /** The full view of a grant or renewal, with the timeline from the operation's history. */
     public static RequestView of(Operation op, List<HistoryEntry> history) {
-        return view(op, timelineOf(history), RemovalStory.of(op));
+        var view = view(op, timelineOf(history));
+        return RemovalStory.of(op).map(view::withRemoval).orElse(view);
     }
 
     /**
@@ -73,7 +74,8 @@ public record RequestView(OperationId operationId, TargetKey targetKey, SubjectI
      * it removes (as read now), which tells a give-up from a revocation ({@link RemovalStory}).
      */
     public static RequestView of(Operation op, List<HistoryEntry> history, Operation previousGrant) {
-        return view(op, timelineOf(history), RemovalStory.of(op, previousGrant));
+        var view = view(op, timelineOf(history));
+        return RemovalStory.of(op, previousGrant).map(view::withRemoval).orElse(view);
     }
 
     /** The full view; for a removal the grant it removes is read from {@code operations} (one read). */
@@ -88,13 +90,20 @@ public record RequestView(OperationId operationId, TargetKey targetKey, SubjectI
 
     /** The list view, without the timeline and the removal's story. */
     public static RequestView summaryOf(Operation op) {
-        return view(op, List.of(), Optional.empty());
+        return view(op, List.of());
     }
 
-    private static RequestView view(Operation op, List<TimelineEntry> timeline, Optional<RemovalStory> removal) {
+    /** The view without the removal's story. */
+    private static RequestView view(Operation op, List<TimelineEntry> timeline) {
         return new RequestView(op.id(), op.target(), op.subject(), op.requester(), op.reason(), op.expiresAt(),
                 op.order(), op.binding(), op.step(), op.step().code(), op.hint(), op.detail(), op.mergeRequest(),
                 op.batchId(), timeline, op.createdAt(), op.updatedAt(), Optional.empty(), RequestKind.of(op),
-                op.removes(), removal);
+                op.removes(), Optional.empty());
+    }
+
+    private RequestView withRemoval(RemovalStory removal) {
+        return new RequestView(operationId, targetKey, subjectId, requester, reason, expiresAt, stepOrder, status, step,
+                stepCode, hint, detail, mergeRequest, batchId, timeline, createdAt, updatedAt, waiting, kind,
+                previousGrant, Optional.of(removal));
     }
 }

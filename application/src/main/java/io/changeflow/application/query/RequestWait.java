@@ -52,8 +52,8 @@ public record RequestWait(WaitingFor waitingFor, Instant since, Optional<Instant
         return new RequestWait(waitingFor, since, Optional.of(deadline), nextAttemptAt, checkedEvery, failing);
     }
 
-    RequestWait next(Optional<Instant> nextAttemptAt) {
-        return new RequestWait(waitingFor, since, deadline, nextAttemptAt, checkedEvery, failing);
+    RequestWait next(Instant nextAttemptAt) {
+        return new RequestWait(waitingFor, since, deadline, Optional.of(nextAttemptAt), checkedEvery, failing);
     }
 
     RequestWait every(Duration checkedEvery) {

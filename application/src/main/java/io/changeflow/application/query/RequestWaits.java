@@ -17,8 +17,10 @@ import io.changeflow.domain.state.BindingStatus;
 import io.changeflow.domain.state.Convergence.Deadline;
 import io.changeflow.domain.state.StepStatus;
 import java.lang.System.Logger.Level;
+import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.BiFunction;
 
 /**
  * Works out a request's {@link RequestWait}: who acts next, since when and until when, from its state, its
@@ -51,22 +53,26 @@ public final class RequestWaits {
         }
         var scheduled = scheduledStep(op);
         var due = scheduled.map(Scheduled::due);
+        BiFunction<WaitingFor, Instant, RequestWait> looked = (waitingFor, since) -> {
+            var wait = RequestWait.on(waitingFor, since);
+            return due.map(wait::next).orElse(wait);
+        };
         if (status.isFailed()) {
             var stretch = RetryTransientFailures.stretchOf(history);
             var since = stretch.map(RetryTransientFailures.Stretch::since).orElse(op.updatedAt());
-            return Optional.of(RequestWait.on(WaitingFor.SERVICE, since).until(since.plus(policy.transientDeadline()))
-                    .next(due).failing("service"));
+            return Optional.of(looked.apply(WaitingFor.SERVICE, since).until(since.plus(policy.transientDeadline()))
+                    .failing("service"));
         }
         var retrying = scheduled.flatMap(s -> StepSafetyNet.retrying(s.step()));
         if (retrying.isPresent()) {
             var since = retrying.get().since();
-            return Optional.of(RequestWait.on(WaitingFor.SERVICE, since).until(since.plus(policy.transientDeadline()))
-                    .next(due).failing(retrying.get().system()));
+            return Optional.of(looked.apply(WaitingFor.SERVICE, since).until(since.plus(policy.transientDeadline()))
+                    .failing(retrying.get().system()));
         }
         if (NextAction.PENDING.contains(op.step()) && op.step() != StepStatus.BATCH_PENDING) {
             var since = scheduled.flatMap(s -> PipelineWatch.pendingSince(s.step())).orElse(op.updatedAt());
-            return Optional.of(RequestWait.on(WaitingFor.PIPELINE, since).until(since.plus(policy.pendingGiveUpAfter()))
-                    .next(due).every(policy.pendingRecheck()));
+            return Optional.of(looked.apply(WaitingFor.PIPELINE, since).until(since.plus(policy.pendingGiveUpAfter()))
+                    .every(policy.pendingRecheck()));
         }
         return Optional.of(switch (status) {
             case APPROVAL_SENT -> RequestWait.on(WaitingFor.APPROVER, op.updatedAt())
@@ -78,10 +84,10 @@ public final class RequestWaits {
                     op.updatedAt());
             case MR_CREATING -> op.step() == StepStatus.CREATE_MR_OPENED
                     // the pipeline is watched until its timeout, then while pending until the pending deadline
-                    ? RequestWait.on(WaitingFor.PIPELINE, op.updatedAt()).next(due).until(op.updatedAt()
+                    ? looked.apply(WaitingFor.PIPELINE, op.updatedAt()).until(op.updatedAt()
                             .plus(policy.pipelinePolling().timeout()).plus(policy.pendingGiveUpAfter()))
-                    : RequestWait.on(WaitingFor.SERVICE, op.updatedAt()).next(due);
-            default -> RequestWait.on(WaitingFor.SERVICE, op.updatedAt()).next(due);
+                    : looked.apply(WaitingFor.SERVICE, op.updatedAt());
+            default -> looked.apply(WaitingFor.SERVICE, op.updatedAt());
         });
     }
 

@@ -110,7 +110,7 @@ public final class ShowOverview {
     private List<Waiting> waiting(List<Activity.StateGroup> groups, Instant now) {
         var merged = new LinkedHashMap<Key, Waiting>();
         for (var group : groups) {
-            var wait = table.of(new WorkflowState(group.step(), Optional.of(group.status())));
+            var wait = table.of(WorkflowState.of(group.step(), group.status()));
             if (wait.isEmpty()) {
                 continue;
             }

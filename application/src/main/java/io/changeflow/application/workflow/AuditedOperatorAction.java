@@ -4,13 +4,9 @@ import io.changeflow.application.port.out.AuditLog;
 import io.changeflow.application.port.out.Operations;
 import io.changeflow.domain.operation.Operation;
 import io.changeflow.domain.request.OperationId;
-import io.changeflow.domain.state.BindingStatus;
-import io.changeflow.domain.state.Transitions;
-import io.changeflow.domain.state.WorkflowEvent;
 import java.time.Clock;
 import java.util.Locale;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
@@ -47,20 +43,5 @@ public final class AuditedOperatorAction {
         var parameters = AuditTrail.parametersOf(command.parameters());
         parameters.put("result", result.getClass().getSimpleName());
         audit.record(action.toLowerCase(Locale.ROOT), command.operator(), action, id.value(), parameters);
-    }
-
-    /** The request's binding status as it is now, read again (after a write that lost a race). */
-    public Optional<BindingStatus> bindingNow(OperationId id) {
-        return operations.find(id).flatMap(Operation::binding);
-    }
-
-    /** Whether the table allows {@code event} from the binding status {@code binding}. */
-    public static boolean allowedFrom(WorkflowEvent event, Optional<BindingStatus> binding) {
-        return binding.filter(Transitions.bindingsAllowing(event)::contains).isPresent();
-    }
-
-    /** The binding status now, as a person reads it. */
-    public static String describe(Optional<BindingStatus> binding) {
-        return binding.map(Enum::name).orElse("replaced by a newer request");
     }
 }

@@ -30,8 +30,8 @@ public final class GrantFiles {
      */
     public static FileChange on(MergeRequests gitlab, String project, String ref, Target target, Collection<Grant> grants,
                                 Collection<Grant> removed) {
-        var content = GrantFile.parse(target.key(), gitlab.readFile(project, ref, target.filePath())).with(grants)
-                .without(removed).render();
+        var content = GrantFile.parse(target.key(), gitlab.readFile(project, ref, target.filePath()).orElse(""))
+                .with(grants).without(removed).render();
         return new FileChange(target.filePath(), content);
     }
 }

@@ -54,7 +54,7 @@ public final class HeadPipeline {
             return new Look.Waiting();
         }
         if (remote.headPipelineRead()) {
-            var look = of(remote.headPipeline(), head, policy);
+            var look = remote.headPipeline().map(pipeline -> of(pipeline, head, policy)).orElseGet(() -> withoutPipeline(policy));
             return look instanceof Look.Waiting || onBranchHead(mergeRequests, mr, head) ? look : new Look.Waiting();
         }
         if (!onBranchHead(mergeRequests, mr, head)) {
@@ -63,7 +63,8 @@ public final class HeadPipeline {
         if (!policy.awaitsPipeline()) {
             return new Look.Counts(Optional.empty());
         }
-        return of(mergeRequests.headPipeline(mr.project(), mr.iid()), head, policy);
+        return mergeRequests.headPipeline(mr.project(), mr.iid()).map(pipeline -> of(pipeline, head, policy))
+                .orElseGet(() -> withoutPipeline(policy));
     }
 
     /** Whether {@code mr}'s source branch is at {@code head} in the repository now (one GitLab call). */
@@ -72,22 +73,27 @@ public final class HeadPipeline {
     }
 
     /** The table above for {@code pipeline}, which counts only if it ran for {@code head}. */
-    public static Look of(Optional<Pipeline> pipeline, String head, PipelinePolicy policy) {
+    public static Look of(Pipeline pipeline, String head, PipelinePolicy policy) {
         if (!policy.awaitsPipeline()) {
             return new Look.Counts(Optional.empty());
         }
-        if (pipeline.isEmpty() || !pipeline.get().ranFor(head)) {
+        if (!pipeline.ranFor(head)) {
             return new Look.Waiting();
         }
-        var found = pipeline.get();
-        return switch (found.status()) {
-            case PASSED -> new Look.Counts(pipeline);
-            case MANUAL, SKIPPED -> policy == PipelinePolicy.MANUAL_COUNTS ? new Look.Counts(pipeline) : new Look.NotRun(found);
-            case CANCELED -> new Look.NotRun(found);
-            case FAILED -> new Look.Failed(found);
+        return switch (pipeline.status()) {
+            case PASSED -> new Look.Counts(Optional.of(pipeline));
+            case MANUAL, SKIPPED -> policy == PipelinePolicy.MANUAL_COUNTS ? new Look.Counts(Optional.of(pipeline))
+                    : new Look.NotRun(pipeline);
+            case CANCELED -> new Look.NotRun(pipeline);
+            case FAILED -> new Look.Failed(pipeline);
             // Unknown is never passed; watched like running, its timeouts end it in "pending" for a person.
             case RUNNING, UNKNOWN -> new Look.Waiting();
         };
+    }
+
+    /** The table above for a head without a pipeline (yet): it counts only where the policy awaits none. */
+    public static Look withoutPipeline(PipelinePolicy policy) {
+        return policy.awaitsPipeline() ? new Look.Waiting() : new Look.Counts(Optional.empty());
     }
 
     /** The look as an observation for a {@link PipelineWatch}: counts is passed, failed and not run are failed. */

@@ -54,7 +54,8 @@ final class MergeEvidence {
             return new Verdict.Refused(expected.get(), remote.detailedMergeStatus());
         }
         var pipeline = policy.awaitsPipeline() ? mergeRequests.headPipeline(remote) : Optional.<Pipeline>empty();
-        var verdict = ofPipeline(pipeline, head, policy);
+        var verdict = ofPipeline(pipeline.map(found -> HeadPipeline.of(found, head, policy))
+                .orElseGet(() -> HeadPipeline.withoutPipeline(policy)), head);
         if (verdict instanceof Verdict.Mergeable && pipelineSpeaks.isPresent()) {
             var passed = pipeline.filter(p -> p.status() == MergeRequests.PipelineStatus.PASSED).isPresent();
             if (passed || pipelineSpeaks.get() == MergeResult.PIPELINE_RUNNING) {
@@ -68,9 +69,9 @@ final class MergeEvidence {
         return verdict;
     }
 
-    /** The verdict of the head pipeline alone under {@code policy} (its {@link Pipeline#sha} must be {@code head}). */
-    static Verdict ofPipeline(Optional<Pipeline> pipeline, String head, PipelinePolicy policy) {
-        return switch (HeadPipeline.of(pipeline, head, policy)) {
+    /** The verdict of the head pipeline alone, as {@code look} reads it under the target's policy. */
+    static Verdict ofPipeline(HeadPipeline.Look look, String head) {
+        return switch (look) {
             case HeadPipeline.Look.Counts counts -> new Verdict.Mergeable(head);
             case HeadPipeline.Look.Waiting waiting -> new Verdict.PipelineRunning();
             case HeadPipeline.Look.Failed failed -> new Verdict.PipelineFailed(failed.pipeline());

@@ -135,8 +135,13 @@ public final class PipelineWatch {
      * ran for another commit (the previous head's), counts as running; one that will not answer by itself (manual,
      * skipped, canceled) never passed.
      */
-    public static PollObservation observation(Optional<Pipeline> latest, String headSha) {
+    public static PollObservation observation(Pipeline latest, String headSha) {
         return HeadPipeline.observation(HeadPipeline.of(latest, headSha == null ? "" : headSha, PipelinePolicy.REQUIRED));
+    }
+
+    /** {@link #observation(Pipeline, String)} of a merge request whose head has no pipeline yet. */
+    public static PollObservation observationWithoutPipeline() {
+        return HeadPipeline.observation(HeadPipeline.withoutPipeline(PipelinePolicy.REQUIRED));
     }
 
     private static Optional<Instant> instant(Step step, String key) {

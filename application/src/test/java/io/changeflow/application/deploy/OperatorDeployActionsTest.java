@@ -150,16 +150,16 @@ class OperatorDeployActionsTest {
 
     @Test
     void theConsoleIsOfferedEachActionOnlyWhereItHelps() {
-        assertThat(ConfirmDeployed.allowedFrom(Optional.of(BindingStatus.MERGED))).isTrue();
-        assertThat(ConfirmDeployed.allowedFrom(Optional.of(BindingStatus.DEPLOY_UNCONFIRMED))).isTrue();
-        assertThat(ConfirmDeployed.allowedFrom(Optional.of(BindingStatus.DEPLOY_FAILED))).isTrue();
-        assertThat(ConfirmDeployed.allowedFrom(Optional.of(BindingStatus.VALIDATED))).isFalse();
-        assertThat(ConfirmDeployed.allowedFrom(Optional.of(BindingStatus.MERGING))).isFalse();
-        assertThat(ConfirmDeployed.allowedFrom(Optional.empty())).isFalse();
-        assertThat(MarkDeployFailed.allowedFrom(Optional.of(BindingStatus.MERGED))).isTrue();
-        assertThat(MarkDeployFailed.allowedFrom(Optional.of(BindingStatus.DEPLOY_UNCONFIRMED))).isTrue();
-        assertThat(MarkDeployFailed.allowedFrom(Optional.of(BindingStatus.DEPLOY_FAILED))).isFalse();
-        assertThat(MarkDeployFailed.allowedFrom(Optional.of(BindingStatus.VALIDATED))).isFalse();
+        assertThat(ConfirmDeployed.allowedFrom(BindingStatus.MERGED)).isTrue();
+        assertThat(ConfirmDeployed.allowedFrom(BindingStatus.DEPLOY_UNCONFIRMED)).isTrue();
+        assertThat(ConfirmDeployed.allowedFrom(BindingStatus.DEPLOY_FAILED)).isTrue();
+        assertThat(ConfirmDeployed.allowedFrom(BindingStatus.VALIDATED)).isFalse();
+        assertThat(ConfirmDeployed.allowedFrom(BindingStatus.MERGING)).isFalse();
+        assertThat(Optional.<BindingStatus>empty().filter(ConfirmDeployed::allowedFrom).isPresent()).isFalse();
+        assertThat(MarkDeployFailed.allowedFrom(BindingStatus.MERGED)).isTrue();
+        assertThat(MarkDeployFailed.allowedFrom(BindingStatus.DEPLOY_UNCONFIRMED)).isTrue();
+        assertThat(MarkDeployFailed.allowedFrom(BindingStatus.DEPLOY_FAILED)).isFalse();
+        assertThat(MarkDeployFailed.allowedFrom(BindingStatus.VALIDATED)).isFalse();
     }
 
     @Test

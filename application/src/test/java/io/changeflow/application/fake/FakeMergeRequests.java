@@ -272,7 +272,8 @@ public final class FakeMergeRequests implements MergeRequests, TargetFiles {
         fault("get");
         var mr = project(project).mrs.get(iid);
         if (mr == null) {
-            return new RemoteMergeRequest(project, iid, MergeRequestState.ABSENT, "not_found", "", "", "", false, Optional.empty());
+            return new RemoteMergeRequest(project, iid, MergeRequestState.ABSENT, "not_found", "", "", "", false, Optional.empty(),
+                    false, Optional.empty());
         }
         if (mr.staleReads > 0) {
             var stale = snapshot(mr);
@@ -904,6 +905,7 @@ public final class FakeMergeRequests implements MergeRequests, TargetFiles {
                 : mr.needsRebase ? "need_rebase" : "mergeable";
         var sha = mr.staleReads > 0 ? mr.staleSha : mr.sha;
         return new RemoteMergeRequest(mr.project, mr.iid, mr.state, detailed, sha, mr.source,
-                "https://gitlab.example/" + mr.project + "/-/merge_requests/" + mr.iid, mr.rebaseInProgress, mr.mergeError);
+                "https://gitlab.example/" + mr.project + "/-/merge_requests/" + mr.iid, mr.rebaseInProgress, mr.mergeError,
+                false, Optional.empty());
     }
 }

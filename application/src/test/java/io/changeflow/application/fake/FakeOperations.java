@@ -73,8 +73,8 @@ public final class FakeOperations implements Operations {
         var row = rows.get(key);
         var from = Optional.ofNullable(row).map(r -> new WorkflowState(operations.get(r.owner()).step(), Optional.of(r.status()),
                 operations.get(r.owner()).kind()));
-        var check = Transitions.check(from, submitEvent);
-        if (check instanceof Transition.Moved && row != null && bindingOf(key, row).inEffectUntil(request.expiresAt())) {
+        var check = from.map(state -> Transitions.check(state, submitEvent)).orElseGet(() -> Transitions.check(submitEvent));
+        if (check instanceof Transition.Moved && row != null && bindingOf(key, row).alreadyInEffectFor(request)) {
             check = new Transition.Refused(submitEvent, from, "already in effect until the same expiry");
         }
         var moved = switch (check) {
@@ -119,7 +119,7 @@ public final class FakeOperations implements Operations {
             throw new PreemptedException(read.subject() + "/" + read.target() + " changed since it was read");
         }
         var owner = operations.get(row.owner());
-        var moved = Transitions.check(Optional.of(new WorkflowState(owner.step(), Optional.of(row.status()), owner.kind())), event);
+        var moved = Transitions.check(new WorkflowState(owner.step(), Optional.of(row.status()), owner.kind()), event);
         if (!(moved instanceof Transition.Moved m)) {
             return new OpenResult.Blocked(bindingOf(key, row));
         }
@@ -179,7 +179,7 @@ public final class FakeOperations implements Operations {
             throw new PreemptedException("operation " + id + " is at version " + current.get().version()
                     + ", not " + expectedVersion);
         }
-        var moved = Transitions.require(current.map(Operation::state), event);
+        var moved = current.map(op -> Transitions.require(op.state(), event)).orElseGet(() -> Transitions.require(event));
         return write(current.orElseThrow(), moved, note);
     }
 

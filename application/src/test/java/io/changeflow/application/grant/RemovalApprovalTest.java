@@ -117,7 +117,7 @@ class RemovalApprovalTest {
         var removal = rejectedExpiry("alice");
         var op = app.op(removal);
         assertThat(op.step().name()).isEqualTo("APPROVAL_REJECTED");
-        assertThat(NextAction.of(op.step(), op.binding())).isEqualTo(Hint.CONTACT_MAINTAINERS);
+        assertThat(NextAction.of(op.state())).isEqualTo(Hint.CONTACT_MAINTAINERS);
         assertThat(main()).contains("alice until=");
         var opened = app.approvals.opened();
         var calls = app.approvals.calls();

@@ -62,7 +62,7 @@ class MergeEvidenceTest {
         assertThat(app.gitlab.merges()).isZero();
         assertThat(app.gitlab.mergeCalls()).isZero();
         app.assertState(id, BindingStatus.HANDLE_FAILED, StepStatus.HANDLE_PIPELINE_FAILED);
-        assertThat(NextAction.of(app.op(id).step(), app.op(id).binding())).isEqualTo(Hint.CONTACT_MAINTAINERS);
+        assertThat(NextAction.of(app.op(id).state())).isEqualTo(Hint.CONTACT_MAINTAINERS);
     }
 
     @Test
@@ -108,7 +108,7 @@ class MergeEvidenceTest {
         app.queue.runUntilIdle();
 
         app.assertNotMergedAt(id, StepStatus.HANDLE_MERGE_BLOCKED);
-        assertThat(NextAction.of(app.op(id).step(), app.op(id).binding())).isEqualTo(Hint.CONTACT_MAINTAINERS);
+        assertThat(NextAction.of(app.op(id).state())).isEqualTo(Hint.CONTACT_MAINTAINERS);
         assertThat(lastNote(id)).contains("did not run to a result");
     }
 
@@ -210,7 +210,7 @@ class MergeEvidenceTest {
         assertThat(app.gitlab.mergeCalls()).isZero();
         assertThat(app.gitlab.rebases()).isZero();
         app.assertState(id, BindingStatus.HANDLE_FAILED, StepStatus.HANDLE_MERGE_BLOCKED);
-        assertThat(NextAction.of(app.op(id).step(), app.op(id).binding())).isEqualTo(Hint.CONTACT_MAINTAINERS);
+        assertThat(NextAction.of(app.op(id).state())).isEqualTo(Hint.CONTACT_MAINTAINERS);
         assertThat(lastNote(id)).contains("GitLab refuses to merge merge request !" + mr.iid()).contains("re-trigger");
     }
 

@@ -117,7 +117,7 @@ class TargetPipelinePolicyTest {
         var id = approvedAndRun("sven");
 
         app.assertNotMergedAt(id, StepStatus.CREATE_PIPELINE_FAILED);
-        assertThat(NextAction.of(app.op(id).step(), app.op(id).binding())).isEqualTo(Hint.CONTACT_MAINTAINERS);
+        assertThat(NextAction.of(app.op(id).state())).isEqualTo(Hint.CONTACT_MAINTAINERS);
         assertThat(notes(id)).contains("was canceled").contains("Run it again on GitLab, then re-trigger");
     }
 
@@ -131,7 +131,7 @@ class TargetPipelinePolicyTest {
         assertThat(app.gitlab.merges()).isZero();
         assertThat(app.gitlab.mergeCalls()).isZero();
         app.assertState(id, BindingStatus.CREATE_FAILED, StepStatus.CREATE_PIPELINE_FAILED);
-        assertThat(NextAction.of(app.op(id).step(), app.op(id).binding())).isEqualTo(Hint.CONTACT_MAINTAINERS);
+        assertThat(NextAction.of(app.op(id).state())).isEqualTo(Hint.CONTACT_MAINTAINERS);
         assertThat(notes(id)).contains("did not run to a result").contains("pipeline: required")
                 .contains("pipeline: manual-counts");
     }

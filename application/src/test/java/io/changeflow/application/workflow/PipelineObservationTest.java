@@ -21,7 +21,7 @@ class PipelineObservationTest {
 
     @Test
     void noPipelineYetReadsAsRunning() {
-        assertThat(PipelineWatch.observation(Optional.empty(), HEAD)).isEqualTo(PollObservation.RUNNING);
+        assertThat(PipelineWatch.observationWithoutPipeline()).isEqualTo(PollObservation.RUNNING);
     }
 
     @Test
@@ -31,7 +31,7 @@ class PipelineObservationTest {
                 PipelineStatus.SKIPPED, PollObservation.FAILED, PipelineStatus.CANCELED, PollObservation.FAILED,
                 PipelineStatus.UNKNOWN, PollObservation.RUNNING);
         for (var status : PipelineStatus.values()) {
-            assertThat(PipelineWatch.observation(Optional.of(new Pipeline(7, HEAD, status)), HEAD))
+            assertThat(PipelineWatch.observation(new Pipeline(7, HEAD, status), HEAD))
                     .as("%s", status).isEqualTo(expected.get(status));
         }
     }
@@ -39,18 +39,18 @@ class PipelineObservationTest {
     @Test
     void aPipelineOfAnEarlierHeadReadsAsRunningWhateverItsStatus() {
         for (var status : PipelineStatus.values()) {
-            assertThat(PipelineWatch.observation(Optional.of(new Pipeline(7, EARLIER, status)), HEAD))
+            assertThat(PipelineWatch.observation(new Pipeline(7, EARLIER, status), HEAD))
                     .as("%s of the earlier head", status).isEqualTo(PollObservation.RUNNING);
         }
     }
 
     @Test
     void aPipelineWithoutAShaOrAMergeRequestWithoutAHeadNeverPasses() {
-        assertThat(PipelineWatch.observation(Optional.of(new Pipeline(7, null, PipelineStatus.PASSED)), HEAD))
+        assertThat(PipelineWatch.observation(new Pipeline(7, null, PipelineStatus.PASSED), HEAD))
                 .isEqualTo(PollObservation.RUNNING);
-        assertThat(PipelineWatch.observation(Optional.of(new Pipeline(7, "", PipelineStatus.PASSED)), ""))
+        assertThat(PipelineWatch.observation(new Pipeline(7, "", PipelineStatus.PASSED), ""))
                 .isEqualTo(PollObservation.RUNNING);
-        assertThat(PipelineWatch.observation(Optional.of(new Pipeline(7, HEAD, PipelineStatus.PASSED)), null))
+        assertThat(PipelineWatch.observation(new Pipeline(7, HEAD, PipelineStatus.PASSED), null))
                 .isEqualTo(PollObservation.RUNNING);
     }
 
@@ -67,20 +67,20 @@ class PipelineObservationTest {
                 PipelineStatus.MANUAL, counts, PipelineStatus.SKIPPED, counts, PipelineStatus.CANCELED, notRun,
                 PipelineStatus.FAILED, failed);
         for (var status : PipelineStatus.values()) {
-            var pipeline = Optional.of(new Pipeline(7, HEAD, status));
+            var pipeline = new Pipeline(7, HEAD, status);
             assertThat(HeadPipeline.of(pipeline, HEAD, PipelinePolicy.REQUIRED)).as("required, %s", status)
                     .isInstanceOf(required.get(status));
             assertThat(HeadPipeline.of(pipeline, HEAD, PipelinePolicy.MANUAL_COUNTS)).as("manual-counts, %s", status)
                     .isInstanceOf(manualCounts.get(status));
             assertThat(HeadPipeline.of(pipeline, HEAD, PipelinePolicy.NONE)).as("none, %s", status)
                     .isEqualTo(new HeadPipeline.Look.Counts(Optional.empty()));
-            var earlier = Optional.of(new Pipeline(7, EARLIER, status));
+            var earlier = new Pipeline(7, EARLIER, status);
             assertThat(HeadPipeline.of(earlier, HEAD, PipelinePolicy.MANUAL_COUNTS)).as("an earlier head's %s", status)
                     .isInstanceOf(waiting);
         }
-        assertThat(HeadPipeline.of(Optional.empty(), HEAD, PipelinePolicy.MANUAL_COUNTS)).as("a head without a pipeline yet")
+        assertThat(HeadPipeline.withoutPipeline(PipelinePolicy.MANUAL_COUNTS)).as("a head without a pipeline yet")
                 .isInstanceOf(waiting);
-        assertThat(HeadPipeline.of(Optional.empty(), HEAD, PipelinePolicy.NONE)).as("a target without CI")
+        assertThat(HeadPipeline.withoutPipeline(PipelinePolicy.NONE)).as("a target without CI")
                 .isInstanceOf(counts);
     }
 }

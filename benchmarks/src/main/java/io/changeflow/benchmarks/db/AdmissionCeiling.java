@@ -12,7 +12,6 @@ import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.HashMap;
-import java.util.Optional;
 import java.util.UUID;
 import javax.sql.DataSource;
 
@@ -86,7 +85,7 @@ public final class AdmissionCeiling {
 
     public AdmissionCeiling(DataSource dataSource) {
         this.dataSource = dataSource;
-        var moved = (Transition.Moved) Transitions.check(Optional.empty(), EVENT);
+        var moved = (Transition.Moved) Transitions.check(EVENT);
         this.step = moved.step().code();
         this.bindingStatus = moved.binding().orElseThrow().name();
         this.taskData = serializedStepData();

@@ -15,7 +15,6 @@ import io.changeflow.domain.state.WorkflowState;
 import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import java.util.UUID;
 import org.jooq.DSLContext;
 import org.jooq.Field;
@@ -35,11 +34,11 @@ public final class BulkRows {
 
     /** The state after {@code events} from a new request, by the transition table. */
     static WorkflowState walk(WorkflowEvent... events) {
-        Optional<WorkflowState> state = Optional.empty();
-        for (var event : events) {
-            state = Optional.of(Transitions.require(state, event).to());
+        var state = Transitions.require(events[0]).to();
+        for (var event : List.of(events).subList(1, events.length)) {
+            state = Transitions.require(state, event).to();
         }
-        return state.orElseThrow();
+        return state;
     }
 
     /** Approved requests waiting in {@code partition}: operation and binding BATCH_WAITING, admitted a second ago. */

@@ -2,8 +2,8 @@ package io.changeflow.domain.hint;
 
 import io.changeflow.domain.state.BindingStatus;
 import io.changeflow.domain.state.StepStatus;
+import io.changeflow.domain.state.WorkflowState;
 import java.util.EnumSet;
-import java.util.Optional;
 import java.util.Set;
 
 /** Classifies where a request stopped into the {@link Hint} a person sees. */
@@ -51,12 +51,13 @@ public final class NextAction {
     private NextAction() {
     }
 
-    /** The hint for an operation's step and the binding it owns (empty when replaced by a re-application). */
-    public static Hint of(StepStatus step, Optional<BindingStatus> binding) {
-        if (binding.isEmpty()) {
-            return Hint.CAN_REAPPLY;
-        }
-        var status = binding.get();
+    /** The hint for an operation in {@code state}; one replaced by a re-application (no binding) can reapply. */
+    public static Hint of(WorkflowState state) {
+        return state.binding().map(binding -> of(state.step(), binding)).orElse(Hint.CAN_REAPPLY);
+    }
+
+    /** The hint for an operation's step and the binding status of the row it owns. */
+    public static Hint of(StepStatus step, BindingStatus status) {
         if (status.isReappliable()) {
             return Hint.CAN_REAPPLY;
         }
@@ -73,37 +74,38 @@ public final class NextAction {
         return PENDING.contains(step) ? Hint.KEEP_WAITING : Hint.NONE;
     }
 
-    public static Hint of(StepStatus step, BindingStatus binding) {
-        return of(step, Optional.of(binding));
-    }
-
     /**
      * The person-readable sentence shown with the hint: the hint's own message when there is
      * something to do, otherwise what is happening now (so a finished request never reads "being
      * processed"). A deploy that was not confirmed says so, with whom to contact.
      */
-    public static String message(StepStatus step, Optional<BindingStatus> binding) {
+    public static String message(WorkflowState state) {
+        return state.binding().map(binding -> message(state.step(), binding)).orElse(Hint.CAN_REAPPLY.message());
+    }
+
+    /** {@link #message(WorkflowState)} for an operation's step and the binding status of the row it owns. */
+    public static String message(StepStatus step, BindingStatus binding) {
         var hint = of(step, binding);
-        if (binding.equals(Optional.of(BindingStatus.DEPLOY_UNCONFIRMED))) {
+        if (binding == BindingStatus.DEPLOY_UNCONFIRMED) {
             return "Your change is merged, but the deployment did not confirm it in time; please contact the maintainers.";
         }
-        if (binding.equals(Optional.of(BindingStatus.DEPLOY_FAILED))) {
+        if (binding == BindingStatus.DEPLOY_FAILED) {
             return "Your change is merged, but rolling it out failed; please contact the maintainers.";
         }
-        if (binding.equals(Optional.of(BindingStatus.EXPIRED))) {
+        if (binding == BindingStatus.EXPIRED) {
             return "The grant expired and its line was removed from the grant file; you can apply again.";
         }
-        if (binding.equals(Optional.of(BindingStatus.REVOKED))) {
+        if (binding == BindingStatus.REVOKED) {
             return "The grant was given up or revoked and its line was removed from the grant file; you can apply again.";
         }
-        if (binding.equals(Optional.of(BindingStatus.REMOVAL_REJECTED))) {
+        if (binding == BindingStatus.REMOVAL_REJECTED) {
             return "The removal of this grant was not approved: the grant stays in effect and its line stays in the grant"
                     + " file; please contact the maintainers.";
         }
-        if (hint != Hint.NONE || binding.isEmpty()) {
+        if (hint != Hint.NONE) {
             return hint.message();
         }
-        return switch (binding.get()) {
+        return switch (binding) {
             case VALIDATED -> "Your change is in effect.";
             case MERGED -> "Your change is merged; the deployment is rolling it out.";
             case APPROVAL_SENDING, APPROVAL_SENT -> "Waiting for an approver's decision.";

@@ -1,5 +1,6 @@
 package io.changeflow.domain.operation;
 
+import io.changeflow.domain.request.ChangeRequest;
 import io.changeflow.domain.request.OperationId;
 import io.changeflow.domain.request.SubjectId;
 import io.changeflow.domain.request.TargetKey;
@@ -17,11 +18,11 @@ public record Binding(SubjectId subject, TargetKey target, OperationId operation
                       long version, Optional<Instant> expiresAt, Instant updatedAt) {
 
     /**
-     * True when this row is in effect (VALIDATED) until exactly {@code expiry} (to the millisecond, as stored): a
-     * request for the same grant again is no change (ALREADY_IN_EFFECT); another expiry is a renewal.
+     * True when this row is in effect (VALIDATED) until exactly the expiry {@code request} asks for (to the millisecond,
+     * as stored): a request for the same grant again is no change (ALREADY_IN_EFFECT); another expiry is a renewal.
      */
-    public boolean inEffectUntil(Optional<Instant> expiry) {
-        return status == BindingStatus.VALIDATED
-                && expiresAt.map(at -> at.truncatedTo(ChronoUnit.MILLIS)).equals(expiry.map(at -> at.truncatedTo(ChronoUnit.MILLIS)));
+    public boolean alreadyInEffectFor(ChangeRequest request) {
+        return status == BindingStatus.VALIDATED && expiresAt.map(at -> at.truncatedTo(ChronoUnit.MILLIS))
+                .equals(request.expiresAt().map(at -> at.truncatedTo(ChronoUnit.MILLIS)));
     }
 }

@@ -56,16 +56,6 @@ public record Operation(OperationId id, String requester, SubjectId subject, Tar
         Objects.requireNonNull(removes, "removes");
     }
 
-    /** A grant. */
-    public Operation(OperationId id, String requester, SubjectId subject, TargetKey target, String reason,
-                     Optional<Instant> expiresAt, StepOrder order, StepStatus step, long version,
-                     Optional<BindingStatus> binding, Optional<MergeRequestRef> mergeRequest,
-                     Optional<String> approvalTicket, Optional<Long> batchId, String detail,
-                     Instant createdAt, Instant updatedAt) {
-        this(id, requester, subject, target, reason, expiresAt, order, step, version, binding, mergeRequest,
-                approvalTicket, batchId, detail, createdAt, updatedAt, ChangeKind.GRANT, Optional.empty());
-    }
-
     /** The request this operation was opened for: what was asked, without its state. */
     public ChangeRequest request() {
         return new ChangeRequest(id, requester, target, subject, reason, expiresAt);
@@ -88,7 +78,7 @@ public record Operation(OperationId id, String requester, SubjectId subject, Tar
     }
 
     public Hint hint() {
-        return NextAction.of(step, binding);
+        return NextAction.of(state());
     }
 
     public boolean ownsBinding() {

@@ -10,12 +10,12 @@ public record ChangePreview(String project, String filePath, Optional<String> re
 
     /** The preview against the grant file as it is now ({@code currentContent}). */
     public static ChangePreview of(Target target, String currentContent, Grant grant) {
-        return of(target, GrantFile.parse(target.key(), Optional.of(currentContent)), grant);
+        return of(target, GrantFile.parse(target.key(), currentContent), grant);
     }
 
     /** The preview when the target has no grant file yet. */
     public static ChangePreview of(Target target, Grant grant) {
-        return of(target, GrantFile.parse(target.key(), Optional.empty()), grant);
+        return of(target, GrantFile.parse(target.key(), ""), grant);
     }
 
     private static ChangePreview of(Target target, GrantFile file, Grant grant) {

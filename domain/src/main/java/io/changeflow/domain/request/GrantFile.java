@@ -27,12 +27,12 @@ public final class GrantFile {
         this.unparsed = unparsed;
     }
 
-    /** Parses a file's content; an empty or missing file is a file with the default header. */
-    public static GrantFile parse(TargetKey target, Optional<String> content) {
+    /** Parses a file's content; an empty file (so also a missing one) is a file with the default header. */
+    public static GrantFile parse(TargetKey target, String content) {
         var comments = new ArrayList<String>();
         var grants = new TreeMap<String, Grant>();
         var unparsed = new ArrayList<String>();
-        for (var line : content.orElse("").split("\n", -1)) {
+        for (var line : content.split("\n", -1)) {
             var trimmed = line.strip();
             if (trimmed.isEmpty()) {
                 continue;

@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Consumer;
 
 /**
  * Who makes the next move in every non-terminal state, and what happens at its deadline: "a request is
@@ -190,7 +191,7 @@ public final class Convergence {
         if (state.binding().isEmpty() || state.binding().get().isTerminal()) {
             return Optional.empty();
         }
-        if (NextAction.of(state.step(), state.binding()) == Hint.CONTACT_MAINTAINERS) {
+        if (NextAction.of(state) == Hint.CONTACT_MAINTAINERS) {
             var own = byBinding.get(state.binding().get());
             return Optional.of(own != null && own.ownedByPerson() ? own : PERSON);
         }
@@ -216,14 +217,19 @@ public final class Convergence {
      */
     public static Set<WorkflowState> reachable() {
         var seen = new LinkedHashSet<WorkflowState>();
-        var queue = new ArrayDeque<Optional<WorkflowState>>();
-        queue.add(Optional.empty()); // before the submission
+        var queue = new ArrayDeque<WorkflowState>();
+        Consumer<Transition> follow = transition -> {
+            if (transition instanceof Transition.Moved moved && seen.add(moved.to())) {
+                queue.add(moved.to());
+            }
+        };
+        for (var event : WorkflowEvent.values()) {
+            follow.accept(Transitions.check(event)); // the submissions
+        }
         while (!queue.isEmpty()) {
             var from = queue.poll();
             for (var event : WorkflowEvent.values()) {
-                if (Transitions.check(from, event) instanceof Transition.Moved moved && seen.add(moved.to())) {
-                    queue.add(Optional.of(moved.to()));
-                }
+                follow.accept(Transitions.check(from, event));
             }
         }
         return Collections.unmodifiableSet(seen);

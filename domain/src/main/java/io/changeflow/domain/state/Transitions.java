@@ -168,19 +168,21 @@ public final class Transitions {
     private Transitions() {
     }
 
-    /**
-     * Validates {@code event} in state {@code from} (empty: no operation and no subject-target row
-     * exist yet). For a submission, {@code from} is the state of the existing subject-target row and
-     * of the operation that owns it.
-     */
-    public static Transition check(Optional<WorkflowState> from, WorkflowEvent event) {
+    /** Validates {@code event} where no operation and no subject-target row exist yet. */
+    public static Transition check(WorkflowEvent event) {
         var rule = RULES.get(event);
-        if (from.isEmpty()) {
-            return rule.fromNew()
-                    ? new Transition.Moved(event, from, rule.toStep(), rule.toBinding())
-                    : new Transition.Refused(event, from, "no such operation");
-        }
-        var state = from.get();
+        return rule.fromNew()
+                ? new Transition.Moved(event, Optional.empty(), rule.toStep(), rule.toBinding())
+                : new Transition.Refused(event, Optional.empty(), "no such operation");
+    }
+
+    /**
+     * Validates {@code event} in {@code state}. For a submission, {@code state} is the state of the existing
+     * subject-target row and of the operation that owns it.
+     */
+    public static Transition check(WorkflowState state, WorkflowEvent event) {
+        var rule = RULES.get(event);
+        var from = Optional.of(state);
         if (state.kind().removes() && GRANT_ONLY.contains(event)) {
             // closing (or rejecting) a removal would leave the line in the file while the row says it ended: a failed
             // removal is readmitted instead, and one that was not approved ends REMOVAL_REJECTED (in effect);
@@ -210,20 +212,21 @@ public final class Transitions {
         return new Transition.Moved(event, from, rule.toStep(), toBinding);
     }
 
-    public static Transition check(WorkflowState from, WorkflowEvent event) {
-        return check(Optional.of(from), event);
+    /** Like {@link #check(WorkflowEvent)} but throws {@link IllegalTransitionException} when refused. */
+    public static Transition.Moved require(WorkflowEvent event) {
+        return moved(check(event));
     }
 
-    /** Like {@link #check} but throws {@link IllegalTransitionException} when refused. */
-    public static Transition.Moved require(Optional<WorkflowState> from, WorkflowEvent event) {
-        return switch (check(from, event)) {
+    /** Like {@link #check(WorkflowState, WorkflowEvent)} but throws {@link IllegalTransitionException} when refused. */
+    public static Transition.Moved require(WorkflowState from, WorkflowEvent event) {
+        return moved(check(from, event));
+    }
+
+    private static Transition.Moved moved(Transition checked) {
+        return switch (checked) {
             case Transition.Moved moved -> moved;
             case Transition.Refused refused -> throw new IllegalTransitionException(refused);
         };
-    }
-
-    public static Transition.Moved require(WorkflowState from, WorkflowEvent event) {
-        return require(Optional.of(from), event);
     }
 
     /** The batch layer: RUNNING ends SUCCEEDED, FAILED or BLOCKED; BLOCKED is settled SUCCEEDED or FAILED. */

@@ -18,12 +18,8 @@ public record WorkflowState(StepStatus step, Optional<BindingStatus> binding, Ch
     }
 
     /** A grant's state. */
-    public WorkflowState(StepStatus step, Optional<BindingStatus> binding) {
-        this(step, binding, ChangeKind.GRANT);
-    }
-
     public static WorkflowState of(StepStatus step, BindingStatus binding) {
-        return new WorkflowState(step, Optional.of(binding));
+        return of(step, binding, ChangeKind.GRANT);
     }
 
     public static WorkflowState of(StepStatus step, BindingStatus binding, ChangeKind kind) {
@@ -31,7 +27,7 @@ public record WorkflowState(StepStatus step, Optional<BindingStatus> binding, Ch
     }
 
     public static WorkflowState detached(StepStatus step) {
-        return new WorkflowState(step, Optional.empty());
+        return new WorkflowState(step, Optional.empty(), ChangeKind.GRANT);
     }
 
     @Override

@@ -5,6 +5,7 @@ import static org.junit.jupiter.params.provider.Arguments.arguments;
 
 import io.changeflow.domain.state.BindingStatus;
 import io.changeflow.domain.state.StepStatus;
+import io.changeflow.domain.state.WorkflowState;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
@@ -72,10 +73,10 @@ class NextActionTest {
         for (var step : StepStatus.values()) {
             for (var binding : BindingStatus.values()) {
                 assertThat(NextAction.of(step, binding)).as(step + "/" + binding).isEqualTo(expected(step, Optional.of(binding)));
-                assertThat(NextAction.of(step, Optional.of(binding))).isEqualTo(NextAction.of(step, binding));
+                assertThat(NextAction.of(WorkflowState.of(step, binding))).isEqualTo(NextAction.of(step, binding));
                 walked++;
             }
-            assertThat(NextAction.of(step, Optional.empty())).as(step + "/detached").isEqualTo(Hint.CAN_REAPPLY);
+            assertThat(NextAction.of(WorkflowState.detached(step))).as(step + "/detached").isEqualTo(Hint.CAN_REAPPLY);
         }
         assertThat(walked).isEqualTo(StepStatus.values().length * BindingStatus.values().length);
     }
@@ -132,7 +133,7 @@ class NextActionTest {
         assertHint(Hint.CAN_REAPPLY, BindingStatus.REJECTED, StepStatus.APPROVAL_REJECTED);
         // a deterministic step does not matter once the request is closed
         assertHint(Hint.CAN_REAPPLY, BindingStatus.CLOSED, StepStatus.HANDLE_MR_CLOSED, StepStatus.CREATE_PIPELINE_FAILED);
-        assertThat(NextAction.of(StepStatus.APPROVAL_SUBMITTED, Optional.empty())).isEqualTo(Hint.CAN_REAPPLY);
+        assertThat(NextAction.of(WorkflowState.detached(StepStatus.APPROVAL_SUBMITTED))).isEqualTo(Hint.CAN_REAPPLY);
     }
 
     @Test
@@ -147,10 +148,10 @@ class NextActionTest {
 
     @Test
     void aFinishedRequestSaysItIsInEffectNotThatItIsBeingProcessed() {
-        assertThat(NextAction.message(StepStatus.CALLED_BACK, Optional.of(BindingStatus.VALIDATED)))
+        assertThat(NextAction.message(StepStatus.CALLED_BACK, BindingStatus.VALIDATED))
                 .isEqualTo("Your change is in effect.");
-        assertThat(NextAction.message(StepStatus.HANDLE_MERGED, Optional.of(BindingStatus.MERGED))).contains("merged");
-        assertThat(NextAction.message(StepStatus.APPROVAL_SUBMITTED, Optional.of(BindingStatus.APPROVAL_SENT)))
+        assertThat(NextAction.message(StepStatus.HANDLE_MERGED, BindingStatus.MERGED)).contains("merged");
+        assertThat(NextAction.message(StepStatus.APPROVAL_SUBMITTED, BindingStatus.APPROVAL_SENT))
                 .contains("approver");
     }
 
@@ -160,9 +161,9 @@ class NextActionTest {
             assertThat(NextAction.of(step, BindingStatus.DEPLOY_UNCONFIRMED)).isEqualTo(Hint.CONTACT_MAINTAINERS);
             assertThat(NextAction.of(step, BindingStatus.DEPLOY_FAILED)).isEqualTo(Hint.CONTACT_MAINTAINERS);
         }
-        assertThat(NextAction.message(StepStatus.DEPLOY_UNCONFIRMED, Optional.of(BindingStatus.DEPLOY_UNCONFIRMED)))
+        assertThat(NextAction.message(StepStatus.DEPLOY_UNCONFIRMED, BindingStatus.DEPLOY_UNCONFIRMED))
                 .contains("merged").contains("did not confirm").contains("contact the maintainers");
-        assertThat(NextAction.message(StepStatus.DEPLOY_FAILED, Optional.of(BindingStatus.DEPLOY_FAILED)))
+        assertThat(NextAction.message(StepStatus.DEPLOY_FAILED, BindingStatus.DEPLOY_FAILED))
                 .contains("merged").contains("failed").contains("contact the maintainers");
     }
 
@@ -171,7 +172,7 @@ class NextActionTest {
         for (var step : StepStatus.values()) {
             assertThat(NextAction.of(step, BindingStatus.REMOVAL_REJECTED)).isEqualTo(Hint.CONTACT_MAINTAINERS);
         }
-        assertThat(NextAction.message(StepStatus.APPROVAL_REJECTED, Optional.of(BindingStatus.REMOVAL_REJECTED)))
+        assertThat(NextAction.message(StepStatus.APPROVAL_REJECTED, BindingStatus.REMOVAL_REJECTED))
                 .contains("not approved").contains("stays in effect").contains("contact the maintainers");
     }
 
@@ -182,21 +183,21 @@ class NextActionTest {
                 var hint = NextAction.of(step, binding);
                 if (hint != Hint.NONE && !DEPLOY_UNKNOWN.contains(binding) && !REMOVED.contains(binding)
                         && binding != BindingStatus.REMOVAL_REJECTED) {
-                    assertThat(NextAction.message(step, Optional.of(binding))).isEqualTo(hint.message());
+                    assertThat(NextAction.message(step, binding)).isEqualTo(hint.message());
                 }
             }
         }
-        assertThat(NextAction.message(StepStatus.APPROVAL_REJECTED, Optional.empty())).isEqualTo(Hint.CAN_REAPPLY.message());
+        assertThat(NextAction.message(WorkflowState.detached(StepStatus.APPROVAL_REJECTED))).isEqualTo(Hint.CAN_REAPPLY.message());
     }
 
     @Test
     void aRemovedGrantSaysHowItEndedAndThatYouCanApplyAgain() {
         assertThat(NextAction.of(StepStatus.CALLED_BACK, BindingStatus.EXPIRED)).isEqualTo(Hint.CAN_REAPPLY);
-        assertThat(NextAction.message(StepStatus.CALLED_BACK, Optional.of(BindingStatus.EXPIRED)))
+        assertThat(NextAction.message(StepStatus.CALLED_BACK, BindingStatus.EXPIRED))
                 .contains("expired").contains("apply again");
-        assertThat(NextAction.message(StepStatus.CALLED_BACK, Optional.of(BindingStatus.REVOKED)))
+        assertThat(NextAction.message(StepStatus.CALLED_BACK, BindingStatus.REVOKED))
                 .contains("revoked").contains("apply again");
         assertThat(NextAction.of(StepStatus.BATCH_WAITING, BindingStatus.EXPIRING)).isEqualTo(Hint.NONE);
-        assertThat(NextAction.message(StepStatus.BATCH_WAITING, Optional.of(BindingStatus.EXPIRING))).contains("removal round");
+        assertThat(NextAction.message(StepStatus.BATCH_WAITING, BindingStatus.EXPIRING)).contains("removal round");
     }
 }

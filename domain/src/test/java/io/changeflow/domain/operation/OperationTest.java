@@ -25,7 +25,8 @@ class OperationTest {
     void requestIsWhatWasAsked() {
         var op = new Operation(OP, "alice", SubjectId.of("bob"), TargetKey.of("db-prod"), "on call", FRIDAY,
                 StepOrder.APPROVE_FIRST, StepStatus.CREATE_STARTED, 3, Optional.of(BindingStatus.MR_CREATING),
-                Optional.empty(), Optional.of("T-1"), Optional.empty(), "Creating the merge request.", CREATED, CREATED);
+                Optional.empty(), Optional.of("T-1"), Optional.empty(), "Creating the merge request.", CREATED, CREATED,
+                ChangeKind.GRANT, Optional.empty());
 
         assertThat(op.request()).isEqualTo(new ChangeRequest(OP, "alice", TargetKey.of("db-prod"), SubjectId.of("bob"),
                 "on call", FRIDAY));
@@ -35,7 +36,8 @@ class OperationTest {
     void requestLeavesTheStateAndTheKindOut() {
         var asked = new Operation(OP, "alice", SubjectId.of("bob"), TargetKey.of("db-prod"), "on call", Optional.empty(),
                 StepOrder.APPROVE_FIRST, StepStatus.CREATE_STARTED, 1, Optional.of(BindingStatus.MR_CREATING),
-                Optional.empty(), Optional.empty(), Optional.empty(), "", CREATED, CREATED);
+                Optional.empty(), Optional.empty(), Optional.empty(), "", CREATED, CREATED, ChangeKind.GRANT,
+                Optional.empty());
         var later = new Operation(OP, "alice", SubjectId.of("bob"), TargetKey.of("db-prod"), "on call", Optional.empty(),
                 StepOrder.CREATE_FIRST, StepStatus.HANDLE_MERGED, 9, Optional.empty(),
                 Optional.of(new MergeRequestRef("grants", 7, "changeflow/" + OP.value(), "https://gitlab/grants/-/merge_requests/7")),

@@ -39,14 +39,14 @@ class GrantFileTest {
 
     @Test
     void missingOrEmptyFileHasTheDefaultHeader() {
-        assertThat(GrantFile.parse(TARGET, Optional.empty()).render()).isEqualTo(HEADER);
-        assertThat(GrantFile.parse(TARGET, Optional.of("")).render()).isEqualTo(HEADER);
-        assertThat(GrantFile.parse(TARGET, Optional.of("\n\n  \n")).render()).isEqualTo(HEADER);
+        assertThat(GrantFile.parse(TARGET, "").render()).isEqualTo(HEADER);
+        assertThat(GrantFile.parse(TARGET, "").render()).isEqualTo(HEADER);
+        assertThat(GrantFile.parse(TARGET, "\n\n  \n").render()).isEqualTo(HEADER);
     }
 
     @Test
     void rendersGrantsSortedBySubjectAfterTheHeader() {
-        var file = GrantFile.parse(TARGET, Optional.empty())
+        var file = GrantFile.parse(TARGET, "")
                 .with(grant("zoe", null, OP1))
                 .with(grant("alice", "2026-12-05T00:00:00Z", OP2))
                 .with(grant("mallory", null, OP3));
@@ -64,9 +64,9 @@ class GrantFileTest {
                 alice until=2026-12-05T00:00:00Z op=00000000-0000-4000-8000-000000000001
                 svc-report until=never op=00000000-0000-4000-8000-000000000002
                 """;
-        var file = GrantFile.parse(TARGET, Optional.of(content));
+        var file = GrantFile.parse(TARGET, content);
         assertThat(file.render()).isEqualTo(content);
-        assertThat(GrantFile.parse(TARGET, Optional.of(file.render())).render()).isEqualTo(content);
+        assertThat(GrantFile.parse(TARGET, file.render()).render()).isEqualTo(content);
         assertThat(file.grantOf(SubjectId.of("alice"))).contains(grant("alice", "2026-12-05T00:00:00Z", OP1));
         assertThat(file.grantOf(SubjectId.of("svc-report"))).contains(grant("svc-report", null, OP2));
         assertThat(file.grantOf(SubjectId.of("nobody"))).isEmpty();
@@ -74,7 +74,7 @@ class GrantFileTest {
 
     @Test
     void replacesTheSubjectsEarlierLine() {
-        var file = GrantFile.parse(TARGET, Optional.of(HEADER + "alice until=2025-01-01T00:00:00Z op=" + OP1 + "\n"))
+        var file = GrantFile.parse(TARGET, HEADER + "alice until=2025-01-01T00:00:00Z op=" + OP1 + "\n")
                 .with(grant("alice", "2026-01-01T00:00:00Z", OP2));
         assertThat(file.render()).isEqualTo(HEADER + "alice until=2026-01-01T00:00:00Z op=" + OP2 + "\n");
         assertThat(file.grantOf(SubjectId.of("alice")).orElseThrow().operationId()).isEqualTo(OP2);
@@ -91,7 +91,7 @@ class GrantFileTest {
 
                 alice until=never op=not-a-uuid
                 """;
-        var rendered = GrantFile.parse(TARGET, Optional.of(content)).with(grant("alice", null, OP3)).render();
+        var rendered = GrantFile.parse(TARGET, content).with(grant("alice", null, OP3)).render();
         assertThat(rendered).isEqualTo("""
                 # first comment
                 # second comment
@@ -106,14 +106,14 @@ class GrantFileTest {
     @Test
     void readsWindowsLineEndingsAndCanonicalisesSubjects() {
         var content = "# header\r\nAlice   until=never\top=00000000-0000-4000-8000-000000000001\r\n";
-        var file = GrantFile.parse(TARGET, Optional.of(content));
+        var file = GrantFile.parse(TARGET, content);
         assertThat(file.grantOf(SubjectId.of("alice"))).contains(grant("alice", null, OP1));
         assertThat(file.render()).isEqualTo("# header\nalice until=never op=00000000-0000-4000-8000-000000000001\n");
     }
 
     @Test
     void combinesTheGrantsOfABatchIntoOneSortedFile() {
-        var base = GrantFile.parse(TARGET, Optional.of(HEADER + "carol until=never op=" + OP1 + "\n"));
+        var base = GrantFile.parse(TARGET, HEADER + "carol until=never op=" + OP1 + "\n");
         var batch = List.of(grant("dave", null, OP2), grant("bob", null, OP3), grant("carol", "2026-01-01T00:00:00Z", OP2));
         var combined = base.with(batch).render();
         assertThat(combined).isEqualTo(HEADER
@@ -126,7 +126,7 @@ class GrantFileTest {
 
     @Test
     void withLeavesTheOriginalFileUnchanged() {
-        var original = GrantFile.parse(TARGET, Optional.empty());
+        var original = GrantFile.parse(TARGET, "");
         original.with(grant("alice", null, OP1));
         assertThat(original.render()).isEqualTo(HEADER);
     }
@@ -160,7 +160,7 @@ class GrantFileTest {
                 carol until=2026-12-07T00:00:00Z op=00000000-0000-4000-8000-000000000003
                 this line was written by a person
                 """;
-        var file = GrantFile.parse(TARGET, Optional.of(content));
+        var file = GrantFile.parse(TARGET, content);
         var alice = grant("alice", "2026-12-05T00:00:00Z", OP1);
         assertThat(file.holds(alice)).isTrue();
         var removed = file.without(List.of(alice));
@@ -178,7 +178,7 @@ class GrantFileTest {
                 alice until=2027-01-31T00:00:00Z op=00000000-0000-4000-8000-000000000001
                 bob until=2026-12-06T00:00:00Z op=00000000-0000-4000-8000-000000000003
                 """;
-        var file = GrantFile.parse(TARGET, Optional.of(content));
+        var file = GrantFile.parse(TARGET, content);
         // alice's until and bob's operation were changed by hand: neither is the grant a removal names
         var removed = file.without(List.of(grant("alice", "2026-12-05T00:00:00Z", OP1),
                 grant("bob", "2026-12-06T00:00:00Z", OP2), grant("dave", null, OP3)));
@@ -188,7 +188,7 @@ class GrantFileTest {
 
     @Test
     void withThenWithoutTheSameGrantGivesTheFileBack() {
-        var file = GrantFile.parse(TARGET, Optional.of(HEADER + "bob until=never op=00000000-0000-4000-8000-000000000002\n"));
+        var file = GrantFile.parse(TARGET, HEADER + "bob until=never op=00000000-0000-4000-8000-000000000002\n");
         var alice = grant("alice", "2026-12-05T00:00:00Z", OP1);
         assertThat(file.with(alice).without(List.of(alice)).render()).isEqualTo(file.render());
     }

@@ -56,7 +56,7 @@ class ConvergenceTest {
             if (wait.isEmpty()) {
                 continue;
             }
-            var hint = NextAction.of(state.step(), state.binding());
+            var hint = NextAction.of(state);
             assertThat(wait.get().owner() == Owner.MAINTAINERS).as(state + " hint " + hint)
                     .isEqualTo(hint == Hint.CONTACT_MAINTAINERS);
         }

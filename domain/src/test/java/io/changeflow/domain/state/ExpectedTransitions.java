@@ -85,6 +85,16 @@ final class ExpectedTransitions {
         return TABLE;
     }
 
+    /** {@link Transitions#check} from {@code from}; empty: no operation exists yet. */
+    static Transition check(Optional<WorkflowState> from, WorkflowEvent event) {
+        return from.map(state -> Transitions.check(state, event)).orElseGet(() -> Transitions.check(event));
+    }
+
+    /** {@link Transitions#require} from {@code from}; empty: no operation exists yet. */
+    static Transition.Moved require(Optional<WorkflowState> from, WorkflowEvent event) {
+        return from.map(state -> Transitions.require(state, event)).orElseGet(() -> Transitions.require(event));
+    }
+
     static Optional<Expectation> lookup(WorkflowEvent event, Optional<WorkflowState> from) {
         return Optional.ofNullable(TABLE.get(new Key(event, From.of(from))));
     }

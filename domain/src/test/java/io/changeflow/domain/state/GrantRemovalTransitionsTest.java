@@ -57,7 +57,7 @@ class GrantRemovalTransitionsTest {
                 assertThat(Transitions.check(state, opening).allowed()).as(opening + " from " + status).isEqualTo(inEffect);
             }
         }
-        assertThat(Transitions.check(Optional.empty(), EXPIRY_DUE).allowed()).isFalse();
+        assertThat(Transitions.check(EXPIRY_DUE).allowed()).isFalse();
         assertThat(Transitions.opens(EXPIRY_DUE)).isTrue();
         assertThat(Transitions.opens(SUBMITTED_APPROVE_FIRST)).isTrue();
         assertThat(Transitions.opens(BATCH_CLAIMED)).isFalse();
@@ -122,16 +122,23 @@ class GrantRemovalTransitionsTest {
         var row = new io.changeflow.domain.operation.Binding(io.changeflow.domain.request.SubjectId.of("alice"),
                 io.changeflow.domain.request.TargetKey.of("db"), io.changeflow.domain.request.OperationId.of(
                 "00000000-0000-4000-8000-000000000001"), BindingStatus.VALIDATED, 3, Optional.of(until), until);
-        assertThat(row.inEffectUntil(Optional.of(until))).isTrue();
-        assertThat(row.inEffectUntil(Optional.of(until.plusNanos(300)))).as("stored to the millisecond").isTrue();
-        assertThat(row.inEffectUntil(Optional.of(until.plusSeconds(86_400)))).isFalse();
-        assertThat(row.inEffectUntil(Optional.empty())).as("until further notice is another expiry").isFalse();
+        assertThat(row.alreadyInEffectFor(asking(Optional.of(until)))).isTrue();
+        assertThat(row.alreadyInEffectFor(asking(Optional.of(until.plusNanos(300))))).as("stored to the millisecond").isTrue();
+        assertThat(row.alreadyInEffectFor(asking(Optional.of(until.plusSeconds(86_400))))).isFalse();
+        assertThat(row.alreadyInEffectFor(asking(Optional.empty()))).as("until further notice is another expiry").isFalse();
         var forever = new io.changeflow.domain.operation.Binding(row.subject(), row.target(), row.operationId(),
                 BindingStatus.VALIDATED, 3, Optional.empty(), until);
-        assertThat(forever.inEffectUntil(Optional.empty())).isTrue();
+        assertThat(forever.alreadyInEffectFor(asking(Optional.empty()))).isTrue();
         var rejected = new io.changeflow.domain.operation.Binding(row.subject(), row.target(), row.operationId(),
                 BindingStatus.REJECTED, 3, Optional.of(until), until);
-        assertThat(rejected.inEffectUntil(Optional.of(until))).isFalse();
+        assertThat(rejected.alreadyInEffectFor(asking(Optional.of(until)))).isFalse();
+    }
+
+    /** A request for the grant of {@code db} to alice until {@code expiresAt}. */
+    private static io.changeflow.domain.request.ChangeRequest asking(Optional<java.time.Instant> expiresAt) {
+        return new io.changeflow.domain.request.ChangeRequest(io.changeflow.domain.request.OperationId.of(
+                "00000000-0000-4000-8000-000000000002"), "alice", io.changeflow.domain.request.TargetKey.of("db"),
+                io.changeflow.domain.request.SubjectId.of("alice"), "on call", expiresAt);
     }
 
     @Test
@@ -182,7 +189,7 @@ class GrantRemovalTransitionsTest {
                     ChangeKind.EXPIRY));
             assertThat(kept.binding().orElseThrow().isReappliable()).isFalse();
             assertThat(kept.binding().orElseThrow().isTerminal()).isFalse();
-            assertThat(io.changeflow.domain.hint.NextAction.of(kept.step(), kept.binding()))
+            assertThat(io.changeflow.domain.hint.NextAction.of(kept))
                     .isEqualTo(io.changeflow.domain.hint.Hint.CONTACT_MAINTAINERS);
             assertThat(Convergence.standard().of(kept)).hasValueSatisfying(w -> assertThat(w.ownedByPerson()).isTrue());
         }

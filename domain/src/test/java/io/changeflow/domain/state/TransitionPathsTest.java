@@ -17,7 +17,7 @@ class TransitionPathsTest {
         var current = start;
         for (var event : events) {
             var from = current;
-            var moved = Transitions.require(from, event);
+            var moved = ExpectedTransitions.require(from, event);
             assertThat(moved.from()).isEqualTo(from);
             current = Optional.of(moved.to());
         }

@@ -272,8 +272,8 @@ public final class OperationsController {
     /** The use case's actions plus the deploy actions the request's current state allows, sorted. */
     private static List<String> allowedActions(ShowOperation.Details details) {
         var status = details.request().status();
-        var deploy = Stream.of(ConfirmDeployed.allowedFrom(status) ? CONFIRM_DEPLOYED : null,
-                MarkDeployFailed.allowedFrom(status) ? MARK_DEPLOY_FAILED : null);
+        var deploy = Stream.of(status.filter(ConfirmDeployed::allowedFrom).isPresent() ? CONFIRM_DEPLOYED : null,
+                status.filter(MarkDeployFailed::allowedFrom).isPresent() ? MARK_DEPLOY_FAILED : null);
         return Stream.concat(details.allowedActions().stream().map(Enum::name), deploy.filter(java.util.Objects::nonNull))
                 .sorted().toList();
     }

@@ -8,7 +8,6 @@ import io.changeflow.domain.state.BindingStatus;
 import java.time.Instant;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Optional;
 import org.jspecify.annotations.Nullable;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RestController;
@@ -29,7 +28,8 @@ public final class OverviewController {
         static WaitingJson of(ShowOverview.Waiting w) {
             return new WaitingJson(w.status().name(), w.owner().name(), w.count(), w.oldestSince().toString(),
                     w.oldestAge().toSeconds(), w.deadline().map(Enum::name).orElse(null),
-                    w.deadline().map(d -> d.key()).orElse(null), text(w.nextDeadline()), w.atDeadline());
+                    w.deadline().map(d -> d.key()).orElse(null), w.nextDeadline().map(Instant::toString).orElse(null),
+                    w.atDeadline());
         }
     }
 
@@ -43,13 +43,14 @@ public final class OverviewController {
                           long recentFailures, long notPermittedCalls, @Nullable String lastSeen) {
         static DependencyJson of(ShowOverview.Dependency d) {
             return new DependencyJson(d.system(), d.breaker().orElse(null), d.errorRatePercent().orElse(null), d.recentCalls(),
-                    d.recentFailures(), d.notPermittedCalls(), text(d.lastSeen()));
+                    d.recentFailures(), d.notPermittedCalls(), d.lastSeen().map(Instant::toString).orElse(null));
         }
     }
 
     record BacklogJson(int waiting, int dueNow, int running, int failing, int capacity, @Nullable String oldestDue) {
         static BacklogJson of(WorkQueue.Backlog b) {
-            return new BacklogJson(b.waiting(), b.dueNow(), b.running(), b.failing(), b.capacity(), text(b.oldestDue()));
+            return new BacklogJson(b.waiting(), b.dueNow(), b.running(), b.failing(), b.capacity(),
+                    b.oldestDue().map(Instant::toString).orElse(null));
         }
     }
 
@@ -57,7 +58,8 @@ public final class OverviewController {
         static SlotJson of(Activity.Slot s) {
             var batch = s.activeBatch();
             return new SlotJson(s.partition(), s.waiting(), batch.map(Activity.ActiveBatch::id).orElse(null),
-                    batch.map(b -> b.status().name()).orElse(null), text(batch.map(Activity.ActiveBatch::since)));
+                    batch.map(b -> b.status().name()).orElse(null),
+                    batch.map(b -> b.since().toString()).orElse(null));
         }
     }
 
@@ -71,10 +73,6 @@ public final class OverviewController {
                     o.hours().stream().map(HourJson::of).toList(), o.dependencies().stream().map(DependencyJson::of).toList(),
                     o.backlog().map(BacklogJson::of).orElse(null), o.slots().stream().map(SlotJson::of).toList());
         }
-    }
-
-    private static String text(Optional<Instant> instant) {
-        return instant.map(Instant::toString).orElse(null);
     }
 
     private final ShowOverview overview;

@@ -13,7 +13,6 @@ import io.changeflow.domain.request.OperationId;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.Optional;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -45,9 +44,9 @@ record RequestJson(String operationId, String targetKey, String subjectId, Strin
     record WaitJson(String waitingFor, String since, @Nullable String deadline, @Nullable String nextAttemptAt, @Nullable Long checkedEverySeconds,
                     @Nullable String failing) {
         static WaitJson of(RequestWait wait) {
-            return new WaitJson(wait.waitingFor().name(), wait.since().toString(), text(wait.deadline()),
-                    text(wait.nextAttemptAt()), wait.checkedEvery().map(Duration::toSeconds).orElse(null),
-                    wait.failing().orElse(null));
+            return new WaitJson(wait.waitingFor().name(), wait.since().toString(),
+                    wait.deadline().map(Instant::toString).orElse(null), wait.nextAttemptAt().map(Instant::toString).orElse(null),
+                    wait.checkedEvery().map(Duration::toSeconds).orElse(null), wait.failing().orElse(null));
         }
     }
 
@@ -73,7 +72,8 @@ record RequestJson(String operationId, String targetKey, String subjectId, Strin
                        String updatedAt) {
         static BindingJson of(Binding binding) {
             return new BindingJson(binding.subject().value(), binding.target().value(), binding.status().name(),
-                    binding.operationId().value(), text(binding.expiresAt()), binding.updatedAt().toString());
+                    binding.operationId().value(), binding.expiresAt().map(Instant::toString).orElse(null),
+                    binding.updatedAt().toString());
         }
     }
 
@@ -92,16 +92,14 @@ record RequestJson(String operationId, String targetKey, String subjectId, Strin
 
     private static RequestJson from(RequestView view, List<TimelineJson> timeline) {
         return new RequestJson(view.operationId().value(), view.targetKey().value(), view.subjectId().value(),
-                view.requester(), view.reason(), text(view.expiresAt()), view.stepOrder().name(),
-                view.status().map(Enum::name).orElse(null), view.step().name(), view.stepCode(), HintJson.of(view.hint(), NextAction.message(view.step(), view.status())),
+                view.requester(), view.reason(), view.expiresAt().map(Instant::toString).orElse(null), view.stepOrder().name(),
+                view.status().map(Enum::name).orElse(null), view.step().name(), view.stepCode(),
+                HintJson.of(view.hint(), view.status().map(status -> NextAction.message(view.step(), status))
+                        .orElse(view.hint().message())),
                 view.detail(), view.mergeRequest().map(MergeRequestJson::of).orElse(null), view.batchId().orElse(null),
                 timeline, view.createdAt().toString(), view.updatedAt().toString(),
                 view.waiting().map(WaitJson::of).orElse(null), view.kind().name(),
                 view.previousGrant().map(OperationId::value).orElse(null),
                 view.removal().map(RemovalJson::of).orElse(null));
-    }
-
-    static String text(Optional<Instant> instant) {
-        return instant.map(Instant::toString).orElse(null);
     }
 }

@@ -40,14 +40,6 @@ public interface MergeRequests {
             }
         }
 
-        /** A read that does not carry the head pipeline: {@link #headPipeline(RemoteMergeRequest)} reads it. */
-        public RemoteMergeRequest(String project, long iid, MergeRequestState state, String detailedMergeStatus,
-                                  String sha, String sourceBranch, String webUrl, boolean rebaseInProgress,
-                                  Optional<String> mergeError) {
-            this(project, iid, state, detailedMergeStatus, sha, sourceBranch, webUrl, rebaseInProgress, mergeError,
-                    false, Optional.empty());
-        }
-
         /** The reference an operation or a batch records of this merge request. */
         public MergeRequestRef ref() {
             return new MergeRequestRef(project, iid, sourceBranch, webUrl);
