@@ -21,7 +21,6 @@ import io.changeflow.domain.batch.Batch;
 import io.changeflow.domain.batch.FailureKind;
 import io.changeflow.domain.batch.Settlement;
 import io.changeflow.domain.operation.MergeRequestRef;
-import io.changeflow.domain.request.GrantFile;
 import io.changeflow.domain.request.PipelinePolicy;
 import io.changeflow.domain.state.BatchStatus;
 import java.lang.System.Logger.Level;
@@ -160,8 +159,7 @@ public final class MergeBatch implements StepBody {
         var files = new ArrayList<FileChange>();
         for (var file : ready.files()) {
             var target = file.target();
-            var onBranch = GrantFile.parse(target.key(),
-                    mergeRequests.readFile(project, branch, target.filePath()).orElse(""));
+            var onBranch = GrantFiles.read(mergeRequests, project, branch, target);
             if (!file.doneIn(onBranch)) {
                 // on the branch's own content: see CreateMergeRequest (a merge landing meanwhile is never undone)
                 var content = onBranch.with(file.grants()).without(file.removed()).render();

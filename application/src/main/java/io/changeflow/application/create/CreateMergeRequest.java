@@ -6,6 +6,7 @@ import io.changeflow.application.port.out.Operations;
 import io.changeflow.application.port.out.Targets;
 import io.changeflow.application.port.out.WorkQueue.Step;
 import io.changeflow.application.port.out.WorkQueue.StepKind;
+import io.changeflow.application.workflow.GrantFiles;
 import io.changeflow.application.workflow.HeadPipeline;
 import io.changeflow.application.workflow.MergeRequestTexts;
 import io.changeflow.application.workflow.PipelineWatch;
@@ -16,7 +17,6 @@ import io.changeflow.domain.mr.MergeRequestState;
 import io.changeflow.domain.operation.MergeRequestRef;
 import io.changeflow.domain.operation.Operation;
 import io.changeflow.domain.request.Grant;
-import io.changeflow.domain.request.GrantFile;
 import io.changeflow.domain.request.PipelinePolicy;
 import io.changeflow.domain.request.StepOrder;
 import io.changeflow.domain.request.Target;
@@ -111,8 +111,7 @@ public final class CreateMergeRequest extends RequestStepBody {
         var base = mergeRequests.defaultBranch(project);
         mergeRequests.createBranch(project, branch, base);
         var grant = Grant.of(op.request());
-        var onBranch = GrantFile.parse(target.key(),
-                mergeRequests.readFile(project, branch, target.filePath()).orElse(""));
+        var onBranch = GrantFiles.read(mergeRequests, project, branch, target);
         if (!onBranch.grantOf(op.subject()).equals(Optional.of(grant))) {
             // Generated on the branch's own content (what the commit is based on), never on a fresh read of the
             // target branch: a merge landing in between would otherwise be undone by this commit.

@@ -30,8 +30,14 @@ public final class GrantFiles {
      */
     public static FileChange on(MergeRequests gitlab, String project, String ref, Target target, Collection<Grant> grants,
                                 Collection<Grant> removed) {
-        var content = GrantFile.parse(target.key(), gitlab.readFile(project, ref, target.filePath()).orElse(""))
-                .with(grants).without(removed).render();
+        var content = read(gitlab, project, ref, target).with(grants).without(removed).render();
         return new FileChange(target.filePath(), content);
+    }
+
+    /** {@code target}'s grant file as {@code ref} holds it now; a missing file is {@link GrantFile#missing}. */
+    public static GrantFile read(MergeRequests gitlab, String project, String ref, Target target) {
+        return gitlab.readFile(project, ref, target.filePath())
+                .map(content -> GrantFile.parse(target.key(), content))
+                .orElseGet(() -> GrantFile.missing(target.key()));
     }
 }

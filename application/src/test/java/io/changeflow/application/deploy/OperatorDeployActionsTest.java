@@ -10,7 +10,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
@@ -155,7 +154,6 @@ class OperatorDeployActionsTest {
         assertThat(ConfirmDeployed.allowedFrom(BindingStatus.DEPLOY_FAILED)).isTrue();
         assertThat(ConfirmDeployed.allowedFrom(BindingStatus.VALIDATED)).isFalse();
         assertThat(ConfirmDeployed.allowedFrom(BindingStatus.MERGING)).isFalse();
-        assertThat(Optional.<BindingStatus>empty().filter(ConfirmDeployed::allowedFrom).isPresent()).isFalse();
         assertThat(MarkDeployFailed.allowedFrom(BindingStatus.MERGED)).isTrue();
         assertThat(MarkDeployFailed.allowedFrom(BindingStatus.DEPLOY_UNCONFIRMED)).isTrue();
         assertThat(MarkDeployFailed.allowedFrom(BindingStatus.DEPLOY_FAILED)).isFalse();

@@ -15,7 +15,7 @@ public record ChangePreview(String project, String filePath, Optional<String> re
 
     /** The preview when the target has no grant file yet. */
     public static ChangePreview of(Target target, Grant grant) {
-        return of(target, GrantFile.parse(target.key(), ""), grant);
+        return of(target, GrantFile.missing(target.key()), grant);
     }
 
     private static ChangePreview of(Target target, GrantFile file, Grant grant) {

@@ -27,7 +27,12 @@ public final class GrantFile {
         this.unparsed = unparsed;
     }
 
-    /** Parses a file's content; an empty file (so also a missing one) is a file with the default header. */
+    /** A file that does not exist yet: the default header, no grants. */
+    public static GrantFile missing(TargetKey target) {
+        return parse(target, "");
+    }
+
+    /** Parses a file's content; an empty file is, like a missing one, a file with the default header. */
     public static GrantFile parse(TargetKey target, String content) {
         var comments = new ArrayList<String>();
         var grants = new TreeMap<String, Grant>();

@@ -39,7 +39,7 @@ class GrantFileTest {
 
     @Test
     void missingOrEmptyFileHasTheDefaultHeader() {
-        assertThat(GrantFile.parse(TARGET, "").render()).isEqualTo(HEADER);
+        assertThat(GrantFile.missing(TARGET).render()).isEqualTo(HEADER);
         assertThat(GrantFile.parse(TARGET, "").render()).isEqualTo(HEADER);
         assertThat(GrantFile.parse(TARGET, "\n\n  \n").render()).isEqualTo(HEADER);
     }

@@ -210,20 +210,6 @@ class TransitionTableTest {
     }
 
     @Test
-    void requireOnAPresentStateBehavesLikeRequireOnItsOptional() {
-        for (var state : everyExistingState()) {
-            for (var event : WorkflowEvent.values()) {
-                assertThat(Transitions.check(state, event)).isEqualTo(ExpectedTransitions.check(Optional.of(state), event));
-                if (Transitions.check(state, event).allowed()) {
-                    assertThat(Transitions.require(state, event)).isEqualTo(ExpectedTransitions.require(Optional.of(state), event));
-                } else {
-                    assertThatThrownBy(() -> Transitions.require(state, event)).isInstanceOf(IllegalTransitionException.class);
-                }
-            }
-        }
-    }
-
-    @Test
     void refusalsSayWhyTheEventIsRefused() {
         var fromNew = (Transition.Refused) Transitions.check(WorkflowEvent.DEPLOYED);
         assertThat(fromNew.reason()).isEqualTo("no such operation");
