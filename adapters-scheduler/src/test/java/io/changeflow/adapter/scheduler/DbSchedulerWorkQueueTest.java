@@ -14,12 +14,10 @@ import io.changeflow.application.workflow.RunDueStep;
 import io.changeflow.application.workflow.StateChanges;
 import io.changeflow.application.workflow.StepBody;
 import io.changeflow.application.workflow.StepOutcome;
-import io.changeflow.testsupport.TestDatabase;
 import java.lang.reflect.Proxy;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -29,9 +27,6 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.IntStream;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -39,28 +34,11 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class DbSchedulerWorkQueueTest {
 
     @RegisterExtension
-    static final TestDatabase db = TestDatabase.freshSchema();
+    static final Schema schema = Schema.onFreshDatabase();
 
     private static final Duration WAIT = Duration.ofSeconds(15);
-    private static Schema schema;
 
-    private final List<Node> nodes = new ArrayList<>();
     private final Runs runs = new Runs();
-
-    @BeforeAll
-    static void migrate() {
-        schema = Schema.migrate(db);
-    }
-
-    @BeforeEach
-    void emptyTable() {
-        schema.clear();
-    }
-
-    @AfterEach
-    void stopNodes() {
-        nodes.forEach(Node::close);
-    }
 
     @Test
     void keepsAScheduledStepAsAPendingRowWithItsTimeAndData() {
@@ -151,7 +129,7 @@ class DbSchedulerWorkQueueTest {
         var running = new AtomicInteger();
         var most = new AtomicInteger();
         var never = new CountDownLatch(1);
-        var queue = node(Map.of(StepKind.HANDLE, recorded(step -> {
+        var node = node(Map.of(StepKind.HANDLE, recorded(step -> {
             most.accumulateAndGet(running.incrementAndGet(), Math::max);
             try {
                 never.await(200, TimeUnit.MILLISECONDS);
@@ -161,11 +139,12 @@ class DbSchedulerWorkQueueTest {
                 running.decrementAndGet();
             }
             return StepOutcome.done();
-        }))).queue();
+        })));
+        var queue = node.queue();
         for (int i = 0; i < 20; i++) {
             queue.schedule(Step.first(StepKind.HANDLE, "op-" + i), Duration.ZERO);
         }
-        nodes.getLast().start();
+        node.start();
 
         await().atMost(WAIT).until(() -> schema.workflowRows().isEmpty());
         assertThat(runs.all()).hasSize(20);
@@ -420,9 +399,7 @@ class DbSchedulerWorkQueueTest {
     }
 
     private Node node(SchedulerSettings settings, int capacity, RunDueStep runner) {
-        var node = Node.of(db, settings, capacity, runner, List.of());
-        nodes.add(node);
-        return node;
+        return Node.of(schema, settings, capacity, runner, List.of());
     }
 
     /** Retries 1.5 s apart: long enough to look at the row between two runs. */

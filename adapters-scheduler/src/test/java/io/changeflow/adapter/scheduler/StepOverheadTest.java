@@ -7,7 +7,6 @@ import io.changeflow.application.port.out.WorkQueue.Step;
 import io.changeflow.application.port.out.WorkQueue.StepKind;
 import io.changeflow.application.workflow.StepBody;
 import io.changeflow.application.workflow.StepOutcome;
-import io.changeflow.testsupport.TestDatabase;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -16,9 +15,6 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -31,30 +27,12 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class StepOverheadTest {
 
     @RegisterExtension
-    static final TestDatabase db = TestDatabase.freshSchema();
+    static final Schema schema = Schema.onFreshDatabase();
 
     private static final int WARM_UP = 10;
     private static final int MEASURED = 100;
-    private static Schema schema;
 
     private Node node;
-
-    @BeforeAll
-    static void migrate() {
-        schema = Schema.migrate(db);
-    }
-
-    @BeforeEach
-    void emptyTable() {
-        schema.clear();
-    }
-
-    @AfterEach
-    void stop() {
-        if (node != null) {
-            node.close();
-        }
-    }
 
     @Test
     void measuresTheDelayFromDueToRunOfANewStep() throws InterruptedException {
@@ -140,7 +118,7 @@ class StepOverheadTest {
         var settings = new SchedulerSettings(defaults.pollingInterval(), defaults.threads(), defaults.heartbeatInterval(),
                 defaults.deadExecutionTimeout(), Duration.ofSeconds(5), defaults.retryInitialDelay(),
                 defaults.retryMaxDelay(), "overhead");
-        return Node.of(db, settings, 10_000, Steps.runner(handlers), List.of());
+        return Node.of(schema, settings, 10_000, Steps.runner(handlers), List.of());
     }
 
     private static List<Long> gaps(ConcurrentLinkedQueue<Long> entered) {
