@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.changeflow.application.port.out.ExternalCallException;
-import io.changeflow.application.port.out.MergeRequests;
 import io.changeflow.application.port.out.MergeRequests.FileChange;
 import io.changeflow.application.settings.Settings;
 import io.changeflow.sandbox.gitlab.GitLabApprovalRules.Rule;
@@ -13,10 +12,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.UUID;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -30,25 +26,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * on 17/18.x; a non-eligible account gets 403; the approval names the head it approves; a GitLab without the
  * check-items extension gets the client library's approval.
  */
-class GitLabApprovalTest {
-
-    private static SimulatorServer server;
-    private static AdapterContext adapter;
-    private static MergeRequests gitlab;
-
-    private String project;
-
-    @BeforeAll
-    static void start() {
-        server = SimulatorServer.get();
-        adapter = AdapterContext.against(server);
-        gitlab = adapter.mergeRequests();
-    }
-
-    @AfterAll
-    static void stop() {
-        adapter.close();
-    }
+class GitLabApprovalTest extends AgainstSimulator {
 
     @AfterEach
     void defaultBehaviour() {
@@ -59,8 +37,7 @@ class GitLabApprovalTest {
     void newProject() {
         server.faults().clear();
         adapter.dynamicConfig().set(Settings.APPROVER_MODE, null);
-        project = "platform/approvals-" + UUID.randomUUID().toString().substring(0, 8);
-        server.gitlab().ensureProject(project, Map.of("grants/db.txt", "alice\n"));
+        project = server.newProject("platform/approvals", Map.of("grants/db.txt", "alice\n"));
     }
 
     @Test

@@ -3,7 +3,6 @@ package io.changeflow.adapter.gitlab;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.changeflow.application.port.out.MergeRequests;
 import io.changeflow.application.port.out.MergeRequests.FileChange;
 import io.changeflow.application.port.out.MergeRequests.MergeResult;
 import io.changeflow.application.port.out.MergeRequests.PipelineStatus;
@@ -14,10 +13,7 @@ import io.changeflow.sandbox.gitlab.PipelineOutcome;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -29,34 +25,15 @@ import org.junit.jupiter.params.provider.EnumSource;
  * included) and every pipeline status explicitly, sees the branch head move before the merge request's head, and
  * reopens a closed merge request. The table of answers is in docs/external-systems-gitlab.md.
  */
-class GitLabMergeAnswersTest {
+class GitLabMergeAnswersTest extends AgainstSimulator {
 
     private static final Duration SETTLE = Duration.ofSeconds(10);
-
-    private static SimulatorServer server;
-    private static AdapterContext adapter;
-    private static MergeRequests gitlab;
-
-    private String project;
-
-    @BeforeAll
-    static void start() {
-        server = SimulatorServer.get();
-        adapter = AdapterContext.against(server);
-        gitlab = adapter.mergeRequests();
-    }
-
-    @AfterAll
-    static void stop() {
-        adapter.close();
-    }
 
     @BeforeEach
     void newProject() {
         server.faults().clear();
         server.gitlab().setTimings(Duration.ZERO, Duration.ZERO, Duration.ofMillis(100));
-        project = "platform/answers-" + UUID.randomUUID().toString().substring(0, 8);
-        server.gitlab().ensureProject(project, Map.of("grants/db.txt", "alice\n"));
+        project = server.newProject("platform/answers", Map.of("grants/db.txt", "alice\n"));
     }
 
     @AfterEach

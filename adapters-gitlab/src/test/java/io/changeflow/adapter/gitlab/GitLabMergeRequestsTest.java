@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.changeflow.application.port.out.ExternalCallException;
-import io.changeflow.application.port.out.MergeRequests;
 import io.changeflow.application.port.out.MergeRequests.FileChange;
 import io.changeflow.application.port.out.MergeRequests.MergeResult;
 import io.changeflow.application.port.out.MergeRequests.Pipeline;
@@ -20,9 +19,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.UUID;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -30,37 +26,18 @@ import org.junit.jupiter.api.Test;
  * The real gitlab4j client against the GitLab simulator over HTTP: the whole merge request life cycle as
  * the author and approval bots, and each GitLab quirk the workflow relies on.
  */
-class GitLabMergeRequestsTest {
+class GitLabMergeRequestsTest extends AgainstSimulator {
 
     private static final Duration SETTLE = Duration.ofSeconds(5);
     private static final Duration CHECKING = Duration.ofMillis(300);
     private static final Duration PIPELINE = Duration.ofMillis(600);
     private static final Duration REBASE = Duration.ofMillis(200);
 
-    private static SimulatorServer server;
-    private static AdapterContext adapter;
-    private static MergeRequests gitlab;
-
-    private String project;
-
-    @BeforeAll
-    static void start() {
-        server = SimulatorServer.get();
-        adapter = AdapterContext.against(server);
-        gitlab = adapter.mergeRequests();
-    }
-
-    @AfterAll
-    static void stop() {
-        adapter.close();
-    }
-
     @BeforeEach
     void newProject() {
         server.faults().clear();
         server.gitlab().setTimings(CHECKING, PIPELINE, REBASE);
-        project = "platform/test-" + UUID.randomUUID().toString().substring(0, 8);
-        server.gitlab().ensureProject(project, Map.of("grants/db.txt", "alice\n", "README.md", "# test\n"));
+        project = server.newProject("platform/test", Map.of("grants/db.txt", "alice\n", "README.md", "# test\n"));
     }
 
     @Test
