@@ -204,34 +204,38 @@ class DbSchedulerWorkQueueTest {
 
     @Test
     void nextSchedulesTheFollowerAndDeletesTheCurrentStep() {
-        var queue = node(Map.of(StepKind.CREATE, recorded(step ->
-                new StepOutcome.Next(new Step(StepKind.HANDLE, step.ref(), 1, Map.of("mr", "42")), Duration.ofHours(1)))))
-                .start().queue();
+        var queue = creatingAFollowerDueIn(Duration.ofHours(1));
 
         queue.schedule(Step.first(StepKind.CREATE, "op-1"), Duration.ZERO);
 
-        await().atMost(WAIT).until(() -> schema.row(StepKind.CREATE, "op-1").isEmpty());
-        assertThat(schema.workflowRows()).hasSize(1);
-        var follower = schema.row(StepKind.HANDLE, "op-1").orElseThrow();
-        assertThat(Schema.step(follower)).isEqualTo(new Step(StepKind.HANDLE, "op-1", 1, Map.of("mr", "42")));
-        assertThat(follower.getExecutionTime()).isCloseTo(Instant.now().plus(Duration.ofHours(1)), within(5, ChronoUnit.SECONDS));
+        assertTheFollowerIsTheOnlyRowDueIn(Duration.ofHours(1));
         assertThat(runs.count()).isEqualTo(1);
     }
 
     @Test
     void nextReplacesAPendingFollowerAndDeletesTheCurrentStep() {
-        var queue = node(Map.of(StepKind.CREATE, recorded(step ->
-                new StepOutcome.Next(new Step(StepKind.HANDLE, step.ref(), 1, Map.of("mr", "42")), Duration.ofHours(2)))))
-                .start().queue();
+        var queue = creatingAFollowerDueIn(Duration.ofHours(2));
         queue.schedule(new Step(StepKind.HANDLE, "op-1", 4, Map.of("mr", "old")), Duration.ofHours(1));
 
         queue.schedule(Step.first(StepKind.CREATE, "op-1"), Duration.ZERO);
 
+        assertTheFollowerIsTheOnlyRowDueIn(Duration.ofHours(2));
+    }
+
+    /** The queue of a started instance whose CREATE steps answer Next: a HANDLE follower ("mr" 42) due in {@code dueIn}. */
+    private WorkQueue creatingAFollowerDueIn(Duration dueIn) {
+        return node(Map.of(StepKind.CREATE, recorded(step ->
+                new StepOutcome.Next(new Step(StepKind.HANDLE, step.ref(), 1, Map.of("mr", "42")), dueIn))))
+                .start().queue();
+    }
+
+    /** Once the CREATE step of op-1 is gone, its follower of {@link #creatingAFollowerDueIn} is the only row left. */
+    private void assertTheFollowerIsTheOnlyRowDueIn(Duration dueIn) {
         await().atMost(WAIT).until(() -> schema.row(StepKind.CREATE, "op-1").isEmpty());
         assertThat(schema.workflowRows()).hasSize(1);
         var follower = schema.row(StepKind.HANDLE, "op-1").orElseThrow();
         assertThat(Schema.step(follower)).isEqualTo(new Step(StepKind.HANDLE, "op-1", 1, Map.of("mr", "42")));
-        assertThat(follower.getExecutionTime()).isCloseTo(Instant.now().plus(Duration.ofHours(2)), within(5, ChronoUnit.SECONDS));
+        assertThat(follower.getExecutionTime()).isCloseTo(Instant.now().plus(dueIn), within(5, ChronoUnit.SECONDS));
     }
 
     @Test

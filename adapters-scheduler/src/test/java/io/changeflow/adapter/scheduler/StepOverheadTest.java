@@ -38,12 +38,7 @@ class StepOverheadTest {
     void measuresTheDelayFromDueToRunOfANewStep() throws InterruptedException {
         var started = new ConcurrentLinkedQueue<Long>();
         var ran = new Semaphore(0);
-        node = production(Map.of(StepKind.HANDLE, step -> {
-            var due = Instant.parse(step.value("due").orElseThrow());
-            started.add(Duration.between(due, Instant.now()).toNanos());
-            ran.release();
-            return StepOutcome.done();
-        })).start();
+        node = measuringLateness(started, ran);
 
         for (var i = 0; i < WARM_UP + MEASURED; i++) {
             node.queue().schedule(Step.first(StepKind.HANDLE, "op-" + i).with("due", Instant.now().toString()), Duration.ZERO);
@@ -57,12 +52,7 @@ class StepOverheadTest {
     void measuresTheDelayFromDueToRunOfAStepDueLater() throws InterruptedException {
         var late = new ConcurrentLinkedQueue<Long>();
         var ran = new Semaphore(0);
-        node = production(Map.of(StepKind.HANDLE, step -> {
-            var due = Instant.parse(step.value("due").orElseThrow());
-            late.add(Duration.between(due, Instant.now()).toNanos());
-            ran.release();
-            return StepOutcome.done();
-        })).start();
+        node = measuringLateness(late, ran);
 
         // due times spread over one polling cycle, so the lateness samples the whole interval
         var steps = 10;
@@ -111,6 +101,16 @@ class StepOverheadTest {
         var hop = step.intValue("hop", 0);
         return hop < hops ? StepOutcome.next(new Step(next, step.ref(), 1, Map.of("hop", String.valueOf(hop + 1))))
                 : StepOutcome.done();
+    }
+
+    /** A started instance whose HANDLE steps record how long after their {@code due} they were entered, then release {@code ran}. */
+    private Node measuringLateness(ConcurrentLinkedQueue<Long> lateness, Semaphore ran) {
+        return production(Map.of(StepKind.HANDLE, step -> {
+            var due = Instant.parse(step.value("due").orElseThrow());
+            lateness.add(Duration.between(due, Instant.now()).toNanos());
+            ran.release();
+            return StepOutcome.done();
+        })).start();
     }
 
     private Node production(Map<StepKind, StepBody> handlers) {
