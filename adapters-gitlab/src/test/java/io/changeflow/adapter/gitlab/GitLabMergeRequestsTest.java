@@ -104,7 +104,7 @@ class GitLabMergeRequestsTest extends AgainstSimulator {
         assertThat(gitlab.get(project, iid).state()).isEqualTo(MergeRequestState.OPENED);
 
         server.gitlab().setTimings(CHECKING, PIPELINE, REBASE);
-        assertThat(gitlab.merge(project, iid, awaitMergeable(iid).sha())).isEqualTo(MergeResult.MERGED);
+        assertThat(mergeWhenMergeable(iid)).isEqualTo(MergeResult.MERGED);
     }
 
     @Test
@@ -126,7 +126,7 @@ class GitLabMergeRequestsTest extends AgainstSimulator {
         var first = openMergeRequest("changeflow/first", "grants/db.txt", "alice\nbob\n");
         var second = openMergeRequest("changeflow/second", "grants/db.txt", "alice\ncarol\n");
         var third = openMergeRequest("changeflow/third", "grants/other.txt", "dave\n");
-        assertThat(gitlab.merge(project, first, awaitMergeable(first).sha())).isEqualTo(MergeResult.MERGED);
+        assertThat(mergeWhenMergeable(first)).isEqualTo(MergeResult.MERGED);
 
         var conflicting = awaitSettled(second);
         assertThat(conflicting.detailedMergeStatus()).isEqualTo("conflict");
@@ -137,15 +137,15 @@ class GitLabMergeRequestsTest extends AgainstSimulator {
         assertThat(gitlab.get(project, second).rebaseInProgress()).isTrue();
         assertThat(gitlab.get(project, second).detailedMergeStatus()).isEqualTo("checking");
         server.gitlab().setTimings(CHECKING, PIPELINE, REBASE);
-        var failed = await().atMost(SETTLE).until(() -> gitlab.get(project, second), mr -> !mr.rebaseInProgress());
+        var failed = awaitRebaseEnded(second);
         assertThat(failed.mergeError()).hasValueSatisfying(error -> assertThat(error).contains("Rebase failed"));
 
         var beforeRebase = awaitMergeable(third).sha();
         gitlab.rebase(project, third);
-        var rebased = await().atMost(SETTLE).until(() -> gitlab.get(project, third), mr -> !mr.rebaseInProgress());
+        var rebased = awaitRebaseEnded(third);
         assertThat(rebased.mergeError()).isEmpty();
         assertThat(rebased.sha()).isNotEqualTo(beforeRebase);
-        assertThat(gitlab.merge(project, third, awaitMergeable(third).sha())).isEqualTo(MergeResult.MERGED);
+        assertThat(mergeWhenMergeable(third)).isEqualTo(MergeResult.MERGED);
         assertThat(gitlab.readFile(project, "main", "grants/db.txt")).contains("alice\nbob\n");
         assertThat(gitlab.readFile(project, "main", "grants/other.txt")).contains("dave\n");
     }
@@ -154,10 +154,10 @@ class GitLabMergeRequestsTest extends AgainstSimulator {
     void rewritingTheBranchOnTheTargetEndsARebaseConflictWithANewHeadAndPipelineAndMerges() {
         var first = openMergeRequest("changeflow/first", "grants/db.txt", "alice\nbob\n");
         var second = openMergeRequest("changeflow/second", "grants/db.txt", "alice\ncarol\n");
-        assertThat(gitlab.merge(project, first, awaitMergeable(first).sha())).isEqualTo(MergeResult.MERGED);
+        assertThat(mergeWhenMergeable(first)).isEqualTo(MergeResult.MERGED);
         awaitSettled(second);
         gitlab.rebase(project, second);
-        var conflicted = await().atMost(SETTLE).until(() -> gitlab.get(project, second), mr -> !mr.rebaseInProgress());
+        var conflicted = awaitRebaseEnded(second);
         assertThat(conflicted.mergeError()).isPresent();
         var pipelineBefore = gitlab.latestPipeline(project, second).orElseThrow();
 
@@ -173,7 +173,7 @@ class GitLabMergeRequestsTest extends AgainstSimulator {
         assertThat(pipeline.id()).isGreaterThan(pipelineBefore.id());
         assertThat(pipeline.ranFor(rewritten.sha())).isTrue();
         await().atMost(SETTLE).until(() -> statusOf(second) == PipelineStatus.PASSED);
-        assertThat(gitlab.merge(project, second, awaitMergeable(second).sha())).isEqualTo(MergeResult.MERGED);
+        assertThat(mergeWhenMergeable(second)).isEqualTo(MergeResult.MERGED);
         assertThat(gitlab.readFile(project, "main", "grants/db.txt")).contains("alice\nbob\ncarol\n");
         assertThat(gitlab.readFile(project, "main", "grants/new.txt")).contains("erin\n");
     }
@@ -341,6 +341,15 @@ class GitLabMergeRequestsTest extends AgainstSimulator {
     private RemoteMergeRequest awaitMergeable(long iid) {
         return await().atMost(SETTLE).until(() -> gitlab.get(project, iid),
                 mr -> "mergeable".equals(mr.detailedMergeStatus()));
+    }
+
+    /** Merges the merge request at its head once GitLab calls it mergeable. */
+    private MergeResult mergeWhenMergeable(long iid) {
+        return gitlab.merge(project, iid, awaitMergeable(iid).sha());
+    }
+
+    private RemoteMergeRequest awaitRebaseEnded(long iid) {
+        return await().atMost(SETTLE).until(() -> gitlab.get(project, iid), mr -> !mr.rebaseInProgress());
     }
 
     private RemoteMergeRequest awaitSettled(long iid) {
