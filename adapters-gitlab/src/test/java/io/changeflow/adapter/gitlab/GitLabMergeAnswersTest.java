@@ -59,7 +59,7 @@ class GitLabMergeAnswersTest extends AgainstSimulator {
         var iid = open("draft", "alice\nbob\n");
         server.gitlab().forceDetailedMergeStatus(project, iid, "draft_status");
 
-        assertThat(gitlab.merge(project, iid, gitlab.get(project, iid).sha())).isEqualTo(MergeResult.BLOCKED);
+        assertThat(mergeAtHead(iid)).isEqualTo(MergeResult.BLOCKED);
     }
 
     @ParameterizedTest
@@ -69,7 +69,7 @@ class GitLabMergeAnswersTest extends AgainstSimulator {
         server.gitlab().requireApprovals(project, true);
         var iid = open("unapproved", "alice\nbob\n");
 
-        assertThat(gitlab.merge(project, iid, gitlab.get(project, iid).sha())).isEqualTo(MergeResult.NOT_APPROVED);
+        assertThat(mergeAtHead(iid)).isEqualTo(MergeResult.NOT_APPROVED);
     }
 
     @ParameterizedTest
@@ -80,9 +80,9 @@ class GitLabMergeAnswersTest extends AgainstSimulator {
         var iid = open("failing", "alice\nbob\n");
         server.gitlab().forcePipeline(project, iid, PipelineOutcome.FAILED);
 
-        assertThat(gitlab.merge(project, iid, gitlab.get(project, iid).sha())).isEqualTo(MergeResult.PIPELINE_NOT_PASSED);
+        assertThat(mergeAtHead(iid)).isEqualTo(MergeResult.PIPELINE_NOT_PASSED);
         server.gitlab().forcePipeline(project, iid, PipelineOutcome.RUNNING);
-        assertThat(gitlab.merge(project, iid, gitlab.get(project, iid).sha())).isEqualTo(MergeResult.PIPELINE_RUNNING);
+        assertThat(mergeAtHead(iid)).isEqualTo(MergeResult.PIPELINE_RUNNING);
     }
 
     @ParameterizedTest
@@ -91,11 +91,11 @@ class GitLabMergeAnswersTest extends AgainstSimulator {
         server.gitlab().setBehaviour(profile, false, Duration.ZERO);
         server.gitlab().setTimings(Duration.ofSeconds(30), Duration.ZERO, Duration.ofMillis(100));
         var iid = open("checking", "alice\nbob\n");
-        assertThat(gitlab.merge(project, iid, gitlab.get(project, iid).sha())).isEqualTo(MergeResult.CANNOT_BE_MERGED_YET);
+        assertThat(mergeAtHead(iid)).isEqualTo(MergeResult.CANNOT_BE_MERGED_YET);
 
         server.gitlab().setTimings(Duration.ZERO, Duration.ZERO, Duration.ofMillis(100));
         assertThat(gitlab.merge(project, iid, "0".repeat(40))).isEqualTo(MergeResult.SHA_MISMATCH_OR_LOCKED);
-        assertThat(gitlab.merge(project, iid, gitlab.get(project, iid).sha())).isEqualTo(MergeResult.MERGED);
+        assertThat(mergeAtHead(iid)).isEqualTo(MergeResult.MERGED);
     }
 
     @ParameterizedTest
@@ -126,7 +126,7 @@ class GitLabMergeAnswersTest extends AgainstSimulator {
 
         assertThat(gitlab.headPipeline(project, iid)).isEmpty();
         assertThat(gitlab.latestPipeline(project, iid)).isEmpty();
-        assertThat(gitlab.merge(project, iid, gitlab.get(project, iid).sha())).isEqualTo(MergeResult.MERGED);
+        assertThat(mergeAtHead(iid)).isEqualTo(MergeResult.MERGED);
     }
 
     @Test
@@ -192,6 +192,11 @@ class GitLabMergeAnswersTest extends AgainstSimulator {
 
         assertThat(gitlab.get(project, iid).state()).isEqualTo(MergeRequestState.OPENED);
         assertThat(gitlab.findBySourceBranch(project, "reopened")).hasValueSatisfying(mr -> assertThat(mr.iid()).isEqualTo(iid));
+    }
+
+    /** Asks GitLab to merge the merge request at the head it has now. */
+    private MergeResult mergeAtHead(long iid) {
+        return gitlab.merge(project, iid, gitlab.get(project, iid).sha());
     }
 
     private long open(String branch, String content) {
