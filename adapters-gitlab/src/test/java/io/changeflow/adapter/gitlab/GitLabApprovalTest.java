@@ -144,8 +144,7 @@ class GitLabApprovalTest extends AgainstSimulator {
     @ValueSource(strings = {"CLIENT_LIBRARY", "DIRECT_HTTP"})
     void anApprovalGivenAlreadyIsSuccessOnGitLab19(String mode) {
         server.gitlab().apply(behaviour("gitlab-19", false, true));
-        adapter.dynamicConfig().set(Settings.APPROVER_MODE, mode);
-        var iid = openMergeRequest("changeflow/again-" + mode.toLowerCase());
+        var iid = openWithApproverMode(mode, "changeflow/again");
         gitlab.approve(project, iid, "approval-bot-1");
 
         gitlab.approve(project, iid, "approval-bot-1");
@@ -156,9 +155,8 @@ class GitLabApprovalTest extends AgainstSimulator {
     @ParameterizedTest
     @ValueSource(strings = {"CLIENT_LIBRARY", "DIRECT_HTTP"})
     void anAccountThatMayNotApproveGets403NotRetriedAsTransient(String mode) {
-        adapter.dynamicConfig().set(Settings.APPROVER_MODE, mode);
         server.gitlab().setEligibleApprovers(project, Set.of("approval-bot-1"));
-        var iid = openMergeRequest("changeflow/eligible-" + mode.toLowerCase());
+        var iid = openWithApproverMode(mode, "changeflow/eligible");
 
         assertThatThrownBy(() -> gitlab.approve(project, iid, "approval-bot-2"))
                 .isInstanceOfSatisfying(ExternalCallException.class, e -> {
@@ -172,8 +170,7 @@ class GitLabApprovalTest extends AgainstSimulator {
     @ParameterizedTest
     @ValueSource(strings = {"CLIENT_LIBRARY", "DIRECT_HTTP"})
     void approvesTheHeadItNamesAndIsRefusedWhenTheHeadMoved(String mode) {
-        adapter.dynamicConfig().set(Settings.APPROVER_MODE, mode);
-        var iid = openMergeRequest("changeflow/sha-" + mode.toLowerCase());
+        var iid = openWithApproverMode(mode, "changeflow/sha");
         var head = gitlab.get(project, iid).sha();
 
         assertThatThrownBy(() -> gitlab.approve(project, iid, "approval-bot-1", "0000000000000000000000000000000000000000"))
@@ -234,6 +231,12 @@ class GitLabApprovalTest extends AgainstSimulator {
         assertThatThrownBy(() -> gitlab.approve(project, iid, "somebody-else"))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("somebody-else");
+    }
+
+    /** Sets the approver mode to {@code mode} and opens a merge request from {@code branch} plus the mode. */
+    private long openWithApproverMode(String mode, String branch) {
+        adapter.dynamicConfig().set(Settings.APPROVER_MODE, mode);
+        return openMergeRequest(branch + "-" + mode.toLowerCase());
     }
 
     private long openMergeRequest(String branch) {

@@ -10,7 +10,7 @@ import java.util.List;
 
 /**
  * One application instance on the test schema, wired as {@link SchedulerConfiguration} wires it:
- * its own connection pool, work queue and scheduler.
+ * its own connection pool, work queue and scheduler. The schema closes it after the test that made it.
  */
 final class Node implements AutoCloseable {
 
@@ -46,7 +46,6 @@ final class Node implements AutoCloseable {
                 Duration.ofSeconds(2), Duration.ofMillis(300), Duration.ofSeconds(1), name);
     }
 
-    /** The instances below run on {@code schema} and are closed after the running test. */
     static Node of(Schema schema, String name, RunDueStep runner) {
         return schema.closedAfterTest(new Node(schema.db(), fast(name), 10_000, runner, List.of()));
     }
