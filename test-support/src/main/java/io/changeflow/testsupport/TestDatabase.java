@@ -7,9 +7,6 @@ import java.sql.SQLException;
 import java.util.HexFormat;
 import java.util.Locale;
 import javax.sql.DataSource;
-import org.junit.jupiter.api.extension.AfterAllCallback;
-import org.junit.jupiter.api.extension.BeforeAllCallback;
-import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
  * A fresh, empty schema on a real MySQL-compatible server for one test class (which server: see
@@ -30,7 +27,7 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * <p>Run the tests against a server of your own with {@code DB_URL=jdbc:mysql://127.0.0.1:3306/
  * DB_USER=root DB_PASSWORD= ./mvnw verify}.
  */
-public final class TestDatabase implements BeforeAllCallback, AfterAllCallback, AutoCloseable {
+public final class TestDatabase implements ClassScoped {
 
     private static final SecureRandom RANDOM = new SecureRandom();
 
@@ -54,22 +51,13 @@ public final class TestDatabase implements BeforeAllCallback, AfterAllCallback, 
         return this;
     }
 
-    @Override
-    public void beforeAll(ExtensionContext context) {
-        open(context.getRequiredTestClass().getSimpleName());
-    }
-
-    @Override
-    public void afterAll(ExtensionContext context) {
-        close();
-    }
-
     /** Creates the schema, named after nothing in particular. */
     public TestDatabase open() {
         return open("test");
     }
 
     /** Creates the schema, named after {@code hint} (e.g. the test class) plus a random suffix. */
+    @Override
     public synchronized TestDatabase open(String hint) {
         if (schema != null) {
             return this;

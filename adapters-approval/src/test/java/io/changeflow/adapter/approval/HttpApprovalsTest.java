@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import static org.assertj.core.api.Assertions.tuple;
+import static org.junit.jupiter.params.provider.Arguments.argumentSet;
 
 import io.changeflow.application.port.out.Approvals.ApprovalForm;
 import io.changeflow.application.port.out.Approvals.Ticket;
@@ -30,6 +31,9 @@ import java.util.UUID;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.health.contributor.Status;
 import org.springframework.boot.test.web.server.LocalServerPort;
@@ -170,21 +174,16 @@ class HttpApprovalsTest {
         assertThat(report.getDetails()).containsEntry("circuitBreaker", "OPEN").containsEntry("failedCalls", 4);
     }
 
-    @Test
-    void theReadTimeoutBoundsASlowAnswer() {
-        var approvals = client(new ApprovalProperties(null, Duration.ofMillis(300), Duration.ofSeconds(5), null));
-        faults.configure(Faults.APPROVAL, new FaultSettings(5_000, 0, 0, 0, 0, 0, 0));
-
-        var started = System.nanoTime();
-        var failure = catchThrowableOfType(ExternalCallException.class, () -> approvals.submit(form(Map.of())));
-
-        assertThat(failure.kind()).isEqualTo(Kind.TIMEOUT);
-        assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofMillis(3_000));
+    static List<Arguments> timeouts() {
+        return List.of(
+                argumentSet("the read timeout bounds a slow answer", Duration.ofMillis(300), Duration.ofSeconds(5)),
+                argumentSet("the time limiter bounds the whole call", Duration.ofSeconds(30), Duration.ofMillis(300)));
     }
 
-    @Test
-    void theTimeLimiterBoundsTheWholeCall() {
-        var approvals = client(new ApprovalProperties(null, Duration.ofSeconds(30), Duration.ofMillis(300), null));
+    @ParameterizedTest
+    @MethodSource("timeouts")
+    void aSlowAnswerFailsAsATimeoutWithinItsBound(Duration readTimeout, Duration callTimeout) {
+        var approvals = client(new ApprovalProperties(null, readTimeout, callTimeout, null));
         faults.configure(Faults.APPROVAL, new FaultSettings(5_000, 0, 0, 0, 0, 0, 0));
 
         var started = System.nanoTime();
@@ -259,29 +258,25 @@ class HttpApprovalsTest {
         assertThat(approvals.read(OperationId.of(UUID.randomUUID().toString()))).isEqualTo(Ticket.unknown());
     }
 
-    @Test
-    void aFailedReadIsATransientFailureAndNeverReadsAsUnknown() {
-        var approvals = client(ApprovalProperties.defaults());
-        var form = form(Map.of());
-        approvals.submit(form);
-        faults.configure(Faults.APPROVAL, new FaultSettings(0, 1, 0, 0, 0, 0, 0));
-
-        var failure = catchThrowableOfType(ExternalCallException.class, () -> approvals.read(form.operationId()));
-
-        assertThat(failure.kind()).isEqualTo(Kind.HTTP_STATUS);
-        assertThat(failure.isTransient()).isTrue();
+    static List<Arguments> failedReads() {
+        return List.of(
+                argumentSet("a failed read is a transient failure and never reads as unknown", ApprovalProperties.defaults(),
+                        new FaultSettings(0, 1, 0, 0, 0, 0, 0), Kind.HTTP_STATUS),
+                argumentSet("a slow read is a timeout", new ApprovalProperties(null, Duration.ofMillis(300), Duration.ofSeconds(5), null),
+                        new FaultSettings(5_000, 0, 0, 0, 0, 0, 0), Kind.TIMEOUT));
     }
 
-    @Test
-    void aSlowReadIsATimeout() {
-        var approvals = client(new ApprovalProperties(null, Duration.ofMillis(300), Duration.ofSeconds(5), null));
+    @ParameterizedTest
+    @MethodSource("failedReads")
+    void aReadThatFailsIsATransientFailureOfItsKind(ApprovalProperties properties, FaultSettings fault, Kind kind) {
+        var approvals = client(properties);
         var form = form(Map.of());
         approvals.submit(form);
-        faults.configure(Faults.APPROVAL, new FaultSettings(5_000, 0, 0, 0, 0, 0, 0));
+        faults.configure(Faults.APPROVAL, fault);
 
         var failure = catchThrowableOfType(ExternalCallException.class, () -> approvals.read(form.operationId()));
 
-        assertThat(failure.kind()).isEqualTo(Kind.TIMEOUT);
+        assertThat(failure.kind()).isEqualTo(kind);
         assertThat(failure.isTransient()).isTrue();
     }
 

@@ -12,6 +12,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.Predicate;
+import org.awaitility.Awaitility;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
@@ -58,24 +59,10 @@ class VerifyingReceiver {
         return received.stream().filter(filter).toList();
     }
 
-    synchronized List<Received> await(Predicate<Received> filter, int count, Duration timeout) {
-        var deadline = System.nanoTime() + timeout.toNanos();
-        while (true) {
-            var matching = received(filter);
-            if (matching.size() >= count) {
-                return matching;
-            }
-            var left = deadline - System.nanoTime();
-            if (left <= 0) {
-                throw new AssertionError("expected " + count + " callbacks within " + timeout + ", got " + matching.size());
-            }
-            try {
-                wait(Math.max(1, left / 1_000_000));
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new AssertionError("interrupted", e);
-            }
-        }
+    List<Received> await(Predicate<Received> filter, int count, Duration timeout) {
+        return Awaitility.await(count + " matching callbacks").atMost(timeout)
+                .pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(10))
+                .until(() -> received(filter), matching -> matching.size() >= count);
     }
 
     synchronized void clear() {
@@ -96,7 +83,6 @@ class VerifyingReceiver {
         var verdict = authenticity.verify(source, headers, body);
         synchronized (this) {
             received.add(new Received(source, verdict, Map.copyOf(headers), body, flag));
-            notifyAll();
         }
         return verdict == Verdict.VALID ? ResponseEntity.ok().build() : ResponseEntity.status(401).build();
     }

@@ -11,17 +11,16 @@ import static com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import com.github.tomakehurst.wiremock.WireMockServer;
 import com.github.tomakehurst.wiremock.client.ResponseDefinitionBuilder;
 import com.github.tomakehurst.wiremock.core.WireMockConfiguration;
+import com.github.tomakehurst.wiremock.junit5.WireMockExtension;
 import io.changeflow.application.port.out.ExternalCallException;
 import io.changeflow.application.settings.Settings;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The exact HTTP exchanges of the direct approval (the simulator cannot make items change between two
@@ -33,26 +32,16 @@ class CheckItemsRetryTest {
     private static final String PROJECT_API = "/api/v4/projects/platform%2Fretry";
     private static final String APPROVE = PROJECT_API + "/merge_requests/7/approve";
 
-    private static WireMockServer wiremock;
+    @RegisterExtension
+    static final WireMockExtension wiremock = WireMockExtension.newInstance()
+            .options(WireMockConfiguration.options().dynamicPort()).build();
 
     private AdapterContext adapter;
-
-    @BeforeAll
-    static void start() {
-        wiremock = new WireMockServer(WireMockConfiguration.options().dynamicPort());
-        wiremock.start();
-    }
-
-    @AfterAll
-    static void stop() {
-        wiremock.stop();
-    }
 
     @BeforeEach
     void freshAdapterWithAnEmptyCache() {
         adapter = AdapterContext.start(wiremock.baseUrl(), Map.of());
         adapter.dynamicConfig().set(Settings.APPROVER_MODE, "DIRECT_HTTP");
-        wiremock.resetAll();
         wiremock.stubFor(get(urlPathEqualTo(PROJECT_API + "/approval_check_items"))
                 .willReturn(okJson("{\"project_id\": 9, \"check_items\": [\"ticket-linked\"]}")));
     }

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.changeflow.application.port.out.ExternalCallException;
-import io.changeflow.application.port.out.MergeRequests;
 import io.changeflow.application.port.out.MergeRequests.FileChange;
 import io.changeflow.application.settings.Settings;
 import io.changeflow.sandbox.gitlab.GitLabApprovalRules.Rule;
@@ -13,10 +12,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.UUID;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -30,25 +26,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * on 17/18.x; a non-eligible account gets 403; the approval names the head it approves; a GitLab without the
  * check-items extension gets the client library's approval.
  */
-class GitLabApprovalTest {
-
-    private static SimulatorServer server;
-    private static AdapterContext adapter;
-    private static MergeRequests gitlab;
-
-    private String project;
-
-    @BeforeAll
-    static void start() {
-        server = SimulatorServer.get();
-        adapter = AdapterContext.against(server);
-        gitlab = adapter.mergeRequests();
-    }
-
-    @AfterAll
-    static void stop() {
-        adapter.close();
-    }
+class GitLabApprovalTest extends AgainstSimulator {
 
     @AfterEach
     void defaultBehaviour() {
@@ -59,8 +37,7 @@ class GitLabApprovalTest {
     void newProject() {
         server.faults().clear();
         adapter.dynamicConfig().set(Settings.APPROVER_MODE, null);
-        project = "platform/approvals-" + UUID.randomUUID().toString().substring(0, 8);
-        server.gitlab().ensureProject(project, Map.of("grants/db.txt", "alice\n"));
+        project = server.newProject("platform/approvals", Map.of("grants/db.txt", "alice\n"));
     }
 
     @Test
@@ -167,8 +144,7 @@ class GitLabApprovalTest {
     @ValueSource(strings = {"CLIENT_LIBRARY", "DIRECT_HTTP"})
     void anApprovalGivenAlreadyIsSuccessOnGitLab19(String mode) {
         server.gitlab().apply(behaviour("gitlab-19", false, true));
-        adapter.dynamicConfig().set(Settings.APPROVER_MODE, mode);
-        var iid = openMergeRequest("changeflow/again-" + mode.toLowerCase());
+        var iid = openWithApproverMode(mode, "changeflow/again");
         gitlab.approve(project, iid, "approval-bot-1");
 
         gitlab.approve(project, iid, "approval-bot-1");
@@ -179,9 +155,8 @@ class GitLabApprovalTest {
     @ParameterizedTest
     @ValueSource(strings = {"CLIENT_LIBRARY", "DIRECT_HTTP"})
     void anAccountThatMayNotApproveGets403NotRetriedAsTransient(String mode) {
-        adapter.dynamicConfig().set(Settings.APPROVER_MODE, mode);
         server.gitlab().setEligibleApprovers(project, Set.of("approval-bot-1"));
-        var iid = openMergeRequest("changeflow/eligible-" + mode.toLowerCase());
+        var iid = openWithApproverMode(mode, "changeflow/eligible");
 
         assertThatThrownBy(() -> gitlab.approve(project, iid, "approval-bot-2"))
                 .isInstanceOfSatisfying(ExternalCallException.class, e -> {
@@ -195,8 +170,7 @@ class GitLabApprovalTest {
     @ParameterizedTest
     @ValueSource(strings = {"CLIENT_LIBRARY", "DIRECT_HTTP"})
     void approvesTheHeadItNamesAndIsRefusedWhenTheHeadMoved(String mode) {
-        adapter.dynamicConfig().set(Settings.APPROVER_MODE, mode);
-        var iid = openMergeRequest("changeflow/sha-" + mode.toLowerCase());
+        var iid = openWithApproverMode(mode, "changeflow/sha");
         var head = gitlab.get(project, iid).sha();
 
         assertThatThrownBy(() -> gitlab.approve(project, iid, "approval-bot-1", "0000000000000000000000000000000000000000"))
@@ -257,6 +231,12 @@ class GitLabApprovalTest {
         assertThatThrownBy(() -> gitlab.approve(project, iid, "somebody-else"))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("somebody-else");
+    }
+
+    /** Sets the approver mode to {@code mode} and opens a merge request from {@code branch} plus the mode. */
+    private long openWithApproverMode(String mode, String branch) {
+        adapter.dynamicConfig().set(Settings.APPROVER_MODE, mode);
+        return openMergeRequest(branch + "-" + mode.toLowerCase());
     }
 
     private long openMergeRequest(String branch) {

@@ -8,9 +8,7 @@ import io.changeflow.sandbox.fault.FaultSettings;
 import io.changeflow.sandbox.fault.Faults;
 import io.micrometer.core.instrument.Meter;
 import java.util.Map;
-import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -20,12 +18,7 @@ import org.junit.jupiter.api.Test;
  */
 class GitLabCallMetricsTest {
 
-    private static SimulatorServer server;
-
-    @BeforeAll
-    static void start() {
-        server = SimulatorServer.get();
-    }
+    private static final SimulatorServer server = SimulatorServer.get();
 
     @AfterEach
     void noFaults() {
@@ -40,8 +33,7 @@ class GitLabCallMetricsTest {
 
     @Test
     void everyTryIsTimedByOperationAndOutcome() {
-        var project = "platform/metrics-" + UUID.randomUUID().toString().substring(0, 8);
-        server.gitlab().ensureProject(project, Map.of("grants/db.txt", "alice\n"));
+        var project = server.newProject("platform/metrics", Map.of("grants/db.txt", "alice\n"));
         try (var adapter = AdapterContext.start(server.baseUrl(), Map.of("read-retries", "1",
                 "read-retry-backoff", "10ms", "circuit-breaker.minimum-number-of-calls", "100"))) {
             var gitlab = adapter.mergeRequests();
@@ -70,8 +62,7 @@ class GitLabCallMetricsTest {
 
     @Test
     void noCallsAreMadeWithAnOpenBreakerAndThatIsCountedAsNotCalled() {
-        var project = "platform/metrics-" + UUID.randomUUID().toString().substring(0, 8);
-        server.gitlab().ensureProject(project, Map.of("grants/db.txt", "alice\n"));
+        var project = server.newProject("platform/metrics", Map.of("grants/db.txt", "alice\n"));
         try (var adapter = AdapterContext.start(server.baseUrl(), Map.of("read-retries", "0",
                 "circuit-breaker.minimum-number-of-calls", "2", "circuit-breaker.sliding-window-size", "2",
                 "circuit-breaker.wait-duration-in-open-state", "1m"))) {

@@ -3,7 +3,6 @@ package io.changeflow.adapter.gitlab;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.changeflow.application.port.out.MergeRequests;
 import io.changeflow.application.port.out.MergeRequests.FileChange;
 import io.changeflow.application.port.out.MergeRequests.MergeResult;
 import io.changeflow.application.port.out.MergeRequests.PipelineStatus;
@@ -14,10 +13,7 @@ import io.changeflow.sandbox.gitlab.PipelineOutcome;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -29,34 +25,15 @@ import org.junit.jupiter.params.provider.EnumSource;
  * included) and every pipeline status explicitly, sees the branch head move before the merge request's head, and
  * reopens a closed merge request. The table of answers is in docs/external-systems-gitlab.md.
  */
-class GitLabMergeAnswersTest {
+class GitLabMergeAnswersTest extends AgainstSimulator {
 
     private static final Duration SETTLE = Duration.ofSeconds(10);
-
-    private static SimulatorServer server;
-    private static AdapterContext adapter;
-    private static MergeRequests gitlab;
-
-    private String project;
-
-    @BeforeAll
-    static void start() {
-        server = SimulatorServer.get();
-        adapter = AdapterContext.against(server);
-        gitlab = adapter.mergeRequests();
-    }
-
-    @AfterAll
-    static void stop() {
-        adapter.close();
-    }
 
     @BeforeEach
     void newProject() {
         server.faults().clear();
         server.gitlab().setTimings(Duration.ZERO, Duration.ZERO, Duration.ofMillis(100));
-        project = "platform/answers-" + UUID.randomUUID().toString().substring(0, 8);
-        server.gitlab().ensureProject(project, Map.of("grants/db.txt", "alice\n"));
+        project = server.newProject("platform/answers", Map.of("grants/db.txt", "alice\n"));
     }
 
     @AfterEach
@@ -82,7 +59,7 @@ class GitLabMergeAnswersTest {
         var iid = open("draft", "alice\nbob\n");
         server.gitlab().forceDetailedMergeStatus(project, iid, "draft_status");
 
-        assertThat(gitlab.merge(project, iid, gitlab.get(project, iid).sha())).isEqualTo(MergeResult.BLOCKED);
+        assertThat(mergeAtHead(iid)).isEqualTo(MergeResult.BLOCKED);
     }
 
     @ParameterizedTest
@@ -92,7 +69,7 @@ class GitLabMergeAnswersTest {
         server.gitlab().requireApprovals(project, true);
         var iid = open("unapproved", "alice\nbob\n");
 
-        assertThat(gitlab.merge(project, iid, gitlab.get(project, iid).sha())).isEqualTo(MergeResult.NOT_APPROVED);
+        assertThat(mergeAtHead(iid)).isEqualTo(MergeResult.NOT_APPROVED);
     }
 
     @ParameterizedTest
@@ -103,9 +80,9 @@ class GitLabMergeAnswersTest {
         var iid = open("failing", "alice\nbob\n");
         server.gitlab().forcePipeline(project, iid, PipelineOutcome.FAILED);
 
-        assertThat(gitlab.merge(project, iid, gitlab.get(project, iid).sha())).isEqualTo(MergeResult.PIPELINE_NOT_PASSED);
+        assertThat(mergeAtHead(iid)).isEqualTo(MergeResult.PIPELINE_NOT_PASSED);
         server.gitlab().forcePipeline(project, iid, PipelineOutcome.RUNNING);
-        assertThat(gitlab.merge(project, iid, gitlab.get(project, iid).sha())).isEqualTo(MergeResult.PIPELINE_RUNNING);
+        assertThat(mergeAtHead(iid)).isEqualTo(MergeResult.PIPELINE_RUNNING);
     }
 
     @ParameterizedTest
@@ -114,11 +91,11 @@ class GitLabMergeAnswersTest {
         server.gitlab().setBehaviour(profile, false, Duration.ZERO);
         server.gitlab().setTimings(Duration.ofSeconds(30), Duration.ZERO, Duration.ofMillis(100));
         var iid = open("checking", "alice\nbob\n");
-        assertThat(gitlab.merge(project, iid, gitlab.get(project, iid).sha())).isEqualTo(MergeResult.CANNOT_BE_MERGED_YET);
+        assertThat(mergeAtHead(iid)).isEqualTo(MergeResult.CANNOT_BE_MERGED_YET);
 
         server.gitlab().setTimings(Duration.ZERO, Duration.ZERO, Duration.ofMillis(100));
         assertThat(gitlab.merge(project, iid, "0".repeat(40))).isEqualTo(MergeResult.SHA_MISMATCH_OR_LOCKED);
-        assertThat(gitlab.merge(project, iid, gitlab.get(project, iid).sha())).isEqualTo(MergeResult.MERGED);
+        assertThat(mergeAtHead(iid)).isEqualTo(MergeResult.MERGED);
     }
 
     @ParameterizedTest
@@ -149,7 +126,7 @@ class GitLabMergeAnswersTest {
 
         assertThat(gitlab.headPipeline(project, iid)).isEmpty();
         assertThat(gitlab.latestPipeline(project, iid)).isEmpty();
-        assertThat(gitlab.merge(project, iid, gitlab.get(project, iid).sha())).isEqualTo(MergeResult.MERGED);
+        assertThat(mergeAtHead(iid)).isEqualTo(MergeResult.MERGED);
     }
 
     @Test
@@ -215,6 +192,11 @@ class GitLabMergeAnswersTest {
 
         assertThat(gitlab.get(project, iid).state()).isEqualTo(MergeRequestState.OPENED);
         assertThat(gitlab.findBySourceBranch(project, "reopened")).hasValueSatisfying(mr -> assertThat(mr.iid()).isEqualTo(iid));
+    }
+
+    /** Asks GitLab to merge the merge request at the head it has now. */
+    private MergeResult mergeAtHead(long iid) {
+        return gitlab.merge(project, iid, gitlab.get(project, iid).sha());
     }
 
     private long open(String branch, String content) {

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.changeflow.application.port.out.ExternalCallException;
-import io.changeflow.application.port.out.MergeRequests;
 import io.changeflow.application.port.out.MergeRequests.FileChange;
 import io.changeflow.application.port.out.MergeRequests.MergeResult;
 import io.changeflow.application.port.out.MergeRequests.Pipeline;
@@ -19,9 +18,6 @@ import io.changeflow.sandbox.gitlab.PipelineOutcome;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -29,37 +25,18 @@ import org.junit.jupiter.api.Test;
  * The real gitlab4j client against the GitLab simulator over HTTP: the whole merge request life cycle as
  * the author and approval bots, and each GitLab quirk the workflow relies on.
  */
-class GitLabMergeRequestsTest {
+class GitLabMergeRequestsTest extends AgainstSimulator {
 
     private static final Duration SETTLE = Duration.ofSeconds(5);
     private static final Duration CHECKING = Duration.ofMillis(300);
     private static final Duration PIPELINE = Duration.ofMillis(600);
     private static final Duration REBASE = Duration.ofMillis(200);
 
-    private static SimulatorServer server;
-    private static AdapterContext adapter;
-    private static MergeRequests gitlab;
-
-    private String project;
-
-    @BeforeAll
-    static void start() {
-        server = SimulatorServer.get();
-        adapter = AdapterContext.against(server);
-        gitlab = adapter.mergeRequests();
-    }
-
-    @AfterAll
-    static void stop() {
-        adapter.close();
-    }
-
     @BeforeEach
     void newProject() {
         server.faults().clear();
         server.gitlab().setTimings(CHECKING, PIPELINE, REBASE);
-        project = "platform/test-" + UUID.randomUUID().toString().substring(0, 8);
-        server.gitlab().ensureProject(project, Map.of("grants/db.txt", "alice\n", "README.md", "# test\n"));
+        project = server.newProject("platform/test", Map.of("grants/db.txt", "alice\n", "README.md", "# test\n"));
     }
 
     @Test
@@ -126,7 +103,7 @@ class GitLabMergeRequestsTest {
         assertThat(gitlab.get(project, iid).state()).isEqualTo(MergeRequestState.OPENED);
 
         server.gitlab().setTimings(CHECKING, PIPELINE, REBASE);
-        assertThat(gitlab.merge(project, iid, awaitMergeable(iid).sha())).isEqualTo(MergeResult.MERGED);
+        assertThat(mergeWhenMergeable(iid)).isEqualTo(MergeResult.MERGED);
     }
 
     @Test
@@ -148,7 +125,7 @@ class GitLabMergeRequestsTest {
         var first = openMergeRequest("changeflow/first", "grants/db.txt", "alice\nbob\n");
         var second = openMergeRequest("changeflow/second", "grants/db.txt", "alice\ncarol\n");
         var third = openMergeRequest("changeflow/third", "grants/other.txt", "dave\n");
-        assertThat(gitlab.merge(project, first, awaitMergeable(first).sha())).isEqualTo(MergeResult.MERGED);
+        assertThat(mergeWhenMergeable(first)).isEqualTo(MergeResult.MERGED);
 
         var conflicting = awaitSettled(second);
         assertThat(conflicting.detailedMergeStatus()).isEqualTo("conflict");
@@ -159,15 +136,15 @@ class GitLabMergeRequestsTest {
         assertThat(gitlab.get(project, second).rebaseInProgress()).isTrue();
         assertThat(gitlab.get(project, second).detailedMergeStatus()).isEqualTo("checking");
         server.gitlab().setTimings(CHECKING, PIPELINE, REBASE);
-        var failed = await().atMost(SETTLE).until(() -> gitlab.get(project, second), mr -> !mr.rebaseInProgress());
+        var failed = awaitRebaseEnded(second);
         assertThat(failed.mergeError()).hasValueSatisfying(error -> assertThat(error).contains("Rebase failed"));
 
         var beforeRebase = awaitMergeable(third).sha();
         gitlab.rebase(project, third);
-        var rebased = await().atMost(SETTLE).until(() -> gitlab.get(project, third), mr -> !mr.rebaseInProgress());
+        var rebased = awaitRebaseEnded(third);
         assertThat(rebased.mergeError()).isEmpty();
         assertThat(rebased.sha()).isNotEqualTo(beforeRebase);
-        assertThat(gitlab.merge(project, third, awaitMergeable(third).sha())).isEqualTo(MergeResult.MERGED);
+        assertThat(mergeWhenMergeable(third)).isEqualTo(MergeResult.MERGED);
         assertThat(gitlab.readFile(project, "main", "grants/db.txt")).contains("alice\nbob\n");
         assertThat(gitlab.readFile(project, "main", "grants/other.txt")).contains("dave\n");
     }
@@ -176,10 +153,10 @@ class GitLabMergeRequestsTest {
     void rewritingTheBranchOnTheTargetEndsARebaseConflictWithANewHeadAndPipelineAndMerges() {
         var first = openMergeRequest("changeflow/first", "grants/db.txt", "alice\nbob\n");
         var second = openMergeRequest("changeflow/second", "grants/db.txt", "alice\ncarol\n");
-        assertThat(gitlab.merge(project, first, awaitMergeable(first).sha())).isEqualTo(MergeResult.MERGED);
+        assertThat(mergeWhenMergeable(first)).isEqualTo(MergeResult.MERGED);
         awaitSettled(second);
         gitlab.rebase(project, second);
-        var conflicted = await().atMost(SETTLE).until(() -> gitlab.get(project, second), mr -> !mr.rebaseInProgress());
+        var conflicted = awaitRebaseEnded(second);
         assertThat(conflicted.mergeError()).isPresent();
         var pipelineBefore = gitlab.latestPipeline(project, second).orElseThrow();
 
@@ -195,7 +172,7 @@ class GitLabMergeRequestsTest {
         assertThat(pipeline.id()).isGreaterThan(pipelineBefore.id());
         assertThat(pipeline.ranFor(rewritten.sha())).isTrue();
         await().atMost(SETTLE).until(() -> statusOf(second) == PipelineStatus.PASSED);
-        assertThat(gitlab.merge(project, second, awaitMergeable(second).sha())).isEqualTo(MergeResult.MERGED);
+        assertThat(mergeWhenMergeable(second)).isEqualTo(MergeResult.MERGED);
         assertThat(gitlab.readFile(project, "main", "grants/db.txt")).contains("alice\nbob\ncarol\n");
         assertThat(gitlab.readFile(project, "main", "grants/new.txt")).contains("erin\n");
     }
@@ -363,6 +340,15 @@ class GitLabMergeRequestsTest {
     private RemoteMergeRequest awaitMergeable(long iid) {
         return await().atMost(SETTLE).until(() -> gitlab.get(project, iid),
                 mr -> "mergeable".equals(mr.detailedMergeStatus()));
+    }
+
+    /** Merges the merge request at its head once GitLab calls it mergeable. */
+    private MergeResult mergeWhenMergeable(long iid) {
+        return gitlab.merge(project, iid, awaitMergeable(iid).sha());
+    }
+
+    private RemoteMergeRequest awaitRebaseEnded(long iid) {
+        return await().atMost(SETTLE).until(() -> gitlab.get(project, iid), mr -> !mr.rebaseInProgress());
     }
 
     private RemoteMergeRequest awaitSettled(long iid) {

@@ -14,7 +14,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -43,8 +42,7 @@ class GitLabPipelineLookCallsTest {
         server.gitlab().setTimings(Duration.ZERO, Duration.ZERO, Duration.ofMillis(100));
         adapter = AdapterContext.against(server);
         gitlab = adapter.mergeRequests();
-        project = "platform/looks-" + UUID.randomUUID().toString().substring(0, 8);
-        server.gitlab().ensureProject(project, Map.of("grants/db.txt", "alice\n"));
+        project = server.newProject("platform/looks", Map.of("grants/db.txt", "alice\n"));
         gitlab.createBranch(project, BRANCH, "main");
         gitlab.commit(project, BRANCH, "Change", List.of(new FileChange("grants/db.txt", "alice\nbob\n")));
         var opened = gitlab.open(project, BRANCH, "main", "Change", "operations: look");

@@ -11,9 +11,7 @@ import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -24,19 +22,13 @@ import org.junit.jupiter.api.Test;
  */
 class GitLabRateLimitTest {
 
-    private static SimulatorServer server;
+    private static final SimulatorServer server = SimulatorServer.get();
     private String project;
-
-    @BeforeAll
-    static void start() {
-        server = SimulatorServer.get();
-    }
 
     @BeforeEach
     void newProject() {
         server.faults().clear();
-        project = "platform/rate-" + UUID.randomUUID().toString().substring(0, 8);
-        server.gitlab().ensureProject(project, Map.of("README.md", "# rate\n"));
+        project = server.newProject("platform/rate", Map.of("README.md", "# rate\n"));
     }
 
     @AfterEach

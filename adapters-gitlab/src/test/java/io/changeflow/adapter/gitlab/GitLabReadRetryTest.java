@@ -12,9 +12,9 @@ import static com.github.tomakehurst.wiremock.stubbing.Scenario.STARTED;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import com.github.tomakehurst.wiremock.WireMockServer;
 import com.github.tomakehurst.wiremock.client.ResponseDefinitionBuilder;
 import com.github.tomakehurst.wiremock.core.WireMockConfiguration;
+import com.github.tomakehurst.wiremock.junit5.WireMockExtension;
 import io.changeflow.application.port.out.ExternalCallException;
 import io.changeflow.application.port.out.ExternalCallException.Kind;
 import io.changeflow.application.port.out.MergeRequests.FileChange;
@@ -27,11 +27,10 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.gitlab4j.api.utils.UrlEncoder;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The exact HTTP exchanges of the adapter's read retries (WireMock, so every try is counted): an idempotent
@@ -46,24 +45,14 @@ class GitLabReadRetryTest {
     private static final String COMMITS = PROJECT_API + "/repository/commits";
     private static final String FILE_ON_MAIN = PROJECT_API + "/repository/files/" + UrlEncoder.urlEncode("grants/db.txt");
 
-    private static WireMockServer wiremock;
+    @RegisterExtension
+    static final WireMockExtension wiremock = WireMockExtension.newInstance()
+            .options(WireMockConfiguration.options().dynamicPort()).build();
 
     private AdapterContext adapter;
 
-    @BeforeAll
-    static void start() {
-        wiremock = new WireMockServer(WireMockConfiguration.options().dynamicPort());
-        wiremock.start();
-    }
-
-    @AfterAll
-    static void stop() {
-        wiremock.stop();
-    }
-
     @BeforeEach
     void freshAdapter() {
-        wiremock.resetAll();
         adapter = adapterWith(Map.of());
     }
 

@@ -18,13 +18,11 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.health.contributor.Status;
@@ -37,21 +35,15 @@ import org.springframework.boot.health.contributor.Status;
  */
 class GitLabResilienceTest {
 
-    private static SimulatorServer server;
+    private static final SimulatorServer server = SimulatorServer.get();
 
     private String project;
-
-    @BeforeAll
-    static void start() {
-        server = SimulatorServer.get();
-    }
 
     @BeforeEach
     void newProject() {
         server.faults().clear();
         server.gitlab().setTimings(Duration.ZERO, Duration.ofMillis(600), Duration.ofMillis(200));
-        project = "platform/resilience-" + UUID.randomUUID().toString().substring(0, 8);
-        server.gitlab().ensureProject(project, Map.of("grants/db.txt", "alice\n"));
+        project = server.newProject("platform/resilience", Map.of("grants/db.txt", "alice\n"));
     }
 
     @AfterEach

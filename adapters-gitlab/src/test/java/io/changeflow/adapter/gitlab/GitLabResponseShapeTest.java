@@ -37,7 +37,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.UUID;
 import org.gitlab4j.api.utils.UrlEncoder;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -83,8 +82,7 @@ class GitLabResponseShapeTest {
         server.faults().clear();
         server.gitlab().setTimings(Duration.ZERO, Duration.ofMillis(300), Duration.ofMillis(100));
         wiremock.resetAll();
-        project = "platform/shapes-" + UUID.randomUUID().toString().substring(0, 8);
-        server.gitlab().ensureProject(project, Map.of("grants/db-prod-readonly.txt", "alice\nbob\n"));
+        project = server.newProject("platform/shapes", Map.of("grants/db-prod-readonly.txt", "alice\nbob\n"));
     }
 
     @Test

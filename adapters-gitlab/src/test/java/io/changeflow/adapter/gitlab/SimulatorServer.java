@@ -6,6 +6,8 @@ import io.changeflow.sandbox.gitlab.GitLabRateLimit;
 import io.changeflow.sandbox.gitlab.GitLabSimulator;
 import io.changeflow.sandbox.gitlab.GitLabSimulatorConfiguration;
 import java.util.List;
+import java.util.Map;
+import java.util.UUID;
 import org.gitlab4j.api.GitLabApi;
 import org.gitlab4j.api.GitLabApiException;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -95,6 +97,13 @@ final class SimulatorServer {
 
     Faults faults() {
         return context.getBean(Faults.class);
+    }
+
+    /** Creates a project named {@code prefix} plus a random suffix, with {@code files} on main; returns its path. */
+    String newProject(String prefix, Map<String, String> files) {
+        var project = prefix + "-" + UUID.randomUUID().toString().substring(0, 8);
+        gitlab().ensureProject(project, files);
+        return project;
     }
 
     List<Merge> merges() {

@@ -14,12 +14,10 @@ import io.changeflow.application.workflow.RunDueStep;
 import io.changeflow.application.workflow.StateChanges;
 import io.changeflow.application.workflow.StepBody;
 import io.changeflow.application.workflow.StepOutcome;
-import io.changeflow.testsupport.TestDatabase;
 import java.lang.reflect.Proxy;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -29,9 +27,6 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.IntStream;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -39,28 +34,11 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class DbSchedulerWorkQueueTest {
 
     @RegisterExtension
-    static final TestDatabase db = TestDatabase.freshSchema();
+    static final Schema schema = Schema.onFreshDatabase();
 
     private static final Duration WAIT = Duration.ofSeconds(15);
-    private static Schema schema;
 
-    private final List<Node> nodes = new ArrayList<>();
     private final Runs runs = new Runs();
-
-    @BeforeAll
-    static void migrate() {
-        schema = Schema.migrate(db);
-    }
-
-    @BeforeEach
-    void emptyTable() {
-        schema.clear();
-    }
-
-    @AfterEach
-    void stopNodes() {
-        nodes.forEach(Node::close);
-    }
 
     @Test
     void keepsAScheduledStepAsAPendingRowWithItsTimeAndData() {
@@ -151,7 +129,7 @@ class DbSchedulerWorkQueueTest {
         var running = new AtomicInteger();
         var most = new AtomicInteger();
         var never = new CountDownLatch(1);
-        var queue = node(Map.of(StepKind.HANDLE, recorded(step -> {
+        var node = node(Map.of(StepKind.HANDLE, recorded(step -> {
             most.accumulateAndGet(running.incrementAndGet(), Math::max);
             try {
                 never.await(200, TimeUnit.MILLISECONDS);
@@ -161,11 +139,12 @@ class DbSchedulerWorkQueueTest {
                 running.decrementAndGet();
             }
             return StepOutcome.done();
-        }))).queue();
+        })));
+        var queue = node.queue();
         for (int i = 0; i < 20; i++) {
             queue.schedule(Step.first(StepKind.HANDLE, "op-" + i), Duration.ZERO);
         }
-        nodes.getLast().start();
+        node.start();
 
         await().atMost(WAIT).until(() -> schema.workflowRows().isEmpty());
         assertThat(runs.all()).hasSize(20);
@@ -225,34 +204,38 @@ class DbSchedulerWorkQueueTest {
 
     @Test
     void nextSchedulesTheFollowerAndDeletesTheCurrentStep() {
-        var queue = node(Map.of(StepKind.CREATE, recorded(step ->
-                new StepOutcome.Next(new Step(StepKind.HANDLE, step.ref(), 1, Map.of("mr", "42")), Duration.ofHours(1)))))
-                .start().queue();
+        var queue = creatingAFollowerDueIn(Duration.ofHours(1));
 
         queue.schedule(Step.first(StepKind.CREATE, "op-1"), Duration.ZERO);
 
-        await().atMost(WAIT).until(() -> schema.row(StepKind.CREATE, "op-1").isEmpty());
-        assertThat(schema.workflowRows()).hasSize(1);
-        var follower = schema.row(StepKind.HANDLE, "op-1").orElseThrow();
-        assertThat(Schema.step(follower)).isEqualTo(new Step(StepKind.HANDLE, "op-1", 1, Map.of("mr", "42")));
-        assertThat(follower.getExecutionTime()).isCloseTo(Instant.now().plus(Duration.ofHours(1)), within(5, ChronoUnit.SECONDS));
+        assertTheFollowerIsTheOnlyRowDueIn(Duration.ofHours(1));
         assertThat(runs.count()).isEqualTo(1);
     }
 
     @Test
     void nextReplacesAPendingFollowerAndDeletesTheCurrentStep() {
-        var queue = node(Map.of(StepKind.CREATE, recorded(step ->
-                new StepOutcome.Next(new Step(StepKind.HANDLE, step.ref(), 1, Map.of("mr", "42")), Duration.ofHours(2)))))
-                .start().queue();
+        var queue = creatingAFollowerDueIn(Duration.ofHours(2));
         queue.schedule(new Step(StepKind.HANDLE, "op-1", 4, Map.of("mr", "old")), Duration.ofHours(1));
 
         queue.schedule(Step.first(StepKind.CREATE, "op-1"), Duration.ZERO);
 
+        assertTheFollowerIsTheOnlyRowDueIn(Duration.ofHours(2));
+    }
+
+    /** The queue of a started instance whose CREATE steps answer Next: a HANDLE follower ("mr" 42) due in {@code dueIn}. */
+    private WorkQueue creatingAFollowerDueIn(Duration dueIn) {
+        return node(Map.of(StepKind.CREATE, recorded(step ->
+                new StepOutcome.Next(new Step(StepKind.HANDLE, step.ref(), 1, Map.of("mr", "42")), dueIn))))
+                .start().queue();
+    }
+
+    /** Once the CREATE step of op-1 is gone, its follower of {@link #creatingAFollowerDueIn} is the only row left. */
+    private void assertTheFollowerIsTheOnlyRowDueIn(Duration dueIn) {
         await().atMost(WAIT).until(() -> schema.row(StepKind.CREATE, "op-1").isEmpty());
         assertThat(schema.workflowRows()).hasSize(1);
         var follower = schema.row(StepKind.HANDLE, "op-1").orElseThrow();
         assertThat(Schema.step(follower)).isEqualTo(new Step(StepKind.HANDLE, "op-1", 1, Map.of("mr", "42")));
-        assertThat(follower.getExecutionTime()).isCloseTo(Instant.now().plus(Duration.ofHours(2)), within(5, ChronoUnit.SECONDS));
+        assertThat(follower.getExecutionTime()).isCloseTo(Instant.now().plus(dueIn), within(5, ChronoUnit.SECONDS));
     }
 
     @Test
@@ -420,9 +403,7 @@ class DbSchedulerWorkQueueTest {
     }
 
     private Node node(SchedulerSettings settings, int capacity, RunDueStep runner) {
-        var node = Node.of(db, settings, capacity, runner, List.of());
-        nodes.add(node);
-        return node;
+        return Node.of(schema, settings, capacity, runner, List.of());
     }
 
     /** Retries 1.5 s apart: long enough to look at the row between two runs. */

@@ -10,9 +10,7 @@ import io.changeflow.application.port.out.WorkQueue.Step;
 import io.changeflow.application.port.out.WorkQueue.StepKind;
 import io.changeflow.application.workflow.StepBody;
 import io.changeflow.application.workflow.StepOutcome;
-import io.changeflow.testsupport.TestDatabase;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -20,9 +18,6 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 import java.util.stream.Collectors;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -30,28 +25,11 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class FailoverTest {
 
     @RegisterExtension
-    static final TestDatabase db = TestDatabase.freshSchema();
+    static final Schema schema = Schema.onFreshDatabase();
 
     private static final Duration WAIT = Duration.ofSeconds(20);
-    private static Schema schema;
 
-    private final List<Node> nodes = new ArrayList<>();
     private final Runs runs = new Runs();
-
-    @BeforeAll
-    static void migrate() {
-        schema = Schema.migrate(db);
-    }
-
-    @BeforeEach
-    void emptyTable() {
-        schema.clear();
-    }
-
-    @AfterEach
-    void stopNodes() {
-        nodes.forEach(Node::close);
-    }
 
     @Test
     void aScheduledStepSurvivesASchedulerRestart() {
@@ -220,14 +198,10 @@ class FailoverTest {
     }
 
     private Node node(String name, Map<StepKind, StepBody> handlers) {
-        var node = Node.of(db, name, Steps.runner(handlers));
-        nodes.add(node);
-        return node;
+        return Node.of(schema, name, Steps.runner(handlers));
     }
 
     private Node node(String name, List<RecurringJob> jobs) {
-        var node = Node.of(db, Node.fast(name), 10_000, Steps.runner(Map.of()), jobs);
-        nodes.add(node);
-        return node;
+        return Node.of(schema, Node.fast(name), 10_000, Steps.runner(Map.of()), jobs);
     }
 }

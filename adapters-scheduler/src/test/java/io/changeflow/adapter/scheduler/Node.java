@@ -10,7 +10,7 @@ import java.util.List;
 
 /**
  * One application instance on the test schema, wired as {@link SchedulerConfiguration} wires it:
- * its own connection pool, work queue and scheduler.
+ * its own connection pool, work queue and scheduler. The schema closes it after the test that made it.
  */
 final class Node implements AutoCloseable {
 
@@ -46,17 +46,17 @@ final class Node implements AutoCloseable {
                 Duration.ofSeconds(2), Duration.ofMillis(300), Duration.ofSeconds(1), name);
     }
 
-    static Node of(TestDatabase db, String name, RunDueStep runner) {
-        return new Node(db, fast(name), 10_000, runner, List.of());
+    static Node of(Schema schema, String name, RunDueStep runner) {
+        return schema.closedAfterTest(new Node(schema.db(), fast(name), 10_000, runner, List.of()));
     }
 
     /** An instance whose steps are traced by {@code traces}. */
-    static Node traced(TestDatabase db, String name, RunDueStep runner, StepTraces traces) {
-        return new Node(db, fast(name), 10_000, runner, List.of(), traces);
+    static Node traced(Schema schema, String name, RunDueStep runner, StepTraces traces) {
+        return schema.closedAfterTest(new Node(schema.db(), fast(name), 10_000, runner, List.of(), traces));
     }
 
-    static Node of(TestDatabase db, SchedulerSettings settings, int capacity, RunDueStep runner, List<RecurringJob> jobs) {
-        return new Node(db, settings, capacity, runner, jobs);
+    static Node of(Schema schema, SchedulerSettings settings, int capacity, RunDueStep runner, List<RecurringJob> jobs) {
+        return schema.closedAfterTest(new Node(schema.db(), settings, capacity, runner, jobs));
     }
 
     Node start() {

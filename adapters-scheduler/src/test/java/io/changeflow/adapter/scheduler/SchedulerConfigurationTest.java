@@ -7,7 +7,6 @@ import io.changeflow.application.port.out.WorkQueue.Step;
 import io.changeflow.application.port.out.WorkQueue.StepKind;
 import io.changeflow.application.workflow.RunDueStep;
 import io.changeflow.application.workflow.StepOutcome;
-import io.changeflow.testsupport.TestDatabase;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.lang.reflect.InvocationTargetException;
@@ -18,8 +17,6 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import javax.sql.DataSource;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.springframework.boot.health.contributor.HealthIndicator;
@@ -30,19 +27,8 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 class SchedulerConfigurationTest {
 
     @RegisterExtension
-    static final TestDatabase db = TestDatabase.freshSchema();
+    static final Schema schema = Schema.onFreshDatabase();
 
-    private static Schema schema;
-
-    @BeforeAll
-    static void migrate() {
-        schema = Schema.migrate(db);
-    }
-
-    @BeforeEach
-    void emptyTable() {
-        schema.clear();
-    }
 
     @Test
     @SuppressWarnings("unchecked")
@@ -154,7 +140,7 @@ class SchedulerConfigurationTest {
 
     /** The class's DataSource, which the context must not close (a proxy has no close method to infer). */
     private static DataSource unclosable() {
-        var target = db.dataSource();
+        var target = schema.db().dataSource();
         return (DataSource) Proxy.newProxyInstance(DataSource.class.getClassLoader(), new Class<?>[] {DataSource.class},
                 (proxy, method, args) -> {
                     try {

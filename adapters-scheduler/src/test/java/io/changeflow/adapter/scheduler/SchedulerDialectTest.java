@@ -5,14 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.github.kagkarlsson.scheduler.jdbc.MariaDBJdbcCustomization;
 import com.github.kagkarlsson.scheduler.jdbc.MySQL8JdbcCustomization;
 import com.github.kagkarlsson.scheduler.jdbc.MySQLJdbcCustomization;
-import io.changeflow.testsupport.TestDatabase;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -26,19 +23,8 @@ import org.junit.jupiter.params.provider.CsvSource;
 class SchedulerDialectTest {
 
     @RegisterExtension
-    static final TestDatabase db = TestDatabase.freshSchema();
+    static final Schema schema = Schema.onFreshDatabase();
 
-    private static Schema schema;
-
-    @BeforeAll
-    static void migrate() {
-        schema = Schema.migrate(db);
-    }
-
-    @BeforeEach
-    void emptyTable() {
-        schema.clear();
-    }
 
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', textBlock = """
@@ -94,14 +80,14 @@ class SchedulerDialectTest {
     @Test
     void detectsTheTestServerFromItsOwnVersionAndPollsItWithLockAndFetch() throws SQLException {
         String version;
-        try (var connection = db.dataSource().getConnection();
+        try (var connection = schema.db().dataSource().getConnection();
              var statement = connection.createStatement();
              var rows = statement.executeQuery("select version()")) {
             rows.next();
             version = rows.getString(1);
         }
 
-        var dialect = SchedulerDialect.detect(db.dataSource());
+        var dialect = SchedulerDialect.detect(schema.db().dataSource());
 
         assertThat(dialect.server()).endsWith("(" + version + ")");
         assertThat(dialect.lockAndFetch()).as("every server the tests run on is a supported one: %s", version).isTrue();
@@ -109,13 +95,13 @@ class SchedulerDialectTest {
 
     @Test
     void theLockAndFetchQueryRunsHereAndSkipsRowsAnotherPollerHolds() throws SQLException {
-        var dialect = SchedulerDialect.detect(db.dataSource());
+        var dialect = SchedulerDialect.detect(schema.db().dataSource());
         var now = Instant.now();
         insertRow(dialect, "one", now.minusSeconds(60));
         insertRow(dialect, "two", now.minusSeconds(60));
         var query = dialect.customization().createGenericSelectForUpdateQuery(SchedulerTable.NAME, 1, "", false);
 
-        try (var first = db.dataSource().getConnection(); var second = db.dataSource().getConnection()) {
+        try (var first = schema.db().dataSource().getConnection(); var second = schema.db().dataSource().getConnection()) {
             first.setAutoCommit(false);
             second.setAutoCommit(false);
             try (var wait = second.createStatement()) {
@@ -134,10 +120,10 @@ class SchedulerDialectTest {
 
     @Test
     void instantsKeepTheirFractionOfASecondOnThisServer() throws SQLException {
-        var dialect = SchedulerDialect.detect(db.dataSource());
+        var dialect = SchedulerDialect.detect(schema.db().dataSource());
         var due = Instant.parse("2031-05-06T07:08:09.123456Z");
         insertRow(dialect, "fraction", due);
-        try (var connection = db.dataSource().getConnection(); var statement = connection.createStatement();
+        try (var connection = schema.db().dataSource().getConnection(); var statement = connection.createStatement();
              var rows = statement.executeQuery("select execution_time from " + SchedulerTable.NAME)) {
             rows.next();
 
@@ -147,7 +133,7 @@ class SchedulerDialectTest {
 
     /** A row of task {@code probe}, not picked, due at {@code executionTime}. */
     private static void insertRow(SchedulerDialect dialect, String instance, Instant executionTime) throws SQLException {
-        try (var connection = db.dataSource().getConnection(); var insert = connection.prepareStatement(
+        try (var connection = schema.db().dataSource().getConnection(); var insert = connection.prepareStatement(
                 "insert into " + SchedulerTable.NAME + " (task_name, task_instance, execution_time, picked, version)"
                         + " values ('probe', ?, ?, false, 1)")) {
             insert.setString(1, instance);

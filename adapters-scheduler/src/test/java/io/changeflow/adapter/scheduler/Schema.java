@@ -11,19 +11,38 @@ import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.flywaydb.core.Flyway;
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.AfterEachCallback;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.BeforeEachCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
 
-/** The production schema on a test database (the persistence adapter's migrations) and a look at its task rows. */
-final class Schema {
+/**
+ * The production schema (the persistence adapter's migrations) on a fresh test database for one test class,
+ * and a look at its task rows. Register it as a static extension: it migrates before the first test, empties
+ * the task table before each test and closes the {@link Node}s a test opened after it.
+ */
+final class Schema implements BeforeAllCallback, BeforeEachCallback, AfterEachCallback, AfterAllCallback {
 
-    private final TestDatabase db;
-    private final SchedulerClient rows;
+    private final TestDatabase db = TestDatabase.freshSchema();
+    private final List<Node> nodes = new ArrayList<>();
+    private SchedulerClient rows;
 
-    private Schema(TestDatabase db) {
-        this.db = db;
+    private Schema() {
+    }
+
+    static Schema onFreshDatabase() {
+        return new Schema();
+    }
+
+    @Override
+    public void beforeAll(ExtensionContext context) {
+        db.beforeAll(context);
         Flyway.configure().dataSource(db.dataSource()).locations("classpath:db/migration").load().migrate();
         var task = new WorkflowStepTask(() -> {
             throw new IllegalStateException("the inspector runs nothing");
@@ -33,8 +52,31 @@ final class Schema {
                 .build();
     }
 
-    static Schema migrate(TestDatabase db) {
-        return new Schema(db);
+    @Override
+    public void beforeEach(ExtensionContext context) {
+        clear();
+    }
+
+    @Override
+    public void afterEach(ExtensionContext context) {
+        nodes.forEach(Node::close);
+        nodes.clear();
+    }
+
+    @Override
+    public void afterAll(ExtensionContext context) {
+        db.afterAll(context);
+    }
+
+    /** The test database under the schema. */
+    TestDatabase db() {
+        return db;
+    }
+
+    /** Closes {@code node} after the running test. */
+    Node closedAfterTest(Node node) {
+        nodes.add(node);
+        return node;
     }
 
     /** Deletes every task row. */

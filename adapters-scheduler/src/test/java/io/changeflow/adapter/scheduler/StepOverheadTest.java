@@ -7,7 +7,6 @@ import io.changeflow.application.port.out.WorkQueue.Step;
 import io.changeflow.application.port.out.WorkQueue.StepKind;
 import io.changeflow.application.workflow.StepBody;
 import io.changeflow.application.workflow.StepOutcome;
-import io.changeflow.testsupport.TestDatabase;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -16,9 +15,6 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -31,41 +27,18 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class StepOverheadTest {
 
     @RegisterExtension
-    static final TestDatabase db = TestDatabase.freshSchema();
+    static final Schema schema = Schema.onFreshDatabase();
 
     private static final int WARM_UP = 10;
     private static final int MEASURED = 100;
-    private static Schema schema;
 
     private Node node;
-
-    @BeforeAll
-    static void migrate() {
-        schema = Schema.migrate(db);
-    }
-
-    @BeforeEach
-    void emptyTable() {
-        schema.clear();
-    }
-
-    @AfterEach
-    void stop() {
-        if (node != null) {
-            node.close();
-        }
-    }
 
     @Test
     void measuresTheDelayFromDueToRunOfANewStep() throws InterruptedException {
         var started = new ConcurrentLinkedQueue<Long>();
         var ran = new Semaphore(0);
-        node = production(Map.of(StepKind.HANDLE, step -> {
-            var due = Instant.parse(step.value("due").orElseThrow());
-            started.add(Duration.between(due, Instant.now()).toNanos());
-            ran.release();
-            return StepOutcome.done();
-        })).start();
+        node = measuringLateness(started, ran);
 
         for (var i = 0; i < WARM_UP + MEASURED; i++) {
             node.queue().schedule(Step.first(StepKind.HANDLE, "op-" + i).with("due", Instant.now().toString()), Duration.ZERO);
@@ -79,12 +52,7 @@ class StepOverheadTest {
     void measuresTheDelayFromDueToRunOfAStepDueLater() throws InterruptedException {
         var late = new ConcurrentLinkedQueue<Long>();
         var ran = new Semaphore(0);
-        node = production(Map.of(StepKind.HANDLE, step -> {
-            var due = Instant.parse(step.value("due").orElseThrow());
-            late.add(Duration.between(due, Instant.now()).toNanos());
-            ran.release();
-            return StepOutcome.done();
-        })).start();
+        node = measuringLateness(late, ran);
 
         // due times spread over one polling cycle, so the lateness samples the whole interval
         var steps = 10;
@@ -135,12 +103,22 @@ class StepOverheadTest {
                 : StepOutcome.done();
     }
 
+    /** A started instance whose HANDLE steps record how long after their {@code due} they were entered, then release {@code ran}. */
+    private Node measuringLateness(ConcurrentLinkedQueue<Long> lateness, Semaphore ran) {
+        return production(Map.of(StepKind.HANDLE, step -> {
+            var due = Instant.parse(step.value("due").orElseThrow());
+            lateness.add(Duration.between(due, Instant.now()).toNanos());
+            ran.release();
+            return StepOutcome.done();
+        })).start();
+    }
+
     private Node production(Map<StepKind, StepBody> handlers) {
         var defaults = SchedulerSettings.defaults();
         var settings = new SchedulerSettings(defaults.pollingInterval(), defaults.threads(), defaults.heartbeatInterval(),
                 defaults.deadExecutionTimeout(), Duration.ofSeconds(5), defaults.retryInitialDelay(),
                 defaults.retryMaxDelay(), "overhead");
-        return Node.of(db, settings, 10_000, Steps.runner(handlers), List.of());
+        return Node.of(schema, settings, 10_000, Steps.runner(handlers), List.of());
     }
 
     private static List<Long> gaps(ConcurrentLinkedQueue<Long> entered) {

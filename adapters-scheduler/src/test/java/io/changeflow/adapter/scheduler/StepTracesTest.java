@@ -7,7 +7,6 @@ import io.changeflow.application.port.out.WorkQueue.Step;
 import io.changeflow.application.port.out.WorkQueue.StepKind;
 import io.changeflow.application.workflow.StepBody;
 import io.changeflow.application.workflow.StepOutcome;
-import io.changeflow.testsupport.TestDatabase;
 import io.changeflow.testsupport.TestTracing;
 import io.opentelemetry.sdk.trace.data.SpanData;
 import java.time.Duration;
@@ -17,7 +16,6 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -31,16 +29,14 @@ import org.slf4j.MDC;
 class StepTracesTest {
 
     @RegisterExtension
-    static final TestDatabase db = TestDatabase.freshSchema();
+    static final Schema schema = Schema.onFreshDatabase();
 
     private static final String TRACE_ID = TestTracing.TRACE_ID;
     private static final Duration WAIT = Duration.ofSeconds(15);
 
-    private static Schema schema;
     private static TestTracing tracing;
     private static StepTraces traces;
 
-    private final List<Node> nodes = new ArrayList<>();
     private final ConcurrentLinkedQueue<Seen> seen = new ConcurrentLinkedQueue<>();
 
     /** What a step saw while running: its step, the current trace and the logging context's ids. */
@@ -48,7 +44,6 @@ class StepTracesTest {
 
     @BeforeAll
     static void setUp() {
-        schema = Schema.migrate(db);
         tracing = new TestTracing();
         traces = new StepTraces(tracing.tracer(), tracing.propagator());
     }
@@ -59,14 +54,8 @@ class StepTracesTest {
     }
 
     @BeforeEach
-    void emptyTable() {
-        schema.clear();
+    void resetTracing() {
         tracing.reset();
-    }
-
-    @AfterEach
-    void stopNodes() {
-        nodes.forEach(Node::close);
     }
 
     @Test
@@ -191,7 +180,7 @@ class StepTracesTest {
     @Test
     void tracesPastTheirRetentionAreDeletedByThePurgeInChunksAndSchedulingDeletesNone() throws Exception {
         var node = node("a", Map.of(StepKind.CREATE, seeing(step -> StepOutcome.done())));
-        try (var connection = db.dataSource().getConnection(); var sql = connection.createStatement()) {
+        try (var connection = schema.db().dataSource().getConnection(); var sql = connection.createStatement()) {
             sql.executeUpdate("delete from " + RequestTraces.TABLE);
             for (int i = 0; i < 3; i++) {
                 sql.executeUpdate("insert into " + RequestTraces.TABLE + " (ref, fields, created_at) values ('old-" + i
@@ -210,7 +199,7 @@ class StepTracesTest {
     }
 
     private static List<String> traceRefs() throws Exception {
-        try (var connection = db.dataSource().getConnection(); var sql = connection.createStatement();
+        try (var connection = schema.db().dataSource().getConnection(); var sql = connection.createStatement();
              var rows = sql.executeQuery("select ref from " + RequestTraces.TABLE + " order by ref")) {
             var refs = new ArrayList<String>();
             while (rows.next()) {
@@ -241,8 +230,6 @@ class StepTracesTest {
     }
 
     private Node node(String name, Map<StepKind, StepBody> handlers) {
-        var node = Node.traced(db, name, Steps.runner(handlers), traces);
-        nodes.add(node);
-        return node;
+        return Node.traced(schema, name, Steps.runner(handlers), traces);
     }
 }

@@ -20,6 +20,18 @@ final class ArchitectureRules {
     private ArchitectureRules() {
     }
 
+    /** Every rule below, in the order they are listed. */
+    static List<ArchRule> all(String root) {
+        var all = new java.util.ArrayList<>(List.of(domainDependsOnTheJdkOnly(root), applicationDependsOnDomainAndTheJdkOnly(root),
+                noSpringInTheCore(root), jooqOnlyInPersistence(root), gitlab4jOnlyInTheGitLabAdapter(root),
+                noWallClockInTheCore(root)));
+        all.addAll(adaptersAreIndependent(root));
+        all.add(localAdaptersAreNotWeb(root));
+        all.add(webPackagesAreFreeOfCycles(root));
+        all.addAll(webPackagesKeepTheirDirection(root));
+        return all;
+    }
+
     static ArchRule domainDependsOnTheJdkOnly(String root) {
         return classes().that().resideInAPackage(root + ".domain..")
                 .should().onlyDependOnClassesThat().resideInAnyPackage("java..", root + ".domain..")

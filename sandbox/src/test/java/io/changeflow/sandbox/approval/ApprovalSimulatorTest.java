@@ -70,7 +70,7 @@ class ApprovalSimulatorTest extends SimulatorHttpTest {
     @Test
     void manualModeWaitsForTheInboxDecision() {
         var operationId = UUID.randomUUID().toString();
-        var ticket = http.post("/sim/approval/api/approvals", form(operationId, null)).json().get("ticket").asString();
+        var ticket = ticketFor(operationId);
 
         var inbox = http.get("/sim/approval/inbox");
         assertThat(inbox.status()).isEqualTo(200);
@@ -98,7 +98,7 @@ class ApprovalSimulatorTest extends SimulatorHttpTest {
     @Test
     void inboxRefusesASecondDecisionAnUnknownTicketAndAnUnknownDecision() {
         var operationId = UUID.randomUUID().toString();
-        var ticket = http.post("/sim/approval/api/approvals", form(operationId, null)).json().get("ticket").asString();
+        var ticket = ticketFor(operationId);
 
         assertThat(http.post("/sim/approval/inbox/" + ticket + "/decision", "{\"decision\": \"MAYBE\"}").status())
                 .isEqualTo(400);
@@ -134,7 +134,7 @@ class ApprovalSimulatorTest extends SimulatorHttpTest {
         var pending = UUID.randomUUID().toString();
         var decided = UUID.randomUUID().toString();
         http.post("/sim/approval/api/approvals", form(pending, null));
-        var decidedTicket = http.post("/sim/approval/api/approvals", form(decided, null)).json().get("ticket").asString();
+        var decidedTicket = ticketFor(decided);
         simulator.decide(decidedTicket, true, "test");
 
         var withdrawn = http.post("/sim/approval/api/approvals/" + pending + "/withdraw", "");
@@ -198,7 +198,7 @@ class ApprovalSimulatorTest extends SimulatorHttpTest {
     void duplicateDeliveryRepeatsTheSameRequestId() {
         simulator.callbacks().duplicateNext(1);
         var operationId = UUID.randomUUID().toString();
-        var ticket = http.post("/sim/approval/api/approvals", form(operationId, null)).json().get("ticket").asString();
+        var ticket = ticketFor(operationId);
 
         simulator.decide(ticket, true, "test");
 
@@ -214,11 +214,8 @@ class ApprovalSimulatorTest extends SimulatorHttpTest {
         simulator.callbacks().delayNext(1, Duration.ofMillis(700));
         var late = UUID.randomUUID().toString();
         var prompt = UUID.randomUUID().toString();
-        var lateTicket = http.post("/sim/approval/api/approvals", form(late, null)).json().get("ticket").asString();
-        var promptTicket = http.post("/sim/approval/api/approvals", form(prompt, null)).json().get("ticket").asString();
 
-        simulator.decide(lateTicket, true, "test");
-        simulator.decide(promptTicket, true, "test");
+        approveInOrder(late, prompt);
 
         var both = recorder.await(approvalFor(late).or(approvalFor(prompt)), 2, WAIT);
         assertThat(both.get(0).text()).contains(prompt);
@@ -230,11 +227,8 @@ class ApprovalSimulatorTest extends SimulatorHttpTest {
         simulator.callbacks().loseNext(1);
         var lost = UUID.randomUUID().toString();
         var delivered = UUID.randomUUID().toString();
-        var lostTicket = http.post("/sim/approval/api/approvals", form(lost, null)).json().get("ticket").asString();
-        var deliveredTicket = http.post("/sim/approval/api/approvals", form(delivered, null)).json().get("ticket").asString();
 
-        simulator.decide(lostTicket, true, "test");
-        simulator.decide(deliveredTicket, true, "test");
+        approveInOrder(lost, delivered);
 
         recorder.await(approvalFor(delivered), 1, WAIT);
         assertThat(recorder.received(approvalFor(lost))).isEmpty();
@@ -245,11 +239,11 @@ class ApprovalSimulatorTest extends SimulatorHttpTest {
     void lostCallbackRateOfTheFaultSettingsLosesCallbacks() {
         faults.configure(Faults.APPROVAL, new FaultSettings(0, 0, 0, 0, 0, 1, 0));
         var lost = UUID.randomUUID().toString();
-        var lostTicket = http.post("/sim/approval/api/approvals", form(lost, null)).json().get("ticket").asString();
+        var lostTicket = ticketFor(lost);
         simulator.decide(lostTicket, true, "test");
         faults.clear();
         var delivered = UUID.randomUUID().toString();
-        var deliveredTicket = http.post("/sim/approval/api/approvals", form(delivered, null)).json().get("ticket").asString();
+        var deliveredTicket = ticketFor(delivered);
 
         simulator.decide(deliveredTicket, true, "test");
 
@@ -261,7 +255,7 @@ class ApprovalSimulatorTest extends SimulatorHttpTest {
     void failedDeliveriesAreRetriedWithTheSameWebhookId() {
         recorder.failNext(2);
         var operationId = UUID.randomUUID().toString();
-        var ticket = http.post("/sim/approval/api/approvals", form(operationId, null)).json().get("ticket").asString();
+        var ticket = ticketFor(operationId);
 
         simulator.decide(ticket, false, "test");
 
@@ -286,6 +280,19 @@ class ApprovalSimulatorTest extends SimulatorHttpTest {
         assertThat(simulator.earlyCallbacks()).contains(Result.REJECTED);
         assertThat(invalid.status()).isEqualTo(400);
         assertThat(invalid.json().get("code").asString()).isEqualTo("INVALID_REQUEST");
+    }
+
+    /** Submits a request for {@code operationId} (no merge request) and answers its ticket. */
+    private String ticketFor(String operationId) {
+        return http.post("/sim/approval/api/approvals", form(operationId, null)).json().get("ticket").asString();
+    }
+
+    /** Submits a request for each of {@code first} and {@code second}, then approves them in that order. */
+    private void approveInOrder(String first, String second) {
+        var firstTicket = ticketFor(first);
+        var secondTicket = ticketFor(second);
+        simulator.decide(firstTicket, true, "test");
+        simulator.decide(secondTicket, true, "test");
     }
 
     private static String form(String operationId, String mrId) {

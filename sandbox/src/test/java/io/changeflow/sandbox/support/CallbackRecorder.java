@@ -11,6 +11,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.Predicate;
+import org.awaitility.Awaitility;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
@@ -50,7 +51,6 @@ public class CallbackRecorder {
         onReceive.forEach(Runnable::run);
         synchronized (this) {
             received.add(new Received(request.getRequestURI(), Map.copyOf(headers), body, Instant.now()));
-            notifyAll();
             if (failNext > 0) {
                 failNext--;
                 return ResponseEntity.status(503).build();
@@ -74,25 +74,10 @@ public class CallbackRecorder {
     }
 
     /** Waits until at least {@code count} matching deliveries arrived; fails the test after {@code timeout}. */
-    public synchronized List<Received> await(Predicate<Received> filter, int count, Duration timeout) {
-        var deadline = System.nanoTime() + timeout.toNanos();
-        while (true) {
-            var matching = received(filter);
-            if (matching.size() >= count) {
-                return matching;
-            }
-            var left = deadline - System.nanoTime();
-            if (left <= 0) {
-                throw new AssertionError("expected " + count + " matching callbacks within " + timeout + ", got "
-                        + matching.size());
-            }
-            try {
-                wait(Math.max(1, left / 1_000_000));
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new AssertionError("interrupted while waiting for callbacks", e);
-            }
-        }
+    public List<Received> await(Predicate<Received> filter, int count, Duration timeout) {
+        return Awaitility.await(count + " matching callbacks").atMost(timeout)
+                .pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(10))
+                .until(() -> received(filter), matching -> matching.size() >= count);
     }
 
     public synchronized void clear() {

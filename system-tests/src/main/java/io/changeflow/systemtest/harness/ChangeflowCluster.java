@@ -1,5 +1,6 @@
 package io.changeflow.systemtest.harness;
 
+import io.changeflow.testsupport.ClassScoped;
 import io.changeflow.testsupport.TestDatabase;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -11,9 +12,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.function.Consumer;
 import javax.sql.DataSource;
-import org.junit.jupiter.api.extension.AfterAllCallback;
-import org.junit.jupiter.api.extension.BeforeAllCallback;
-import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
  * Everything a multi-instance system test needs, for one test class: a fresh schema on the test
@@ -40,7 +38,7 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * (instance logs and working directories) goes to {@code <system.output>/<class>/}, by default
  * {@code target/system-tests/<class>/}.
  */
-public final class ChangeflowCluster implements BeforeAllCallback, AfterAllCallback, AutoCloseable {
+public final class ChangeflowCluster implements ClassScoped {
 
     private final TestDatabase database = TestDatabase.freshSchema().withMaxPoolSize(4);
     private final Map<String, Object> simulatorProperties = new LinkedHashMap<>();
@@ -89,17 +87,8 @@ public final class ChangeflowCluster implements BeforeAllCallback, AfterAllCallb
         return this;
     }
 
-    @Override
-    public void beforeAll(ExtensionContext context) {
-        open(context.getRequiredTestClass().getSimpleName());
-    }
-
-    @Override
-    public void afterAll(ExtensionContext context) {
-        close();
-    }
-
     /** Creates the schema, starts the simulators and the initial instances. */
+    @Override
     public synchronized ChangeflowCluster open(String name) {
         if (sims != null) {
             return this;
