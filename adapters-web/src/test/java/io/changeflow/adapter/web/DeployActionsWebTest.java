@@ -134,5 +134,12 @@ class DeployActionsWebTest extends WebTestSupport {
         mvc.perform(as(get("/ops/operations/" + waiting.value()), "otto"))
                 .andExpect(jsonPath("$.data.allowedActions").value(Matchers.not(Matchers.hasItem("CONFIRM_DEPLOYED"))))
                 .andExpect(jsonPath("$.data.allowedActions").value(Matchers.not(Matchers.hasItem("MARK_DEPLOY_FAILED"))));
+        var subject = "deploy" + PEOPLE.incrementAndGet();
+        var replaced = app.rejected(subject);
+        app.submitAccepted(FakeTargets.SINGLE, subject);
+        mvc.perform(as(get("/ops/operations/" + replaced.value()), "otto"))
+                .andExpect(status().isOk())
+                .andExpect(jsonPath("$.data.allowedActions").value(Matchers.not(Matchers.hasItem("CONFIRM_DEPLOYED"))))
+                .andExpect(jsonPath("$.data.allowedActions").value(Matchers.not(Matchers.hasItem("MARK_DEPLOY_FAILED"))));
     }
 }

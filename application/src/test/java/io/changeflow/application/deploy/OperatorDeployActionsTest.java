@@ -2,6 +2,7 @@ package io.changeflow.application.deploy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.changeflow.application.fake.FakeTargets;
 import io.changeflow.application.fake.InMemoryChangeflow;
 import io.changeflow.domain.hint.Hint;
 import io.changeflow.domain.request.OperationId;
@@ -82,6 +83,20 @@ class OperatorDeployActionsTest {
         assertThat(app.op(waiting).binding()).contains(BindingStatus.APPROVAL_SENT);
         assertThat(app.confirmDeployed.confirm(new DeployActionCommand("not-an-id", "otto", Map.of())))
                 .isEqualTo(new ConfirmDeployed.Result.NotFound());
+        assertThat(app.metrics.total("validated")).isZero();
+    }
+
+    @Test
+    void aRequestReplacedByANewerOneCanBeNeitherConfirmedNorMarkedFailed() {
+        var first = app.rejected("xavier");
+        app.submitAccepted(FakeTargets.SINGLE, "xavier");
+        assertThat(app.op(first).binding()).isEmpty();
+
+        assertThat(confirm(first)).isInstanceOfSatisfying(ConfirmDeployed.Result.NotAllowed.class,
+                notAllowed -> assertThat(notAllowed.reason()).contains("replaced by a newer request"));
+        assertThat(markFailed(first)).isInstanceOfSatisfying(MarkDeployFailed.Result.NotAllowed.class,
+                notAllowed -> assertThat(notAllowed.reason()).contains("replaced by a newer request"));
+        assertThat(app.op(first).binding()).isEmpty();
         assertThat(app.metrics.total("validated")).isZero();
     }
 
