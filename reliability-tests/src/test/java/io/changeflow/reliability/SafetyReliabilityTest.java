@@ -11,7 +11,6 @@ import io.changeflow.sandbox.fault.FaultSettings;
 import io.changeflow.sandbox.gitlab.GitLabSimulator.MergeRecord;
 import io.changeflow.sandbox.gitlab.GitLabSimulator.OpenMergeRequest;
 import io.changeflow.sandbox.gitlab.PipelineOutcome;
-import io.changeflow.systemtest.harness.ApiClient;
 import io.changeflow.systemtest.harness.ApiResponse;
 import io.changeflow.systemtest.harness.ChangeflowCluster;
 import io.changeflow.systemtest.harness.Figures;

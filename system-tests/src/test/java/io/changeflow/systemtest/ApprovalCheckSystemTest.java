@@ -6,7 +6,6 @@ import io.changeflow.systemtest.harness.AppInstance;
 import io.changeflow.systemtest.harness.Figures;
 import io.changeflow.systemtest.harness.InstanceSettings;
 import io.changeflow.systemtest.harness.Poll;
-import io.changeflow.systemtest.harness.RequestView;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;

@@ -2,11 +2,9 @@ package io.changeflow.systemtest;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.changeflow.systemtest.harness.ApiClient;
 import io.changeflow.systemtest.harness.ChangeflowCluster;
 import io.changeflow.systemtest.harness.Figures;
 import io.changeflow.systemtest.harness.Poll;
-import io.changeflow.systemtest.harness.RequestView;
 import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

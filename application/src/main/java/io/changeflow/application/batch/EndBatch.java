@@ -14,7 +14,6 @@ import io.changeflow.domain.request.OperationId;
 import io.changeflow.domain.state.StepStatus;
 import java.time.Duration;
 import java.util.Map;
-import java.util.Optional;
 
 /**
  * The batch's state writes ({@link Batches#settle}, {@link Batches#block}) with the texts its members

@@ -15,7 +15,6 @@ import io.changeflow.domain.state.WorkflowEvent;
 import java.time.Clock;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.function.Supplier;
 
 /**

@@ -2,16 +2,10 @@ package io.changeflow.application.grant;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.changeflow.application.callback.HandleApprovalCallback.Decision;
 import io.changeflow.application.fake.FakeTargets;
 import io.changeflow.application.fake.InMemoryChangeflow;
-import io.changeflow.application.settings.Settings;
-import io.changeflow.application.submit.SubmitChangeRequest;
 import io.changeflow.domain.operation.Binding;
-import io.changeflow.domain.request.OperationId;
-import io.changeflow.domain.request.Submission;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 

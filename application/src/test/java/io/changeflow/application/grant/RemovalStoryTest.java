@@ -2,7 +2,6 @@ package io.changeflow.application.grant;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.changeflow.application.callback.HandleApprovalCallback.Decision;
 import io.changeflow.application.fake.FakeTargets;
 import io.changeflow.application.fake.InMemoryChangeflow;
 import io.changeflow.application.query.RemovalStory;
@@ -10,14 +9,10 @@ import io.changeflow.application.query.RequestKind;
 import io.changeflow.application.query.RequestView;
 import io.changeflow.application.query.ShowChangeRequest;
 import io.changeflow.application.recovery.ShowOperation;
-import io.changeflow.application.settings.Settings;
-import io.changeflow.application.submit.SubmitChangeRequest;
 import io.changeflow.domain.identity.Identity;
 import io.changeflow.domain.request.OperationId;
 import io.changeflow.domain.request.SubjectId;
-import io.changeflow.domain.request.Submission;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 

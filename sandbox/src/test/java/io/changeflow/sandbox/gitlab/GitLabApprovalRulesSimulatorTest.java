@@ -1,7 +1,6 @@
 package io.changeflow.sandbox.gitlab;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.changeflow.sandbox.gitlab.GitLabApprovalRules.Rule;
 import io.changeflow.sandbox.gitlab.GitLabBehaviourProperties.Profile;
