@@ -21,7 +21,7 @@ public final class CheckApprovalStep extends RequestStepBody {
     private final ReconcileApprovals check;
 
     public CheckApprovalStep(Operations operations, ReconcileApprovals check) {
-        super(operations, "approval check step");
+        super(operations, LOG, "approval check step");
         this.check = check;
     }
 

@@ -35,7 +35,7 @@ public final class SubmitApproval extends RequestStepBody {
 
     public SubmitApproval(Operations operations, Approvals approvals, StateChanges changes,
                           HandleApprovalCallback decisions) {
-        super(operations, "approval step");
+        super(operations, LOG, "approval step");
         this.approvals = approvals;
         this.changes = changes;
         this.decisions = decisions;

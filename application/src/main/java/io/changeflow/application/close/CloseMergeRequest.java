@@ -33,7 +33,7 @@ public final class CloseMergeRequest extends RequestStepBody {
     private final WorkflowPolicy policy;
 
     public CloseMergeRequest(Operations operations, MergeRequests mergeRequests, StateChanges changes, WorkflowPolicy policy) {
-        super(operations, "close step");
+        super(operations, LOG, "close step");
         this.mergeRequests = mergeRequests;
         this.changes = changes;
         this.policy = policy;

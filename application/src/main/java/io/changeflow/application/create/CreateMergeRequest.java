@@ -54,7 +54,7 @@ public final class CreateMergeRequest extends RequestStepBody {
 
     public CreateMergeRequest(Operations operations, Targets targets, MergeRequests mergeRequests, StateChanges changes,
                               PipelineWatch watch, Clock clock) {
-        super(operations, "create step");
+        super(operations, LOG, "create step");
         this.targets = targets;
         this.mergeRequests = mergeRequests;
         this.changes = changes;

@@ -57,7 +57,7 @@ public final class HandleMergeRequest extends RequestStepBody {
     /** @param jitter the random part of merge retry delays (see {@link ApproveAndMerge}); seeded in tests */
     public HandleMergeRequest(Operations operations, Targets targets, MergeRequests mergeRequests, StateChanges changes,
                               Settings settings, WorkflowPolicy policy, Clock clock, DoubleSupplier jitter) {
-        super(operations, "handle step");
+        super(operations, LOG, "handle step");
         this.targets = targets;
         this.mergeRequests = mergeRequests;
         this.changes = changes;

@@ -19,11 +19,14 @@ public abstract class RequestStepBody implements StepBody {
     private final System.Logger log;
     private final String name;
 
-    /** @param name the step as its log lines name it, e.g. "create step" */
-    protected RequestStepBody(Operations operations, String name) {
+    /**
+     * @param log  the step's own logger, which its other lines use too
+     * @param name the step as its log lines name it, e.g. "create step"
+     */
+    protected RequestStepBody(Operations operations, System.Logger log, String name) {
         this.operations = Objects.requireNonNull(operations, "operations");
+        this.log = Objects.requireNonNull(log, "log");
         this.name = Objects.requireNonNull(name, "name");
-        this.log = System.getLogger(getClass().getName());
     }
 
     /** The request's state (see {@link Progress#ofRequest}). */

@@ -16,7 +16,8 @@ public record FaultPlan(long delayMillis, int failStatus, boolean loseResponse) 
     }
 
     /**
-     * Sleeps the simulated latency ({@link #delayMillis()}), deliberately, so that callers' timeouts are exercised;
+     * Sleeps the simulated latency ({@link #delayMillis()}) on the simulator's request thread, deliberately: the
+     * simulated system is slow, so that callers' timeouts are exercised (never a wait of the service's workflow);
      * false when the thread was interrupted meanwhile (its interrupt flag set again): the call is not handled then.
      */
     public boolean awaitDelay() {
