@@ -7,6 +7,7 @@ import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.sli
 import com.tngtech.archunit.base.DescribedPredicate;
 import com.tngtech.archunit.core.domain.JavaCall;
 import com.tngtech.archunit.lang.ArchRule;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -22,7 +23,7 @@ final class ArchitectureRules {
 
     /** Every rule below, in the order they are listed. */
     static List<ArchRule> all(String root) {
-        var all = new java.util.ArrayList<>(List.of(domainDependsOnTheJdkOnly(root), applicationDependsOnDomainAndTheJdkOnly(root),
+        var all = new ArrayList<>(List.of(domainDependsOnTheJdkOnly(root), applicationDependsOnDomainAndTheJdkOnly(root),
                 noSpringInTheCore(root), jooqOnlyInPersistence(root), gitlab4jOnlyInTheGitLabAdapter(root),
                 noWallClockInTheCore(root)));
         all.addAll(adaptersAreIndependent(root));
@@ -112,7 +113,7 @@ final class ArchitectureRules {
         var web = root + ".adapter.web";
         return WEB_PACKAGES.entrySet().stream().sorted(Map.Entry.comparingByKey())
                 .map(entry -> {
-                    var forbidden = new java.util.ArrayList<String>();
+                    var forbidden = new ArrayList<String>();
                     forbidden.add(web);
                     WEB_PACKAGES.keySet().stream()
                             .filter(other -> !other.equals(entry.getKey()) && !entry.getValue().contains(other))
@@ -126,7 +127,7 @@ final class ArchitectureRules {
     }
 
     private static String[] otherAdapters(String root, String adapter, List<String> adapters) {
-        var others = new java.util.ArrayList<String>();
+        var others = new ArrayList<String>();
         adapters.stream().filter(a -> !a.equals(adapter)).forEach(a -> others.add(root + ".adapter." + a + ".."));
         others.add(root + ".bootstrap..");
         others.add(root + ".sandbox..");
