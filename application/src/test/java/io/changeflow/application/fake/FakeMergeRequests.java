@@ -159,6 +159,7 @@ public final class FakeMergeRequests implements MergeRequests, TargetFiles {
     private int closes;
     private int rebases;
     private boolean carryHeadPipeline;
+    private boolean mislabelPipelines;
     private final Map<String, Integer> calls = new TreeMap<>();
 
     /** @param approvalAccounts the approval bots, in the order the port names them; a merge needs each one's approval */
@@ -329,7 +330,7 @@ public final class FakeMergeRequests implements MergeRequests, TargetFiles {
             return Optional.empty();
         }
         var status = run.statuses.size() > 1 ? run.statuses.poll() : run.statuses.peek();
-        return Optional.of(new Pipeline(run.id, run.sha, status));
+        return Optional.of(new Pipeline(run.id, mislabelPipelines ? mr.sha : run.sha, status));
     }
 
     @Override
@@ -630,6 +631,16 @@ public final class FakeMergeRequests implements MergeRequests, TargetFiles {
         return since;
     }
 
+    /**
+     * A planted defect, not GitLab's behaviour: every pipeline read names the merge request's current head as the
+     * commit the latest pipeline ran for, whatever commit it ran for (the simulation shows it finds the merges this lets
+     * through on another head's pipeline).
+     */
+    public synchronized FakeMergeRequests mislabelPipelines() {
+        mislabelPipelines = true;
+        return this;
+    }
+
     /** The next approval attempt by {@code account} throws {@code failure} without approving. */
     public synchronized FakeMergeRequests failNextApprove(String account, RuntimeException failure) {
         approveFailures.computeIfAbsent(account, a -> new ArrayDeque<>()).add(failure);
@@ -755,6 +766,12 @@ public final class FakeMergeRequests implements MergeRequests, TargetFiles {
     public synchronized Optional<String> fileOn(String project, String branch, String path) {
         var content = project(project).branches.get(branch);
         return content == null ? Optional.empty() : Optional.ofNullable(content.get(path));
+    }
+
+    /** The latest pipeline as it stands now (the commit it really ran for), without counting as a look; empty: none yet. */
+    public synchronized Optional<Pipeline> pipelineNow(String project, long iid) {
+        var run = existing(project, iid).pipeline;
+        return run == null ? Optional.empty() : Optional.of(new Pipeline(run.id, run.sha, run.statuses.peek()));
     }
 
     public synchronized int approveCalls(String account) {

@@ -109,6 +109,31 @@ public final class ManualWorkQueue implements WorkQueue {
                 return false;
             }
             next = first.get();
+        }
+        run(next);
+        return true;
+    }
+
+    /**
+     * Runs one of the steps due now, the {@code pick}-th (modulo their number) in the order they were queued, without
+     * moving the clock: a scheduler with several workers may take due steps in any order. False when none is due.
+     */
+    public boolean runDue(int pick) {
+        Pending chosen;
+        synchronized (this) {
+            var due = pending.values().stream().filter(p -> !p.due().isAfter(clock.instant()))
+                    .sorted(Comparator.comparingLong(Pending::sequence)).toList();
+            if (due.isEmpty()) {
+                return false;
+            }
+            chosen = due.get(Math.floorMod(pick, due.size()));
+        }
+        run(chosen);
+        return true;
+    }
+
+    private void run(Pending next) {
+        synchronized (this) {
             pending.remove(next.step().instanceId());
             if (next.due().isAfter(clock.instant())) {
                 clock.set(next.due());
@@ -134,7 +159,6 @@ public final class ManualWorkQueue implements WorkQueue {
                 case StepOutcome.Next then -> put(then.step(), then.delay());
             }
         }
-        return true;
     }
 
     /** Runs steps until none waits; fails the test if that takes more than {@code maxRuns} runs. */

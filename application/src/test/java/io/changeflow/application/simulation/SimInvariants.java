@@ -1,0 +1,176 @@
+package io.changeflow.application.simulation;
+
+import io.changeflow.application.fake.FakeTargets;
+import io.changeflow.application.port.out.MergeRequests.PipelineStatus;
+import io.changeflow.application.workflow.MergeRequestTexts;
+import io.changeflow.domain.mr.MergeRequestState;
+import io.changeflow.domain.operation.HistoryEntry;
+import io.changeflow.domain.operation.Operation;
+import io.changeflow.domain.request.GrantFile;
+import io.changeflow.domain.request.SubjectId;
+import io.changeflow.domain.state.BindingStatus;
+import io.changeflow.domain.state.Convergence;
+import io.changeflow.domain.state.StepStatus;
+import io.changeflow.domain.state.Transition;
+import io.changeflow.domain.state.Transitions;
+import io.changeflow.domain.state.WorkflowState;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The invariants checked after every action of a {@link SimWorld}. Safety: {@link #TABLE}, {@link #OWN_PIPELINE},
+ * {@link #ONE_MERGE_REQUEST}; the access invariant {@link #ACCESS} (main and the records agree); liveness
+ * {@link #LIVENESS} once the world is quiet. Each check answers the violations it found, as text for a person.
+ */
+final class SimInvariants {
+
+    /** Every state write follows the transition table. */
+    static final String TABLE = "every write follows the transition table";
+    /** This service merges a head only when that head's own pipeline passed. */
+    static final String OWN_PIPELINE = "nothing merged unless the merged head's own pipeline passed";
+    /** At most one open or merged merge request per request. */
+    static final String ONE_MERGE_REQUEST = "one merge request per request";
+    /** A grant in effect has its line on main; an ended grant (and a refused or closed request) has none. */
+    static final String ACCESS = "main grants exactly the grants in effect";
+    /** Once quiet, every request ends terminal or in a state a person owns, within Convergence's deadlines. */
+    static final String LIVENESS = "every request reaches a terminal or person-owned state once the world is quiet";
+    /** A step the harness saw throw an IllegalTransitionException: the product tried a write the table refuses. */
+    static final String REFUSED_WRITE = "no use case attempts a write the table refuses";
+
+    private static final Set<BindingStatus> ENDED = EnumSet.of(BindingStatus.EXPIRED, BindingStatus.REVOKED,
+            BindingStatus.REJECTED, BindingStatus.CLOSED);
+
+    private final Map<String, Integer> historySeen = new HashMap<>();
+    private final Set<String> mergesChecked = new HashSet<>();
+    /** The state writes seen since the last {@link #drainWrites}, for the trace. */
+    private final List<String> writes = new ArrayList<>();
+
+    /** The violations of the safety invariants after the latest action, as "invariant: detail". */
+    List<Violation> afterAction(SimWorld world) {
+        var found = new ArrayList<Violation>();
+        var app = world.app;
+        for (var op : app.operations.all()) {
+            var history = app.operations.history(op.id());
+            var seen = historySeen.getOrDefault(op.id().value(), 0);
+            for (var entry : history.subList(seen, history.size())) {
+                world.stats.took(entry);
+                writes.add(op.id().value().substring(24) + " " + entry.event() + " " + entry.fromBinding().map(Enum::name)
+                        .orElse("-") + "/" + entry.fromStep().map(Enum::name).orElse("-") + " -> "
+                        + entry.toBinding().map(Enum::name).orElse("-") + "/" + entry.toStep());
+                if (!followsTable(op, entry)) {
+                    found.add(new Violation(TABLE, op.id() + " " + entry.event() + " " + entry.fromBinding() + "/"
+                            + entry.fromStep() + " -> " + entry.toBinding() + "/" + entry.toStep()));
+                }
+            }
+            historySeen.put(op.id().value(), history.size());
+            var branch = MergeRequestTexts.branchOf(op.id());
+            var mine = app.gitlab.mergeRequestsOf(FakeTargets.PROJECT).stream()
+                    .filter(iid -> app.gitlab.find(FakeTargets.PROJECT, iid)
+                            .filter(mr -> mr.sourceBranch().equals(branch) && mr.state() != MergeRequestState.CLOSED).isPresent())
+                    .toList();
+            if (mine.size() > 1) {
+                found.add(new Violation(ONE_MERGE_REQUEST, op.id() + " has open or merged merge requests " + mine));
+            }
+        }
+        for (var iid : world.mergeRequestsIn(MergeRequestState.MERGED)) {
+            var ref = FakeTargets.PROJECT + "!" + iid;
+            if (world.mergedByPerson.contains(ref) || !mergesChecked.add(ref)) {
+                continue;
+            }
+            var head = app.gitlab.headSha(FakeTargets.PROJECT, iid);
+            var pipeline = app.gitlab.pipelineNow(FakeTargets.PROJECT, iid);
+            if (pipeline.filter(p -> p.ranFor(head) && p.status() == PipelineStatus.PASSED).isEmpty()) {
+                found.add(new Violation(OWN_PIPELINE, ref + " merged at head " + head + " whose pipeline is "
+                        + pipeline.map(p -> p.status() + " of " + p.sha()).orElse("none")));
+            }
+        }
+        return found;
+    }
+
+    /** The state writes seen since the previous call. */
+    List<String> drainWrites() {
+        var drained = List.copyOf(writes);
+        writes.clear();
+        return drained;
+    }
+
+    /** The access invariant: a finding today (issue 36), reported, not asserted. */
+    List<Violation> access(SimWorld world) {
+        var found = new ArrayList<Violation>();
+        var app = world.app;
+        for (var target : SimWorld.TARGETS) {
+            var path = app.targets.find(target).orElseThrow().filePath();
+            var file = app.gitlab.fileOn(FakeTargets.PROJECT, "main", path).map(c -> GrantFile.parse(target, c))
+                    .orElse(GrantFile.missing(target));
+            for (var subject : SimWorld.SUBJECTS) {
+                var binding = app.operations.binding(SubjectId.of(subject), target);
+                var status = binding.map(b -> b.status());
+                var line = file.grantOf(SubjectId.of(subject)).isPresent();
+                if (status.equals(Optional.of(BindingStatus.VALIDATED)) && !line) {
+                    found.add(new Violation(ACCESS, subject + " on " + target.value() + " is VALIDATED without a line on main"));
+                }
+                if (line && (status.isEmpty() || ENDED.contains(status.get()))) {
+                    found.add(new Violation(ACCESS, subject + " on " + target.value() + " has a line on main while "
+                            + status.map(Enum::name).orElse("no record")));
+                }
+            }
+        }
+        return found;
+    }
+
+    /** After the quiet phase: every operation terminal, detached, or waiting on a person. */
+    List<Violation> liveness(SimWorld world) {
+        var found = new ArrayList<Violation>();
+        for (var op : world.app.operations.all()) {
+            var wait = Convergence.standard().of(op.state());
+            if (wait.isPresent() && !wait.get().ownedByPerson()) {
+                found.add(new Violation(LIVENESS, op.id() + " still " + op.binding().orElseThrow() + "/" + op.step()
+                        + " waiting on " + wait.get().owner() + " (" + wait.get().deadline().orElseThrow() + ")"));
+            }
+        }
+        return found;
+    }
+
+    private static boolean followsTable(Operation op, HistoryEntry entry) {
+        if (entry.toBinding().isEmpty() && entry.fromBinding().isPresent()) {
+            // the record of an operation handing its row over (to an opening that replaces it, or back to the grant a
+            // renewal replaced): it keeps its step and owns no row; the other operation's entry is checked on its own
+            return entry.fromStep().equals(Optional.of(entry.toStep()));
+        }
+        if (entry.fromStep().isEmpty()) {
+            // an opening: the step of the row's previous owner is not in the entry; some step of it must allow it
+            if (entry.fromBinding().isEmpty()) {
+                return Transitions.check(entry.event()) instanceof Transition.Moved moved && lands(moved, entry);
+            }
+            for (var step : StepStatus.values()) {
+                for (var kind : io.changeflow.domain.state.ChangeKind.values()) {
+                    if (Transitions.check(new WorkflowState(step, entry.fromBinding(), kind), entry.event())
+                            instanceof Transition.Moved moved && lands(moved, entry)) {
+                        return true;
+                    }
+                }
+            }
+            return false;
+        }
+        var from = new WorkflowState(entry.fromStep().get(), entry.fromBinding(), op.kind());
+        return Transitions.check(from, entry.event()) instanceof Transition.Moved moved && lands(moved, entry);
+    }
+
+    private static boolean lands(Transition.Moved moved, HistoryEntry entry) {
+        return moved.step() == entry.toStep() && moved.binding().equals(entry.toBinding());
+    }
+
+    /** One violated invariant and what shows it. */
+    record Violation(String invariant, String detail) {
+        @Override
+        public String toString() {
+            return invariant + ": " + detail;
+        }
+    }
+}

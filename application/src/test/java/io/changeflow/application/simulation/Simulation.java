@@ -1,0 +1,177 @@
+package io.changeflow.application.simulation;
+
+import io.changeflow.application.port.out.WorkQueue.StepKind;
+import io.changeflow.application.simulation.SimInvariants.Violation;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Runs one seed's script in a fresh {@link SimWorld}, checks the invariants after every action, then lets the world go
+ * quiet (faults off, the outside parties answer, the recurring jobs and due steps run) and checks liveness. A failing
+ * run is shrunk to a shorter script that still breaks the same invariant ({@link #shrink}). Design: docs/reliability.md
+ * ("Simulation").
+ */
+final class Simulation {
+
+    /** The invariants a CI run asserts: the product keeps them today. The others are reported as findings. */
+    static final Set<String> ASSERTED = Set.of(SimInvariants.TABLE, SimInvariants.OWN_PIPELINE,
+            SimInvariants.ONE_MERGE_REQUEST, SimInvariants.LIVENESS, SimInvariants.REFUSED_WRITE);
+
+    /** How long the quiet world gets to settle: the longest wait of Convergence (the approval deadline, 7 days) and a day. */
+    static final Duration QUIET_HORIZON = Duration.ofDays(8);
+    private static final Duration QUIET_TICK = Duration.ofMinutes(5);
+    private static final Duration SHRINK_BUDGET = Duration.ofSeconds(30);
+
+    /** A defect planted in a fake (never in the product), to show the simulation finds it. */
+    enum Plant {
+        /** No defect. */
+        NONE,
+        /** GitLab's pipeline reads name the current head for the latest pipeline, whatever head it ran for. */
+        PIPELINE_OF_ANOTHER_HEAD,
+        /** The scheduler loses every handle step it is given: a request waiting to merge is moved by nothing. */
+        LOST_HANDLE_STEPS
+    }
+
+    /** What one run did: the violation that stopped it (if any), the trace, and findings of the reported invariants. */
+    record Outcome(long seed, List<SimAction> script, List<String> trace, Optional<Violation> violation,
+                   Map<String, Violation> findings, SimStats stats) {
+
+        boolean failed() {
+            return violation.isPresent();
+        }
+
+        String describe() {
+            return "seed " + seed + ": " + violation.map(Violation::toString).orElse("all asserted invariants held")
+                    + "\n  findings: " + findings.values()
+                    + "\n  script (" + script.size() + " actions): " + script
+                    + "\n  trace:\n    " + String.join("\n    ", trace);
+        }
+    }
+
+    private Simulation() {
+    }
+
+    /** The run of {@code seed}: a script of {@code length} actions. */
+    static Outcome run(long seed, int length, Plant plant) {
+        return run(seed, SimAction.script(seed, length), plant);
+    }
+
+    static Outcome run(long seed, List<SimAction> script, Plant plant) {
+        var stats = new SimStats();
+        stats.seeds = 1;
+        var world = new SimWorld(stats);
+        if (plant == Plant.PIPELINE_OF_ANOTHER_HEAD) {
+            world.app.gitlab.mislabelPipelines();
+        }
+        var invariants = new SimInvariants();
+        var trace = new ArrayList<String>();
+        var findings = new LinkedHashMap<String, Violation>();
+        var start = world.app.clock.instant();
+        for (var i = 0; i < script.size(); i++) {
+            var line = world.act(script.get(i));
+            planted(world, plant);
+            trace.add("#%d +%s %s -> %s".formatted(i, Duration.between(start, world.app.clock.instant()), script.get(i), line));
+            var broken = check(world, invariants, trace, findings, line);
+            if (broken.isPresent()) {
+                return new Outcome(seed, script, trace, broken, findings, stats);
+            }
+        }
+        trace.add("quiet: faults off, the approvers, pipelines and deploy pipeline answer");
+        world.quiet();
+        var answered = new HashSet<String>();
+        var horizon = world.app.clock.instant().plus(QUIET_HORIZON);
+        while (world.app.clock.instant().isBefore(horizon)) {
+            var line = quietTick(world, answered);
+            planted(world, plant);
+            var broken = check(world, invariants, trace, findings, line);
+            if (broken.isPresent()) {
+                return new Outcome(seed, script, trace, broken, findings, stats);
+            }
+            if (world.app.queue.pending().isEmpty() && invariants.liveness(world).isEmpty()) {
+                break;
+            }
+            var next = world.app.queue.pending().stream().map(p -> p.due()).min(java.util.Comparator.naturalOrder())
+                    .filter(due -> due.isBefore(world.app.clock.instant().plus(QUIET_TICK)))
+                    .orElse(world.app.clock.instant().plus(QUIET_TICK));
+            world.app.clock.set(next.isAfter(world.app.clock.instant()) ? next : world.app.clock.instant().plusSeconds(1));
+        }
+        trace.add("quiet until +" + Duration.between(start, world.app.clock.instant()));
+        var stuck = invariants.liveness(world);
+        invariants.access(world).stream().findFirst().ifPresent(v -> findings.putIfAbsent(v.invariant(), v));
+        findings.keySet().forEach(stats::finding);
+        return new Outcome(seed, script, trace, stuck.stream().findFirst(), findings, stats);
+    }
+
+    private static String quietTick(SimWorld world, Set<String> answered) {
+        var lines = new ArrayList<String>();
+        try {
+            world.partiesAnswer(answered);
+        } catch (RuntimeException e) {
+            lines.add("answering threw " + e);
+        }
+        for (var job = 0; job < 8; job++) {
+            lines.add(world.act(new SimAction(SimAction.Kind.JOB, 0, job)));
+        }
+        lines.add(world.advance(Duration.ZERO));
+        return String.join("; ", lines);
+    }
+
+    private static Optional<Violation> check(SimWorld world, SimInvariants invariants, List<String> trace,
+                                             Map<String, Violation> findings, String line) {
+        var found = new ArrayList<>(invariants.afterAction(world));
+        invariants.drainWrites().forEach(w -> trace.add("      " + w));
+        if (line.contains("IllegalTransitionException")) {
+            found.add(new Violation(SimInvariants.REFUSED_WRITE, line));
+        }
+        invariants.access(world).stream().findFirst().ifPresent(v -> findings.putIfAbsent(v.invariant(), v));
+        for (var violation : found) {
+            if (ASSERTED.contains(violation.invariant())) {
+                return Optional.of(violation);
+            }
+            findings.putIfAbsent(violation.invariant(), violation);
+        }
+        return Optional.empty();
+    }
+
+    private static void planted(SimWorld world, Plant plant) {
+        if (plant == Plant.LOST_HANDLE_STEPS) {
+            world.app.queue.pending().stream().filter(p -> p.step().kind() == StepKind.HANDLE)
+                    .forEach(p -> world.app.queue.lose(StepKind.HANDLE, p.step().ref()));
+        }
+    }
+
+    /**
+     * A shorter script that still breaks the same invariant: drops chunks of actions (halving their size) while the
+     * run still fails that way, within {@link #SHRINK_BUDGET}.
+     */
+    static Outcome shrink(Outcome failed, Plant plant) {
+        var invariant = failed.violation().orElseThrow().invariant();
+        return shrink(failed, plant, again -> again.violation().filter(v -> v.invariant().equals(invariant)).isPresent());
+    }
+
+    /** A shorter script whose run still satisfies {@code stillFails} (e.g. still shows a finding). */
+    static Outcome shrink(Outcome failed, Plant plant, java.util.function.Predicate<Outcome> stillFails) {
+        var deadline = System.nanoTime() + SHRINK_BUDGET.toNanos();
+        var best = failed;
+        for (var chunk = Math.max(1, best.script().size() / 2); chunk >= 1 && System.nanoTime() < deadline; chunk /= 2) {
+            var at = 0;
+            while (at < best.script().size() && System.nanoTime() < deadline) {
+                var shorter = new ArrayList<>(best.script().subList(0, at));
+                shorter.addAll(best.script().subList(Math.min(best.script().size(), at + chunk), best.script().size()));
+                var again = run(failed.seed(), shorter, plant);
+                if (stillFails.test(again)) {
+                    best = again;
+                } else {
+                    at += chunk;
+                }
+            }
+        }
+        return best;
+    }
+}

@@ -1,0 +1,122 @@
+package io.changeflow.application.simulation;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.changeflow.application.simulation.Simulation.Outcome;
+import io.changeflow.application.simulation.Simulation.Plant;
+import java.time.Duration;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The deterministic simulation (docs/reliability.md, "Simulation"): a seed replays exactly, the CI budget of seeds keeps
+ * every asserted invariant, and defects planted in the fakes are found within that budget. System properties:
+ * {@code -Dsim.seed=N} replays one seed; {@code -Dsim.seeds=A-B} runs a range; {@code -Dsim.minutes=M} runs seeds from
+ * {@code A} until M minutes passed; {@code -Dsim.actions=N} sets the script length.
+ */
+class SimulationTest {
+
+    /** The CI budget: this many seeds (about a minute on two cores, see docs/reliability.md). */
+    static final int CI_SEEDS = 200;
+    static final int ACTIONS = Integer.getInteger("sim.actions", 150);
+
+    @Test
+    void aSeedReplaysTheSameTrace() {
+        var first = Simulation.run(7, ACTIONS, Plant.NONE);
+        var second = Simulation.run(7, ACTIONS, Plant.NONE);
+
+        assertThat(second.trace()).isEqualTo(first.trace());
+        assertThat(second.violation()).isEqualTo(first.violation());
+        assertThat(first.trace()).hasSizeGreaterThan(10);
+    }
+
+    @Test
+    void theSeedsOfTheBudgetKeepTheAssertedInvariants() {
+        var range = SeedRange.fromSystemProperties(CI_SEEDS);
+        var total = new SimStats();
+        var started = System.nanoTime();
+        Optional<Outcome> failed = Optional.empty();
+        for (var seed = range.first(); range.includes(seed, started); seed++) {
+            var outcome = Simulation.run(seed, ACTIONS, Plant.NONE);
+            total.add(outcome.stats());
+            outcome.findings().values().forEach(f -> System.out.println("finding, seed " + outcome.seed() + ": " + f));
+            if (range.single()) {
+                printFindingsShrunk(outcome);
+            }
+            if (outcome.failed()) {
+                failed = Optional.of(Simulation.shrink(outcome, Plant.NONE));
+                break;
+            }
+        }
+        System.out.println(total.report(Duration.ofNanos(System.nanoTime() - started).toMillis()));
+        var failure = failed;
+
+        assertThat(failure).as(() -> failure.map(Outcome::describe).orElse("")).isEmpty();
+    }
+
+    @Test
+    void findsAMergeOnThePipelineOfAnotherHead() {
+        var found = firstFailure(Plant.PIPELINE_OF_ANOTHER_HEAD);
+
+        assertThat(found.violation()).get().extracting(SimInvariants.Violation::invariant)
+                .isEqualTo(SimInvariants.OWN_PIPELINE);
+    }
+
+    @Test
+    void findsARequestNothingMoves() {
+        var found = firstFailure(Plant.LOST_HANDLE_STEPS);
+
+        assertThat(found.violation()).get().extracting(SimInvariants.Violation::invariant)
+                .isEqualTo(SimInvariants.LIVENESS);
+    }
+
+    /** For a replayed seed: the whole trace, and each finding's trace shrunk to the actions that still show it. */
+    private static void printFindingsShrunk(Outcome outcome) {
+        System.out.println(outcome.describe());
+        for (var invariant : outcome.findings().keySet()) {
+            var shrunk = Simulation.shrink(outcome, Plant.NONE, again -> again.findings().containsKey(invariant));
+            System.out.println("finding '" + invariant + "' shrunk to " + shrunk.script().size() + " actions:\n"
+                    + shrunk.describe());
+        }
+    }
+
+    /** The first seed of the CI budget whose run fails with {@code plant}, shrunk and printed. */
+    private static Outcome firstFailure(Plant plant) {
+        for (var seed = 1L; seed <= CI_SEEDS; seed++) {
+            var outcome = Simulation.run(seed, ACTIONS, plant);
+            if (outcome.failed()) {
+                var shrunk = Simulation.shrink(outcome, plant);
+                System.out.println(plant + " found at seed " + seed + ", shrunk from " + outcome.script().size() + " to "
+                        + shrunk.script().size() + " actions:\n" + shrunk.describe());
+                assertThat(shrunk.script().size()).isLessThanOrEqualTo(outcome.script().size());
+                return shrunk;
+            }
+        }
+        throw new AssertionError(plant + " not found within the " + CI_SEEDS + " seeds of the CI budget");
+    }
+
+    /** The seeds to run: {@code -Dsim.seed}, {@code -Dsim.seeds=A-B}, {@code -Dsim.minutes}, else 1 to the budget. */
+    record SeedRange(long first, long last, Duration within) {
+
+        static SeedRange fromSystemProperties(int budget) {
+            var one = System.getProperty("sim.seed", "").strip();
+            if (!one.isEmpty()) {
+                return new SeedRange(Long.parseLong(one), Long.parseLong(one), Duration.ZERO);
+            }
+            var range = System.getProperty("sim.seeds", "").strip();
+            var first = range.isEmpty() ? 1 : Long.parseLong(range.substring(0, range.indexOf('-')));
+            var last = range.isEmpty() ? budget : Long.parseLong(range.substring(range.indexOf('-') + 1));
+            var minutes = System.getProperty("sim.minutes", "").strip();
+            return minutes.isEmpty() ? new SeedRange(first, last, Duration.ZERO)
+                    : new SeedRange(first, Long.MAX_VALUE, Duration.ofMinutes(Long.parseLong(minutes)));
+        }
+
+        boolean single() {
+            return first == last;
+        }
+
+        boolean includes(long seed, long startedNanos) {
+            return within.isZero() ? seed <= last : System.nanoTime() - startedNanos < within.toNanos() && seed <= last;
+        }
+    }
+}
