@@ -160,6 +160,7 @@ public final class FakeMergeRequests implements MergeRequests, TargetFiles {
     private int rebases;
     private boolean carryHeadPipeline;
     private boolean mislabelPipelines;
+    private boolean conflictsOnChangedFiles;
     private final Map<String, Integer> calls = new TreeMap<>();
 
     /** @param approvalAccounts the approval bots, in the order the port names them; a merge needs each one's approval */
@@ -440,6 +441,11 @@ public final class FakeMergeRequests implements MergeRequests, TargetFiles {
         if (mr.forcedStatus != null) {
             return MergeResult.expectedFor(mr.forcedStatus).orElse(MergeResult.BLOCKED);
         }
+        if (conflictsOnChangedFiles && conflicts(mr)) {
+            mr.needsRebase = true;
+            mr.rebaseConflict = true;
+            return MergeResult.NOT_MERGEABLE;
+        }
         if (!mr.sha.equals(sha)) {
             return MergeResult.SHA_MISMATCH_OR_LOCKED;
         }
@@ -632,6 +638,17 @@ public final class FakeMergeRequests implements MergeRequests, TargetFiles {
     }
 
     /**
+     * Merging conflicts, as in the sandbox's GitLab simulator and git, when the target branch changed a file of the
+     * change since the branch's base to something else: the merge answers NOT_MERGEABLE, the merge request needs a
+     * rebase and the rebase conflicts, until the branch is rewritten onto the current target. Off by default: a merge
+     * then writes the change's files over the target's.
+     */
+    public synchronized FakeMergeRequests conflictsOnChangedFiles() {
+        conflictsOnChangedFiles = true;
+        return this;
+    }
+
+    /**
      * A planted defect, not GitLab's behaviour: every pipeline read names the merge request's current head as the
      * commit the latest pipeline ran for, whatever commit it ran for (the simulation shows it finds the merges this lets
      * through on another head's pipeline).
@@ -698,8 +715,13 @@ public final class FakeMergeRequests implements MergeRequests, TargetFiles {
         existing(project, iid).approvedBy.add(account);
     }
 
+    /** A person merges the merge request (unless, with {@link #conflictsOnChangedFiles}, it conflicts: GitLab refuses). */
     public synchronized void mergeExternally(String project, long iid) {
-        mergeNow(existing(project, iid));
+        var mr = existing(project, iid);
+        if (conflictsOnChangedFiles && conflicts(mr)) {
+            return;
+        }
+        mergeNow(mr);
     }
 
     public synchronized void closeExternally(String project, long iid) {
@@ -870,6 +892,16 @@ public final class FakeMergeRequests implements MergeRequests, TargetFiles {
         project(mr.project).mrs.values().stream()
                 .filter(other -> other != mr && other.state == MergeRequestState.OPENED && other.target.equals(mr.target))
                 .forEach(other -> other.checkingReadsLeft = Math.max(other.checkingReadsLeft, checkingAfterMerge));
+    }
+
+    /** Whether the target changed, since the source branch's base, a file the source branch changed. */
+    private boolean conflicts(Mr mr) {
+        var source = branch(mr.project, mr.source);
+        var base = project(mr.project).bases.getOrDefault(mr.source, Map.of());
+        var target = branch(mr.project, mr.target);
+        return source.entrySet().stream().anyMatch(file -> !Objects.equals(base.get(file.getKey()), file.getValue())
+                && !Objects.equals(base.get(file.getKey()), target.get(file.getKey()))
+                && !Objects.equals(file.getValue(), target.get(file.getKey())));
     }
 
     /** What a push to the merge request's source branch does besides the new head. */

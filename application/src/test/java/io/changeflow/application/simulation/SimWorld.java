@@ -76,7 +76,7 @@ final class SimWorld {
 
     SimWorld(SimStats stats) {
         this.stats = stats;
-        app.gitlab.pipelinesNeedNotPass();
+        app.gitlab.pipelinesNeedNotPass().conflictsOnChangedFiles();
     }
 
     private OperationId nextRemovalId() {
@@ -117,9 +117,12 @@ final class SimWorld {
                             + app.gitlab.pushExternally(FakeTargets.PROJECT, iid, statuses.toArray(PipelineStatus[]::new));
                 });
                 case PERSON_MERGES -> pick(openMergeRequests(), action.pick(), iid -> {
-                    mergedByPerson.add(FakeTargets.PROJECT + "!" + iid);
                     app.gitlab.mergeExternally(FakeTargets.PROJECT, iid);
-                    return "a person merged !" + iid;
+                    if (mergeRequestsIn(MergeRequestState.MERGED).contains(iid)) {
+                        mergedByPerson.add(FakeTargets.PROJECT + "!" + iid);
+                        return "a person merged !" + iid;
+                    }
+                    return "a person could not merge !" + iid + " (conflict)";
                 });
                 case PERSON_CLOSES -> pick(openMergeRequests(), action.pick(), iid -> {
                     app.gitlab.closeExternally(FakeTargets.PROJECT, iid);
@@ -212,7 +215,7 @@ final class SimWorld {
 
     private String gitlabFault(SimAction action) {
         var method = GITLAB_METHODS.get(action.pick() % GITLAB_METHODS.size());
-        Supplier<RuntimeException> failure = switch (action.arg() % 4) {
+        Supplier<ExternalCallException> failure = switch (action.arg() % 4) {
             case 0 -> () -> ExternalCallException.status("gitlab", 502, "Bad Gateway");
             case 1 -> () -> ExternalCallException.status("gitlab", 500, "Internal Server Error");
             case 2 -> () -> ExternalCallException.status("gitlab", 409, "Conflict");
@@ -220,9 +223,11 @@ final class SimWorld {
         };
         var times = 1 + (action.arg() >> 4) % 3;
         app.gitlab.failNext(method, times, failure);
-        var example = failure.get().getMessage();
-        stats.fault("gitlab " + method + " " + example);
-        return "gitlab fails the next " + times + " " + method + " with " + example;
+        var example = failure.get();
+        var answer = example.kind() == ExternalCallException.Kind.HTTP_STATUS ? String.valueOf(example.status())
+                : example.kind().name();
+        stats.fault("gitlab " + method + " " + answer);
+        return "gitlab fails the next " + times + " " + method + " with " + answer;
     }
 
     private String approvalsFault(SimAction action) {
