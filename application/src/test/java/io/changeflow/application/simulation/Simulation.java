@@ -27,6 +27,8 @@ final class Simulation {
     static final Duration QUIET_HORIZON = Duration.ofDays(8);
     private static final Duration QUIET_TICK = Duration.ofMinutes(5);
     private static final Duration SHRINK_BUDGET = Duration.ofSeconds(30);
+    private static final int TRACE_HEAD = 120;
+    private static final int TRACE_TAIL = 30;
 
     /** A defect planted in a fake (never in the product), to show the simulation finds it. */
     enum Plant {
@@ -50,7 +52,18 @@ final class Simulation {
             return "seed " + seed + ": " + violation.map(Violation::toString).orElse("all asserted invariants held")
                     + "\n  findings: " + findings.values()
                     + "\n  script (" + script.size() + " actions): " + script
-                    + "\n  trace:\n    " + String.join("\n    ", trace);
+                    + "\n  trace:\n    " + String.join("\n    ", shortened(trace));
+        }
+
+        /** The trace, its middle left out when it is long (a quiet phase that never settles repeats itself). */
+        private static List<String> shortened(List<String> trace) {
+            if (trace.size() <= TRACE_HEAD + TRACE_TAIL) {
+                return trace;
+            }
+            var shown = new ArrayList<>(trace.subList(0, TRACE_HEAD));
+            shown.add("... " + (trace.size() - TRACE_HEAD - TRACE_TAIL) + " lines left out ...");
+            shown.addAll(trace.subList(trace.size() - TRACE_TAIL, trace.size()));
+            return shown;
         }
     }
 

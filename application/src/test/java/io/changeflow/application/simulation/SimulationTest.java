@@ -6,6 +6,10 @@ import io.changeflow.application.simulation.Simulation.Outcome;
 import io.changeflow.application.simulation.Simulation.Plant;
 import java.time.Duration;
 import java.util.Optional;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -17,8 +21,26 @@ import org.junit.jupiter.api.Test;
 class SimulationTest {
 
     /** The CI budget: this many seeds (about a minute on two cores, see docs/reliability.md). */
-    static final int CI_SEEDS = 200;
+    static final int CI_SEEDS = 2000;
     static final int ACTIONS = Integer.getInteger("sim.actions", 150);
+
+    /**
+     * The product logs batch rounds at INFO and every re-scheduled step at WARNING (with a stack trace): thousands of
+     * runs would write megabytes nobody reads; a failing run prints its own trace.
+     */
+    private static final Logger PRODUCT_LOG = Logger.getLogger("io.changeflow");
+    private static Level productLevel;
+
+    @BeforeAll
+    static void quietProductLogs() {
+        productLevel = PRODUCT_LOG.getLevel();
+        PRODUCT_LOG.setLevel(Level.OFF);
+    }
+
+    @AfterAll
+    static void restoreProductLogs() {
+        PRODUCT_LOG.setLevel(productLevel);
+    }
 
     @Test
     void aSeedReplaysTheSameTrace() {
