@@ -57,7 +57,12 @@ record SimAction(Kind kind, int pick, int arg) {
         /** An operator re-triggers a request's step. */
         RETRIGGER(2),
         /** An operator closes a request. */
-        CLOSE(2);
+        CLOSE(2),
+        /**
+         * An operator confirms a merged change in effect, marks its rollout failed, re-admits a failed batch member, or
+         * changes a target's removal setting at runtime (approval needed or not).
+         */
+        OPERATOR(3);
 
         final int weight;
 

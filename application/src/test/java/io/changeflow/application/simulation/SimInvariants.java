@@ -9,6 +9,7 @@ import io.changeflow.domain.operation.Operation;
 import io.changeflow.domain.request.GrantFile;
 import io.changeflow.domain.request.SubjectId;
 import io.changeflow.domain.state.BindingStatus;
+import io.changeflow.domain.state.ChangeKind;
 import io.changeflow.domain.state.Convergence;
 import io.changeflow.domain.state.StepStatus;
 import io.changeflow.domain.state.Transition;
@@ -40,6 +41,8 @@ final class SimInvariants {
     static final String ACCESS = "main grants exactly the grants in effect";
     /** Once quiet, every request ends terminal or in a state a person owns, within Convergence's deadlines. */
     static final String LIVENESS = "every request reaches a terminal or person-owned state once the world is quiet";
+    /** At rest, no merge request is left open for a request that ended or that no request owns. */
+    static final String NO_ORPHAN_MERGE_REQUEST = "no merge request left open without a request at rest";
     /** A step the harness saw throw an IllegalTransitionException: the product tried a write the table refuses. */
     static final String REFUSED_WRITE = "no use case attempts a write the table refuses";
 
@@ -124,6 +127,23 @@ final class SimInvariants {
         return found;
     }
 
+    /** At rest: every open merge request from a request's branch belongs to a request still under way. */
+    List<Violation> orphans(SimWorld world) {
+        var found = new ArrayList<Violation>();
+        var app = world.app;
+        for (var iid : world.openMergeRequests()) {
+            var source = app.gitlab.find(FakeTargets.PROJECT, iid).orElseThrow().sourceBranch();
+            var owner = app.operations.all().stream().filter(op -> MergeRequestTexts.branchOf(op.id()).equals(source)).findFirst();
+            var batch = source.startsWith(MergeRequestTexts.batchBranchOf(0).replaceAll("0$", ""));
+            if (!batch && owner.flatMap(Operation::binding).map(b -> ENDED.contains(b) || b == BindingStatus.VALIDATED)
+                    .orElse(true)) {
+                found.add(new Violation(NO_ORPHAN_MERGE_REQUEST, "!" + iid + " from " + source + " is open while its request is "
+                        + owner.map(op -> op.binding().map(Enum::name).orElse("detached")).orElse("unknown")));
+            }
+        }
+        return found;
+    }
+
     /** After the quiet phase: every operation terminal, detached, or waiting on a person. */
     List<Violation> liveness(SimWorld world) {
         var found = new ArrayList<Violation>();
@@ -149,7 +169,7 @@ final class SimInvariants {
                 return Transitions.check(entry.event()) instanceof Transition.Moved moved && lands(moved, entry);
             }
             for (var step : StepStatus.values()) {
-                for (var kind : io.changeflow.domain.state.ChangeKind.values()) {
+                for (var kind : ChangeKind.values()) {
                     if (Transitions.check(new WorkflowState(step, entry.fromBinding(), kind), entry.event())
                             instanceof Transition.Moved moved && lands(moved, entry)) {
                         return true;

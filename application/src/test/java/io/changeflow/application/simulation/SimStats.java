@@ -95,7 +95,7 @@ final class SimStats {
                   actions per kind: %s
                   faults injected per kind: %s
                   exceptions that reached the harness: %s
-                  findings (invariants the product does not keep yet): %s
+                  findings and violations per invariant: %s
                   transition table: %d of %d (binding, event) pairs taken; never taken: %s"""
                 .formatted(seeds, actions, millis, actions * 1000.0 / Math.max(1, millis), kinds, faults, thrown, findings,
                         allowed.size() - missing.size(), allowed.size(), missing);

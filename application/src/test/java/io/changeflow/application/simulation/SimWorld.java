@@ -1,39 +1,43 @@
 package io.changeflow.application.simulation;
 
 import io.changeflow.application.approval.ReconcileApprovals;
+import io.changeflow.application.batch.ReadmitBatchMember;
 import io.changeflow.application.batch.RunScheduledBatchRounds;
 import io.changeflow.application.batch.SweepStuckBatches;
-import io.changeflow.application.callback.HandleApprovalCallback;
 import io.changeflow.application.callback.HandleApprovalCallback.Decision;
+import io.changeflow.application.callback.HandleApprovalCallback;
 import io.changeflow.application.callback.HandleDeployCallback;
+import io.changeflow.application.deploy.DeployActionCommand;
 import io.changeflow.application.deploy.DeployDeadline;
 import io.changeflow.application.fake.FakeTargets;
 import io.changeflow.application.fake.InMemoryChangeflow;
+import io.changeflow.application.fake.ManualWorkQueue;
 import io.changeflow.application.grant.ExpireGrants;
 import io.changeflow.application.grant.RemoveGrant;
 import io.changeflow.application.port.out.Approvals.TicketStatus;
 import io.changeflow.application.port.out.ExternalCallException;
 import io.changeflow.application.port.out.MergeRequests.MergeResult;
 import io.changeflow.application.port.out.MergeRequests.PipelineStatus;
+import io.changeflow.application.port.out.WorkQueue.StepKind;
 import io.changeflow.application.recovery.CloseChangeRequest;
 import io.changeflow.application.recovery.RetriggerStep;
 import io.changeflow.application.settings.Settings;
+import io.changeflow.domain.mr.MergeRequestState;
 import io.changeflow.domain.operation.Operation;
 import io.changeflow.domain.request.OperationId;
+import io.changeflow.domain.request.RemovalPolicy;
 import io.changeflow.domain.request.Submission;
 import io.changeflow.domain.request.TargetKey;
 import io.changeflow.domain.state.BindingStatus;
-import io.changeflow.domain.mr.MergeRequestState;
 import java.time.Duration;
-import io.changeflow.application.fake.ManualWorkQueue;
-import io.changeflow.application.port.out.WorkQueue.StepKind;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.Optional;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
@@ -151,6 +155,7 @@ final class SimWorld {
                         new RetriggerStep.Command(op.id().value(), "otto", Map.of("reason", "sim")))));
                 case CLOSE -> pick(open(), action.pick(), op -> result(app.closeRequest.close(
                         new CloseChangeRequest.Command(op.id().value(), "otto", Map.of("reason", "sim")))));
+                case OPERATOR -> operator(action);
             };
         } catch (SimulatedCrash crash) {
             return "crashed (the step stays queued)";
@@ -211,6 +216,27 @@ final class SimWorld {
             reports.add(report);
             return "deploy report " + status + " for !" + iid + ": " + app.deployCallback.handle(report).answer();
         });
+    }
+
+    private String operator(SimAction action) {
+        var awaitingDeploy = app.operations.all().stream()
+                .filter(op -> op.binding().filter(BindingStatus.AWAITING_DEPLOY::contains).isPresent()).toList();
+        var reason = Map.of("reason", "sim");
+        return switch (action.arg() % 4) {
+            case 0 -> pick(awaitingDeploy, action.pick(), op -> "confirm deployed " + op.id() + ": "
+                    + result(app.confirmDeployed.confirm(new DeployActionCommand(op.id().value(), "otto", reason))));
+            case 1 -> pick(awaitingDeploy, action.pick(), op -> "mark deploy failed " + op.id() + ": "
+                    + result(app.markDeployFailed.mark(new DeployActionCommand(op.id().value(), "otto", reason))));
+            case 2 -> pick(app.operations.all().stream().filter(op -> op.binding().equals(Optional.of(BindingStatus.HANDLE_FAILED)))
+                    .toList(), action.pick(), op -> "readmit " + op.id() + ": "
+                    + result(app.readmit.readmit(new ReadmitBatchMember.Command(op.id().value(), "otto", reason))));
+            default -> {
+                var target = TARGETS.get(action.pick() % TARGETS.size());
+                var removals = (action.arg() >> 4) % 2 == 0 ? RemovalPolicy.APPROVAL : RemovalPolicy.NO_APPROVAL;
+                app.targets.withRemovals(target, removals);
+                yield "removals of " + target.value() + " now " + removals;
+            }
+        };
     }
 
     private String gitlabFault(SimAction action) {
@@ -374,7 +400,7 @@ final class SimWorld {
         return app.operations.all().stream().filter(op -> op.binding().filter(b -> !b.isTerminal()).isPresent()).toList();
     }
 
-    private static <T> String pick(List<T> candidates, int pick, java.util.function.Function<T, String> act) {
+    private static <T> String pick(List<T> candidates, int pick, Function<T, String> act) {
         return candidates.isEmpty() ? "nothing to act on" : act.apply(candidates.get(pick % candidates.size()));
     }
 

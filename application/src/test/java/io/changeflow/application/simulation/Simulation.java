@@ -4,12 +4,14 @@ import io.changeflow.application.port.out.WorkQueue.StepKind;
 import io.changeflow.application.simulation.SimInvariants.Violation;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Predicate;
 
 /**
  * Runs one seed's script in a fresh {@link SimWorld}, checks the invariants after every action, then lets the world go
@@ -109,7 +111,7 @@ final class Simulation {
             if (world.app.queue.pending().isEmpty() && invariants.liveness(world).isEmpty()) {
                 break;
             }
-            var next = world.app.queue.pending().stream().map(p -> p.due()).min(java.util.Comparator.naturalOrder())
+            var next = world.app.queue.pending().stream().map(p -> p.due()).min(Comparator.naturalOrder())
                     .filter(due -> due.isBefore(world.app.clock.instant().plus(QUIET_TICK)))
                     .orElse(world.app.clock.instant().plus(QUIET_TICK));
             world.app.clock.set(next.isAfter(world.app.clock.instant()) ? next : world.app.clock.instant().plusSeconds(1));
@@ -117,6 +119,7 @@ final class Simulation {
         trace.add("quiet until +" + Duration.between(start, world.app.clock.instant()));
         var stuck = invariants.liveness(world);
         invariants.access(world).stream().findFirst().ifPresent(v -> findings.putIfAbsent(v.invariant(), v));
+        invariants.orphans(world).stream().findFirst().ifPresent(v -> findings.putIfAbsent(v.invariant(), v));
         findings.keySet().forEach(stats::finding);
         return new Outcome(seed, script, trace, stuck.stream().findFirst(), findings, stats);
     }
@@ -169,7 +172,7 @@ final class Simulation {
     }
 
     /** A shorter script whose run still satisfies {@code stillFails} (e.g. still shows a finding). */
-    static Outcome shrink(Outcome failed, Plant plant, java.util.function.Predicate<Outcome> stillFails) {
+    static Outcome shrink(Outcome failed, Plant plant, Predicate<Outcome> stillFails) {
         var deadline = System.nanoTime() + SHRINK_BUDGET.toNanos();
         var best = failed;
         for (var chunk = Math.max(1, best.script().size() / 2); chunk >= 1 && System.nanoTime() < deadline; chunk /= 2) {
