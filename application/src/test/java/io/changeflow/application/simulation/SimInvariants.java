@@ -116,10 +116,11 @@ final class SimInvariants {
                 var status = binding.map(b -> b.status());
                 var line = file.grantOf(SubjectId.of(subject)).isPresent();
                 if (status.equals(Optional.of(BindingStatus.VALIDATED)) && !line) {
-                    found.add(new Violation(ACCESS, subject + " on " + target.value() + " is VALIDATED without a line on main"));
+                    found.add(new Violation(ACCESS + " (VALIDATED without its line)", subject + " on " + target.value()
+                            + " is VALIDATED without a line on main"));
                 }
                 if (line && (status.isEmpty() || ENDED.contains(status.get()))) {
-                    found.add(new Violation(ACCESS, subject + " on " + target.value() + " has a line on main while "
+                    found.add(new Violation(ACCESS + " (a line while " + status.map(Enum::name).orElse("no record") + ")", subject + " on " + target.value() + " has a line on main while "
                             + status.map(Enum::name).orElse("no record")));
                 }
             }
@@ -137,8 +138,9 @@ final class SimInvariants {
             var batch = source.startsWith(MergeRequestTexts.batchBranchOf(0).replaceAll("0$", ""));
             if (!batch && owner.flatMap(Operation::binding).map(b -> ENDED.contains(b) || b == BindingStatus.VALIDATED)
                     .orElse(true)) {
-                found.add(new Violation(NO_ORPHAN_MERGE_REQUEST, "!" + iid + " from " + source + " is open while its request is "
-                        + owner.map(op -> op.binding().map(Enum::name).orElse("detached")).orElse("unknown")));
+                var state = owner.map(op -> op.binding().map(Enum::name).orElse("detached")).orElse("unknown");
+                found.add(new Violation(NO_ORPHAN_MERGE_REQUEST + " (request " + state + ")",
+                        "!" + iid + " from " + source + " is open while its request is " + state));
             }
         }
         return found;

@@ -118,8 +118,8 @@ final class Simulation {
         }
         trace.add("quiet until +" + Duration.between(start, world.app.clock.instant()));
         var stuck = invariants.liveness(world);
-        invariants.access(world).stream().findFirst().ifPresent(v -> findings.putIfAbsent(v.invariant(), v));
-        invariants.orphans(world).stream().findFirst().ifPresent(v -> findings.putIfAbsent(v.invariant(), v));
+        invariants.access(world).forEach(v -> findings.putIfAbsent(v.invariant(), v));
+        invariants.orphans(world).forEach(v -> findings.putIfAbsent(v.invariant(), v));
         findings.keySet().forEach(stats::finding);
         return new Outcome(seed, script, trace, stuck.stream().findFirst(), findings, stats);
     }
@@ -145,7 +145,7 @@ final class Simulation {
         if (line.contains("IllegalTransitionException")) {
             found.add(new Violation(SimInvariants.REFUSED_WRITE, line));
         }
-        invariants.access(world).stream().findFirst().ifPresent(v -> findings.putIfAbsent(v.invariant(), v));
+        invariants.access(world).forEach(v -> findings.putIfAbsent(v.invariant(), v));
         for (var violation : found) {
             if (ASSERTED.contains(violation.invariant())) {
                 return Optional.of(violation);
