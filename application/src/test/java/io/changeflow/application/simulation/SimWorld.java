@@ -46,10 +46,11 @@ import java.util.function.Supplier;
  * is read against the state at that moment and answers one line for the trace; nothing here draws randomness of its
  * own, so a script replays exactly.
  *
- * <p>The behaviours of GitLab it injects follow GitLab's merge API as the adapter documents it
- * (docs/external-systems-gitlab.md): {@code PUT /merge_requests/:iid/merge} answers 405/406/409/422 for the refusals
- * of {@code app/services/merge_requests/merge_service.rb} and {@code lib/api/merge_requests.rb} (gitlab-org/gitlab
- * v17.x), which the port models as {@link MergeResult}s.
+ * <p>The merge refusals it injects are those of GitLab's {@code PUT /projects/:id/merge_requests/:iid/merge} in
+ * {@code lib/api/merge_requests.rb} (gitlabhq/gitlabhq, 12.x as indexed): 405 ({@code not_allowed!}) when the merge
+ * request is neither immediately nor automatically mergeable, 406 "Branch cannot be merged" unless
+ * {@code mergeable?}, 409 "SHA does not match HEAD of source branch"; the 17.x/18.x/19.x codes and the
+ * {@code detailed_merge_status} values the port maps them from are in docs/external-systems-gitlab.md.
  */
 final class SimWorld {
 
