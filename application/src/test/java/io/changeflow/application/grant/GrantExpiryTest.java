@@ -124,8 +124,8 @@ class GrantExpiryTest {
         assertThat(app.expireGrants.run(new ExpireGrants.Command()).due()).isZero();
         assertThat(app.op(soon).binding()).contains(BindingStatus.VALIDATED);
 
-        var withGrace = new ExpireGrants(app.operations, app.batches, app.targets, app.launcher,
-                ExpireGrants.Policy.of(RawValue.of("10m"), RawValue.missing()));
+        var withGrace = new ExpireGrants(app.operations, app.batches, app.targets, app.launcher, app.approvalCheck,
+                app.closeRequest, ExpireGrants.Policy.of(RawValue.of("10m"), RawValue.missing()));
         assertThat(withGrace.run(new ExpireGrants.Command()).opened()).isEqualTo(1);
         assertThat(app.operations.binding(SubjectId.of("alice"), FakeTargets.SINGLE).orElseThrow().status())
                 .isEqualTo(BindingStatus.EXPIRING);
