@@ -1,0 +1,102 @@
+package io.changeflow.systemtest;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.changeflow.sandbox.approval.ApprovalSimulator;
+import io.changeflow.systemtest.harness.ApiClient;
+import io.changeflow.systemtest.harness.ChangeflowCluster;
+import io.changeflow.systemtest.harness.Figures;
+import io.changeflow.systemtest.harness.InstanceSettings;
+import io.changeflow.systemtest.harness.Poll;
+import io.changeflow.systemtest.harness.RequestView;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.Optional;
+import java.util.UUID;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * Issue 36 on the packaged application: what the service says about a grant agrees with main's grant file when the
+ * world does something. A renewal waits for an approver across the until of the grant it renews: by then plus one
+ * expiry run and a removal round, the line is gone from main, the relationship is EXPIRED and the renewal withdrawn;
+ * the approver's late yes grants nothing. One shared instance, expiry job every 2 s.
+ */
+class AccessTruthSystemTest {
+
+    /** The expiry job's interval here (2 s) and a removal round (2 s) with its pipeline and deploy confirmation. */
+    private static final Duration AGREED_WITHIN = Duration.ofSeconds(45);
+
+    @RegisterExtension
+    static final ChangeflowCluster cluster = ChangeflowCluster.create().withPlainTargets(2)
+            .withInstanceProperty("changeflow.grants.expiry-every", "2s")
+            .withInstances("solo");
+
+    @AfterEach
+    void approveAutomaticallyAgain() {
+        cluster.sims().approval().mode(ApprovalSimulator.Mode.AUTO);
+    }
+
+    @Test
+    void aRenewalWaitingAcrossTheUntilDoesNotKeepTheLineAndALateYesGrantsNothing() {
+        var target = InstanceSettings.plainTargetKey(1);
+        var file = "grants/" + target + ".txt";
+        var alice = cluster.client("solo", "alice");
+        var approval = cluster.sims().approval();
+        var until = Instant.now().plus(Duration.ofSeconds(25)).truncatedTo(ChronoUnit.SECONDS);
+        var grant = awaitStatus(alice, submit(alice, target, until), "VALIDATED", Duration.ofSeconds(60));
+        assertThat(cluster.sims().fileOnMain(file).orElseThrow()).contains("alice until=" + until);
+
+        approval.mode(ApprovalSimulator.Mode.MANUAL);
+        var renewal = submit(alice, target, until.plus(Duration.ofDays(30)));
+        var ticket = Poll.until("the renewal's approval ticket", Duration.ofSeconds(20),
+                () -> approval.byOperationId(renewal.operationId()), Optional::isPresent).orElseThrow();
+        assertThat(Instant.now()).as("the renewal waits before the until").isBefore(until);
+
+        var expired = Poll.until("alice's row on " + target + " to be EXPIRED", Duration.between(Instant.now(), until)
+                .plus(AGREED_WITHIN), () -> binding(alice, target),
+                row -> row.map(r -> "EXPIRED".equals(r.path("status").asString())).orElse(false)).orElseThrow();
+        Figures.record("renewal waiting across the until: from the until to EXPIRED",
+                Duration.between(until, Instant.now()).toMillis() + " ms (expiry job every 2 s, rounds every 2 s)");
+        assertThat(cluster.sims().fileOnMain(file).orElseThrow()).as("main agrees").doesNotContain("alice until=");
+        assertThat(cluster.sims().grantLinesOnMain(file, grant.operationId())).isZero();
+        assertThat(expired.path("operationId").asString()).isNotEqualTo(renewal.operationId());
+        var withdrawn = alice.request(renewal.operationId());
+        assertThat(withdrawn.status()).as(withdrawn.toString()).isEqualTo("REJECTED");
+        assertThat(withdrawn.detail()).contains("before the grant it renews expired");
+        assertThat(approval.byOperationId(renewal.operationId()).orElseThrow().status())
+                .isEqualTo(ApprovalSimulator.Status.WITHDRAWN);
+
+        // the approver clicks yes afterwards: the ticket is withdrawn, nothing changes
+        assertThat(approval.decide(ticket.ticket(), true, "approver")).isEqualTo(ApprovalSimulator.Decision.ALREADY_DECIDED);
+        assertThat(alice.request(renewal.operationId()).status()).isEqualTo("REJECTED");
+        assertThat(binding(alice, target).orElseThrow().path("status").asString()).isEqualTo("EXPIRED");
+        assertThat(cluster.sims().fileOnMain(file).orElseThrow()).doesNotContain("alice until=");
+    }
+
+    private static RequestView submit(ApiClient client, String target, Instant until) {
+        var response = client.submit(UUID.randomUUID().toString(), target, client.user(), "system test",
+                until == null ? null : until.toString());
+        assertThat(response.status()).as(response.toString()).isEqualTo(202);
+        return new RequestView(response.data());
+    }
+
+    private static RequestView awaitStatus(ApiClient client, RequestView request, String status, Duration within) {
+        var done = Poll.until("request " + request.operationId() + " to be " + status, within,
+                () -> client.request(request.operationId()), v -> status.equals(v.status()) || v.isAtRest());
+        assertThat(done.status()).as(done.toString()).isEqualTo(status);
+        return done;
+    }
+
+    private static Optional<JsonNode> binding(ApiClient client, String target) {
+        for (var row : client.bindings()) {
+            if (row.path("targetKey").asString().equals(target)) {
+                return Optional.of(row);
+            }
+        }
+        return Optional.empty();
+    }
+}
