@@ -65,14 +65,17 @@ class AccessTruthSystemTest {
         assertThat(cluster.sims().grantLinesOnMain(file, grant.operationId())).isZero();
         assertThat(expired.path("operationId").asString()).isNotEqualTo(renewal.operationId());
         var withdrawn = alice.request(renewal.operationId());
-        assertThat(withdrawn.status()).as(withdrawn.toString()).isEqualTo("REJECTED");
-        assertThat(withdrawn.detail()).contains("before the grant it renews expired");
+        assertThat(withdrawn.hint()).as("ended without effect: " + withdrawn).isEqualTo("CAN_REAPPLY");
         assertThat(approval.byOperationId(renewal.operationId()).orElseThrow().status())
                 .isEqualTo(ApprovalSimulator.Status.WITHDRAWN);
+        if (withdrawn.mergeRequestIid() > 0) {
+            assertThat(cluster.sims().gitlab().mergeRequestState(withdrawn.mergeRequestProject(),
+                    withdrawn.mergeRequestIid())).as("the renewal's merge request").isEqualTo("closed");
+        }
 
         // the approver clicks yes afterwards: the ticket is withdrawn, nothing changes
         assertThat(approval.decide(ticket.ticket(), true, "approver")).isEqualTo(ApprovalSimulator.Decision.ALREADY_DECIDED);
-        assertThat(alice.request(renewal.operationId()).status()).isEqualTo("REJECTED");
+        assertThat(alice.request(renewal.operationId()).hint()).isEqualTo("CAN_REAPPLY");
         assertThat(binding(alice, target).orElseThrow().path("status").asString()).isEqualTo("EXPIRED");
         assertThat(cluster.sims().fileOnMain(file).orElseThrow()).doesNotContain("alice until=");
     }
