@@ -198,7 +198,7 @@ public final class InMemoryChangeflow {
         readmit = new ReadmitBatchMember(operations, targets, batches, changes, audit, clock);
         listBatches = new ListBatches(batches, operations);
         retrigger = new RetriggerStep(operations, queue, readmit, audit, clock);
-        closeRequest = new CloseChangeRequest(operations, gitlab, approvals, changes, audit, clock);
+        closeRequest = new CloseChangeRequest(operations, targets, gitlab, approvals, changes, audit, clock);
         expireGrants = new ExpireGrants(operations, batches, targets, launcher, approvalCheck, closeRequest,
                 ExpireGrants.Policy.defaults());
         findStuck = new FindStuckRequests(operations);
