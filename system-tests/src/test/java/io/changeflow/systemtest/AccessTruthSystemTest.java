@@ -1,29 +1,33 @@
 package io.changeflow.systemtest;
 
+import static io.changeflow.systemtest.Grants.awaitStatus;
+import static io.changeflow.systemtest.Grants.binding;
+import static io.changeflow.systemtest.Grants.submit;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.changeflow.sandbox.approval.ApprovalSimulator;
-import io.changeflow.systemtest.harness.ApiClient;
+import io.changeflow.systemtest.harness.ApiResponse;
 import io.changeflow.systemtest.harness.ChangeflowCluster;
 import io.changeflow.systemtest.harness.Figures;
 import io.changeflow.systemtest.harness.InstanceSettings;
 import io.changeflow.systemtest.harness.Poll;
-import io.changeflow.systemtest.harness.RequestView;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import tools.jackson.databind.JsonNode;
 
 /**
  * Issue 36 on the packaged application: what the service says about a grant agrees with main's grant file when the
  * world does something. A renewal waits for an approver across the until of the grant it renews: by then plus one
  * expiry run and a removal round, the line is gone from main, the relationship is EXPIRED and the renewal withdrawn;
- * the approver's late yes grants nothing. One shared instance, expiry job every 2 s.
+ * the approver's late yes grants nothing. An operator's close while the merge request is being opened leaves no open
+ * merge request. One shared instance, expiry job every 2 s.
  */
 class AccessTruthSystemTest {
 
@@ -80,26 +84,32 @@ class AccessTruthSystemTest {
         assertThat(cluster.sims().fileOnMain(file).orElseThrow()).doesNotContain("alice until=");
     }
 
-    private static RequestView submit(ApiClient client, String target, Instant until) {
-        var response = client.submit(UUID.randomUUID().toString(), target, client.user(), "system test",
-                until == null ? null : until.toString());
-        assertThat(response.status()).as(response.toString()).isEqualTo(202);
-        return new RequestView(response.data());
-    }
+    /**
+     * Issue 36, item 7: an operator closes a request at the very moment its merge request is being opened on GitLab:
+     * the merge request opened after the close is closed too, so none is left that no request owns.
+     */
+    @Test
+    void aCloseWhileTheMergeRequestIsBeingOpenedLeavesNoOpenMergeRequest() {
+        var target = InstanceSettings.plainTargetKey(2);
+        var bob = cluster.client("solo", "bob");
+        var otto = cluster.client("solo", "otto");
+        var id = UUID.randomUUID().toString();
+        var closing = new AtomicReference<ApiResponse>();
+        cluster.sims().gitlabCalls().beforeNext(call -> "POST".equals(call.method())
+                && call.path().endsWith("/merge_requests"), call -> closing.set(otto.post("/ops/operations/" + id
+                + "/close", null)));
 
-    private static RequestView awaitStatus(ApiClient client, RequestView request, String status, Duration within) {
-        var done = Poll.until("request " + request.operationId() + " to be " + status, within,
-                () -> client.request(request.operationId()), v -> status.equals(v.status()) || v.isAtRest());
-        assertThat(done.status()).as(done.toString()).isEqualTo(status);
-        return done;
-    }
+        var submitted = bob.submit(id, target, "bob", "system test");
+        assertThat(submitted.status()).as(submitted.toString()).isEqualTo(202);
+        var closed = Poll.until("the operator's close during the creation", Duration.ofSeconds(60), closing::get,
+                Objects::nonNull);
+        assertThat(closed.status()).as(closed.toString()).isEqualTo(200);
+        assertThat(closed.code()).isEqualTo("CLOSED");
 
-    private static Optional<JsonNode> binding(ApiClient client, String target) {
-        for (var row : client.bindings()) {
-            if (row.path("targetKey").asString().equals(target)) {
-                return Optional.of(row);
-            }
-        }
-        return Optional.empty();
+        var mergeRequests = Poll.until("the merge request opened after the close to be closed", Duration.ofSeconds(20),
+                () -> cluster.sims().mergeRequestsFrom("changeflow/" + id), list -> !list.isEmpty()
+                        && list.stream().allMatch(mr -> "closed".equals(mr.path("state").asString())));
+        assertThat(mergeRequests).as("one merge request, closed").hasSize(1);
+        assertThat(bob.request(id).status()).isEqualTo("CLOSED");
     }
 }

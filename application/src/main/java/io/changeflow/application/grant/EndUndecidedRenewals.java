@@ -8,6 +8,7 @@ import io.changeflow.domain.PreemptedException;
 import io.changeflow.domain.operation.Operation;
 import io.changeflow.domain.request.StepOrder;
 import io.changeflow.domain.state.BindingStatus;
+import io.changeflow.domain.state.IllegalTransitionException;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.util.EnumSet;
@@ -91,7 +92,8 @@ final class EndUndecidedRenewals {
             LOG.log(Level.WARNING, () -> "renewal " + renewal.id() + " past the renewed grant's until: the approval "
                     + "system could not be asked (" + e.kind() + "); the next expiry run tries again");
             return false;
-        } catch (PreemptedException e) {
+        } catch (PreemptedException | IllegalTransitionException movedOn) {
+            // it changed while it was looked at: the next run reads it again
             return false;
         }
         var current = operations.find(renewal.id());
