@@ -14,6 +14,7 @@ import java.time.Duration;
 import java.util.EnumSet;
 import java.util.Map;
 import java.util.Set;
+import java.util.stream.Stream;
 
 /**
  * Issue 36: a renewal no approver said yes to by the until of the grant it renews is ended (its approval withdrawn,
@@ -28,17 +29,13 @@ final class EndUndecidedRenewals {
     /** The actor of the close written for a renewal that was never sent for approval. */
     static final String ACTOR = "system";
 
-    /** Where a renewal may still wait for its decision: sending, sent, failed to send; before it, for create-first. */
+    /** A create-first renewal before its approval is asked for. */
     private static final Set<BindingStatus> CREATE_FIRST_UNDECIDED = Set.copyOf(EnumSet.of(BindingStatus.MR_CREATING,
             BindingStatus.MR_CREATED, BindingStatus.CREATE_FAILED));
 
-    private static final Set<BindingStatus> UNDECIDED;
-
-    static {
-        var all = EnumSet.copyOf(ReconcileApprovals.CHECKED);
-        all.addAll(CREATE_FIRST_UNDECIDED);
-        UNDECIDED = Set.copyOf(all);
-    }
+    /** Where a renewal may still wait for its decision: sending, sent, failed to send; before it, for create-first. */
+    private static final Set<BindingStatus> UNDECIDED = Set.copyOf(Stream.concat(ReconcileApprovals.CHECKED.stream(),
+            CREATE_FIRST_UNDECIDED.stream()).toList());
 
     private final Operations operations;
     private final ReconcileApprovals approvalCheck;
