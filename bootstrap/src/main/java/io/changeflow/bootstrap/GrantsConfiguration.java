@@ -1,6 +1,7 @@
 package io.changeflow.bootstrap;
 
 import io.changeflow.adapter.scheduler.RecurringJob;
+import io.changeflow.application.approval.ReconcileApprovals;
 import io.changeflow.application.grant.ExpireGrants;
 import io.changeflow.application.grant.ListExpiringGrants;
 import io.changeflow.application.grant.RemoveGrant;
@@ -8,6 +9,7 @@ import io.changeflow.application.port.out.AuditLog;
 import io.changeflow.application.port.out.Batches;
 import io.changeflow.application.port.out.Operations;
 import io.changeflow.application.port.out.Targets;
+import io.changeflow.application.recovery.CloseChangeRequest;
 import io.changeflow.application.workflow.StepLauncher;
 import java.time.Clock;
 import org.springframework.context.annotation.Bean;
@@ -35,8 +37,8 @@ class GrantsConfiguration {
 
     @Bean
     ExpireGrants expireGrants(Operations operations, Batches batches, Targets targets, StepLauncher launcher,
-                              ExpireGrants.Policy policy) {
-        return new ExpireGrants(operations, batches, targets, launcher, policy);
+                              ReconcileApprovals approvalCheck, CloseChangeRequest close, ExpireGrants.Policy policy) {
+        return new ExpireGrants(operations, batches, targets, launcher, approvalCheck, close, policy);
     }
 
     @Bean

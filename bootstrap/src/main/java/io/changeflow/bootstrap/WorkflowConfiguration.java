@@ -198,9 +198,9 @@ class WorkflowConfiguration {
     }
 
     @Bean
-    CloseChangeRequest closeChangeRequest(Operations operations, MergeRequests gitlab, Approvals approvals,
-                                          StateChanges changes, AuditLog audit, Clock clock) {
-        return new CloseChangeRequest(operations, gitlab, approvals, changes, audit, clock);
+    CloseChangeRequest closeChangeRequest(Operations operations, Targets targets, MergeRequests gitlab,
+                                          Approvals approvals, StateChanges changes, AuditLog audit, Clock clock) {
+        return new CloseChangeRequest(operations, targets, gitlab, approvals, changes, audit, clock);
     }
 
     @Bean

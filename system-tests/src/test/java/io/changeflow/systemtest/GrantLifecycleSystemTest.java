@@ -1,8 +1,10 @@
 package io.changeflow.systemtest;
 
+import static io.changeflow.systemtest.Grants.awaitStatus;
+import static io.changeflow.systemtest.Grants.binding;
+import static io.changeflow.systemtest.Grants.submit;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.changeflow.systemtest.harness.ApiClient;
 import io.changeflow.systemtest.harness.ChangeflowCluster;
 import io.changeflow.systemtest.harness.Figures;
 import io.changeflow.systemtest.harness.InstanceSettings;
@@ -11,11 +13,9 @@ import io.changeflow.systemtest.harness.RequestView;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
-import java.util.Optional;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import tools.jackson.databind.JsonNode;
 
 /**
  * The grant's whole life on the packaged application (issue 18): a grant until now + 1 minute reaches VALIDATED,
@@ -89,29 +89,5 @@ class GrantLifecycleSystemTest {
         assertThat(revoked.json().path("requester").asString()).isEqualTo("bob");
         assertThat(cluster.sims().fileOnMain(file).orElseThrow()).doesNotContain("bob until=");
         assertThat(binding(bob, target).orElseThrow().path("status").asString()).isEqualTo("REVOKED");
-    }
-
-    private static RequestView submit(ApiClient client, String target, Instant until) {
-        var response = client.submit(UUID.randomUUID().toString(), target, client.user(), "system test",
-                until == null ? null : until.toString());
-        assertThat(response.status()).as(response.toString()).isEqualTo(202);
-        assertThat(response.code()).isEqualTo("ACCEPTED");
-        return new RequestView(response.data());
-    }
-
-    private static RequestView awaitStatus(ApiClient client, RequestView request, String status, Duration within) {
-        var done = Poll.until("request " + request.operationId() + " to be " + status, within,
-                () -> client.request(request.operationId()), v -> status.equals(v.status()) || v.isAtRest());
-        assertThat(done.status()).as(done.toString()).isEqualTo(status);
-        return done;
-    }
-
-    private static Optional<JsonNode> binding(ApiClient client, String target) {
-        for (var row : client.bindings()) {
-            if (row.path("targetKey").asString().equals(target)) {
-                return Optional.of(row);
-            }
-        }
-        return Optional.empty();
     }
 }

@@ -63,6 +63,13 @@ final class BatchReads {
                 .orderBy(MERGE_BATCH.CREATED_AT, MERGE_BATCH.ID).fetch());
     }
 
+    static List<Batch> blockedOlderThan(DSLContext dsl, Duration age) {
+        return withMembers(dsl, dsl.selectFrom(MERGE_BATCH)
+                .where(MERGE_BATCH.STATUS.eq(code(BatchStatus.BLOCKED)))
+                .and(MERGE_BATCH.UPDATED_AT.lt(Sql.ago(age)))
+                .orderBy(MERGE_BATCH.UPDATED_AT, MERGE_BATCH.ID).fetch());
+    }
+
     static Map<OperationId, Integer> transientFailures(DSLContext dsl, long batchId) {
         var counts = new LinkedHashMap<OperationId, Integer>();
         dsl.select(MERGE_BATCH_REQUEST.OPERATION_ID, MERGE_BATCH_REQUEST.TRANSIENT_FAILURES)

@@ -52,6 +52,23 @@ final class CandidateReads {
                 .fetch(OperationRows::toBinding);
     }
 
+    /** The renewals owning their row in {@code statuses} whose renewed grant's expiry passed (plus the grace). */
+    static List<Operation> renewalsPastRenewedExpiry(DSLContext dsl, Set<BindingStatus> statuses, Duration grace,
+            int limit) {
+        if (statuses.isEmpty()) {
+            return List.of();
+        }
+        var renewed = OPERATION.as("renewed");
+        return selectOperations(dsl)
+                .join(renewed).on(renewed.ID.eq(OPERATION.REMOVES_OPERATION_ID))
+                .where(OPERATION.CHANGE_KIND.eq(ChangeKind.GRANT.name()))
+                .and(BINDING.STATUS.in(statuses.stream().map(Enum::name).toList()))
+                .and(renewed.EXPIRES_AT.le(Sql.ahead(grace)))
+                .orderBy(renewed.EXPIRES_AT, OPERATION.ID)
+                .limit(Math.max(0, limit))
+                .fetch(OperationRows::toOperation);
+    }
+
     static ExpiringGrants expiringWithin(DSLContext dsl, Duration within, int limit) {
         // one statement: the window count is computed over every row of the range before the limit applies
         var total = DSL.count().over().as("total");

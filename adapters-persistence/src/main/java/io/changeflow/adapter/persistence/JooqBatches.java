@@ -62,6 +62,11 @@ final class JooqBatches implements Batches {
     }
 
     @Override
+    public List<Batch> blockedOlderThan(Duration age) {
+        return BatchReads.blockedOlderThan(dsl, age);
+    }
+
+    @Override
     public void recordMergeRequest(long batchId, MergeRequestRef mr) {
         BatchSettlement.recordMergeRequest(dsl, batchId, mr);
     }

@@ -127,6 +127,11 @@ final class JooqOperations implements Operations {
     }
 
     @Override
+    public List<Operation> renewalsPastRenewedExpiry(Set<BindingStatus> statuses, Duration grace, int limit) {
+        return CandidateReads.renewalsPastRenewedExpiry(dsl, statuses, grace, limit);
+    }
+
+    @Override
     public ExpiringGrants expiringWithin(Duration within, int limit) {
         return CandidateReads.expiringWithin(dsl, within, limit);
     }

@@ -333,7 +333,15 @@ class BatchInvariantsTest {
         assertThat(batches.runningOlderThan(Duration.ofMinutes(10))).anyMatch(b -> b.id() == batch.id());
         batches.changeStatus(batch.id(), BatchStatus.RUNNING, BatchStatus.BLOCKED, "pipeline pending");
         assertThat(batches.claim(partition, 10)).as("blocked holds the slot").isInstanceOf(Claim.SlotOccupied.class);
+        assertThat(batches.runningOlderThan(Duration.ofMinutes(10))).noneMatch(b -> b.id() == batch.id());
+        // issue 36: a blocked batch is found by how long ago it was blocked (its last write), not by its age
+        assertThat(batches.blockedOlderThan(Duration.ofMinutes(10))).noneMatch(b -> b.id() == batch.id());
+        dsl.update(MERGE_BATCH).set(MERGE_BATCH.UPDATED_AT, Sql.ago(Duration.ofMinutes(11)))
+                .where(MERGE_BATCH.ID.eq(batch.id())).execute();
+        assertThat(batches.blockedOlderThan(Duration.ofMinutes(10))).anyMatch(b -> b.id() == batch.id() && b.members()
+                .size() == 1);
         batches.changeStatus(batch.id(), BatchStatus.BLOCKED, BatchStatus.FAILED, "settled");
+        assertThat(batches.blockedOlderThan(Duration.ofMinutes(10))).noneMatch(b -> b.id() == batch.id());
     }
 
     private static void await(CountDownLatch latch) {

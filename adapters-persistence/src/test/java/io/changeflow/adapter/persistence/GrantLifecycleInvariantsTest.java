@@ -24,6 +24,7 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -80,6 +81,30 @@ class GrantLifecycleInvariantsTest {
                 .extracting(b -> b.operationId()).containsExactly(past.id());
         assertThat(operations.dueForExpiry(Duration.ofHours(1), 1000)).filteredOn(b -> b.target().value().equals(target))
                 .extracting(b -> b.operationId()).containsExactly(past.id(), soon.id());
+    }
+
+    @Test
+    void theUndecidedRenewalsPastTheRenewedGrantsUntilAreFoundByTheDatabaseClock() {
+        var operations = persistence.operations();
+        var target = Fixtures.unique("renewed");
+        var waiting = Set.of(BindingStatus.APPROVAL_SENDING, BindingStatus.APPROVAL_SENT);
+        validated(until("kai", target, Instant.now().minus(Duration.ofMinutes(5))));
+        var pastRenewal = ((OpenResult.Opened) operations.open(until("kai", target, Instant.now().plus(Duration.ofDays(30))),
+                StepOrder.APPROVE_FIRST, WorkflowEvent.SUBMITTED_APPROVE_FIRST, "renewed late")).operation();
+        validated(until("lea", target, Instant.now().plus(Duration.ofHours(1))));
+        var laterRenewal = ((OpenResult.Opened) operations.open(until("lea", target, Instant.now().plus(Duration.ofDays(30))),
+                StepOrder.APPROVE_FIRST, WorkflowEvent.SUBMITTED_APPROVE_FIRST, "renewed early")).operation();
+        var firstGrant = Fixtures.walked(operations, until("max", target, Instant.now().minus(Duration.ofHours(2))),
+                WorkflowEvent.APPROVAL_SUBMITTED);
+
+        assertThat(operations.renewalsPastRenewedExpiry(waiting, Duration.ZERO, 1000))
+                .filteredOn(op -> op.target().value().equals(target)).extracting(Operation::id)
+                .as("a first grant is no renewal; a renewal of a grant still in effect waits").containsExactly(pastRenewal.id());
+        assertThat(operations.renewalsPastRenewedExpiry(waiting, Duration.ofHours(2), 1000))
+                .filteredOn(op -> op.target().value().equals(target)).extracting(Operation::id)
+                .containsExactly(pastRenewal.id(), laterRenewal.id()).doesNotContain(firstGrant.id());
+        assertThat(operations.renewalsPastRenewedExpiry(Set.of(BindingStatus.MR_CREATED), Duration.ofHours(2), 1000))
+                .filteredOn(op -> op.target().value().equals(target)).isEmpty();
     }
 
     @Test

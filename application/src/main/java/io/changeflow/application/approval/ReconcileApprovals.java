@@ -243,6 +243,13 @@ public final class ReconcileApprovals {
             return new Deadline(byPolicy, "No approver decided within " + spoken(policy.deadline())
                     + "; the removal was withdrawn.");
         }
+        var renewed = op.isRenewal() ? operations.find(op.removes().orElseThrow()).flatMap(Operation::expiresAt)
+                : Optional.<Instant>empty();
+        if (renewed.isPresent() && renewed.get().isBefore(byPolicy)) {
+            // issue 36: nobody keeps access past its until without an approver's yes to the later one
+            return new Deadline(renewed.get(), "No approver decided the renewal before the grant it renews expired ("
+                    + renewed.get() + "); the renewal was withdrawn and the grant's line is removed. You can apply again.");
+        }
         if (op.expiresAt().isPresent() && op.expiresAt().get().isBefore(byPolicy)) {
             return new Deadline(op.expiresAt().get(), "No approver decided before the requested access would have ended ("
                     + op.expiresAt().get() + "); the request was withdrawn. You can apply again.");

@@ -67,6 +67,22 @@ final class EndBatch {
         return settled;
     }
 
+    /**
+     * Issue 36: a BLOCKED batch that could not be settled by its deadline: batch FAILED, every member BATCH_GAVE_UP
+     * (HANDLE_FAILED, CONTACT_MAINTAINERS) with {@code reason}, so the partition's slot is free and a person checks
+     * the merge request and readmits the changes.
+     */
+    Batch abandoned(Batch batch, String reason, String actor) {
+        var plan = new Bisection.Plan.GiveUp<>(batch.members());
+        var note = new StepNote("Batch " + batch.id() + " could not be settled (" + reason + "); whether its merge request"
+                + " merged is unknown, so this change leaves the batch path: contact the maintainers (they check the"
+                + " merge request and readmit it).", actor);
+        var settled = batches.settle(batch.id(), batch.status(), new Resolution.Failed(plan, Map.of()), note);
+        count(settled, false);
+        plan.members().forEach(member -> Emit.quietly("failed", () -> metrics.failed(StepStatus.BATCH_FAILED)));
+        return settled;
+    }
+
     /** RUNNING -> BLOCKED: the slot stays held until someone settles it. */
     Batch blocked(Batch batch, String reason) {
         return batches.block(batch.id(), StepNote.system("Batch " + batch.id() + " is blocked: " + reason

@@ -20,7 +20,8 @@ import java.util.Map;
  * that gave up) back to the waiting set: BATCH_READMITTED, then admission into its partition's waiting
  * set, where a later round claims it like a fresh request (e.g. after the maintainers fixed what made
  * its pipeline fail). Admission is idempotent; should it fail after the state write, the stuck-request
- * sweep admits the waiting request again. Recorded in the audit log.
+ * sweep admits the waiting request again. A removal of a grant (expiry, give-up, revocation) goes back to its
+ * file's removal round whether or not its target is batchable (issue 36). Recorded in the audit log.
  */
 public final class ReadmitBatchMember {
 
@@ -66,7 +67,11 @@ public final class ReadmitBatchMember {
                 return new Result.NotAllowed("Only a failed batch member can be readmitted; the request is " + op.state()
                         + ": " + refused.reason() + ".");
             }
-            if (target.isEmpty() || !target.get().batchable()) {
+            if (target.isEmpty()) {
+                return new Result.NotAllowed("The target " + op.target() + " is no longer in the catalog.");
+            }
+            // a removal goes back to its file's removal round on any target (issue 36); a grant needs a batchable one
+            if (!op.kind().removes() && !target.get().batchable()) {
                 return new Result.NotAllowed("The target " + op.target() + " is no longer batchable in the catalog.");
             }
             if (changes.applyIfAllowed(op.id(), WorkflowEvent.BATCH_READMITTED, new StepNote(

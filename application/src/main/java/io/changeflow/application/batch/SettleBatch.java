@@ -37,9 +37,11 @@ public final class SettleBatch {
      * @param reason     why the batch is settled, for the batch's and its members' notes
      * @param operator   the authenticated operator; empty when the system settles (no audit entry)
      * @param parameters the operator's parameters, already masked and truncated, for the audit entry
+     * @param lastTry    the batch is past its deadline: when it cannot be settled now (GitLab unreachable, its merge
+     *                   request still open), it is abandoned instead (FAILED, every member failed with the reason)
      */
     public record Command(long batchId, Optional<FailureKind> kind, String reason, Optional<String> operator,
-                          Map<String, String> parameters) {
+                          Map<String, String> parameters, boolean lastTry) {
         public Command {
             Objects.requireNonNull(kind, "kind");
             Objects.requireNonNull(reason, "reason");
@@ -49,17 +51,23 @@ public final class SettleBatch {
 
         /** An operator's settle action (a stuck or blocked batch). */
         public static Command byOperator(long batchId, String operator, Map<String, String> parameters) {
-            return new Command(batchId, Optional.empty(), "settled by an operator", Optional.of(operator), parameters);
+            return new Command(batchId, Optional.empty(), "settled by an operator", Optional.of(operator), parameters,
+                    false);
         }
 
         /** The workflow settles a failure of a known kind (the batch step after a failure). */
         public static Command bySystem(long batchId, FailureKind kind, String reason) {
-            return new Command(batchId, Optional.of(kind), reason, Optional.empty(), Map.of());
+            return new Command(batchId, Optional.of(kind), reason, Optional.empty(), Map.of(), false);
         }
 
         /** The workflow settles, the kind decided by the merge request's pipeline (the timeout sweep). */
         public static Command bySystem(long batchId, String reason) {
-            return new Command(batchId, Optional.empty(), reason, Optional.empty(), Map.of());
+            return new Command(batchId, Optional.empty(), reason, Optional.empty(), Map.of(), false);
+        }
+
+        /** The batch sweep's settle of a BLOCKED batch past its deadline: settled if possible, else abandoned. */
+        public static Command lastTry(long batchId, String reason) {
+            return new Command(batchId, Optional.empty(), reason, Optional.empty(), Map.of(), true);
         }
     }
 
@@ -99,7 +107,8 @@ public final class SettleBatch {
     }
 
     public Result settle(Command command) {
-        var result = settleNow(command);
+        var now = settleNow(command);
+        var result = command.lastTry() && now instanceof Result.RetryLater later ? abandon(command, later.reason()) : now;
         command.operator().ifPresent(operator -> record(command, operator, result));
         return result;
     }
@@ -152,6 +161,21 @@ public final class SettleBatch {
                 return new Result.AlreadySettled(now);
             }
             throw e;
+        }
+    }
+
+    /** Past its deadline and still not settled: FAILED, every member failed with the reason (issue 36). */
+    private Result abandon(Command command, String why) {
+        var batch = batches.find(command.batchId()).orElseThrow();
+        if (batch.status().isTerminal()) {
+            return new Result.AlreadySettled(batch);
+        }
+        try {
+            var ended = end.abandoned(batch, command.reason() + "; " + why, command.operator().orElse("system"));
+            LOG.log(Level.WARNING, () -> "batch " + batch.id() + " abandoned past its deadline (" + why + ")");
+            return new Result.Failed(ended, FailureKind.TRANSIENT, new Bisection.Plan.GiveUp<>(batch.members()));
+        } catch (PreemptedException e) {
+            return new Result.AlreadySettled(batches.find(batch.id()).orElse(batch));
         }
     }
 

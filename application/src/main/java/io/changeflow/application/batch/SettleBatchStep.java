@@ -21,6 +21,7 @@ public final class SettleBatchStep implements StepBody {
     static final String KIND = "kind";
     static final String REASON = "reason";
     static final String CHECKS = "closeChecks";
+    static final String LAST_TRY = "lastTry";
 
     private static final System.Logger LOG = System.getLogger(SettleBatchStep.class.getName());
 
@@ -48,6 +49,14 @@ public final class SettleBatchStep implements StepBody {
         return first(batchId, reason).with(KIND, kind.name());
     }
 
+    /**
+     * Issue 36: the batch sweep's settle of a BLOCKED batch past its deadline: when it still cannot be settled, the
+     * batch is abandoned (FAILED, every member failed with the reason), so the partition's slot is free.
+     */
+    public static Step lastTry(long batchId, String reason) {
+        return first(batchId, reason).with(LAST_TRY, "true");
+    }
+
     /** The first run of settling {@code batchId}, the kind of failure not known (the pipeline decides). */
     public static Step first(long batchId, String reason) {
         return Step.first(StepKind.SETTLE_BATCH, String.valueOf(batchId)).with(REASON, reason);
@@ -63,8 +72,10 @@ public final class SettleBatchStep implements StepBody {
             return StepOutcome.done();
         }
         var reason = step.value(REASON).orElse("the batch step stopped");
-        var result = settle.settle(kindOf(step).map(kind -> SettleBatch.Command.bySystem(batchId, kind, reason))
-                .orElseGet(() -> SettleBatch.Command.bySystem(batchId, reason)));
+        var result = settle.settle(step.value(LAST_TRY).isPresent()
+                ? SettleBatch.Command.lastTry(batchId, reason)
+                : kindOf(step).map(kind -> SettleBatch.Command.bySystem(batchId, kind, reason))
+                        .orElseGet(() -> SettleBatch.Command.bySystem(batchId, reason)));
         if (!(result instanceof SettleBatch.Result.RetryLater later)) {
             return StepOutcome.done();
         }

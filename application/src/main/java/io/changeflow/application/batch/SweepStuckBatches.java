@@ -9,8 +9,8 @@ import java.util.HashSet;
 
 /**
  * The batch timeout sweep: a batch whose instance crashed is finished or settled, never leaked (ages by the
- * database clock, {@link Batches#runningOlderThan}). BLOCKED batches are left to an operator. The two
- * passes: docs/workflow.md.
+ * database clock, {@link Batches#runningOlderThan}); a BLOCKED batch nobody settles is settled again, and past
+ * the batch timeout abandoned when it still cannot be (issue 36). The three passes: docs/workflow.md.
  */
 public final class SweepStuckBatches {
 
@@ -20,7 +20,13 @@ public final class SweepStuckBatches {
     public record Command() {}
 
     /** What one run scheduled. */
-    public record Result(int settling, int resumed) {}
+    public record Result(int settling, int resumed, int unblocking) {
+
+        /** A run that settled no BLOCKED batch. */
+        public Result(int settling, int resumed) {
+            this(settling, resumed, 0);
+        }
+    }
 
     private final Batches batches;
     private final WorkQueue queue;
@@ -58,6 +64,35 @@ public final class SweepStuckBatches {
                 resumed++;
             }
         }
-        return new Result(settling, resumed);
+        return new Result(settling, resumed, unblock());
+    }
+
+    /**
+     * BLOCKED batches quiet for {@link BatchPolicy#lostTaskAfter()} with no step of theirs: settled again (each
+     * settle step looks a few times, so a GitLab outage is retried at every sweep run); once it is blocked for longer
+     * than {@link BatchPolicy#timeout()}, a last try that abandons it when it still cannot be settled.
+     */
+    private int unblock() {
+        var unblocking = 0;
+        var pastTimeout = new HashSet<Long>();
+        for (var batch : batches.blockedOlderThan(policy.timeout())) {
+            pastTimeout.add(batch.id());
+        }
+        for (var batch : batches.blockedOlderThan(policy.lostTaskAfter())) {
+            var ref = String.valueOf(batch.id());
+            if (queue.isScheduled(StepKind.BATCH, ref) || queue.isScheduled(StepKind.SETTLE_BATCH, ref)) {
+                continue;
+            }
+            var last = pastTimeout.contains(batch.id());
+            var reason = "it stayed blocked and was not settled";
+            var step = last ? SettleBatchStep.lastTry(batch.id(), reason + " within " + policy.timeout().toMinutes()
+                    + " minutes") : SettleBatchStep.first(batch.id(), reason);
+            if (queue.schedule(step, Duration.ZERO)) {
+                LOG.log(Level.WARNING, () -> "batch " + batch.id() + " is blocked and nobody settles it; settling it"
+                        + (last ? " (last try)" : ""));
+                unblocking++;
+            }
+        }
+        return unblocking;
     }
 }

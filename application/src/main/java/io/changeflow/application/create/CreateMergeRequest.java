@@ -27,6 +27,7 @@ import java.lang.System.Logger.Level;
 import java.time.Clock;
 import java.util.EnumSet;
 import java.util.List;
+import io.changeflow.domain.batch.Settlement;
 import java.util.Optional;
 import java.util.Set;
 
@@ -82,6 +83,10 @@ public final class CreateMergeRequest extends RequestStepBody {
                 ? current
                 : changes.apply(current, WorkflowEvent.CREATE_STARTED, "Creating the merge request.");
         var remote = ensureMergeRequest(started, targets.require(started.target()));
+        var now = operations.find(started.id()).orElse(started);
+        if (!now.binding().equals(Optional.of(BindingStatus.MR_CREATING))) {
+            return closedMeanwhile(now, remote);
+        }
         if (remote.state() == MergeRequestState.CLOSED) {
             changes.apply(started, WorkflowEvent.MR_CLOSED_REMOTELY, "The merge request !" + remote.iid() + " was closed on GitLab.");
             return StepOutcome.done();
@@ -128,6 +133,20 @@ public final class CreateMergeRequest extends RequestStepBody {
             return mergeRequests.get(project, closed.iid());
         }
         return mergeRequests.open(project, branch, base, MergeRequestTexts.titleOf(op), MergeRequestTexts.descriptionOf(op));
+    }
+
+    /**
+     * Issue 36, one merge request per request: the request was closed (or otherwise ended) while its merge request was
+     * being opened, so nobody owns the one just opened: it is closed on GitLab (a merge request already merged is
+     * left to the reconciliation of merged requests).
+     */
+    private StepOutcome closedMeanwhile(Operation now, RemoteMergeRequest remote) {
+        if (Settlement.needsClose(remote.state())) {
+            LOG.log(Level.INFO, () -> now.id() + " ended (" + now.state() + ") while its merge request !" + remote.iid()
+                    + " was opened; closing it");
+            mergeRequests.close(remote.project(), remote.iid());
+        }
+        return StepOutcome.done();
     }
 
     /** The merge request the operation records, as GitLab reports it now; empty when none is recorded or it is gone. */

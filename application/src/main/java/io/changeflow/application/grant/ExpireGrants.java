@@ -1,9 +1,11 @@
 package io.changeflow.application.grant;
 
+import io.changeflow.application.approval.ReconcileApprovals;
 import io.changeflow.application.deploy.DeployDeadline;
 import io.changeflow.application.port.out.Batches;
 import io.changeflow.application.port.out.Operations;
 import io.changeflow.application.port.out.Targets;
+import io.changeflow.application.recovery.CloseChangeRequest;
 import io.changeflow.application.workflow.StepLauncher;
 import io.changeflow.domain.config.RawValue;
 import io.changeflow.domain.request.OperationId;
@@ -17,7 +19,8 @@ import java.util.function.Supplier;
 
 /**
  * Expiry as a change (issue 18), the recurring job: every grant in effect whose expiry passed by the
- * database clock, plus {@link Policy#grace()}, is removed through the workflow (a removal round per file).
+ * database clock, plus {@link Policy#grace()}, is removed through the workflow (a removal round per file). A renewal
+ * still undecided at the until of the grant it renews is ended first (issue 36), so that grant's line goes too.
  * Design: docs/workflow.md.
  */
 public final class ExpireGrants {
@@ -70,25 +73,42 @@ public final class ExpireGrants {
      * @param admitted removals admitted to a removal round by this run (new ones and ones still due; not those that
      *                 wait for the approver first)
      */
-    public record Result(int due, int opened, int admitted) {}
+    public record Result(int due, int opened, int admitted, int renewalsEnded) {
+
+        /** A run that ended no renewal. */
+        public Result(int due, int opened, int admitted) {
+            this(due, opened, admitted, 0);
+        }
+    }
 
     private final Operations operations;
     private final RemovalRounds removals;
+    private final EndUndecidedRenewals renewals;
     private final Policy policy;
 
-    public ExpireGrants(Operations operations, Batches batches, Targets targets, StepLauncher launcher, Policy policy) {
-        this(operations, batches, targets, launcher, policy, RemovalRounds.RANDOM_IDS);
+    /**
+     * @param approvalCheck asked first about a renewal past the until of the grant it renews (a decision found counts)
+     * @param close         closes such a renewal that never reached the approval system
+     */
+    public ExpireGrants(Operations operations, Batches batches, Targets targets, StepLauncher launcher,
+                        ReconcileApprovals approvalCheck, CloseChangeRequest close, Policy policy) {
+        this(operations, batches, targets, launcher, approvalCheck, close, policy, RemovalRounds.RANDOM_IDS);
     }
 
     /** @param ids the IDs of the removal operations (seeded in tests) */
-    public ExpireGrants(Operations operations, Batches batches, Targets targets, StepLauncher launcher, Policy policy,
+    public ExpireGrants(Operations operations, Batches batches, Targets targets, StepLauncher launcher,
+                        ReconcileApprovals approvalCheck, CloseChangeRequest close, Policy policy,
                         Supplier<OperationId> ids) {
         this.operations = operations;
         this.removals = new RemovalRounds(operations, batches, targets, launcher, ids);
+        this.renewals = new EndUndecidedRenewals(operations, approvalCheck, close);
         this.policy = policy;
     }
 
     public Result run(Command command) {
+        // first the renewals nobody approved by the until of the grant they renew: the row goes back to that grant,
+        // which this same run then removes (issue 36)
+        var renewalsEnded = renewals.run(policy.limit());
         var due = operations.dueForExpiry(policy.grace(), policy.limit());
         var opened = 0;
         var waitingForRound = 0;
@@ -110,12 +130,12 @@ public final class ExpireGrants {
                 admitted++;
             }
         }
-        if (!due.isEmpty() || admitted > 0) {
+        if (!due.isEmpty() || admitted > 0 || renewalsEnded > 0) {
             var o = opened;
             var a = admitted;
-            LOG.log(Level.INFO, () -> "expiry: " + due.size() + " grants past their expiry, " + o + " removals opened, " + a
-                    + " admitted to their removal round");
+            LOG.log(Level.INFO, () -> "expiry: " + renewalsEnded + " undecided renewals ended, " + due.size()
+                    + " grants past their expiry, " + o + " removals opened, " + a + " admitted to their removal round");
         }
-        return new Result(due.size(), opened, admitted);
+        return new Result(due.size(), opened, admitted, renewalsEnded);
     }
 }

@@ -104,9 +104,8 @@ public final class SweepStuckRequests {
                 }
                 continue;
             }
-            if (NextAction.PENDING.contains(op.step())) {
-                continue;
-            }
+            // a pipeline pending (CREATE_/HANDLE_PIPELINE_PENDING) is watched by its step: a lost watch is resumed
+            // like any lost step (issue 36), and the resumed watch ends it explicitly at the pending deadline
             var kind = StepToResume.of(op);
             if (kind.isPresent() && !queue.isScheduled(kind.get(), op.id().value())
                     && queue.schedule(Step.first(kind.get(), op.id().value()), Duration.ZERO)) {

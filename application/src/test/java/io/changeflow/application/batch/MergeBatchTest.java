@@ -289,7 +289,8 @@ class MergeBatchTest {
         assertThat(round(app)).isEqualTo(new RunBatchRound.Result.SlotOccupied());
         app.clock.advance(Duration.ofHours(3));
         assertThat(app.sweepBatches.sweep(new SweepStuckBatches.Command())).isEqualTo(new SweepStuckBatches.Result(0, 0));
-        assertThat(batch(app, batch.id()).status()).as("blocked batches wait for an operator").isEqualTo(BatchStatus.BLOCKED);
+        assertThat(batch(app, batch.id()).status()).as("a blocked batch whose watch is alive is left to it")
+                .isEqualTo(BatchStatus.BLOCKED);
 
         var settled = app.settleBatch.settle(SettleBatch.Command.byOperator(batch.id(), "otto", Map.of()));
 

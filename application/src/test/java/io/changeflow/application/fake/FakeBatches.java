@@ -149,6 +149,13 @@ public final class FakeBatches implements Batches {
     }
 
     @Override
+    public synchronized List<Batch> blockedOlderThan(Duration age) {
+        var before = clock.instant().minus(age);
+        return batches.values().stream()
+                .filter(b -> b.status() == BatchStatus.BLOCKED && b.updatedAt().isBefore(before)).toList();
+    }
+
+    @Override
     public synchronized void recordMergeRequest(long batchId, MergeRequestRef mergeRequest) {
         var b = batches.get(batchId);
         if (b != null) {
@@ -308,5 +315,12 @@ public final class FakeBatches implements Batches {
         var b = batches.get(batchId);
         batches.put(batchId, new Batch(b.id(), b.partition(), b.status(), b.depth(), b.members(), b.mergeRequest(),
                 b.detail(), b.createdAt().minus(age), b.updatedAt()));
+    }
+
+    /** Makes the batch's last write look {@code age} older, as if it had stayed as it is that long. */
+    public synchronized void idle(long batchId, Duration age) {
+        var b = batches.get(batchId);
+        batches.put(batchId, new Batch(b.id(), b.partition(), b.status(), b.depth(), b.members(), b.mergeRequest(),
+                b.detail(), b.createdAt().minus(age), b.updatedAt().minus(age)));
     }
 }

@@ -159,6 +159,23 @@ public final class FakeOperations implements Operations {
                 .limit(limit).toList();
     }
 
+    /** Like the adapter: renewals owning their row in {@code statuses} whose renewed grant's expiry passed (plus the grace). */
+    @Override
+    public synchronized List<Operation> renewalsPastRenewedExpiry(Set<BindingStatus> statuses, Duration grace, int limit) {
+        var until = clock.instant().plus(grace);
+        return rows.values().stream()
+                .filter(row -> statuses.contains(row.status()))
+                .map(row -> read(row.owner()).orElseThrow())
+                .filter(op -> op.kind() == ChangeKind.GRANT && op.removes().isPresent())
+                .filter(op -> renewedExpiry(op).filter(at -> !at.isAfter(until)).isPresent())
+                .sorted(Comparator.comparing((Operation op) -> renewedExpiry(op).orElseThrow()))
+                .limit(limit).toList();
+    }
+
+    private Optional<Instant> renewedExpiry(Operation renewal) {
+        return Optional.ofNullable(operations.get(renewal.removes().orElseThrow())).flatMap(Operation::expiresAt);
+    }
+
     /** Like the adapter: every VALIDATED row with an expiry at or before the clock plus {@code within}, the soonest first. */
     @Override
     public synchronized ExpiringGrants expiringWithin(Duration within, int limit) {

@@ -157,7 +157,6 @@ public final class InMemoryChangeflow {
         approvalCallback = new HandleApprovalCallback(inbox, operations, targets, batches, changes, launcher);
         deployCallback = new HandleDeployCallback(inbox, operations, markDeployed, changes);
         deployDeadline = new DeployDeadline(operations, changes, DeployDeadline.Policy.defaults());
-        expireGrants = new ExpireGrants(operations, batches, targets, launcher, ExpireGrants.Policy.defaults());
         removeGrant = new RemoveGrant(operations, batches, targets, launcher, audit, clock);
         expiringGrants = new ListExpiringGrants(operations);
         confirmDeployed = new ConfirmDeployed(operations, markDeployed, audit, clock);
@@ -199,7 +198,9 @@ public final class InMemoryChangeflow {
         readmit = new ReadmitBatchMember(operations, targets, batches, changes, audit, clock);
         listBatches = new ListBatches(batches, operations);
         retrigger = new RetriggerStep(operations, queue, readmit, audit, clock);
-        closeRequest = new CloseChangeRequest(operations, gitlab, approvals, changes, audit, clock);
+        closeRequest = new CloseChangeRequest(operations, targets, gitlab, approvals, changes, audit, clock);
+        expireGrants = new ExpireGrants(operations, batches, targets, launcher, approvalCheck, closeRequest,
+                ExpireGrants.Policy.defaults());
         findStuck = new FindStuckRequests(operations);
         showOperation = new ShowOperation(operations, audit);
         purge = new PurgeExpiredIdempotencyRecords(idempotency);

@@ -105,6 +105,37 @@ class GrantExpiryTest {
         assertThat(carol).isNotNull();
     }
 
+    /**
+     * Issue 36, item 4: a removal blamed for its batch's failure on a target that is not batchable used to be stuck
+     * for good (re-trigger went to re-admission, which refused non-batchable targets; closing is refused for removals).
+     */
+    @Test
+    void aRemovalBlamedForItsFailedBatchOnANonBatchableTargetIsRetriggeredAndRemovesTheLine() {
+        var grant = validated(FakeTargets.SINGLE, "erin", app.clock.instant().plus(Duration.ofHours(1)));
+        app.clock.advance(Duration.ofHours(2));
+        app.expireGrants.run(new ExpireGrants.Command());
+        app.gitlab.nextPipeline(io.changeflow.application.port.out.MergeRequests.PipelineStatus.FAILED);
+        roundsAndDeploy();
+        var removal = ownerOf(FakeTargets.SINGLE, "erin");
+        app.assertState(removal, BindingStatus.HANDLE_FAILED, io.changeflow.domain.state.StepStatus.BATCH_PIPELINE_FAILED);
+        assertThat(main(SINGLE_FILE)).contains("erin until=");
+
+        var retriggered = app.retrigger.retrigger(new io.changeflow.application.recovery.RetriggerStep.Command(
+                removal.value(), "otto", java.util.Map.of()));
+
+        assertThat(retriggered).isInstanceOf(io.changeflow.application.recovery.RetriggerStep.Result.Retriggered.class);
+        assertThat(app.op(removal).binding()).contains(BindingStatus.BATCH_WAITING);
+        // the maintainers fixed what broke the pipeline
+        app.gitlab.nextPipeline(io.changeflow.application.port.out.MergeRequests.PipelineStatus.PASSED);
+        roundsAndDeploy();
+        assertThat(app.op(removal).binding()).as(app.op(removal).toString()).contains(BindingStatus.MERGED);
+        app.deployed(removal);
+        assertThat(main(SINGLE_FILE)).doesNotContain("erin until=");
+        assertThat(app.operations.binding(SubjectId.of("erin"), FakeTargets.SINGLE).orElseThrow().status())
+                .isEqualTo(BindingStatus.EXPIRED);
+        assertThat(app.op(removal).removes()).contains(grant);
+    }
+
     @Test
     void anExpiredGrantCanBeAppliedForAgainAndReachesValidated() {
         expiredAndRemoved("alice");
@@ -124,8 +155,8 @@ class GrantExpiryTest {
         assertThat(app.expireGrants.run(new ExpireGrants.Command()).due()).isZero();
         assertThat(app.op(soon).binding()).contains(BindingStatus.VALIDATED);
 
-        var withGrace = new ExpireGrants(app.operations, app.batches, app.targets, app.launcher,
-                ExpireGrants.Policy.of(RawValue.of("10m"), RawValue.missing()));
+        var withGrace = new ExpireGrants(app.operations, app.batches, app.targets, app.launcher, app.approvalCheck,
+                app.closeRequest, ExpireGrants.Policy.of(RawValue.of("10m"), RawValue.missing()));
         assertThat(withGrace.run(new ExpireGrants.Command()).opened()).isEqualTo(1);
         assertThat(app.operations.binding(SubjectId.of("alice"), FakeTargets.SINGLE).orElseThrow().status())
                 .isEqualTo(BindingStatus.EXPIRING);

@@ -102,15 +102,14 @@ class GrantRenewalTest {
     }
 
     @Test
-    void aRenewalWinningTheRaceIsNotExpiredAndItsOwnExpiryRemovesTheRenewedLine() {
+    void aRenewalApprovedBeforeTheUntilIsNotExpiredAndItsOwnExpiryRemovesTheRenewedLine() {
         var soon = app.clock.instant().plus(Duration.ofHours(1));
         toValidated(accepted(submit("alice", soon)));
         var later = app.clock.instant().plus(Duration.ofDays(2));
-        var renewal = accepted(submit("alice", later));
+        var renewal = toValidated(accepted(submit("alice", later)));
         app.clock.advance(Duration.ofHours(2));
-        assertThat(app.expireGrants.run(new ExpireGrants.Command()).due()).as("the renewal owns the row").isZero();
-        toValidated(renewal);
-        assertThat(app.expireGrants.run(new ExpireGrants.Command()).due()).isZero();
+        assertThat(app.expireGrants.run(new ExpireGrants.Command())).as("an approver said yes to the later until")
+                .isEqualTo(new ExpireGrants.Result(0, 0, 0, 0));
 
         app.clock.advance(Duration.ofDays(3));
         assertThat(app.expireGrants.run(new ExpireGrants.Command()).opened()).isEqualTo(1);
@@ -122,6 +121,105 @@ class GrantRenewalTest {
         assertThat(main()).doesNotContain("alice until=");
         assertThat(app.operations.binding(SubjectId.of("alice"), FakeTargets.SINGLE).orElseThrow().status())
                 .isEqualTo(BindingStatus.EXPIRED);
+    }
+
+    /**
+     * Issue 36, item 3: this test used to assert that a renewal waiting for its approver kept the earlier grant past
+     * its until (the expiry job skipped the row). Now the renewal undecided at that until is withdrawn and the line
+     * removed in the same expiry run; a late yes to the withdrawn renewal changes nothing.
+     */
+    @Test
+    void aRenewalUndecidedAtTheUntilIsWithdrawnAndTheGrantsLineIsRemovedByTheSameRun() {
+        var soon = app.clock.instant().plus(Duration.ofHours(1));
+        var grant = toValidated(accepted(submit("alice", soon)));
+        var renewal = accepted(submit("alice", app.clock.instant().plus(Duration.ofDays(30))));
+        app.queue.runUntilIdle();
+        assertThat(app.op(renewal).binding()).contains(BindingStatus.APPROVAL_SENT);
+        assertThat(app.expireGrants.run(new ExpireGrants.Command()).renewalsEnded()).as("before the until").isZero();
+
+        app.clock.advance(Duration.ofHours(1));
+        var run = app.expireGrants.run(new ExpireGrants.Command());
+
+        assertThat(run.renewalsEnded()).isEqualTo(1);
+        assertThat(run.opened()).isEqualTo(1);
+        assertThat(app.approvals.read(renewal).status()).isEqualTo(
+                io.changeflow.application.port.out.Approvals.TicketStatus.WITHDRAWN);
+        assertThat(app.op(renewal).binding()).isEmpty();
+        assertThat(app.op(renewal).detail()).contains("before the grant it renews expired");
+        var removal = app.operations.binding(SubjectId.of("alice"), FakeTargets.SINGLE).orElseThrow();
+        assertThat(removal.status()).isEqualTo(BindingStatus.EXPIRING);
+        assertThat(app.op(removal.operationId()).removes()).contains(grant);
+
+        app.scheduledBatchRounds.run(new io.changeflow.application.batch.RunScheduledBatchRounds.Command());
+        app.queue.runUntilIdle();
+        app.deployed(removal.operationId());
+        assertThat(main()).doesNotContain("alice until=");
+
+        app.decide(renewal, Decision.APPROVED);
+        app.queue.runUntilIdle();
+        assertThat(main()).as("a yes after the withdrawal grants nothing").doesNotContain("alice until=");
+        assertThat(app.operations.binding(SubjectId.of("alice"), FakeTargets.SINGLE).orElseThrow().status())
+                .isEqualTo(BindingStatus.EXPIRED);
+    }
+
+    @Test
+    void aRenewalApprovedAtTheApprovalSystemButWhoseAnswerWasLostCountsAtTheUntil() {
+        var soon = app.clock.instant().plus(Duration.ofHours(1));
+        toValidated(accepted(submit("alice", soon)));
+        var later = app.clock.instant().plus(Duration.ofDays(30));
+        var renewal = accepted(submit("alice", later));
+        app.queue.runUntilIdle();
+        app.approvals.decide(renewal, io.changeflow.application.port.out.Approvals.TicketStatus.APPROVED);
+
+        app.clock.advance(Duration.ofHours(2));
+        var run = app.expireGrants.run(new ExpireGrants.Command());
+
+        assertThat(run.renewalsEnded()).as("decided by the approver's yes found now").isEqualTo(1);
+        assertThat(run.opened()).isZero();
+        app.queue.runUntilIdle();
+        app.deployed(renewal);
+        assertThat(main()).contains("alice until=" + later + " op=" + renewal.value());
+    }
+
+    @Test
+    void aCreateFirstRenewalUndecidedAtTheUntilIsWithdrawnAndItsMergeRequestClosed() {
+        var soon = app.clock.instant().plus(Duration.ofHours(1));
+        toValidated(accepted(submit("alice", soon)));
+        app.config.set(Settings.APPROVE_FIRST, "false");
+        var renewal = accepted(app.submit("alice", new Submission(InMemoryChangeflow.newOperationId(),
+                FakeTargets.SINGLE.value(), "alice", "for the report", app.clock.instant().plus(Duration.ofDays(30))
+                .toString())));
+        app.queue.runUntilIdle();
+        var mr = app.op(renewal).mergeRequest().orElseThrow();
+
+        app.clock.advance(Duration.ofHours(2));
+        var run = app.expireGrants.run(new ExpireGrants.Command());
+        app.queue.runUntilIdle();
+
+        assertThat(run.renewalsEnded()).isEqualTo(1);
+        assertThat(run.opened()).isEqualTo(1);
+        assertThat(app.gitlab.get(mr.project(), mr.iid()).state()).as("the renewal's merge request")
+                .isEqualTo(io.changeflow.domain.mr.MergeRequestState.CLOSED);
+        assertThat(app.operations.binding(SubjectId.of("alice"), FakeTargets.SINGLE).orElseThrow().status())
+                .isIn(BindingStatus.EXPIRING, BindingStatus.BATCHED);
+    }
+
+    @Test
+    void aRenewalRequestedAfterTheUntilNeverKeepsTheLineBeyondTheNextRun() {
+        var soon = app.clock.instant().plus(Duration.ofHours(1));
+        toValidated(accepted(submit("alice", soon)));
+        app.clock.advance(Duration.ofHours(2));
+        // the expiry job has not run yet: the row is still VALIDATED, a renewal is accepted
+        var renewal = accepted(submit("alice", app.clock.instant().plus(Duration.ofDays(30))));
+        app.queue.runUntilIdle();
+
+        var run = app.expireGrants.run(new ExpireGrants.Command());
+
+        assertThat(run.renewalsEnded()).isEqualTo(1);
+        assertThat(run.opened()).isEqualTo(1);
+        assertThat(app.op(renewal).binding()).isEmpty();
+        assertThat(app.operations.binding(SubjectId.of("alice"), FakeTargets.SINGLE).orElseThrow().status())
+                .isEqualTo(BindingStatus.EXPIRING);
     }
 
     @Test

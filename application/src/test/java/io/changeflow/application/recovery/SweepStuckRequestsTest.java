@@ -77,6 +77,39 @@ class SweepStuckRequestsTest {
         assertThat(app.op(id).step()).isEqualTo(StepStatus.CREATE_PIPELINE_PENDING);
     }
 
+    /** Issue 36: the lost-task pass used to skip the pending steps, so a watch lost there waited forever. */
+    @Test
+    void aPendingCreatePipelineWhoseWatchWasLostIsWatchedAgainAndEndsExplicitlyAtThePendingDeadline() {
+        var id = app.createPipelinePending("gina");
+        app.queue.lose(StepKind.CREATE, id.value());
+        app.clock.advance(Duration.ofMinutes(11));
+
+        assertThat(app.sweepStuck().rescheduled()).isEqualTo(1);
+        assertThat(app.queue.isScheduled(StepKind.CREATE, id.value())).isTrue();
+        app.queue.runUntilIdle();
+
+        app.assertState(id, BindingStatus.CREATE_FAILED, StepStatus.CREATE_PIPELINE_UNFINISHED);
+        assertThat(app.op(id).hint()).isEqualTo(Hint.CONTACT_MAINTAINERS);
+    }
+
+    @Test
+    void aPendingHandlePipelineWhoseWatchWasLostIsWatchedAgainAndMergesWhenItPasses() {
+        var approving = InMemoryChangeflow.approvingFirst();
+        approving.gitlab.nextNeedRebase(false, io.changeflow.application.port.out.MergeRequests.PipelineStatus.RUNNING);
+        var id = approving.submittedAndRun("hank");
+        approving.decide(id, Decision.APPROVED);
+        approving.runUntilStep(id, StepStatus.HANDLE_PIPELINE_PENDING);
+        approving.queue.lose(StepKind.HANDLE, id.value());
+        approving.clock.advance(Duration.ofMinutes(11));
+
+        assertThat(approving.sweepStuck().rescheduled()).isEqualTo(1);
+        approving.gitlab.setPipeline(approving.mr(id).project(), approving.mr(id).iid(),
+                io.changeflow.application.port.out.MergeRequests.PipelineStatus.PASSED);
+        approving.queue.runUntilIdle();
+
+        assertThat(approving.op(id).binding()).contains(BindingStatus.MERGED);
+    }
+
     @Test
     void aLostBatchAdmissionIsAdmittedAgain() {
         var id = app.submitAccepted(FakeTargets.BATCHABLE, "frank");

@@ -94,6 +94,12 @@ public interface Batches {
     List<Batch> runningOlderThan(Duration age);
 
     /**
+     * Issue 36: BLOCKED batches whose last write (their blocking) is older than {@code age} (database clock), for the
+     * batch sweep, which settles them again; oldest first.
+     */
+    List<Batch> blockedOlderThan(Duration age);
+
+    /**
      * Remembers the batch's merge request (its members show it as theirs). Idempotent for the same
      * merge request; the batch's status is not looked at, so a step that opened the merge request just
      * after the batch was settled still records it (and then closes it).

@@ -75,6 +75,14 @@ public interface Operations {
     List<Binding> dueForExpiry(Duration grace, int limit);
 
     /**
+     * Issue 36: the renewals that own their subject-target row in one of {@code statuses} and whose renewed grant
+     * (the operation {@link Operation#removes()} names) has an expiry at or before the database clock plus
+     * {@code grace}, soonest renewed expiry first, at most {@code limit}: the renewals the expiry job ends before it
+     * removes the renewed grant's line. Operations as {@link #find} reads them.
+     */
+    List<Operation> renewalsPastRenewedExpiry(Set<BindingStatus> statuses, Duration grace, int limit);
+
+    /**
      * The grants in effect (the rows {@link #dueForExpiry} reads) whose expiry is at or before the database clock plus {@code within}
      * (those already past it and not yet taken by the expiry job included): how many, and the first {@code limit}
      * of them, soonest expiry first. One statement, counted in the database. Rows without an expiry never count.

@@ -1,0 +1,76 @@
+package io.changeflow.application.recovery;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.changeflow.application.fake.FakeTargets;
+import io.changeflow.application.fake.InMemoryChangeflow;
+import io.changeflow.application.port.out.WorkQueue.StepKind;
+import io.changeflow.application.settings.Settings;
+import io.changeflow.application.workflow.MergeRequestTexts;
+import io.changeflow.domain.mr.MergeRequestState;
+import io.changeflow.domain.request.OperationId;
+import io.changeflow.domain.state.BindingStatus;
+import io.changeflow.domain.state.WorkflowEvent;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Issue 36, item 7: one merge request per request, always. A close while the merge request is being created, or after
+ * the answer on opening was lost, leaves no open merge request that no request owns; a re-application opens its own.
+ */
+class OneMergeRequestPerRequestTest {
+
+    private final InMemoryChangeflow app = new InMemoryChangeflow();
+
+    private List<Long> openMergeRequests() {
+        return app.gitlab.mergeRequestsOf(FakeTargets.PROJECT).stream()
+                .filter(iid -> app.gitlab.get(FakeTargets.PROJECT, iid).state() == MergeRequestState.OPENED).toList();
+    }
+
+    private CloseChangeRequest.Result close(OperationId id) {
+        return app.closeRequest.close(new CloseChangeRequest.Command(id.value(), "otto", Map.of()));
+    }
+
+    @Test
+    void aCloseWhileTheMergeRequestIsBeingOpenedClosesTheOneOpenedLateAndAReapplicationHasItsOwn() {
+        app.config.set(Settings.APPROVE_FIRST, "false");
+        var closing = new AtomicReference<OperationId>();
+        var closed = new AtomicReference<CloseChangeRequest.Result>();
+        app.gitlab.beforeNext("open", () -> closed.set(close(closing.get())));
+        var id = app.submitAccepted(FakeTargets.SINGLE, "alice");
+        closing.set(id);
+
+        app.queue.runUntilIdle();
+
+        assertThat(closed.get()).isInstanceOf(CloseChangeRequest.Result.Closed.class);
+        assertThat(app.op(id).binding()).contains(BindingStatus.CLOSED);
+        assertThat(app.gitlab.mergeRequestsOf(FakeTargets.PROJECT)).as("it was opened late").hasSize(1);
+        assertThat(openMergeRequests()).as("the late one is closed: nobody owns it").isEmpty();
+
+        var again = app.submitAccepted(FakeTargets.SINGLE, "alice");
+        app.queue.runUntilIdle();
+        assertThat(openMergeRequests()).containsExactly(app.mr(again).iid());
+    }
+
+    @Test
+    void aCloseAfterTheAnswerOnOpeningWasLostFindsTheMergeRequestByTheRequestsBranchAndClosesIt() {
+        app.config.set(Settings.APPROVE_FIRST, "false");
+        var id = app.submitAccepted(FakeTargets.SINGLE, "bob");
+        app.queue.lose(StepKind.CREATE, id.value());
+        // GitLab opened it, the answer never came back, the retries gave up
+        var branch = MergeRequestTexts.branchOf(id);
+        app.gitlab.createBranch(FakeTargets.PROJECT, branch, "main");
+        var orphan = app.gitlab.open(FakeTargets.PROJECT, branch, "main", "bob's access", "opened, answer lost");
+        app.changes.apply(app.op(id), WorkflowEvent.CREATE_GAVE_UP, "GitLab did not answer");
+        assertThat(app.op(id).mergeRequest()).isEmpty();
+
+        assertThat(close(id)).isInstanceOf(CloseChangeRequest.Result.Closed.class);
+
+        assertThat(app.op(id).binding()).contains(BindingStatus.CLOSED);
+        assertThat(app.op(id).mergeRequest()).hasValueSatisfying(mr -> assertThat(mr.iid()).isEqualTo(orphan.iid()));
+        assertThat(app.gitlab.get(FakeTargets.PROJECT, orphan.iid()).state()).isEqualTo(MergeRequestState.CLOSED);
+        assertThat(openMergeRequests()).isEmpty();
+    }
+}
