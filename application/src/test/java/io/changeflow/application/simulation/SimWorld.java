@@ -77,7 +77,7 @@ final class SimWorld {
     private final RemoveGrant removeGrant = new RemoveGrant(app.operations, app.batches, app.targets, app.launcher,
             app.audit, app.clock, this::nextRemovalId);
     private final ExpireGrants expireGrants = new ExpireGrants(app.operations, app.batches, app.targets, app.launcher,
-            ExpireGrants.Policy.defaults(), this::nextRemovalId);
+            app.approvalCheck, app.closeRequest, ExpireGrants.Policy.defaults(), this::nextRemovalId);
 
     SimWorld(SimStats stats) {
         this.stats = stats;
