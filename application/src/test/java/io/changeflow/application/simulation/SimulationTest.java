@@ -7,6 +7,8 @@ import io.changeflow.application.simulation.Simulation.Plant;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.logging.Level;
@@ -79,6 +81,19 @@ class SimulationTest {
         var shrunk = firstByInvariant.values().stream().map(o -> Simulation.shrink(o, Plant.NONE).describe()).toList();
 
         assertThat(shrunk).as(() -> String.join("\n\n", shrunk)).isEmpty();
+    }
+
+    /**
+     * The seeds of fixed findings (docs/reliability.md, "Findings of the simulation") keep every asserted invariant:
+     * S1, a blocked batch whose settle gave up held its request and its partition's slot forever, until the batch
+     * sweep settled BLOCKED batches again (issue 36).
+     */
+    @ParameterizedTest(name = "seed {0}")
+    @ValueSource(longs = {135197, 143776, 145031, 149133, 173822, 175921})
+    void theSeedsOfFixedFindingsKeepTheAssertedInvariants(long seed) {
+        var outcome = Simulation.run(seed, ACTIONS, Plant.NONE);
+
+        assertThat(outcome.violation()).as(() -> Simulation.shrink(outcome, Plant.NONE).describe()).isEmpty();
     }
 
     @Test
