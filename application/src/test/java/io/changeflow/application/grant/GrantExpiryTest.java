@@ -13,7 +13,11 @@ import io.changeflow.domain.request.SubjectId;
 import io.changeflow.domain.request.TargetKey;
 import io.changeflow.domain.state.BindingStatus;
 import io.changeflow.domain.state.ChangeKind;
+import io.changeflow.domain.state.StepStatus;
 import io.changeflow.domain.state.WorkflowEvent;
+import io.changeflow.domain.hint.Hint;
+import io.changeflow.application.recovery.RetriggerStep;
+import java.util.Map;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -172,18 +176,71 @@ class GrantExpiryTest {
         assertThat(app.op(id).binding()).contains(BindingStatus.VALIDATED);
     }
 
+    /** Commits {@code from} replaced by {@code to} in {@code file} on main, as a person would. */
+    private void editByHand(String file, String from, String to) {
+        assertThat(main(file)).contains(from);
+        app.gitlab.commit(FakeTargets.PROJECT, "main", "hand edit", List.of(new FileChange(file, main(file).replace(from, to))));
+    }
+
+    /**
+     * Issue 36, item 4: the removal of a line edited by hand on main (another until) takes nothing out and never claims
+     * it did: it ends with a person (HANDLE_FAILED, contact the maintainers) saying why, never EXPIRED while main grants;
+     * its neighbour in the same removal round still ends EXPIRED. It used to end EXPIRED with the edited line on main.
+     */
     @Test
-    void aLineEditedByHandIsNeverDropped() {
+    void aRemovalOfALineEditedByHandRemovesNothingAndEndsWithAPersonNeverExpired() {
         var alice = validated(FakeTargets.SINGLE, "alice", app.clock.instant().plus(Duration.ofHours(1)));
-        var edited = main(SINGLE_FILE).replace("alice until=" + app.op(alice).expiresAt().orElseThrow(),
-                "alice until=2027-01-31T00:00:00Z") + "a note somebody wrote\n";
-        app.gitlab.commit(FakeTargets.PROJECT, "main", "hand edit", List.of(new FileChange(SINGLE_FILE, edited)));
+        validated(FakeTargets.SINGLE, "bob", app.clock.instant().plus(Duration.ofHours(1)));
+        editByHand(SINGLE_FILE, "alice until=" + app.op(alice).expiresAt().orElseThrow(), "alice until=2027-01-31T00:00:00Z");
+        app.gitlab.commit(FakeTargets.PROJECT, "main", "a note", List.of(new FileChange(SINGLE_FILE,
+                main(SINGLE_FILE) + "a note somebody wrote\n")));
+
+        app.clock.advance(Duration.ofHours(2));
+        app.expireGrants.run(new ExpireGrants.Command());
+        for (var round = 0; round < 4; round++) {
+            roundsAndDeploy();
+        }
+        var bobRemoval = ownerOf(FakeTargets.SINGLE, "bob");
+        app.deployed(bobRemoval);
+
+        assertThat(main(SINGLE_FILE)).contains("alice until=2027-01-31T00:00:00Z").contains("a note somebody wrote")
+                .doesNotContain("bob until=");
+        assertThat(app.operations.binding(SubjectId.of("bob"), FakeTargets.SINGLE).orElseThrow().status())
+                .isEqualTo(BindingStatus.EXPIRED);
+        var aliceRemoval = ownerOf(FakeTargets.SINGLE, "alice");
+        app.assertState(aliceRemoval, BindingStatus.HANDLE_FAILED, StepStatus.BATCH_PIPELINE_FAILED, Hint.CONTACT_MAINTAINERS);
+        assertThat(app.operations.history(aliceRemoval)).extracting(h -> h.event()).doesNotContain(WorkflowEvent.BATCH_MERGED);
+        assertThat(app.operations.history(aliceRemoval).getLast().detail())
+                .contains("alice", "edited by hand", "alice until=2027-01-31T00:00:00Z", "reverts the edit", "adopts");
+    }
+
+    /**
+     * Issue 36, item 4: a line of the subject whose operation was changed by hand (text the format cannot parse) is
+     * not the grant's either; once an operator reverted the edit, re-triggering the removal takes the line out and
+     * only then ends EXPIRED.
+     */
+    @Test
+    void aRemovalOfALineWhoseOperationWasEditedByHandEndsWithAPersonAndRemovesTheLineOnceReverted() {
+        var grant = validated(FakeTargets.SINGLE, "carol", app.clock.instant().plus(Duration.ofHours(1)));
+        var line = app.op(grant).expiresAt().map(until -> "carol until=" + until + " op=" + grant.value()).orElseThrow();
+        editByHand(SINGLE_FILE, line, "carol until=" + app.op(grant).expiresAt().orElseThrow() + " op=set-by-hand");
 
         app.clock.advance(Duration.ofHours(2));
         app.expireGrants.run(new ExpireGrants.Command());
         roundsAndDeploy();
+        var removal = ownerOf(FakeTargets.SINGLE, "carol");
+        app.assertState(removal, BindingStatus.HANDLE_FAILED, StepStatus.BATCH_PIPELINE_FAILED);
+        assertThat(main(SINGLE_FILE)).contains("carol until=").contains("op=set-by-hand");
 
-        assertThat(main(SINGLE_FILE)).contains("alice until=2027-01-31T00:00:00Z").contains("a note somebody wrote");
+        editByHand(SINGLE_FILE, "op=set-by-hand", "op=" + grant.value());
+        var retriggered = app.retrigger.retrigger(new RetriggerStep.Command(removal.value(), "otto", Map.of()));
+        assertThat(retriggered).isInstanceOf(RetriggerStep.Result.Retriggered.class);
+        roundsAndDeploy();
+        app.deployed(removal);
+
+        assertThat(main(SINGLE_FILE)).doesNotContain("carol until=");
+        assertThat(app.operations.binding(SubjectId.of("carol"), FakeTargets.SINGLE).orElseThrow().status())
+                .isEqualTo(BindingStatus.EXPIRED);
     }
 
     @Test
