@@ -16,6 +16,7 @@ import io.changeflow.domain.state.ChangeKind;
 import io.changeflow.domain.state.StepStatus;
 import io.changeflow.domain.state.WorkflowEvent;
 import io.changeflow.domain.hint.Hint;
+import io.changeflow.application.recovery.CloseChangeRequest;
 import io.changeflow.application.recovery.RetriggerStep;
 import java.util.Map;
 import java.time.Duration;
@@ -138,6 +139,40 @@ class GrantExpiryTest {
         assertThat(app.operations.binding(SubjectId.of("erin"), FakeTargets.SINGLE).orElseThrow().status())
                 .isEqualTo(BindingStatus.EXPIRED);
         assertThat(app.op(removal).removes()).contains(grant);
+    }
+
+    /**
+     * Issue 36, item 4: a removal whose target left the catalog used to be stuck for good (re-admission refused it,
+     * closing is refused for removals). Re-triggering now says what to do; an operator's close ends it with the grant
+     * kept as last known (REMOVAL_REJECTED: nothing was removed), never EXPIRED, audited. On a catalog target a removal
+     * is still not closed: it is re-triggered.
+     */
+    @Test
+    void aFailedRemovalWhoseTargetLeftTheCatalogIsClosedByAnOperatorWithoutClaimingTheLineRemoved() {
+        validated(FakeTargets.SINGLE, "frank", app.clock.instant().plus(Duration.ofHours(1)));
+        app.clock.advance(Duration.ofHours(2));
+        app.expireGrants.run(new ExpireGrants.Command());
+        app.gitlab.nextPipeline(io.changeflow.application.port.out.MergeRequests.PipelineStatus.FAILED);
+        roundsAndDeploy();
+        var removal = ownerOf(FakeTargets.SINGLE, "frank");
+        app.assertState(removal, BindingStatus.HANDLE_FAILED, StepStatus.BATCH_PIPELINE_FAILED);
+        var onCatalogTarget = app.closeRequest.close(new CloseChangeRequest.Command(removal.value(), "otto", Map.of()));
+        assertThat(onCatalogTarget).isInstanceOfSatisfying(CloseChangeRequest.Result.NotAllowed.class,
+                refused -> assertThat(refused.reason()).contains("re-trigger"));
+
+        app.targets.remove(FakeTargets.SINGLE);
+        var retriggered = app.retrigger.retrigger(new RetriggerStep.Command(removal.value(), "otto", Map.of()));
+        assertThat(retriggered).isInstanceOfSatisfying(RetriggerStep.Result.NothingToRetrigger.class,
+                refused -> assertThat(refused.reason()).contains("no longer in the catalog", "close the removal"));
+        var closed = app.closeRequest.close(new CloseChangeRequest.Command(removal.value(), "otto", Map.of()));
+
+        assertThat(closed).isInstanceOf(CloseChangeRequest.Result.Closed.class);
+        app.assertState(removal, BindingStatus.REMOVAL_REJECTED, StepStatus.CLOSED_BY_OPERATOR, Hint.CONTACT_MAINTAINERS);
+        assertThat(app.operations.history(removal).getLast().detail()).contains("nothing was removed");
+        assertThat(app.operations.history(removal).getLast().actor()).isEqualTo("otto");
+        assertThat(app.audit.about(removal.value())).extracting(e -> e.action() + "/" + e.parameters().get("result"))
+                .contains("CLOSE/Closed");
+        assertThat(main(SINGLE_FILE)).contains("frank until=");
     }
 
     @Test
