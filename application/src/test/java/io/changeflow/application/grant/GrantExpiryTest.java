@@ -250,6 +250,33 @@ class GrantExpiryTest {
     }
 
     /**
+     * Issue 36, item 4: a hand edit that lands on main after the removal's batch branch was created makes its rebase
+     * conflict; generating the change again on main finds the edited line and the removal ends with a person, not
+     * EXPIRED.
+     */
+    @Test
+    void aHandEditLandingAfterTheRemovalsMergeRequestOpenedIsFoundWhenItsChangeIsGeneratedAgain() {
+        var grant = validated(FakeTargets.SINGLE, "gina", app.clock.instant().plus(Duration.ofHours(1)));
+        app.clock.advance(Duration.ofHours(2));
+        app.expireGrants.run(new ExpireGrants.Command());
+        app.gitlab.nextNeedRebase(true, io.changeflow.application.port.out.MergeRequests.PipelineStatus.PASSED);
+        app.scheduledBatchRounds.run(new RunScheduledBatchRounds.Command());
+        var removal = ownerOf(FakeTargets.SINGLE, "gina");
+        while (app.operations.find(removal.value()).flatMap(op -> op.mergeRequest()).isEmpty() && app.queue.runNext()) {
+            // until the batch's merge request is open
+        }
+        assertThat(app.op(removal).mergeRequest()).isPresent();
+        editByHand(SINGLE_FILE, "gina until=" + app.op(grant).expiresAt().orElseThrow(), "gina until=2027-03-01T00:00:00Z");
+
+        roundsAndDeploy();
+
+        app.assertState(removal, BindingStatus.HANDLE_FAILED, StepStatus.BATCH_PIPELINE_FAILED, Hint.CONTACT_MAINTAINERS);
+        assertThat(app.operations.history(removal).getLast().detail()).contains("edited by hand", "gina until=2027-03-01");
+        assertThat(main(SINGLE_FILE)).contains("gina until=2027-03-01T00:00:00Z");
+        assertThat(app.operations.history(removal)).extracting(h -> h.event()).doesNotContain(WorkflowEvent.BATCH_MERGED);
+    }
+
+    /**
      * Issue 36, item 4: a line of the subject whose operation was changed by hand (text the format cannot parse) is
      * not the grant's either; once an operator reverted the edit, re-triggering the removal takes the line out and
      * only then ends EXPIRED.
