@@ -113,7 +113,7 @@ public final class CloseChangeRequest {
 
     /**
      * Issue 36: a removal of a grant is closed only when its target left the catalog, where no removal round can take
-     * its line out any more: it ends REMOVAL_REJECTED (nothing was removed; the grant as last known, a person decides).
+     * its line out any more (its partition's round no longer runs, its admission is refused): it ends REMOVAL_REJECTED (nothing was removed; the grant as last known, a person decides).
      * On a catalog target closing would leave the line in the file while the row says it ended: re-trigger it instead.
      */
     private Result closeRemoval(Operation op, String operator) {
@@ -123,7 +123,8 @@ public final class CloseChangeRequest {
                     + " removal round.");
         }
         if (Transitions.check(op.state(), WorkflowEvent.REMOVAL_CLOSED) instanceof Transition.Refused refused) {
-            return new Result.NotAllowed("A removal can be closed only once it failed as a batch member; it is "
+            return new Result.NotAllowed("A removal can be closed only while it waits for its removal round or once it"
+                    + " failed as a batch member; it is "
                     + op.state() + ": " + refused.reason() + ".");
         }
         var note = new StepNote("Closed by an operator: the target " + op.target() + " is no longer in the catalog, so"

@@ -175,6 +175,28 @@ class GrantExpiryTest {
         assertThat(main(SINGLE_FILE)).contains("frank until=");
     }
 
+    /**
+     * Issue 36, item 4: an expiry opened after its target left the catalog can be admitted to no removal round (the
+     * rounds follow the catalog) and used to stay EXPIRING for good; an operator closes it, nothing claimed removed.
+     */
+    @Test
+    void aRemovalWaitingForTheRoundOfATargetThatLeftTheCatalogIsClosedByAnOperator() {
+        validated(FakeTargets.SINGLE, "hugo", app.clock.instant().plus(Duration.ofHours(1)));
+        app.targets.remove(FakeTargets.SINGLE);
+        app.clock.advance(Duration.ofHours(2));
+        app.expireGrants.run(new ExpireGrants.Command());
+        roundsAndDeploy();
+        var removal = ownerOf(FakeTargets.SINGLE, "hugo");
+        app.assertState(removal, BindingStatus.EXPIRING, StepStatus.BATCH_WAITING);
+
+        var closed = app.closeRequest.close(new CloseChangeRequest.Command(removal.value(), "otto", Map.of()));
+
+        assertThat(closed).isInstanceOf(CloseChangeRequest.Result.Closed.class);
+        app.assertState(removal, BindingStatus.REMOVAL_REJECTED, StepStatus.CLOSED_BY_OPERATOR, Hint.CONTACT_MAINTAINERS);
+        app.expireGrants.run(new ExpireGrants.Command());
+        assertThat(ownerOf(FakeTargets.SINGLE, "hugo")).as("a closed expiry is not opened again").isEqualTo(removal);
+    }
+
     @Test
     void anExpiredGrantCanBeAppliedForAgainAndReachesValidated() {
         expiredAndRemoved("alice");

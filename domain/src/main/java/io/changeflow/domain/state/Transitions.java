@@ -90,8 +90,9 @@ public final class Transitions {
         opening(REVOCATION_FOR_APPROVAL, REMOVABLE, StepStatus.APPROVAL_SUBMITTING, APPROVAL_SENDING,
                 ChangeKind.REVOCATION);
         move(REMOVAL_NOT_APPROVED, DECIDABLE, StepStatus.APPROVAL_REJECTED, BindingStatus.REMOVAL_REJECTED);
-        moveAt(REMOVAL_CLOSED, set(HANDLE_FAILED), EnumSet.of(StepStatus.BATCH_PIPELINE_FAILED,
-                StepStatus.BATCH_FAILED), StepStatus.CLOSED_BY_OPERATOR, BindingStatus.REMOVAL_REJECTED);
+        moveAt(REMOVAL_CLOSED, set(EXPIRING, REVOKING, BindingStatus.BATCH_WAITING, HANDLE_FAILED), EnumSet.of(
+                StepStatus.BATCH_WAITING, StepStatus.BATCH_PIPELINE_FAILED, StepStatus.BATCH_FAILED),
+                StepStatus.CLOSED_BY_OPERATOR, BindingStatus.REMOVAL_REJECTED);
 
         detachedMove(RENEWAL_FELL_THROUGH, EnumSet.of(StepStatus.CALLED_BACK), StepStatus.CALLED_BACK, VALIDATED);
 

@@ -37,9 +37,9 @@ public enum WorkflowEvent {
      */
     REMOVAL_NOT_APPROVED,
     /**
-     * Issue 36: an operator closed a failed removal whose target left the catalog (no removal round can take its
-     * line out any more): nothing was removed, so it ends REMOVAL_REJECTED (the grant as last known, its line in the
-     * file, a person decides), never EXPIRED or REVOKED. Only for the removal kinds, only from a failed batch member.
+     * Issue 36: an operator closed a removal whose target left the catalog (no removal round can take its line out
+     * any more), waiting for its round or failed as a batch member: nothing was removed, so it ends REMOVAL_REJECTED
+     * (the grant as last known, its line in the file, a person decides), never EXPIRED or REVOKED. Removals only.
      */
     REMOVAL_CLOSED,
     /**
