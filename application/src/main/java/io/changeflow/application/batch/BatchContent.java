@@ -10,6 +10,7 @@ import io.changeflow.domain.request.Target;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Optional;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
@@ -29,6 +30,25 @@ sealed interface BatchContent {
 
     /** One target's file, the grants the batch adds to it and the lines it removes (expiries, revocations). */
     record FileGrants(Target target, List<Grant> grants, List<Grant> removed) {
+
+        /**
+         * Issue 36: why the removals of this file cannot go ahead on {@code file}: a removed grant's subject has a
+         * line there that is not the grant's (edited by hand: another until or operation, or text the format cannot
+         * parse), which a removal neither takes out nor may claim removed. Empty when every removed line is the
+         * grant's own or already gone.
+         */
+        Optional<String> handEdited(io.changeflow.domain.request.GrantFile file) {
+            for (var grant : removed) {
+                var line = file.editedLineOf(grant);
+                if (line.isPresent()) {
+                    return Optional.of("the line of " + grant.subject() + " in " + target.filePath() + " on the target"
+                            + " branch was edited by hand (\"" + line.get() + "\", the grant's is \"" + grant.line()
+                            + "\"); nothing was removed and the subject still has access: an operator reverts the edit"
+                            + " and re-triggers the removal, or adopts the edited line");
+                }
+            }
+            return Optional.empty();
+        }
 
         /** True when the file already holds every grant and none of the removed lines. */
         boolean doneIn(io.changeflow.domain.request.GrantFile file) {

@@ -21,12 +21,15 @@ import io.changeflow.domain.batch.Batch;
 import io.changeflow.domain.batch.FailureKind;
 import io.changeflow.domain.batch.Settlement;
 import io.changeflow.domain.operation.MergeRequestRef;
+import io.changeflow.domain.request.GrantFile;
 import io.changeflow.domain.request.PipelinePolicy;
 import io.changeflow.domain.state.BatchStatus;
 import java.lang.System.Logger.Level;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Optional;
 import java.util.function.DoubleSupplier;
 
@@ -141,7 +144,20 @@ public final class MergeBatch implements StepBody {
             return settle(batch, FailureKind.DETERMINISTIC, unmergeable.reason());
         }
         var ready = (BatchContent.Ready) content;
-        var mr = batchMergeRequests.find(batch, ready.project()).orElseGet(() -> open(batch, ready));
+        var found = batchMergeRequests.find(batch, ready.project());
+        MergeRequestRef mr;
+        if (found.isPresent()) {
+            mr = found.get();
+        } else {
+            var onBranch = branch(batch, ready);
+            var edited = ready.files().stream().flatMap(file -> file.handEdited(onBranch.get(file)).stream()).findFirst();
+            if (edited.isPresent()) {
+                // issue 36: a removal never claims a line removed that main still holds edited; bisection isolates it
+                LOG.log(Level.WARNING, () -> "batch " + batch.id() + " cannot be merged: " + edited.get());
+                return settle(batch, FailureKind.DETERMINISTIC, edited.get());
+            }
+            mr = open(batch, ready, onBranch);
+        }
         var remote = mergeRequests.get(mr.project(), mr.iid());
         var finished = ApproveAndMerge.finishedRemotely(remote, mr, subject, "does not exist");
         if (finished.isPresent()) {
@@ -151,21 +167,27 @@ public final class MergeBatch implements StepBody {
                 checks.firstDelay());
     }
 
-    private MergeRequestRef open(Batch batch, BatchContent.Ready ready) {
+    /** The batch's branch, created from the target branch, and each of its files as the branch holds it. */
+    private Map<BatchContent.FileGrants, GrantFile> branch(Batch batch, BatchContent.Ready ready) {
+        var project = ready.project();
+        var branch = MergeRequestTexts.batchBranchOf(batch.id());
+        mergeRequests.createBranch(project, branch, mergeRequests.defaultBranch(project));
+        var files = new LinkedHashMap<BatchContent.FileGrants, GrantFile>();
+        ready.files().forEach(file -> files.put(file, GrantFiles.read(mergeRequests, project, branch, file.target())));
+        return files;
+    }
+
+    private MergeRequestRef open(Batch batch, BatchContent.Ready ready, Map<BatchContent.FileGrants, GrantFile> onBranch) {
         var project = ready.project();
         var branch = MergeRequestTexts.batchBranchOf(batch.id());
         var base = mergeRequests.defaultBranch(project);
-        mergeRequests.createBranch(project, branch, base);
         var files = new ArrayList<FileChange>();
-        for (var file : ready.files()) {
-            var target = file.target();
-            var onBranch = GrantFiles.read(mergeRequests, project, branch, target);
-            if (!file.doneIn(onBranch)) {
+        onBranch.forEach((file, content) -> {
+            if (!file.doneIn(content)) {
                 // on the branch's own content: see CreateMergeRequest (a merge landing meanwhile is never undone)
-                var content = onBranch.with(file.grants()).without(file.removed()).render();
-                files.add(new FileChange(target.filePath(), content));
+                files.add(new FileChange(file.target().filePath(), content.with(file.grants()).without(file.removed()).render()));
             }
-        }
+        });
         if (!files.isEmpty()) {
             mergeRequests.commit(project, branch, MergeRequestTexts.batchCommitMessageOf(batch.id(), ready.members()), files);
         }
@@ -236,6 +258,8 @@ public final class MergeBatch implements StepBody {
 
         private Batch current;
         private PipelinePolicy pipelinePolicy;
+        /** Issue 36: a removed grant's line found edited by hand on the target branch while regenerating. */
+        private Optional<String> handEdit = Optional.empty();
 
         BatchMerge(Batch batch) {
             this.current = batch;
@@ -287,7 +311,13 @@ public final class MergeBatch implements StepBody {
             }
             var files = new ArrayList<FileChange>();
             for (var file : ready.files()) {
-                files.add(GrantFiles.on(mergeRequests, mr.project(), onto, file.target(), file.grants(), file.removed()));
+                var content = GrantFiles.read(mergeRequests, mr.project(), onto, file.target());
+                handEdit = file.handEdited(content);
+                if (handEdit.isPresent()) {
+                    return Optional.empty();
+                }
+                files.add(new FileChange(file.target().filePath(),
+                        content.with(file.grants()).without(file.removed()).render()));
             }
             return Optional.of(new ApproveAndMerge.Regenerated(
                     MergeRequestTexts.batchCommitMessageOf(current.id(), ready.members()), files));
@@ -301,6 +331,9 @@ public final class MergeBatch implements StepBody {
 
         @Override
         public StepOutcome rebaseConflict(MergeRequestRef mr, String detail) {
+            if (handEdit.isPresent()) {
+                return settle(current, FailureKind.DETERMINISTIC, handEdit.get());
+            }
             return settle(current, FailureKind.DETERMINISTIC, "rebasing merge request !" + mr.iid()
                     + " hit a conflict that generating its change again did not resolve");
         }

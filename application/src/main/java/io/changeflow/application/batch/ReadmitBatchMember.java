@@ -68,7 +68,9 @@ public final class ReadmitBatchMember {
                         + ": " + refused.reason() + ".");
             }
             if (target.isEmpty()) {
-                return new Result.NotAllowed("The target " + op.target() + " is no longer in the catalog.");
+                return new Result.NotAllowed("The target " + op.target() + " is no longer in the catalog" + (op.kind().removes()
+                        ? ": put it back and re-trigger the removal, or close the removal (it ends with the grant kept,"
+                                + " nothing removed)." : "."));
             }
             // a removal goes back to its file's removal round on any target (issue 36); a grant needs a batchable one
             if (!op.kind().removes() && !target.get().batchable()) {

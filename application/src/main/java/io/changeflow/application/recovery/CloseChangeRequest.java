@@ -86,6 +86,11 @@ public final class CloseChangeRequest {
             return new Result.NotFound();
         }
         var op = found.get();
+        if (op.kind().removes()) {
+            var result = closeRemoval(op, command.operator());
+            audit.record(command, op.id(), result);
+            return result;
+        }
         if (Transitions.check(op.state(), WorkflowEvent.CLOSED_BY_OPERATOR) instanceof Transition.Refused refused) {
             return new Result.NotAllowed("A request cannot be closed while it is " + op.state() + ": " + refused.reason() + ".");
         }
@@ -104,6 +109,33 @@ public final class CloseChangeRequest {
         }
         audit.record(command, op.id(), result);
         return result;
+    }
+
+    /**
+     * Issue 36: a removal of a grant is closed only when its target left the catalog, where no removal round can take
+     * its line out any more (its partition's round no longer runs, its admission is refused): it ends REMOVAL_REJECTED (nothing was removed; the grant as last known, a person decides).
+     * On a catalog target closing would leave the line in the file while the row says it ended: re-trigger it instead.
+     */
+    private Result closeRemoval(Operation op, String operator) {
+        if (targets.find(op.target()).isPresent()) {
+            return new Result.NotAllowed("A removal of a grant on a target in the catalog is not closed (its line would"
+                    + " stay in the file while the request says it ended): re-trigger it, it goes back to its file's"
+                    + " removal round.");
+        }
+        if (Transitions.check(op.state(), WorkflowEvent.REMOVAL_CLOSED) instanceof Transition.Refused refused) {
+            return new Result.NotAllowed("A removal can be closed only while it waits for its removal round or once it"
+                    + " failed as a batch member; it is "
+                    + op.state() + ": " + refused.reason() + ".");
+        }
+        var note = new StepNote("Closed by an operator: the target " + op.target() + " is no longer in the catalog, so"
+                + " no removal round can take the line out; nothing was removed, the grant stays as last known (check"
+                + " the file where the target now lives).", operator);
+        try {
+            changes.apply(op, WorkflowEvent.REMOVAL_CLOSED, note);
+            return new Result.Closed();
+        } catch (PreemptedException | IllegalTransitionException movedOn) {
+            return new Result.RetryLater("The request changed meanwhile; look at it again.");
+        }
     }
 
     private Result closedIfUnchanged(Operation op, StepNote note) {

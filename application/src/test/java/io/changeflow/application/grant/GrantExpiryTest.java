@@ -13,7 +13,12 @@ import io.changeflow.domain.request.SubjectId;
 import io.changeflow.domain.request.TargetKey;
 import io.changeflow.domain.state.BindingStatus;
 import io.changeflow.domain.state.ChangeKind;
+import io.changeflow.domain.state.StepStatus;
 import io.changeflow.domain.state.WorkflowEvent;
+import io.changeflow.domain.hint.Hint;
+import io.changeflow.application.recovery.CloseChangeRequest;
+import io.changeflow.application.recovery.RetriggerStep;
+import java.util.Map;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -136,6 +141,62 @@ class GrantExpiryTest {
         assertThat(app.op(removal).removes()).contains(grant);
     }
 
+    /**
+     * Issue 36, item 4: a removal whose target left the catalog used to be stuck for good (re-admission refused it,
+     * closing is refused for removals). Re-triggering now says what to do; an operator's close ends it with the grant
+     * kept as last known (REMOVAL_REJECTED: nothing was removed), never EXPIRED, audited. On a catalog target a removal
+     * is still not closed: it is re-triggered.
+     */
+    @Test
+    void aFailedRemovalWhoseTargetLeftTheCatalogIsClosedByAnOperatorWithoutClaimingTheLineRemoved() {
+        validated(FakeTargets.SINGLE, "frank", app.clock.instant().plus(Duration.ofHours(1)));
+        app.clock.advance(Duration.ofHours(2));
+        app.expireGrants.run(new ExpireGrants.Command());
+        app.gitlab.nextPipeline(io.changeflow.application.port.out.MergeRequests.PipelineStatus.FAILED);
+        roundsAndDeploy();
+        var removal = ownerOf(FakeTargets.SINGLE, "frank");
+        app.assertState(removal, BindingStatus.HANDLE_FAILED, StepStatus.BATCH_PIPELINE_FAILED);
+        var onCatalogTarget = app.closeRequest.close(new CloseChangeRequest.Command(removal.value(), "otto", Map.of()));
+        assertThat(onCatalogTarget).isInstanceOfSatisfying(CloseChangeRequest.Result.NotAllowed.class,
+                refused -> assertThat(refused.reason()).contains("re-trigger"));
+
+        app.targets.remove(FakeTargets.SINGLE);
+        var retriggered = app.retrigger.retrigger(new RetriggerStep.Command(removal.value(), "otto", Map.of()));
+        assertThat(retriggered).isInstanceOfSatisfying(RetriggerStep.Result.NothingToRetrigger.class,
+                refused -> assertThat(refused.reason()).contains("no longer in the catalog", "close the removal"));
+        var closed = app.closeRequest.close(new CloseChangeRequest.Command(removal.value(), "otto", Map.of()));
+
+        assertThat(closed).isInstanceOf(CloseChangeRequest.Result.Closed.class);
+        app.assertState(removal, BindingStatus.REMOVAL_REJECTED, StepStatus.CLOSED_BY_OPERATOR, Hint.CONTACT_MAINTAINERS);
+        assertThat(app.operations.history(removal).getLast().detail()).contains("nothing was removed");
+        assertThat(app.operations.history(removal).getLast().actor()).isEqualTo("otto");
+        assertThat(app.audit.about(removal.value())).extracting(e -> e.action() + "/" + e.parameters().get("result"))
+                .contains("CLOSE/Closed");
+        assertThat(main(SINGLE_FILE)).contains("frank until=");
+    }
+
+    /**
+     * Issue 36, item 4: an expiry opened after its target left the catalog can be admitted to no removal round (the
+     * rounds follow the catalog) and used to stay EXPIRING for good; an operator closes it, nothing claimed removed.
+     */
+    @Test
+    void aRemovalWaitingForTheRoundOfATargetThatLeftTheCatalogIsClosedByAnOperator() {
+        validated(FakeTargets.SINGLE, "hugo", app.clock.instant().plus(Duration.ofHours(1)));
+        app.targets.remove(FakeTargets.SINGLE);
+        app.clock.advance(Duration.ofHours(2));
+        app.expireGrants.run(new ExpireGrants.Command());
+        roundsAndDeploy();
+        var removal = ownerOf(FakeTargets.SINGLE, "hugo");
+        app.assertState(removal, BindingStatus.EXPIRING, StepStatus.BATCH_WAITING);
+
+        var closed = app.closeRequest.close(new CloseChangeRequest.Command(removal.value(), "otto", Map.of()));
+
+        assertThat(closed).isInstanceOf(CloseChangeRequest.Result.Closed.class);
+        app.assertState(removal, BindingStatus.REMOVAL_REJECTED, StepStatus.CLOSED_BY_OPERATOR, Hint.CONTACT_MAINTAINERS);
+        app.expireGrants.run(new ExpireGrants.Command());
+        assertThat(ownerOf(FakeTargets.SINGLE, "hugo")).as("a closed expiry is not opened again").isEqualTo(removal);
+    }
+
     @Test
     void anExpiredGrantCanBeAppliedForAgainAndReachesValidated() {
         expiredAndRemoved("alice");
@@ -172,18 +233,98 @@ class GrantExpiryTest {
         assertThat(app.op(id).binding()).contains(BindingStatus.VALIDATED);
     }
 
+    /** Commits {@code from} replaced by {@code to} in {@code file} on main, as a person would. */
+    private void editByHand(String file, String from, String to) {
+        assertThat(main(file)).contains(from);
+        app.gitlab.commit(FakeTargets.PROJECT, "main", "hand edit", List.of(new FileChange(file, main(file).replace(from, to))));
+    }
+
+    /**
+     * Issue 36, item 4: the removal of a line edited by hand on main (another until) takes nothing out and never claims
+     * it did: it ends with a person (HANDLE_FAILED, contact the maintainers) saying why, never EXPIRED while main grants;
+     * its neighbour in the same removal round still ends EXPIRED. It used to end EXPIRED with the edited line on main.
+     */
     @Test
-    void aLineEditedByHandIsNeverDropped() {
+    void aRemovalOfALineEditedByHandRemovesNothingAndEndsWithAPersonNeverExpired() {
         var alice = validated(FakeTargets.SINGLE, "alice", app.clock.instant().plus(Duration.ofHours(1)));
-        var edited = main(SINGLE_FILE).replace("alice until=" + app.op(alice).expiresAt().orElseThrow(),
-                "alice until=2027-01-31T00:00:00Z") + "a note somebody wrote\n";
-        app.gitlab.commit(FakeTargets.PROJECT, "main", "hand edit", List.of(new FileChange(SINGLE_FILE, edited)));
+        validated(FakeTargets.SINGLE, "bob", app.clock.instant().plus(Duration.ofHours(1)));
+        editByHand(SINGLE_FILE, "alice until=" + app.op(alice).expiresAt().orElseThrow(), "alice until=2027-01-31T00:00:00Z");
+        app.gitlab.commit(FakeTargets.PROJECT, "main", "a note", List.of(new FileChange(SINGLE_FILE,
+                main(SINGLE_FILE) + "a note somebody wrote\n")));
+
+        app.clock.advance(Duration.ofHours(2));
+        app.expireGrants.run(new ExpireGrants.Command());
+        for (var round = 0; round < 4; round++) {
+            roundsAndDeploy();
+        }
+        var bobRemoval = ownerOf(FakeTargets.SINGLE, "bob");
+        app.deployed(bobRemoval);
+
+        assertThat(main(SINGLE_FILE)).contains("alice until=2027-01-31T00:00:00Z").contains("a note somebody wrote")
+                .doesNotContain("bob until=");
+        assertThat(app.operations.binding(SubjectId.of("bob"), FakeTargets.SINGLE).orElseThrow().status())
+                .isEqualTo(BindingStatus.EXPIRED);
+        var aliceRemoval = ownerOf(FakeTargets.SINGLE, "alice");
+        app.assertState(aliceRemoval, BindingStatus.HANDLE_FAILED, StepStatus.BATCH_PIPELINE_FAILED, Hint.CONTACT_MAINTAINERS);
+        assertThat(app.operations.history(aliceRemoval)).extracting(h -> h.event()).doesNotContain(WorkflowEvent.BATCH_MERGED);
+        assertThat(app.operations.history(aliceRemoval).getLast().detail())
+                .contains("alice", "edited by hand", "alice until=2027-01-31T00:00:00Z", "reverts the edit", "adopts");
+    }
+
+    /**
+     * Issue 36, item 4: a hand edit that lands on main after the removal's batch branch was created makes its rebase
+     * conflict; generating the change again on main finds the edited line and the removal ends with a person, not
+     * EXPIRED.
+     */
+    @Test
+    void aHandEditLandingAfterTheRemovalsMergeRequestOpenedIsFoundWhenItsChangeIsGeneratedAgain() {
+        var grant = validated(FakeTargets.SINGLE, "gina", app.clock.instant().plus(Duration.ofHours(1)));
+        app.clock.advance(Duration.ofHours(2));
+        app.expireGrants.run(new ExpireGrants.Command());
+        app.gitlab.nextNeedRebase(true, io.changeflow.application.port.out.MergeRequests.PipelineStatus.PASSED);
+        app.scheduledBatchRounds.run(new RunScheduledBatchRounds.Command());
+        var removal = ownerOf(FakeTargets.SINGLE, "gina");
+        while (app.operations.find(removal.value()).flatMap(op -> op.mergeRequest()).isEmpty() && app.queue.runNext()) {
+            // until the batch's merge request is open
+        }
+        assertThat(app.op(removal).mergeRequest()).isPresent();
+        editByHand(SINGLE_FILE, "gina until=" + app.op(grant).expiresAt().orElseThrow(), "gina until=2027-03-01T00:00:00Z");
+
+        roundsAndDeploy();
+
+        app.assertState(removal, BindingStatus.HANDLE_FAILED, StepStatus.BATCH_PIPELINE_FAILED, Hint.CONTACT_MAINTAINERS);
+        assertThat(app.operations.history(removal).getLast().detail()).contains("edited by hand", "gina until=2027-03-01");
+        assertThat(main(SINGLE_FILE)).contains("gina until=2027-03-01T00:00:00Z");
+        assertThat(app.operations.history(removal)).extracting(h -> h.event()).doesNotContain(WorkflowEvent.BATCH_MERGED);
+    }
+
+    /**
+     * Issue 36, item 4: a line of the subject whose operation was changed by hand (text the format cannot parse) is
+     * not the grant's either; once an operator reverted the edit, re-triggering the removal takes the line out and
+     * only then ends EXPIRED.
+     */
+    @Test
+    void aRemovalOfALineWhoseOperationWasEditedByHandEndsWithAPersonAndRemovesTheLineOnceReverted() {
+        var grant = validated(FakeTargets.SINGLE, "carol", app.clock.instant().plus(Duration.ofHours(1)));
+        var line = app.op(grant).expiresAt().map(until -> "carol until=" + until + " op=" + grant.value()).orElseThrow();
+        editByHand(SINGLE_FILE, line, "carol until=" + app.op(grant).expiresAt().orElseThrow() + " op=set-by-hand");
 
         app.clock.advance(Duration.ofHours(2));
         app.expireGrants.run(new ExpireGrants.Command());
         roundsAndDeploy();
+        var removal = ownerOf(FakeTargets.SINGLE, "carol");
+        app.assertState(removal, BindingStatus.HANDLE_FAILED, StepStatus.BATCH_PIPELINE_FAILED);
+        assertThat(main(SINGLE_FILE)).contains("carol until=").contains("op=set-by-hand");
 
-        assertThat(main(SINGLE_FILE)).contains("alice until=2027-01-31T00:00:00Z").contains("a note somebody wrote");
+        editByHand(SINGLE_FILE, "op=set-by-hand", "op=" + grant.value());
+        var retriggered = app.retrigger.retrigger(new RetriggerStep.Command(removal.value(), "otto", Map.of()));
+        assertThat(retriggered).isInstanceOf(RetriggerStep.Result.Retriggered.class);
+        roundsAndDeploy();
+        app.deployed(removal);
+
+        assertThat(main(SINGLE_FILE)).doesNotContain("carol until=");
+        assertThat(app.operations.binding(SubjectId.of("carol"), FakeTargets.SINGLE).orElseThrow().status())
+                .isEqualTo(BindingStatus.EXPIRED);
     }
 
     @Test

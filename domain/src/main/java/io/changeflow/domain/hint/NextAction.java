@@ -98,6 +98,10 @@ public final class NextAction {
         if (binding == BindingStatus.REVOKED) {
             return "The grant was given up or revoked and its line was removed from the grant file; you can apply again.";
         }
+        if (binding == BindingStatus.REMOVAL_REJECTED && step == StepStatus.CLOSED_BY_OPERATOR) {
+            return "The removal of this grant was closed by an operator because its target left the catalog: nothing was"
+                    + " removed, so the grant stays as last known; please contact the maintainers.";
+        }
         if (binding == BindingStatus.REMOVAL_REJECTED) {
             return "The removal of this grant was not approved: the grant stays in effect and its line stays in the grant"
                     + " file; please contact the maintainers.";

@@ -107,6 +107,21 @@ public final class GrantFile {
         return grantOf(grant.subject()).equals(Optional.of(grant));
     }
 
+    /**
+     * The subject's line when it is there but is not exactly {@code grant}'s: another until or operation, or a line
+     * of the subject the format cannot parse (edited by hand). Empty when the file holds {@code grant}'s line, or no
+     * line of the subject at all. What a removal must neither take out nor claim removed (issue 36).
+     */
+    public Optional<String> editedLineOf(Grant grant) {
+        var parsed = grantOf(grant.subject());
+        if (parsed.isPresent()) {
+            return parsed.filter(found -> !found.equals(grant)).map(Grant::line);
+        }
+        return unparsed.stream()
+                .filter(line -> SubjectId.parse(line.split("\\s+")[0]).filter(grant.subject()::equals).isPresent())
+                .findFirst();
+    }
+
     public Optional<Grant> grantOf(SubjectId subject) {
         return Optional.ofNullable(grants.get(subject.value()));
     }

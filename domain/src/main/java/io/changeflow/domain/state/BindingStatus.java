@@ -66,6 +66,8 @@ public enum BindingStatus {
      * The grant stays in effect and its line stays in the grant file; the maintainers decide (hint
      * CONTACT_MAINTAINERS). The expiry job does not ask again for a rejected expiry; a rejected revocation still
      * expires at the grant's until. An operator's revocation or the holder's give-up opens a new removal from here.
+     * Issue 36: also where an operator's close ends a failed removal whose target left the catalog (step
+     * CLOSED_BY_OPERATOR): nothing was removed, so the grant stays as last known.
      */
     REMOVAL_REJECTED,
     /** The grant expired and its line was removed (the deploy confirmed it). You can apply again. */

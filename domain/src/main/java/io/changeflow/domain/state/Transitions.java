@@ -90,6 +90,9 @@ public final class Transitions {
         opening(REVOCATION_FOR_APPROVAL, REMOVABLE, StepStatus.APPROVAL_SUBMITTING, APPROVAL_SENDING,
                 ChangeKind.REVOCATION);
         move(REMOVAL_NOT_APPROVED, DECIDABLE, StepStatus.APPROVAL_REJECTED, BindingStatus.REMOVAL_REJECTED);
+        moveAt(REMOVAL_CLOSED, set(EXPIRING, REVOKING, BindingStatus.BATCH_WAITING, HANDLE_FAILED), EnumSet.of(
+                StepStatus.BATCH_WAITING, StepStatus.BATCH_PIPELINE_FAILED, StepStatus.BATCH_FAILED),
+                StepStatus.CLOSED_BY_OPERATOR, BindingStatus.REMOVAL_REJECTED);
 
         detachedMove(RENEWAL_FELL_THROUGH, EnumSet.of(StepStatus.CALLED_BACK), StepStatus.CALLED_BACK, VALIDATED);
 
@@ -189,7 +192,7 @@ public final class Transitions {
             // an approved removal takes the batch path to its removal round (it has no merge request of its own)
             return new Transition.Refused(event, from, "not allowed for a removal of a grant (" + state.kind() + ")");
         }
-        if (!state.kind().removes() && event == REMOVAL_NOT_APPROVED) {
+        if (!state.kind().removes() && (event == REMOVAL_NOT_APPROVED || event == REMOVAL_CLOSED)) {
             return new Transition.Refused(event, from, "only a removal of a grant ends REMOVAL_REJECTED");
         }
         if (state.kind() == ChangeKind.EXPIRY && state.binding().equals(Optional.of(BindingStatus.REMOVAL_REJECTED))

@@ -37,6 +37,12 @@ public enum WorkflowEvent {
      */
     REMOVAL_NOT_APPROVED,
     /**
+     * Issue 36: an operator closed a removal whose target left the catalog (no removal round can take its line out
+     * any more), waiting for its round or failed as a batch member: nothing was removed, so it ends REMOVAL_REJECTED
+     * (the grant as last known, its line in the file, a person decides), never EXPIRED or REVOKED. Removals only.
+     */
+    REMOVAL_CLOSED,
+    /**
      * The renewal that replaced this grant ended without taking effect (rejected, withdrawn, closed): the grant,
      * whose line is still in the file, owns its row again, in effect until its own expiry. Allowed only for a
      * replaced grant that was in effect; the write pins the renewal as the row's owner.

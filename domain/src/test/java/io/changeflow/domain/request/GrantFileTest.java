@@ -192,4 +192,21 @@ class GrantFileTest {
         var alice = grant("alice", "2026-12-05T00:00:00Z", OP1);
         assertThat(file.with(alice).without(List.of(alice)).render()).isEqualTo(file.render());
     }
+
+    /** Issue 36: what a removal must neither take out nor claim removed. */
+    @Test
+    void editedLineOfNamesTheSubjectsLineOnlyWhenItIsNotTheGrants() {
+        var content = HEADER + """
+                alice until=2027-01-31T00:00:00Z op=00000000-0000-4000-8000-000000000001
+                bob until=2026-12-06T00:00:00Z op=00000000-0000-4000-8000-000000000002
+                Carol until=2026-12-06T00:00:00Z op=set-by-hand
+                """;
+        var file = GrantFile.parse(TARGET, content);
+        assertThat(file.editedLineOf(grant("alice", "2026-12-05T00:00:00Z", OP1)))
+                .contains("alice until=2027-01-31T00:00:00Z op=00000000-0000-4000-8000-000000000001");
+        assertThat(file.editedLineOf(grant("bob", "2026-12-06T00:00:00Z", OP2))).as("the grant's own line").isEmpty();
+        assertThat(file.editedLineOf(grant("carol", "2026-12-06T00:00:00Z", OP3))).as("a line the format cannot parse")
+                .contains("Carol until=2026-12-06T00:00:00Z op=set-by-hand");
+        assertThat(file.editedLineOf(grant("dave", null, OP3))).as("no line of the subject").isEmpty();
+    }
 }

@@ -108,7 +108,8 @@ final class ExpectedTransitions {
         if (fromKind != ChangeKind.GRANT && NEVER_FOR_A_REMOVAL.contains(event)) {
             return Optional.empty(); // a removal is never closed or rejected (its line would stay while the row ended)
         }
-        if (fromKind == ChangeKind.GRANT && event == WorkflowEvent.REMOVAL_NOT_APPROVED) {
+        if (fromKind == ChangeKind.GRANT && (event == WorkflowEvent.REMOVAL_NOT_APPROVED
+                || event == WorkflowEvent.REMOVAL_CLOSED)) {
             return Optional.empty(); // only a removal ends REMOVAL_REJECTED
         }
         var kind = KIND_OPENED.getOrDefault(event, fromKind);
