@@ -1,6 +1,7 @@
 package io.changeflow.reliability;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.changeflow.reliability.support.Callbacks;
 import io.changeflow.reliability.support.EdgeCluster;
@@ -33,7 +34,10 @@ import tools.jackson.databind.JsonNode;
  *   <li>the preview for another person's subject shows only the line it would add, never their existing line
  *       ({@code removedLine} null, their operation ID nowhere); the subject and an operator still see it;</li>
  *   <li>identity fails closed: a user header sent twice, blank or garbled next to the operator's email header is 401
- *       UNAUTHENTICATED, an unknown employee ID next to it 403 ACCESS_DENIED: never the operator.</li>
+ *       UNAUTHENTICATED, an unknown employee ID next to it 403 ACCESS_DENIED: never the operator;</li>
+ *   <li>the sandbox cannot open production: the production instance with {@code changeflow.sandbox.demo-login=true}
+ *       has no sign-in endpoint and ignores the demo cookie of the operator; the jar started with the sandbox
+ *       profile and {@code changeflow.environment=production} exits during start-up saying why.</li>
  * </ul>
  * The deploy simulator's own reports are switched off meanwhile ({@code lostShare} 1), so every report the victim's
  * request could see is one of the test's.
@@ -141,6 +145,33 @@ class GrantLifeSecurityReliabilityTest {
             problems.add("the operator's address alone: " + control);
         }
         assertThat(problems).isEmpty();
+    }
+
+    @Test
+    void theDemoLoginPropertyOnTheProductionProfileOpensNoDemoSignIn() {
+        var login = RawHttp.exchange(edge.edge().port(), RawHttp.Request.of("POST", "/sandbox/login")
+                .withHeader("Content-Type", "application/json").withHeader("X-Requested-With", "XMLHttpRequest")
+                .withBody("{\"user\":\"otto\"}".getBytes(java.nio.charset.StandardCharsets.UTF_8), RawHttp.Framing.CONTENT_LENGTH),
+                TIMEOUT);
+        assertThat(login.status()).as(login.toString()).isIn(401, 404);
+        assertThat(String.valueOf(login.header("Set-Cookie"))).doesNotContain("cf_demo_user");
+        for (var path : List.of("/api/me", "/ops/config")) {
+            var withCookie = RawHttp.exchange(edge.edge().port(), RawHttp.Request.of("GET", path)
+                    .withHeader("Cookie", "cf_demo_user=otto"), TIMEOUT);
+            assertThat(withCookie.status()).as(path + ": " + withCookie).isEqualTo(401);
+            assertThat(code(withCookie)).isEqualTo("UNAUTHENTICATED");
+        }
+    }
+
+    @Test
+    void theSandboxProfileRefusesToStartWhereProductionIsConfigured() {
+        assertThatThrownBy(() -> edge.cluster().start("sandbox-in-production", s -> s
+                .set("spring.profiles.active", "sandbox")
+                .set("changeflow.environment", "production")))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("during start-up")
+                .hasMessageContaining("Refusing to start: the sandbox profile")
+                .hasMessageContaining("changeflow.environment=production");
     }
 
     /** Submits as {@code requester} for {@code subject}, approves it in the approver inbox and waits until merged. */
