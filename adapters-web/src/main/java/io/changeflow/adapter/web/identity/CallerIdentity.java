@@ -219,8 +219,14 @@ public final class CallerIdentity {
             }
         }
         var cookie = demoLogin && peerMaySignInAsDemo(request) ? demoCookie(request) : Optional.<String>empty();
-        return Optional.of(new LoginPrincipal(cookie.filter(account -> demoPeople.byAccount(account).isPresent()),
-                Optional.empty()));
+        return Optional.of(new LoginPrincipal(cookie.filter(this::isDemoPerson), Optional.empty()));
+    }
+
+    /** Whether the cookie names a person of the demo directory, by account or employee ID (any case). */
+    private boolean isDemoPerson(String value) {
+        var name = value.strip();
+        return demoPeople.people().stream().anyMatch(person -> name.equalsIgnoreCase(person.account())
+                || (person.employeeId() != null && name.equalsIgnoreCase(person.employeeId())));
     }
 
     /** The demo sign-in is for the sandbox's own browser: a loopback peer, or one of the trusted proxies. */

@@ -88,6 +88,7 @@ class CallerIdentityTest {
         assertThat(demoLogin(true).current(withDemoCookie("203.0.113.1", "otto")).readable()).isEmpty();
         assertThat(demoLogin(true).current(withDemoCookie("127.0.0.1", "carol")).readable()).isEmpty();
         assertThat(demoLogin(true).current(withDemoCookie("127.0.0.1", "root")).readable()).isEmpty();
+        assertThat(demoLogin(true).current(withDemoCookie("127.0.0.1", "OTTO")).readable()).hasValue(Identity.verified("otto"));
     }
 
     private static final java.util.Set<CallerIdentity.Header> BOTH = java.util.Set.of(CallerIdentity.Header.USER,
