@@ -1007,6 +1007,8 @@ export interface components {
         DeployAnswerJson: {
             /** Format: int32 */
             advanced: number;
+            /** Format: int32 */
+            ignored: number;
         };
         DeployCallbackJson: {
             /** Format: int64 */

@@ -271,7 +271,7 @@ class WorkflowConfiguration {
     }
 
     @Bean
-    PreviewChange previewChange(Targets targets, TargetFiles files, Clock clock) {
-        return new PreviewChange(targets, files, clock);
+    PreviewChange previewChange(Targets targets, TargetFiles files, Permissions permissions, Clock clock) {
+        return new PreviewChange(targets, files, permissions, clock);
     }
 }

@@ -56,7 +56,7 @@ import tools.jackson.databind.node.MissingNode;
  *       the same /64, a person is limited
  *       whatever {@code X-Forwarded-For} says, and from an untrusted peer the header is ignored.</li>
  *   <li>Sandbox-only endpoints: {@code /sandbox/faults} and the approver inbox refuse callers without the
- *       permission (demo cookie of a requester or of an account the directory does not list: 403; no cookie, or a forged identity header from an
+ *       permission (demo cookie of a requester: 403; of an account the demo directory does not list, no cookie, or a forged identity header from an
  *       untrusted peer: 401).</li>
  *   <li>Cross-site writes as the operator (form, {@code text/plain}, multipart, foreign or null Origin, cross-site
  *       fetch): 403 CROSS_SITE_REQUEST, nothing run. A flood of forged client addresses never switches a person's
@@ -84,6 +84,8 @@ class SecurityReliabilityTest {
     static final String RESERVED = "__authenticatedOperator";
     /** The header the web app sends on every request; without it (or a JSON body) a write is refused as cross-site. */
     static final String APP_HEADER = "X-Requested-With";
+    /** The sandbox's hammering persons as demo people (the demo cookie names no one else). */
+    static final Map<String, String> DEMO_HAMMERS = Map.of("hammer-s0", "alice", "hammer-s1", "bob", "hammer-s2", "amy");
 
     /** An operation parked at "waiting for the approver" (manual approval simulator). */
     static String parked;
@@ -416,8 +418,8 @@ class SecurityReliabilityTest {
                         h("X-Forwarded-For", "10.1.2.3")), 401, "UNAUTHENTICATED"),
                 new Caller("forged X-Forwarded-Email of otto", List.of(h("X-Forwarded-Email", "otto@corp.example")), 401, "UNAUTHENTICATED"),
                 new Caller("requester alice (demo cookie)", List.of(h("Cookie", "cf_demo_user=alice")), 403, "ACCESS_DENIED"),
-                // an account name is a readable identity even when the directory does not list it: 403, not 401
-                new Caller("unknown demo user", List.of(h("Cookie", "cf_demo_user=mallory")), 403, "ACCESS_DENIED"));
+                // the demo cookie names only the demo directory's people: any other account is nobody (issue 37)
+                new Caller("unknown demo user", List.of(h("Cookie", "cf_demo_user=mallory")), 401, "UNAUTHENTICATED"));
         for (var endpoint : endpoints) {
             for (var caller : callers) {
                 var request = RawHttp.Request.of(endpoint.method(), endpoint.path())
@@ -887,6 +889,7 @@ class SecurityReliabilityTest {
         var answers = new TreeMap<String, Integer>();
         var breakerStates = new TreeMap<String, Integer>();
         var persons = List.of("hammer-e0", "hammer-e1", "hammer-e2", "hammer-s0", "hammer-s1", "hammer-s2");
+        assertThat(DEMO_HAMMERS).containsOnlyKeys(persons.stream().filter(p -> p.startsWith("hammer-s")).toList());
         var before = breakerDetails(problems);
         var callsBefore = sims.gitlabCalls().all().size();
         var previews = new java.util.concurrent.atomic.AtomicInteger();
@@ -900,8 +903,10 @@ class SecurityReliabilityTest {
                     var mine = new TreeMap<String, Integer>();
                     var onSandbox = person.startsWith("hammer-s");
                     for (int i = 0; i < perPerson; i++) {
-                        var request = RawHttp.Request.of("GET", "/api/requests/preview?targetKey=db-prod-readonly&subjectId=svc-hammer-" + i)
-                                .withHeader(onSandbox ? "Cookie" : "X-Forwarded-User", onSandbox ? "cf_demo_user=" + person : person);
+                        // the caller's own subject: only those previews read GitLab (another subject's shows the added line
+                        // alone, issue 37); on the sandbox the demo cookie names the demo directory's people only
+                        var request = RawHttp.Request.of("GET", "/api/requests/preview?targetKey=db-prod-readonly")
+                                .withHeader(onSandbox ? "Cookie" : "X-Forwarded-User", onSandbox ? "cf_demo_user=" + DEMO_HAMMERS.get(person) : person);
                         var response = RawHttp.exchange((onSandbox ? edge.sandbox() : edge.edge()).port(), request, TIMEOUT);
                         previews.incrementAndGet();
                         mine.merge((onSandbox ? "sandbox " : "edge ") + (i < quota ? "within quota" : "over quota") + " -> "

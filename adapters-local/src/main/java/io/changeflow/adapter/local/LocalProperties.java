@@ -30,6 +30,8 @@ record LocalProperties(
                 binder.bind("changeflow.identity.embedded-defaults", Boolean.class).orElse(true),
                 binder.bind("changeflow.directory.location", String.class).map(String::strip).orElse(""),
                 binder.bind("changeflow.permissions.grants", Bindable.mapOf(String.class, String.class)).orElse(Map.of()),
-                binder.bind("changeflow.sandbox.demo-login", Boolean.class).orElse(false));
+                // the demo directory only with the sandbox profile: the property alone never enables it
+                binder.bind("changeflow.sandbox.demo-login", Boolean.class).orElse(false)
+                        && environment.matchesProfiles("sandbox"));
     }
 }

@@ -50,6 +50,7 @@ import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Profile;
 import tools.jackson.databind.json.JsonMapper;
 
 /** The web adapter's endpoints: the controllers, the error model and the OpenAPI description. */
@@ -125,6 +126,7 @@ class WebApiConfiguration {
 
     @Bean
     @ConditionalOnProperty(name = "changeflow.sandbox.demo-login", havingValue = "true")
+    @Profile(WebProperties.SANDBOX_PROFILE)
     DemoLoginController demoLoginController(DemoPeople people) {
         return new DemoLoginController(people);
     }

@@ -109,8 +109,9 @@ public class WebConfiguration {
     }
 
     @Bean
-    CallerIdentity callerIdentity(TrustedProxies proxies, Directory directory, WebProperties properties) {
-        return new CallerIdentity(proxies, directory, properties.demoLogin(), Set.copyOf(properties.emailDomains()));
+    CallerIdentity callerIdentity(TrustedProxies proxies, Directory directory, DemoPeople demoPeople, WebProperties properties) {
+        return new CallerIdentity(proxies, directory, properties.demoLogin(), Set.copyOf(properties.emailDomains()),
+                properties.identityHeaders(), demoPeople);
     }
 
     @Bean

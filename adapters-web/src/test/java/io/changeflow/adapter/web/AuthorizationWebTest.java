@@ -78,11 +78,11 @@ class AuthorizationWebTest extends WebTestSupport {
     }
 
     @Test
-    void aThrowingLoginSourceDoesNotMatterWhenAnotherFieldNamesTheCaller() throws Exception {
+    void aThrowingLoginSourceIsNeverReplacedByTheEmailHeader() throws Exception {
         permissions.grant("otto", "ops.operator");
         directory.failure = new IllegalStateException("directory down");
         mvc.perform(as(get("/ops/test-read"), "E1004").header(CallerIdentity.EMAIL_HEADER, "otto@corp.example"))
-                .andExpect(status().isOk());
+                .andExpect(status().isUnauthorized()).andExpect(jsonPath("$.code").value("UNAUTHENTICATED"));
     }
 
     @Test

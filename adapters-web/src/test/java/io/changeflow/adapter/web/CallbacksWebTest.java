@@ -248,4 +248,19 @@ class CallbacksWebTest extends WebTestSupport {
         mvc.perform(webhooks.deploy(body).applyTo(deploy())).andExpect(status().isOk()).andExpect(jsonPath("$.data.advanced").value(1));
         assertThat(app.inbox.deploys()).anySatisfy(r -> assertThat(r.mrIid()).isEqualTo(app.mr(id).iid()));
     }
+
+    @Test
+    void deployCallbacksListingAnotherMergeRequestsOperationIgnoreItAndCountIt() throws Exception {
+        var own = merged();
+        var other = merged();
+        var body = "{\"projectId\":\"" + FakeTargets.PROJECT + "\",\"mrIid\":" + app.mr(own).iid()
+                + ",\"status\":\"success\",\"operationIds\":[\"" + other.value() + "\",\"" + own.value() + "\",\"junk\"]}";
+
+        mvc.perform(webhooks.deploy(body).applyTo(deploy())).andExpect(status().isOk())
+                .andExpect(jsonPath("$.data.advanced").value(1)).andExpect(jsonPath("$.data.ignored").value(2));
+
+        assertThat(app.op(own).binding()).contains(BindingStatus.VALIDATED);
+        assertThat(app.op(other).binding()).contains(BindingStatus.MERGED);
+        assertThat(registry.count(MeterNames.DEPLOY_IDS_IGNORED)).isEqualTo(2);
+    }
 }

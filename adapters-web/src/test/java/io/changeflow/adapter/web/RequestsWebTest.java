@@ -3,6 +3,7 @@ package io.changeflow.adapter.web;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.content;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.header;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.jsonPath;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
@@ -349,6 +350,26 @@ class RequestsWebTest extends WebTestSupport {
                 .andExpect(jsonPath("$.data.removedLine").value(Matchers.nullValue()))
                 .andExpect(jsonPath("$.data.addedLine").value(Matchers.allOf(Matchers.containsString(person),
                         Matchers.containsString(id))));
+    }
+
+    @Test
+    void thePreviewForAnotherSubjectNeverShowsTheirExistingLineExceptToAnOperator() throws Exception {
+        var bob = newPerson();
+        var grant = approvedAndDeployed(app.submitAccepted(FakeTargets.SINGLE, bob));
+        var formId = InMemoryChangeflow.newOperationId();
+        java.util.function.Supplier<MockHttpServletRequestBuilder> preview = () -> get("/api/requests/preview")
+                .param("targetKey", FakeTargets.SINGLE.value()).param("subjectId", bob).param("operationId", formId);
+
+        mvc.perform(as(preview.get(), newPerson()))
+                .andExpect(answers(status().isOk(), "OK"))
+                .andExpect(jsonPath("$.data.removedLine").value(Matchers.nullValue()))
+                .andExpect(jsonPath("$.data.addedLine").value(Matchers.allOf(Matchers.startsWith(bob + " "),
+                        Matchers.containsString(formId))))
+                .andExpect(content().string(Matchers.not(Matchers.containsString(grant.value()))));
+        mvc.perform(as(preview.get(), bob))
+                .andExpect(jsonPath("$.data.removedLine").value(Matchers.containsString(grant.value())));
+        mvc.perform(as(preview.get(), "otto"))
+                .andExpect(jsonPath("$.data.removedLine").value(Matchers.containsString(grant.value())));
     }
 
     @Test

@@ -22,6 +22,7 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.webmvc.test.autoconfigure.AutoConfigureMockMvc;
 import org.springframework.http.MediaType;
+import org.springframework.test.context.ActiveProfiles;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 import org.springframework.test.web.servlet.MockMvc;
@@ -33,10 +34,12 @@ import org.springframework.test.web.servlet.MockMvc;
 @SpringBootTest(classes = SandboxTestApplication.class, properties = {
         "changeflow.sandbox.demo-login=true",
         "changeflow.identity.email-domains=corp.example",
+        "changeflow.identity.headers=X-Forwarded-User, X-Forwarded-Email",
         "changeflow.permissions.grants.otto=ops.operator",
         "changeflow.permissions.grants.amy=approvals.approver",
         "spring.main.banner-mode=off"})
 @AutoConfigureMockMvc
+@ActiveProfiles("sandbox")
 class SandboxDemoLoginTest {
 
     @Autowired

@@ -20,6 +20,7 @@ import org.springframework.boot.webmvc.test.autoconfigure.AutoConfigureMockMvc;
                 "changeflow.dynamic-config.poll-interval=100ms",
                 "changeflow.identity.embedded-defaults=false",
                 "changeflow.identity.email-domains=corp.example",
+                "changeflow.identity.headers=X-Forwarded-User, X-Forwarded-Email",
                 "changeflow.identity.trusted-proxies=127.0.0.0/8, ::1, 10.9.0.0/16",
                 "changeflow.permissions.timeout=300ms",
                 "changeflow.directory.timeout=300ms",

@@ -13,11 +13,15 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.stream.Collectors;
 
 /**
  * The deploy pipeline's report that a merge request is in effect ({@value #SUCCESS}) or failed
  * ({@value #FAILED}): deduplicated by its {@code webhook-id}, stored, then the requests it covers advance
- * through {@link MarkDeployed}. Design: docs/workflow.md.
+ * through {@link MarkDeployed}. A report covers only operations merged by the merge request it names:
+ * listed IDs of other operations are ignored and counted ({@link Result#ignored()}), so the text a
+ * requester controls in a description can never make a report claim someone else's change.
+ * Design: docs/workflow.md.
  */
 public final class HandleDeployCallback {
 
@@ -44,8 +48,22 @@ public final class HandleDeployCallback {
         }
     }
 
-    /** The answer and how many requests this delivery moved to "in effect". */
-    public record Result(CallbackAnswer answer, int advanced) {}
+    /**
+     * The answer, how many requests this delivery moved to "in effect", and how many of the IDs it listed
+     * were ignored because they are not operations of the reported merge request.
+     */
+    public record Result(CallbackAnswer answer, int advanced, int ignored) {
+        public Result(CallbackAnswer answer, int advanced) {
+            this(answer, advanced, 0);
+        }
+    }
+
+    /** The operations of the reported merge request the report covers, and how many listed IDs did not belong. */
+    private record Covered(List<Operation> operations, int ignored) {
+        List<OperationId> ids() {
+            return operations.stream().map(Operation::id).toList();
+        }
+    }
 
     private final CallbackInbox inbox;
     private final Operations operations;
@@ -65,25 +83,25 @@ public final class HandleDeployCallback {
 
     private Result process(Command command) {
         var status = statusOf(command);
+        var covered = covered(command);
         if (FAILED.equals(status)) {
             var note = new StepNote("Deploy failed: the deploy pipeline reported that rolling out merge request !"
                     + command.mrIid() + " failed; the change is not live.", SOURCE);
-            var failed = covered(command).stream()
+            var failed = covered.ids().stream()
                     .filter(id -> changes.applyIfAllowed(id, WorkflowEvent.DEPLOY_REPORTED_FAILED, note).isPresent()).count();
-            LOG.log(Level.WARNING, () -> "deploy of " + command.projectId() + " !" + command.mrIid() + " reported failed; "
+            LOG.log(Level.WARNING, () -> "deploy of merge request !" + command.mrIid() + " reported failed; "
                     + failed + " request(s) marked DEPLOY_FAILED");
-            return new Result(CallbackAnswer.PROCESSED, 0);
+            return new Result(CallbackAnswer.PROCESSED, 0, covered.ignored());
         }
         if (!SUCCESS.equals(status)) {
-            LOG.log(Level.WARNING, () -> "deploy of " + command.projectId() + " !" + command.mrIid()
-                    + " reported '" + command.status() + "'; nothing advances");
-            return new Result(CallbackAnswer.PROCESSED, 0);
+            LOG.log(Level.WARNING, () -> "deploy of merge request !" + command.mrIid() + " reported a status other than "
+                    + SUCCESS + " or " + FAILED + "; nothing advances");
+            return new Result(CallbackAnswer.PROCESSED, 0, covered.ignored());
         }
-        inbox.recordDeploy(command.deliveryId(), command.projectId(), command.mrIid(), SUCCESS, named(command));
-        var covered = covered(command);
+        inbox.recordDeploy(command.deliveryId(), command.projectId(), command.mrIid(), SUCCESS, recorded(command, covered));
         var note = new StepNote("In effect: the deploy pipeline reported merge request !" + command.mrIid() + ".", SOURCE);
-        var advanced = (int) covered.stream().filter(id -> markDeployed.markDeployed(id, note).isPresent()).count();
-        return new Result(CallbackAnswer.PROCESSED, advanced);
+        var advanced = (int) covered.ids().stream().filter(id -> markDeployed.markDeployed(id, note).isPresent()).count();
+        return new Result(CallbackAnswer.PROCESSED, advanced, covered.ignored());
     }
 
     /** A repeat: a success report is applied again to the requests of the reported merge request still waiting. */
@@ -92,11 +110,9 @@ public final class HandleDeployCallback {
         if (!SUCCESS.equals(status)) {
             return new Result(CallbackAnswer.DUPLICATE, 0);
         }
-        inbox.recordDeploy(command.deliveryId(), command.projectId(), command.mrIid(), SUCCESS, named(command));
-        var waiting = covered(command).stream().map(operations::find).flatMap(Optional::stream)
-                .filter(op -> op.mergeRequest().map(mr -> mr.project().equals(command.projectId())
-                        && mr.iid() == command.mrIid()).orElse(false))
-                .toList();
+        var covered = covered(command);
+        inbox.recordDeploy(command.deliveryId(), command.projectId(), command.mrIid(), SUCCESS, recorded(command, covered));
+        var waiting = covered.operations();
         var note = new StepNote("In effect: the deploy pipeline reported merge request !" + command.mrIid()
                 + " (a repeated delivery; the first one was recorded but not applied).", SOURCE);
         // pinned to the version read: a request that moved on meanwhile is never overwritten
@@ -105,7 +121,7 @@ public final class HandleDeployCallback {
             LOG.log(Level.WARNING, () -> "deploy report " + command.deliveryId() + " was recorded but not applied (the"
                     + " instance stopped in between); its repeated delivery moved " + advanced + " request(s) to in effect");
         }
-        return new Result(CallbackAnswer.DUPLICATE, advanced);
+        return new Result(CallbackAnswer.DUPLICATE, advanced, covered.ignored());
     }
 
     /** The report's status as compared: trimmed, lower case, "" when absent. */
@@ -113,15 +129,28 @@ public final class HandleDeployCallback {
         return Optional.ofNullable(command.status()).orElse("").trim().toLowerCase(Locale.ROOT);
     }
 
-    private static List<OperationId> named(Command command) {
-        return command.operationIds().stream().map(OperationId::parse).flatMap(Optional::stream).distinct().toList();
+    /** The distinct IDs the report lists, as sent. */
+    private static List<String> listed(Command command) {
+        return command.operationIds().stream().distinct().toList();
     }
 
-    /** The requests a report covers: exactly those it names, or else the operations of its merge request. */
-    private List<OperationId> covered(Command command) {
-        var named = named(command);
-        return named.isEmpty()
-                ? operations.findByMergeRequest(command.projectId(), command.mrIid()).stream().map(Operation::id).toList()
-                : named;
+    /** What the inbox stores as the report's named operations: only those of its merge request, and only when it lists any. */
+    private static List<OperationId> recorded(Command command, Covered covered) {
+        return listed(command).isEmpty() ? List.of() : covered.ids();
+    }
+
+    /**
+     * The operations a report covers: those of its merge request (read back, never taken from the report),
+     * narrowed to the IDs it lists when it lists any. A listed ID that is not one of them is ignored and counted.
+     */
+    private Covered covered(Command command) {
+        var ofMergeRequest = operations.findByMergeRequest(command.projectId(), command.mrIid());
+        var listed = listed(command);
+        if (listed.isEmpty()) {
+            return new Covered(ofMergeRequest, 0);
+        }
+        var wanted = listed.stream().map(OperationId::parse).flatMap(Optional::stream).collect(Collectors.toSet());
+        var belonging = ofMergeRequest.stream().filter(op -> wanted.contains(op.id())).toList();
+        return new Covered(belonging, listed.size() - belonging.size());
     }
 }

@@ -8,6 +8,9 @@ import java.util.List;
 /**
  * Names and texts of an operation's (or a batch's) merge request, derived from the operation (or the
  * batch's id) alone so that every re-run of a step finds the same branch (remote-state idempotency).
+ * Every value that comes from a person (subject, target, requester, reason) goes through
+ * {@link #printable(String)}: it stays on the line it was put on, so no user text can start a line of
+ * its own, in particular not a machine-readable {@value #OPERATION_TRAILER}line.
  */
 public final class MergeRequestTexts {
 
@@ -22,8 +25,30 @@ public final class MergeRequestTexts {
         return "changeflow/" + id.value();
     }
 
+    /** The title of an operation's own merge request. */
     public static String titleOf(Operation op) {
-        return "Grant " + op.target().value() + " to " + op.subject().value();
+        return "Grant " + printable(op.target().value()) + " to " + printable(op.subject().value());
+    }
+
+    /**
+     * {@code text} as printable text on one line: every control character (including CR, LF, TAB and
+     * U+0085), line or paragraph separator (U+2028, U+2029) and invisible format character (such as
+     * bidirectional overrides) becomes a space, runs of spaces become one, and the ends are trimmed.
+     */
+    public static String printable(String text) {
+        var out = new StringBuilder(text.length());
+        text.codePoints().forEach(c -> {
+            var type = Character.getType(c);
+            var blank = Character.isISOControl(c) || Character.isWhitespace(c) || Character.isSpaceChar(c)
+                    || type == Character.LINE_SEPARATOR || type == Character.PARAGRAPH_SEPARATOR || type == Character.FORMAT
+                    || type == Character.UNASSIGNED || type == Character.PRIVATE_USE || type == Character.SURROGATE;
+            if (!blank) {
+                out.appendCodePoint(c);
+            } else if (!out.isEmpty() && out.charAt(out.length() - 1) != ' ') {
+                out.append(' ');
+            }
+        });
+        return out.toString().strip();
     }
 
     public static String commitMessageOf(Operation op) {
@@ -32,11 +57,11 @@ public final class MergeRequestTexts {
 
     public static String descriptionOf(Operation op) {
         return "Change requested through Changeflow.\n\n"
-                + "- Subject: " + op.subject().value() + "\n"
-                + "- Target: " + op.target().value() + "\n"
-                + "- Requested by: " + op.requester() + "\n"
+                + "- Subject: " + printable(op.subject().value()) + "\n"
+                + "- Target: " + printable(op.target().value()) + "\n"
+                + "- Requested by: " + printable(op.requester()) + "\n"
                 + "- Until: " + op.expiresAt().map(Instant::toString).orElse("no expiry") + "\n"
-                + "- Reason: " + op.reason().replace("\n", " ") + "\n\n"
+                + "- Reason: " + printable(op.reason()) + "\n\n"
                 + OPERATION_TRAILER + op.id().value() + "\n";
     }
 
@@ -47,7 +72,7 @@ public final class MergeRequestTexts {
 
     /** The title of a batch's merge request. */
     public static String batchTitleOf(long batchId, List<Operation> members) {
-        var targets = members.stream().map(op -> op.target().value()).distinct().sorted().toList();
+        var targets = members.stream().map(op -> printable(op.target().value())).distinct().sorted().toList();
         return "Batch " + batchId + ": " + members.size() + (members.size() == 1 ? " change" : " changes") + " to "
                 + String.join(", ", targets);
     }
@@ -65,14 +90,14 @@ public final class MergeRequestTexts {
                 .append(batchId).append(".\n\n");
         for (var op : members) {
             if (op.kind().removes()) {
-                text.append("- remove ").append(op.subject().value()).append(" from ").append(op.target().value())
+                text.append("- remove ").append(printable(op.subject().value())).append(" from ").append(printable(op.target().value()))
                         .append(" (").append(op.kind() == io.changeflow.domain.state.ChangeKind.EXPIRY ? "expired " : "revoked; until ")
                         .append(op.expiresAt().map(Instant::toString).orElse("no expiry")).append(", by ")
-                        .append(op.requester()).append(")\n");
+                        .append(printable(op.requester())).append(")\n");
                 continue;
             }
-            text.append("- ").append(op.subject().value()).append(" -> ").append(op.target().value())
-                    .append(" (requested by ").append(op.requester()).append(", until ")
+            text.append("- ").append(printable(op.subject().value())).append(" -> ").append(printable(op.target().value()))
+                    .append(" (requested by ").append(printable(op.requester())).append(", until ")
                     .append(op.expiresAt().map(Instant::toString).orElse("no expiry")).append(")\n");
         }
         text.append('\n');

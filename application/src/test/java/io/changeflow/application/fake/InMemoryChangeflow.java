@@ -207,7 +207,7 @@ public final class InMemoryChangeflow {
         showRequest = new ShowChangeRequest(operations, permissions, new RequestWaits(queue, policy, io.changeflow.application.recovery.FindOverdueRequests.Deadlines.defaults()));
         myRequests = new ListMyRequests(operations);
         myBindings = new ListMyBindings(operations);
-        preview = new PreviewChange(targets, gitlab, clock);
+        preview = new PreviewChange(targets, gitlab, permissions, clock);
     }
 
     // ---- helpers for tests ---------------------------------------------------------------------------

@@ -87,7 +87,7 @@ class QueryTest {
         app.gitlab.mergeExternally(app.mr(first).project(), app.mr(first).iid());
         var formId = InMemoryChangeflow.newOperationId();
 
-        var preview = app.preview.preview(new PreviewChange.Command(FakeTargets.SINGLE.value(), Optional.empty(), "heidi",
+        var preview = app.preview.preview(new PreviewChange.Command(FakeTargets.SINGLE.value(), Optional.empty(), Identity.verified("heidi"),
                 Optional.of(formId), Optional.of("2026-12-04"))).orElseThrow();
 
         assertThat(preview.project()).isEqualTo(FakeTargets.PROJECT);
@@ -96,14 +96,33 @@ class QueryTest {
     }
 
     @Test
+    void thePreviewForAnotherSubjectShowsOnlyTheLineItWouldAddUnlessTheCallerIsAnOperator() {
+        var bobs = app.submittedAndRun("bob");
+        app.gitlab.mergeExternally(app.mr(bobs).project(), app.mr(bobs).iid());
+        var formId = InMemoryChangeflow.newOperationId();
+        var reads = app.gitlab.calls().getOrDefault("readFile", 0);
+
+        var byMallory = app.preview.preview(new PreviewChange.Command(FakeTargets.SINGLE.value(), Optional.of("bob"),
+                Identity.verified("mallory"), Optional.of(formId), Optional.empty())).orElseThrow();
+        var byOperator = app.preview.preview(new PreviewChange.Command(FakeTargets.SINGLE.value(), Optional.of("bob"),
+                Identity.verified("otto"), Optional.of(formId), Optional.empty())).orElseThrow();
+
+        assertThat(byMallory.removedLine()).isEmpty();
+        assertThat(byMallory.addedLine()).isEqualTo("bob until=never op=" + formId);
+        assertThat(byOperator.removedLine()).contains("bob until=never op=" + bobs.value());
+        assertThat(app.gitlab.calls().getOrDefault("readFile", 0)).as("only the operator's preview read the file")
+                .isEqualTo(reads + 1);
+    }
+
+    @Test
     void thePreviewIsEmptyOnAnyFailureAndNeverBlocks() {
         app.gitlab.failNext("readFile", ExternalCallException.status("gitlab", 503, "down"));
 
-        assertThat(app.preview.preview(new PreviewChange.Command(FakeTargets.SINGLE.value(), Optional.empty(), "ivan",
+        assertThat(app.preview.preview(new PreviewChange.Command(FakeTargets.SINGLE.value(), Optional.empty(), Identity.verified("ivan"),
                 Optional.empty(), Optional.empty()))).isEmpty();
-        assertThat(app.preview.preview(new PreviewChange.Command("no-such-target", Optional.empty(), "ivan",
+        assertThat(app.preview.preview(new PreviewChange.Command("no-such-target", Optional.empty(), Identity.verified("ivan"),
                 Optional.empty(), Optional.empty()))).isEmpty();
-        assertThat(app.preview.preview(new PreviewChange.Command(FakeTargets.SINGLE.value(), Optional.empty(), "ivan",
+        assertThat(app.preview.preview(new PreviewChange.Command(FakeTargets.SINGLE.value(), Optional.empty(), Identity.verified("ivan"),
                 Optional.empty(), Optional.empty()))).hasValueSatisfying(p -> assertThat(p.removedLine()).isEmpty());
     }
 }

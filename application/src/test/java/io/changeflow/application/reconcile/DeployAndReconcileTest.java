@@ -292,14 +292,14 @@ class DeployAndReconcileTest {
     }
 
     @Test
-    void aReportNamingOperationsAdvancesExactlyThose() {
+    void aReportNamingAnOperationOfAnotherMergeRequestAdvancesNothing() {
         var named = merged("heidi");
         var other = merged("ivan");
 
         var result = report("d-5", app.mr(other).iid(), List.of(named.value()));
 
-        assertThat(result.advanced()).isEqualTo(1);
-        assertThat(app.op(named).binding()).contains(BindingStatus.VALIDATED);
+        assertThat(result).isEqualTo(new HandleDeployCallback.Result(CallbackAnswer.PROCESSED, 0, 1));
+        assertThat(app.op(named).binding()).contains(BindingStatus.MERGED);
         assertThat(app.op(other).binding()).contains(BindingStatus.MERGED);
     }
 

@@ -23,8 +23,10 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  *   <li>{@value #EDGE}: the production profile, loopback a trusted proxy (the default), the dynamic
  *       configuration file polled every 50 ms, and <em>no</em> {@code ACCESS_MODE} in the Environment,
  *       so the file alone decides access (a blank or missing value there means the documented default,
- *       not the harness's fallback OPEN), and {@value #ACCEPTED_EMAIL_DOMAIN} the one accepted email domain
- *       (an address of any other domain is an unverified identity).</li>
+ *       not the harness's fallback OPEN), {@value #ACCEPTED_EMAIL_DOMAIN} the one accepted email domain
+ *       (an address of any other domain is an unverified identity), and a gateway that sends both identity
+ *       headers ({@code changeflow.identity.headers}), and {@code changeflow.sandbox.demo-login=true} set by
+ *       mistake (without the sandbox profile it must do nothing).</li>
  *   <li>{@value #SANDBOX}: the sandbox profile (demo sign-in, {@code /sandbox/**}, {@code /sim/**}) on the
  *       same database, with {@code changeflow.identity.trusted-proxies=10.0.0.0/8}: the tests reach it
  *       from loopback, an untrusted peer, so identity headers are ignored and only the demo cookie
@@ -69,6 +71,10 @@ public final class EdgeCluster implements BeforeAllCallback {
             var edge = CompletableFuture.runAsync(() -> cluster.start(EDGE, s -> s.set("ACCESS_MODE", null)
                     .set("changeflow.ratelimit.max-address-keys", addressKeys)
                     .set("changeflow.identity.email-domains", ACCEPTED_EMAIL_DOMAIN)
+                    // its gateway sends both identity headers (the default believes only X-Forwarded-User)
+                    .set("changeflow.identity.headers", "X-Forwarded-User, X-Forwarded-Email")
+                    // set by mistake on production: the sandbox profile alone enables the demo sign-in
+                    .set("changeflow.sandbox.demo-login", "true")
                     // DeadlinesReliabilityTest holds a table lock past it (the default is 10 s)
                     .set("changeflow.persistence.query-timeout", QUERY_TIMEOUT)));
             var sandbox = CompletableFuture.runAsync(() -> cluster.start(SANDBOX, s -> s

@@ -3,6 +3,7 @@ package io.changeflow.adapter.web.api;
 import io.changeflow.adapter.web.envelope.ApiException;
 import io.changeflow.adapter.web.envelope.ApiResponse;
 import io.changeflow.adapter.web.envelope.ErrorCode;
+import io.changeflow.adapter.web.envelope.LogValues;
 import io.changeflow.adapter.web.envelope.MalformedInput;
 import io.changeflow.adapter.web.envelope.RequestTraceFilter;
 import io.changeflow.adapter.web.guard.BodySizeLimitFilter;
@@ -95,7 +96,7 @@ public final class ApiExceptionHandler {
 
     @ExceptionHandler({NoResourceFoundException.class, NoHandlerFoundException.class})
     ResponseEntity<ApiResponse<Object>> notFound(Exception e, HttpServletRequest request) {
-        log.debug("not found {} {}", request.getMethod(), request.getRequestURI());
+        log.debug("not found {} {}", request.getMethod(), LogValues.escaped(request.getRequestURI()));
         return respond(ErrorCode.NOT_FOUND, ErrorCode.NOT_FOUND.defaultMessage(), null, request);
     }
 
@@ -128,7 +129,7 @@ public final class ApiExceptionHandler {
         if (isDatabaseDeadline(e)) {
             // A statement past its deadline (changeflow.persistence.query-timeout) or no connection in time: the
             // database is busy or a lock is held, nothing was written (the transaction rolled back); try again.
-            log.warn("database deadline {} {}: {}", request.getMethod(), request.getRequestURI(), e.toString());
+            log.warn("database deadline {} {}: {}", request.getMethod(), LogValues.escaped(request.getRequestURI()), e.toString());
             return respond(ResponseEntity.status(ErrorCode.UNAVAILABLE.status()).header(HttpHeaders.RETRY_AFTER, DATABASE_RETRY_AFTER),
                     ErrorCode.UNAVAILABLE, ErrorCode.UNAVAILABLE.defaultMessage(), null, request);
         }
@@ -165,7 +166,7 @@ public final class ApiExceptionHandler {
     private ResponseEntity<ApiResponse<Object>> clientOrServer(ErrorCode code, String message, Object data, String detail,
             Throwable cause, HttpServletRequest request) {
         if (code.status().is5xxServerError()) {
-            log.error("internal code={} detail={}", code, detail, cause);
+            log.error("internal code={} detail={}", code, LogValues.escaped(detail), cause);
             return respond(code, code.defaultMessage(), null, request);
         }
         return client(code, message, data, detail, request);
@@ -173,12 +174,14 @@ public final class ApiExceptionHandler {
 
     private ResponseEntity<ApiResponse<Object>> client(ErrorCode code, String message, Object data, String detail,
             HttpServletRequest request) {
-        log.warn("rejected code={} {} {} detail={}", code, request.getMethod(), request.getRequestURI(), detail);
+        log.warn("rejected code={} {} {} detail={}", code, request.getMethod(), LogValues.escaped(request.getRequestURI()),
+                LogValues.escaped(detail));
         return respond(code, message, data, request);
     }
 
     private ResponseEntity<ApiResponse<Object>> server(ErrorCode code, String detail, Throwable cause, HttpServletRequest request) {
-        log.error("internal code={} {} {} detail={}", code, request.getMethod(), request.getRequestURI(), detail, cause);
+        log.error("internal code={} {} {} detail={}", code, request.getMethod(), LogValues.escaped(request.getRequestURI()),
+                LogValues.escaped(detail), cause);
         return respond(code, code.defaultMessage(), null, request);
     }
 

@@ -56,8 +56,11 @@ public final class CallbacksController {
     /** What the deploy pipeline sends ({@code status} success or failed; {@code operationIds} optional). */
     record DeployCallbackJson(String projectId, long mrIid, String status, List<String> operationIds) {}
 
-    /** How many requests a deploy report moved to VALIDATED. */
-    record DeployAnswerJson(int advanced) {}
+    /**
+     * How many requests a deploy report moved to VALIDATED, and how many listed operation IDs were ignored
+     * (not operations of the reported merge request).
+     */
+    record DeployAnswerJson(int advanced, int ignored) {}
 
     private static final Logger log = LoggerFactory.getLogger(CallbacksController.class);
     private static final int MAX_TEXT = 256;
@@ -131,8 +134,13 @@ public final class CallbacksController {
         requireNoErrors(Source.DEPLOY, errors);
         var deliveryId = header(request, "webhook-id");
         var result = deploys.handle(new HandleDeployCallback.Command(deliveryId, projectId, iid, status, operationIds));
+        if (result.ignored() > 0) {
+            log.warn("deploy report {} listed {} operation ID(s) that are not operations of its merge request: ignored",
+                    clip(deliveryId), result.ignored());
+            meters.increment(MeterNames.DEPLOY_IDS_IGNORED, Map.of(), result.ignored());
+        }
         var answered = answered(result.answer());
-        return new ApiResponse<>(answered.code(), answered.message(), new DeployAnswerJson(result.advanced()),
+        return new ApiResponse<>(answered.code(), answered.message(), new DeployAnswerJson(result.advanced(), result.ignored()),
                 answered.traceId());
     }
 

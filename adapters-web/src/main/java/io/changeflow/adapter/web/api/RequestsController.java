@@ -115,7 +115,7 @@ public final class RequestsController {
             @RequestParam(required = false) String subjectId, @RequestParam(required = false) String operationId,
             @RequestParam(required = false) String expiresAt) {
         try {
-            var shown = preview.preview(new PreviewChange.Command(targetKey, Optional.ofNullable(subjectId), caller.account(),
+            var shown = preview.preview(new PreviewChange.Command(targetKey, Optional.ofNullable(subjectId), caller,
                     Optional.ofNullable(operationId), Optional.ofNullable(expiresAt)));
             if (shown.isPresent()) {
                 return ApiResponse.ok(PreviewJson.of(shown.get()));

@@ -2,6 +2,7 @@ package io.changeflow.adapter.web.guard;
 
 import io.changeflow.adapter.web.envelope.ErrorCode;
 import io.changeflow.adapter.web.envelope.JsonResponses;
+import io.changeflow.adapter.web.envelope.LogValues;
 import io.changeflow.adapter.web.envelope.RequestTraceFilter;
 import io.changeflow.adapter.web.identity.AuthorizationRules;
 import io.changeflow.adapter.web.identity.CallerIdentity;
@@ -136,13 +137,17 @@ public final class AuthorizationInterceptor implements HandlerInterceptor {
         }
     }
 
-    /** The identifiers in the path (e.g. the operationId), else the path: what the entry is about. */
+    /**
+     * The identifiers in the path (e.g. the operationId), else the path: what the entry is about. The path variables are
+     * decoded ({@code %0A} is a line feed), so their control characters are escaped before they reach the audit log.
+     */
     private static String subject(HttpServletRequest request) {
         var subject = request.getRequestURI();
         if (request.getAttribute(HandlerMapping.URI_TEMPLATE_VARIABLES_ATTRIBUTE) instanceof Map<?, ?> variables
                 && !variables.isEmpty()) {
             subject = String.join(",", variables.values().stream().map(String::valueOf).toList());
         }
+        subject = LogValues.escaped(subject);
         return subject.length() <= MAX_SUBJECT_LENGTH ? subject : subject.substring(0, MAX_SUBJECT_LENGTH);
     }
 }

@@ -87,7 +87,7 @@ public record OperatorParameters(Map<String, List<String>> values) {
     }
 
     private static String truncate(String value, int max) {
-        var clean = value.replaceAll("\\p{Cntrl}", " ");
+        var clean = value.replaceAll("[\\p{Cntrl}\\p{Cc}\\p{Zl}\\p{Zp}\\p{Cf}]", " ");
         return clean.length() <= max ? clean : clean.substring(0, max) + "...";
     }
 }

@@ -20,6 +20,8 @@ final class MeterHelp {
             Map.entry(MeterNames.AUTHORIZATION_DENIED, "Requests refused by authorization, by status (401, 403)"),
             Map.entry(MeterNames.CALLBACKS_REFUSED,
                     "Callbacks refused before processing, by source and reason (invalid_signature, not_configured)"),
+            Map.entry(MeterNames.DEPLOY_IDS_IGNORED,
+                    "Operation IDs deploy reports listed that are not operations of the reported merge request (ignored)"),
             Map.entry(MicrometerCallMetrics.NAME,
                     "Calls to GitLab and the approval system, each try, by system, operation and outcome"),
             Map.entry(MicrometerBusinessMetrics.SUBMITTED, "Change requests accepted, by target"),

@@ -16,6 +16,8 @@ public final class MeterNames {
     public static final String AUTHORIZATION_DENIED = "changeflow.authorization.denied";
     /** Callbacks refused before processing, by {@code source} (approval, deploy) and {@code reason}. */
     public static final String CALLBACKS_REFUSED = "changeflow.callbacks.refused";
+    /** Operation IDs a deploy report listed that are not operations of the merge request it reports: ignored. */
+    public static final String DEPLOY_IDS_IGNORED = "changeflow.callbacks.deploy.ignored.ids";
 
     private MeterNames() {
     }

@@ -39,8 +39,13 @@ public final class SafeMeters {
 
     /** Increments a counter; never throws. */
     public void increment(String name, Map<String, String> tags) {
+        increment(name, tags, 1);
+    }
+
+    /** Adds {@code amount} to a counter; never throws. */
+    public void increment(String name, Map<String, String> tags, double amount) {
         emit(name, tags, safe -> Counter.builder(name).description(MeterHelp.of(name)).tags(safe).register(registry)
-                .increment());
+                .increment(amount));
     }
 
     /** Records a duration on a timer; never throws. */
