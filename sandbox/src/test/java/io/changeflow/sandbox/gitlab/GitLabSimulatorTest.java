@@ -204,7 +204,9 @@ class GitLabSimulatorTest extends SeededGitLabTest {
     }
 
     @Test
-    void removesApprovalsOnPushOnlyWhenTheProjectSaysSo() {
+    void removesApprovalsOnPushByDefaultAsGitLabDoesAndKeepsThemWhereTheProjectSaysSo() {
+        assertThat(GitLabBehaviourProperties.defaults().resetApprovalsOnPush()).as("GitLab's default").isTrue();
+        gitlab.resetApprovalsOnPush(PROJECT, false);
         var kept = open("kept", "grants/db.txt", "alice\nbob\n");
         gitlab.approve(PROJECT, kept, null, null, bot1);
         commit("kept", action("create", "grants/cache.txt", "dave\n"));
