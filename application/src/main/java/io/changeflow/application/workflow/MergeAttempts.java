@@ -29,11 +29,13 @@ final class MergeAttempts {
     /** GitLab's detailed merge statuses while it is still computing mergeability. */
     private static final Set<String> COMPUTING = Set.of("checking", "unchecked", "preparing", "approvals_syncing");
 
-    /** Where a merge refusal leads: a rebase, or the approvals again. */
+    /** Where a merge refusal leads: a rebase, or the approvals again (after GitLab's refusal, or for a new head). */
     interface Then {
         StepOutcome rebase(MergeRequestRef mr, MergeProgress progress, Subject subject);
 
         StepOutcome reapprove(MergeRequestRef mr, MergeProgress progress, Subject subject);
+
+        StepOutcome approveAfresh(MergeRequestRef mr, MergeProgress progress, Subject subject);
     }
 
     private final MergeRequests mergeRequests;
@@ -83,8 +85,26 @@ final class MergeAttempts {
             case MergeEvidence.Verdict.PipelineFailed failed -> subject.pipelineFailed(mr);
             case MergeEvidence.Verdict.PipelineNotRun notRun ->
                     subject.mergeBlocked(mr, HeadPipeline.notRun(mr, notRun.pipeline(), pipelinePolicy));
-            case MergeEvidence.Verdict.Mergeable mergeable -> mergeNow(mr, progress, subject, mergeable.sha());
+            case MergeEvidence.Verdict.Mergeable mergeable -> approvedFor(progress, mergeable.sha())
+                    ? mergeNow(mr, progress, subject, mergeable.sha())
+                    : approveNewHead(mr, progress, subject, mergeable.sha());
         };
+    }
+
+    /**
+     * Whether the approvals were given for {@code head}. A push since (a rebase, a regeneration, a person's commit) may
+     * have removed them: GitLab resets approvals on push by default ({@code reset_approvals_on_push} DEFAULT true,
+     * db/structure.sql), and a project that requires none merges without any. Unknown (a step of an older release): yes.
+     */
+    private static boolean approvedFor(MergeProgress progress, String head) {
+        return progress.approvedHead().map(head::equals).orElse(true);
+    }
+
+    /** The head moved since the bots approved: their approvals are read and given again before merging. */
+    private StepOutcome approveNewHead(MergeRequestRef mr, MergeProgress progress, Subject subject, String head) {
+        LOG.log(Level.INFO, () -> "!" + mr.iid() + " was approved at " + progress.approvedHead().orElse("?") + ", its head is "
+                + head + " now; reading and giving the approvals again before merging");
+        return then.approveAfresh(mr, progress, subject);
     }
 
     /** The evidence holds: merge with the head sha pinned, and read the answer by its reason. */

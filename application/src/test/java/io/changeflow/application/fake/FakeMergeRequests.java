@@ -64,6 +64,7 @@ public final class FakeMergeRequests implements MergeRequests, TargetFiles {
         int looksUntilPipeline;
         int pipelineDelay;
         boolean needsRebase;
+        Set<String> approvedAtMerge;
         boolean rebaseConflict;
         List<PipelineStatus> pipelineAfterRebase;
         boolean rebaseInProgress;
@@ -159,6 +160,8 @@ public final class FakeMergeRequests implements MergeRequests, TargetFiles {
     private int closes;
     private int rebases;
     private boolean carryHeadPipeline;
+    private boolean storedHeadPipeline;
+    private boolean approvalsRequired = true;
     private final Map<String, Integer> calls = new TreeMap<>();
 
     /** @param approvalAccounts the approval bots, in the order the port names them; a merge needs each one's approval */
@@ -340,7 +343,7 @@ public final class FakeMergeRequests implements MergeRequests, TargetFiles {
             return stalePipelineOf(mr);
         }
         var head = mr.sha;
-        return latestPipeline(project, iid).filter(pipeline -> pipeline.ranFor(head));
+        return latestPipeline(project, iid).filter(pipeline -> storedHeadPipeline || pipeline.ranFor(head));
     }
 
     /** The head pipeline {@link #getWithHeadPipeline} carries: from the same read, so no call of its own. */
@@ -349,7 +352,7 @@ public final class FakeMergeRequests implements MergeRequests, TargetFiles {
             return stalePipelineOf(mr);
         }
         var head = mr.sha;
-        return latestOf(mr).filter(pipeline -> pipeline.ranFor(head));
+        return latestOf(mr).filter(pipeline -> storedHeadPipeline || pipeline.ranFor(head));
     }
 
     private static Optional<Pipeline> stalePipelineOf(Mr mr) {
@@ -446,9 +449,10 @@ public final class FakeMergeRequests implements MergeRequests, TargetFiles {
         if (pipelinesMustSucceed && (mr.pipeline == null || !mr.pipeline.passedFor(mr.sha))) {
             return MergeResult.CANNOT_BE_MERGED_YET;
         }
-        if (!mr.approvedBy.containsAll(approvalAccounts)) {
+        if (approvalsRequired && !mr.approvedBy.containsAll(approvalAccounts)) {
             return MergeResult.CANNOT_BE_MERGED_YET;
         }
+        mr.approvedAtMerge = Set.copyOf(mr.approvedBy);
         mergeNow(mr);
         if (lostMergeAnswers > 0) {
             lostMergeAnswers--;
@@ -608,6 +612,31 @@ public final class FakeMergeRequests implements MergeRequests, TargetFiles {
     public synchronized FakeMergeRequests carryHeadPipeline() {
         carryHeadPipeline = true;
         return this;
+    }
+
+    /**
+     * The head pipeline is GitLab's stored association, as its API answers it: after a push it stays the previous head's
+     * (with that head's sha) until the new head's pipeline exists, and for good when the push creates none
+     * ({@code app/models/merge_request.rb}, {@code update_head_pipeline}); off by default: only the head's own.
+     */
+    public synchronized FakeMergeRequests reportStoredHeadPipeline() {
+        storedHeadPipeline = true;
+        return this;
+    }
+
+    /**
+     * GitLab merges without any approval (GitLab Free, or no approval rule: approvals are optional); by default the
+     * fake refuses to merge until every approval bot approved.
+     */
+    public synchronized FakeMergeRequests approvalsNotRequired() {
+        approvalsRequired = false;
+        return this;
+    }
+
+    /** The accounts whose approvals the merge request had when it was merged; empty before. */
+    public synchronized Set<String> approvedAtMerge(String project, long iid) {
+        var approved = existing(project, iid).approvedAtMerge;
+        return approved == null ? Set.of() : approved;
     }
 
     /**
