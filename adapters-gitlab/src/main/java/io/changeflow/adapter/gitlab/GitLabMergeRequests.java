@@ -302,6 +302,8 @@ final class GitLabMergeRequests implements MergeRequests {
             }
             return switch (e.status()) {
                 case 409 -> MergeResult.SHA_MISMATCH_OR_LOCKED;
+                // lib/api/merge_requests.rb: unauthorized! unless merge_request.can_be_merged_by?(current_user)
+                case 401 -> MergeResult.NOT_ALLOWED;
                 // 17/18.x and 19.x give these statuses different meanings: the reason is read from the merge request.
                 case 405, 406, 422 -> refusalReason(project, iid, e.status());
                 default -> throw e;

@@ -87,6 +87,18 @@ class GitLabMergeAnswersTest extends AgainstSimulator {
 
     @ParameterizedTest
     @EnumSource(Profile.class)
+    void aBotNotAllowedToMergeIntoTheProtectedTargetIsReadAsNotAllowed(Profile profile) {
+        server.gitlab().setBehaviour(profile, false, Duration.ZERO);
+        server.gitlab().protectBranch(project, "main", true);
+        server.gitlab().allowedToMerge(project, "main", java.util.Set.of("maintainer"));
+        var iid = open("not-allowed", "alice\nbob\n");
+
+        assertThat(mergeAtHead(iid)).as("401, not a reason to wait").isEqualTo(MergeResult.NOT_ALLOWED);
+        assertThat(gitlab.get(project, iid).state()).isEqualTo(MergeRequestState.OPENED);
+    }
+
+    @ParameterizedTest
+    @EnumSource(Profile.class)
     void checkingIsReadAsNotYetAndAStaleShaAsMoved(Profile profile) {
         server.gitlab().setBehaviour(profile, false, Duration.ZERO);
         server.gitlab().setTimings(Duration.ofSeconds(30), Duration.ZERO, Duration.ofMillis(100));

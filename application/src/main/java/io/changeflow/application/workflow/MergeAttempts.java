@@ -133,6 +133,7 @@ final class MergeAttempts {
             case CANNOT_BE_MERGED_YET -> refused(progress, "GitLab could not merge it yet");
             case PIPELINE_NOT_PASSED, PIPELINE_RUNNING -> refused(progress, "GitLab says the pipeline must pass first");
             case BLOCKED -> refused(progress, "GitLab refused to merge it");
+            case NOT_ALLOWED -> subject.mergeBlocked(mr, notAllowed(mr));
         };
     }
 
@@ -143,9 +144,22 @@ final class MergeAttempts {
             case NOT_MERGEABLE -> then.rebase(mr, progress, subject);
             case NOT_APPROVED -> then.reapprove(mr, progress, subject);
             case BLOCKED -> subject.mergeBlocked(mr, MergeEvidence.blocked(mr, detailedMergeStatus));
+            case NOT_ALLOWED -> subject.mergeBlocked(mr, notAllowed(mr));
             case CANNOT_BE_MERGED_YET, SHA_MISMATCH_OR_LOCKED, PIPELINE_NOT_PASSED, PIPELINE_RUNNING, MERGED ->
                     awaitMergeability(mr, progress, subject);
         };
+    }
+
+    /** For a person: GitLab answered 401 to the merge, the bot lacks the right to merge into the target branch. */
+    private String notAllowed(MergeRequestRef mr) {
+        String target;
+        try {
+            target = mergeRequests.defaultBranch(mr.project());
+        } catch (RuntimeException e) {
+            target = "the target branch";
+        }
+        return "GitLab refused to merge merge request !" + mr.iid() + " (401): the bot may not merge into " + target
+                + ": give it Maintainer or allow it on the protected branch (Allowed to merge), then re-trigger the request.";
     }
 
     /** GitLab is still working out whether the merge request can be merged (or is merging it: locked). */

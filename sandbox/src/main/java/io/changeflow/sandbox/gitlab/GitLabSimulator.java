@@ -340,6 +340,22 @@ public class GitLabSimulator {
         }
     }
 
+    /**
+     * Who may merge into the protected {@code branch} (GitLab's "Allowed to merge"): {@code accounts} only, or, with
+     * none given, every account (the default). Merging as any other account answers 401, as GitLab's merge endpoint
+     * does before any other check but the 19.x {@code sha} ({@code lib/api/merge_requests.rb}, 17.x to 19.1:
+     * {@code unauthorized! unless merge_request.can_be_merged_by?(current_user)}, "because user dont have permissions
+     * to push into target branch").
+     */
+    public synchronized void allowedToMerge(String projectPath, String branch, Set<String> accounts) {
+        var project = project(projectPath);
+        if (accounts == null || accounts.isEmpty()) {
+            project.allowedToMerge.remove(branch);
+        } else {
+            project.allowedToMerge.put(branch, Set.copyOf(accounts));
+        }
+    }
+
     /** Whether {@code branch} is protected in the project. */
     public synchronized boolean isProtected(String projectPath, String branch) {
         return project(projectPath).protectedBranches.contains(branch);
@@ -855,6 +871,10 @@ public class GitLabSimulator {
         var profile = properties.gitlabProfile();
         if (profile == GitLabSimulatorProperties.Profile.GITLAB_19 && (sha == null || sha.isBlank())) {
             throw GitLabError.of(400, "sha is missing");
+        }
+        var mergers = project.allowedToMerge.get(mr.targetBranch);
+        if (mergers != null && project.protectedBranches.contains(mr.targetBranch) && !mergers.contains(caller.username())) {
+            throw GitLabError.unauthorized(); // can_be_merged_by? is false: no right to merge into the target
         }
         if (!mr.state.equals("opened")) {
             throw GitLabError.methodNotAllowed();
@@ -1446,6 +1466,8 @@ public class GitLabSimulator {
         boolean enforceCheckItems;
         boolean onlyAllowMergeIfPipelineSucceeds;
         boolean resetApprovalsOnPush;
+        /** Protected branches with a restricted "Allowed to merge" (see {@link GitLabSimulator#allowedToMerge}). */
+        final Map<String, Set<String>> allowedToMerge = new HashMap<>();
         /** Whether pushes create pipelines (see {@link GitLabSimulator#createPipelines}). */
         boolean createsPipelines = true;
         GitLabProjectDefaults.MergeMethod mergeMethod = GitLabProjectDefaults.MergeMethod.MERGE;

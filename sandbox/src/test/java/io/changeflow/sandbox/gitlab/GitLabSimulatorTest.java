@@ -611,6 +611,23 @@ class GitLabSimulatorTest extends SeededGitLabTest {
         return (Long) json.get("iid");
     }
 
+    @Test
+    void mergingIntoAProtectedBranchAsAnAccountNotAllowedToMergeAnswers401BeforeAnyOtherCheckOnBothProfiles() {
+        for (var profile : GitLabSimulatorProperties.Profile.values()) {
+            gitlab.setBehaviour(profile, false, Duration.ZERO);
+            var iid = open("rights-" + profile.settingName(), "grants/" + profile.settingName() + ".txt", "alice\n");
+            gitlab.protectBranch(PROJECT, "main", true);
+            gitlab.allowedToMerge(PROJECT, "main", java.util.Set.of("maintainer"));
+            var sha = gitlab.mergeRequestSha(PROJECT, iid);
+
+            assertThat(merge(iid, sha)).as("%s, still checking", profile).isEqualTo(401);
+            clock.advance(CHECKING);
+            assertThat(merge(iid, sha)).as("%s", profile).isEqualTo(401);
+            gitlab.allowedToMerge(PROJECT, "main", java.util.Set.of());
+            assertThat(merge(iid, sha)).as("%s, every account allowed again", profile).isEqualTo(200);
+        }
+    }
+
     @SafeVarargs
     private void commit(String branch, Map<String, Object>... actions) {
         gitlab.commit(PROJECT, branch, "Change", null, false, List.of(actions), author);
