@@ -134,7 +134,25 @@ final class MergeAttempts {
             case PIPELINE_NOT_PASSED, PIPELINE_RUNNING -> refused(progress, "GitLab says the pipeline must pass first");
             case BLOCKED -> refused(progress, "GitLab refused to merge it");
             case NOT_ALLOWED -> subject.mergeBlocked(mr, notAllowed(mr));
+            case REFUSED_AFTER_CHECKS -> refusedAfterChecks(mr, progress, subject);
         };
+    }
+
+    /**
+     * GitLab's merge failed after every check passed (its {@code merge_error}: a push rule, a server hook): no conflict,
+     * so no rebase. Retried like an unexplained refusal; when the retries are used up a person reads GitLab's reason.
+     */
+    private StepOutcome refusedAfterChecks(MergeRequestRef mr, MergeProgress progress, Subject subject) {
+        var attempts = progress.mergeAttempts() + 1;
+        if (attempts > policy.mergeRetries()) {
+            var why = mergeRequests.get(mr.project(), mr.iid()).mergeError().orElse("GitLab gave no reason");
+            return subject.mergeBlocked(mr, "GitLab refused to merge merge request !" + mr.iid() + " " + attempts
+                    + " times after every check passed: \"" + why + "\" (a push rule or a server hook; not a conflict, "
+                    + "so nothing was rebased). Once someone removed the cause on GitLab, re-trigger the request.");
+        }
+        var delay = policy.mergeRetryBackoff().delayBefore(attempts, jitter.getAsDouble());
+        LOG.log(Level.INFO, () -> "merge of !" + mr.iid() + " failed after every check passed; retry " + attempts + " in " + delay);
+        return StepOutcome.again(progress.nextAttempt().at(Phase.MERGE).withMergeAttempts(attempts).withoutRefusal().step(), delay);
     }
 
     /** GitLab's settled status names a reason it would refuse the merge: each reason has its own way on. */
@@ -145,6 +163,7 @@ final class MergeAttempts {
             case NOT_APPROVED -> then.reapprove(mr, progress, subject);
             case BLOCKED -> subject.mergeBlocked(mr, MergeEvidence.blocked(mr, detailedMergeStatus));
             case NOT_ALLOWED -> subject.mergeBlocked(mr, notAllowed(mr));
+            case REFUSED_AFTER_CHECKS -> refusedAfterChecks(mr, progress, subject);
             case CANNOT_BE_MERGED_YET, SHA_MISMATCH_OR_LOCKED, PIPELINE_NOT_PASSED, PIPELINE_RUNNING, MERGED ->
                     awaitMergeability(mr, progress, subject);
         };

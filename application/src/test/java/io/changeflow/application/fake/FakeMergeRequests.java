@@ -161,6 +161,7 @@ public final class FakeMergeRequests implements MergeRequests, TargetFiles {
     private int rebases;
     private boolean carryHeadPipeline;
     private boolean storedHeadPipeline;
+    private String refusalMergeError = "";
     private boolean approvalsRequired = true;
     private final Map<String, Integer> calls = new TreeMap<>();
 
@@ -430,7 +431,11 @@ public final class FakeMergeRequests implements MergeRequests, TargetFiles {
         mergeCalls++;
         var mr = existing(project, iid);
         if (!scriptedMerges.isEmpty() && scriptedMerges.peek() != MergeResult.MERGED) {
-            return scriptedMerges.poll();
+            var scripted = scriptedMerges.poll();
+            if (scripted == MergeResult.REFUSED_AFTER_CHECKS) {
+                mr.mergeError = Optional.of(refusalMergeError);
+            }
+            return scripted;
         }
         scriptedMerges.poll();
         if (mr.state == MergeRequestState.OPENED && mr.checkingReadsLeft > 0) {
@@ -630,6 +635,18 @@ public final class FakeMergeRequests implements MergeRequests, TargetFiles {
      */
     public synchronized FakeMergeRequests approvalsNotRequired() {
         approvalsRequired = false;
+        return this;
+    }
+
+    /**
+     * The next {@code times} merges fail after every check passed, as a push rule or a server hook makes GitLab's merge
+     * fail: {@link MergeResult#REFUSED_AFTER_CHECKS}, the merge request's {@code merge_error} reading {@code mergeError}.
+     */
+    public synchronized FakeMergeRequests refuseMergesAfterChecks(int times, String mergeError) {
+        refusalMergeError = mergeError;
+        for (var i = 0; i < times; i++) {
+            scriptedMerges.add(MergeResult.REFUSED_AFTER_CHECKS);
+        }
         return this;
     }
 

@@ -356,6 +356,17 @@ public class GitLabSimulator {
         }
     }
 
+    /**
+     * The project's next {@code times} merges that pass every check fail with {@code mergeError} as their
+     * {@code merge_error} (a push rule or a server hook refusing the merge commit): 422 "Branch cannot be merged", the
+     * merge request stays open and mergeable, {@code has_conflicts} false.
+     */
+    public synchronized void refuseMerges(String projectPath, int times, String mergeError) {
+        var project = project(projectPath);
+        project.mergeRefusals = Math.max(0, times);
+        project.mergeRefusalMessage = mergeError;
+    }
+
     /** Whether {@code branch} is protected in the project. */
     public synchronized boolean isProtected(String projectPath, String branch) {
         return project(projectPath).protectedBranches.contains(branch);
@@ -894,6 +905,13 @@ public class GitLabSimulator {
         var head = src == null ? null : src.head;
         if (sha != null && !sha.isBlank() && !sha.equals(head)) {
             throw GitLabError.of(409, "SHA does not match HEAD of source branch: " + sha(project, mr));
+        }
+        if (project.mergeRefusals > 0) {
+            // Every check passed and the merge itself failed (a push rule, a server hook): MergeService records
+            // merge_error and the API answers 422 (lib/api/merge_requests.rb, execute_immediate_merge!, 17.x to 19.1).
+            project.mergeRefusals--;
+            mr.mergeError = project.mergeRefusalMessage;
+            throw GitLabError.of(422, "Branch cannot be merged");
         }
         recordMerge(project, mr, head, now);
         if (project.mergeMethod == GitLabProjectDefaults.MergeMethod.FF) {
@@ -1468,6 +1486,9 @@ public class GitLabSimulator {
         boolean resetApprovalsOnPush;
         /** Protected branches with a restricted "Allowed to merge" (see {@link GitLabSimulator#allowedToMerge}). */
         final Map<String, Set<String>> allowedToMerge = new HashMap<>();
+        /** How many merges passing every check still fail, and with which merge_error (see {@link GitLabSimulator#refuseMerges}). */
+        int mergeRefusals;
+        String mergeRefusalMessage;
         /** Whether pushes create pipelines (see {@link GitLabSimulator#createPipelines}). */
         boolean createsPipelines = true;
         GitLabProjectDefaults.MergeMethod mergeMethod = GitLabProjectDefaults.MergeMethod.MERGE;

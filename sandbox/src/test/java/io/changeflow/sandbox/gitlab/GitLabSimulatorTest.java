@@ -628,6 +628,20 @@ class GitLabSimulatorTest extends SeededGitLabTest {
         }
     }
 
+    @Test
+    void aMergeAPushRuleRefusesAfterEveryCheckPassedAnswers422WithMergeErrorAndNoConflict() {
+        var iid = open("hooked", "grants/hooked.txt", "alice\n");
+        clock.advance(CHECKING);
+        gitlab.refuseMerges(PROJECT, 1, "GitLab: pre-receive hook declined");
+        var sha = gitlab.mergeRequestSha(PROJECT, iid);
+
+        assertThat(merge(iid, sha)).isEqualTo(422);
+        var json = gitlab.getMergeRequest(PROJECT, iid, false, false);
+        assertThat(json).containsEntry("merge_error", "GitLab: pre-receive hook declined").containsEntry("has_conflicts", false)
+                .containsEntry("detailed_merge_status", "mergeable").containsEntry("state", "opened");
+        assertThat(merge(iid, sha)).isEqualTo(200);
+    }
+
     @SafeVarargs
     private void commit(String branch, Map<String, Object>... actions) {
         gitlab.commit(PROJECT, branch, "Change", null, false, List.of(actions), author);
