@@ -4,6 +4,7 @@ import io.changeflow.application.port.out.MergeRequests.Pipeline;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Function;
+import org.gitlab4j.api.GitLabApiException;
 import org.gitlab4j.api.models.MergeRequest;
 
 /**
@@ -21,6 +22,24 @@ import org.gitlab4j.api.models.MergeRequest;
 final class GitLabHeadPipeline {
 
     private GitLabHeadPipeline() {
+    }
+
+    /**
+     * {@code GET .../repository/commits/:sha} as the author bot, a read: the commit's {@code parent_ids}; empty when
+     * GitLab does not know the commit (404 for the commit; a missing project stays an error).
+     */
+    static Function<String, List<String>> commitParents(GitLabCalls calls, GitLabBots bots, String project) {
+        return sha -> calls.read("commitParents", () -> {
+            try {
+                var parents = bots.author().getCommitsApi().getCommit(project, sha).getParentIds();
+                return parents == null ? List.<String>of() : List.copyOf(parents);
+            } catch (GitLabApiException e) {
+                if (e.getHttpStatus() == 404 && (e.getMessage() == null || !e.getMessage().contains("Project Not Found"))) {
+                    return List.<String>of();
+                }
+                throw e;
+            }
+        });
     }
 
     /**

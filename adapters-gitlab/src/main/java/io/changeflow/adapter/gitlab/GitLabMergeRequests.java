@@ -225,22 +225,7 @@ final class GitLabMergeRequests implements MergeRequests {
     @Override
     public Optional<Pipeline> headPipeline(String project, long iid) {
         MergeRequest mr = calls.read("headPipeline", () -> author().getMergeRequestApi().getMergeRequest(project, iid));
-        return GitLabHeadPipeline.of(mr, sha -> commitParents(project, sha));
-    }
-
-    /** {@code GET .../repository/commits/:sha}: its {@code parent_ids}; empty when GitLab does not know the commit. */
-    private List<String> commitParents(String project, String sha) {
-        return calls.read("commitParents", () -> {
-            try {
-                var parents = author().getCommitsApi().getCommit(project, sha).getParentIds();
-                return parents == null ? List.<String>of() : List.copyOf(parents);
-            } catch (GitLabApiException e) {
-                if (isFileOrRefNotFound(e)) {
-                    return List.<String>of();
-                }
-                throw e;
-            }
-        });
+        return GitLabHeadPipeline.of(mr, GitLabHeadPipeline.commitParents(calls, bots, project));
     }
 
     /** {@link #toRemote} with the answer's {@code head_pipeline}: a look at it then needs no second read of the merge request. */
@@ -248,7 +233,7 @@ final class GitLabMergeRequests implements MergeRequests {
         var remote = toRemote(project, mr);
         return new RemoteMergeRequest(remote.project(), remote.iid(), remote.state(), remote.detailedMergeStatus(),
                 remote.sha(), remote.sourceBranch(), remote.webUrl(), remote.rebaseInProgress(), remote.mergeError(),
-                true, GitLabHeadPipeline.of(mr, sha -> commitParents(project, sha)));
+                true, GitLabHeadPipeline.of(mr, GitLabHeadPipeline.commitParents(calls, bots, project)));
     }
 
     @Override
