@@ -38,12 +38,18 @@ final class GitLabMergeAnswers {
         if (!state.equals("opened") && !state.equals("reopened")) {
             return MergeResult.BLOCKED;
         }
-        if (Boolean.TRUE.equals(mr.getHasConflicts()) || (mr.getMergeError() != null && !mr.getMergeError().isBlank())) {
+        if (Boolean.TRUE.equals(mr.getHasConflicts())) {
             return MergeResult.NOT_MERGEABLE;
         }
         var expected = MergeResult.expectedFor(mr.getDetailedMergeStatus());
         if (expected.isPresent()) {
             return expected.get();
+        }
+        // Every check passed and the merge itself failed: MergeService set merge_error (a server hook, a push rule) and
+        // the API answered 422 "Branch cannot be merged" (lib/api/merge_requests.rb, execute_immediate_merge!, 17.x to
+        // 19.1). has_conflicts is true only for cannot_be_merged: this is no conflict, and a rebase would not help.
+        if (mr.getMergeError() != null && !mr.getMergeError().isBlank()) {
+            return MergeResult.REFUSED_AFTER_CHECKS;
         }
         // GitLab says mergeable (or nothing) and still refused. A fast-forward project refuses a merge request
         // whose target moved on with 422 "Branch cannot be merged" on 17/18 (need_rebase once it has checked).

@@ -29,7 +29,8 @@ import org.gitlab4j.models.Constants;
  * <p>A refused merge is read by its reason, not its HTTP status, which differs between GitLab versions
  * ({@link GitLabMergeAnswers}); a stale sha answers 409 everywhere. {@link #get} reports the merge request's
  * status and the caller polls, nothing here waits for GitLab's state to change. Pipelines are the merge
- * request's {@code head_pipeline} (merged-results pipelines included), every status mapped explicitly.
+ * request's {@code head_pipeline}, attributed to the commit it ran for ({@link GitLabHeadPipeline}), every status
+ * mapped explicitly.
  *
  * <p>Reads (merge request, pipelines, approvals, files, project) go through {@link GitLabCalls#read}: one that
  * fails transiently is tried again a few times after a short pause. Writes are made once; the workflow reads
@@ -195,17 +196,20 @@ final class GitLabMergeRequests implements MergeRequests {
     }
 
     private RemoteMergeRequest read(String project, long iid, boolean withHeadPipeline) {
-        return calls.read("get", () -> {
+        Optional<MergeRequest> found = calls.read("get", () -> {
             try {
-                var mr = author().getMergeRequestApi().getMergeRequest(project, iid, null, null, true);
-                return withHeadPipeline ? withHeadPipeline(project, mr) : toRemote(project, mr);
+                return Optional.of(author().getMergeRequestApi().getMergeRequest(project, iid, null, null, true));
             } catch (GitLabApiException e) {
                 if (e.getHttpStatus() == 404 && !isProjectNotFound(e)) {
-                    return absent(project, iid);
+                    return Optional.empty();
                 }
                 throw e;
             }
         });
+        if (found.isEmpty()) {
+            return absent(project, iid);
+        }
+        return withHeadPipeline ? withHeadPipeline(project, found.get()) : toRemote(project, found.get());
     }
 
     @Override
@@ -217,31 +221,19 @@ final class GitLabMergeRequests implements MergeRequests {
                 .map(GitLabMergeRequests::toPipeline);
     }
 
-    /**
-     * The merge request's {@code head_pipeline}, attributed to the head {@code sha} of the same answer: GitLab ties it
-     * to that head (a merged-results pipeline's own {@code sha} is the merge commit's, its {@code source_sha} the head).
-     */
+    /** The merge request's {@code head_pipeline}, attributed to the commit it ran for ({@link GitLabHeadPipeline}). */
     @Override
     public Optional<Pipeline> headPipeline(String project, long iid) {
         MergeRequest mr = calls.read("headPipeline", () -> author().getMergeRequestApi().getMergeRequest(project, iid));
-        return headPipelineOf(mr);
+        return GitLabHeadPipeline.of(mr, GitLabHeadPipeline.commitParents(calls, bots, project));
     }
 
-    private static Optional<Pipeline> headPipelineOf(MergeRequest mr) {
-        var head = mr.getHeadPipeline();
-        if (head == null || mr.getSha() == null) {
-            return Optional.empty();
-        }
-        return Optional.of(new Pipeline(head.getId() == null ? 0L : head.getId(), mr.getSha(),
-                GitLabMergeAnswers.pipelineStatus(head)));
-    }
-
-    /** {@link #toRemote} with the answer's {@code head_pipeline}: a look at it then needs no second read. */
-    private static RemoteMergeRequest withHeadPipeline(String project, MergeRequest mr) {
+    /** {@link #toRemote} with the answer's {@code head_pipeline}: a look at it then needs no second read of the merge request. */
+    private RemoteMergeRequest withHeadPipeline(String project, MergeRequest mr) {
         var remote = toRemote(project, mr);
         return new RemoteMergeRequest(remote.project(), remote.iid(), remote.state(), remote.detailedMergeStatus(),
                 remote.sha(), remote.sourceBranch(), remote.webUrl(), remote.rebaseInProgress(), remote.mergeError(),
-                true, headPipelineOf(mr));
+                true, GitLabHeadPipeline.of(mr, GitLabHeadPipeline.commitParents(calls, bots, project)));
     }
 
     @Override
@@ -295,6 +287,8 @@ final class GitLabMergeRequests implements MergeRequests {
             }
             return switch (e.status()) {
                 case 409 -> MergeResult.SHA_MISMATCH_OR_LOCKED;
+                // lib/api/merge_requests.rb: unauthorized! unless merge_request.can_be_merged_by?(current_user)
+                case 401 -> MergeResult.NOT_ALLOWED;
                 // 17/18.x and 19.x give these statuses different meanings: the reason is read from the merge request.
                 case 405, 406, 422 -> refusalReason(project, iid, e.status());
                 default -> throw e;

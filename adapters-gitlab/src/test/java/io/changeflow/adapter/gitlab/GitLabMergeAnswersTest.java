@@ -87,6 +87,30 @@ class GitLabMergeAnswersTest extends AgainstSimulator {
 
     @ParameterizedTest
     @EnumSource(Profile.class)
+    void aBotNotAllowedToMergeIntoTheProtectedTargetIsReadAsNotAllowed(Profile profile) {
+        server.gitlab().setBehaviour(profile, false, Duration.ZERO);
+        server.gitlab().protectBranch(project, "main", true);
+        server.gitlab().allowedToMerge(project, "main", java.util.Set.of("maintainer"));
+        var iid = open("not-allowed", "alice\nbob\n");
+
+        assertThat(mergeAtHead(iid)).as("401, not a reason to wait").isEqualTo(MergeResult.NOT_ALLOWED);
+        assertThat(gitlab.get(project, iid).state()).isEqualTo(MergeRequestState.OPENED);
+    }
+
+    @ParameterizedTest
+    @EnumSource(Profile.class)
+    void aMergeErrorAfterEveryCheckPassedIsReadAsRefusedNotAsAConflict(Profile profile) {
+        server.gitlab().setBehaviour(profile, false, Duration.ZERO);
+        var iid = open("push-rule", "alice\nbob\n");
+        server.gitlab().refuseMerges(project, 1, "Commit message does not follow the pattern");
+
+        assertThat(mergeAtHead(iid)).isEqualTo(MergeResult.REFUSED_AFTER_CHECKS);
+        assertThat(gitlab.get(project, iid).mergeError()).contains("Commit message does not follow the pattern");
+        assertThat(mergeAtHead(iid)).isEqualTo(MergeResult.MERGED);
+    }
+
+    @ParameterizedTest
+    @EnumSource(Profile.class)
     void checkingIsReadAsNotYetAndAStaleShaAsMoved(Profile profile) {
         server.gitlab().setBehaviour(profile, false, Duration.ZERO);
         server.gitlab().setTimings(Duration.ofSeconds(30), Duration.ZERO, Duration.ofMillis(100));

@@ -234,6 +234,12 @@ public final class HandleMergeRequest extends RequestStepBody {
         }
 
         @Override
+        public StepOutcome noPipelineRan(MergeRequestRef mr, String head, String detail) {
+            LOG.log(Level.WARNING, () -> current.id() + " no pipeline ran for head " + head + " by the pending deadline; a person looks");
+            return end(WorkflowEvent.HANDLE_PIPELINE_UNFINISHED, detail);
+        }
+
+        @Override
         public StepOutcome stuck(MergeRequestRef mr, String detail) {
             return end(WorkflowEvent.HANDLE_ERROR, detail + "; an operator can re-trigger it.");
         }

@@ -96,6 +96,15 @@ public final class ApproveAndMerge {
         StepOutcome pipelineGaveUp(MergeRequestRef mr);
 
         /**
+         * No pipeline ran for the head {@code head} up to the pending deadline (GitLab created none for the push, e.g.
+         * {@code rules:changes} or {@code [skip ci]}, or a pipeline of an earlier head was all it reported): nothing is
+         * merged and a person acts; {@code detail} says what ({@link HeadPipeline#noPipeline}).
+         */
+        default StepOutcome noPipelineRan(MergeRequestRef mr, String head, String detail) {
+            return mergeBlocked(mr, detail);
+        }
+
+        /**
          * Merging could not complete (merge retries used up, too many rebases, a rebase that did not finish,
          * GitLab checking mergeability for longer than its budget): nothing is known to be wrong with the change.
          */

@@ -107,12 +107,14 @@ final class BotApprovals {
                 return subject.approvalFailed(mr, bot, failures);
             }
         }
+        // The head these approvals are for, read before GitLab's judgement: a push after it is seen before merging.
+        head = head != null ? head : headSha(mr);
         var judged = approvedByGitLab(mr, bots, current, retries, subject);
         if (judged.isPresent()) {
             return judged.get();
         }
         subject.approved(mr);
-        return then.merge(mr, current.approvalsSettled().freshMerge(), subject);
+        return then.merge(mr, current.approvalsSettled().approvedAt(head).freshMerge(), subject);
     }
 
     /**

@@ -137,6 +137,20 @@ public final class HeadPipeline {
                 + " " + what + ": it did not run to a result, and nothing is merged on it. " + advice;
     }
 
+    /**
+     * For a person: no pipeline ran for {@code mr}'s head {@code head} within the pending deadline ({@code deadline}),
+     * and what GitLab reported instead ({@code reported}: the stored head pipeline, an earlier head's, if any).
+     */
+    public static String noPipeline(MergeRequestRef mr, String head, Optional<Pipeline> reported, String deadline) {
+        var instead = reported.map(pipeline -> " GitLab reports pipeline " + pipeline.id() + " of the earlier commit "
+                + shortSha(pipeline.sha()) + ", which proves nothing about this one.").orElse("");
+        return "No pipeline ran for this commit: merge request !" + mr.iid() + "'s head " + shortSha(head)
+                + " got no pipeline of its own by the pending deadline (" + deadline + " after the wait for it timed out), and "
+                + "nothing is merged without one." + instead
+                + " GitLab creates none for a push its CI rules skip (rules:changes, [skip ci]): run a pipeline for the "
+                + "merge request on GitLab, then re-trigger the request, or close it.";
+    }
+
     private static String shortSha(String sha) {
         return sha.length() > 8 ? sha.substring(0, 8) : sha;
     }

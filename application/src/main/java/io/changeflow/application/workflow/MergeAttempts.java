@@ -29,11 +29,13 @@ final class MergeAttempts {
     /** GitLab's detailed merge statuses while it is still computing mergeability. */
     private static final Set<String> COMPUTING = Set.of("checking", "unchecked", "preparing", "approvals_syncing");
 
-    /** Where a merge refusal leads: a rebase, or the approvals again. */
+    /** Where a merge refusal leads: a rebase, or the approvals again (after GitLab's refusal, or for a new head). */
     interface Then {
         StepOutcome rebase(MergeRequestRef mr, MergeProgress progress, Subject subject);
 
         StepOutcome reapprove(MergeRequestRef mr, MergeProgress progress, Subject subject);
+
+        StepOutcome approveAfresh(MergeRequestRef mr, MergeProgress progress, Subject subject);
     }
 
     private final MergeRequests mergeRequests;
@@ -83,8 +85,26 @@ final class MergeAttempts {
             case MergeEvidence.Verdict.PipelineFailed failed -> subject.pipelineFailed(mr);
             case MergeEvidence.Verdict.PipelineNotRun notRun ->
                     subject.mergeBlocked(mr, HeadPipeline.notRun(mr, notRun.pipeline(), pipelinePolicy));
-            case MergeEvidence.Verdict.Mergeable mergeable -> mergeNow(mr, progress, subject, mergeable.sha());
+            case MergeEvidence.Verdict.Mergeable mergeable -> approvedFor(progress, mergeable.sha())
+                    ? mergeNow(mr, progress, subject, mergeable.sha())
+                    : approveNewHead(mr, progress, subject, mergeable.sha());
         };
+    }
+
+    /**
+     * Whether the approvals were given for {@code head}. A push since (a rebase, a regeneration, a person's commit) may
+     * have removed them: GitLab resets approvals on push by default ({@code reset_approvals_on_push} DEFAULT true,
+     * db/structure.sql), and a project that requires none merges without any. Unknown (a step of an older release): yes.
+     */
+    private static boolean approvedFor(MergeProgress progress, String head) {
+        return progress.approvedHead().map(head::equals).orElse(true);
+    }
+
+    /** The head moved since the bots approved: their approvals are read and given again before merging. */
+    private StepOutcome approveNewHead(MergeRequestRef mr, MergeProgress progress, Subject subject, String head) {
+        LOG.log(Level.INFO, () -> "!" + mr.iid() + " was approved at " + progress.approvedHead().orElse("?") + ", its head is "
+                + head + " now; reading and giving the approvals again before merging");
+        return then.approveAfresh(mr, progress, subject);
     }
 
     /** The evidence holds: merge with the head sha pinned, and read the answer by its reason. */
@@ -113,7 +133,26 @@ final class MergeAttempts {
             case CANNOT_BE_MERGED_YET -> refused(progress, "GitLab could not merge it yet");
             case PIPELINE_NOT_PASSED, PIPELINE_RUNNING -> refused(progress, "GitLab says the pipeline must pass first");
             case BLOCKED -> refused(progress, "GitLab refused to merge it");
+            case NOT_ALLOWED -> subject.mergeBlocked(mr, notAllowed(mr));
+            case REFUSED_AFTER_CHECKS -> refusedAfterChecks(mr, progress, subject);
         };
+    }
+
+    /**
+     * GitLab's merge failed after every check passed (its {@code merge_error}: a push rule, a server hook): no conflict,
+     * so no rebase. Retried like an unexplained refusal; when the retries are used up a person reads GitLab's reason.
+     */
+    private StepOutcome refusedAfterChecks(MergeRequestRef mr, MergeProgress progress, Subject subject) {
+        var attempts = progress.mergeAttempts() + 1;
+        if (attempts > policy.mergeRetries()) {
+            var why = mergeRequests.get(mr.project(), mr.iid()).mergeError().orElse("GitLab gave no reason");
+            return subject.mergeBlocked(mr, "GitLab refused to merge merge request !" + mr.iid() + " " + attempts
+                    + " times after every check passed: \"" + why + "\" (a push rule or a server hook; not a conflict, "
+                    + "so nothing was rebased). Once someone removed the cause on GitLab, re-trigger the request.");
+        }
+        var delay = policy.mergeRetryBackoff().delayBefore(attempts, jitter.getAsDouble());
+        LOG.log(Level.INFO, () -> "merge of !" + mr.iid() + " failed after every check passed; retry " + attempts + " in " + delay);
+        return StepOutcome.again(progress.nextAttempt().at(Phase.MERGE).withMergeAttempts(attempts).withoutRefusal().step(), delay);
     }
 
     /** GitLab's settled status names a reason it would refuse the merge: each reason has its own way on. */
@@ -123,9 +162,23 @@ final class MergeAttempts {
             case NOT_MERGEABLE -> then.rebase(mr, progress, subject);
             case NOT_APPROVED -> then.reapprove(mr, progress, subject);
             case BLOCKED -> subject.mergeBlocked(mr, MergeEvidence.blocked(mr, detailedMergeStatus));
+            case NOT_ALLOWED -> subject.mergeBlocked(mr, notAllowed(mr));
+            case REFUSED_AFTER_CHECKS -> refusedAfterChecks(mr, progress, subject);
             case CANNOT_BE_MERGED_YET, SHA_MISMATCH_OR_LOCKED, PIPELINE_NOT_PASSED, PIPELINE_RUNNING, MERGED ->
                     awaitMergeability(mr, progress, subject);
         };
+    }
+
+    /** For a person: GitLab answered 401 to the merge, the bot lacks the right to merge into the target branch. */
+    private String notAllowed(MergeRequestRef mr) {
+        String target;
+        try {
+            target = mergeRequests.defaultBranch(mr.project());
+        } catch (RuntimeException e) {
+            target = "the target branch";
+        }
+        return "GitLab refused to merge merge request !" + mr.iid() + " (401): the bot may not merge into " + target
+                + ": give it Maintainer or allow it on the protected branch (Allowed to merge), then re-trigger the request.";
     }
 
     /** GitLab is still working out whether the merge request can be merged (or is merging it: locked). */

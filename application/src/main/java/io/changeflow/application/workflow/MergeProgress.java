@@ -27,6 +27,7 @@ final class MergeProgress {
     private static final String REAPPROVALS = "reapprovals";
     private static final String RULE_WAITS = "approvalRuleWaits";
     private static final String NOT_APPROVED_REFUSALS = "notApprovedRefusals";
+    private static final String APPROVED_HEAD = "approvedHead";
 
     private final Step step;
 
@@ -124,6 +125,15 @@ final class MergeProgress {
     /** GitLab judged the approvals given: nothing about them is pending any more. */
     MergeProgress approvalsSettled() {
         return of(step.without(REAPPROVE).without(REAPPROVALS).without(RULE_WAITS));
+    }
+
+    /** The head the bots' approvals were given (or found) for; empty when not known (e.g. a step of an older release). */
+    Optional<String> approvedHead() {
+        return step.value(APPROVED_HEAD).filter(head -> !head.isBlank());
+    }
+
+    MergeProgress approvedAt(String head) {
+        return of(head == null || head.isBlank() ? step.without(APPROVED_HEAD) : step.with(APPROVED_HEAD, head));
     }
 
     // ---- merging -----------------------------------------------------------------------------------------

@@ -49,8 +49,9 @@ final class RebaseAndPipeline {
         }
         subject.rebaseStarting(mr);
         mergeRequests.rebase(mr.project(), mr.iid());
-        return StepOutcome.again(progress.nextAttempt().watching(Phase.REBASE, clock.instant()).withRebases(rebases).step(),
-                rebaseWatch.firstDelay());
+        // A rebase is a push: once its head's pipeline passed, the approvals are read and given again before merging.
+        return StepOutcome.again(progress.nextAttempt().watching(Phase.REBASE, clock.instant()).withRebases(rebases)
+                .reapprovingAfterPipeline().step(), rebaseWatch.firstDelay());
     }
 
     StepOutcome awaitRebase(MergeRequestRef mr, MergeProgress progress, Subject subject) {
@@ -107,7 +108,18 @@ final class RebaseAndPipeline {
                 subject.pipelineTimedOut(mr);
                 yield StepOutcome.again(timedOut.step().nextAttempt(), timedOut.delay());
             }
-            case PipelineWatch.Verdict.GaveUp gaveUp -> subject.pipelineGaveUp(mr);
+            case PipelineWatch.Verdict.GaveUp gaveUp -> gaveUp(mr, remote, gaveUp, subject);
         };
+    }
+
+    /** The pending deadline passed: a head that never had a pipeline of its own says so, anything else is pending. */
+    private static StepOutcome gaveUp(MergeRequestRef mr, MergeRequests.RemoteMergeRequest remote,
+                                      PipelineWatch.Verdict.GaveUp gaveUp, Subject subject) {
+        var head = remote.sha() == null ? "" : remote.sha();
+        var ownPipeline = remote.headPipeline().filter(pipeline -> pipeline.ranFor(head)).isPresent();
+        if (!remote.headPipelineRead() || ownPipeline || head.isEmpty() || !subject.pipelinePolicy().awaitsPipeline()) {
+            return subject.pipelineGaveUp(mr);
+        }
+        return subject.noPipelineRan(mr, head, HeadPipeline.noPipeline(mr, head, remote.headPipeline(), gaveUp.deadlineText()));
     }
 }

@@ -64,6 +64,7 @@ public final class FakeMergeRequests implements MergeRequests, TargetFiles {
         int looksUntilPipeline;
         int pipelineDelay;
         boolean needsRebase;
+        Set<String> approvedAtMerge;
         boolean rebaseConflict;
         List<PipelineStatus> pipelineAfterRebase;
         boolean rebaseInProgress;
@@ -161,6 +162,9 @@ public final class FakeMergeRequests implements MergeRequests, TargetFiles {
     private boolean carryHeadPipeline;
     private boolean mislabelPipelines;
     private boolean conflictsOnChangedFiles;
+    private boolean storedHeadPipeline;
+    private String refusalMergeError = "";
+    private boolean approvalsRequired = true;
     private final Map<String, Integer> calls = new TreeMap<>();
 
     /** @param approvalAccounts the approval bots, in the order the port names them; a merge needs each one's approval */
@@ -342,7 +346,7 @@ public final class FakeMergeRequests implements MergeRequests, TargetFiles {
             return stalePipelineOf(mr);
         }
         var head = mr.sha;
-        return latestPipeline(project, iid).filter(pipeline -> pipeline.ranFor(head));
+        return latestPipeline(project, iid).filter(pipeline -> storedHeadPipeline || pipeline.ranFor(head));
     }
 
     /** The head pipeline {@link #getWithHeadPipeline} carries: from the same read, so no call of its own. */
@@ -351,7 +355,7 @@ public final class FakeMergeRequests implements MergeRequests, TargetFiles {
             return stalePipelineOf(mr);
         }
         var head = mr.sha;
-        return latestOf(mr).filter(pipeline -> pipeline.ranFor(head));
+        return latestOf(mr).filter(pipeline -> storedHeadPipeline || pipeline.ranFor(head));
     }
 
     private static Optional<Pipeline> stalePipelineOf(Mr mr) {
@@ -429,7 +433,11 @@ public final class FakeMergeRequests implements MergeRequests, TargetFiles {
         mergeCalls++;
         var mr = existing(project, iid);
         if (!scriptedMerges.isEmpty() && scriptedMerges.peek() != MergeResult.MERGED) {
-            return scriptedMerges.poll();
+            var scripted = scriptedMerges.poll();
+            if (scripted == MergeResult.REFUSED_AFTER_CHECKS) {
+                mr.mergeError = Optional.of(refusalMergeError);
+            }
+            return scripted;
         }
         scriptedMerges.poll();
         if (mr.state == MergeRequestState.OPENED && mr.checkingReadsLeft > 0) {
@@ -453,9 +461,10 @@ public final class FakeMergeRequests implements MergeRequests, TargetFiles {
         if (pipelinesMustSucceed && (mr.pipeline == null || !mr.pipeline.passedFor(mr.sha))) {
             return MergeResult.CANNOT_BE_MERGED_YET;
         }
-        if (!mr.approvedBy.containsAll(approvalAccounts)) {
+        if (approvalsRequired && !mr.approvedBy.containsAll(approvalAccounts)) {
             return MergeResult.CANNOT_BE_MERGED_YET;
         }
+        mr.approvedAtMerge = Set.copyOf(mr.approvedBy);
         mergeNow(mr);
         if (lostMergeAnswers > 0) {
             lostMergeAnswers--;
@@ -615,6 +624,43 @@ public final class FakeMergeRequests implements MergeRequests, TargetFiles {
     public synchronized FakeMergeRequests carryHeadPipeline() {
         carryHeadPipeline = true;
         return this;
+    }
+
+    /**
+     * The head pipeline is GitLab's stored association, as its API answers it: after a push it stays the previous head's
+     * (with that head's sha) until the new head's pipeline exists, and for good when the push creates none
+     * ({@code app/models/merge_request.rb}, {@code update_head_pipeline}); off by default: only the head's own.
+     */
+    public synchronized FakeMergeRequests reportStoredHeadPipeline() {
+        storedHeadPipeline = true;
+        return this;
+    }
+
+    /**
+     * GitLab merges without any approval (GitLab Free, or no approval rule: approvals are optional); by default the
+     * fake refuses to merge until every approval bot approved.
+     */
+    public synchronized FakeMergeRequests approvalsNotRequired() {
+        approvalsRequired = false;
+        return this;
+    }
+
+    /**
+     * The next {@code times} merges fail after every check passed, as a push rule or a server hook makes GitLab's merge
+     * fail: {@link MergeResult#REFUSED_AFTER_CHECKS}, the merge request's {@code merge_error} reading {@code mergeError}.
+     */
+    public synchronized FakeMergeRequests refuseMergesAfterChecks(int times, String mergeError) {
+        refusalMergeError = mergeError;
+        for (var i = 0; i < times; i++) {
+            scriptedMerges.add(MergeResult.REFUSED_AFTER_CHECKS);
+        }
+        return this;
+    }
+
+    /** The accounts whose approvals the merge request had when it was merged; empty before. */
+    public synchronized Set<String> approvedAtMerge(String project, long iid) {
+        var approved = existing(project, iid).approvedAtMerge;
+        return approved == null ? Set.of() : approved;
     }
 
     /**

@@ -86,6 +86,12 @@ class GitLabApiController {
         return gitlab.branchJson(id, branch);
     }
 
+    @GetMapping("/projects/{id}/repository/commits/{sha}")
+    Map<String, Object> commit(@PathVariable String id, @PathVariable String sha, HttpServletRequest request) {
+        caller(request);
+        return gitlab.commitJson(id, sha);
+    }
+
     @PostMapping("/projects/{id}/repository/branches")
     ResponseEntity<Map<String, Object>> createBranch(@PathVariable String id, HttpServletRequest request) {
         var caller = caller(request);

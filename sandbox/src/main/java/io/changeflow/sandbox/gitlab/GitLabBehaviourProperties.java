@@ -13,7 +13,9 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  *                            the account already gave is answered (401 or 304)
  * @param approvalsEnforced   whether unmet approval rules block merging ({@code not_approved}), as on GitLab
  *                            Premium; default false (GitLab Free: approvals are optional)
- * @param resetApprovalsOnPush the default of every project's "reset approvals on push" (default false)
+ * @param resetApprovalsOnPush the default of every project's "reset approvals on push": true by default, as GitLab's
+ *                            ({@code projects.reset_approvals_on_push boolean DEFAULT true}, db/structure.sql, 17.x to
+ *                            19.1); false only when set so
  * @param rateLimitPerMinute  authenticated API calls per minute per account before 429; 0 or less, blank or
  *                            garbled: no limit (default)
  * @param checkItemsExtension whether the upstream check-items API exists (default true); false: 404, as stock GitLab
@@ -50,7 +52,7 @@ public record GitLabBehaviourProperties(String profile, Boolean approvalsEnforce
     public GitLabBehaviourProperties {
         profile = Profile.parse(profile).name().toLowerCase(Locale.ROOT).replace('_', '-');
         approvalsEnforced = approvalsEnforced != null && approvalsEnforced;
-        resetApprovalsOnPush = resetApprovalsOnPush != null && resetApprovalsOnPush;
+        resetApprovalsOnPush = resetApprovalsOnPush == null || resetApprovalsOnPush;
         rateLimitPerMinute = String.valueOf(perMinute(rateLimitPerMinute));
         checkItemsExtension = checkItemsExtension == null || checkItemsExtension;
     }

@@ -68,6 +68,7 @@ public class GitLabSimulator {
     private long nextProjectId;
     private long nextMergeRequestId;
     private long nextPipelineId;
+    private Duration pipelineCreationDelay = Duration.ZERO;
     private long nextUserId;
     private long shaCounter;
     /** Approval rules, the answers that differ by GitLab version, and the rate limit: see {@link GitLabBehaviourProperties}. */
@@ -290,6 +291,24 @@ public class GitLabSimulator {
     }
 
     /**
+     * Whether the project's pushes (and new merge requests) create pipelines from now on (true by default): false is a
+     * project whose {@code rules:changes} or {@code [skip ci]} create none for them, while its earlier pipelines stay
+     * and the merge request's stored {@code head_pipeline} stays the previous head's (see {@link #headPipeline}).
+     */
+    public synchronized void createPipelines(String projectPath, boolean create) {
+        project(projectPath).createsPipelines = create;
+    }
+
+    /**
+     * How long after a push its pipeline is created (0 by default: GitLab's {@code CreatePipelineWorker} runs within
+     * moments). Until then the pipeline is in no answer and the merge request's {@code head_pipeline} is the previous
+     * head's; pipelines already created are not moved. Survives {@link #reset()}, like the timings.
+     */
+    public synchronized void setPipelineCreationDelay(Duration delay) {
+        pipelineCreationDelay = delay == null || delay.isNegative() ? Duration.ZERO : delay;
+    }
+
+    /**
      * Applies the project defaults to the projects that exist now (the seeded ones) and to those created from now on:
      * their merge method and whether they have CI.
      */
@@ -319,6 +338,33 @@ public class GitLabSimulator {
         } else {
             project.protectedBranches.remove(branch);
         }
+    }
+
+    /**
+     * Who may merge into the protected {@code branch} (GitLab's "Allowed to merge"): {@code accounts} only, or, with
+     * none given, every account (the default). Merging as any other account answers 401, as GitLab's merge endpoint
+     * does before any other check but the 19.x {@code sha} ({@code lib/api/merge_requests.rb}, 17.x to 19.1:
+     * {@code unauthorized! unless merge_request.can_be_merged_by?(current_user)}, "because user dont have permissions
+     * to push into target branch").
+     */
+    public synchronized void allowedToMerge(String projectPath, String branch, Set<String> accounts) {
+        var project = project(projectPath);
+        if (accounts == null || accounts.isEmpty()) {
+            project.allowedToMerge.remove(branch);
+        } else {
+            project.allowedToMerge.put(branch, Set.copyOf(accounts));
+        }
+    }
+
+    /**
+     * The project's next {@code times} merges that pass every check fail with {@code mergeError} as their
+     * {@code merge_error} (a push rule or a server hook refusing the merge commit): 422 "Branch cannot be merged", the
+     * merge request stays open and mergeable, {@code has_conflicts} false.
+     */
+    public synchronized void refuseMerges(String projectPath, int times, String mergeError) {
+        var project = project(projectPath);
+        project.mergeRefusals = Math.max(0, times);
+        project.mergeRefusalMessage = mergeError;
     }
 
     /** Whether {@code branch} is protected in the project. */
@@ -369,6 +415,10 @@ public class GitLabSimulator {
     public synchronized void apply(GitLabBehaviourProperties behaviour) {
         this.behaviour = Objects.requireNonNull(behaviour, "behaviour");
         approvalRules.enforce(behaviour.approvalsEnforced());
+        // the projects that exist now (the seeded ones) follow the setting as those created from now on do
+        for (var project : projects.values()) {
+            project.resetApprovalsOnPush = behaviour.resetApprovalsOnPush();
+        }
     }
 
     public synchronized GitLabBehaviourProperties behaviour() {
@@ -550,6 +600,16 @@ public class GitLabSimulator {
         return GitLabJson.branch(project, b, project.commits.get(b.head), webUrl(), isMerged(project, b));
     }
 
+    /** {@code GET /projects/:id/repository/commits/:sha} (lib/api/commits.rb): 404 "Commit Not Found" for an unknown sha. */
+    synchronized Map<String, Object> commitJson(String idOrPath, String sha) {
+        var project = project(idOrPath);
+        var commit = sha == null ? null : project.commits.get(sha);
+        if (commit == null) {
+            throw GitLabError.notFound("Commit");
+        }
+        return GitLabJson.commit(project, commit, webUrl());
+    }
+
     synchronized Map<String, Object> createBranch(String idOrPath, String branch, String ref, User caller) {
         var project = project(idOrPath);
         if (branch == null || branch.isBlank() || ref == null || ref.isBlank()) {
@@ -664,7 +724,7 @@ public class GitLabSimulator {
         mr.checkingSince = now;
         project.mergeRequests.put(mr.iid, mr);
         var hasPipeline = project.pipelines.values().stream()
-                .anyMatch(p -> p.ref.equals(source) && p.sha.equals(src.head));
+                .anyMatch(p -> p.ref.equals(source) && p.forSha.equals(src.head));
         if (!hasPipeline) {
             newPipeline(project, src, src.head, "merge_request_event", caller);
         }
@@ -716,7 +776,7 @@ public class GitLabSimulator {
         settle(project, mr);
         var now = now();
         return project.pipelines.values().stream()
-                .filter(p -> p.ref.equals(mr.sourceBranch))
+                .filter(p -> p.ref.equals(mr.sourceBranch) && created(p, now))
                 .sorted((a, b) -> Long.compare(b.id, a.id))
                 .map(p -> GitLabJson.pipelineBasic(project, p, status(project, p, now), webUrl()))
                 .toList();
@@ -725,10 +785,10 @@ public class GitLabSimulator {
     synchronized Map<String, Object> pipelineJson(String idOrPath, long pipelineId) {
         var project = project(idOrPath);
         var pipeline = project.pipelines.get(pipelineId);
-        if (pipeline == null) {
+        var now = now();
+        if (pipeline == null || !created(pipeline, now)) {
             throw GitLabError.notFound("");
         }
-        var now = now();
         return GitLabJson.pipeline(project, pipeline, status(project, pipeline, now), pipelineTimes(pipeline, now),
                 webUrl());
     }
@@ -823,6 +883,10 @@ public class GitLabSimulator {
         if (profile == GitLabSimulatorProperties.Profile.GITLAB_19 && (sha == null || sha.isBlank())) {
             throw GitLabError.of(400, "sha is missing");
         }
+        var mergers = project.allowedToMerge.get(mr.targetBranch);
+        if (mergers != null && project.protectedBranches.contains(mr.targetBranch) && !mergers.contains(caller.username())) {
+            throw GitLabError.unauthorized(); // can_be_merged_by? is false: no right to merge into the target
+        }
         if (!mr.state.equals("opened")) {
             throw GitLabError.methodNotAllowed();
         }
@@ -841,6 +905,13 @@ public class GitLabSimulator {
         var head = src == null ? null : src.head;
         if (sha != null && !sha.isBlank() && !sha.equals(head)) {
             throw GitLabError.of(409, "SHA does not match HEAD of source branch: " + sha(project, mr));
+        }
+        if (project.mergeRefusals > 0) {
+            // Every check passed and the merge itself failed (a push rule, a server hook): MergeService records
+            // merge_error and the API answers 422 (lib/api/merge_requests.rb, execute_immediate_merge!, 17.x to 19.1).
+            project.mergeRefusals--;
+            mr.mergeError = project.mergeRefusalMessage;
+            throw GitLabError.of(422, "Branch cannot be merged");
         }
         recordMerge(project, mr, head, now);
         if (project.mergeMethod == GitLabProjectDefaults.MergeMethod.FF) {
@@ -1037,6 +1108,7 @@ public class GitLabSimulator {
         for (var mr : project.mergeRequests.values()) {
             if (mr.state.equals("opened") && mr.sourceBranch.equals(branch.name)) {
                 mr.checkingSince = now;
+                mr.pushedAt = now;
                 mr.updatedAt = now;
             }
         }
@@ -1177,11 +1249,16 @@ public class GitLabSimulator {
      * the push but before that (while the merge request is still {@code checking}) is removed too.
      */
     private void removeApprovalsGivenBeforePushWasProcessed(Project project, MergeRequest mr) {
-        if (!project.resetApprovalsOnPush || mr.checkingSince == null || checking(mr, now())) {
+        // Only a push to the source branch resets approvals (MergeRequests::RefreshService), not the check after the
+        // merge request was opened or its target branch moved.
+        if (!project.resetApprovalsOnPush || mr.pushedAt == null) {
             return;
         }
-        var processedAt = mr.checkingSince.plus(properties.checkingDuration());
-        mr.approvals.removeIf(a -> !a.at().isBefore(mr.checkingSince) && a.at().isBefore(processedAt));
+        var processedAt = mr.pushedAt.plus(properties.checkingDuration());
+        if (now().isBefore(processedAt)) {
+            return;
+        }
+        mr.approvals.removeIf(a -> !a.at().isBefore(mr.pushedAt) && a.at().isBefore(processedAt));
     }
 
     /** Timings are read now, so shortening them (tests, the control API) also shortens waits already under way. */
@@ -1238,7 +1315,7 @@ public class GitLabSimulator {
 
     private void recordMerge(Project project, MergeRequest mr, String head, Instant now) {
         var pipeline = project.pipelines.values().stream()
-                .filter(p -> p.ref.equals(mr.sourceBranch) && p.forSha.equals(head))
+                .filter(p -> p.ref.equals(mr.sourceBranch) && p.forSha.equals(head) && created(p, now))
                 .max((a, b) -> Long.compare(a.id, b.id))
                 .orElse(null);
         mergeRecords.add(new MergeRecord(project.path, mr.iid, mr.sourceBranch, head,
@@ -1246,26 +1323,47 @@ public class GitLabSimulator {
     }
 
     private Pipeline latestPipeline(Project project, MergeRequest mr) {
+        var now = now();
         return project.pipelines.values().stream()
-                .filter(p -> p.ref.equals(mr.sourceBranch))
+                .filter(p -> p.ref.equals(mr.sourceBranch) && created(p, now))
                 .max((a, b) -> Long.compare(a.id, b.id))
                 .orElse(null);
     }
 
     /**
-     * The merge request's {@code head_pipeline}: the latest pipeline for the head it reports (by {@code sha}, or for a
-     * merged-results pipeline by the head it merged); null when that head has none.
+     * The merge request's {@code head_pipeline} as the API answers it: the stored association, not the head's own
+     * pipeline. GitLab sets it when a pipeline of the merge request's head is created
+     * ({@code app/workers/merge_requests/update_head_pipeline_worker.rb} calling {@code MergeRequest#update_head_pipeline},
+     * {@code app/models/merge_request.rb}, 17.x to 19.1) and exposes it as is ({@code lib/api/entities/merge_request.rb}:
+     * {@code expose :head_pipeline}); a push that creates no pipeline (or before it is created) leaves the previous
+     * head's. Only {@code MergeRequest#diff_head_pipeline} checks {@code matches_sha_or_source_sha?(diff_head_sha)}
+     * ({@link #diffHeadPipeline}). Here: the latest created pipeline of the reported head, else the latest created one
+     * of the source branch; null before the first.
      */
     private Pipeline headPipeline(Project project, MergeRequest mr) {
+        var own = diffHeadPipeline(project, mr);
+        return own != null ? own : latestPipeline(project, mr);
+    }
+
+    /** GitLab's {@code MergeRequest#diff_head_pipeline}: the created pipeline that ran for the reported head (by
+     * {@code sha}, or for a merged-results pipeline by {@code source_sha}); null when that head has none. */
+    private Pipeline diffHeadPipeline(Project project, MergeRequest mr) {
         var head = sha(project, mr);
+        var now = now();
         return project.pipelines.values().stream()
-                .filter(p -> p.ref.equals(mr.sourceBranch) && p.forSha.equals(head))
+                .filter(p -> p.ref.equals(mr.sourceBranch) && p.forSha.equals(head) && created(p, now))
                 .max((a, b) -> Long.compare(a.id, b.id))
                 .orElse(null);
     }
 
+    /** Whether {@code pipeline} exists by {@code now} (see {@link #setPipelineCreationDelay}). */
+    private static boolean created(Pipeline pipeline, Instant now) {
+        return !pipeline.createdAt.isAfter(now);
+    }
+
     private String headPipelineStatus(Project project, MergeRequest mr, Instant now) {
-        var head = headPipeline(project, mr);
+        // GitLab's mergeability check asks diff_head_pipeline (app/models/merge_request.rb, mergeable_ci_state?)
+        var head = diffHeadPipeline(project, mr);
         return head == null ? null : status(project, head, now);
     }
 
@@ -1287,19 +1385,25 @@ public class GitLabSimulator {
     }
 
     private void newPipeline(Project project, Branch branch, String sha, String source, User user) {
-        if (!project.ci) {
-            return; // a project without CI: GitLab creates no pipeline
+        if (!project.ci || !project.createsPipelines) {
+            return; // a project without CI, or whose rules create no pipeline for this push: GitLab creates none
         }
         var before = project.commits.get(sha);
         var beforeSha = before == null || before.parents.isEmpty() ? "0000000000000000000000000000000000000000"
                 : before.parents.getFirst();
         var marker = change(branch).values().stream().anyMatch(GitLabSimulator::carriesFailMarker);
-        var mergedResults = properties.mergedResultsPipelines() && project.mergeRequests.values().stream()
-                .anyMatch(mr -> mr.state.equals("opened") && mr.sourceBranch.equals(branch.name));
-        // A merged-results pipeline runs for the head merged into the target: its sha is that merge commit's.
-        var pipelineSha = mergedResults ? newSha("merged result of " + sha) : sha;
+        var openFrom = project.mergeRequests.values().stream()
+                .filter(mr -> mr.state.equals("opened") && mr.sourceBranch.equals(branch.name)).findFirst();
+        var target = openFrom.map(mr -> project.branches.get(mr.targetBranch)).orElse(null);
+        var mergedResults = properties.mergedResultsPipelines() && target != null;
+        // A merged-results pipeline runs for the head merged into the target: its sha is that merge commit's, whose
+        // parents are the target's head and the head (MergeRequests::MergeToRefService, app/services/merge_requests/
+        // merge_to_ref_service.rb: Gitaly's UserMergeToRef with first_parent_ref), stored so the commits API answers it.
+        var pipelineSha = mergedResults ? newCommit(project, List.of(target.head, sha), "Merge " + sha + " into "
+                + target.name, user, branch.files).sha() : sha;
         var pipeline = new Pipeline(nextPipelineId++, project.nextPipelineIid++, branch.name, pipelineSha, beforeSha,
-                mergedResults ? "merge_request_event" : source, user, now(), properties.pipelineDuration(), marker, sha);
+                mergedResults ? "merge_request_event" : source, user, now().plus(pipelineCreationDelay),
+                properties.pipelineDuration(), marker, sha);
         project.pipelines.put(pipeline.id, pipeline);
     }
 
@@ -1380,6 +1484,13 @@ public class GitLabSimulator {
         boolean enforceCheckItems;
         boolean onlyAllowMergeIfPipelineSucceeds;
         boolean resetApprovalsOnPush;
+        /** Protected branches with a restricted "Allowed to merge" (see {@link GitLabSimulator#allowedToMerge}). */
+        final Map<String, Set<String>> allowedToMerge = new HashMap<>();
+        /** How many merges passing every check still fail, and with which merge_error (see {@link GitLabSimulator#refuseMerges}). */
+        int mergeRefusals;
+        String mergeRefusalMessage;
+        /** Whether pushes create pipelines (see {@link GitLabSimulator#createPipelines}). */
+        boolean createsPipelines = true;
         GitLabProjectDefaults.MergeMethod mergeMethod = GitLabProjectDefaults.MergeMethod.MERGE;
         /** Branches no API account may push to (GitLab protects the default branch by default). */
         final Set<String> protectedBranches = new HashSet<>();
@@ -1443,6 +1554,8 @@ public class GitLabSimulator {
         String mergeError;
         /** The last push to the source or target; mergeability is being checked for the configured time after it. */
         Instant checkingSince;
+        /** The last push to the source branch while open (approvals given before GitLab processed it are reset). */
+        Instant pushedAt;
         /** A rebase was asked for and is in progress until the configured rebase duration has passed. */
         Instant rebaseRequestedAt;
         User rebaseRequestedBy;

@@ -216,6 +216,7 @@ class GitLabApprovalRulesSimulatorTest extends SeededGitLabTest {
         assertThat(garbled.rateLimit()).isZero();
         assertThat(garbled.checkItemsExtension()).isTrue();
         assertThat(garbled.approvalsEnforced()).isFalse();
+        assertThat(garbled.resetApprovalsOnPush()).as("GitLab's default, db/structure.sql").isTrue();
         assertThat(new GitLabBehaviourProperties(" GitLab-19 ", null, null, "-5", null).versionProfile()).isEqualTo(Profile.GITLAB_19);
         assertThat(new GitLabBehaviourProperties(null, null, null, "-5", null).rateLimit()).isZero();
         assertThat(new GitLabBehaviourProperties(null, null, null, " 120 ", null).rateLimit()).isEqualTo(120);

@@ -204,7 +204,9 @@ class GitLabSimulatorTest extends SeededGitLabTest {
     }
 
     @Test
-    void removesApprovalsOnPushOnlyWhenTheProjectSaysSo() {
+    void removesApprovalsOnPushByDefaultAsGitLabDoesAndKeepsThemWhereTheProjectSaysSo() {
+        assertThat(GitLabBehaviourProperties.defaults().resetApprovalsOnPush()).as("GitLab's default").isTrue();
+        gitlab.resetApprovalsOnPush(PROJECT, false);
         var kept = open("kept", "grants/db.txt", "alice\nbob\n");
         gitlab.approve(PROJECT, kept, null, null, bot1);
         commit("kept", action("create", "grants/cache.txt", "dave\n"));
@@ -607,6 +609,37 @@ class GitLabSimulatorTest extends SeededGitLabTest {
         commit(branch, action(exists ? "update" : "create", path, content));
         var json = gitlab.createMergeRequest(PROJECT, branch, "main", "Change " + branch, "operations: " + branch, author);
         return (Long) json.get("iid");
+    }
+
+    @Test
+    void mergingIntoAProtectedBranchAsAnAccountNotAllowedToMergeAnswers401BeforeAnyOtherCheckOnBothProfiles() {
+        for (var profile : GitLabSimulatorProperties.Profile.values()) {
+            gitlab.setBehaviour(profile, false, Duration.ZERO);
+            var iid = open("rights-" + profile.settingName(), "grants/" + profile.settingName() + ".txt", "alice\n");
+            gitlab.protectBranch(PROJECT, "main", true);
+            gitlab.allowedToMerge(PROJECT, "main", java.util.Set.of("maintainer"));
+            var sha = gitlab.mergeRequestSha(PROJECT, iid);
+
+            assertThat(merge(iid, sha)).as("%s, still checking", profile).isEqualTo(401);
+            clock.advance(CHECKING);
+            assertThat(merge(iid, sha)).as("%s", profile).isEqualTo(401);
+            gitlab.allowedToMerge(PROJECT, "main", java.util.Set.of());
+            assertThat(merge(iid, sha)).as("%s, every account allowed again", profile).isEqualTo(200);
+        }
+    }
+
+    @Test
+    void aMergeAPushRuleRefusesAfterEveryCheckPassedAnswers422WithMergeErrorAndNoConflict() {
+        var iid = open("hooked", "grants/hooked.txt", "alice\n");
+        clock.advance(CHECKING);
+        gitlab.refuseMerges(PROJECT, 1, "GitLab: pre-receive hook declined");
+        var sha = gitlab.mergeRequestSha(PROJECT, iid);
+
+        assertThat(merge(iid, sha)).isEqualTo(422);
+        var json = gitlab.getMergeRequest(PROJECT, iid, false, false);
+        assertThat(json).containsEntry("merge_error", "GitLab: pre-receive hook declined").containsEntry("has_conflicts", false)
+                .containsEntry("detailed_merge_status", "mergeable").containsEntry("state", "opened");
+        assertThat(merge(iid, sha)).isEqualTo(200);
     }
 
     @SafeVarargs

@@ -116,7 +116,17 @@ public interface MergeRequests {
          * Something only a person can remove: a draft, unresolved discussions, a blocking merge request, requested
          * changes, a policy, not open, or a status this product does not know.
          */
-        BLOCKED;
+        BLOCKED,
+        /**
+         * 401: the account may not merge into the target branch (GitLab's {@code can_be_merged_by?}: no Maintainer role,
+         * or not allowed to merge into the protected branch). No waiting helps: a person changes the rights.
+         */
+        NOT_ALLOWED,
+        /**
+         * 422 after every check passed: GitLab's merge itself failed ({@code merge_error}: a server hook, a push rule,
+         * the branch updated meanwhile) with no conflict. Rebasing cannot help: retried a bounded number of times.
+         */
+        REFUSED_AFTER_CHECKS;
 
         /**
          * What GitLab's {@code detailed_merge_status} says a merge attempt would answer now, for every value

@@ -1,0 +1,123 @@
+package io.changeflow.systemtest;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.changeflow.sandbox.gitlab.GitLabSimulatorProperties.Profile;
+import io.changeflow.systemtest.harness.ApiClient;
+import io.changeflow.systemtest.harness.ChangeflowCluster;
+import io.changeflow.systemtest.harness.Figures;
+import io.changeflow.systemtest.harness.InstanceSettings;
+import io.changeflow.systemtest.harness.Poll;
+import io.changeflow.systemtest.harness.RequestView;
+import io.changeflow.systemtest.harness.SimulatorHost;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * Issue 35 on the packaged application: GitLab's merge request answers with its stored {@code head_pipeline}, which
+ * stays the previous head's after a push until the new head's pipeline is created, and for good when the push creates
+ * none. Approve-later order, manual approvals: the merge request's pipeline passes, someone edits the same grant file on
+ * main, the request is approved, merging conflicts and the change is generated again (a push). With that push's
+ * pipeline created late, nothing is merged until it passed; with none created, the request ends in a state a person
+ * owns saying no pipeline ran for the commit, and nothing is merged. Each on both GitLab profiles, on one cluster.
+ */
+class StalePipelineSystemTest {
+
+    /** How long after the regeneration's push its pipeline is created in the late case (the pipeline then takes 2 s). */
+    private static final Duration LATE = Duration.ofSeconds(2);
+
+    @RegisterExtension
+    static final ChangeflowCluster cluster = ChangeflowCluster.create().withPlainTargets(4).withInstances("solo")
+            .withSimulatorProperty("sandbox.approval.mode", "manual")
+            // a short wait for a pipeline: 5 s, then pending, looked at every second for 4 s more
+            .withInstanceProperty("changeflow.workflow.pipeline.timeout", "5s")
+            .withInstanceProperty("changeflow.workflow.pending-recheck", "1s")
+            .withInstanceProperty("changeflow.workflow.pipeline.pending-deadline", "4s");
+
+    @AfterEach
+    void gitLabsDefaults() {
+        cluster.sims().gitlab().setPipelineCreationDelay(Duration.ZERO);
+        cluster.sims().gitlab().createPipelines(SimulatorHost.PROJECT, true);
+        cluster.sims().gitlab().setBehaviour(Profile.GITLAB_17, false, Duration.ZERO);
+    }
+
+    @ParameterizedTest
+    @EnumSource(Profile.class)
+    void aPushWhosePipelineIsCreatedLateIsMergedOnlyOnceThatHeadsOwnPipelinePassed(Profile profile) {
+        var target = InstanceSettings.plainTargetKey(profile.ordinal() + 1);
+        var sims = cluster.sims();
+        sims.gitlab().setBehaviour(profile, false, Duration.ZERO);
+        var alice = cluster.client("solo", "alice");
+        var iid = approvedAfterMainChanged(alice, target, "svc-late-" + profile.ordinal(),
+                () -> sims.gitlab().setPipelineCreationDelay(LATE));
+        var id = iid.operationId();
+
+        var done = Poll.until("request " + id + " converged", Duration.ofSeconds(90), Duration.ofMillis(500),
+                () -> alice.request(id), RequestView::hasConverged);
+
+        assertThat(done.status()).as(done.toString()).isIn("MERGED", "VALIDATED");
+        var merge = sims.gitlab().mergeRecords().stream().filter(r -> r.iid() == iid.iid()).findFirst().orElseThrow();
+        assertThat(merge.pipelineStatus()).as("the merged head's own pipeline existed and passed").isEqualTo("success");
+        assertThat(sims.grantLinesOnMain(grantFile(target), id)).isEqualTo(1);
+        Figures.record("stale head pipeline, late pipeline (" + profile.settingName() + ")", done.outcome());
+    }
+
+    @ParameterizedTest
+    @EnumSource(Profile.class)
+    void aPushThatGetsNoPipelineIsNeverMergedAndAPersonIsToldNoPipelineRan(Profile profile) {
+        var target = InstanceSettings.plainTargetKey(profile.ordinal() + 3);
+        var sims = cluster.sims();
+        sims.gitlab().setBehaviour(profile, false, Duration.ZERO);
+        var alice = cluster.client("solo", "alice");
+        var iid = approvedAfterMainChanged(alice, target, "svc-none-" + profile.ordinal(),
+                () -> sims.gitlab().createPipelines(SimulatorHost.PROJECT, false));
+        var id = iid.operationId();
+
+        var done = Poll.until("request " + id + " converged", Duration.ofSeconds(90), Duration.ofMillis(500),
+                () -> alice.request(id), RequestView::hasConverged);
+
+        assertThat(done.status()).as(done.toString()).isEqualTo("HANDLE_FAILED");
+        assertThat(done.step()).isEqualTo("HANDLE_PIPELINE_UNFINISHED");
+        assertThat(done.hint()).isEqualTo("CONTACT_MAINTAINERS");
+        assertThat(sims.gitlab().mergeRequestState(SimulatorHost.PROJECT, iid.iid())).as("never merged").isEqualTo("opened");
+        assertThat(sims.gitlab().mergeRecords()).noneMatch(r -> r.iid() == iid.iid());
+        assertThat(sims.grantLinesOnMain(grantFile(target), id)).isZero();
+        assertThat(cluster.client("solo", "otto").operation(id).toString()).contains("No pipeline ran for this commit");
+        Figures.record("stale head pipeline, no pipeline (" + profile.settingName() + ")", done.outcome());
+    }
+
+    /** The request's operation ID and merge request. */
+    private record Submitted(String operationId, long iid) {}
+
+    /**
+     * Submits for {@code subject}, waits until the merge request's pipeline passed and the approval was asked, edits
+     * the same grant file on main by hand, sets GitLab up with {@code beforeTheRegeneration} and approves: the merge
+     * conflicts and the change is generated again, a push.
+     */
+    private static Submitted approvedAfterMainChanged(ApiClient client, String target, String subject,
+                                                      Runnable beforeTheRegeneration) {
+        var sims = cluster.sims();
+        var submitted = client.submit(target, subject, "system test");
+        assertThat(submitted.status()).as(submitted.toString()).isEqualTo(202);
+        var id = submitted.data().path("operationId").asString();
+        var waiting = Poll.until("the merge request's pipeline passed and approval was asked", Duration.ofSeconds(60),
+                () -> client.request(id), v -> "APPROVAL_SENT".equals(v.status()) || v.isAtRest());
+        assertThat(waiting.status()).as(waiting.toString()).isEqualTo("APPROVAL_SENT");
+        sims.gitlab().push(SimulatorHost.PROJECT, "main", Map.of(grantFile(target), "# edited by hand on main\n"),
+                "Edit by hand");
+        beforeTheRegeneration.run();
+        var ticket = Poll.until("the approval ticket", Duration.ofSeconds(30), () -> sims.approval().byOperationId(id),
+                Optional::isPresent).orElseThrow();
+        sims.approval().decide(ticket.ticket(), true, "approver");
+        return new Submitted(id, waiting.mergeRequestIid());
+    }
+
+    private static String grantFile(String target) {
+        return "grants/" + target + ".txt";
+    }
+}
