@@ -25,7 +25,8 @@ import java.util.Set;
  * The part of {@link RetryTransientFailures} that retries failed closes: a request that ended (REJECTED, CLOSED)
  * whose close step failed (CLOSE_FAILED) still has its merge request open on GitLab, where anyone with rights can
  * merge it. Its close is run again with backoff ({@link TransientRetries}) until the transient deadline, counted from
- * the first failed close; then a last note says the merge request is a person's to close. Design: docs/workflow.md.
+ * the first failed close, with one last attempt at or after the deadline; then a last note says the merge request is
+ * a person's to close. Design: docs/workflow.md.
  */
 final class RetryFailedCloses {
 
@@ -68,14 +69,21 @@ final class RetryFailedCloses {
             var since = stretch.get().since();
             var delay = retries.afterFailure(stretch.get().attempts(), since);
             var end = retries.givesUpAt(since);
+            var wait = delay.map(d -> Duration.between(retries.now(), stretch.get().lastFailure().plus(d)));
             if (delay.isEmpty() || end.isPresent() && !retries.now().isBefore(end.get())) {
-                if (giveUp(op, stretch.get())) {
-                    gaveUp++;
+                // one last attempt at or after the deadline: a job that could not run for a while (a restart, a
+                // backlog) does not give up on a merge request GitLab would close by now
+                if (end.isPresent() && stretch.get().lastFailure().isBefore(end.get())) {
+                    wait = Optional.of(Duration.ZERO);
+                } else {
+                    if (giveUp(op, stretch.get())) {
+                        gaveUp++;
+                    }
+                    continue;
                 }
-                continue;
             }
-            var wait = Duration.between(retries.now(), stretch.get().lastFailure().plus(delay.get()));
-            if (queue.schedule(Step.first(StepKind.CLOSE, op.id().value()), wait.isNegative() ? Duration.ZERO : wait)) {
+            if (queue.schedule(Step.first(StepKind.CLOSE, op.id().value()),
+                    wait.get().isNegative() ? Duration.ZERO : wait.get())) {
                 scheduled++;
             }
         }
