@@ -3,6 +3,7 @@ package io.changeflow.application.recovery;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.changeflow.application.port.out.ExternalCallException;
+import io.changeflow.application.fake.FakeTargets;
 import io.changeflow.application.fake.InMemoryChangeflow;
 import io.changeflow.application.port.out.WorkQueue.StepKind;
 import io.changeflow.domain.mr.MergeRequestState;
@@ -68,6 +69,24 @@ class RetryFailedClosesTest {
         assertThat(app.retryTransientFailures()).as("given up once, then left to the person")
                 .isEqualTo(new RetryTransientFailures.Result(0, 0));
         assertThat(app.queue.pending(StepKind.CLOSE, id.value())).isEmpty();
+    }
+
+    @Test
+    void aReapplicationClosesTheMergeRequestItsRefusedPredecessorFailedToClose() {
+        app.gitlab.failNext("close", 1, () -> ExternalCallException.status("gitlab", 409, "Conflict"));
+        var refused = app.rejected("carol");
+        app.queue.runUntilIdle();
+        app.assertState(refused, BindingStatus.REJECTED, StepStatus.CLOSE_FAILED);
+
+        var again = app.submitAccepted(FakeTargets.SINGLE, "carol");
+        assertThat(app.op(refused).binding()).as("detached: no scan of the rows finds it").isEmpty();
+        app.queue.runUntilIdle();
+
+        assertThat(app.op(refused).step()).isEqualTo(StepStatus.CLOSE_DONE);
+        assertThat(mergeRequestState(refused)).isEqualTo(MergeRequestState.CLOSED);
+        assertThat(app.op(again).mergeRequest().orElseThrow().iid())
+                .isNotEqualTo(app.op(refused).mergeRequest().orElseThrow().iid());
+        assertThat(mergeRequestState(again)).isEqualTo(MergeRequestState.OPENED);
     }
 
     private MergeRequestState mergeRequestState(OperationId id) {
