@@ -26,7 +26,8 @@ import java.util.Set;
 /**
  * Makes {@link Hint#KEEP_WAITING} true for failed requests: a recurring job that re-runs the resumable step
  * of each failed request whose hint is KEEP_WAITING, with backoff ({@link TransientRetries}), until the
- * transient deadline; then it writes the "gave up" state. Design: docs/workflow.md.
+ * transient deadline; then it writes the "gave up" state. It also retries the failed close of a request that ended
+ * with its merge request still open ({@link RetryFailedCloses}). Design: docs/workflow.md.
  */
 public final class RetryTransientFailures {
 
@@ -50,8 +51,8 @@ public final class RetryTransientFailures {
     /**
      * What one run did.
      *
-     * @param scheduled requests whose step was scheduled for its next attempt
-     * @param gaveUp    requests moved to their "gave up" state (CONTACT_MAINTAINERS)
+     * @param scheduled requests whose step (or failed close) was scheduled for its next attempt
+     * @param gaveUp    requests moved to their "gave up" state (CONTACT_MAINTAINERS), or whose close was given up
      */
     public record Result(int scheduled, int gaveUp) {}
 
@@ -69,6 +70,7 @@ public final class RetryTransientFailures {
     private final StateChanges changes;
     private final TransientRetries retries;
     private final FairScan scan;
+    private final RetryFailedCloses closes;
     private final int limit;
 
     public RetryTransientFailures(Operations operations, WorkQueue queue, StateChanges changes, TransientRetries retries,
@@ -78,12 +80,14 @@ public final class RetryTransientFailures {
         this.changes = changes;
         this.retries = retries;
         this.scan = new FairScan(operations, cursors, SCAN);
+        this.closes = new RetryFailedCloses(operations, queue, changes, retries, cursors);
         this.limit = limit < 1 ? DEFAULT_LIMIT : limit;
     }
 
     public Result run(Command command) {
-        var scheduled = 0;
-        var gaveUp = 0;
+        var failedCloses = closes.run(limit);
+        var scheduled = failedCloses.scheduled();
+        var gaveUp = failedCloses.gaveUp();
         for (var op : scan.next(FAILED, Duration.ZERO, limit)) {
             var kind = retriedStep(op);
             if (kind.isEmpty() || queue.isScheduled(kind.get(), op.id().value())) {

@@ -10,6 +10,7 @@ import io.changeflow.application.settings.Settings;
 import io.changeflow.application.workflow.Emit;
 import io.changeflow.application.workflow.StepLauncher;
 import io.changeflow.domain.PreemptedException;
+import io.changeflow.domain.operation.Binding;
 import io.changeflow.domain.operation.Operation;
 import io.changeflow.domain.request.ChangeRequest;
 import io.changeflow.domain.request.FieldError;
@@ -17,6 +18,7 @@ import io.changeflow.domain.request.StepOrder;
 import io.changeflow.domain.request.Submission;
 import io.changeflow.domain.request.Target;
 import io.changeflow.domain.state.BindingStatus;
+import io.changeflow.domain.state.StepStatus;
 import io.changeflow.domain.state.WorkflowEvent;
 import java.lang.System.Logger.Level;
 import java.time.Clock;
@@ -24,6 +26,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
+import java.util.Set;
 
 /**
  * Accepts a change request: synchronous validation only, then the workflow is handed to the durable work
@@ -63,6 +66,9 @@ public final class SubmitChangeRequest {
     }
 
     private static final System.Logger LOG = System.getLogger(SubmitChangeRequest.class.getName());
+
+    /** Rows whose owner ended without a merge: its own merge request is to be closed. */
+    private static final Set<BindingStatus> ENDED_UNMERGED = Set.of(BindingStatus.REJECTED, BindingStatus.CLOSED);
 
     /** A submission by {@code requester} (the caller's canonical account). */
     public record Command(Submission submission, String requester) {
@@ -228,6 +234,7 @@ public final class SubmitChangeRequest {
         }
         var order = orderFor(target.get());
         var event = order == StepOrder.APPROVE_FIRST ? WorkflowEvent.SUBMITTED_APPROVE_FIRST : WorkflowEvent.SUBMITTED_CREATE_FIRST;
+        var replaced = operations.binding(request.subject(), request.target());
         Operations.OpenResult opened;
         try {
             opened = operations.open(request, order, event, "Submitted by " + request.requester() + ".");
@@ -242,8 +249,25 @@ public final class SubmitChangeRequest {
             case Operations.OpenResult.Blocked blocked when BindingStatus.REMOVABLE.contains(blocked.existing().status()) ->
                     new Result.AlreadyInEffect();
             case Operations.OpenResult.Blocked blocked -> new Result.RequestInProgress();
-            case Operations.OpenResult.Opened o -> accepted(o.operation(), target.get());
+            case Operations.OpenResult.Opened o -> {
+                replaced.ifPresent(row -> closeOwedBy(row, o.operation()));
+                yield accepted(o.operation(), target.get());
+            }
         };
+    }
+
+    /**
+     * A refused or closed request whose merge request may still be open (its close failed, or its task was lost)
+     * is detached by this re-application, where no job looks any more: its close is scheduled now. The close step
+     * reads the merge request first, so one already closed costs a read.
+     */
+    private void closeOwedBy(Binding row, Operation opened) {
+        if (!ENDED_UNMERGED.contains(row.status()) || row.operationId().equals(opened.id())) {
+            return;
+        }
+        operations.find(row.operationId())
+                .filter(old -> old.mergeRequest().isPresent() && old.step() != StepStatus.CLOSE_DONE)
+                .ifPresent(old -> launcher.launchOwedClose(old.id()));
     }
 
     /**

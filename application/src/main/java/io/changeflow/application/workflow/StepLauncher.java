@@ -56,4 +56,12 @@ public final class StepLauncher {
         changes.applyIfAllowed(id, WorkflowEvent.CLOSE_FAILED, OVERLOADED);
         return false;
     }
+
+    /**
+     * Schedules the close of a request that a re-application just replaced while its close was still owed (failed, or
+     * its task lost): detached, no job finds it any more. Nothing is scheduled when a close already waits.
+     */
+    public boolean launchOwedClose(OperationId id) {
+        return queue.isScheduled(StepKind.CLOSE, id.value()) || launchClose(id);
+    }
 }

@@ -1,0 +1,96 @@
+package io.changeflow.application.recovery;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.changeflow.application.port.out.ExternalCallException;
+import io.changeflow.application.fake.FakeTargets;
+import io.changeflow.application.fake.InMemoryChangeflow;
+import io.changeflow.application.port.out.WorkQueue.StepKind;
+import io.changeflow.domain.mr.MergeRequestState;
+import io.changeflow.domain.request.OperationId;
+import io.changeflow.domain.state.BindingStatus;
+import io.changeflow.domain.state.StepStatus;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
+/** A refused request whose merge request GitLab would not close is closed later: nothing leaves it open silently. */
+class RetryFailedClosesTest {
+
+    private final InMemoryChangeflow app = new InMemoryChangeflow();
+
+    @Test
+    void aCloseFailingUnderGitLabErrorsIsRetriedAndClosesTheMergeRequestOnceGitLabAnswers() {
+        app.gitlab.failNext("close", 3, () -> ExternalCallException.status("gitlab", 409, "Conflict"));
+        var id = app.rejected("alice");
+        app.queue.runUntilIdle();
+        app.assertState(id, BindingStatus.REJECTED, StepStatus.CLOSE_FAILED);
+        assertThat(mergeRequestState(id)).isEqualTo(MergeRequestState.OPENED);
+
+        for (var run = 0; run < 20 && app.op(id).step() != StepStatus.CLOSE_DONE; run++) {
+            app.clock.advance(Duration.ofMinutes(2));
+            assertThat(app.retryTransientFailures().gaveUp()).isZero();
+            app.queue.runUntilIdle();
+        }
+
+        app.assertState(id, BindingStatus.REJECTED, StepStatus.CLOSE_DONE);
+        assertThat(mergeRequestState(id)).isEqualTo(MergeRequestState.CLOSED);
+        app.clock.advance(Duration.ofHours(2));
+        assertThat(app.retryTransientFailures()).isEqualTo(new RetryTransientFailures.Result(0, 0));
+    }
+
+    @Test
+    void aCloseGitLabNeverAcceptsIsAPersonsPastTheTransientDeadlineWithWhatToDo() {
+        app.gitlab.failNext("close", 10_000, () -> ExternalCallException.status("gitlab", 409, "Conflict"));
+        var id = app.rejected("bob");
+        app.queue.runUntilIdle();
+        var failedAt = app.clock.instant();
+
+        var scheduled = 0;
+        while (Duration.between(failedAt, app.clock.instant()).compareTo(Duration.ofMinutes(59)) < 0) {
+            app.clock.advance(Duration.ofSeconds(5));
+            var result = app.retryTransientFailures();
+            assertThat(result.gaveUp()).isZero();
+            scheduled += result.scheduled();
+            app.queue.runDue();
+        }
+        // the backoff of the default policy: 2 s doubling up to 1 min, half of each delay random
+        assertThat(scheduled).as("retried with capped backoff, not at every run of the job").isBetween(50, 120);
+        app.clock.advance(Duration.ofMinutes(1));
+        app.queue.runDue();
+        app.clock.advance(Duration.ofMinutes(1));
+        assertThat(app.retryTransientFailures().gaveUp()).isEqualTo(1);
+
+        var op = app.assertState(id, BindingStatus.REJECTED, StepStatus.CLOSE_FAILED);
+        var iid = op.mergeRequest().orElseThrow().iid();
+        assertThat(op.detail()).startsWith("Gave up closing merge request !" + iid).contains("after 1 h")
+                .contains("close it there by hand").contains("re-trigger the close");
+        assertThat(mergeRequestState(id)).isEqualTo(MergeRequestState.OPENED);
+        app.clock.advance(Duration.ofHours(1));
+        assertThat(app.retryTransientFailures()).as("given up once, then left to the person")
+                .isEqualTo(new RetryTransientFailures.Result(0, 0));
+        assertThat(app.queue.pending(StepKind.CLOSE, id.value())).isEmpty();
+    }
+
+    @Test
+    void aReapplicationClosesTheMergeRequestItsRefusedPredecessorFailedToClose() {
+        app.gitlab.failNext("close", 1, () -> ExternalCallException.status("gitlab", 409, "Conflict"));
+        var refused = app.rejected("carol");
+        app.queue.runUntilIdle();
+        app.assertState(refused, BindingStatus.REJECTED, StepStatus.CLOSE_FAILED);
+
+        var again = app.submitAccepted(FakeTargets.SINGLE, "carol");
+        assertThat(app.op(refused).binding()).as("detached: no scan of the rows finds it").isEmpty();
+        app.queue.runUntilIdle();
+
+        assertThat(app.op(refused).step()).isEqualTo(StepStatus.CLOSE_DONE);
+        assertThat(mergeRequestState(refused)).isEqualTo(MergeRequestState.CLOSED);
+        assertThat(app.op(again).mergeRequest().orElseThrow().iid())
+                .isNotEqualTo(app.op(refused).mergeRequest().orElseThrow().iid());
+        assertThat(mergeRequestState(again)).isEqualTo(MergeRequestState.OPENED);
+    }
+
+    private MergeRequestState mergeRequestState(OperationId id) {
+        var mr = app.op(id).mergeRequest().orElseThrow();
+        return app.gitlab.find(mr.project(), mr.iid()).orElseThrow().state();
+    }
+}
