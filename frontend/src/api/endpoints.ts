@@ -8,6 +8,7 @@ import type {
   Decision,
   DemoUser,
   ExpiringGrants,
+  GitLabCheck,
   InboxItem,
   Me,
   OperationDetail,
@@ -115,6 +116,9 @@ export const getExpiringGrants = (within: string, limit: number, signal?: AbortS
 
 /** Requests past the deadline of whoever owns their next move, longest overdue first. */
 export const findOverdue = (signal?: AbortSignal) => api.get<OverdueList>('/ops/overdue', { signal });
+
+/** The GitLab setup check, run now: what in the catalog projects' settings will stop the service. */
+export const checkGitLabSetup = (signal?: AbortSignal) => api.get<GitLabCheck>('/ops/gitlab-check', { signal });
 
 /** The operations overview: states, waits, 24 hours, dependencies, backlog, batch slots. */
 export const getOverview = (signal?: AbortSignal) => api.get<Overview>('/ops/overview', { signal });

@@ -324,6 +324,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/ops/gitlab-check": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What in the catalog projects' GitLab settings will stop Changeflow
+         * @description Needs one of the rule codes ops.admin, ops.operator (changeflow.authorization.rules).
+         */
+        get: operations["gitLabCheckCheck"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/ops/grants/expiring": {
         parameters: {
             query?: never;
@@ -788,6 +808,12 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        ApiResponseCheckJson: {
+            code: string;
+            data: components["schemas"]["CheckJson"] | null;
+            message: string;
+            traceId: string;
+        };
         ApiResponseDeployActionJson: {
             code: string;
             data: components["schemas"]["DeployActionJson"] | null;
@@ -971,6 +997,11 @@ export interface components {
             targetKey: string;
             updatedAt: string;
         };
+        CheckJson: {
+            /** Format: int32 */
+            blocking: number;
+            findings: components["schemas"]["FindingJson"][];
+        };
         ConfigEntry: {
             key: string;
             raw: string | null;
@@ -1101,6 +1132,13 @@ export interface components {
             field: string;
             /** @description Safe to show. */
             message: string;
+        };
+        FindingJson: {
+            action: string;
+            project: string;
+            severity: string;
+            what: string;
+            why: string;
         };
         HealthStatus: {
             /** @description UP, DOWN, OUT_OF_SERVICE or UNKNOWN. Operators also get components and details. */
@@ -3040,6 +3078,82 @@ export interface operations {
                         /** @enum {string} */
                         code?: "OK";
                     } & components["schemas"]["ApiResponseListConfigEntry"];
+                };
+            };
+            /** @description UNAUTHENTICATED: Sign-in required. */
+            401: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["TraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code?: "UNAUTHENTICATED";
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description ACCESS_DENIED: Access denied */
+            403: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["TraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code?: "ACCESS_DENIED";
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description INTERNAL_ERROR: Something went wrong on our side. Please quote the traceId if you contact support. */
+            500: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["TraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code?: "INTERNAL_ERROR";
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description UNAVAILABLE: A service we depend on is unavailable; please try again later. */
+            503: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["TraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code?: "UNAVAILABLE";
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    gitLabCheckCheck: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Envelope code OK. */
+            200: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["TraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code?: "OK";
+                    } & components["schemas"]["ApiResponseCheckJson"];
                 };
             };
             /** @description UNAUTHENTICATED: Sign-in required. */

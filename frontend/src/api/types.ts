@@ -103,6 +103,11 @@ export type OverdueRequest = Schemas['OverdueJson'];
 
 export type OverdueList = Schemas['OverdueListJson'];
 
+/** One finding of the GitLab setup check (GET /ops/gitlab-check): severity BLOCKS or WARNS. */
+export type SetupFinding = Schemas['FindingJson'];
+
+export type GitLabCheck = Schemas['CheckJson'];
+
 export type ReconciliationResult = Schemas['ReconciliationJson'];
 
 export type ConfigEntry = Schemas['ConfigEntry'];

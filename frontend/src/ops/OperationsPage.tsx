@@ -12,6 +12,7 @@ import { LIST_REFRESH_MS, useRefreshing } from '../logic/hooks';
 import { STATUS_LABELS } from '../logic/timeline';
 import { Link, useLocation, useNavigate } from '../router/router';
 import { ActionResult, outcomeOf, type ActionOutcome } from './common';
+import { GitLabCheckPanel } from './GitLabCheckPanel';
 import { OverduePanel } from './OverduePanel';
 import { consolePaths, readStuckQuery, stuckList } from './paths';
 
@@ -74,6 +75,7 @@ export function OperationsPage() {
     <section className="panel" data-testid="ops-operations-page">
       <PageHeading>Stuck requests</PageHeading>
       <OverduePanel />
+      <GitLabCheckPanel />
       <form className="inline-form" onSubmit={find} data-testid="ops-search">
         <div className="field">
           <label htmlFor="ops-stuck">Unchanged for at least (seconds)</label>

@@ -23,6 +23,7 @@ import io.changeflow.application.port.out.CallbackInbox;
 import io.changeflow.application.port.out.ExternalSystemHealth;
 import io.changeflow.application.port.out.IdempotencyRecords;
 import io.changeflow.application.port.out.MergeRequests;
+import io.changeflow.application.port.out.ProjectSetup;
 import io.changeflow.application.port.out.Operations;
 import io.changeflow.application.port.out.ScanCursors;
 import io.changeflow.application.port.out.Permissions;
@@ -42,6 +43,7 @@ import io.changeflow.application.reconcile.MarkDeployed;
 import io.changeflow.application.reconcile.ReconcileMergedRequests;
 import io.changeflow.application.recovery.CloseChangeRequest;
 import io.changeflow.application.recovery.FindOverdueRequests;
+import io.changeflow.application.setup.CheckGitLabSetup;
 import io.changeflow.application.recovery.FindStuckRequests;
 import io.changeflow.application.recovery.PurgeExpiredIdempotencyRecords;
 import io.changeflow.application.recovery.RetriggerStep;
@@ -66,7 +68,9 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.context.event.ApplicationReadyEvent;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.ApplicationListener;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
@@ -219,6 +223,21 @@ class WorkflowConfiguration {
         deadlines.put(Convergence.Deadline.TRANSIENT, policy.transientDeadline());
         deadlines.put(Convergence.Deadline.DEPLOY, deploy.deadline());
         return new FindOverdueRequests.Deadlines(deadlines);
+    }
+
+    /** The GitLab setup check, on demand ({@code GET /ops/gitlab-check}) and once at start. */
+    @Bean
+    CheckGitLabSetup checkGitLabSetup(Targets targets, ProjectSetup projectSetup) {
+        return new CheckGitLabSetup(targets, projectSetup);
+    }
+
+    /**
+     * At start, once the server answers: each finding of the setup check logged at WARN, on a thread of its own, so
+     * the start neither waits on GitLab nor fails on what it answers.
+     */
+    @Bean
+    ApplicationListener<ApplicationReadyEvent> gitLabSetupCheckAtStart(CheckGitLabSetup check) {
+        return event -> Thread.ofVirtual().name("gitlab-setup-check").start(check::checkAtStart);
     }
 
     @Bean

@@ -13,7 +13,9 @@ import io.changeflow.systemtest.harness.SimulatorHost;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -25,6 +27,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  * main, the request is approved, merging conflicts and the change is generated again (a push). With that push's
  * pipeline created late, nothing is merged until it passed; with none created, the request ends in a state a person
  * owns saying no pipeline ran for the commit, and nothing is merged. Each on both GitLab profiles, on one cluster.
+ * The same cluster also runs the setup check on the jar ({@code GET /ops/gitlab-check}).
  */
 class StalePipelineSystemTest {
 
@@ -44,6 +47,31 @@ class StalePipelineSystemTest {
         cluster.sims().gitlab().setPipelineCreationDelay(Duration.ZERO);
         cluster.sims().gitlab().createPipelines(SimulatorHost.PROJECT, true);
         cluster.sims().gitlab().setBehaviour(Profile.GITLAB_17, false, Duration.ZERO);
+        cluster.sims().gitlab().allowedToMerge(SimulatorHost.PROJECT, "main", Set.of());
+        cluster.sims().gitlab().setMergeTrains(SimulatorHost.PROJECT, false);
+    }
+
+    /**
+     * The setup check on the packaged application: what GitLab's settings will stop, found before a request fails on
+     * it. A bot left out of "Allowed to merge" on main and merge trains turned on are both reported as blocking, with
+     * what to do; for operators only.
+     */
+    @Test
+    void theSetupCheckReportsABotWithoutMergeRightsAndAProjectWithMergeTrains() {
+        var otto = cluster.client("solo", "otto");
+        var before = otto.get("/ops/gitlab-check");
+        assertThat(before.status()).as(before.toString()).isEqualTo(200);
+        assertThat(before.data().path("blocking").asInt()).as(before.toString()).isZero();
+
+        cluster.sims().gitlab().allowedToMerge(SimulatorHost.PROJECT, "main", Set.of("approval-bot-1"));
+        cluster.sims().gitlab().setMergeTrains(SimulatorHost.PROJECT, true);
+        var after = otto.get("/ops/gitlab-check");
+
+        assertThat(after.data().path("blocking").asInt()).as(after.toString()).isEqualTo(2);
+        var findings = after.data().path("findings").toString();
+        assertThat(findings).contains("AUTHOR_MAY_NOT_MERGE", "MERGE_TRAINS", SimulatorHost.PROJECT,
+                "Maintainer or allow it on the protected branch main");
+        assertThat(cluster.client("solo", "alice").get("/ops/gitlab-check").status()).isEqualTo(403);
     }
 
     @ParameterizedTest

@@ -5,6 +5,7 @@ import io.changeflow.application.port.out.ClusterRateLimits;
 import io.changeflow.application.port.out.DynamicConfig;
 import io.changeflow.application.port.out.ExternalSystemHealth;
 import io.changeflow.application.port.out.MergeRequests;
+import io.changeflow.application.port.out.ProjectSetup;
 import io.changeflow.application.port.out.TargetFiles;
 import io.changeflow.application.settings.Settings;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
@@ -108,13 +109,20 @@ public class GitLabConfiguration {
         return new GitLabMergeRequests(gitLabBots, gitLabCalls, approval);
     }
 
-    /** Shown as {@code gitlab} in {@code /actuator/health}. */
+    /** The setup check's reads of each catalog project, through the workflow's calls (breaker, timeouts, budget). */
+    @Bean
+    ProjectSetup gitLabProjectSetup(GitLabProperties properties, GitLabBots gitLabBots, GitLabCalls gitLabCalls) {
+        return new GitLabProjectSetup(properties, gitLabCalls,
+                new GitLabHttp(properties, gitLabBots::baseUrl, gitLabBots.traceHeaders()));
+    }
+
     /** The workflow breaker's state and recent error rate, for the operations overview. */
     @Bean
     ExternalSystemHealth gitLabSystemHealth(GitLabCalls gitLabCalls) {
         return new GitLabSystemHealth(gitLabCalls);
     }
 
+    /** Shown as {@code gitlab} in {@code /actuator/health}. */
     @Bean("gitlab")
     HealthIndicator gitlabHealthIndicator(GitLabCalls gitLabCalls, GitLabBots gitLabBots) {
         return new GitLabHealthIndicator(gitLabCalls, gitLabBots::baseUrl, gitLabBots::notConfigured);

@@ -3,6 +3,7 @@ package io.changeflow.adapter.gitlab;
 import io.changeflow.application.port.out.CallMetrics;
 import io.changeflow.application.port.out.DynamicConfig;
 import io.changeflow.application.port.out.MergeRequests;
+import io.changeflow.application.port.out.ProjectSetup;
 import io.changeflow.testsupport.TestTracing;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.util.ArrayList;
@@ -119,6 +120,10 @@ final class AdapterContext implements AutoCloseable {
 
     MergeRequests mergeRequests() {
         return context.getBean(MergeRequests.class);
+    }
+
+    ProjectSetup projectSetup() {
+        return context.getBean(ProjectSetup.class);
     }
 
     MutableDynamicConfig dynamicConfig() {

@@ -10,6 +10,7 @@ import io.changeflow.adapter.web.api.GrantsController;
 import io.changeflow.adapter.web.api.OpenApiDocument;
 import io.changeflow.adapter.web.api.OpenApiOperations;
 import io.changeflow.adapter.web.api.OperationsController;
+import io.changeflow.adapter.web.api.GitLabCheckController;
 import io.changeflow.adapter.web.api.OverdueController;
 import io.changeflow.adapter.web.api.OverviewController;
 import io.changeflow.adapter.web.api.RequestsController;
@@ -107,6 +108,11 @@ class WebApiConfiguration {
     GrantsController grantsController(io.changeflow.application.grant.RemoveGrant remove,
             io.changeflow.application.grant.ListExpiringGrants expiring) {
         return new GrantsController(remove, expiring);
+    }
+
+    @Bean
+    GitLabCheckController gitLabCheckController(io.changeflow.application.setup.CheckGitLabSetup check) {
+        return new GitLabCheckController(check);
     }
 
     @Bean

@@ -8,6 +8,7 @@ import io.changeflow.application.callback.HandleDeployCallback;
 import io.changeflow.application.deploy.ConfirmDeployed;
 import io.changeflow.application.deploy.MarkDeployFailed;
 import io.changeflow.application.fake.FakeActivity;
+import io.changeflow.application.fake.FakeProjectSetup;
 import io.changeflow.application.fake.InMemoryChangeflow;
 import io.changeflow.application.port.out.ExternalSystemHealth;
 import io.changeflow.application.query.ShowOverview;
@@ -26,6 +27,7 @@ import io.changeflow.application.recovery.FindOverdueRequests;
 import io.changeflow.application.recovery.FindStuckRequests;
 import io.changeflow.application.recovery.RetriggerStep;
 import io.changeflow.application.recovery.ShowOperation;
+import io.changeflow.application.setup.CheckGitLabSetup;
 import io.changeflow.application.submit.SubmitChangeRequest;
 import io.changeflow.domain.state.Convergence;
 import org.springframework.context.annotation.Bean;
@@ -104,6 +106,16 @@ class InMemoryUseCases {
     FindOverdueRequests findOverdueRequests(InMemoryChangeflow app) {
         return new FindOverdueRequests(app.operations, app.queue, Convergence.standard(),
                 FindOverdueRequests.Deadlines.defaults(), app.clock);
+    }
+
+    @Bean
+    FakeProjectSetup fakeProjectSetup() {
+        return new FakeProjectSetup();
+    }
+
+    @Bean
+    CheckGitLabSetup checkGitLabSetup(InMemoryChangeflow app, FakeProjectSetup setup) {
+        return new CheckGitLabSetup(app.targets, setup);
     }
 
     @Bean

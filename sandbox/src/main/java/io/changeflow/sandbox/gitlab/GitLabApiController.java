@@ -54,6 +54,23 @@ class GitLabApiController {
         return gitlab.projectJson(id);
     }
 
+    @GetMapping("/projects/{id}/protected_branches/{branch}")
+    Map<String, Object> protectedBranch(@PathVariable String id, @PathVariable String branch, HttpServletRequest request) {
+        caller(request);
+        return gitlab.protectedBranchJson(id, branch).orElseThrow(() -> GitLabError.notFound("Protected Branch"));
+    }
+
+    @GetMapping("/projects/{id}/members/all/{userId}")
+    Map<String, Object> member(@PathVariable String id, @PathVariable long userId, HttpServletRequest request) {
+        caller(request);
+        return gitlab.memberJson(id, userId).orElseThrow(() -> GitLabError.of(404, "404 Not found"));
+    }
+
+    @GetMapping("/projects/{id}/approvals")
+    Map<String, Object> approvalSettings(@PathVariable String id, HttpServletRequest request) {
+        return gitlab.approvalSettingsJson(id, caller(request));
+    }
+
     @GetMapping("/projects/{id}/repository/files/{path}")
     ResponseEntity<Map<String, Object>> file(@PathVariable String id, @PathVariable String path,
                                              HttpServletRequest request) {

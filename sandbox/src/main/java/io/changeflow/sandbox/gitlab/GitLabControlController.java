@@ -98,6 +98,20 @@ class GitLabControlController {
         return ResponseEntity.noContent().build();
     }
 
+    /** Body {@code {"enabled": true}}: the project answers {@code merge_trains_enabled} and {@code merge_pipelines_enabled}. */
+    @PutMapping("/projects/{id}/merge_trains")
+    ResponseEntity<Void> mergeTrains(@PathVariable String id, @RequestBody Map<String, Object> body) {
+        gitlab.setMergeTrains(id, Boolean.TRUE.equals(body.get("enabled")));
+        return ResponseEntity.noContent().build();
+    }
+
+    /** Body {@code {"access_level": 30}}: the account's role in the project (0: not a member; default 40, Maintainer). */
+    @PutMapping("/projects/{id}/roles/{account}")
+    ResponseEntity<Void> role(@PathVariable String id, @PathVariable String account, @RequestBody Map<String, Object> body) {
+        gitlab.setRole(id, account, body.get("access_level") instanceof Number level ? level.intValue() : 40);
+        return ResponseEntity.noContent().build();
+    }
+
     /** Body {@code {"enabled": false}}: the project has no CI (no pipelines, {@code head_pipeline} null); true again. */
     @PutMapping("/projects/{id}/ci")
     ResponseEntity<Void> ci(@PathVariable String id, @RequestBody Map<String, Object> body) {

@@ -88,6 +88,9 @@ final class GitLabJson {
         json.put("empty_repo", false);
         json.put("merge_method", project.mergeMethod.apiName());
         json.put("only_allow_merge_if_pipeline_succeeds", project.onlyAllowMergeIfPipelineSucceeds);
+        // ee/lib/ee/api/entities/project.rb (17.x to 19.1): merge trains run on merged results pipelines.
+        json.put("merge_pipelines_enabled", project.mergeTrainsEnabled);
+        json.put("merge_trains_enabled", project.mergeTrainsEnabled);
         json.put("merge_requests_enabled", true);
         return json;
     }

@@ -230,6 +230,41 @@ public class GitLabSimulator {
         project(projectPath).resetApprovalsOnPush = reset;
     }
 
+    /**
+     * GitLab's project settings {@code merge_trains_enabled} and {@code merge_pipelines_enabled} (Premium; off by
+     * default, {@code projects.merge_trains_enabled} DEFAULT false in db/structure.sql, 17.x to 19.1). Only what the
+     * project answers changes: merges here never go through a train.
+     */
+    public synchronized void setMergeTrains(String projectPath, boolean enabled) {
+        project(projectPath).mergeTrainsEnabled = enabled;
+    }
+
+    /**
+     * {@code account}'s role in the project as a GitLab access level (10 Guest, 20 Reporter, 30 Developer, 40
+     * Maintainer, 50 Owner; 0: not a member). Every account is a Maintainer until set. A protected branch without an
+     * "Allowed to merge" list admits Maintainers only, as GitLab's default rule does.
+     */
+    public synchronized void setRole(String projectPath, String account, int accessLevel) {
+        project(projectPath).roles.put(account, accessLevel);
+    }
+
+    synchronized Optional<Map<String, Object>> protectedBranchJson(String idOrPath, String branch) {
+        return GitLabSetupAnswers.protectedBranch(project(idOrPath), branch, this::userNamed);
+    }
+
+    synchronized Optional<Map<String, Object>> memberJson(String idOrPath, long userId) {
+        var user = usersByToken.values().stream().filter(u -> u.id() == userId).findFirst();
+        return user.flatMap(u -> GitLabSetupAnswers.member(project(idOrPath), u, webUrl()));
+    }
+
+    synchronized Map<String, Object> approvalSettingsJson(String idOrPath, User caller) {
+        return GitLabSetupAnswers.approvalSettings(project(idOrPath), caller);
+    }
+
+    private Optional<User> userNamed(String account) {
+        return usersByToken.values().stream().filter(u -> u.username().equals(account)).findFirst();
+    }
+
     /** The content of {@code path} on {@code ref} (a branch name or a commit sha), if the file exists. */
     public synchronized Optional<String> file(String projectPath, String ref, String path) {
         return Optional.ofNullable(filesAt(project(projectPath), ref).get(path));
@@ -883,8 +918,7 @@ public class GitLabSimulator {
         if (profile == GitLabSimulatorProperties.Profile.GITLAB_19 && (sha == null || sha.isBlank())) {
             throw GitLabError.of(400, "sha is missing");
         }
-        var mergers = project.allowedToMerge.get(mr.targetBranch);
-        if (mergers != null && project.protectedBranches.contains(mr.targetBranch) && !mergers.contains(caller.username())) {
+        if (!GitLabSetupAnswers.mayMerge(project, mr.targetBranch, caller.username())) {
             throw GitLabError.unauthorized(); // can_be_merged_by? is false: no right to merge into the target
         }
         if (!mr.state.equals("opened")) {
@@ -1484,6 +1518,10 @@ public class GitLabSimulator {
         boolean enforceCheckItems;
         boolean onlyAllowMergeIfPipelineSucceeds;
         boolean resetApprovalsOnPush;
+        /** Merge trains (and with them merged results pipelines) on; see {@link GitLabSimulator#setMergeTrains}. */
+        boolean mergeTrainsEnabled;
+        /** Project roles by account (GitLab access levels); an account not listed is a Maintainer (40). */
+        final Map<String, Integer> roles = new HashMap<>();
         /** Protected branches with a restricted "Allowed to merge" (see {@link GitLabSimulator#allowedToMerge}). */
         final Map<String, Set<String>> allowedToMerge = new HashMap<>();
         /** How many merges passing every check still fail, and with which merge_error (see {@link GitLabSimulator#refuseMerges}). */

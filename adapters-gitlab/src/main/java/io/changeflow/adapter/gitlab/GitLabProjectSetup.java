@@ -1,0 +1,110 @@
+package io.changeflow.adapter.gitlab;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.changeflow.application.port.out.ProjectSetup;
+import java.net.URLEncoder;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.Optional;
+
+/**
+ * {@link ProjectSetup} on GitLab's REST v4, read with plain HTTP (gitlab4j maps neither {@code merge_trains_enabled}
+ * nor the users of {@code merge_access_levels}): the project ({@code GET /projects/:id}), its approval settings
+ * ({@code GET /projects/:id/approvals}, Maintainers only: empty when refused), the default branch's protection
+ * ({@code GET /projects/:id/protected_branches/:name}, 404: not protected) and each bot's role
+ * ({@code GET /user} with its token, then {@code GET /projects/:id/members/all/:user_id}, 404: not a member).
+ */
+final class GitLabProjectSetup implements ProjectSetup {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    /** GitLab's access level "No access" (doc/api/protected_branches.md). */
+    private static final int NO_ACCESS = 0;
+
+    private final GitLabProperties properties;
+    private final GitLabCalls calls;
+    private final GitLabHttp http;
+
+    GitLabProjectSetup(GitLabProperties properties, GitLabCalls calls, GitLabHttp http) {
+        this.properties = properties;
+        this.calls = calls;
+        this.http = http;
+    }
+
+    @Override
+    public ProjectSettings read(String project) {
+        var path = GitLabHttp.projectPath(project);
+        var author = properties.author();
+        var json = required(path, author.token());
+        var branch = json.path("default_branch").asText("main");
+        var protection = optional(path + "/protected_branches/" + URLEncoder.encode(branch, StandardCharsets.UTF_8), author.token());
+        var resetApprovals = optional(path + "/approvals", author.token())
+                .map(approvals -> approvals.path("reset_approvals_on_push").asBoolean(false));
+        var bots = new ArrayList<BotRights>();
+        bots.add(rights(path, author, BotRole.AUTHOR, protection));
+        var seen = new HashSet<String>();
+        for (var approver : properties.approvers()) {
+            if (seen.add(approver.account())) {
+                bots.add(rights(path, approver, BotRole.APPROVER, protection));
+            }
+        }
+        return new ProjectSettings(project, branch, json.path("merge_method").asText("merge"),
+                json.path("merge_trains_enabled").asBoolean(false),
+                json.path("only_allow_merge_if_pipeline_succeeds").asBoolean(false), resetApprovals, bots);
+    }
+
+    private BotRights rights(String projectPath, GitLabProperties.Bot bot, BotRole role, Optional<JsonNode> protection) {
+        var userId = required("/user", bot.token()).path("id").asLong();
+        var level = optional(projectPath + "/members/all/" + userId, bot.token())
+                .map(member -> member.path("access_level").asInt(NO_ACCESS)).orElse(NO_ACCESS);
+        return new BotRights(bot.account(), role, level, protection.map(rule -> mayMerge(rule, userId, level)).orElse(true));
+    }
+
+    /**
+     * Whether the protected branch's {@code merge_access_levels} admit the bot: an entry naming it ({@code user_id}),
+     * or a role entry (no user, no group) at or below its access level and not "No one" (lib/api/entities/
+     * protected_ref_access.rb, 17.x to 19.1). Group entries are not resolved: they do not admit the bot here.
+     */
+    static boolean mayMerge(JsonNode protection, long userId, int level) {
+        for (var access : protection.path("merge_access_levels")) {
+            var user = access.path("user_id");
+            var group = access.path("group_id");
+            if (!user.isMissingNode() && !user.isNull()) {
+                if (user.asLong() == userId) {
+                    return true;
+                }
+            } else if (group.isMissingNode() || group.isNull()) {
+                var required = access.path("access_level").asInt(NO_ACCESS);
+                if (required > NO_ACCESS && level >= required) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    /** The JSON of {@code path}; any failure thrown as the port's. */
+    private JsonNode required(String path, String token) {
+        return calls.read("projectSetup", () -> JSON.readTree(body(http.get(path, token))));
+    }
+
+    /** The JSON of {@code path}; empty on 403 and 404 (refused or absent), any other failure thrown as the port's. */
+    private Optional<JsonNode> optional(String path, String token) {
+        return calls.read("projectSetup", () -> {
+            var response = http.get(path, token);
+            if (response.statusCode() == 404 || response.statusCode() == 403) {
+                return Optional.<JsonNode>empty();
+            }
+            return Optional.of(JSON.readTree(body(response)));
+        });
+    }
+
+    private static String body(HttpResponse<String> response) throws Exception {
+        if (!GitLabHttp.isSuccess(response)) {
+            throw GitLabHttp.failure(response);
+        }
+        return response.body();
+    }
+}

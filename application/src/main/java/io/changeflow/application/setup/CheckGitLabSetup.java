@@ -1,0 +1,118 @@
+package io.changeflow.application.setup;
+
+import io.changeflow.application.port.out.ExternalCallException;
+import io.changeflow.application.port.out.ProjectSetup;
+import io.changeflow.application.port.out.ProjectSetup.BotRights;
+import io.changeflow.application.port.out.ProjectSetup.BotRole;
+import io.changeflow.application.port.out.ProjectSetup.ProjectSettings;
+import io.changeflow.application.port.out.Targets;
+import io.changeflow.application.setup.SetupFinding.Severity;
+import io.changeflow.domain.request.PipelinePolicy;
+import io.changeflow.domain.request.Target;
+import java.lang.System.Logger.Level;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The setup check: reads each catalog project's settings ({@link ProjectSetup}) and reports what will stop
+ * Changeflow there (bots without the rights they need, merge trains, fast-forward merges, approvals reset on push,
+ * pipelines that must succeed where a target's policy lets a merge go without one) before a request fails on it.
+ * See docs/external-systems-gitlab.md, "Setup check".
+ */
+public final class CheckGitLabSetup {
+
+    private static final System.Logger LOG = System.getLogger(CheckGitLabSetup.class.getName());
+    static final int DEVELOPER = 30;
+
+    private final Targets targets;
+    private final ProjectSetup setup;
+
+    public CheckGitLabSetup(Targets targets, ProjectSetup setup) {
+        this.targets = targets;
+        this.setup = setup;
+    }
+
+    /** The findings of every catalog project, in catalog order; a project GitLab could not answer for is a finding too. */
+    public List<SetupFinding> check() {
+        var findings = new ArrayList<SetupFinding>();
+        for (var project : targets.all().stream().map(Target::project).distinct().toList()) {
+            try {
+                findings.addAll(findingsOf(setup.read(project)));
+            } catch (ExternalCallException e) {
+                findings.add(new SetupFinding(project, "UNREADABLE", Severity.WARNS,
+                        "GitLab did not answer for the project's settings (" + e.getMessage() + "), so nothing of it was checked",
+                        "check that the project exists and the author bot can read it, then ask again (GET /ops/gitlab-check)"));
+            }
+        }
+        return List.copyOf(findings);
+    }
+
+    /** {@link #check} at start: each finding logged once at WARN; never throws, whatever GitLab answers. */
+    public void checkAtStart() {
+        try {
+            for (var finding : check()) {
+                LOG.log(Level.WARNING, "GitLab setup of {0}: {1} ({2}): {3}; to do: {4}", finding.project(), finding.what(),
+                        finding.severity(), finding.why(), finding.action());
+            }
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "GitLab setup check at start failed; ask GET /ops/gitlab-check later", e);
+        }
+    }
+
+    private List<SetupFinding> findingsOf(ProjectSettings settings) {
+        var findings = new ArrayList<SetupFinding>();
+        var project = settings.project();
+        var branch = settings.targetBranch();
+        for (var bot : settings.bots()) {
+            botFinding(project, branch, bot).ifPresent(findings::add);
+        }
+        if (settings.mergeTrains()) {
+            findings.add(new SetupFinding(project, "MERGE_TRAINS", Severity.BLOCKS,
+                    "merge trains are on: Changeflow merges through the API without a train, which restarts the train"
+                            + " for everyone else's merge requests, and it does not follow a merge request on a train",
+                    "turn merge trains off for this project (Settings > Merge requests), or keep Changeflow's targets"
+                            + " in a project without them"));
+        }
+        if (!"merge".equals(settings.mergeMethod())) {
+            findings.add(new SetupFinding(project, "MERGE_METHOD_NEEDS_REBASE", Severity.WARNS,
+                    "merge method '" + settings.mergeMethod() + "' merges only a source branch rebased on " + branch
+                            + ": whenever " + branch + " moved, Changeflow rebases first, which is a push with a new"
+                            + " pipeline to wait for (and approvals given again where they reset on push)",
+                    "set the merge method to 'Merge commit', or accept the slower merges"));
+        }
+        if (settings.resetApprovalsOnPush().orElse(false)) {
+            findings.add(new SetupFinding(project, "APPROVALS_RESET_ON_PUSH", Severity.WARNS,
+                    "approvals are removed when commits are added: every rebase or regeneration drops the bots'"
+                            + " approvals, and Changeflow has to approve again before it merges",
+                    "nothing to do if that is intended; otherwise turn off 'Remove all approvals when commits are added'"));
+        }
+        var lenient = targets.all().stream().filter(t -> t.project().equals(project))
+                .filter(t -> t.pipeline() != PipelinePolicy.REQUIRED).map(t -> t.key().value()).toList();
+        if (settings.pipelineMustSucceed() && !lenient.isEmpty()) {
+            findings.add(new SetupFinding(project, "PIPELINE_MUST_SUCCEED", Severity.WARNS,
+                    "'Pipelines must succeed' is on, but the pipeline policy of " + lenient + " lets a merge go on a"
+                            + " manual or skipped pipeline: GitLab refuses those merges",
+                    "set those targets' pipeline policy to 'required', or turn 'Pipelines must succeed' off"));
+        }
+        return findings;
+    }
+
+    private static Optional<SetupFinding> botFinding(String project, String branch, BotRights bot) {
+        var name = (bot.role() == BotRole.AUTHOR ? "the author bot '" : "the approval bot '") + bot.account() + "'";
+        if (bot.accessLevel() < DEVELOPER) {
+            return Optional.of(new SetupFinding(project, bot.role() + "_ROLE_TOO_LOW", Severity.BLOCKS,
+                    name + (bot.accessLevel() == 0 ? " is not a member of the project" : " has access level " + bot.accessLevel())
+                            + (bot.role() == BotRole.AUTHOR ? ": it cannot create branches and merge requests"
+                            : ": it cannot approve merge requests"),
+                    "give " + name + " at least Developer in the project" + (bot.role() == BotRole.AUTHOR
+                            ? " (Maintainer where " + branch + " is protected for Maintainers)" : "")));
+        }
+        if (bot.role() == BotRole.AUTHOR && !bot.mayMergeIntoTarget()) {
+            return Optional.of(new SetupFinding(project, "AUTHOR_MAY_NOT_MERGE", Severity.BLOCKS,
+                    name + " may not merge into the protected branch " + branch + ": GitLab refuses every merge (401)",
+                    "give " + name + " Maintainer or allow it on the protected branch " + branch + " (Allowed to merge)"));
+        }
+        return Optional.empty();
+    }
+}

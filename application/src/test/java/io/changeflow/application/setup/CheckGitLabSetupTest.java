@@ -1,0 +1,85 @@
+package io.changeflow.application.setup;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
+
+import io.changeflow.application.fake.FakeProjectSetup;
+import io.changeflow.application.fake.FakeTargets;
+import io.changeflow.application.port.out.ProjectSetup.BotRights;
+import io.changeflow.application.port.out.ProjectSetup.BotRole;
+import io.changeflow.application.port.out.ProjectSetup.ProjectSettings;
+import io.changeflow.application.setup.SetupFinding.Severity;
+import io.changeflow.domain.request.PipelinePolicy;
+import io.changeflow.domain.request.Target;
+import io.changeflow.domain.request.TargetKey;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+class CheckGitLabSetupTest {
+
+    private final FakeTargets targets = FakeTargets.standard();
+    private final FakeProjectSetup setup = new FakeProjectSetup();
+    private final CheckGitLabSetup check = new CheckGitLabSetup(targets, setup);
+
+    @Test
+    void aProjectSetUpAsChangeflowNeedsHasNoFinding() {
+        assertThat(check.check()).isEmpty();
+    }
+
+    @Test
+    void anAuthorBotThatMayNotMergeIntoTheTargetBranchBlocksWithWhatToDo() {
+        setup.set(withBots(new BotRights("changeflow-bot", BotRole.AUTHOR, 30, false)));
+
+        assertThat(check.check()).singleElement().satisfies(finding -> {
+            assertThat(finding.project()).isEqualTo(FakeTargets.PROJECT);
+            assertThat(finding.what()).isEqualTo("AUTHOR_MAY_NOT_MERGE");
+            assertThat(finding.severity()).isEqualTo(Severity.BLOCKS);
+            assertThat(finding.why()).contains("changeflow-bot", "may not merge into the protected branch main");
+            assertThat(finding.action()).contains("Maintainer or allow it on the protected branch main");
+        });
+    }
+
+    @Test
+    void botsBelowDeveloperBlockWhetherAuthorOrApprover() {
+        setup.set(withBots(new BotRights("changeflow-bot", BotRole.AUTHOR, 0, true),
+                new BotRights("approval-bot", BotRole.APPROVER, 20, false)));
+
+        assertThat(check.check()).extracting(SetupFinding::what, SetupFinding::severity).containsExactly(
+                tuple("AUTHOR_ROLE_TOO_LOW", Severity.BLOCKS),
+                tuple("APPROVER_ROLE_TOO_LOW", Severity.BLOCKS));
+        assertThat(check.check().getFirst().why()).contains("is not a member");
+    }
+
+    @Test
+    void mergeTrainsBlockAndFastForwardResetApprovalsAndAStrictPipelineSettingWarn() {
+        targets.withPipeline(FakeTargets.BATCHABLE, PipelinePolicy.MANUAL_COUNTS);
+        var clean = FakeProjectSetup.clean(FakeTargets.PROJECT);
+        setup.set(new ProjectSettings(clean.project(), "main", "ff", true, true, Optional.of(true), clean.bots()));
+
+        assertThat(check.check()).extracting(SetupFinding::what, SetupFinding::severity).containsExactly(
+                tuple("MERGE_TRAINS", Severity.BLOCKS),
+                tuple("MERGE_METHOD_NEEDS_REBASE", Severity.WARNS),
+                tuple("APPROVALS_RESET_ON_PUSH", Severity.WARNS),
+                tuple("PIPELINE_MUST_SUCCEED", Severity.WARNS));
+    }
+
+    @Test
+    void eachProjectIsReadOnceAndOneGitLabCannotAnswerForIsAFindingNotAFailure() {
+        targets.add(new Target(TargetKey.of("gone"), "Gone", "A project GitLab does not know", "missing/project",
+                "grants/gone.txt", false, null));
+        targets.add(new Target(TargetKey.of("other"), "Other", "Another project", "team/other", "grants/other.txt", false, null));
+        setup.set(new ProjectSettings("team/other", "main", "merge", true, false, Optional.empty(),
+                FakeProjectSetup.clean("team/other").bots()));
+
+        assertThat(check.check()).extracting(SetupFinding::project, SetupFinding::what).containsExactlyInAnyOrder(
+                tuple("missing/project", "UNREADABLE"),
+                tuple("team/other", "MERGE_TRAINS"));
+    }
+
+    private static ProjectSettings withBots(BotRights... bots) {
+        var clean = FakeProjectSetup.clean(FakeTargets.PROJECT);
+        return new ProjectSettings(clean.project(), clean.targetBranch(), clean.mergeMethod(), false, false,
+                Optional.of(false), List.of(bots));
+    }
+}
