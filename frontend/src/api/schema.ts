@@ -1085,6 +1085,7 @@ export interface components {
          *     ACCESS_DENIED (403): Access denied
          *     CROSS_SITE_REQUEST (403): Cross-site requests are refused; please use the app.
          *     SERVICE_CLOSED (403): Submissions are closed right now; please try again later.
+         *     NOT_ALLOWED_FOR_SUBJECT (403): You may not do this for the person named; ask for yourself.
          *     NOT_FOUND (404): Not found.
          *     REQUEST_IN_PROGRESS (409): A request for this subject and target is already in progress.
          *     ALREADY_IN_EFFECT (409): This access is already in effect for the subject.
@@ -1104,7 +1105,7 @@ export interface components {
          *     UNAVAILABLE (503): A service we depend on is unavailable; please try again later.
          * @enum {string}
          */
-        ErrorCode: "INVALID_REQUEST" | "UNAUTHENTICATED" | "INVALID_SIGNATURE" | "ACCESS_DENIED" | "CROSS_SITE_REQUEST" | "SERVICE_CLOSED" | "NOT_FOUND" | "REQUEST_IN_PROGRESS" | "ALREADY_IN_EFFECT" | "GRANT_NOT_IN_EFFECT" | "GRANT_CHANGED" | "IDEMPOTENCY_IN_FLIGHT" | "ACTION_NOT_ALLOWED" | "ALREADY_MARKED_FAILED" | "ALREADY_SETTLED" | "IDEMPOTENCY_KEY_REUSED" | "METHOD_NOT_ALLOWED" | "NOT_ACCEPTABLE" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "UNAVAILABLE";
+        ErrorCode: "INVALID_REQUEST" | "UNAUTHENTICATED" | "INVALID_SIGNATURE" | "ACCESS_DENIED" | "CROSS_SITE_REQUEST" | "SERVICE_CLOSED" | "NOT_ALLOWED_FOR_SUBJECT" | "NOT_FOUND" | "REQUEST_IN_PROGRESS" | "ALREADY_IN_EFFECT" | "GRANT_NOT_IN_EFFECT" | "GRANT_CHANGED" | "IDEMPOTENCY_IN_FLIGHT" | "ACTION_NOT_ALLOWED" | "ALREADY_MARKED_FAILED" | "ALREADY_SETTLED" | "IDEMPOTENCY_KEY_REUSED" | "METHOD_NOT_ALLOWED" | "NOT_ACCEPTABLE" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "UNAVAILABLE";
         /** @description Every error answer (Content-Type application/json, Cache-Control no-store). */
         ErrorEnvelope: {
             code: components["schemas"]["ErrorCode"];
@@ -1730,6 +1731,7 @@ export interface operations {
             /**
              * @description ACCESS_DENIED: Access denied
              *     CROSS_SITE_REQUEST: Cross-site requests are refused; please use the app.
+             *     NOT_ALLOWED_FOR_SUBJECT: You may not do this for the person named; ask for yourself.
              */
             403: {
                 headers: {
@@ -1739,7 +1741,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code?: "ACCESS_DENIED" | "CROSS_SITE_REQUEST";
+                        code?: "ACCESS_DENIED" | "CROSS_SITE_REQUEST" | "NOT_ALLOWED_FOR_SUBJECT";
                     } & components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -2013,6 +2015,7 @@ export interface operations {
              * @description ACCESS_DENIED: Access denied
              *     CROSS_SITE_REQUEST: Cross-site requests are refused; please use the app.
              *     SERVICE_CLOSED: Submissions are closed right now; please try again later.
+             *     NOT_ALLOWED_FOR_SUBJECT: You may not do this for the person named; ask for yourself.
              */
             403: {
                 headers: {
@@ -2022,7 +2025,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         /** @enum {string} */
-                        code?: "ACCESS_DENIED" | "CROSS_SITE_REQUEST" | "SERVICE_CLOSED";
+                        code?: "ACCESS_DENIED" | "CROSS_SITE_REQUEST" | "SERVICE_CLOSED" | "NOT_ALLOWED_FOR_SUBJECT";
                     } & components["schemas"]["ErrorEnvelope"];
                 };
             };

@@ -1,6 +1,7 @@
 package io.changeflow.bootstrap;
 
 import io.changeflow.application.port.out.Targets;
+import io.changeflow.domain.request.AskPolicy;
 import io.changeflow.domain.request.PipelinePolicy;
 import io.changeflow.domain.request.RemovalPolicy;
 import io.changeflow.domain.request.Target;
@@ -22,9 +23,11 @@ record CatalogProperties(List<Entry> targets) {
      * @param pipeline {@code required} (default), {@code manual-counts} or {@code none}; see {@link PipelinePolicy}
      * @param removals {@code no-approval} (default) or {@code approval}: whether an expiry or an operator's revocation
      *                 needs the approval system; see {@link RemovalPolicy}
+     * @param askFor   {@code self} (default), {@code anyone} or {@code related}: who may ask for whom; see
+     *                 {@link AskPolicy}
      */
     record Entry(String key, String name, String description, String project, String filePath, boolean batchable,
-                 String partition, String pipeline, String removals) {
+                 String partition, String pipeline, String removals, String askFor) {
         // one constructor only: configuration binding needs an unambiguous one
     }
 
@@ -45,7 +48,7 @@ record CatalogProperties(List<Entry> targets) {
             var target = new Target(key, entry.name() == null ? key.value() : entry.name(),
                     entry.description() == null ? "" : entry.description(), entry.project(), entry.filePath(),
                     entry.batchable(), entry.partition(), pipelinePolicy(key, entry.pipeline()),
-                    removalPolicy(key, entry.removals()));
+                    removalPolicy(key, entry.removals()), askPolicy(key, entry.askFor()));
             if (byKey.putIfAbsent(key, target) != null) {
                 throw new IllegalStateException("changeflow.catalog: target " + key + " is listed twice");
             }
@@ -77,6 +80,14 @@ record CatalogProperties(List<Entry> targets) {
     private static RemovalPolicy removalPolicy(TargetKey key, String raw) {
         return orFallback(key, "removals setting", raw, RemovalPolicy::named, RemovalPolicy.NO_APPROVAL,
                 "no-approval, approval");
+    }
+
+    /**
+     * Fail-safe: a missing value is {@code self}; so is a garbled one, said once in the log (letting anyone ask for
+     * anyone is the harmful side: a request for another person can hold their access in a request of someone else's).
+     */
+    private static AskPolicy askPolicy(TargetKey key, String raw) {
+        return orFallback(key, "ask-for policy", raw, AskPolicy::named, AskPolicy.SELF, "self, anyone, related");
     }
 
     private static <E extends Enum<E>> E orFallback(TargetKey key, String setting, String raw,

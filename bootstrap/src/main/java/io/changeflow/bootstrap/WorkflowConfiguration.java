@@ -21,6 +21,7 @@ import io.changeflow.application.port.out.Batches;
 import io.changeflow.application.port.out.BusinessMetrics;
 import io.changeflow.application.port.out.CallbackInbox;
 import io.changeflow.application.port.out.ExternalSystemHealth;
+import io.changeflow.application.port.out.Directory;
 import io.changeflow.application.port.out.IdempotencyRecords;
 import io.changeflow.application.port.out.MergeRequests;
 import io.changeflow.application.port.out.ProjectSetup;
@@ -124,10 +125,10 @@ class WorkflowConfiguration {
     }
 
     @Bean
-    SubmitChangeRequest submitChangeRequest(Operations operations, Targets targets, IdempotencyRecords idempotency,
-                                            Settings settings, StepLauncher launcher, BusinessMetrics metrics,
-                                            Clock clock, WorkflowProperties properties) {
-        return new SubmitChangeRequest(operations, targets, idempotency, settings, launcher, metrics, clock,
+    SubmitChangeRequest submitChangeRequest(Operations operations, Targets targets, Directory directory,
+                                            IdempotencyRecords idempotency, Settings settings, StepLauncher launcher,
+                                            BusinessMetrics metrics, Clock clock, WorkflowProperties properties) {
+        return new SubmitChangeRequest(operations, targets, directory, idempotency, settings, launcher, metrics, clock,
                 properties.keyTimeToLive(SubmitChangeRequest.DEFAULT_KEY_TIME_TO_LIVE), Thread::sleep);
     }
 

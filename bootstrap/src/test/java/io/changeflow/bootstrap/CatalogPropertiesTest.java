@@ -2,6 +2,7 @@ package io.changeflow.bootstrap;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.changeflow.domain.request.AskPolicy;
 import io.changeflow.domain.request.PipelinePolicy;
 import io.changeflow.domain.request.RemovalPolicy;
 import io.changeflow.domain.request.TargetKey;
@@ -13,13 +14,32 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The catalog's per-target pipeline policy ({@code changeflow.catalog.targets[n].pipeline}): fail-safe {@code required};
- * and its removal setting ({@code changeflow.catalog.targets[n].removals}): fail-safe {@code no-approval}.
+ * its removal setting ({@code changeflow.catalog.targets[n].removals}): fail-safe {@code no-approval}; and who may ask
+ * for whom ({@code changeflow.catalog.targets[n].ask-for}): fail-safe {@code self}.
  */
 class CatalogPropertiesTest {
 
     private static CatalogProperties.Entry entry(String key, String pipeline, String removals) {
         return new CatalogProperties.Entry(key, null, null, "platform/access-config", "grants/" + key + ".txt", false, null,
-                pipeline, removals);
+                pipeline, removals, null);
+    }
+
+    private static CatalogProperties.Entry askFor(String key, String askFor) {
+        return new CatalogProperties.Entry(key, null, null, "platform/access-config", "grants/" + key + ".txt", false, null,
+                null, null, askFor);
+    }
+
+    @Test
+    void eachTargetHasTheAskForPolicyItNamesAndAMissingOrGarbledOneIsSelf() {
+        var targets = new CatalogProperties(List.of(askFor("open", "anyone"), askFor("team", " Related "),
+                askFor("own", "self"), askFor("plain", null), askFor("garbled", "everyone"), askFor("blank", " ")))
+                .toTargets();
+
+        assertThat(targets.find(TargetKey.of("open")).orElseThrow().askFor()).isEqualTo(AskPolicy.ANYONE);
+        assertThat(targets.find(TargetKey.of("team")).orElseThrow().askFor()).isEqualTo(AskPolicy.RELATED);
+        for (var key : List.of("own", "plain", "garbled", "blank")) {
+            assertThat(targets.find(TargetKey.of(key)).orElseThrow().askFor()).as(key).isEqualTo(AskPolicy.SELF);
+        }
     }
 
     private static CatalogProperties.Entry entry(String key, String pipeline) {
@@ -65,6 +85,7 @@ class CatalogPropertiesTest {
                 "changeflow.catalog.targets[0].file-path", "grants/asked.txt",
                 "changeflow.catalog.targets[0].pipeline", "none",
                 "changeflow.catalog.targets[0].removals", "approval",
+                "changeflow.catalog.targets[0].ask-for", "anyone",
                 "changeflow.catalog.targets[1].key", "plain",
                 "changeflow.catalog.targets[1].project", "platform/access-config",
                 "changeflow.catalog.targets[1].file-path", "grants/plain.txt"));
@@ -73,5 +94,7 @@ class CatalogPropertiesTest {
         assertThat(targets.find(TargetKey.of("asked")).orElseThrow().removals()).isEqualTo(RemovalPolicy.APPROVAL);
         assertThat(targets.find(TargetKey.of("asked")).orElseThrow().pipeline()).isEqualTo(PipelinePolicy.NONE);
         assertThat(targets.find(TargetKey.of("plain")).orElseThrow().removals()).isEqualTo(RemovalPolicy.NO_APPROVAL);
+        assertThat(targets.find(TargetKey.of("asked")).orElseThrow().askFor()).isEqualTo(AskPolicy.ANYONE);
+        assertThat(targets.find(TargetKey.of("plain")).orElseThrow().askFor()).isEqualTo(AskPolicy.SELF);
     }
 }

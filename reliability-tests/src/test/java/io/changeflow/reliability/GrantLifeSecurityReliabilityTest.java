@@ -38,6 +38,8 @@ import tools.jackson.databind.JsonNode;
  *   <li>the sandbox cannot open production: the production instance with {@code changeflow.sandbox.demo-login=true}
  *       has no sign-in endpoint and ignores the demo cookie of the operator; the jar started with the sandbox
  *       profile and {@code changeflow.environment=production} exits during start-up saying why.</li>
+ *   <li>who may ask for whom: a request for another person on a target with the default policy ({@code self}), and
+ *       a give-up by someone other than the subject, are 403 NOT_ALLOWED_FOR_SUBJECT.</li>
  * </ul>
  * The deploy simulator's own reports are switched off meanwhile ({@code lostShare} 1), so every report the victim's
  * request could see is one of the test's.
@@ -172,6 +174,29 @@ class GrantLifeSecurityReliabilityTest {
                 .hasMessageContaining("during start-up")
                 .hasMessageContaining("Refusing to start: the sandbox profile")
                 .hasMessageContaining("changeflow.environment=production");
+    }
+
+    /**
+     * Who may ask for whom: on a target without the setting (fail-safe {@code self}) a request for another person is
+     * 403 NOT_ALLOWED_FOR_SUBJECT and opens nothing, so that person's own request goes through; a give-up naming another
+     * subject is 403 too, whether that person holds a grant (the victim's subject, requested by alice herself) or not.
+     */
+    @Test
+    void aRequestForAnotherPersonUnderTheDefaultPolicyAndAGiveUpByANonSubjectAreRefused() {
+        var bob = edge.edge().client("bob");
+        var forCarol = bob.submit(EdgeCluster.SELF_ONLY_TARGET, "carol", "for a colleague");
+        assertThat(forCarol.status()).as(forCarol.toString()).isEqualTo(403);
+        assertThat(forCarol.code()).as(forCarol.toString()).isEqualTo("NOT_ALLOWED_FOR_SUBJECT");
+        var own = edge.edge().client("carol").submit(EdgeCluster.SELF_ONLY_TARGET, "carol", "my own");
+        assertThat(own.status()).as("carol's own request is not blocked: " + own).isEqualTo(202);
+
+        for (var subject : List.of(victimSubject, "svc-gls-nobody")) {
+            var giveUp = edge.edge().client("alice").post("/api/bindings/db-prod-readonly/give-up?subjectId=" + subject,
+                    null);
+            assertThat(giveUp.status()).as(subject + ": " + giveUp).isEqualTo(403);
+            assertThat(giveUp.code()).as(subject + ": " + giveUp).isEqualTo("NOT_ALLOWED_FOR_SUBJECT");
+        }
+        assertThat(edge.edge().client("alice").request(victim).status()).isEqualTo("MERGED");
     }
 
     /** Submits as {@code requester} for {@code subject}, approves it in the approver inbox and waits until merged. */

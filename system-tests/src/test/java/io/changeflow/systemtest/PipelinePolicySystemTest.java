@@ -43,7 +43,7 @@ class PipelinePolicySystemTest {
                 .withInstanceProperty(prefix + "description", "a target of the pipeline policy system test")
                 .withInstanceProperty(prefix + "project", project)
                 .withInstanceProperty(prefix + "file-path", "grants/" + key + ".txt")
-                .withInstanceProperty(prefix + "batchable", "false");
+                .withInstanceProperty(prefix + "batchable", "false").withInstanceProperty(prefix + "ask-for", "anyone");
         return pipeline == null ? cluster : cluster.withInstanceProperty(prefix + "pipeline", pipeline);
     }
 

@@ -5,7 +5,9 @@ import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.Properties;
@@ -18,7 +20,8 @@ import org.springframework.core.io.ResourceLoader;
 /**
  * The embedded default's company directory, read once from a properties file
  * ({@code changeflow.directory.location}; no default outside the sandbox): {@code <account>.employeeId},
- * {@code <account>.email}, {@code <account>.role}. The demo people
+ * {@code <account>.email}, {@code <account>.role}, and the relations the {@code related} policy of who may ask for
+ * whom reads (issue 37): {@code <account>.manager} (the manager's account), {@code <account>.team}. The demo people
  * ({@code classpath:changeflow/demo-directory.properties}) are read only with the sandbox's demo login on:
  * outside the sandbox they never name anyone.
  *
@@ -34,9 +37,18 @@ public final class PeopleFile implements DemoPeople {
     private static final Logger log = LoggerFactory.getLogger(PeopleFile.class);
 
     private final List<Person> people;
+    /** account to its manager's account, and account to its team; accounts in lower case. */
+    private final Map<String, String> managers;
+    private final Map<String, String> teams;
 
     PeopleFile(List<Person> people) {
+        this(people, Map.of(), Map.of());
+    }
+
+    private PeopleFile(List<Person> people, Map<String, String> managers, Map<String, String> teams) {
         this.people = List.copyOf(people);
+        this.managers = Map.copyOf(managers);
+        this.teams = Map.copyOf(teams);
     }
 
     /**
@@ -81,13 +93,35 @@ public final class PeopleFile implements DemoPeople {
             }
         }
         var people = new ArrayList<Person>();
+        var managers = new HashMap<String, String>();
+        var teams = new HashMap<String, String>();
         for (var account : accounts) {
-            people.add(new Person(account.toLowerCase(Locale.ROOT),
+            var key = account.toLowerCase(Locale.ROOT);
+            var manager = blankToNull(properties.getProperty(account + ".manager"));
+            if (manager != null) {
+                managers.put(key, manager.toLowerCase(Locale.ROOT));
+            }
+            var team = blankToNull(properties.getProperty(account + ".team"));
+            if (team != null) {
+                teams.put(key, team);
+            }
+            people.add(new Person(key,
                     blankToNull(properties.getProperty(account + ".employeeId")),
                     blankToNull(properties.getProperty(account + ".email")),
                     blankToNull(properties.getProperty(account + ".role"))));
         }
-        return new PeopleFile(people);
+        return new PeopleFile(people, managers, teams);
+    }
+
+    /** Whether one of the two is the other's manager, or both are on one team; false for anyone the file does not relate. */
+    boolean relates(String one, String other) {
+        var a = one.strip().toLowerCase(Locale.ROOT);
+        var b = other.strip().toLowerCase(Locale.ROOT);
+        if (b.equals(managers.get(a)) || a.equals(managers.get(b))) {
+            return true;
+        }
+        var team = teams.get(a);
+        return team != null && team.equals(teams.get(b));
     }
 
     @Override

@@ -40,6 +40,23 @@ class EmbeddedDefaultsTest {
         assertThat(PeopleFile.configured("file:/nonexistent/directory.properties", true, true, loader).people()).isEmpty();
     }
 
+    /** Issue 37: the relations of the {@code related} policy of who may ask for whom. */
+    @Test
+    void theDirectoryRelatesAManagerAndTheirReportAndOneTeamButNobodyElse(@org.junit.jupiter.api.io.TempDir
+                                                                           java.nio.file.Path dir) throws Exception {
+        var properties = dir.resolve("people.properties");
+        java.nio.file.Files.writeString(properties, String.join("\n", "maria.team=payments", "bob.manager=Maria",
+                "bob.team=payments", "carl.team=payments", "dora.team=search", "erik.employeeId=E7"));
+        var directory = new PeopleFileDirectory(PeopleFile.load(new FileSystemResource(properties)));
+
+        assertThat(directory.relates("maria", "bob")).as("manager for report").isTrue();
+        assertThat(directory.relates("bob", "maria")).as("report for manager").isTrue();
+        assertThat(directory.relates("carl", "bob")).as("one team").isTrue();
+        assertThat(directory.relates("dora", "bob")).as("another team").isFalse();
+        assertThat(directory.relates("erik", "bob")).as("no team").isFalse();
+        assertThat(directory.relates("erik", "nobody")).isFalse();
+    }
+
     @Test
     void aMissingDirectoryFileIsAnEmptyDirectoryNotAFailedStart() {
         var file = PeopleFile.load(new FileSystemResource("/nonexistent/directory.properties"));

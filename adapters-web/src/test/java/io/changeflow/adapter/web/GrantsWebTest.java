@@ -125,10 +125,13 @@ class GrantsWebTest extends WebTestSupport {
     }
 
     @Test
-    void nobodyElseCanGiveAGrantUpAndAnUnknownOneIs404() throws Exception {
+    void nobodyElseCanGiveAGrantUpIs403AndAnUnknownOneIs404() throws Exception {
         validated("carol");
         mvc.perform(as(post("/api/bindings/" + FakeTargets.SINGLE.value() + "/give-up").param("subjectId", "carol"), "bob"))
-                .andExpect(answers(status().isNotFound(), "NOT_FOUND"));
+                .andExpect(answers(status().isForbidden(), "NOT_ALLOWED_FOR_SUBJECT"));
+        // the same answer without any grant: nothing learnt about another person's access
+        mvc.perform(as(post("/api/bindings/" + FakeTargets.SINGLE.value() + "/give-up").param("subjectId", "nobody"), "bob"))
+                .andExpect(answers(status().isForbidden(), "NOT_ALLOWED_FOR_SUBJECT"));
         mvc.perform(as(post("/api/bindings/no-such-target/give-up"), "carol"))
                 .andExpect(status().isNotFound());
         mvc.perform(post("/api/bindings/" + FakeTargets.SINGLE.value() + "/give-up"))
@@ -136,16 +139,16 @@ class GrantsWebTest extends WebTestSupport {
         assertThat(statusOf("carol")).isEqualTo(BindingStatus.VALIDATED);
     }
 
+    /** Issue 37: requesting a grant for someone else gives no right over it; this used to be allowed (202). */
     @Test
-    void theRequesterOfAGrantForSomeoneElseMayGiveItUp() throws Exception {
+    void theRequesterOfAGrantForSomeoneElseMayNotGiveItUp() throws Exception {
         var id = io.changeflow.domain.request.OperationId.of(io.changeflow.application.fake.InMemoryChangeflow.newOperationId());
         assertThat(app.submit("alice", io.changeflow.application.fake.InMemoryChangeflow.submission(id.value(),
                 FakeTargets.SINGLE, "gwen"))).isInstanceOf(io.changeflow.application.submit.SubmitChangeRequest.Result.Accepted.class);
         approvedAndDeployed(id);
         mvc.perform(as(post("/api/bindings/" + FakeTargets.SINGLE.value() + "/give-up").param("subjectId", "gwen"), "alice"))
-                .andExpect(status().isAccepted())
-                .andExpect(jsonPath("$.data.subjectId").value("gwen"));
-        assertThat(statusOf("gwen")).isEqualTo(BindingStatus.REVOKING);
+                .andExpect(answers(status().isForbidden(), "NOT_ALLOWED_FOR_SUBJECT"));
+        assertThat(statusOf("gwen")).isEqualTo(BindingStatus.VALIDATED);
     }
 
     @Test

@@ -200,6 +200,23 @@ class RequestsWebTest extends WebTestSupport {
                 .andExpect(answers(status().isConflict(), "IDEMPOTENCY_IN_FLIGHT"));
     }
 
+    /** Issue 37: a target whose policy is the default {@code self} refuses a request naming another person. */
+    @Test
+    void askingForAnotherPersonWhereTheTargetSaysSelfIs403NotAllowedForSubject() throws Exception {
+        // a target of its own (the application is shared by the web tests): no ask-for setting, so self only
+        app.targets.add(new io.changeflow.domain.request.Target(io.changeflow.domain.request.TargetKey.of("self-only-db"),
+                "Self only", "no ask-for setting", FakeTargets.PROJECT, "grants/self-only-db.txt", false, null));
+        var requester = newPerson();
+        var other = newPerson();
+        var forOther = "{\"operationId\":\"" + InMemoryChangeflow.newOperationId()
+                + "\",\"targetKey\":\"self-only-db\",\"subjectId\":\"" + other + "\",\"reason\":\"x\"}";
+        mvc.perform(submit(requester, forOther))
+                .andExpect(answers(status().isForbidden(), "NOT_ALLOWED_FOR_SUBJECT"));
+        // nothing was opened for the other person: their own request is not blocked
+        mvc.perform(submit(other, body(InMemoryChangeflow.newOperationId(), "self-only-db", "mine")))
+                .andExpect(answers(status().isAccepted(), "ACCEPTED"));
+    }
+
     @Test
     void closedAccessIs403ServiceClosed() throws Exception {
         app.config.set(Settings.ACCESS_MODE, "closd");

@@ -14,6 +14,7 @@ import io.changeflow.application.port.out.MergeRequests.PipelineStatus;
 import io.changeflow.application.port.out.WorkQueue.StepKind;
 import io.changeflow.application.settings.Settings;
 import io.changeflow.domain.request.OperationId;
+import io.changeflow.domain.request.AskPolicy;
 import io.changeflow.domain.request.Target;
 import io.changeflow.domain.request.TargetKey;
 import io.changeflow.domain.state.BindingStatus;
@@ -112,7 +113,7 @@ abstract class WebTestSupport {
         var key = partition + "-target";
         var target = TargetKey.of(key);
         app.targets.add(new Target(target, "Batchable target " + key, "A batchable target of one web test",
-                FakeTargets.PROJECT, "grants/" + key + ".txt", true, partition));
+                FakeTargets.PROJECT, "grants/" + key + ".txt", true, partition).withAskFor(AskPolicy.ANYONE));
         return target;
     }
 

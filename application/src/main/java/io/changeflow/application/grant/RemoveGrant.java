@@ -18,7 +18,8 @@ import java.util.Objects;
 import java.util.function.Supplier;
 
 /**
- * Revocation (issue 18): the subject or the grant's requester gives a grant in effect up, or an operator revokes one
+ * Revocation (issue 18): the subject gives a grant in effect up (only the subject, issue 37: whoever requested it holds
+ * no right over it), or an operator revokes one
  * (audited); a REVOCATION_REQUESTED removal takes the row over and joins the removal round of the target's file, or
  * asks the approver first where the target says so. The whole life of a grant: docs/operations.md, "The grant's whole
  * life".
@@ -27,7 +28,7 @@ public final class RemoveGrant {
 
     /** Who removes it. */
     public enum By {
-        /** The subject or the requester of the grant in effect: giving it up. */
+        /** The subject of the grant in effect: giving it up. */
         HOLDER,
         /** An operator: revoking it (audited). */
         OPERATOR
@@ -64,6 +65,7 @@ public final class RemoveGrant {
             return switch (this) {
                 case Accepted accepted -> "REMOVAL_ACCEPTED";
                 case NotFound notFound -> "NOT_FOUND";
+                case NotAllowedForSubject notAllowed -> "NOT_ALLOWED_FOR_SUBJECT";
                 case NotInEffect notInEffect -> "GRANT_NOT_IN_EFFECT";
                 case ChangedMeanwhile changed -> "GRANT_CHANGED";
             };
@@ -72,8 +74,14 @@ public final class RemoveGrant {
         /** 202: the removal is opened and waits for its file's removal round (or, first, for the approver). */
         record Accepted(RequestView removal) implements Result {}
 
-        /** 404: no grant of this subject on this target (or, for a holder, none they hold or requested). */
+        /** 404: no grant of this subject on this target. */
         record NotFound() implements Result {}
+
+        /**
+         * 403: a give-up naming another subject than the caller; refused before anything is read, so it tells nothing
+         * about that person's access.
+         */
+        record NotAllowedForSubject() implements Result {}
 
         /** 409: the relationship is not in effect now (in progress, being removed, or ended). */
         record NotInEffect(BindingStatus status) implements Result {}
@@ -107,6 +115,9 @@ public final class RemoveGrant {
     }
 
     private Result removeNow(Command command) {
+        if (command.by() == By.HOLDER && !command.actor().equals(command.subjectId())) {
+            return new Result.NotAllowedForSubject();
+        }
         var subject = SubjectId.parse(command.subjectId());
         var target = TargetKey.parse(command.targetKey());
         if (subject.isEmpty() || target.isEmpty()) {
@@ -114,10 +125,6 @@ public final class RemoveGrant {
         }
         var row = operations.binding(subject.get(), target.get());
         if (row.isEmpty()) {
-            return new Result.NotFound();
-        }
-        if (command.by() == By.HOLDER && !holds(command.actor(), row.get())) {
-            // not theirs: answered like a missing grant, so nobody learns about another person's access
             return new Result.NotFound();
         }
         if (!BindingStatus.REMOVABLE.contains(row.get().status())) {
@@ -136,14 +143,6 @@ public final class RemoveGrant {
             case Operations.OpenResult.Opened o -> new Result.Accepted(RequestView.read(o.operation(),
                     operations.history(o.operation().id()), operations));
         };
-    }
-
-    /** The subject itself, or the person who requested the grant now in effect. */
-    private boolean holds(String caller, io.changeflow.domain.operation.Binding row) {
-        if (row.subject().value().equals(caller)) {
-            return true;
-        }
-        return operations.find(row.operationId()).map(op -> op.requester().equals(caller)).orElse(false);
     }
 
     private void record(Command command, Result result) {

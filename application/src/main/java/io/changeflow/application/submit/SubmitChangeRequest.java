@@ -1,6 +1,7 @@
 package io.changeflow.application.submit;
 
 import io.changeflow.application.port.out.BusinessMetrics;
+import io.changeflow.application.port.out.Directory;
 import io.changeflow.application.port.out.IdempotencyRecords;
 import io.changeflow.application.port.out.Operations;
 import io.changeflow.application.port.out.Targets;
@@ -87,6 +88,7 @@ public final class SubmitChangeRequest {
                 case DuplicateSubmit duplicate -> "DUPLICATE_SUBMIT";
                 case Invalid invalid -> "INVALID_REQUEST";
                 case ServiceClosed closed -> "SERVICE_CLOSED";
+                case NotAllowedForSubject notAllowed -> "NOT_ALLOWED_FOR_SUBJECT";
                 case RequestInProgress inProgress -> "REQUEST_IN_PROGRESS";
                 case AlreadyInEffect inEffect -> "ALREADY_IN_EFFECT";
                 case InFlight inFlight -> "IDEMPOTENCY_IN_FLIGHT";
@@ -110,6 +112,12 @@ public final class SubmitChangeRequest {
         /** 403: submissions are closed (access mode CLOSED, or outside the test window). */
         record ServiceClosed() implements Result {}
 
+        /**
+         * 403: the target's policy of who may ask for whom ({@link io.changeflow.domain.request.AskPolicy}) does not let
+         * this requester ask for this subject. Decided before anything about the subject's access is read.
+         */
+        record NotAllowedForSubject() implements Result {}
+
         /** 409: an active request (or one awaiting recovery) exists for this subject and target. */
         record RequestInProgress() implements Result {}
 
@@ -125,6 +133,7 @@ public final class SubmitChangeRequest {
 
     private final Operations operations;
     private final Targets targets;
+    private final Directory directory;
     private final IdempotencyRecords idempotency;
     private final Settings settings;
     private final StepLauncher launcher;
@@ -133,12 +142,16 @@ public final class SubmitChangeRequest {
     private final Duration keyTimeToLive;
     private final Pause pause;
 
-    /** @param pause how a duplicate waits for the original's answer between looks ({@code Thread::sleep}) */
-    public SubmitChangeRequest(Operations operations, Targets targets, IdempotencyRecords idempotency, Settings settings,
-                               StepLauncher launcher, BusinessMetrics metrics, Clock clock, Duration keyTimeToLive,
-                               Pause pause) {
+    /**
+     * @param directory tells who relates to whom, for targets whose policy is {@code related}
+     * @param pause     how a duplicate waits for the original's answer between looks ({@code Thread::sleep})
+     */
+    public SubmitChangeRequest(Operations operations, Targets targets, Directory directory, IdempotencyRecords idempotency,
+                               Settings settings, StepLauncher launcher, BusinessMetrics metrics, Clock clock,
+                               Duration keyTimeToLive, Pause pause) {
         this.operations = operations;
         this.targets = targets;
+        this.directory = Objects.requireNonNull(directory, "directory");
         this.idempotency = idempotency;
         this.settings = settings;
         this.launcher = launcher;
@@ -232,6 +245,9 @@ public final class SubmitChangeRequest {
         if (target.isEmpty()) {
             return new Result.Invalid(List.of(new FieldError("targetKey", "UNKNOWN", "there is no such target")));
         }
+        if (!mayAsk(request, target.get())) {
+            return new Result.NotAllowedForSubject();
+        }
         var order = orderFor(target.get());
         var event = order == StepOrder.APPROVE_FIRST ? WorkflowEvent.SUBMITTED_APPROVE_FIRST : WorkflowEvent.SUBMITTED_CREATE_FIRST;
         var replaced = operations.binding(request.subject(), request.target());
@@ -268,6 +284,24 @@ public final class SubmitChangeRequest {
         operations.find(row.operationId())
                 .filter(old -> old.mergeRequest().isPresent() && old.step() != StepStatus.CLOSE_DONE)
                 .ifPresent(old -> launcher.launchOwedClose(old.id()));
+    }
+
+    /**
+     * Issue 37: the target's policy of who may ask for whom. A directory that cannot answer relates nobody (fail
+     * closed: the requester may still ask for themselves).
+     */
+    private boolean mayAsk(ChangeRequest request, Target target) {
+        var requester = request.requester();
+        var subject = request.subject().value();
+        return target.askFor().allows(requester, subject, () -> {
+            try {
+                return directory.relates(requester, subject);
+            } catch (RuntimeException e) {
+                LOG.log(Level.WARNING, "the directory could not tell whether " + requester + " relates to " + subject
+                        + "; refused as unrelated", e);
+                return false;
+            }
+        });
     }
 
     /**

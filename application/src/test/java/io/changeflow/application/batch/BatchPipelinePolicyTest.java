@@ -10,6 +10,7 @@ import io.changeflow.application.fake.FakeTargets;
 import io.changeflow.application.fake.InMemoryChangeflow;
 import io.changeflow.application.port.out.MergeRequests.PipelineStatus;
 import io.changeflow.domain.request.PipelinePolicy;
+import io.changeflow.domain.request.AskPolicy;
 import io.changeflow.domain.request.Target;
 import io.changeflow.domain.request.TargetKey;
 import io.changeflow.domain.state.BatchStatus;
@@ -30,7 +31,7 @@ class BatchPipelinePolicyTest {
     {
         app.gitlab.pipelinesNeedNotPass();
         app.targets.add(new Target(NO_CI, "Wiki readers", "Read the team wiki", FakeTargets.PROJECT,
-                "grants/wiki-readers.txt", true, null, PipelinePolicy.NONE));
+                "grants/wiki-readers.txt", true, null, PipelinePolicy.NONE).withAskFor(AskPolicy.ANYONE));
     }
 
     @Test

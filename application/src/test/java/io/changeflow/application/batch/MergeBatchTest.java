@@ -25,6 +25,7 @@ import io.changeflow.domain.hint.Hint;
 import io.changeflow.domain.reconcile.Matching;
 import io.changeflow.domain.reconcile.ReconciliationMatching;
 import io.changeflow.domain.request.OperationId;
+import io.changeflow.domain.request.AskPolicy;
 import io.changeflow.domain.request.Target;
 import io.changeflow.domain.request.TargetKey;
 import io.changeflow.domain.state.BatchStatus;
@@ -87,7 +88,7 @@ class MergeBatchTest {
     void membersOfDifferentTargetsAreCommittedTogetherOneFileEach() {
         var other = TargetKey.of("wiki-readers");
         app.targets.add(new Target(other, "Wiki readers", "Read the team wiki", FakeTargets.PROJECT,
-                "grants/wiki-readers.txt", true, null));
+                "grants/wiki-readers.txt", true, null).withAskFor(AskPolicy.ANYONE));
         var editor = waiting(app, "fred");
         var reader = waiting(app, other, "gina");
         var alsoEditor = waiting(app, "hugo");
@@ -343,7 +344,7 @@ class MergeBatchTest {
     void membersThatCannotShareOneMergeRequestAreSeparatedByBisection() {
         var elsewhere = TargetKey.of("infra-admins");
         app.targets.add(new Target(elsewhere, "Infra admins", "Admin the infrastructure", "platform/infra-config",
-                "grants/infra-admins.txt", true, null));
+                "grants/infra-admins.txt", true, null).withAskFor(AskPolicy.ANYONE));
         var here = waiting(app, "walt");
         var there = waiting(app, elsewhere, "xena");
 

@@ -9,6 +9,7 @@ import io.changeflow.application.fake.FakeTargets;
 import io.changeflow.application.fake.InMemoryChangeflow;
 import io.changeflow.application.port.out.WorkQueue.StepKind;
 import io.changeflow.application.workflow.WorkflowPolicy;
+import io.changeflow.domain.request.AskPolicy;
 import io.changeflow.domain.request.Target;
 import io.changeflow.domain.request.TargetKey;
 import io.changeflow.domain.state.BatchStatus;
@@ -85,7 +86,7 @@ class RunBatchRoundTest {
     void twoPartitionsRunABatchEachAtOnceButNeverTwoInOnePartition() {
         var other = TargetKey.of("ci-runners");
         app.targets.add(new Target(other, "CI runners", "Register CI runners", FakeTargets.PROJECT, "grants/ci-runners.txt",
-                true, "ci"));
+                true, "ci").withAskFor(AskPolicy.ANYONE));
         waiting(app, "ivan");
         var inOther = waiting(app, other, "jana");
 

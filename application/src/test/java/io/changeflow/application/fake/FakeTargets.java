@@ -1,6 +1,7 @@
 package io.changeflow.application.fake;
 
 import io.changeflow.application.port.out.Targets;
+import io.changeflow.domain.request.AskPolicy;
 import io.changeflow.domain.request.PipelinePolicy;
 import io.changeflow.domain.request.RemovalPolicy;
 import io.changeflow.domain.request.Target;
@@ -11,7 +12,11 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
-/** {@link Targets} in memory, with a standard catalog of one single and one batchable target. */
+/**
+ * {@link Targets} in memory, with a standard catalog of one single and one batchable target. The standard targets let
+ * anyone ask for anyone ({@link AskPolicy#ANYONE}), so workflow tests may name any subject; the tests of who may ask
+ * for whom set the policy with {@link #withAskFor}.
+ */
 public final class FakeTargets implements Targets {
 
     public static final String PROJECT = "platform/access-config";
@@ -25,9 +30,9 @@ public final class FakeTargets implements Targets {
     public static FakeTargets standard() {
         var targets = new FakeTargets();
         targets.add(new Target(SINGLE, "Production database (read-only)", "Read access to the production database",
-                PROJECT, "grants/" + SINGLE.value() + ".txt", false, null));
+                PROJECT, "grants/" + SINGLE.value() + ".txt", false, null).withAskFor(AskPolicy.ANYONE));
         targets.add(new Target(BATCHABLE, "Wiki editors", "Edit rights on the team wiki",
-                PROJECT, "grants/" + BATCHABLE.value() + ".txt", true, null));
+                PROJECT, "grants/" + BATCHABLE.value() + ".txt", true, null).withAskFor(AskPolicy.ANYONE));
         return targets;
     }
 
@@ -38,13 +43,18 @@ public final class FakeTargets implements Targets {
     /** The target {@code key} from now on with the pipeline policy {@code pipeline} (the catalog's {@code .pipeline}). */
     public void withPipeline(TargetKey key, PipelinePolicy pipeline) {
         targets.computeIfPresent(key, (k, t) -> new Target(t.key(), t.name(), t.description(), t.project(), t.filePath(),
-                t.batchable(), t.partition(), pipeline, t.removals()));
+                t.batchable(), t.partition(), pipeline, t.removals(), t.askFor()));
     }
 
     /** The target {@code key} from now on with the removal setting {@code removals} (the catalog's {@code .removals}). */
     public void withRemovals(TargetKey key, RemovalPolicy removals) {
         targets.computeIfPresent(key, (k, t) -> new Target(t.key(), t.name(), t.description(), t.project(), t.filePath(),
-                t.batchable(), t.partition(), t.pipeline(), removals));
+                t.batchable(), t.partition(), t.pipeline(), removals, t.askFor()));
+    }
+
+    /** The target {@code key} from now on with the policy {@code askFor} (the catalog's {@code .ask-for}). */
+    public void withAskFor(TargetKey key, AskPolicy askFor) {
+        targets.computeIfPresent(key, (k, t) -> t.withAskFor(askFor));
     }
 
     public void remove(TargetKey key) {

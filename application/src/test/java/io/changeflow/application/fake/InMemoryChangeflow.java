@@ -85,6 +85,7 @@ public final class InMemoryChangeflow {
     public final SettableClock clock = SettableClock.at(START);
     public final FakeOperations operations = new FakeOperations(clock);
     public final FakeTargets targets = FakeTargets.standard();
+    public final FakeDirectory directory = new FakeDirectory();
     public final FakeIdempotencyRecords idempotency = new FakeIdempotencyRecords(clock);
     public final FakeCallbackInbox inbox = new FakeCallbackInbox();
     public final FakeScanCursors cursors = new FakeScanCursors();
@@ -152,7 +153,7 @@ public final class InMemoryChangeflow {
     public InMemoryChangeflow(WorkflowPolicy policy, BatchPolicy batchPolicy) {
         this.policy = policy;
         this.batchPolicy = batchPolicy;
-        submit = new SubmitChangeRequest(operations, targets, idempotency, settings, launcher, metrics, clock,
+        submit = new SubmitChangeRequest(operations, targets, directory, idempotency, settings, launcher, metrics, clock,
                 SubmitChangeRequest.DEFAULT_KEY_TIME_TO_LIVE, pause);
         approvalCallback = new HandleApprovalCallback(inbox, operations, targets, batches, changes, launcher);
         deployCallback = new HandleDeployCallback(inbox, operations, markDeployed, changes);

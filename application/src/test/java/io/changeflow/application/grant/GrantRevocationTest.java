@@ -61,16 +61,28 @@ class GrantRevocationTest {
         assertThat(main()).contains("alice until=never op=" + again.value());
     }
 
+    /**
+     * Issue 37: only the subject gives a grant up. Whoever requested it (here bob, for carol) holds no right over it,
+     * and a give-up naming someone else is refused before anything about their access is read (403, whether a grant
+     * exists or not). This used to let the requester give it up too.
+     */
     @Test
-    void onlyTheSubjectOrTheRequesterMayGiveAGrantUp() {
+    void onlyTheSubjectMayGiveAGrantUpNeitherItsRequesterNorAnyoneElse() {
         validated("bob", "carol", null);
         assertThat(app.removeGrant.remove(RemoveGrant.Command.giveUp("carol", FakeTargets.SINGLE.value(), "mallory")))
-                .isInstanceOf(RemoveGrant.Result.NotFound.class);
-        assertThat(app.removeGrant.remove(RemoveGrant.Command.giveUp("carol", FakeTargets.SINGLE.value(), "bob")))
-                .as("the requester").isInstanceOf(RemoveGrant.Result.Accepted.class);
+                .isInstanceOf(RemoveGrant.Result.NotAllowedForSubject.class);
+        var byRequester = app.removeGrant.remove(RemoveGrant.Command.giveUp("carol", FakeTargets.SINGLE.value(), "bob"));
+        assertThat(byRequester).as("the requester").isInstanceOf(RemoveGrant.Result.NotAllowedForSubject.class);
+        assertThat(byRequester.code()).isEqualTo("NOT_ALLOWED_FOR_SUBJECT");
+        assertThat(app.removeGrant.remove(RemoveGrant.Command.giveUp("nobody", FakeTargets.SINGLE.value(), "bob")))
+                .as("no grant at all: the same answer").isInstanceOf(RemoveGrant.Result.NotAllowedForSubject.class);
+        assertThat(statusOf("carol")).isEqualTo(BindingStatus.VALIDATED);
+
+        assertThat(app.removeGrant.remove(RemoveGrant.Command.giveUp("carol", FakeTargets.SINGLE.value(), "carol")))
+                .as("the subject").isInstanceOf(RemoveGrant.Result.Accepted.class);
         assertThat(app.removeGrant.remove(RemoveGrant.Command.giveUp("carol", FakeTargets.SINGLE.value(), "carol")))
                 .as("already being removed").isInstanceOf(RemoveGrant.Result.NotInEffect.class);
-        assertThat(app.removeGrant.remove(RemoveGrant.Command.giveUp("nobody", "no such target!", "carol")))
+        assertThat(app.removeGrant.remove(RemoveGrant.Command.giveUp("carol", "no such target!", "carol")))
                 .isInstanceOf(RemoveGrant.Result.NotFound.class);
     }
 

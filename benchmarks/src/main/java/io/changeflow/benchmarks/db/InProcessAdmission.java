@@ -9,6 +9,7 @@ import io.changeflow.application.workflow.StepLauncher;
 import io.changeflow.benchmarks.support.NoMetrics;
 import io.changeflow.benchmarks.support.PersistenceHarness;
 import io.changeflow.domain.request.Submission;
+import io.changeflow.domain.request.AskPolicy;
 import io.changeflow.domain.request.Target;
 import io.changeflow.domain.request.TargetKey;
 import java.time.Clock;
@@ -30,7 +31,7 @@ public final class InProcessAdmission {
 
     public InProcessAdmission(PersistenceHarness persistence) {
         var target = new Target(TargetKey.of(TARGET), "Dashboards, viewer", "benchmark target", "platform/access-config",
-                "grants/dashboards-viewer.txt", true, null);
+                "grants/dashboards-viewer.txt", true, null).withAskFor(AskPolicy.ANYONE);
         Targets targets = new Targets() {
             @Override
             public List<Target> all() {
@@ -65,7 +66,8 @@ public final class InProcessAdmission {
                 return new Backlog(0, 0, 0, 0, Integer.MAX_VALUE, java.util.Optional.empty());
             }
         };
-        this.submit = new SubmitChangeRequest(persistence.operations(), targets, persistence.idempotencyRecords(), settings,
+        this.submit = new SubmitChangeRequest(persistence.operations(), targets, employeeId -> java.util.Optional.empty(),
+                persistence.idempotencyRecords(), settings,
                 new StepLauncher(queue, new StateChanges(persistence.operations(), metrics)), metrics, Clock.systemUTC(),
                 SubmitChangeRequest.DEFAULT_KEY_TIME_TO_LIVE, Thread::sleep);
     }

@@ -16,9 +16,11 @@ import java.util.Objects;
  *                    null: {@link PipelinePolicy#REQUIRED}
  * @param removals    whether an expiry or an operator's revocation of a grant needs the approval system
  *                    ({@link RemovalPolicy}); null: {@link RemovalPolicy#NO_APPROVAL}
+ * @param askFor      who may ask for whom ({@link AskPolicy}); null: {@link AskPolicy#SELF}
  */
 public record Target(TargetKey key, String name, String description, String project, String filePath,
-                     boolean batchable, String partition, PipelinePolicy pipeline, RemovalPolicy removals) {
+                     boolean batchable, String partition, PipelinePolicy pipeline, RemovalPolicy removals,
+                     AskPolicy askFor) {
 
     public static final String DEFAULT_PARTITION = "global";
 
@@ -31,15 +33,27 @@ public record Target(TargetKey key, String name, String description, String proj
         partition = partition == null || partition.isBlank() ? DEFAULT_PARTITION : partition;
         pipeline = pipeline == null ? PipelinePolicy.REQUIRED : pipeline;
         removals = removals == null ? RemovalPolicy.NO_APPROVAL : removals;
+        askFor = askFor == null ? AskPolicy.SELF : askFor;
     }
 
-    /** A target whose removals need no approval ({@link RemovalPolicy#NO_APPROVAL}). */
+    /** A target where requesters ask for themselves only ({@link AskPolicy#SELF}). */
+    public Target(TargetKey key, String name, String description, String project, String filePath, boolean batchable,
+                  String partition, PipelinePolicy pipeline, RemovalPolicy removals) {
+        this(key, name, description, project, filePath, batchable, partition, pipeline, removals, AskPolicy.SELF);
+    }
+
+    /** This target with the policy {@code askFor} of who may ask for whom. */
+    public Target withAskFor(AskPolicy askFor) {
+        return new Target(key, name, description, project, filePath, batchable, partition, pipeline, removals, askFor);
+    }
+
+    /** A target whose removals need no approval ({@link RemovalPolicy#NO_APPROVAL}), requested for oneself only. */
     public Target(TargetKey key, String name, String description, String project, String filePath, boolean batchable,
                   String partition, PipelinePolicy pipeline) {
         this(key, name, description, project, filePath, batchable, partition, pipeline, RemovalPolicy.NO_APPROVAL);
     }
 
-    /** A target whose head's pipeline must pass ({@link PipelinePolicy#REQUIRED}). */
+    /** A target whose head's pipeline must pass ({@link PipelinePolicy#REQUIRED}), requested for oneself only. */
     public Target(TargetKey key, String name, String description, String project, String filePath, boolean batchable,
                   String partition) {
         this(key, name, description, project, filePath, batchable, partition, PipelinePolicy.REQUIRED,

@@ -48,6 +48,10 @@ public final class EdgeCluster implements BeforeAllCallback {
     /** The edge instance's {@code changeflow.persistence.query-timeout}. */
     public static final String QUERY_TIMEOUT = "5s";
 
+    /** A target of the edge instance only, after the sandbox's three, without an {@code ask-for} setting. */
+    public static final String SELF_ONLY_TARGET = "self-only-db";
+    private static final String SELF_ONLY_PREFIX = "changeflow.catalog.targets[3].";
+
     private static final String KEY = EdgeCluster.class.getName();
 
     private ChangeflowCluster cluster;
@@ -76,7 +80,13 @@ public final class EdgeCluster implements BeforeAllCallback {
                     // set by mistake on production: the sandbox profile alone enables the demo sign-in
                     .set("changeflow.sandbox.demo-login", "true")
                     // DeadlinesReliabilityTest holds a table lock past it (the default is 10 s)
-                    .set("changeflow.persistence.query-timeout", QUERY_TIMEOUT)));
+                    .set("changeflow.persistence.query-timeout", QUERY_TIMEOUT)
+                    // a target without the ask-for setting: who may ask for whom is the fail-safe self (issue 37)
+                    .set(SELF_ONLY_PREFIX + "key", SELF_ONLY_TARGET)
+                    .set(SELF_ONLY_PREFIX + "name", "Self only")
+                    .set(SELF_ONLY_PREFIX + "description", "a target without an ask-for setting")
+                    .set(SELF_ONLY_PREFIX + "project", io.changeflow.systemtest.harness.SimulatorHost.PROJECT)
+                    .set(SELF_ONLY_PREFIX + "file-path", "grants/" + SELF_ONLY_TARGET + ".txt")));
             var sandbox = CompletableFuture.runAsync(() -> cluster.start(SANDBOX, s -> s
                     .set("spring.profiles.active", "sandbox")
                     .set("changeflow.identity.trusted-proxies", UNTRUSTED_PROXIES)));

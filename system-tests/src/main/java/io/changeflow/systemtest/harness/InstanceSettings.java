@@ -121,6 +121,7 @@ public final class InstanceSettings {
         s.set(prefix + "project", SimulatorHost.PROJECT);
         s.set(prefix + "file-path", file);
         s.set(prefix + "batchable", String.valueOf(batchable));
+        s.set(prefix + "ask-for", "anyone"); // people ask for the test's service accounts, as in the sandbox
     }
 
     /** The GitLab, approval and deploy simulators of {@code sims}, their bots and callback secrets. */

@@ -82,10 +82,13 @@ public final class GrantsController {
                 Map.of("fieldErrors", List.of(new FieldError("within", code, message))), logDetail);
     }
 
-    /** 202 REMOVAL_ACCEPTED; 404 NOT_FOUND (no such grant of yours); 409 GRANT_NOT_IN_EFFECT or GRANT_CHANGED. */
+    /**
+     * 202 REMOVAL_ACCEPTED; 403 NOT_ALLOWED_FOR_SUBJECT (another subject than the caller: only the subject gives a grant
+     * up); 404 NOT_FOUND (no such grant of yours); 409 GRANT_NOT_IN_EFFECT or GRANT_CHANGED.
+     */
     @Answers(summary = "Give up a grant in effect",
             status = 202, codes = "REMOVAL_ACCEPTED",
-            errors = {ErrorCode.NOT_FOUND, ErrorCode.GRANT_NOT_IN_EFFECT, ErrorCode.GRANT_CHANGED})
+            errors = {ErrorCode.NOT_ALLOWED_FOR_SUBJECT, ErrorCode.NOT_FOUND, ErrorCode.GRANT_NOT_IN_EFFECT, ErrorCode.GRANT_CHANGED})
     @PostMapping("/api/bindings/{targetKey}/give-up")
     ResponseEntity<ApiResponse<RequestJson>> giveUp(Identity caller, @PathVariable String targetKey,
             @RequestParam(required = false) String subjectId) {
@@ -117,6 +120,8 @@ public final class GrantsController {
                         .body(ApiResponse.of(done.code(), accepted, view));
             }
             case RemoveGrant.Result.NotFound notFound -> throw ApiException.of(ErrorCode.NOT_FOUND, "no such grant");
+            case RemoveGrant.Result.NotAllowedForSubject notAllowed -> throw ApiException.of(
+                    ErrorCode.NOT_ALLOWED_FOR_SUBJECT, "give-up naming another subject");
             case RemoveGrant.Result.NotInEffect notInEffect -> throw ApiException.of(ErrorCode.GRANT_NOT_IN_EFFECT,
                     "grant is " + notInEffect.status());
             case RemoveGrant.Result.ChangedMeanwhile changed -> throw ApiException.of(ErrorCode.GRANT_CHANGED,

@@ -73,8 +73,8 @@ public final class RequestsController {
     // storm must not reach the database. The client keeps the form locked and retries after Retry-After.
     @Answers(summary = "Submit a change request",
             status = 202, codes = {"ACCEPTED", "DUPLICATE_SUBMIT"},
-            errors = {ErrorCode.SERVICE_CLOSED, ErrorCode.REQUEST_IN_PROGRESS, ErrorCode.ALREADY_IN_EFFECT,
-                    ErrorCode.IDEMPOTENCY_IN_FLIGHT, ErrorCode.IDEMPOTENCY_KEY_REUSED})
+            errors = {ErrorCode.SERVICE_CLOSED, ErrorCode.NOT_ALLOWED_FOR_SUBJECT, ErrorCode.REQUEST_IN_PROGRESS,
+                    ErrorCode.ALREADY_IN_EFFECT, ErrorCode.IDEMPOTENCY_IN_FLIGHT, ErrorCode.IDEMPOTENCY_KEY_REUSED})
     @PostMapping(path = "/api/requests", consumes = MediaType.APPLICATION_JSON_VALUE)
     @RateLimit(bucket = "apply", limitKey = Settings.APPLY_RATE_LIMIT, defaultLimit = Settings.DEFAULT_APPLY_RATE_LIMIT,
             message = "Too many submissions, please try again later")
@@ -91,6 +91,8 @@ public final class RequestsController {
             case SubmitChangeRequest.Result.Invalid invalid -> throw invalid(invalid.fieldErrors());
             case SubmitChangeRequest.Result.ServiceClosed closed ->
                     throw ApiException.of(ErrorCode.SERVICE_CLOSED, "submission while access is closed");
+            case SubmitChangeRequest.Result.NotAllowedForSubject notAllowed ->
+                    throw ApiException.of(ErrorCode.NOT_ALLOWED_FOR_SUBJECT, "the target's ask-for policy refuses this subject");
             case SubmitChangeRequest.Result.RequestInProgress inProgress ->
                     throw ApiException.of(ErrorCode.REQUEST_IN_PROGRESS, "an active request exists for the subject and target");
             case SubmitChangeRequest.Result.AlreadyInEffect inEffect ->

@@ -22,6 +22,11 @@ public enum ErrorCode {
     CROSS_SITE_REQUEST(HttpStatus.FORBIDDEN, "Cross-site requests are refused; please use the app."),
     /** Submissions are closed (access mode CLOSED, or outside the test window): try again later. */
     SERVICE_CLOSED(HttpStatus.FORBIDDEN, "Submissions are closed right now; please try again later."),
+    /**
+     * The caller may not do this for the subject named (issue 37): the target's policy of who may ask for whom does not
+     * let them request for that person, or a give-up names another subject than the caller.
+     */
+    NOT_ALLOWED_FOR_SUBJECT(HttpStatus.FORBIDDEN, "You may not do this for the person named; ask for yourself."),
     /** No such path, asset or resource. */
     NOT_FOUND(HttpStatus.NOT_FOUND, "Not found."),
     /** An active request (or one awaiting recovery) exists for this subject and target: follow that one. */
