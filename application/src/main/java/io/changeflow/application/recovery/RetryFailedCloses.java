@@ -119,9 +119,9 @@ final class RetryFailedCloses {
     private boolean giveUp(Operation op, RetryTransientFailures.Stretch stretch) {
         var mr = op.mergeRequest().map(ref -> "!" + ref.iid() + " of " + ref.project()).orElse("(none recorded)");
         var note = GAVE_UP + " " + mr + " after " + retries.deadlineText() + " of automatic retries ("
-                + stretch.attempts() + " attempts); the last failure: " + op.detail() + " It is still open on GitLab: "
-                + "close it there by hand (nobody may merge it, the request ended " + op.binding().orElseThrow()
-                + "), or re-trigger the close once GitLab is healthy.";
+                + stretch.attempts() + " attempts); the last failure: " + op.detail() + " GitLab never confirmed it closed: look "
+                + "at it on GitLab and close it there by hand if it is open (nobody may merge it, the request ended "
+                + op.binding().orElseThrow() + "), or re-trigger the close once GitLab is healthy.";
         try {
             var read = changes.apply(op, WorkflowEvent.CLOSE_STARTED, "The automatic closes stop at the transient deadline.");
             changes.apply(read, WorkflowEvent.CLOSE_FAILED, note);
