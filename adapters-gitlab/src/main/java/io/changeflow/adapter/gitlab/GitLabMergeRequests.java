@@ -41,11 +41,13 @@ final class GitLabMergeRequests implements MergeRequests {
     private final GitLabBots bots;
     private final GitLabCalls calls;
     private final BotApproval approval;
+    private final CommitParents parents;
 
     GitLabMergeRequests(GitLabBots bots, GitLabCalls calls, BotApproval approval) {
         this.bots = bots;
         this.calls = calls;
         this.approval = approval;
+        this.parents = new CommitParents((project, sha) -> GitLabHeadPipeline.commitParents(calls, bots, project).apply(sha));
     }
 
     @Override
@@ -225,7 +227,7 @@ final class GitLabMergeRequests implements MergeRequests {
     @Override
     public Optional<Pipeline> headPipeline(String project, long iid) {
         MergeRequest mr = calls.read("headPipeline", () -> author().getMergeRequestApi().getMergeRequest(project, iid));
-        return GitLabHeadPipeline.of(mr, GitLabHeadPipeline.commitParents(calls, bots, project));
+        return GitLabHeadPipeline.of(mr, parents.of(project));
     }
 
     /** {@link #toRemote} with the answer's {@code head_pipeline}: a look at it then needs no second read of the merge request. */
@@ -233,7 +235,7 @@ final class GitLabMergeRequests implements MergeRequests {
         var remote = toRemote(project, mr);
         return new RemoteMergeRequest(remote.project(), remote.iid(), remote.state(), remote.detailedMergeStatus(),
                 remote.sha(), remote.sourceBranch(), remote.webUrl(), remote.rebaseInProgress(), remote.mergeError(),
-                true, GitLabHeadPipeline.of(mr, GitLabHeadPipeline.commitParents(calls, bots, project)));
+                true, GitLabHeadPipeline.of(mr, parents.of(project)));
     }
 
     @Override
