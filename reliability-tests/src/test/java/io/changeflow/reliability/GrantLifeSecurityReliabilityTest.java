@@ -38,6 +38,7 @@ import tools.jackson.databind.JsonNode;
  *   <li>the sandbox cannot open production: the production instance with {@code changeflow.sandbox.demo-login=true}
  *       has no sign-in endpoint and ignores the demo cookie of the operator; the jar started with the sandbox
  *       profile and {@code changeflow.environment=production} exits during start-up saying why.</li>
+ *   <li>logs: JSON lines on the production profile, plain text on the sandbox's;</li>
  *   <li>who may ask for whom: a request for another person on a target with the default policy ({@code self}), and
  *       a give-up by someone other than the subject, are 403 NOT_ALLOWED_FOR_SUBJECT.</li>
  * </ul>
@@ -163,6 +164,25 @@ class GrantLifeSecurityReliabilityTest {
             assertThat(withCookie.status()).as(path + ": " + withCookie).isEqualTo(401);
             assertThat(code(withCookie)).isEqualTo("UNAUTHENTICATED");
         }
+    }
+
+    /**
+     * Logs: the production profile writes one JSON object (ECS) per line, so a logged value cannot start a line of its
+     * own; the sandbox profile writes plain text lines. Read from each instance's output: the start-up line of the web
+     * server and, on production only, the warning about unverified employee IDs.
+     */
+    @Test
+    void theProductionProfileLogsJsonLinesAndTheSandboxPlainText() throws java.io.IOException {
+        var production = java.nio.file.Files.readAllLines(edge.edge().logFile());
+        assertThat(production).filteredOn(line -> line.contains("Tomcat started on ")).as("production").isNotEmpty()
+                .allSatisfy(line -> assertThat(ApiClient.JSON.readTree(line).path("log").path("level").asString())
+                        .isEqualTo("INFO"));
+        assertThat(production).filteredOn(line -> line.contains("employee IDs are UNVERIFIED")).isNotEmpty()
+                .allSatisfy(line -> assertThat(ApiClient.JSON.readTree(line).path("message").asString())
+                        .contains("employee IDs are UNVERIFIED"));
+        var sandbox = java.nio.file.Files.readAllLines(edge.sandbox().logFile());
+        assertThat(sandbox).filteredOn(line -> line.contains("Tomcat started on ")).as("sandbox").isNotEmpty()
+                .allSatisfy(line -> assertThat(line).doesNotStartWith("{").contains(" INFO "));
     }
 
     @Test

@@ -2,6 +2,7 @@ package io.changeflow.bootstrap.logging;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -18,9 +19,11 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The log format switch of docs/configuration.md ("Logs"), with the application's own {@code application.yml}:
- * plain text lines by default (what {@code ./start} shows), JSON lines with {@code logging.structured.format.console}
- * set to {@code ecs} or {@code logstash}, the MDC's {@code traceId} a field of each line. In every format a logged
- * value cannot forge a line (issue 37): the plain layout writes control characters as '?', JSON escapes them.
+ * JSON lines (Elastic Common Schema) by default, that is in production; plain text lines with the sandbox profile
+ * (what {@code ./start} shows) or with {@code logging.structured.format.console} set empty (the system-test harness);
+ * {@code logstash} on request. The MDC's {@code traceId} is a field (or the correlation part) of each line. In every
+ * format a logged value cannot forge a line (issue 37): the plain layout writes control characters as '?', JSON
+ * escapes them.
  */
 @ExtendWith(OutputCaptureExtension.class)
 class StructuredLogsTest {
@@ -45,8 +48,9 @@ class StructuredLogsTest {
     }
 
     private static void logOneLineWithATraceId(String... properties) {
-        try (var context = new SpringApplicationBuilder(NoBeans.class).web(WebApplicationType.NONE)
-                .properties(properties).run()) {
+        // as command-line arguments, as an operator sets them: the builder's own properties would rank below application.yml
+        var arguments = Arrays.stream(properties).map(property -> "--" + property).toArray(String[]::new);
+        try (var context = new SpringApplicationBuilder(NoBeans.class).web(WebApplicationType.NONE).run(arguments)) {
             MDC.put("traceId", "4bf92f3577b34da6");
             try {
                 LoggerFactory.getLogger("io.changeflow.test").info(MESSAGE + "{}", FORGED);
@@ -61,9 +65,7 @@ class StructuredLogsTest {
         return output.getOut().lines().filter(line -> line.contains(MESSAGE)).toList();
     }
 
-    @Test
-    void plainTextLinesAreTheDefaultAndNoLoggedValueForgesALine(CapturedOutput output) {
-        logOneLineWithATraceId();
+    private static void assertPlainLineWithoutForgery(CapturedOutput output) {
         assertThat(linesOf(output)).singleElement().satisfies(line -> {
             assertThat(line).doesNotStartWith("{").contains("[4bf92f3577b34da6] ").contains(" INFO ")
                     .contains(MESSAGE + "??2026-12-07T00:00:00.000Z  INFO 1 --- [main] forged : line?also");
@@ -71,9 +73,7 @@ class StructuredLogsTest {
         assertThat(output.getOut().lines()).as("the forged value started no line").noneMatch(l -> l.startsWith("2026-12-07T00:00:00.000Z"));
     }
 
-    @Test
-    void ecsGivesOneJsonObjectPerLineWithTheTraceId(CapturedOutput output) {
-        logOneLineWithATraceId("logging.structured.format.console=ecs");
+    private static void assertEcsLinesWithoutForgery(CapturedOutput output) {
         var line = JSON.readTree(linesOf(output).getFirst());
         assertThat(line.path("message").asString()).isEqualTo(MESSAGE + FORGED);
         assertThat(line.path("log").path("level").asString()).isEqualTo("INFO");
@@ -81,6 +81,30 @@ class StructuredLogsTest {
         assertThat(line.path("service").path("name").asString()).isEqualTo("changeflow");
         assertThat(output.getOut().lines().filter(l -> !l.isBlank()).toList()).as("every line of the run, none forged")
                 .hasSizeGreaterThan(1).allSatisfy(l -> assertThat(JSON.readTree(l).isObject()).as(l).isTrue());
+    }
+
+    @Test
+    void productionLogsOneEcsJsonObjectPerLineByDefaultAndNoLoggedValueForgesALine(CapturedOutput output) {
+        logOneLineWithATraceId();
+        assertEcsLinesWithoutForgery(output);
+    }
+
+    @Test
+    void theSandboxProfileLogsPlainTextLinesAndNoLoggedValueForgesALine(CapturedOutput output) {
+        logOneLineWithATraceId("spring.profiles.active=sandbox");
+        assertPlainLineWithoutForgery(output);
+    }
+
+    @Test
+    void anEmptyFormatGivesThePlainTextLinesTheSystemTestHarnessReads(CapturedOutput output) {
+        logOneLineWithATraceId("logging.structured.format.console=");
+        assertPlainLineWithoutForgery(output);
+    }
+
+    @Test
+    void ecsOnTopOfTheSandboxProfileGivesJsonLinesToo(CapturedOutput output) {
+        logOneLineWithATraceId("spring.profiles.active=sandbox", "logging.structured.format.console=ecs");
+        assertEcsLinesWithoutForgery(output);
     }
 
     @Test

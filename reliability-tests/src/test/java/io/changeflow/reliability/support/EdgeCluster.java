@@ -73,6 +73,8 @@ public final class EdgeCluster implements BeforeAllCallback {
             // flood of 150,000 forged addresses against the default 50,000 in the long run)
             var addressKeys = String.valueOf(Math.max(1, Sizes.of("reliability.security.flood", 600) / 3));
             var edge = CompletableFuture.runAsync(() -> cluster.start(EDGE, s -> s.set("ACCESS_MODE", null)
+                    // the production default: JSON log lines (the harness's plain lines are for the system tests)
+                    .set("logging.structured.format.console", null)
                     .set("changeflow.ratelimit.max-address-keys", addressKeys)
                     .set("changeflow.identity.email-domains", ACCEPTED_EMAIL_DOMAIN)
                     // its gateway sends both identity headers (the default believes only X-Forwarded-User)

@@ -14,7 +14,7 @@ import java.util.Objects;
  * <p>{@link #clusterDefaults()} is the production profile (no sandbox) with the sandbox's catalog and
  * demo permissions and timings short enough for tests: steps polled every 200 ms, a dead instance's
  * steps taken over after 5 s (heartbeat 1 s), pipelines watched every 300 ms for at most 1 minute,
- * batch rounds every 2 s. Point it at a database and a {@link SimulatorHost} with
+ * batch rounds every 2 s, logs in plain text lines. Point it at a database and a {@link SimulatorHost} with
  * {@link #database(String, String, String)} and {@link #simulators(SimulatorHost)}.
  */
 public final class InstanceSettings {
@@ -40,6 +40,8 @@ public final class InstanceSettings {
         s.set("spring.datasource.hikari.maximum-pool-size", "20");
         s.set("spring.lifecycle.timeout-per-shutdown-phase", "10s");
         s.set("server.address", "127.0.0.1");
+        // plain text lines, not production's JSON: tests read the logs line by line (RequestLifecycleSystemTest)
+        s.set("logging.structured.format.console", "");
         s.set("changeflow.permissions.grants.otto", "ops.operator");
         s.set("changeflow.permissions.grants.amy", "approvals.approver");
         catalog(s);
