@@ -127,9 +127,10 @@ class WorkflowConfiguration {
     @Bean
     SubmitChangeRequest submitChangeRequest(Operations operations, Targets targets, Directory directory,
                                             IdempotencyRecords idempotency, Settings settings, StepLauncher launcher,
-                                            BusinessMetrics metrics, Clock clock, WorkflowProperties properties) {
-        return new SubmitChangeRequest(operations, targets, directory, idempotency, settings, launcher, metrics, clock,
-                properties.keyTimeToLive(SubmitChangeRequest.DEFAULT_KEY_TIME_TO_LIVE), Thread::sleep);
+                                            BusinessMetrics metrics, Approvals approvals, Clock clock,
+                                            WorkflowProperties properties) {
+        return new SubmitChangeRequest(operations, targets, directory, idempotency, settings, launcher, metrics, approvals,
+                clock, properties.keyTimeToLive(SubmitChangeRequest.DEFAULT_KEY_TIME_TO_LIVE), Thread::sleep);
     }
 
     @Bean

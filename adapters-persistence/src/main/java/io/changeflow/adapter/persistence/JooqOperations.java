@@ -107,8 +107,8 @@ final class JooqOperations implements Operations {
     }
 
     @Override
-    public List<Operation> requestedBy(String requester, RequestFilter filter, int offset, int limit) {
-        return OperationReads.requestedBy(dsl, requester, filter, offset, limit);
+    public List<Operation> requestsOf(String requester, RequestFilter filter, int offset, int limit) {
+        return OperationReads.requestsOf(dsl, requester, filter, offset, limit);
     }
 
     @Override

@@ -22,6 +22,7 @@ import io.changeflow.domain.request.OperationId;
 import io.changeflow.domain.request.SubjectId;
 import io.changeflow.domain.request.TargetKey;
 import io.changeflow.domain.state.BindingStatus;
+import io.changeflow.domain.state.ChangeKind;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.EnumMap;
@@ -58,8 +59,10 @@ final class OperationReads {
                 .fetch(OperationRows::toBinding);
     }
 
-    static List<Operation> requestedBy(DSLContext dsl, String requester, RequestFilter filter, int offset, int limit) {
-        return selectOperations(dsl).where(OPERATION.REQUESTER.eq(requester))
+    /** Made by {@code person}, or a grant asked for them by someone else: each side has its index (V13 for the subject). */
+    static List<Operation> requestsOf(DSLContext dsl, String person, RequestFilter filter, int offset, int limit) {
+        var forThem = OPERATION.SUBJECT_ID.eq(person).and(OPERATION.CHANGE_KIND.eq(ChangeKind.GRANT.name()));
+        return selectOperations(dsl).where(OPERATION.REQUESTER.eq(person).or(forThem))
                 .and(filter.status().map(s -> BINDING.STATUS.eq(s.name())).orElse(DSL.noCondition()))
                 .and(filter.target().map(t -> OPERATION.TARGET_KEY.eq(t.value())).orElse(DSL.noCondition()))
                 .orderBy(OPERATION.CREATED_AT.desc(), OPERATION.ID.desc())

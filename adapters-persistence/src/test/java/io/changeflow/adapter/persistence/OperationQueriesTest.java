@@ -53,14 +53,36 @@ class OperationQueriesTest {
         assertThat(last.fromBinding()).contains(BindingStatus.APPROVAL_SENDING);
 
         assertThat(operations.bindingsOf(SubjectId.of("ivy"))).extracting(b -> b.operationId()).contains(sent.id());
-        assertThat(operations.requestedBy("ivy", 0, 10)).extracting(o -> o.id()).containsExactly(sent.id());
+        assertThat(operations.requestsOf("ivy", 0, 10)).extracting(o -> o.id()).containsExactly(sent.id());
         var sentTarget = Optional.of(sent.target());
-        assertThat(operations.requestedBy("ivy", new RequestFilter(Optional.of(BindingStatus.APPROVAL_SENT), sentTarget), 0, 10))
+        assertThat(operations.requestsOf("ivy", new RequestFilter(Optional.of(BindingStatus.APPROVAL_SENT), sentTarget), 0, 10))
                 .extracting(o -> o.id()).containsExactly(sent.id());
-        assertThat(operations.requestedBy("ivy", new RequestFilter(Optional.of(BindingStatus.MERGED), Optional.empty()), 0, 10)).isEmpty();
-        assertThat(operations.requestedBy("ivy", new RequestFilter(Optional.empty(), Optional.of(io.changeflow.domain.request.TargetKey.of("no-such-target"))), 0, 10))
+        assertThat(operations.requestsOf("ivy", new RequestFilter(Optional.of(BindingStatus.MERGED), Optional.empty()), 0, 10)).isEmpty();
+        assertThat(operations.requestsOf("ivy", new RequestFilter(Optional.empty(), Optional.of(io.changeflow.domain.request.TargetKey.of("no-such-target"))), 0, 10))
                 .isEmpty();
         assertThat(operations.findAll(List.of(sent.id(), Fixtures.newId()))).extracting(o -> o.id()).containsExactly(sent.id());
+    }
+
+    /** Issue 37: a person's requests are those they made and the grants someone else asked for them, newest first. */
+    @Test
+    void aPersonsRequestsAreTheirOwnAndThoseAskedForThemNotOthersTheyAreNotPartOf() {
+        var operations = persistence.operations();
+        var person = Fixtures.unique("kim");
+        var colleague = Fixtures.unique("lee");
+        var own = Fixtures.opened(operations, new io.changeflow.domain.request.ChangeRequest(Fixtures.newId(), person,
+                io.changeflow.domain.request.TargetKey.of(Fixtures.unique("own")), SubjectId.of(person), "mine", Optional.empty()));
+        var forThem = Fixtures.opened(operations, new io.changeflow.domain.request.ChangeRequest(Fixtures.newId(), colleague,
+                io.changeflow.domain.request.TargetKey.of(Fixtures.unique("for")), SubjectId.of(person), "for kim", Optional.empty()));
+        var forTheColleague = Fixtures.opened(operations, new io.changeflow.domain.request.ChangeRequest(Fixtures.newId(), person,
+                io.changeflow.domain.request.TargetKey.of(Fixtures.unique("by")), SubjectId.of(colleague), "for lee", Optional.empty()));
+
+        assertThat(operations.requestsOf(person, 0, 10)).extracting(o -> o.id())
+                .containsExactlyInAnyOrder(own.id(), forThem.id(), forTheColleague.id());
+        assertThat(operations.requestsOf(colleague, 0, 10)).extracting(o -> o.id())
+                .containsExactlyInAnyOrder(forThem.id(), forTheColleague.id());
+        assertThat(operations.requestsOf(person, new RequestFilter(Optional.empty(), Optional.of(forThem.target())), 0, 10))
+                .extracting(o -> o.id()).containsExactly(forThem.id());
+        assertThat(operations.requestsOf(Fixtures.unique("nobody"), 0, 10)).isEmpty();
     }
 
     @Test

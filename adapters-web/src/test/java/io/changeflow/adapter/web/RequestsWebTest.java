@@ -217,6 +217,69 @@ class RequestsWebTest extends WebTestSupport {
                 .andExpect(answers(status().isAccepted(), "ACCEPTED"));
     }
 
+    /** {@code asker} asks for {@code subject} on db-prod-readonly (anyone may ask for anyone there): accepted. */
+    private String askFor(String asker, String subject) throws Exception {
+        var id = InMemoryChangeflow.newOperationId();
+        mvc.perform(submit(asker, "{\"operationId\":\"" + id + "\",\"targetKey\":\"db-prod-readonly\","
+                        + "\"subjectId\":\"" + subject + "\",\"reason\":\"for a colleague\"}"))
+                .andExpect(answers(status().isAccepted(), "ACCEPTED"));
+        return id;
+    }
+
+    /**
+     * Issue 37: a request asked for someone shows in their list and opens for them ("asked for you by"); their own
+     * request supersedes it while it is not merging, and once it is merging they get 409 REQUEST_IN_PROGRESS naming
+     * it and who asked. Nobody else sees it.
+     */
+    @Test
+    void theSubjectSeesARequestAskedForThemAndTheirOwnSupersedesItOr409NamesItOnceMerging() throws Exception {
+        var asker = newPerson();
+        var subject = newPerson();
+        var forSubject = askFor(asker, subject);
+        mvc.perform(as(get("/api/requests"), subject)).andExpect(status().isOk())
+                .andExpect(jsonPath("$.data.items[0].operationId").value(forSubject))
+                .andExpect(jsonPath("$.data.items[0].requester").value(asker))
+                .andExpect(jsonPath("$.data.items[0].subjectId").value(subject));
+        mvc.perform(as(get("/api/requests/" + forSubject), subject)).andExpect(status().isOk())
+                .andExpect(jsonPath("$.data.requester").value(asker));
+        mvc.perform(as(get("/api/requests/" + forSubject), newPerson()))
+                .andExpect(answers(status().isNotFound(), "NOT_FOUND"));
+
+        var own = InMemoryChangeflow.newOperationId();
+        mvc.perform(submit(subject, body(own, "db-prod-readonly", "mine"))).andExpect(answers(status().isAccepted(), "ACCEPTED"));
+        mvc.perform(as(get("/api/requests/" + forSubject), asker)).andExpect(status().isOk())
+                .andExpect(jsonPath("$.data.step").value("SUPERSEDED_BY_SUBJECT"))
+                .andExpect(jsonPath("$.data.hint.code").value("CAN_REAPPLY"))
+                .andExpect(jsonPath("$.data.timeline[*].detail").value(Matchers.hasItem(Matchers.containsString(
+                        "asked for this access themselves"))));
+
+        // the subject's own request merging: a new request for them by the asker is refused, and so is theirs
+        app.queue.runUntilIdle();
+        app.decide(io.changeflow.domain.request.OperationId.of(own),
+                io.changeflow.application.callback.HandleApprovalCallback.Decision.APPROVED);
+        mvc.perform(submit(asker, "{\"operationId\":\"" + InMemoryChangeflow.newOperationId() + "\","
+                        + "\"targetKey\":\"db-prod-readonly\",\"subjectId\":\"" + subject + "\",\"reason\":\"again\"}"))
+                .andExpect(answers(status().isConflict(), "REQUEST_IN_PROGRESS"))
+                .andExpect(jsonPath("$.data").value(Matchers.nullValue()));
+    }
+
+    @Test
+    void theSubjectsOwnRequestWhileOneAskedForThemIsMergingIs409NamingIt() throws Exception {
+        var asker = newPerson();
+        var subject = newPerson();
+        var forSubject = askFor(asker, subject);
+        app.queue.runUntilIdle();
+        app.decide(io.changeflow.domain.request.OperationId.of(forSubject),
+                io.changeflow.application.callback.HandleApprovalCallback.Decision.APPROVED);
+
+        mvc.perform(submit(subject, newBody("mine")))
+                .andExpect(answers(status().isConflict(), "REQUEST_IN_PROGRESS"))
+                .andExpect(jsonPath("$.message").value(Matchers.containsString("asked for by " + asker)))
+                .andExpect(jsonPath("$.data.operationId").value(forSubject))
+                .andExpect(jsonPath("$.data.requester").value(asker))
+                .andExpect(jsonPath("$.data.status").value("MERGING"));
+    }
+
     @Test
     void closedAccessIs403ServiceClosed() throws Exception {
         app.config.set(Settings.ACCESS_MODE, "closd");

@@ -40,7 +40,7 @@ public final class ListMyRequests {
         var page = Math.max(0, command.page());
         var size = Math.clamp(command.size(), 1, MAX_PAGE_SIZE);
         var filter = new Operations.RequestFilter(command.status(), command.target());
-        var rows = operations.requestedBy(command.requester(), filter, page * size, size + 1);
+        var rows = operations.requestsOf(command.requester(), filter, page * size, size + 1);
         var items = rows.stream().limit(size).map(RequestView::summaryOf).toList();
         return new Page(items, page, size, rows.size() > size);
     }

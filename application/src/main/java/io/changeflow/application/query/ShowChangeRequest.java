@@ -9,7 +9,7 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * Shows one request to its requester or to an operator. Anyone else gets nothing, exactly as if the
+ * Shows one request to its requester, its subject or an operator. Anyone else gets nothing, exactly as if the
  * request did not exist (the API answers 404 and reveals nothing). Permission checks fail closed.
  */
 public final class ShowChangeRequest {
@@ -42,7 +42,7 @@ public final class ShowChangeRequest {
 
     /**
      * The request with its timeline; empty when unknown or not visible to the viewer (visible to its requester, to
-     * the subject of a removal of a grant, and to operators).
+     * its subject, whoever asked for them, and to operators).
      */
     public Optional<RequestView> show(Command command) {
         var id = OperationId.parse(command.operationId());
@@ -57,10 +57,10 @@ public final class ShowChangeRequest {
         var op = Optional.of(found.get().operation());
         var viewer = command.viewer();
         var isRequester = viewer.isVerified() && viewer.account().equals(op.get().requester());
-        // the removal of a grant (its expiry, a revocation) is the subject's story too
-        var isRemovedSubject = viewer.isVerified() && op.get().kind().removes()
-                && viewer.account().equals(op.get().subject().value());
-        if (!isRequester && !isRemovedSubject && !isOperator(viewer)) {
+        // the subject's story too: a request someone asked for them (issue 37), the removal of their grant (its expiry,
+        // a revocation)
+        var isSubject = viewer.isVerified() && viewer.account().equals(op.get().subject().value());
+        if (!isRequester && !isSubject && !isOperator(viewer)) {
             return Optional.empty();
         }
         var history = found.get().history();

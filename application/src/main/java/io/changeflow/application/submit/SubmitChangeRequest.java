@@ -1,5 +1,6 @@
 package io.changeflow.application.submit;
 
+import io.changeflow.application.port.out.Approvals;
 import io.changeflow.application.port.out.BusinessMetrics;
 import io.changeflow.application.port.out.Directory;
 import io.changeflow.application.port.out.IdempotencyRecords;
@@ -9,6 +10,7 @@ import io.changeflow.application.port.out.WorkQueue.StepKind;
 import io.changeflow.application.query.RequestView;
 import io.changeflow.application.settings.Settings;
 import io.changeflow.application.workflow.Emit;
+import io.changeflow.application.workflow.StateChanges;
 import io.changeflow.application.workflow.StepLauncher;
 import io.changeflow.domain.PreemptedException;
 import io.changeflow.domain.operation.Binding;
@@ -27,6 +29,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -118,8 +121,20 @@ public final class SubmitChangeRequest {
          */
         record NotAllowedForSubject() implements Result {}
 
-        /** 409: an active request (or one awaiting recovery) exists for this subject and target. */
-        record RequestInProgress() implements Result {}
+        /**
+         * 409: an active request (or one awaiting recovery) exists for this subject and target. {@code askedForYou}: the
+         * subject asked for themselves while a request someone else asked for them is past the point where it gives way
+         * (merging, merged, in a batch): that request, whose requester the subject may know.
+         */
+        record RequestInProgress(Optional<RequestView> askedForYou) implements Result {
+            public RequestInProgress {
+                Objects.requireNonNull(askedForYou, "askedForYou");
+            }
+
+            public RequestInProgress() {
+                this(Optional.empty());
+            }
+        }
 
         /** 409: the subject already has this target in effect. */
         record AlreadyInEffect() implements Result {}
@@ -141,14 +156,16 @@ public final class SubmitChangeRequest {
     private final Clock clock;
     private final Duration keyTimeToLive;
     private final Pause pause;
+    private final SubjectFirst subjectFirst;
 
     /**
      * @param directory tells who relates to whom, for targets whose policy is {@code related}
+     * @param approvals withdraws the approval of a request someone else asked for a subject who then asks themselves
      * @param pause     how a duplicate waits for the original's answer between looks ({@code Thread::sleep})
      */
     public SubmitChangeRequest(Operations operations, Targets targets, Directory directory, IdempotencyRecords idempotency,
-                               Settings settings, StepLauncher launcher, BusinessMetrics metrics, Clock clock,
-                               Duration keyTimeToLive, Pause pause) {
+                               Settings settings, StepLauncher launcher, BusinessMetrics metrics, Approvals approvals,
+                               Clock clock, Duration keyTimeToLive, Pause pause) {
         this.operations = operations;
         this.targets = targets;
         this.directory = Objects.requireNonNull(directory, "directory");
@@ -159,6 +176,8 @@ public final class SubmitChangeRequest {
         this.clock = clock;
         this.keyTimeToLive = keyTimeToLive;
         this.pause = Objects.requireNonNull(pause, "pause");
+        this.subjectFirst = new SubjectFirst(operations, new StateChanges(operations, metrics),
+                Objects.requireNonNull(approvals, "approvals"), launcher);
     }
 
     public Result submit(Command command) {
@@ -251,14 +270,32 @@ public final class SubmitChangeRequest {
         var order = orderFor(target.get());
         var event = order == StepOrder.APPROVE_FIRST ? WorkflowEvent.SUBMITTED_APPROVE_FIRST : WorkflowEvent.SUBMITTED_CREATE_FIRST;
         var replaced = operations.binding(request.subject(), request.target());
-        Operations.OpenResult opened;
-        try {
-            opened = operations.open(request, order, event, "Submitted by " + request.requester() + ".");
-        } catch (PreemptedException e) {
-            LOG.log(Level.INFO, () -> "concurrent application for " + request.subject() + "/" + request.target());
+        var opened = open(request, order, event);
+        if (opened.isEmpty()) {
             return new Result.RequestInProgress();
         }
-        return switch (opened) {
+        if (opened.get() instanceof Operations.OpenResult.Blocked blocked
+                && !blocked.existing().operationId().equals(request.operationId())
+                && !BindingStatus.REMOVABLE.contains(blocked.existing().status())) {
+            switch (subjectFirst.makeWay(request, blocked.existing())) {
+                case SubjectFirst.Outcome.Superseded superseded -> {
+                    // its close and withdrawal are under way already: nothing is owed by the row it held
+                    replaced = Optional.empty();
+                    opened = open(request, order, event);
+                }
+                case SubjectFirst.Outcome.UnderWay underWay -> {
+                    return new Result.RequestInProgress(Optional.of(
+                            RequestView.summaryOf(underWay.other())));
+                }
+                case SubjectFirst.Outcome.Held held -> {
+                    // the row's holder stays: REQUEST_IN_PROGRESS below
+                }
+            }
+            if (opened.isEmpty()) {
+                return new Result.RequestInProgress();
+            }
+        }
+        return switch (opened.get()) {
             case Operations.OpenResult.Blocked blocked when blocked.existing().operationId().equals(request.operationId()) ->
                     duplicateOf(operations.find(request.operationId()).orElseThrow());
             // in effect: VALIDATED with the same expiry, or a grant whose removal was not approved (REMOVAL_REJECTED)
@@ -266,10 +303,22 @@ public final class SubmitChangeRequest {
                     new Result.AlreadyInEffect();
             case Operations.OpenResult.Blocked blocked -> new Result.RequestInProgress();
             case Operations.OpenResult.Opened o -> {
-                replaced.ifPresent(row -> closeOwedBy(row, o.operation()));
+                if (replaced.isPresent()) {
+                    closeOwedBy(replaced.get(), o.operation());
+                }
                 yield accepted(o.operation(), target.get());
             }
         };
+    }
+
+    /** Opens the request on its row; empty when a concurrent application won the row meanwhile. */
+    private Optional<Operations.OpenResult> open(ChangeRequest request, StepOrder order, WorkflowEvent event) {
+        try {
+            return Optional.of(operations.open(request, order, event, "Submitted by " + request.requester() + "."));
+        } catch (PreemptedException e) {
+            LOG.log(Level.INFO, () -> "concurrent application for " + request.subject() + "/" + request.target());
+            return Optional.empty();
+        }
     }
 
     /**

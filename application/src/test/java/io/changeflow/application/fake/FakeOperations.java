@@ -289,11 +289,12 @@ public final class FakeOperations implements Operations {
     }
 
     @Override
-    public synchronized List<Operation> requestedBy(String requester, RequestFilter filter, int offset, int limit) {
+    public synchronized List<Operation> requestsOf(String requester, RequestFilter filter, int offset, int limit) {
         var status = filter.status();
         var target = filter.target();
         return operations.keySet().stream().map(id -> read(id).orElseThrow())
-                .filter(op -> op.requester().equals(requester))
+                .filter(op -> op.requester().equals(requester)
+                        || op.kind() == ChangeKind.GRANT && op.subject().value().equals(requester))
                 .filter(op -> status.isEmpty() || op.binding().equals(status))
                 .filter(op -> target.isEmpty() || op.target().equals(target.get()))
                 .sorted(Comparator.comparing(Operation::createdAt).reversed().thenComparing(op -> op.id().value()))

@@ -153,8 +153,8 @@ public final class InMemoryChangeflow {
     public InMemoryChangeflow(WorkflowPolicy policy, BatchPolicy batchPolicy) {
         this.policy = policy;
         this.batchPolicy = batchPolicy;
-        submit = new SubmitChangeRequest(operations, targets, directory, idempotency, settings, launcher, metrics, clock,
-                SubmitChangeRequest.DEFAULT_KEY_TIME_TO_LIVE, pause);
+        submit = new SubmitChangeRequest(operations, targets, directory, idempotency, settings, launcher, metrics, approvals,
+                clock, SubmitChangeRequest.DEFAULT_KEY_TIME_TO_LIVE, pause);
         approvalCallback = new HandleApprovalCallback(inbox, operations, targets, batches, changes, launcher);
         deployCallback = new HandleDeployCallback(inbox, operations, markDeployed, changes);
         deployDeadline = new DeployDeadline(operations, changes, DeployDeadline.Policy.defaults());

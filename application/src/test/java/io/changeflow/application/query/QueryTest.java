@@ -43,6 +43,23 @@ class QueryTest {
         assertThat(app.showRequest.show(new ShowChangeRequest.Command(id.value(), Identity.verified("bob")))).isPresent();
     }
 
+    /** Issue 37: the subject of a request someone asked for them is told: it is in their list and they may read it. */
+    @Test
+    void theSubjectOfARequestSomeoneAskedForThemFindsItInTheirListAndMayReadItNobodyElse() {
+        var id = InMemoryChangeflow.newOperationId();
+        app.submit("alice", InMemoryChangeflow.submission(id, FakeTargets.SINGLE, "bob"));
+
+        var view = app.showRequest.show(new ShowChangeRequest.Command(id, Identity.verified("bob"))).orElseThrow();
+        assertThat(view.requester()).isEqualTo("alice");
+        assertThat(app.myRequests.list(new ListMyRequests.Command("bob", 0, 10)).items())
+                .extracting(v -> v.operationId().value(), RequestView::requester).containsExactly(
+                        org.assertj.core.groups.Tuple.tuple(id, "alice"));
+        assertThat(app.myRequests.list(new ListMyRequests.Command("alice", 0, 10)).items())
+                .extracting(v -> v.operationId().value()).containsExactly(id);
+        assertThat(app.showRequest.show(new ShowChangeRequest.Command(id, Identity.verified("carol")))).isEmpty();
+        assertThat(app.myRequests.list(new ListMyRequests.Command("carol", 0, 10)).items()).isEmpty();
+    }
+
     @Test
     void aReplacedRequestHasNoStatusAndSaysYouCanApplyAgain() {
         app.config.set(Settings.APPROVE_FIRST, "true");

@@ -1,5 +1,6 @@
 package io.changeflow.benchmarks.db;
 
+import io.changeflow.application.port.out.Approvals;
 import io.changeflow.application.port.out.Targets;
 import io.changeflow.application.port.out.WorkQueue;
 import io.changeflow.application.settings.Settings;
@@ -26,6 +27,24 @@ import java.util.UUID;
 public final class InProcessAdmission {
 
     public static final String TARGET = "dashboards-viewer";
+
+    /** Only a superseded request's approval would be withdrawn; each benchmark submission is for a subject of its own. */
+    private static final Approvals NO_APPROVALS = new Approvals() {
+        @Override
+        public Ticket submit(ApprovalForm form) {
+            throw new UnsupportedOperationException("the admission benchmark sends no approval");
+        }
+
+        @Override
+        public Ticket read(io.changeflow.domain.request.OperationId operationId) {
+            throw new UnsupportedOperationException("the admission benchmark reads no approval");
+        }
+
+        @Override
+        public Ticket withdraw(io.changeflow.domain.request.OperationId operationId) {
+            throw new UnsupportedOperationException("the admission benchmark withdraws no approval");
+        }
+    };
 
     private final SubmitChangeRequest submit;
 
@@ -68,8 +87,8 @@ public final class InProcessAdmission {
         };
         this.submit = new SubmitChangeRequest(persistence.operations(), targets, employeeId -> java.util.Optional.empty(),
                 persistence.idempotencyRecords(), settings,
-                new StepLauncher(queue, new StateChanges(persistence.operations(), metrics)), metrics, Clock.systemUTC(),
-                SubmitChangeRequest.DEFAULT_KEY_TIME_TO_LIVE, Thread::sleep);
+                new StepLauncher(queue, new StateChanges(persistence.operations(), metrics)), metrics, NO_APPROVALS,
+                Clock.systemUTC(), SubmitChangeRequest.DEFAULT_KEY_TIME_TO_LIVE, Thread::sleep);
     }
 
     /** Submits a fresh request for {@code subject}; returns the answer's code (ACCEPTED expected). */

@@ -84,6 +84,11 @@ public enum StepStatus {
     CLOSE_FAILED(10203),
     /** An operator closed the request; nothing was merged. */
     CLOSED_BY_OPERATOR(10204),
+    /**
+     * The person this request was asked for asked for it themselves before it was merging: their own request
+     * replaced this one; nothing was merged, its merge request (if any) is closed, its approval withdrawn.
+     */
+    SUPERSEDED_BY_SUBJECT(10205),
 
     /** The deployment pipeline reported the change in effect (or reconciliation inferred it). */
     CALLED_BACK(10301),

@@ -60,7 +60,7 @@ public final class Transitions {
      * file's removal round).
      */
     private static final Set<WorkflowEvent> GRANT_ONLY = Collections.unmodifiableSet(EnumSet.of(CLOSED_BY_OPERATOR,
-            APPROVAL_REJECTED, APPROVAL_WITHDRAWN, APPROVAL_GRANTED_CREATE, APPROVAL_GRANTED_MERGE, MR_CLOSED_REMOTELY));
+            WorkflowEvent.SUPERSEDED_BY_SUBJECT, APPROVAL_REJECTED, APPROVAL_WITHDRAWN, APPROVAL_GRANTED_CREATE, APPROVAL_GRANTED_MERGE, MR_CLOSED_REMOTELY));
 
     private static final Map<WorkflowEvent, Rule> RULES = new EnumMap<>(WorkflowEvent.class);
 
@@ -155,6 +155,10 @@ public final class Transitions {
         stepOnly(WorkflowEvent.CLOSE_FAILED, EnumSet.of(StepStatus.CLOSE_STARTED), StepStatus.CLOSE_FAILED);
         move(WorkflowEvent.CLOSED_BY_OPERATOR, set(APPROVAL_FAILED, CREATE_FAILED, HANDLE_FAILED, MR_CREATING, MR_CREATED,
                 MERGING, APPROVAL_SENDING, APPROVAL_SENT, BindingStatus.BATCH_WAITING), StepStatus.CLOSED_BY_OPERATOR, CLOSED);
+        // issue 37: a request asked for someone else gives way to that person's own request, but only before it is
+        // merging (MERGING, BATCHED, MERGED and later are never taken back); see SubmitChangeRequest
+        move(WorkflowEvent.SUPERSEDED_BY_SUBJECT, set(APPROVAL_FAILED, CREATE_FAILED, HANDLE_FAILED, MR_CREATING, MR_CREATED,
+                APPROVAL_SENDING, APPROVAL_SENT, BindingStatus.BATCH_WAITING), StepStatus.SUPERSEDED_BY_SUBJECT, CLOSED);
 
         for (var status : BatchStatus.values()) {
             if (!BATCH_MOVES.containsKey(status)) {

@@ -137,5 +137,10 @@ public enum WorkflowEvent {
     /** Closing the merge request failed. */
     CLOSE_FAILED,
     /** An operator closed the request without merging. */
-    CLOSED_BY_OPERATOR
+    CLOSED_BY_OPERATOR,
+    /**
+     * Issue 37: the person this request was asked for asked for the same target themselves before it was merging:
+     * their own request replaces it, nothing of it was merged.
+     */
+    SUPERSEDED_BY_SUBJECT
 }

@@ -136,7 +136,7 @@ final class ExpectedTransitions {
 
     /** Events the removal kinds never take (written out independently of Transitions). */
     static final Set<WorkflowEvent> NEVER_FOR_A_REMOVAL = EnumSet.of(WorkflowEvent.CLOSED_BY_OPERATOR,
-            WorkflowEvent.APPROVAL_REJECTED, WorkflowEvent.APPROVAL_WITHDRAWN, WorkflowEvent.APPROVAL_GRANTED_CREATE,
+            WorkflowEvent.SUPERSEDED_BY_SUBJECT, WorkflowEvent.APPROVAL_REJECTED, WorkflowEvent.APPROVAL_WITHDRAWN, WorkflowEvent.APPROVAL_GRANTED_CREATE,
             WorkflowEvent.APPROVAL_GRANTED_MERGE, WorkflowEvent.MR_CLOSED_REMOTELY);
 
     /** Where "in effect" lands for each kind: a removal confirmed in effect ends EXPIRED or REVOKED. */

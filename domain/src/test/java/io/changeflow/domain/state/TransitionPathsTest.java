@@ -246,7 +246,7 @@ class TransitionPathsTest {
                 // HANDLE_STARTED, MERGED, MR_CLOSED_REMOTELY and CLOSE_STARTED are refused although HANDLE_FAILED
                 // allows them elsewhere: a batch member has no merge request of its own
                 assertThat(Transitions.allowedEvents(failed))
-                        .containsExactlyInAnyOrder(BATCH_READMITTED, CLOSED_BY_OPERATOR);
+                        .containsExactlyInAnyOrder(BATCH_READMITTED, CLOSED_BY_OPERATOR, WorkflowEvent.SUPERSEDED_BY_SUBJECT);
                 assertThat(walk(failed, CLOSED_BY_OPERATOR)).isEqualTo(state(StepStatus.CLOSED_BY_OPERATOR, BindingStatus.CLOSED));
                 assertThat(walk(failed, CLOSED_BY_OPERATOR, SUBMITTED_APPROVE_FIRST).binding())
                         .contains(BindingStatus.APPROVAL_SENDING);

@@ -111,7 +111,7 @@ class TransitionTableTest {
                 .map(ExpectedTransitions.Key::event)
                 .collect(Collectors.toCollection(() -> EnumSet.noneOf(WorkflowEvent.class)));
         assertThat(eventsInFile).containsExactlyInAnyOrder(WorkflowEvent.values());
-        assertThat(ExpectedTransitions.table().size()).as("lines in transitions.txt").isEqualTo(146);
+        assertThat(ExpectedTransitions.table().size()).as("lines in transitions.txt").isEqualTo(154);
     }
 
     private static final Set<StepStatus> BATCH_STEPS = EnumSet.of(StepStatus.BATCH_WAITING, StepStatus.BATCH_CLAIMED,
@@ -367,6 +367,7 @@ class TransitionTableTest {
             Map.entry(StepStatus.CLOSE_DONE, 10202),
             Map.entry(StepStatus.CLOSE_FAILED, 10203),
             Map.entry(StepStatus.CLOSED_BY_OPERATOR, 10204),
+            Map.entry(StepStatus.SUPERSEDED_BY_SUBJECT, 10205),
             Map.entry(StepStatus.CALLED_BACK, 10301),
             Map.entry(StepStatus.DEPLOY_UNCONFIRMED, 10310),
             Map.entry(StepStatus.DEPLOY_FAILED, 10311),
@@ -393,7 +394,7 @@ class TransitionTableTest {
                     StepStatus.HANDLE_PIPELINE_UNFINISHED, StepStatus.HANDLE_GAVE_UP,
                     StepStatus.HANDLE_MERGE_BLOCKED),
             102, EnumSet.of(StepStatus.CLOSE_STARTED, StepStatus.CLOSE_DONE, StepStatus.CLOSE_FAILED,
-                    StepStatus.CLOSED_BY_OPERATOR),
+                    StepStatus.CLOSED_BY_OPERATOR, StepStatus.SUPERSEDED_BY_SUBJECT),
             103, EnumSet.of(StepStatus.CALLED_BACK, StepStatus.APPROVAL_GRANTED, StepStatus.APPROVAL_REJECTED,
                     StepStatus.APPROVAL_WITHDRAWN, StepStatus.DEPLOY_UNCONFIRMED, StepStatus.DEPLOY_FAILED),
             104, EnumSet.of(StepStatus.APPROVAL_SUBMITTING, StepStatus.APPROVAL_SUBMITTED, StepStatus.APPROVAL_SUBMIT_FAILED,
@@ -425,7 +426,7 @@ class TransitionTableTest {
         for (var step : StepStatus.values()) {
             assertThat(StepStatus.fromCode(step.code())).contains(step);
         }
-        Stream.of(0, -1, 10000, 10006, 10100, 10200, 10205, 10300, 10400, 10500, 10505, 10601, Integer.MAX_VALUE)
+        Stream.of(0, -1, 10000, 10006, 10100, 10200, 10206, 10300, 10400, 10500, 10505, 10601, Integer.MAX_VALUE)
                 .forEach(code -> assertThat(StepStatus.fromCode(code)).as("code " + code).isEmpty());
     }
 

@@ -93,8 +93,14 @@ public final class RequestsController {
                     throw ApiException.of(ErrorCode.SERVICE_CLOSED, "submission while access is closed");
             case SubmitChangeRequest.Result.NotAllowedForSubject notAllowed ->
                     throw ApiException.of(ErrorCode.NOT_ALLOWED_FOR_SUBJECT, "the target's ask-for policy refuses this subject");
-            case SubmitChangeRequest.Result.RequestInProgress inProgress ->
-                    throw ApiException.of(ErrorCode.REQUEST_IN_PROGRESS, "an active request exists for the subject and target");
+            case SubmitChangeRequest.Result.RequestInProgress inProgress -> throw inProgress.askedForYou()
+                    // issue 37: the subject asked for themselves while a request asked for them is already merging
+                    .map(other -> new ApiException(ErrorCode.REQUEST_IN_PROGRESS, "A request for you on this target,"
+                            + " asked for by " + other.requester() + ", is already being merged; it is not taken back."
+                            + " Follow it (it is in your requests) and apply again once it has ended if you need to.",
+                            RequestJson.summaryOf(other), "the subject's own request while one asked for them is merging"))
+                    .orElseGet(() -> ApiException.of(ErrorCode.REQUEST_IN_PROGRESS,
+                            "an active request exists for the subject and target"));
             case SubmitChangeRequest.Result.AlreadyInEffect inEffect ->
                     throw ApiException.of(ErrorCode.ALREADY_IN_EFFECT, "already in effect");
             case SubmitChangeRequest.Result.InFlight inFlight ->

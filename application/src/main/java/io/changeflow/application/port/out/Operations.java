@@ -166,16 +166,19 @@ public interface Operations {
     /** Rows of one subject ("my bindings"). */
     List<Binding> bindingsOf(SubjectId subject);
 
-    /** Requests made by one requester, newest first ("my records"). */
-    default List<Operation> requestedBy(String requester, int offset, int limit) {
-        return requestedBy(requester, RequestFilter.ANY, offset, limit);
+    /** {@link #requestsOf(String, RequestFilter, int, int)} without a filter ("my records"). */
+    default List<Operation> requestsOf(String person, int offset, int limit) {
+        return requestsOf(person, RequestFilter.ANY, offset, limit);
     }
 
-    /** Requests made by one requester, newest first, only those the filter lets through. */
-    List<Operation> requestedBy(String requester, RequestFilter filter, int offset, int limit);
+    /**
+     * One person's requests, newest first, only those the filter lets through: those they made, and the requests for
+     * access someone else asked for them (issue 37: the subject is told). Not the removals of their grants.
+     */
+    List<Operation> requestsOf(String person, RequestFilter filter, int offset, int limit);
 
     /**
-     * Which requests {@link #requestedBy(String, RequestFilter, int, int)} lists: those whose binding is in
+     * Which requests {@link #requestsOf(String, RequestFilter, int, int)} lists: those whose binding is in
      * {@code status} and those on {@code target}, each when given (a request a re-application replaced has no
      * status: it matches no status).
      */
