@@ -58,6 +58,16 @@ describe('buildTimeline', () => {
     expect(ms[2]?.note).toMatch(/rejected/i);
   });
 
+  it('a request the person it was asked for superseded with their own says so where it ended', () => {
+    const ms = buildTimeline(
+      view({
+        status: null,
+        timeline: [entry('SUBMITTED_APPROVE_FIRST', 'APPROVAL_SENDING'), entry('APPROVAL_SUBMITTED', 'APPROVAL_SENT'), entry('SUPERSEDED_BY_SUBJECT', 'CLOSED')],
+      }),
+    );
+    expect(ms.map((m) => m.note).filter((n) => n)).toEqual(['The person this was asked for asked for it themselves; their own request replaced this one.']);
+  });
+
   it('works from the status alone when the timeline is empty', () => {
     expect(states(buildTimeline(view({ status: 'MERGED', timeline: [] }))).slice(-2)).toEqual(['MERGED:done', 'IN_EFFECT:current']);
   });

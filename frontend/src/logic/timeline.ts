@@ -199,6 +199,9 @@ const ENDED_NOTES: Record<string, string> = {
 };
 
 function endedNote(status: string | null, entries: TimelineEntry[]): string | null {
+  // issue 37: the person it was asked for asked for it themselves (its status is then null: their request holds the row)
+  if (entries.some((e) => e.event === 'SUPERSEDED_BY_SUBJECT'))
+    return 'The person this was asked for asked for it themselves; their own request replaced this one.';
   if (status === null) return 'A newer request for the same subject and target replaced this one.';
   if (status === 'REMOVAL_REJECTED') return ENDED_NOTES.REMOVAL_REJECTED ?? null;
   if (entries.some((e) => e.event === 'APPROVAL_REJECTED')) return 'The approver rejected the request.';

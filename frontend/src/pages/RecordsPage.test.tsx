@@ -7,6 +7,7 @@ import { envelope, type RecordedCall, type Reply } from '../test/fetchMock';
 import { view } from '../test/fixtures';
 import { click, flush, goBack, type as choose, type Rendered } from '../test/render';
 import { testSession } from '../test/session';
+import { SessionProvider } from '../session/session';
 import { RecordsPage } from './RecordsPage';
 
 const session = testSession({ at: '/records' });
@@ -57,6 +58,27 @@ const REPLACED = listed('cccccccc-3333-4333-8333-333333333333', 'dashboards-view
 });
 
 describe('RecordsPage', () => {
+  it('tells the signed-in subject who asked for a request for them, and nothing extra on their own requests', async () => {
+    const own = listed('dddddddd-4444-4444-8444-444444444444', 'vpn-staging', 'bob', 'APPROVAL_SENT', { code: 'NONE', message: 'Waiting.' });
+    const forBob = { ...listed('eeeeeeee-5555-4555-8555-555555555555', 'db-prod-readonly', 'bob', 'APPROVAL_SENT', { code: 'NONE', message: 'Waiting.' }), requester: 'alice' };
+    const byBob = { ...listed('ffffffff-6666-4666-8666-666666666666', 'db-prod-readonly', 'svc-ci', 'APPROVAL_SENT', { code: 'NONE', message: 'Waiting.' }), requester: 'bob' };
+    backend((call) =>
+      call.url === '/api/me'
+        ? envelope('OK', { account: 'bob', verified: true, permissions: [], sandbox: false, submissionsOpen: true })
+        : envelope('OK', page([{ ...own, requester: 'bob' }, forBob, byBob])),
+    );
+    r = await render(
+      <SessionProvider>
+        <RecordsPage />
+      </SessionProvider>,
+    );
+    await flush();
+    await flush();
+
+    const rows = r.allByTestId('record');
+    expect(rows.map((row) => cells(row)[2])).toEqual(['bob ', 'bob Asked for you by alice', 'svc-ci ']);
+  });
+
   it('asks for the first page of 20 and shows one row per request the server returns, in its order', async () => {
     const api = backend(() => envelope('OK', page([VALIDATED, REJECTED, REPLACED])));
     r = await render(<RecordsPage />);
@@ -75,7 +97,7 @@ describe('RecordsPage', () => {
 
     const rejected = cells(rows[1]!);
     expect(rejected[1]).toBe('vpn-staging');
-    expect(rejected[2]).toBe('svc-ci');
+    expect(rejected[2]).toBe('svc-ci Asked by alice');
     expect(rejected[4]).toBe('You can apply again');
     expect(cells(rows[2]!)[3]).toBe('Replaced by a newer request');
     expect(r.container.textContent).not.toContain('You have not submitted any request yet.');

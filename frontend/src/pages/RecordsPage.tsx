@@ -1,4 +1,5 @@
 import { listMyRequests } from '../api/endpoints';
+import { AskedBy } from '../components/AskedBy';
 import { DataTable } from '../components/DataTable';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { HintText } from '../components/HintText';
@@ -14,7 +15,7 @@ import { Link } from '../router/router';
 export const RECORDS_PAGE_SIZE = 20;
 
 /**
- * My records: my requests, newest first, paged, filtered by status and target. Page and filters live in the URL
+ * My records: my requests and those someone asked for me ("Asked for you by ..."), newest first, paged, filtered by status and target. Page and filters live in the URL
  * (`?page=2&status=VALIDATED&target=wiki-editors`), so back, reload and a shared link show the same list; it
  * refreshes itself while the page is visible.
  */
@@ -55,7 +56,9 @@ export function RecordsPage() {
               <td>
                 <code>{r.targetKey}</code>
               </td>
-              <td>{r.subjectId}</td>
+              <td>
+                {r.subjectId} <AskedBy view={r} />
+              </td>
               <td>
                 <StatusBadge status={r.status} />
               </td>

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { getTargets } from '../api/endpoints';
 import type { RequestView } from '../api/types';
+import { AskedBy } from '../components/AskedBy';
 import { kindTitle } from '../components/ChangeKindStory';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { Loading } from '../components/Loading';
@@ -141,6 +142,7 @@ export function RequestPage({ operationId }: { operationId: string }) {
         />
       ) : null}
       {!view && !error ? <Loading label="Loading the request…" /> : null}
+      {view ? <AskedBy view={view} /> : null}
       {view ? (
         <RequestDetails
           view={view}
