@@ -40,7 +40,8 @@ import tools.jackson.databind.JsonNode;
  *       profile and {@code changeflow.environment=production} exits during start-up saying why.</li>
  *   <li>logs: JSON lines on the production profile, plain text on the sandbox's;</li>
  *   <li>who may ask for whom: a request for another person on a target with the default policy ({@code self}), and
- *       a give-up by someone other than the subject, are 403 NOT_ALLOWED_FOR_SUBJECT.</li>
+ *       a give-up by someone other than the subject, are 403 NOT_ALLOWED_FOR_SUBJECT; on an {@code anyone} target
+ *       the subject sees a request asked for them and their own request supersedes it.</li>
  * </ul>
  * The deploy simulator's own reports are switched off meanwhile ({@code lostShare} 1), so every report the victim's
  * request could see is one of the test's.
@@ -220,6 +221,49 @@ class GrantLifeSecurityReliabilityTest {
     }
 
     /** Submits as {@code requester} for {@code subject}, approves it in the approver inbox and waits until merged. */
+    /**
+     * Who may ask for whom, the subject's side: on an {@code anyone} target alice asks for a person (the approver has
+     * not decided). The person finds it in their records ({@code requester} alice) and may read it; a third person's
+     * request for them is 409 REQUEST_IN_PROGRESS; their own request is accepted and supersedes alice's, which ends
+     * CLOSED at SUPERSEDED_BY_SUBJECT (hint CAN_REAPPLY, read by alice) with its approval withdrawn in the approval
+     * system; the person's own request holds their row.
+     */
+    @Test
+    void theSubjectsOwnRequestSupersedesOneAskedForThemAndTheySeeItInTheirRecords() {
+        var subject = "gls-subject-" + UUID.randomUUID().toString().substring(0, 8);
+        var alice = edge.edge().client("alice");
+        var asked = alice.submit("db-prod-readonly", subject, "for a colleague");
+        assertThat(asked.status()).as(asked.toString()).isEqualTo(202);
+        var askedId = asked.data().path("operationId").asString();
+        var sims = edge.cluster().sims();
+        Poll.until("the approval ticket of " + askedId, Duration.ofSeconds(60), () -> sims.approval().byOperationId(askedId),
+                java.util.Optional::isPresent);
+
+        var person = edge.edge().client(subject);
+        var records = person.get("/api/requests");
+        assertThat(records.status()).as(records.toString()).isEqualTo(200);
+        assertThat(records.data().path("items")).as("the subject's records")
+                .anySatisfy(item -> {
+                    assertThat(item.path("operationId").asString()).isEqualTo(askedId);
+                    assertThat(item.path("requester").asString()).isEqualTo("alice");
+                });
+        assertThat(person.request(askedId).json().path("requester").asString()).isEqualTo("alice");
+        var third = edge.edge().client("carol").submit("db-prod-readonly", subject, "me too");
+        assertThat(third.status()).as(third.toString()).isEqualTo(409);
+        assertThat(third.code()).isEqualTo("REQUEST_IN_PROGRESS");
+
+        var own = person.submit("db-prod-readonly", subject, "my own");
+        assertThat(own.status()).as("the subject's own request wins: " + own).isEqualTo(202);
+        var ownId = own.data().path("operationId").asString();
+        var superseded = alice.request(askedId);
+        assertThat(superseded.step()).as(superseded.toString()).isEqualTo("SUPERSEDED_BY_SUBJECT");
+        assertThat(superseded.hint()).isEqualTo("CAN_REAPPLY");
+        assertThat(sims.approval().byOperationId(askedId)).as("its approver no longer decides it")
+                .hasValueSatisfying(ticket -> assertThat(ticket.status().name()).isEqualTo("WITHDRAWN"));
+        assertThat(person.bindings()).as("the row is the subject's own request's")
+                .anySatisfy(row -> assertThat(row.path("operationId").asString()).isEqualTo(ownId));
+    }
+
     static String mergedRequest(ApiClient requester, String subject, String reason) {
         var submitted = requester.submit("db-prod-readonly", subject, reason);
         assertThat(submitted.status()).as(submitted.toString()).isEqualTo(202);
