@@ -64,6 +64,18 @@ final class GitLabMergeRequests implements MergeRequests {
         });
     }
 
+    /**
+     * {@code GET /projects/:id/repository/commits?ref_name=branch..ref&path=path} (doc/api/commits.md: "ref_name: the
+     * name of a repository branch, tag or revision range"), one page of at most {@code limit}.
+     */
+    @Override
+    public List<CommitSummary> commitsOnlyOn(String project, String ref, String branch, String path, int limit) {
+        return calls.read("commitsOnlyOn", () -> author().getCommitsApi()
+                .getCommits(project, branch + ".." + ref, null, null, path, 1, Math.max(1, Math.min(limit, 100))).stream()
+                .map(commit -> new CommitSummary(commit.getId(), commit.getMessage()))
+                .toList());
+    }
+
     @Override
     public String defaultBranch(String project) {
         return calls.read("defaultBranch", () -> author().getProjectApi().getProject(project).getDefaultBranch());

@@ -194,9 +194,15 @@ public final class HandleMergeRequest extends RequestStepBody {
         }
 
         @Override
-        public void regenerating(MergeRequestRef mr, String onto) {
+        public List<String> changedFiles() {
+            return targets.find(current.target()).map(target -> List.of(target.filePath())).orElse(List.of());
+        }
+
+        @Override
+        public void regenerating(MergeRequestRef mr, String onto, boolean ownMerges) {
             apply(WorkflowEvent.REBASE_STARTED, "Rebasing merge request !" + mr.iid() + " conflicted with a change merged "
-                    + "first; generating its change again on the current " + onto + ".");
+                    + "first" + (ownMerges ? " by Changeflow (not counted against the conflict limit)" : "")
+                    + "; generating its change again on the current " + onto + ".");
         }
 
         @Override
