@@ -77,6 +77,26 @@ final class GitLabMergeRequests implements MergeRequests {
     }
 
     @Override
+    public Optional<String> mergedCommit(String project, long iid) {
+        return calls.read("mergedCommit", () -> {
+            var mr = author().getMergeRequestApi().getMergeRequest(project, iid);
+            if (!"merged".equalsIgnoreCase(mr.getState())) {
+                return Optional.<String>empty();
+            }
+            return firstPresent(mr.getMergeCommitSha(), mr.getSquashCommitSha(), mr.getSha());
+        });
+    }
+
+    private static Optional<String> firstPresent(String... shas) {
+        for (var sha : shas) {
+            if (sha != null && !sha.isBlank()) {
+                return Optional.of(sha);
+            }
+        }
+        return Optional.empty();
+    }
+
+    @Override
     public String defaultBranch(String project) {
         return calls.read("defaultBranch", () -> author().getProjectApi().getProject(project).getDefaultBranch());
     }

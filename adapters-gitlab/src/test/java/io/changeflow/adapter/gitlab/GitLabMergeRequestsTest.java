@@ -40,7 +40,8 @@ class GitLabMergeRequestsTest extends AgainstSimulator {
     }
 
     /**
-     * Issue 36 ("our merges queue"): the commits main has that a waiting branch lacks and that changed a file, newest first,
+     * Issue 36 ("our merges queue", and claims read from the merged commit): the merged commit a merge request names,
+     * and the file at it; the commits main has that a waiting branch lacks and that changed a file, newest first,
      * with their messages: the merged merge request's own commit (its merge commit took the file from it and is not
      * listed) and a person's commit on main; a commit of another file is not listed.
      */
@@ -54,7 +55,10 @@ class GitLabMergeRequestsTest extends AgainstSimulator {
         await().atMost(SETTLE).until(() -> statusOf(first.iid()) == PipelineStatus.PASSED);
         gitlab.approve(project, first.iid(), "approval-bot-1");
         gitlab.approve(project, first.iid(), "approval-bot-2");
+        assertThat(gitlab.mergedCommit(project, first.iid())).as("not merged yet").isEmpty();
         assertThat(gitlab.merge(project, first.iid(), awaitMergeable(first.iid()).sha())).isEqualTo(MergeResult.MERGED);
+        var merged = gitlab.mergedCommit(project, first.iid()).orElseThrow();
+        assertThat(gitlab.readFile(project, merged, "grants/db.txt")).as("the file the merge wrote").contains("alice\nbob\n");
         server.gitlab().push(project, "main", Map.of("README.md", "# tidy\n"), "Tidy the readme");
         server.gitlab().push(project, "main", Map.of("grants/db.txt", "alice\nbob\ndora\n"), "A hand edit");
 

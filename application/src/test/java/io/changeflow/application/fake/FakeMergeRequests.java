@@ -77,6 +77,8 @@ public final class FakeMergeRequests implements MergeRequests, TargetFiles {
         String staleSha;
         Run stalePipeline;
         int staleReads;
+        /** The commit the merge put on the target branch; null until merged. */
+        String mergedCommit;
         /** A detailed_merge_status forced by a test (e.g. draft_status); null: derived. */
         String forcedStatus;
 
@@ -120,6 +122,8 @@ public final class FakeMergeRequests implements MergeRequests, TargetFiles {
         final List<MainCommit> mainLog = new ArrayList<>();
         /** How many commits of {@link #mainLog} each branch has (since its creation, last rewrite or rebase). */
         final Map<String, Integer> forkedAt = new HashMap<>();
+        /** The files of the target branch right after each merge, by the merged commit's sha ({@link #mergedCommit}). */
+        final Map<String, Map<String, String>> mergedCommits = new HashMap<>();
         /** The message of each branch's last commit, which a merge takes onto main (as the commit a merge keeps). */
         final Map<String, String> lastMessage = new HashMap<>();
 
@@ -161,6 +165,7 @@ public final class FakeMergeRequests implements MergeRequests, TargetFiles {
     private int failingApprovalReads;
     private int lostMergeAnswers;
     private int shaCounter;
+    private int mergedCommitCounter;
     private long pipelineIds;
     private int mergeCalls;
     private int merges;
@@ -186,7 +191,15 @@ public final class FakeMergeRequests implements MergeRequests, TargetFiles {
     @Override
     public synchronized Optional<String> readFile(String project, String ref, String path) {
         fault("readFile");
-        return Optional.ofNullable(branch(project, ref).get(path));
+        var merged = project(project).mergedCommits.get(ref);
+        return Optional.ofNullable((merged != null ? merged : branch(project, ref)).get(path));
+    }
+
+    @Override
+    public synchronized Optional<String> mergedCommit(String project, long iid) {
+        fault("mergedCommit");
+        var mr = existing(project, iid);
+        return mr.state == MergeRequestState.MERGED ? Optional.ofNullable(mr.mergedCommit) : Optional.empty();
     }
 
     /** Lists main's history only (the workflow's target branch); the commits of {@code branch} are not kept apart. */
@@ -977,6 +990,8 @@ public final class FakeMergeRequests implements MergeRequests, TargetFiles {
                 target.put(path, content);
             }
         });
+        mr.mergedCommit = "merged-" + mr.project.length() + "-" + mr.iid + "-" + (++mergedCommitCounter);
+        project(mr.project).mergedCommits.put(mr.mergedCommit, new TreeMap<>(target));
         if (mr.target.equals(MAIN)) {
             var p = project(mr.project);
             p.mainLog.add(new MainCommit("main-" + p.mainLog.size(), p.lastMessage.getOrDefault(mr.source, mr.title), changed));

@@ -171,6 +171,13 @@ public interface MergeRequests {
      */
     List<CommitSummary> commitsOnlyOn(String project, String ref, String branch, String path, int limit);
 
+    /**
+     * The commit a merged merge request put on its target branch, to read what the merge really wrote: GitLab's
+     * {@code merged_commit_sha} (app/models/merge_request.rb: {@code merge_commit_sha}, else {@code squash_commit_sha},
+     * else the head sha of a fast-forward merge). Empty while the merge request is not merged.
+     */
+    Optional<String> mergedCommit(String project, long iid);
+
     /** The project's default branch (target of merge requests). */
     String defaultBranch(String project);
 
