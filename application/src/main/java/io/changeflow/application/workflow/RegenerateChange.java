@@ -57,11 +57,12 @@ final class RegenerateChange {
         var regenerations = progress.regenerations() + 1;
         var own = progress.ownRegenerations() + (ourMerges ? 1 : 0);
         if (regenerations - own > policy.maxRegenerations()) {
+            var why = now.isBefore(freeUntil) ? "a change not made by Changeflow (or whose author cannot be told) conflicts with it"
+                    : "it kept conflicting past " + freeUntil + ", the transient deadline after its first regeneration, after "
+                    + "which Changeflow's own merges count too";
             return subject.rebaseConflict(mr, conflict + " again after its change was generated on the current target branch "
                     + policy.maxRegenerations() + " time(s)" + (own == 0 ? "" : " (and " + own + " more time(s) after "
-                    + "Changeflow's own merges, which do not count" + (now.isBefore(freeUntil) ? "" : " until "
-                    + freeUntil + ", the transient deadline after its first regeneration") + ")")
-                    + ": a change not made by Changeflow conflicts with it; someone has to resolve it.");
+                    + "Changeflow's own merges, which do not count)") + ": " + why + "; someone has to resolve it.");
         }
         // Said once per regeneration, here where it is decided: the rewrite itself may be refused (a 429, a 5xx) and
         // repeated, and its story should still read as one regeneration.

@@ -158,7 +158,8 @@ class OwnMergesConflictTest {
         app.queue.runUntilIdle();
 
         var op = app.assertState(id, BindingStatus.HANDLE_FAILED, StepStatus.HANDLE_REBASE_CONFLICT, Hint.CONTACT_MAINTAINERS);
-        assertThat(op.detail()).contains("(and 1 more time(s) after Changeflow's own merges, which do not count until");
+        assertThat(op.detail()).contains("(and 1 more time(s) after Changeflow's own merges, which do not count)")
+                .contains("it kept conflicting past ").contains("the transient deadline after its first regeneration");
         assertThat(app.gitlab.rewrites()).as("one free, then three counted").isEqualTo(4);
     }
 
