@@ -2,6 +2,7 @@ package io.changeflow.systemtest;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.changeflow.sandbox.approval.ApprovalSimulator;
 import io.changeflow.systemtest.harness.ChangeflowCluster;
 import io.changeflow.systemtest.harness.Figures;
 import io.changeflow.systemtest.harness.InstanceSettings;
@@ -11,6 +12,7 @@ import io.changeflow.systemtest.harness.RequestView;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -26,6 +28,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class ConcurrentRequestsSystemTest {
 
     static final int BURST = Integer.getInteger("system.burstRequests", 12);
+    /** Requests for one file approved together (issue 36: 20). */
+    static final int SAME_FILE = Integer.getInteger("system.sameFileRequests", 20);
 
     @RegisterExtension
     static final ChangeflowCluster cluster = ChangeflowCluster.create()
@@ -105,6 +109,72 @@ class ConcurrentRequestsSystemTest {
         views.forEach(v -> problems.addAll(Invariants.deliveredOnItsOwnMergeRequest(cluster.sims(), v)));
         problems.addAll(Invariants.repeatedApprovalAttempts(cluster.sims().gitlabCalls()));
         assertThat(problems).isEmpty();
+    }
+
+    /**
+     * Issue 36, item 6, our merges queue: twenty requests for one non-batchable target, held at the approver and approved
+     * at the same instant. Every merge makes the others' rebase conflict on the one grant file; those conflicts were
+     * caused by Changeflow's own merges only, so they do not count against the conflict limit (3): every request is
+     * VALIDATED with no operator action, every line is on main once, and the regenerations are bounded (printed in
+     * figures.txt).
+     */
+    @Test
+    void twentyRequestsForOneFileApprovedAtTheSameInstantAllTakeEffectWithoutAnOperator() {
+        var alice = cluster.client("solo", "alice");
+        var approval = cluster.sims().approval();
+        approval.mode(ApprovalSimulator.Mode.MANUAL);
+        var ids = new ArrayList<String>();
+        try {
+            for (int i = 1; i <= SAME_FILE; i++) {
+                ids.add(alice.submit("db-prod-readonly", String.format("svc-queue-%02d", i), "our merges queue")
+                        .data().path("operationId").asString());
+            }
+            var tickets = Poll.until("every approval ticket", Duration.ofSeconds(120), Duration.ofSeconds(1),
+                    () -> ids.stream().map(approval::byOperationId).flatMap(Optional::stream).toList(),
+                    found -> found.size() == ids.size());
+            tickets.forEach(ticket -> approval.decide(ticket.ticket(), true, "approver"));
+        } finally {
+            approval.mode(ApprovalSimulator.Mode.AUTO);
+        }
+
+        var mergesBefore = merges();
+        var started = System.nanoTime();
+        var views = Poll.until("all at rest", Duration.ofSeconds(900), Duration.ofSeconds(2),
+                () -> ids.stream().map(alice::request).toList(), vs -> vs.stream().allMatch(RequestView::isAtRest));
+        var otto = cluster.client("solo", "otto");
+        var perRequest = new TreeMap<String, Integer>();
+        var counted = 0;
+        for (var id : ids) {
+            var regenerations = 0;
+            for (var entry : otto.operation(id).path("history")) {
+                var detail = entry.path("detail").asString("");
+                if (detail.contains("generating its change again")) {
+                    regenerations++;
+                    counted += detail.contains("not counted against the conflict limit") ? 0 : 1;
+                }
+            }
+            perRequest.put(id.substring(id.length() - 4), regenerations);
+        }
+        var total = perRequest.values().stream().mapToInt(Integer::intValue).sum();
+        Figures.record(SAME_FILE + " requests for one file approved at the same instant (issue 36, our merges queue)",
+                new TreeMap<>(Invariants.outcomeTable(views)) + "; all at rest " + (System.nanoTime() - started) / 1_000_000
+                        + " ms after the approvals; regenerations " + total + " in all, " + counted + " counted against the "
+                        + "limit; per request " + perRequest + "; merges " + (merges() - mergesBefore));
+
+        assertThat(views).allSatisfy(v -> assertThat(v.status()).as(v.outcome() + " " + v.detail()).isEqualTo("VALIDATED"));
+        assertThat(counted).as("nobody but Changeflow edited the file: no conflict counts").isZero();
+        assertThat(total).as("each merge makes at most every request still waiting regenerate once")
+                .isLessThanOrEqualTo(SAME_FILE * (SAME_FILE - 1) / 2);
+        var problems = new ArrayList<String>();
+        views.forEach(v -> problems.addAll(Invariants.deliveredOnItsOwnMergeRequest(cluster.sims(), v)));
+        assertThat(problems).isEmpty();
+        for (var id : ids) {
+            assertThat(cluster.sims().grantLinesOnMain(Invariants.grantFileOf("db-prod-readonly"), id)).as(id).isEqualTo(1);
+        }
+    }
+
+    private static int merges() {
+        return cluster.sims().gitlabCalls().matching(c -> c.is("PUT", "merge") && c.status() == 200).size();
     }
 
     private static int commits() {

@@ -64,6 +64,38 @@ final class GitLabMergeRequests implements MergeRequests {
         });
     }
 
+    /**
+     * {@code GET /projects/:id/repository/commits?ref_name=branch..ref&path=path} (doc/api/commits.md: "ref_name: the
+     * name of a repository branch, tag or revision range"), one page of at most {@code limit}.
+     */
+    @Override
+    public List<CommitSummary> commitsOnlyOn(String project, String ref, String branch, String path, int limit) {
+        return calls.read("commitsOnlyOn", () -> author().getCommitsApi()
+                .getCommits(project, branch + ".." + ref, null, null, path, 1, Math.max(1, Math.min(limit, 100))).stream()
+                .map(commit -> new CommitSummary(commit.getId(), commit.getMessage()))
+                .toList());
+    }
+
+    @Override
+    public Optional<String> mergedCommit(String project, long iid) {
+        return calls.read("mergedCommit", () -> {
+            var mr = author().getMergeRequestApi().getMergeRequest(project, iid);
+            if (!"merged".equalsIgnoreCase(mr.getState())) {
+                return Optional.<String>empty();
+            }
+            return firstPresent(mr.getMergeCommitSha(), mr.getSquashCommitSha(), mr.getSha());
+        });
+    }
+
+    private static Optional<String> firstPresent(String... shas) {
+        for (var sha : shas) {
+            if (sha != null && !sha.isBlank()) {
+                return Optional.of(sha);
+            }
+        }
+        return Optional.empty();
+    }
+
     @Override
     public String defaultBranch(String project) {
         return calls.read("defaultBranch", () -> author().getProjectApi().getProject(project).getDefaultBranch());

@@ -39,6 +39,38 @@ class GitLabMergeRequestsTest extends AgainstSimulator {
         project = server.newProject("platform/test", Map.of("grants/db.txt", "alice\n", "README.md", "# test\n"));
     }
 
+    /**
+     * Issue 36 ("our merges queue", and claims read from the merged commit): the merged commit a merge request names,
+     * and the file at it; the commits main has that a waiting branch lacks and that changed a file, newest first,
+     * with their messages: the merged merge request's own commit (its merge commit took the file from it and is not
+     * listed) and a person's commit on main; a commit of another file is not listed.
+     */
+    @Test
+    void listsTheCommitsThatChangedAFileOnMainSinceABranchLeftIt() {
+        gitlab.createBranch(project, "changeflow/waiting", "main");
+        gitlab.createBranch(project, "changeflow/first", "main");
+        gitlab.commit(project, "changeflow/first", "Grant bob\n\nChangeflow-Operation: op-1\n",
+                List.of(new FileChange("grants/db.txt", "alice\nbob\n")));
+        var first = gitlab.open(project, "changeflow/first", "main", "Grant bob", "Changeflow-Operation: op-1");
+        await().atMost(SETTLE).until(() -> statusOf(first.iid()) == PipelineStatus.PASSED);
+        gitlab.approve(project, first.iid(), "approval-bot-1");
+        gitlab.approve(project, first.iid(), "approval-bot-2");
+        assertThat(gitlab.mergedCommit(project, first.iid())).as("not merged yet").isEmpty();
+        assertThat(gitlab.merge(project, first.iid(), awaitMergeable(first.iid()).sha())).isEqualTo(MergeResult.MERGED);
+        var merged = gitlab.mergedCommit(project, first.iid()).orElseThrow();
+        assertThat(gitlab.readFile(project, merged, "grants/db.txt")).as("the file the merge wrote").contains("alice\nbob\n");
+        server.gitlab().push(project, "main", Map.of("README.md", "# tidy\n"), "Tidy the readme");
+        server.gitlab().push(project, "main", Map.of("grants/db.txt", "alice\nbob\ndora\n"), "A hand edit");
+
+        var commits = gitlab.commitsOnlyOn(project, "main", "changeflow/waiting", "grants/db.txt", 100);
+
+        assertThat(commits).extracting(c -> c.message().lines().findFirst().orElse("")).containsExactly("A hand edit", "Grant bob");
+        assertThat(commits.get(1).message()).contains("Changeflow-Operation: op-1");
+        assertThat(gitlab.commitsOnlyOn(project, "main", "main", "grants/db.txt", 100)).isEmpty();
+        assertThatThrownBy(() -> gitlab.commitsOnlyOn(project, "main", "changeflow/none", "grants/db.txt", 100))
+                .isInstanceOfSatisfying(ExternalCallException.class, e -> assertThat(e.isTransient()).isFalse());
+    }
+
     @Test
     void runsTheWholeLifeCycleAsAuthorAndBothApprovalBots() {
         assertThat(gitlab.defaultBranch(project)).isEqualTo("main");

@@ -29,6 +29,7 @@ import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.DoubleSupplier;
@@ -324,9 +325,17 @@ public final class MergeBatch implements StepBody {
         }
 
         @Override
-        public void regenerating(MergeRequestRef mr, String onto) {
-            LOG.log(Level.INFO, () -> "batch " + current.id() + ": rebasing merge request !" + mr.iid()
-                    + " conflicted; generating every member's grant again on the current " + onto);
+        public List<String> changedFiles() {
+            return BatchContent.of(current, operations, targets) instanceof BatchContent.Ready ready
+                    ? ready.files().stream().map(file -> file.target().filePath()).toList()
+                    : List.of();
+        }
+
+        @Override
+        public void regenerating(MergeRequestRef mr, String onto, boolean ownMerges) {
+            LOG.log(Level.INFO, () -> "batch " + current.id() + ": rebasing merge request !" + mr.iid() + " conflicted"
+                    + (ownMerges ? " with Changeflow's own merges (not counted)" : "")
+                    + "; generating every member's grant again on the current " + onto);
         }
 
         @Override

@@ -9,6 +9,7 @@ import io.changeflow.application.settings.Settings;
 import io.changeflow.application.workflow.ApproveAndMerge;
 import io.changeflow.application.workflow.GrantFiles;
 import io.changeflow.application.workflow.MergeRequestTexts;
+import io.changeflow.application.workflow.MergedCommit;
 import io.changeflow.application.workflow.RequestStepBody;
 import io.changeflow.application.workflow.StateChanges;
 import io.changeflow.application.workflow.StepOutcome;
@@ -163,8 +164,22 @@ public final class HandleMergeRequest extends RequestStepBody {
             apply(WorkflowEvent.REBASE_STARTED, "Rebasing merge request !" + mr.iid() + " onto its target branch.");
         }
 
+        /**
+         * Merged on GitLab: MERGED only when the merged commit's grant file holds the request's line
+         * ({@link MergedCommit}); otherwise the request stops at HANDLE_MERGE_BLOCKED saying what the commit holds.
+         */
         @Override
         public StepOutcome merged(MergeRequestRef mr) {
+            var contradiction = MergedCommit.contradiction(mergeRequests, mr, targets.find(current.target()),
+                    current.removedLine().orElseGet(() -> Grant.of(current.request())), current.kind().removes());
+            if (contradiction.isPresent()) {
+                LOG.log(Level.WARNING, () -> current.id() + ": merged, but " + contradiction.get());
+                if (!current.binding().equals(Optional.of(BindingStatus.MERGING))) {
+                    apply(WorkflowEvent.HANDLE_STARTED, "Merge request !" + mr.iid() + " was found merged; reading the grant "
+                            + "file at its merged commit.");
+                }
+                return end(WorkflowEvent.MERGE_BLOCKED, contradiction.get());
+            }
             changes.applyIfAllowed(current.id(), WorkflowEvent.MERGED, "Merge request !" + mr.iid() + " is merged.");
             return StepOutcome.done();
         }
@@ -194,9 +209,15 @@ public final class HandleMergeRequest extends RequestStepBody {
         }
 
         @Override
-        public void regenerating(MergeRequestRef mr, String onto) {
+        public List<String> changedFiles() {
+            return targets.find(current.target()).map(target -> List.of(target.filePath())).orElse(List.of());
+        }
+
+        @Override
+        public void regenerating(MergeRequestRef mr, String onto, boolean ownMerges) {
             apply(WorkflowEvent.REBASE_STARTED, "Rebasing merge request !" + mr.iid() + " conflicted with a change merged "
-                    + "first; generating its change again on the current " + onto + ".");
+                    + "first" + (ownMerges ? " by Changeflow (not counted against the conflict limit)" : "")
+                    + "; generating its change again on the current " + onto + ".");
         }
 
         @Override

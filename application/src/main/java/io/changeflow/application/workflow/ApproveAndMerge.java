@@ -78,10 +78,19 @@ public final class ApproveAndMerge {
         Optional<Regenerated> regenerate(MergeRequestRef mr, String onto);
 
         /**
-         * The rebase conflicted and the change is to be generated again on {@code onto}: said once per regeneration,
-         * however often its rewrite has to be repeated (refused, or its answer lost).
+         * The paths of the files this subject's change writes (its grant files, as the catalog names them now), to tell
+         * who changed them on the target branch since the branch left it. Reads no GitLab; empty when unknown (e.g. the
+         * target left the catalog): a conflict then counts against the limit.
          */
-        void regenerating(MergeRequestRef mr, String onto);
+        List<String> changedFiles();
+
+        /**
+         * The rebase conflicted and the change is to be generated again on {@code onto}: said once per regeneration,
+         * however often its rewrite has to be repeated (refused, or its answer lost). {@code ownMerges}: every commit
+         * that changed the subject's files on {@code onto} since its branch left it is one of Changeflow's own, so this
+         * regeneration does not count against the limit (docs/workflow.md, "Our own merges queue").
+         */
+        void regenerating(MergeRequestRef mr, String onto, boolean ownMerges);
 
         /** The rebase hit a conflict that generating the change again did not (or could not) resolve (deterministic). */
         StepOutcome rebaseConflict(MergeRequestRef mr, String detail);

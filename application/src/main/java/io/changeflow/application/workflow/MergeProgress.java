@@ -20,6 +20,8 @@ final class MergeProgress {
     private static final String MERGE_ATTEMPTS = "mergeAttempts";
     private static final String REBASES = "rebases";
     private static final String REGENERATIONS = "regenerations";
+    private static final String OWN_REGENERATIONS = "ownRegenerations";
+    private static final String REGENERATING_SINCE = "regeneratingSince";
     private static final String REAPPROVE = "reapprove";
     private static final String REFUSED = "mergeRefused";
     private static final String SETTLE_SINCE = "mergeabilitySince";
@@ -199,5 +201,35 @@ final class MergeProgress {
 
     MergeProgress withRegenerations(int regenerations) {
         return of(step.with(REGENERATIONS, regenerations));
+    }
+
+    /**
+     * How many of {@link #regenerations} followed a conflict that only Changeflow's own merges caused (issue 36): they do
+     * not count against the limit. 0 in a step of an older release, where every regeneration counted.
+     */
+    int ownRegenerations() {
+        return Math.min(step.intValue(OWN_REGENERATIONS, 0), regenerations());
+    }
+
+    MergeProgress withOwnRegenerations(int ownRegenerations) {
+        return of(step.with(OWN_REGENERATIONS, ownRegenerations));
+    }
+
+    /** The regenerations that count against the limit: those a person's edit (or an unknown cause) made necessary. */
+    int countedRegenerations() {
+        return regenerations() - ownRegenerations();
+    }
+
+    /** When this step first generated its change again; empty before (or unreadable). */
+    Optional<Instant> regeneratingSince() {
+        try {
+            return step.value(REGENERATING_SINCE).map(Instant::parse);
+        } catch (DateTimeParseException e) {
+            return Optional.empty();
+        }
+    }
+
+    MergeProgress regeneratingSince(Instant since) {
+        return of(step.with(REGENERATING_SINCE, since.toString()));
     }
 }

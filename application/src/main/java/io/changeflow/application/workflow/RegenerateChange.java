@@ -27,9 +27,11 @@ final class RegenerateChange {
     private final WorkflowPolicy policy;
     private final Clock clock;
     private final PipelineWatch pipelineWatch;
+    private final OwnMerges ownMerges;
 
     RegenerateChange(MergeRequests mergeRequests, WorkflowPolicy policy, Clock clock, PipelineWatch pipelineWatch) {
         this.mergeRequests = mergeRequests;
+        this.ownMerges = new OwnMerges(mergeRequests);
         this.policy = policy;
         this.clock = clock;
         this.pipelineWatch = pipelineWatch;
@@ -38,23 +40,36 @@ final class RegenerateChange {
     /**
      * The rebase conflicted: generate the change again on the target branch as it is now and rewrite the
      * merge request's branch with it (one commit on top of the target), then await its pipeline. Bounded
-     * per step; a change that cannot be generated again, or a conflict after the last regeneration, is the
-     * deterministic rebase conflict.
+     * per step: a conflict that only Changeflow's own merges caused ({@link OwnMerges}) does not count, for as long as
+     * the transient deadline since the step's first regeneration; any other counts, and a counted one past
+     * {@code max-regenerations}, or a change that cannot be generated again, is the deterministic rebase conflict.
      */
     StepOutcome afterConflict(MergeRequestRef mr, MergeProgress progress, Subject subject) {
         var conflict = "Rebasing merge request !" + mr.iid() + " hit a conflict";
+        if (policy.maxRegenerations() == 0) {
+            return subject.rebaseConflict(mr, conflict + ": someone has to resolve it.");
+        }
+        var onto = mergeRequests.defaultBranch(mr.project());
+        var now = clock.instant();
+        var since = progress.regeneratingSince().orElse(now);
+        var freeUntil = since.plus(policy.transientDeadline());
+        var ourMerges = now.isBefore(freeUntil) && ownMerges.only(mr, onto, subject);
         var regenerations = progress.regenerations() + 1;
-        if (regenerations > policy.maxRegenerations()) {
-            return subject.rebaseConflict(mr, conflict + (policy.maxRegenerations() == 0 ? "" : " again after its change was "
-                    + "generated on the current target branch " + policy.maxRegenerations() + " time(s)")
-                    + ": someone has to resolve it.");
+        var own = progress.ownRegenerations() + (ourMerges ? 1 : 0);
+        if (regenerations - own > policy.maxRegenerations()) {
+            var why = now.isBefore(freeUntil) ? "a change not made by Changeflow (or whose author cannot be told) conflicts with it"
+                    : "it kept conflicting past " + freeUntil + ", the transient deadline after its first regeneration, after "
+                    + "which Changeflow's own merges count too";
+            return subject.rebaseConflict(mr, conflict + " again after its change was generated on the current target branch "
+                    + policy.maxRegenerations() + " time(s)" + (own == 0 ? "" : " (and " + own + " more time(s) after "
+                    + "Changeflow's own merges, which do not count)") + ": " + why + "; someone has to resolve it.");
         }
         // Said once per regeneration, here where it is decided: the rewrite itself may be refused (a 429, a 5xx) and
         // repeated, and its story should still read as one regeneration.
-        subject.regenerating(mr, mergeRequests.defaultBranch(mr.project()));
+        subject.regenerating(mr, onto, ourMerges);
         // What follows the push (read and give the approvals again) is stored before it: its answer can be lost.
         return StepOutcome.again(progress.nextAttempt().at(Phase.REWRITE).withRegenerations(regenerations)
-                .reapprovingAfterPipeline().step(), Duration.ZERO);
+                .withOwnRegenerations(own).regeneratingSince(since).reapprovingAfterPipeline().step(), Duration.ZERO);
     }
 
     /**
@@ -81,7 +96,8 @@ final class RegenerateChange {
                     + ", but " + onto + " kept changing while it was written (" + STABLE_REWRITES + " tries)");
         }
         LOG.log(Level.INFO, () -> subject.describe() + ": rebasing !" + mr.iid() + " conflicted; its change was generated again on "
-                + onto + " (" + regenerations + " of at most " + policy.maxRegenerations() + ")");
+                + onto + " (" + regenerations + ", " + progress.countedRegenerations() + " counted of at most "
+                + policy.maxRegenerations() + ")");
         return awaitPipeline(progress);
     }
 

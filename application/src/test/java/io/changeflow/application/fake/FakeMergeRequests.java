@@ -18,6 +18,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Supplier;
+import java.util.stream.Collectors;
 
 /**
  * GitLab in memory, as the workflow sees it: projects with branches and files, merge requests with
@@ -76,6 +77,8 @@ public final class FakeMergeRequests implements MergeRequests, TargetFiles {
         String staleSha;
         Run stalePipeline;
         int staleReads;
+        /** The commit the merge put on the target branch; null until merged. */
+        String mergedCommit;
         /** A detailed_merge_status forced by a test (e.g. draft_status); null: derived. */
         String forcedStatus;
 
@@ -115,11 +118,21 @@ public final class FakeMergeRequests implements MergeRequests, TargetFiles {
         final Map<String, Map<String, String>> bases = new HashMap<>();
         final Map<Long, Mr> mrs = new LinkedHashMap<>();
         long nextIid = 1;
+        /** Every commit on main, oldest first: its message and the paths it changed (for {@link #commitsOnlyOn}). */
+        final List<MainCommit> mainLog = new ArrayList<>();
+        /** How many commits of {@link #mainLog} each branch has (since its creation, last rewrite or rebase). */
+        final Map<String, Integer> forkedAt = new HashMap<>();
+        /** The files of the target branch right after each merge, by the merged commit's sha ({@link #mergedCommit}). */
+        final Map<String, Map<String, String>> mergedCommits = new HashMap<>();
+        /** The message of each branch's last commit, which a merge takes onto main (as the commit a merge keeps). */
+        final Map<String, String> lastMessage = new HashMap<>();
 
         Project() {
             branches.put(MAIN, new TreeMap<>());
         }
     }
+
+    private record MainCommit(String sha, String message, Set<String> paths) {}
 
     private List<String> approvalAccounts;
     private final Map<String, Project> projects = new HashMap<>();
@@ -152,6 +165,7 @@ public final class FakeMergeRequests implements MergeRequests, TargetFiles {
     private int failingApprovalReads;
     private int lostMergeAnswers;
     private int shaCounter;
+    private int mergedCommitCounter;
     private long pipelineIds;
     private int mergeCalls;
     private int merges;
@@ -177,7 +191,34 @@ public final class FakeMergeRequests implements MergeRequests, TargetFiles {
     @Override
     public synchronized Optional<String> readFile(String project, String ref, String path) {
         fault("readFile");
-        return Optional.ofNullable(branch(project, ref).get(path));
+        var merged = project(project).mergedCommits.get(ref);
+        return Optional.ofNullable((merged != null ? merged : branch(project, ref)).get(path));
+    }
+
+    @Override
+    public synchronized Optional<String> mergedCommit(String project, long iid) {
+        fault("mergedCommit");
+        var mr = existing(project, iid);
+        return mr.state == MergeRequestState.MERGED ? Optional.ofNullable(mr.mergedCommit) : Optional.empty();
+    }
+
+    /** Lists main's history only (the workflow's target branch); the commits of {@code branch} are not kept apart. */
+    @Override
+    public synchronized List<CommitSummary> commitsOnlyOn(String project, String ref, String branch, String path, int limit) {
+        fault("commitsOnlyOn");
+        var p = project(project);
+        if (!MAIN.equals(ref)) {
+            throw new UnsupportedOperationException("the fake keeps the history of " + MAIN + " only");
+        }
+        branch(project, branch);
+        var log = p.mainLog.subList(p.forkedAt.getOrDefault(branch, 0), p.mainLog.size());
+        var listed = new ArrayList<CommitSummary>();
+        for (int i = log.size() - 1; i >= 0 && listed.size() < limit; i--) {
+            if (log.get(i).paths().contains(path)) {
+                listed.add(new CommitSummary(log.get(i).sha(), log.get(i).message()));
+            }
+        }
+        return listed;
     }
 
     @Override
@@ -199,6 +240,7 @@ public final class FakeMergeRequests implements MergeRequests, TargetFiles {
         if (!p.branches.containsKey(branch)) {
             p.branches.put(branch, new TreeMap<>(branch(project, fromRef)));
             p.bases.put(branch, new TreeMap<>(branch(project, fromRef)));
+            p.forkedAt.put(branch, p.mainLog.size());
         }
     }
 
@@ -209,8 +251,14 @@ public final class FakeMergeRequests implements MergeRequests, TargetFiles {
             throw ExternalCallException.status("gitlab", 502, "Bad Gateway");
         }
         var content = branch(project, branch);
+        var changed = files.stream().filter(f -> !f.content().equals(content.get(f.path()))).map(FileChange::path)
+                .collect(Collectors.toSet());
         files.forEach(f -> content.put(f.path(), f.content()));
         commits++;
+        project(project).lastMessage.put(branch, message);
+        if (branch.equals(MAIN)) {
+            project(project).mainLog.add(new MainCommit("main-" + project(project).mainLog.size(), message, changed));
+        }
         project(project).mrs.values().stream()
                 .filter(mr -> mr.source.equals(branch) && mr.state == MergeRequestState.OPENED)
                 .forEach(mr -> {
@@ -226,6 +274,8 @@ public final class FakeMergeRequests implements MergeRequests, TargetFiles {
         project(project).bases.put(branch, new TreeMap<>(content));
         files.forEach(f -> content.put(f.path(), f.content()));
         project(project).branches.put(branch, content);
+        project(project).forkedAt.put(branch, project(project).mainLog.size());
+        project(project).lastMessage.put(branch, message);
         rewrites++;
         project(project).mrs.values().stream()
                 .filter(mr -> mr.source.equals(branch) && mr.state == MergeRequestState.OPENED)
@@ -297,6 +347,7 @@ public final class FakeMergeRequests implements MergeRequests, TargetFiles {
                 mr.mergeError = Optional.of("Rebase failed: merge conflict");
             } else {
                 mr.needsRebase = false;
+                project(project).forkedAt.put(mr.source, project(project).mainLog.size());
                 newHead(mr, mr.pipelineAfterRebase);
             }
         }
@@ -930,11 +981,21 @@ public final class FakeMergeRequests implements MergeRequests, TargetFiles {
         var source = branch(mr.project, mr.source);
         var base = project(mr.project).bases.getOrDefault(mr.source, Map.of());
         var target = branch(mr.project, mr.target);
+        var changed = new LinkedHashSet<String>();
         source.forEach((path, content) -> {
             if (!Objects.equals(base.get(path), content)) {
+                if (!Objects.equals(target.get(path), content)) {
+                    changed.add(path);
+                }
                 target.put(path, content);
             }
         });
+        mr.mergedCommit = "merged-" + mr.project.length() + "-" + mr.iid + "-" + (++mergedCommitCounter);
+        project(mr.project).mergedCommits.put(mr.mergedCommit, new TreeMap<>(target));
+        if (mr.target.equals(MAIN)) {
+            var p = project(mr.project);
+            p.mainLog.add(new MainCommit("main-" + p.mainLog.size(), p.lastMessage.getOrDefault(mr.source, mr.title), changed));
+        }
         project(mr.project).mrs.values().stream()
                 .filter(other -> other != mr && other.state == MergeRequestState.OPENED && other.target.equals(mr.target))
                 .forEach(other -> other.checkingReadsLeft = Math.max(other.checkingReadsLeft, checkingAfterMerge));

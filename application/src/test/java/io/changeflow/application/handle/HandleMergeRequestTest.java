@@ -53,8 +53,9 @@ class HandleMergeRequestTest {
 
         assertThat(app.op(id).binding()).contains(BindingStatus.MERGED);
         assertThat(app.gitlab.callsSince(before)).as("approvals: one read for both bots and one for GitLab's judgement; get: the start (its head "
-                + "approved) and the merge evidence").isEqualTo(java.util.Map.of("approvedBy", 2, "get", 2, "approve", 2,
-                "branchHead", 1, "merge", 1));
+                + "approved) and the merge evidence; after the merge the merged commit and its grant file (issue 36)")
+                .isEqualTo(java.util.Map.of("approvedBy", 2, "get", 2, "approve", 2, "branchHead", 1, "merge", 1,
+                        "mergedCommit", 1, "readFile", 1));
     }
 
     /** Ready to handle, then run until the second bot's approval went through with its answer lost. */

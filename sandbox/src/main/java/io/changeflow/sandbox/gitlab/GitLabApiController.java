@@ -103,6 +103,12 @@ class GitLabApiController {
         return gitlab.branchJson(id, branch);
     }
 
+    @GetMapping("/projects/{id}/repository/commits")
+    ResponseEntity<List<Map<String, Object>>> commits(@PathVariable String id, HttpServletRequest request) {
+        caller(request);
+        return page(gitlab.listCommits(id, request.getParameter("ref_name"), request.getParameter("path")), request);
+    }
+
     @GetMapping("/projects/{id}/repository/commits/{sha}")
     Map<String, Object> commit(@PathVariable String id, @PathVariable String sha, HttpServletRequest request) {
         caller(request);

@@ -8,8 +8,10 @@ import java.security.NoSuchAlgorithmException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Base64;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.HashSet;
@@ -645,6 +647,60 @@ public class GitLabSimulator {
         return GitLabJson.commit(project, commit, webUrl());
     }
 
+    /**
+     * {@code GET /projects/:id/repository/commits} with {@code ref_name} (a branch, a sha, or a range {@code from..to}:
+     * doc/api/commits.md, "The name of a repository branch, tag or revision range", 17.x to 19.x) and {@code path}, newest
+     * first. Like {@code git log from..to -- path} with git's default history simplification: a commit is listed when it
+     * changed the file against its parent; a merge commit only when the file differs from every parent (one that took
+     * the file from a parent is not listed, the commit that changed it is). An unknown ref answers 404.
+     */
+    synchronized List<Map<String, Object>> listCommits(String idOrPath, String refName, String path) {
+        var project = project(idOrPath);
+        var range = refName == null || refName.isBlank() ? project.defaultBranch : refName;
+        var dots = range.indexOf("..");
+        var to = dots < 0 ? range : range.substring(dots + 2);
+        var excluded = dots < 0 ? Set.<String>of() : ancestors(project, knownHead(project, range.substring(0, dots)));
+        var listed = new ArrayList<Commit>();
+        for (var sha : ancestors(project, knownHead(project, to))) {
+            var commit = project.commits.get(sha);
+            if (commit != null && !excluded.contains(sha) && (path == null || path.isBlank() || changed(project, commit, path))) {
+                listed.add(commit);
+            }
+        }
+        listed.sort(Comparator.comparing(Commit::at).reversed());
+        return listed.stream().map(commit -> GitLabJson.commitBasic(project, commit, webUrl())).toList();
+    }
+
+    private String knownHead(Project project, String ref) {
+        var head = headOf(project, ref);
+        if (!project.commits.containsKey(head)) {
+            throw GitLabError.notFound("Ref");
+        }
+        return head;
+    }
+
+    /** {@code sha} and every commit reachable from it. */
+    private static Set<String> ancestors(Project project, String sha) {
+        var seen = new LinkedHashSet<String>();
+        var todo = new ArrayDeque<String>(List.of(sha));
+        while (!todo.isEmpty()) {
+            var next = todo.poll();
+            var commit = project.commits.get(next);
+            if (commit != null && seen.add(next)) {
+                todo.addAll(commit.parents());
+            }
+        }
+        return seen;
+    }
+
+    private static boolean changed(Project project, Commit commit, String path) {
+        if (commit.parents().isEmpty()) {
+            return commit.files().containsKey(path);
+        }
+        return commit.parents().stream().map(project.commits::get)
+                .noneMatch(parent -> parent != null && Objects.equals(parent.files().get(path), commit.files().get(path)));
+    }
+
     synchronized Map<String, Object> createBranch(String idOrPath, String branch, String ref, User caller) {
         var project = project(idOrPath);
         if (branch == null || branch.isBlank() || ref == null || ref.isBlank()) {
@@ -1270,8 +1326,11 @@ public class GitLabSimulator {
         applyChange(rebased, src);
         src.base = target.files;
         src.baseSha = target.head;
-        var commit = newCommit(project, List.of(target.head), "Rebase " + src.name + " onto " + target.name,
-                mr.rebaseRequestedBy == null ? root : mr.rebaseRequestedBy, rebased);
+        // The branch's commit replayed onto the target with its message (GitLab rebases through Gitaly's UserRebaseConfirmable,
+        // app/services/merge_requests/rebase_service.rb, 17.x to 19.x: git's rebase keeps each commit's message).
+        var replayed = project.commits.get(src.head);
+        var commit = newCommit(project, List.of(target.head), replayed == null ? "Rebase " + src.name + " onto " + target.name
+                : replayed.message(), mr.rebaseRequestedBy == null ? root : mr.rebaseRequestedBy, rebased);
         holdReportedHeads(project, src);
         src.files = commit.files;
         src.head = commit.sha;

@@ -152,6 +152,32 @@ public interface MergeRequests {
     /** The content of {@code path} on {@code ref}, or empty when the file does not exist. */
     Optional<String> readFile(String project, String ref, String path);
 
+    /** A commit as a log lists it: its sha and its whole message. */
+    record CommitSummary(String sha, String message) {
+        public CommitSummary {
+            Objects.requireNonNull(sha, "sha");
+            message = message == null ? "" : message;
+        }
+    }
+
+    /**
+     * The commits on {@code ref} that {@code branch} does not have and that changed {@code path}, newest first: git's
+     * {@code git log branch..ref -- path} (GitLab: {@code GET /projects/:id/repository/commits} with
+     * {@code ref_name=branch..ref} and {@code path}, lib/api/commits.rb). With git's default history simplification a
+     * merge commit that took the file from one of its parents is not listed, the commit that changed it is. At most
+     * {@code limit} commits; empty when none changed the file since the branch left {@code ref}.
+     *
+     * @throws ExternalCallException GitLab refused (e.g. 404 for a branch that does not exist) or did not answer
+     */
+    List<CommitSummary> commitsOnlyOn(String project, String ref, String branch, String path, int limit);
+
+    /**
+     * The commit a merged merge request put on its target branch, to read what the merge really wrote: GitLab's
+     * {@code merged_commit_sha} (app/models/merge_request.rb: {@code merge_commit_sha}, else {@code squash_commit_sha},
+     * else the head sha of a fast-forward merge). Empty while the merge request is not merged.
+     */
+    Optional<String> mergedCommit(String project, long iid);
+
     /** The project's default branch (target of merge requests). */
     String defaultBranch(String project);
 
