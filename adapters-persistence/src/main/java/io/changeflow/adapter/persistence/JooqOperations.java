@@ -107,6 +107,11 @@ final class JooqOperations implements Operations {
     }
 
     @Override
+    public List<Binding> bindingsOn(TargetKey target) {
+        return OperationReads.bindingsOn(dsl, target);
+    }
+
+    @Override
     public List<Operation> requestedBy(String requester, RequestFilter filter, int offset, int limit) {
         return OperationReads.requestedBy(dsl, requester, filter, offset, limit);
     }

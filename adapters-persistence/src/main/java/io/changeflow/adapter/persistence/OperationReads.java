@@ -58,6 +58,11 @@ final class OperationReads {
                 .fetch(OperationRows::toBinding);
     }
 
+    static List<Binding> bindingsOn(DSLContext dsl, TargetKey target) {
+        return dsl.selectFrom(BINDING).where(BINDING.TARGET_KEY.eq(target.value())).orderBy(BINDING.SUBJECT_ID)
+                .fetch(OperationRows::toBinding);
+    }
+
     static List<Operation> requestedBy(DSLContext dsl, String requester, RequestFilter filter, int offset, int limit) {
         return selectOperations(dsl).where(OPERATION.REQUESTER.eq(requester))
                 .and(filter.status().map(s -> BINDING.STATUS.eq(s.name())).orElse(DSL.noCondition()))

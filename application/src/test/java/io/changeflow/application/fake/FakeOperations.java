@@ -289,6 +289,15 @@ public final class FakeOperations implements Operations {
     }
 
     @Override
+    public synchronized List<Binding> bindingsOn(TargetKey target) {
+        return rows.entrySet().stream()
+                .filter(e -> e.getKey().target().equals(target))
+                .map(e -> bindingOf(e.getKey(), e.getValue()))
+                .sorted(Comparator.comparing(b -> b.subject().value()))
+                .toList();
+    }
+
+    @Override
     public synchronized List<Operation> requestedBy(String requester, RequestFilter filter, int offset, int limit) {
         var status = filter.status();
         var target = filter.target();

@@ -166,6 +166,12 @@ public interface Operations {
     /** Rows of one subject ("my bindings"). */
     List<Binding> bindingsOf(SubjectId subject);
 
+    /**
+     * Every subject-target row of {@code target}, whoever owns it, by subject: what drift detection compares the
+     * target's grant file on main with (issue 36). One index range read.
+     */
+    List<Binding> bindingsOn(TargetKey target);
+
     /** Requests made by one requester, newest first ("my records"). */
     default List<Operation> requestedBy(String requester, int offset, int limit) {
         return requestedBy(requester, RequestFilter.ANY, offset, limit);
