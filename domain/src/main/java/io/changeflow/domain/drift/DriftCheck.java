@@ -87,7 +87,7 @@ public final class DriftCheck {
      *
      * @param settledBefore rows written at or after this instant are in flight: nothing is found about their subject
      *                      this time (the file may predate the write)
-     * @return the findings, in the file's order, missing lines last; each line of the file in at most one
+     * @return the findings, in the file's order, missing lines last; the same line at most once
      */
     public static List<Finding> compare(TargetKey target, String content, Records records, Baseline baseline,
                                         Instant settledBefore) {
@@ -102,13 +102,14 @@ public final class DriftCheck {
                 rows.put(row.subject(), Expectation.of(row, owner));
             }
         }
-        var found = new ArrayList<Finding>();
+        var found = new java.util.LinkedHashMap<String, Finding>();
         var subjectsWithLines = new HashSet<SubjectId>();
         for (var line : lines(content)) {
             if (line.startsWith("#")) {
                 if (HEADER_PREFIXES.stream().noneMatch(line::startsWith)) {
-                    found.add(new Finding(DriftKind.NOT_A_GRANT, Optional.empty(), line, Optional.empty(),
-                            "A comment in the grant file; it grants nothing and is never removed."));
+                    var comment = new Finding(DriftKind.NOT_A_GRANT, Optional.empty(), line, Optional.empty(),
+                            "A comment in the grant file; it grants nothing and is never removed.");
+                    found.putIfAbsent(comment.kind() + ":" + comment.fingerprint(), comment);
                 }
                 continue;
             }
@@ -122,14 +123,19 @@ public final class DriftCheck {
             var finding = grant.isPresent()
                     ? judge(target, grant.get(), line, expectation, records.operations())
                     : unparsed(line, subject.filter(rows::containsKey), expectation);
-            finding.map(f -> baselined(f, baseline)).ifPresent(found::add);
+            // the same line twice is one finding (one item)
+            finding.map(f -> baselined(f, baseline)).ifPresent(f -> found.putIfAbsent(f.kind() + ":" + f.fingerprint(), f));
         }
+        var missing = new ArrayList<Finding>();
         rows.forEach((subject, expectation) -> expectation.inEffect
                 .filter(grant -> !subjectsWithLines.contains(subject))
-                .ifPresent(grant -> found.add(new Finding(DriftKind.MISSING_LINE, Optional.of(subject), grant.line(),
+                .ifPresent(grant -> missing.add(new Finding(DriftKind.MISSING_LINE, Optional.of(subject), grant.line(),
                         Optional.of(grant.operationId()), "The service holds this grant in effect, but main has no line"
                                 + " for " + subject + ": the access it reports does not exist."))));
-        return found;
+        missing.sort(java.util.Comparator.comparing(Finding::line));
+        var all = new ArrayList<>(found.values());
+        all.addAll(missing);
+        return all;
     }
 
     private static Finding baselined(Finding finding, Baseline baseline) {
