@@ -1,6 +1,7 @@
 package io.changeflow.bootstrap;
 
 import io.changeflow.application.port.out.Targets;
+import io.changeflow.domain.drift.DriftPolicy;
 import io.changeflow.domain.request.AskPolicy;
 import io.changeflow.domain.request.PipelinePolicy;
 import io.changeflow.domain.request.RemovalPolicy;
@@ -25,9 +26,11 @@ record CatalogProperties(List<Entry> targets) {
      *                 needs the approval system; see {@link RemovalPolicy}
      * @param askFor   {@code self} (default), {@code anyone} or {@code related}: who may ask for whom; see
      *                 {@link AskPolicy}
+     * @param drift    {@code remove} (default) or {@code report}: what drift handling does with a line nobody approved
+     *                 or of an ended grant; see {@link DriftPolicy}
      */
     record Entry(String key, String name, String description, String project, String filePath, boolean batchable,
-                 String partition, String pipeline, String removals, String askFor) {
+                 String partition, String pipeline, String removals, String askFor, String drift) {
         // one constructor only: configuration binding needs an unambiguous one
     }
 
@@ -48,7 +51,7 @@ record CatalogProperties(List<Entry> targets) {
             var target = new Target(key, entry.name() == null ? key.value() : entry.name(),
                     entry.description() == null ? "" : entry.description(), entry.project(), entry.filePath(),
                     entry.batchable(), entry.partition(), pipelinePolicy(key, entry.pipeline()),
-                    removalPolicy(key, entry.removals()), askPolicy(key, entry.askFor()));
+                    removalPolicy(key, entry.removals()), askPolicy(key, entry.askFor()), driftPolicy(key, entry.drift()));
             if (byKey.putIfAbsent(key, target) != null) {
                 throw new IllegalStateException("changeflow.catalog: target " + key + " is listed twice");
             }
@@ -88,6 +91,14 @@ record CatalogProperties(List<Entry> targets) {
      */
     private static AskPolicy askPolicy(TargetKey key, String raw) {
         return orFallback(key, "ask-for policy", raw, AskPolicy::named, AskPolicy.SELF, "self, anyone, related");
+    }
+
+    /**
+     * Fail-safe: a missing value is {@code remove}; so is a garbled one, said once in the log (a line nobody approved
+     * left on main is the harmful side).
+     */
+    private static DriftPolicy driftPolicy(TargetKey key, String raw) {
+        return orFallback(key, "drift setting", raw, DriftPolicy::named, DriftPolicy.REMOVE, "remove, report");
     }
 
     private static <E extends Enum<E>> E orFallback(TargetKey key, String setting, String raw,

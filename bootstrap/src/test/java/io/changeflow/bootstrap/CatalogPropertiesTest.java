@@ -2,6 +2,7 @@ package io.changeflow.bootstrap;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.changeflow.domain.drift.DriftPolicy;
 import io.changeflow.domain.request.AskPolicy;
 import io.changeflow.domain.request.PipelinePolicy;
 import io.changeflow.domain.request.RemovalPolicy;
@@ -15,18 +16,37 @@ import org.junit.jupiter.api.Test;
 /**
  * The catalog's per-target pipeline policy ({@code changeflow.catalog.targets[n].pipeline}): fail-safe {@code required};
  * its removal setting ({@code changeflow.catalog.targets[n].removals}): fail-safe {@code no-approval}; and who may ask
- * for whom ({@code changeflow.catalog.targets[n].ask-for}): fail-safe {@code self}.
+ * for whom ({@code changeflow.catalog.targets[n].ask-for}): fail-safe {@code self}; and what drift handling does
+ * ({@code changeflow.catalog.targets[n].drift}): fail-safe {@code remove}.
  */
 class CatalogPropertiesTest {
 
     private static CatalogProperties.Entry entry(String key, String pipeline, String removals) {
         return new CatalogProperties.Entry(key, null, null, "platform/access-config", "grants/" + key + ".txt", false, null,
-                pipeline, removals, null);
+                pipeline, removals, null, null);
     }
 
     private static CatalogProperties.Entry askFor(String key, String askFor) {
         return new CatalogProperties.Entry(key, null, null, "platform/access-config", "grants/" + key + ".txt", false, null,
-                null, null, askFor);
+                null, null, askFor, null);
+    }
+
+    private static CatalogProperties.Entry drift(String key, String drift) {
+        return new CatalogProperties.Entry(key, null, null, "platform/access-config", "grants/" + key + ".txt", false, null,
+                null, null, null, drift);
+    }
+
+    @Test
+    void eachTargetHasTheDriftSettingItNamesAndAMissingOrGarbledOneRemoves() {
+        var targets = new CatalogProperties(List.of(drift("watched", "report"), drift("loud", " REPORT "),
+                drift("strict", "remove"), drift("plain", null), drift("garbled", "off"), drift("blank", " ")))
+                .toTargets();
+
+        assertThat(targets.find(TargetKey.of("watched")).orElseThrow().drift()).isEqualTo(DriftPolicy.REPORT);
+        assertThat(targets.find(TargetKey.of("loud")).orElseThrow().drift()).isEqualTo(DriftPolicy.REPORT);
+        for (var key : List.of("strict", "plain", "garbled", "blank")) {
+            assertThat(targets.find(TargetKey.of(key)).orElseThrow().drift()).as(key).isEqualTo(DriftPolicy.REMOVE);
+        }
     }
 
     @Test
@@ -86,6 +106,7 @@ class CatalogPropertiesTest {
                 "changeflow.catalog.targets[0].pipeline", "none",
                 "changeflow.catalog.targets[0].removals", "approval",
                 "changeflow.catalog.targets[0].ask-for", "anyone",
+                "changeflow.catalog.targets[0].drift", "report",
                 "changeflow.catalog.targets[1].key", "plain",
                 "changeflow.catalog.targets[1].project", "platform/access-config",
                 "changeflow.catalog.targets[1].file-path", "grants/plain.txt"));
@@ -96,5 +117,7 @@ class CatalogPropertiesTest {
         assertThat(targets.find(TargetKey.of("plain")).orElseThrow().removals()).isEqualTo(RemovalPolicy.NO_APPROVAL);
         assertThat(targets.find(TargetKey.of("asked")).orElseThrow().askFor()).isEqualTo(AskPolicy.ANYONE);
         assertThat(targets.find(TargetKey.of("plain")).orElseThrow().askFor()).isEqualTo(AskPolicy.SELF);
+        assertThat(targets.find(TargetKey.of("asked")).orElseThrow().drift()).isEqualTo(DriftPolicy.REPORT);
+        assertThat(targets.find(TargetKey.of("plain")).orElseThrow().drift()).isEqualTo(DriftPolicy.REMOVE);
     }
 }

@@ -59,6 +59,11 @@ final class OperationReads {
                 .fetch(OperationRows::toBinding);
     }
 
+    static List<Binding> bindingsOn(DSLContext dsl, TargetKey target) {
+        return dsl.selectFrom(BINDING).where(BINDING.TARGET_KEY.eq(target.value())).orderBy(BINDING.SUBJECT_ID)
+                .fetch(OperationRows::toBinding);
+    }
+
     /** Made by {@code person}, or a grant asked for them by someone else: each side has its index (V13 for the subject). */
     static List<Operation> requestsOf(DSLContext dsl, String person, RequestFilter filter, int offset, int limit) {
         var forThem = OPERATION.SUBJECT_ID.eq(person).and(OPERATION.CHANGE_KIND.eq(ChangeKind.GRANT.name()));

@@ -55,7 +55,11 @@ public final class GrantFile {
         return new GrantFile(comments, grants, unparsed);
     }
 
-    private static Optional<Grant> parseLine(String line) {
+    /**
+     * The grant one line of a grant file states ({@code <subject> until=<ISO instant|never> op=<operationId>}, already
+     * stripped); empty for a line the format does not parse (a comment, text, a garbled until, subject or operation).
+     */
+    public static Optional<Grant> parseLine(String line) {
         var parts = line.split("\\s+");
         if (parts.length != 3 || !parts[1].startsWith("until=") || !parts[2].startsWith("op=")) {
             return Optional.empty();

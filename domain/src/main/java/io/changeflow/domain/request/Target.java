@@ -1,5 +1,6 @@
 package io.changeflow.domain.request;
 
+import io.changeflow.domain.drift.DriftPolicy;
 import java.util.Objects;
 
 /**
@@ -17,10 +18,12 @@ import java.util.Objects;
  * @param removals    whether an expiry or an operator's revocation of a grant needs the approval system
  *                    ({@link RemovalPolicy}); null: {@link RemovalPolicy#NO_APPROVAL}
  * @param askFor      who may ask for whom ({@link AskPolicy}); null: {@link AskPolicy#SELF}
+ * @param drift       what drift handling does with a line nobody approved or of an ended grant
+ *                    ({@link DriftPolicy}); null: {@link DriftPolicy#REMOVE}
  */
 public record Target(TargetKey key, String name, String description, String project, String filePath,
                      boolean batchable, String partition, PipelinePolicy pipeline, RemovalPolicy removals,
-                     AskPolicy askFor) {
+                     AskPolicy askFor, DriftPolicy drift) {
 
     public static final String DEFAULT_PARTITION = "global";
 
@@ -34,6 +37,20 @@ public record Target(TargetKey key, String name, String description, String proj
         pipeline = pipeline == null ? PipelinePolicy.REQUIRED : pipeline;
         removals = removals == null ? RemovalPolicy.NO_APPROVAL : removals;
         askFor = askFor == null ? AskPolicy.SELF : askFor;
+        drift = drift == null ? DriftPolicy.REMOVE : drift;
+    }
+
+    /** A target whose drift lines are removed ({@code drift: remove}, the fail-safe). */
+    public Target(TargetKey key, String name, String description, String project, String filePath, boolean batchable,
+                  String partition, PipelinePolicy pipeline, RemovalPolicy removals, AskPolicy askFor) {
+        this(key, name, description, project, filePath, batchable, partition, pipeline, removals, askFor,
+                DriftPolicy.REMOVE);
+    }
+
+    /** This target with the drift policy {@code drift}. */
+    public Target withDrift(DriftPolicy drift) {
+        return new Target(key, name, description, project, filePath, batchable, partition, pipeline, removals, askFor,
+                drift);
     }
 
     /** A target where requesters ask for themselves only ({@link AskPolicy#SELF}). */
@@ -44,7 +61,8 @@ public record Target(TargetKey key, String name, String description, String proj
 
     /** This target with the policy {@code askFor} of who may ask for whom. */
     public Target withAskFor(AskPolicy askFor) {
-        return new Target(key, name, description, project, filePath, batchable, partition, pipeline, removals, askFor);
+        return new Target(key, name, description, project, filePath, batchable, partition, pipeline, removals, askFor,
+                drift);
     }
 
     /** A target whose removals need no approval ({@link RemovalPolicy#NO_APPROVAL}), requested for oneself only. */
