@@ -16,6 +16,8 @@ import java.util.function.Function;
 final class GitLabSetupAnswers {
 
     static final int MAINTAINER = 40;
+    /** The lowest role that may approve a merge request at all (app/policies/merge_request_policy.rb, 17.x to 19.2). */
+    static final int DEVELOPER = 30;
 
     private GitLabSetupAnswers() {}
 
