@@ -135,11 +135,8 @@ final class RebaseAndPipeline {
     /** The pending deadline passed: a head that never had a pipeline of its own says so, anything else is pending. */
     private static StepOutcome gaveUp(MergeRequestRef mr, MergeRequests.RemoteMergeRequest remote,
                                       PipelineWatch.Verdict.GaveUp gaveUp, Subject subject) {
-        var head = remote.sha() == null ? "" : remote.sha();
-        var ownPipeline = remote.headPipeline().filter(pipeline -> pipeline.ranFor(head)).isPresent();
-        if (!remote.headPipelineRead() || ownPipeline || head.isEmpty() || !subject.pipelinePolicy().awaitsPipeline()) {
-            return subject.pipelineGaveUp(mr);
-        }
-        return subject.noPipelineRan(mr, head, HeadPipeline.noPipeline(mr, head, remote.headPipeline(), gaveUp.deadlineText()));
+        return HeadPipeline.noOwnPipeline(mr, remote, subject.pipelinePolicy(), gaveUp.deadlineText())
+                .map(note -> subject.noPipelineRan(mr, remote.sha(), note))
+                .orElseGet(() -> subject.pipelineGaveUp(mr));
     }
 }

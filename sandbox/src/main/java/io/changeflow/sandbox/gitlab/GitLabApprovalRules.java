@@ -102,6 +102,11 @@ public final class GitLabApprovalRules {
         eligibleByProject.put(projectId, Set.copyOf(eligible));
     }
 
+    /** The accounts the project names as its eligible approvers; empty: none named. */
+    Set<String> eligibleNamed(long projectId) {
+        return eligibleByProject.getOrDefault(projectId, Set.of());
+    }
+
     void reset() {
         enforcedProjects.clear();
         rulesByProject.clear();

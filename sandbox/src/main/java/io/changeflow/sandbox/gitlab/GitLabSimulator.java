@@ -261,6 +261,22 @@ public class GitLabSimulator {
         return GitLabSetupAnswers.approvalSettings(project(idOrPath), caller);
     }
 
+    synchronized List<Map<String, Object>> approvalRulesJson(String idOrPath) {
+        var project = project(idOrPath);
+        return GitLabSetupAnswers.approvalRules(project, approvalRules.rules(project.id),
+                approvalRules.eligibleNamed(project.id), this::userNamed, webUrl());
+    }
+
+    /**
+     * The project setting "Require user re-authentication to approve" ({@code require_reauthentication_to_approve}, off
+     * by default): an approval through the API without the user's password is refused with 401, as for every bot
+     * (ee/app/services/ee/merge_requests/approval_service.rb, the approval service returns nothing:
+     * {@code unauthorized! unless success} in lib/api/merge_request_approvals.rb; 17.x to 19.2).
+     */
+    public synchronized void requireReauthenticationToApprove(String projectPath, boolean required) {
+        project(projectPath).requireReauthenticationToApprove = required;
+    }
+
     private Optional<User> userNamed(String account) {
         return usersByToken.values().stream().filter(u -> u.username().equals(account)).findFirst();
     }
@@ -932,7 +948,8 @@ public class GitLabSimulator {
             var status = behaviour.versionProfile().alreadyApproved();
             throw status == 401 ? GitLabError.unauthorized() : GitLabError.withBody(status, new LinkedHashMap<>());
         }
-        if (!mr.state.equals("opened") || mr.author == caller || !approvalRules.eligible(project.id, caller.username())) {
+        if (!mr.state.equals("opened") || mr.author == caller || !approvalRules.eligible(project.id, caller.username())
+                || project.requireReauthenticationToApprove) {
             throw GitLabError.unauthorized();
         }
         if (!behaviour.checkItemsExtension()) {
@@ -1645,6 +1662,8 @@ public class GitLabSimulator {
         boolean onlyAllowMergeIfAllDiscussionsAreResolved;
         /** External status checks configured and required (see {@link GitLabSimulator#requireStatusChecks}). */
         boolean statusChecksMustPass;
+        /** {@code require_reauthentication_to_approve} (see {@link GitLabSimulator#requireReauthenticationToApprove}). */
+        boolean requireReauthenticationToApprove;
         /** Whether pushes create pipelines (see {@link GitLabSimulator#createPipelines}). */
         boolean createsPipelines = true;
         GitLabProjectDefaults.MergeMethod mergeMethod = GitLabProjectDefaults.MergeMethod.MERGE;
