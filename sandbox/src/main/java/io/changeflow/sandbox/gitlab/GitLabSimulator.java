@@ -23,6 +23,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.function.Consumer;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
 
@@ -423,9 +424,7 @@ public class GitLabSimulator {
      * of {@code MergeRequest.mergeable_state_checks} in app/models/merge_request.rb, checked before conflicts; 17.x to 19.2).
      */
     public synchronized void setDraft(String projectPath, long iid, boolean draft) {
-        var mr = mergeRequest(project(projectPath), iid);
-        mr.draft = draft;
-        mr.updatedAt = now();
+        update(projectPath, iid, mr -> mr.draft = draft);
     }
 
     /**
@@ -442,9 +441,7 @@ public class GitLabSimulator {
      * merging refused with 405 ({@code MergeRequests::Mergeability::CheckDiscussionsStatusService}, 17.x to 19.2).
      */
     public synchronized void setUnresolvedDiscussions(String projectPath, long iid, int count) {
-        var mr = mergeRequest(project(projectPath), iid);
-        mr.unresolvedDiscussions = Math.max(0, count);
-        mr.updatedAt = now();
+        update(projectPath, iid, mr -> mr.unresolvedDiscussions = Math.max(0, count));
     }
 
     /**
@@ -460,8 +457,13 @@ public class GitLabSimulator {
 
     /** The external status checks' answer for the merge request: {@code passed}, {@code failed} or {@code pending}. */
     public synchronized void setStatusChecks(String projectPath, long iid, String status) {
+        update(projectPath, iid, mr -> mr.statusChecks = status);
+    }
+
+    /** A change a person makes to the merge request on GitLab (not a push): {@code updated_at} moves. */
+    private void update(String projectPath, long iid, Consumer<MergeRequest> change) {
         var mr = mergeRequest(project(projectPath), iid);
-        mr.statusChecks = status;
+        change.accept(mr);
         mr.updatedAt = now();
     }
 

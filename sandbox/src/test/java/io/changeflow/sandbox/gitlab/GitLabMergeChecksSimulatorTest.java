@@ -141,15 +141,6 @@ class GitLabMergeChecksSimulatorTest extends SeededGitLabTest {
         return merge(iid, gitlab.mergeRequestSha(PROJECT, iid));
     }
 
-    private int merge(long iid, String sha) {
-        try {
-            gitlab.merge(PROJECT, iid, sha, author);
-            return 200;
-        } catch (GitLabError e) {
-            return e.status();
-        }
-    }
-
     private String rebase(long iid) {
         return rebase(iid, author);
     }

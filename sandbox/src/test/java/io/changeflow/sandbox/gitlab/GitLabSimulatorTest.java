@@ -653,15 +653,6 @@ class GitLabSimulatorTest extends SeededGitLabTest {
         return Map.of("action", action, "file_path", path, "content", content);
     }
 
-    private int merge(long iid, String sha) {
-        try {
-            gitlab.merge(PROJECT, iid, sha, author);
-            return 200;
-        } catch (GitLabError e) {
-            return e.status();
-        }
-    }
-
     private String pipelineStatus(long iid) {
         return (String) gitlab.mergeRequestPipelines(PROJECT, iid).getFirst().get("status");
     }
