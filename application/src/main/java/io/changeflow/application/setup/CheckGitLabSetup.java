@@ -17,7 +17,9 @@ import java.util.Optional;
 /**
  * The setup check: reads each catalog project's settings ({@link ProjectSetup}) and reports what will stop
  * Changeflow there (bots without the rights they need, merge trains, fast-forward merges, approvals reset on push,
- * pipelines that must succeed where a target's policy lets a merge go without one) before a request fails on it.
+ * pipelines that must succeed where a target's policy lets a merge go without one, approvals the bots cannot give:
+ * re-authentication, approval rules that do not name them or need more approvals than they are; threads and status
+ * checks that must pass) before a request fails on it.
  * See docs/external-systems-gitlab.md, "Setup check".
  */
 public final class CheckGitLabSetup {
