@@ -338,17 +338,11 @@ final class GitLabMergeRequests implements MergeRequests {
 
     @Override
     public void rebase(String project, long iid) {
-        calls.call("rebase", () -> {
-            try {
-                return author().getMergeRequestApi().rebaseMergeRequest(project, iid);
-            } catch (GitLabApiException e) {
-                // 409: a rebase is already in progress; progress is read from get() either way.
-                if (e.getHttpStatus() == 409) {
-                    return null;
-                }
-                throw e;
-            }
-        });
+        // 409 is not "already in progress": GitLab could not queue the rebase (MergeRequest::RebaseLockTimeout, "Failed
+        // to enqueue the rebase operation ... Try again later."), and 403 is RebaseService#validate refusing it (source
+        // branch missing, the bot may not push to it, or it is protected from force push): lib/api/merge_requests.rb,
+        // app/services/merge_requests/rebase_service.rb (17.x to 19.2). Both leave with their status for the caller.
+        calls.call("rebase", () -> author().getMergeRequestApi().rebaseMergeRequest(project, iid));
     }
 
     @Override

@@ -3,18 +3,22 @@ package io.changeflow.adapter.gitlab;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.changeflow.application.port.out.ProjectSetup;
+import io.changeflow.application.port.out.ProjectSetup.ApprovalRule;
+import io.changeflow.application.port.out.ProjectSetup.MergeGates;
 import java.net.URLEncoder;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Optional;
 
 /**
  * {@link ProjectSetup} on GitLab's REST v4, read with plain HTTP (gitlab4j maps neither {@code merge_trains_enabled}
  * nor the users of {@code merge_access_levels}): the project ({@code GET /projects/:id}), its approval settings
  * ({@code GET /projects/:id/approvals}, Maintainers only: empty when refused), the default branch's protection
- * ({@code GET /projects/:id/protected_branches/:name}, 404: not protected) and each bot's role
+ * ({@code GET /projects/:id/protected_branches/:name}, 404: not protected), its approval rules
+ * ({@code GET /projects/:id/approval_rules}: empty when refused) and each bot's role
  * ({@code GET /user} with its token, then {@code GET /projects/:id/members/all/:user_id}, 404: not a member).
  */
 final class GitLabProjectSetup implements ProjectSetup {
@@ -40,8 +44,8 @@ final class GitLabProjectSetup implements ProjectSetup {
         var json = required(path, author.token());
         var branch = json.path("default_branch").asText("main");
         var protection = optional(path + "/protected_branches/" + URLEncoder.encode(branch, StandardCharsets.UTF_8), author.token());
-        var resetApprovals = optional(path + "/approvals", author.token())
-                .map(approvals -> approvals.path("reset_approvals_on_push").asBoolean(false));
+        var approvalSettings = optional(path + "/approvals", author.token());
+        var resetApprovals = approvalSettings.map(approvals -> approvals.path("reset_approvals_on_push").asBoolean(false));
         var bots = new ArrayList<BotRights>();
         bots.add(rights(path, author, BotRole.AUTHOR, protection));
         var seen = new HashSet<String>();
@@ -50,9 +54,36 @@ final class GitLabProjectSetup implements ProjectSetup {
                 bots.add(rights(path, approver, BotRole.APPROVER, protection));
             }
         }
+        // Issue 35: what else the project asks before a merge (lib/api/entities/project.rb, ee/lib/api/project_approvals.rb,
+        // ee/lib/api/project_approval_rules.rb; 17.x to 19.2). require_password_to_approve is the pre-16.9 name.
+        var reauthentication = approvalSettings.map(approvals -> approvals.path("require_reauthentication_to_approve").asBoolean(false)
+                || approvals.path("require_password_to_approve").asBoolean(false));
+        var rules = optional(path + "/approval_rules", author.token()).map(GitLabProjectSetup::approvalRules);
+        var gates = new MergeGates(json.path("only_allow_merge_if_all_discussions_are_resolved").asBoolean(false),
+                json.path("only_allow_merge_if_all_status_checks_passed").asBoolean(false), reauthentication, rules);
         return new ProjectSettings(project, branch, json.path("merge_method").asText("merge"),
                 json.path("merge_trains_enabled").asBoolean(false),
-                json.path("only_allow_merge_if_pipeline_succeeds").asBoolean(false), resetApprovals, bots);
+                json.path("only_allow_merge_if_pipeline_succeeds").asBoolean(false), resetApprovals, bots, gates);
+    }
+
+    /**
+     * The rules of {@code GET /projects/:id/approval_rules} with their eligible approvers' usernames (an
+     * {@code any_approver} rule, or one naming nobody: empty, any member); report rules (e.g. coverage) are not the bots'.
+     */
+    static List<ApprovalRule> approvalRules(JsonNode answer) {
+        var rules = new ArrayList<ApprovalRule>();
+        for (var rule : answer) {
+            var type = rule.path("rule_type").asText("regular");
+            if (type.equals("report_approver")) {
+                continue;
+            }
+            var eligible = new HashSet<String>();
+            if (!type.equals("any_approver")) {
+                rule.path("eligible_approvers").forEach(user -> eligible.add(user.path("username").asText()));
+            }
+            rules.add(new ApprovalRule(rule.path("name").asText(""), rule.path("approvals_required").asInt(0), eligible));
+        }
+        return rules;
     }
 
     private BotRights rights(String projectPath, GitLabProperties.Bot bot, BotRole role, Optional<JsonNode> protection) {

@@ -23,8 +23,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  * every call, the check items from the upstream configuration API and the 422 self-heal. And approvals as
  * GitLab (Premium) judges them, against the simulator's approval rules and version profiles: "approved" is
  * GitLab's {@code approvals_left}, not our bots' approvals; already approved is success on 19.x (304) and 401
- * on 17/18.x; a non-eligible account gets 403; the approval names the head it approves; a GitLab without the
- * check-items extension gets the client library's approval.
+ * on 17/18.x; a member that is not an eligible approver gets 401, a role below Developer 403; the approval names the
+ * head it approves; a GitLab without the check-items extension gets the client library's approval.
  */
 class GitLabApprovalTest extends AgainstSimulator {
 
@@ -154,13 +154,20 @@ class GitLabApprovalTest extends AgainstSimulator {
 
     @ParameterizedTest
     @ValueSource(strings = {"CLIENT_LIBRARY", "DIRECT_HTTP"})
-    void anAccountThatMayNotApproveGets403NotRetriedAsTransient(String mode) {
+    void aMemberThatIsNotAnEligibleApproverGets401AndALowRole403NeitherTransient(String mode) {
         server.gitlab().setEligibleApprovers(project, Set.of("approval-bot-1"));
         var iid = openWithApproverMode(mode, "changeflow/eligible");
 
         assertThatThrownBy(() -> gitlab.approve(project, iid, "approval-bot-2"))
                 .isInstanceOfSatisfying(ExternalCallException.class, e -> {
-                    assertThat(e.status()).isEqualTo(403);
+                    assertThat(e.status()).as("the approval service refuses (issue 35)").isEqualTo(401);
+                    assertThat(e.isTransient()).isFalse();
+                });
+        server.gitlab().setEligibleApprovers(project, Set.of());
+        server.gitlab().setRole(project, "approval-bot-2", 20);
+        assertThatThrownBy(() -> gitlab.approve(project, iid, "approval-bot-2"))
+                .isInstanceOfSatisfying(ExternalCallException.class, e -> {
+                    assertThat(e.status()).as("a Reporter may not approve").isEqualTo(403);
                     assertThat(e.isTransient()).isFalse();
                 });
         gitlab.approve(project, iid, "approval-bot-1");

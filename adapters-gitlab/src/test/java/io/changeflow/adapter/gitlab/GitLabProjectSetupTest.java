@@ -100,6 +100,32 @@ class GitLabProjectSetupTest extends AgainstSimulator {
                 tuple("APPROVALS_RESET_ON_PUSH", Severity.WARNS));
     }
 
+    // Issue 35: the gates the bots cannot pass, read from the project, its approval settings and its approval rules.
+    @Test
+    void reauthenticationARuleWithoutTheBotsThreadsAndStatusChecksAreReadAndReported() {
+        server.gitlab().resetApprovalsOnPush(project, false);
+        server.gitlab().requireReauthenticationToApprove(project, true);
+        server.gitlab().setApprovalRules(project, List.of(
+                io.changeflow.sandbox.gitlab.GitLabApprovalRules.Rule.regular("Security", Set.of("approval-bot-1"), 2)));
+        server.gitlab().requireResolvedDiscussions(project, true);
+        server.gitlab().requireStatusChecks(project, true);
+
+        var gates = adapter.projectSetup().read(project).gates();
+
+        assertThat(gates.reauthenticationToApprove()).contains(true);
+        assertThat(gates.approvalRules().orElseThrow()).singleElement().satisfies(rule -> {
+            assertThat(rule.approvalsRequired()).isEqualTo(2);
+            assertThat(rule.eligible()).containsExactly("approval-bot-1");
+        });
+        assertThat(check().check()).extracting(SetupFinding::what, SetupFinding::severity).containsExactly(
+                tuple("APPROVAL_NEEDS_REAUTHENTICATION", Severity.BLOCKS),
+                tuple("APPROVER_NOT_ELIGIBLE", Severity.BLOCKS),
+                tuple("APPROVALS_BEYOND_THE_BOTS", Severity.BLOCKS),
+                tuple("DISCUSSIONS_MUST_BE_RESOLVED", Severity.WARNS),
+                tuple("STATUS_CHECKS_MUST_PASS", Severity.WARNS));
+        assertThat(check().check().get(1).why()).contains("approval-bot-2");
+    }
+
     @Test
     void aProjectGitLabDoesNotKnowIsTheClientsFailureAndAFindingOfTheCheck() {
         assertThatThrownBy(() -> adapter.projectSetup().read("nobody/nothing"))

@@ -189,7 +189,7 @@ public final class CreateMergeRequest extends RequestStepBody {
                 }
                 yield StepOutcome.again(timedOut.step().nextAttempt().with(PHASE, PIPELINE), timedOut.delay());
             }
-            case PipelineWatch.Verdict.GaveUp gaveUp -> pipelineGaveUp(op, mr, gaveUp);
+            case PipelineWatch.Verdict.GaveUp gaveUp -> pipelineGaveUp(op, mr, remote, policy, gaveUp);
         };
     }
 
@@ -197,7 +197,16 @@ public final class CreateMergeRequest extends RequestStepBody {
      * The pipeline stayed pending past the pending deadline: the watch ends in an explicit state (hint
      * CONTACT_MAINTAINERS) whose note says what a person checks.
      */
-    private StepOutcome pipelineGaveUp(Operation op, MergeRequestRef mr, PipelineWatch.Verdict.GaveUp gaveUp) {
+    private StepOutcome pipelineGaveUp(Operation op, MergeRequestRef mr, RemoteMergeRequest remote, PipelinePolicy policy,
+                                       PipelineWatch.Verdict.GaveUp gaveUp) {
+        var noOwnPipeline = HeadPipeline.noOwnPipeline(mr, remote, policy, gaveUp.deadlineText());
+        if (noOwnPipeline.isPresent()) {
+            // Issue 35: GitLab created no pipeline for this head (rules:changes, [skip ci]); saying "still pending" would
+            // send a person looking for a pipeline that does not exist.
+            LOG.log(Level.WARNING, () -> op.id() + " no pipeline ran for head " + remote.sha() + " by the pending deadline; a person looks");
+            changes.apply(op, WorkflowEvent.MR_PIPELINE_UNFINISHED, noOwnPipeline.get());
+            return StepOutcome.done();
+        }
         LOG.log(Level.WARNING, () -> op.id() + " pipeline still pending after " + gaveUp.deadlineText() + "; a person looks");
         changes.apply(op, WorkflowEvent.MR_PIPELINE_UNFINISHED, "The pipeline of merge request !" + mr.iid()
                 + " was still pending " + gaveUp.deadlineText() + " after it timed out, and nobody looks at it any more. "

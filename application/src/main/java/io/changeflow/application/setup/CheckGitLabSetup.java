@@ -17,7 +17,9 @@ import java.util.Optional;
 /**
  * The setup check: reads each catalog project's settings ({@link ProjectSetup}) and reports what will stop
  * Changeflow there (bots without the rights they need, merge trains, fast-forward merges, approvals reset on push,
- * pipelines that must succeed where a target's policy lets a merge go without one) before a request fails on it.
+ * pipelines that must succeed where a target's policy lets a merge go without one, approvals the bots cannot give:
+ * re-authentication, approval rules that do not name them or need more approvals than they are; threads and status
+ * checks that must pass) before a request fails on it.
  * See docs/external-systems-gitlab.md, "Setup check".
  */
 public final class CheckGitLabSetup {
@@ -87,6 +89,7 @@ public final class CheckGitLabSetup {
                             + " approvals, and Changeflow has to approve again before it merges",
                     "nothing to do if that is intended; otherwise turn off 'Remove all approvals when commits are added'"));
         }
+        findings.addAll(gateFindings(project, branch, settings));
         var lenient = targets.all().stream().filter(t -> t.project().equals(project))
                 .filter(t -> t.pipeline() != PipelinePolicy.REQUIRED).map(t -> t.key().value()).toList();
         if (settings.pipelineMustSucceed() && !lenient.isEmpty()) {
@@ -94,6 +97,53 @@ public final class CheckGitLabSetup {
                     "'Pipelines must succeed' is on, but the pipeline policy of " + lenient + " lets a merge go on a"
                             + " manual or skipped pipeline: GitLab refuses those merges",
                     "set those targets' pipeline policy to 'required', or turn 'Pipelines must succeed' off"));
+        }
+        return findings;
+    }
+
+    /** What the project asks before a merge that the bots cannot give (issue 35). */
+    private static List<SetupFinding> gateFindings(String project, String branch, ProjectSettings settings) {
+        var findings = new ArrayList<SetupFinding>();
+        var gates = settings.gates();
+        var approvers = settings.bots().stream().filter(bot -> bot.role() == BotRole.APPROVER).map(BotRights::account).toList();
+        if (gates.reauthenticationToApprove().orElse(false)) {
+            findings.add(new SetupFinding(project, "APPROVAL_NEEDS_REAUTHENTICATION", Severity.BLOCKS,
+                    "approving requires re-authentication (a password or SAML): a bot's API approval is refused (401)",
+                    "turn off 'Require user re-authentication to approve' for this project (Settings > Merge requests)"));
+        }
+        gates.approvalRules().ifPresent(rules -> {
+            for (var approver : approvers) {
+                var eligible = rules.isEmpty() || rules.stream().anyMatch(rule -> rule.eligible().isEmpty()
+                        || rule.eligible().contains(approver));
+                if (!eligible) {
+                    findings.add(new SetupFinding(project, "APPROVER_NOT_ELIGIBLE", Severity.BLOCKS,
+                            "the approval bot '" + approver + "' is an eligible approver of none of the project's approval"
+                                    + " rules: GitLab refuses its approval (401)",
+                            "add '" + approver + "' to the approval rules' approvers, or use a bot that is one"));
+                }
+            }
+            for (var rule : rules) {
+                var bots = rule.eligible().isEmpty() ? approvers.size()
+                        : (int) approvers.stream().filter(rule.eligible()::contains).count();
+                if (rule.approvalsRequired() > bots) {
+                    findings.add(new SetupFinding(project, "APPROVALS_BEYOND_THE_BOTS", Severity.BLOCKS,
+                            "the approval rule '" + rule.name() + "' needs " + rule.approvalsRequired() + " approvals and "
+                                    + bots + " of the approval bots may give one: every merge waits for a person's approval",
+                            "lower the rule's required approvals to the bots', make more bots its approvers, or have a"
+                                    + " person approve each merge request (then re-trigger it)"));
+                }
+            }
+        });
+        if (gates.discussionsMustBeResolved()) {
+            findings.add(new SetupFinding(project, "DISCUSSIONS_MUST_BE_RESOLVED", Severity.WARNS,
+                    "'All threads must be resolved' is on: a merge request with an unresolved thread stops for a person",
+                    "nothing to do if that is intended: resolve the threads, then re-trigger the request"));
+        }
+        if (gates.statusChecksMustPass()) {
+            findings.add(new SetupFinding(project, "STATUS_CHECKS_MUST_PASS", Severity.WARNS,
+                    "'Status checks must succeed' is on: each merge request into " + branch + " waits for the external"
+                            + " status checks, and one that did not pass stops for a person",
+                    "make sure the external services answer for Changeflow's merge requests"));
         }
         return findings;
     }

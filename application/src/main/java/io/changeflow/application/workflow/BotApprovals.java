@@ -84,11 +84,13 @@ final class BotApprovals {
                 }
                 var failures = current.failuresOf(bot) + 1;
                 current = current.atBot(index).withFailures(bot, failures);
-                if (e.status() == 403) {
-                    // GitLab says this account may not approve (not eligible for the rules): asking again cannot help.
-                    LOG.log(Level.WARNING, "approval by " + bot + " on !" + mr.iid() + " refused with 403: the account "
-                            + "is not eligible to approve it (project membership or approval rules)", e);
-                    return subject.approvalFailed(mr, bot, failures);
+                if (e.kind() == ExternalCallException.Kind.HTTP_STATUS && (e.status() == 403 || e.status() == 401)) {
+                    // GitLab says this account may not approve: 403, its role may not approve at all; 401 (it has not
+                    // approved: read above), the approval service refused it: not an eligible approver of the project's
+                    // rules, or the merge request's author. A setup problem: asking again cannot help, a person acts.
+                    LOG.log(Level.WARNING, "approval by " + bot + " on !" + mr.iid() + " refused with " + e.status()
+                            + ": the account may not approve it", e);
+                    return subject.mergeBlocked(mr, notEligible(mr, bot, e.status()));
                 }
                 if (e.retryAfter().isPresent()) {
                     throw e; // rate limited: the step runs again after the wait, not counted as a failed approval
@@ -131,6 +133,16 @@ final class BotApprovals {
         }
         LOG.log(Level.INFO, () -> "GitLab reports !" + mr.iid() + " as not approved; reading and giving the approvals again");
         return approve(mr, afresh(progress).withNotApprovedRefusals(refusals).withoutRefusal(), subject);
+    }
+
+    /** For a person: GitLab refused {@code bot}'s approval with {@code status} (401 or 403), and what to change. */
+    private static String notEligible(MergeRequestRef mr, String bot, int status) {
+        var why = status == 403
+                ? "its role in the project may not approve merge requests: give it Developer or higher"
+                : "it is not an eligible approver: add it to the project's approval rules (eligible approvers), and make "
+                + "sure it is not the account that opens the merge requests";
+        return "GitLab refused the approval of merge request !" + mr.iid() + " by the approval bot " + bot + " (" + status
+                + "): " + why + "; then re-trigger the request.";
     }
 
     /** {@code progress} at the approval phase for a new head: from the first bot, no failures counted. */

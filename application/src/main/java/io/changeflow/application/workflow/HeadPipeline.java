@@ -138,6 +138,21 @@ public final class HeadPipeline {
     }
 
     /**
+     * At the pending deadline: the note "no pipeline ran for this commit" when {@code remote} (read with its head
+     * pipeline) shows no pipeline of its head's own and the policy awaits one; empty when a pipeline of its own is still
+     * pending (or the read does not tell), which is a pipeline a person looks at instead.
+     */
+    public static Optional<String> noOwnPipeline(MergeRequestRef mr, RemoteMergeRequest remote, PipelinePolicy policy,
+                                                 String deadline) {
+        var head = remote.sha() == null ? "" : remote.sha();
+        var ownPipeline = remote.headPipeline().filter(pipeline -> pipeline.ranFor(head)).isPresent();
+        if (!remote.headPipelineRead() || ownPipeline || head.isEmpty() || !policy.awaitsPipeline()) {
+            return Optional.empty();
+        }
+        return Optional.of(noPipeline(mr, head, remote.headPipeline(), deadline));
+    }
+
+    /**
      * For a person: no pipeline ran for {@code mr}'s head {@code head} within the pending deadline ({@code deadline}),
      * and what GitLab reported instead ({@code reported}: the stored head pipeline, an earlier head's, if any).
      */

@@ -1,5 +1,6 @@
 package io.changeflow.application.workflow;
 
+import io.changeflow.application.port.out.ExternalCallException;
 import io.changeflow.application.port.out.MergeRequests;
 import io.changeflow.application.workflow.ApproveAndMerge.Phase;
 import io.changeflow.application.workflow.ApproveAndMerge.Subject;
@@ -13,6 +14,8 @@ import java.time.Clock;
  * the approvals are given again (the head was pushed) or merging goes on.
  */
 final class RebaseAndPipeline {
+
+    private static final System.Logger LOG = System.getLogger(RebaseAndPipeline.class.getName());
 
     /** What follows a passed pipeline: the approvals again (after a push), or merging. */
     interface Then {
@@ -48,7 +51,24 @@ final class RebaseAndPipeline {
             return subject.stuck(mr, "Merge request !" + mr.iid() + " needed more than " + policy.maxRebases() + " rebases");
         }
         subject.rebaseStarting(mr);
-        mergeRequests.rebase(mr.project(), mr.iid());
+        try {
+            mergeRequests.rebase(mr.project(), mr.iid());
+        } catch (ExternalCallException e) {
+            if (e.kind() != ExternalCallException.Kind.HTTP_STATUS || (e.status() != 409 && e.status() != 403)) {
+                throw e;
+            }
+            if (e.status() == 403) {
+                return subject.mergeBlocked(mr, "GitLab refused to rebase merge request !" + mr.iid() + " (403): the bot "
+                        + "may not rewrite its source branch " + mr.sourceBranch() + " (it is protected from force push, "
+                        + "the bot may not push to it, or it was deleted). Allow force push on that branch or unprotect it, "
+                        + "or rebase it on GitLab, then re-trigger the request.");
+            }
+            // 409: GitLab could not queue the rebase ("Try again later"); nothing started. Counted as a rebase, so a
+            // GitLab that keeps refusing ends at the rebase bound instead of asking forever.
+            LOG.log(System.Logger.Level.INFO, () -> "GitLab could not queue the rebase of !" + mr.iid() + " (409); asking again");
+            return StepOutcome.again(progress.nextAttempt().at(Phase.MERGE).withRebases(rebases).step(),
+                    rebaseWatch.firstDelay());
+        }
         // A rebase is a push: once its head's pipeline passed, the approvals are read and given again before merging.
         return StepOutcome.again(progress.nextAttempt().watching(Phase.REBASE, clock.instant()).withRebases(rebases)
                 .reapprovingAfterPipeline().step(), rebaseWatch.firstDelay());
@@ -115,11 +135,8 @@ final class RebaseAndPipeline {
     /** The pending deadline passed: a head that never had a pipeline of its own says so, anything else is pending. */
     private static StepOutcome gaveUp(MergeRequestRef mr, MergeRequests.RemoteMergeRequest remote,
                                       PipelineWatch.Verdict.GaveUp gaveUp, Subject subject) {
-        var head = remote.sha() == null ? "" : remote.sha();
-        var ownPipeline = remote.headPipeline().filter(pipeline -> pipeline.ranFor(head)).isPresent();
-        if (!remote.headPipelineRead() || ownPipeline || head.isEmpty() || !subject.pipelinePolicy().awaitsPipeline()) {
-            return subject.pipelineGaveUp(mr);
-        }
-        return subject.noPipelineRan(mr, head, HeadPipeline.noPipeline(mr, head, remote.headPipeline(), gaveUp.deadlineText()));
+        return HeadPipeline.noOwnPipeline(mr, remote, subject.pipelinePolicy(), gaveUp.deadlineText())
+                .map(note -> subject.noPipelineRan(mr, remote.sha(), note))
+                .orElseGet(() -> subject.pipelineGaveUp(mr));
     }
 }

@@ -191,6 +191,24 @@ class CreateMergeRequestTest {
                 .as("a person looks: nothing retries it").isZero();
     }
 
+    // Issue 35: GitLab created no pipeline for the opened head (rules:changes, [skip ci]); the give-up note says so
+    // instead of sending a person to look for a pending pipeline that does not exist.
+    @Test
+    void aHeadThatGotNoPipelineAtAllEndsAtThePendingDeadlineSayingNoPipelineRanForThisCommit() {
+        // GitLab's answer carries head_pipeline (null here): the read the create step's wait makes
+        app.gitlab.carryHeadPipeline().noPipelines();
+        var id = app.submitAccepted(FakeTargets.SINGLE, "nora");
+
+        app.queue.runUntilIdle();
+
+        var op = app.op(id);
+        assertThat(op.step()).isEqualTo(StepStatus.CREATE_PIPELINE_UNFINISHED);
+        assertThat(op.hint()).isEqualTo(Hint.CONTACT_MAINTAINERS);
+        assertThat(op.detail()).startsWith("No pipeline ran for this commit").contains("!" + app.mr(id).iid())
+                .contains("re-trigger").doesNotContain("still pending");
+        assertThat(app.gitlab.merges()).isZero();
+    }
+
     @Test
     void aMergeRequestClosedOnGitLabWhileWaitingEndsClosed() {
         var id = app.openedWithPipelineRunning("ivan");

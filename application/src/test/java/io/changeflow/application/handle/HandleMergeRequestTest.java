@@ -19,6 +19,7 @@ import io.changeflow.domain.hint.Hint;
 import io.changeflow.domain.operation.MergeRequestRef;
 import io.changeflow.domain.request.OperationId;
 import io.changeflow.domain.state.BindingStatus;
+import io.changeflow.domain.hint.NextAction;
 import io.changeflow.domain.state.StepStatus;
 import io.changeflow.domain.state.WorkflowEvent;
 import java.time.Duration;
@@ -167,9 +168,12 @@ class HandleMergeRequestTest {
     }
 
     @Test
-    void a401ThatMeansMayNotApproveEndsApprovalFailedAfterTheRetriesAndOneMoreRead() {
+    void anApprovalThatKeepsFailingEndsApprovalFailedAfterTheRetriesAndOneMoreRead() {
         var id = app.approvedUntilHandleIsNext("carol");
-        app.gitlab.forbid(BOT_2);
+        app.gitlab.failNextApprove(BOT_2, ExternalCallException.status("gitlab", 502, "502 Bad Gateway"));
+        for (var i = 0; i < Settings.DEFAULT_APPROVAL_MAX_RETRIES; i++) {
+            app.gitlab.failNextApprove(BOT_2, ExternalCallException.status("gitlab", 502, "502 Bad Gateway"));
+        }
         var delays = new ArrayList<Duration>();
 
         while (app.op(id).binding().equals(Optional.of(BindingStatus.MERGING)) || app.queue.backlog() > 0) {
@@ -189,15 +193,33 @@ class HandleMergeRequestTest {
         assertThat(app.gitlab.mergeCalls()).isZero();
     }
 
+    // Issue 35: GitLab answers 401 to an approval by a member its approval service refuses (not an eligible approver,
+    // or the author) and 403 to a role that may not approve at all (lib/api/merge_request_approvals.rb). Neither is
+    // transient: retrying until the transient deadline (HANDLE_APPROVE_FAILED, "keep waiting") would stall silently.
     @Test
-    void a403MeansTheBotMayNotApproveAndFailsAtOnceWithoutRetrying() {
+    void a401ThatMeansMayNotApproveStopsAtOnceForAPersonNamingTheBotAndWhatToChange() {
+        var id = app.approvedUntilHandleIsNext("carol");
+        app.gitlab.forbid(BOT_2);
+
+        app.queue.runUntilIdle();
+
+        app.assertNotMergedAt(id, StepStatus.HANDLE_MERGE_BLOCKED);
+        assertThat(NextAction.of(app.op(id).state())).isEqualTo(Hint.CONTACT_MAINTAINERS);
+        assertThat(app.operations.history(id).getLast().detail()).contains(BOT_2, "(401)", "eligible approver");
+        assertThat(app.gitlab.approveCalls(BOT_2)).as("not retried").isEqualTo(1);
+        assertThat(app.gitlab.mergeCalls()).isZero();
+    }
+
+    @Test
+    void a403MeansTheBotsRoleMayNotApproveAndStopsAtOnceForAPerson() {
         var id = app.approvedUntilHandleIsNext("olga");
         app.gitlab.failNextApprove(BOT_2, ExternalCallException.status("gitlab", 403, "403 Forbidden"));
 
         app.queue.runUntilIdle();
 
-        var op = app.assertState(id, BindingStatus.HANDLE_FAILED, StepStatus.HANDLE_APPROVE_FAILED);
-        assertThat(op.detail()).contains(BOT_2);
+        app.assertNotMergedAt(id, StepStatus.HANDLE_MERGE_BLOCKED);
+        assertThat(NextAction.of(app.op(id).state())).isEqualTo(Hint.CONTACT_MAINTAINERS);
+        assertThat(app.operations.history(id).getLast().detail()).contains(BOT_2, "(403)", "Developer");
         assertThat(app.gitlab.approveCalls(BOT_2)).isEqualTo(1);
         assertThat(app.gitlab.mergeCalls()).isZero();
     }
@@ -287,7 +309,9 @@ class HandleMergeRequestTest {
     @Test
     void approvalMaxRetriesIsReadOnEveryUse() {
         var id = app.approvedUntilHandleIsNext("frank");
-        app.gitlab.forbid(BOT_1);
+        for (var i = 0; i < 3; i++) {
+            app.gitlab.failNextApprove(BOT_1, ExternalCallException.status("gitlab", 502, "502 Bad Gateway"));
+        }
         app.config.set(Settings.APPROVAL_MAX_RETRIES, "1");
         app.queue.runNext();
         app.config.set(Settings.APPROVAL_MAX_RETRIES, "-5");

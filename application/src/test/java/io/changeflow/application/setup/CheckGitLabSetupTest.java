@@ -5,8 +5,10 @@ import static org.assertj.core.api.Assertions.tuple;
 
 import io.changeflow.application.fake.FakeProjectSetup;
 import io.changeflow.application.fake.FakeTargets;
+import io.changeflow.application.port.out.ProjectSetup.ApprovalRule;
 import io.changeflow.application.port.out.ProjectSetup.BotRights;
 import io.changeflow.application.port.out.ProjectSetup.BotRole;
+import io.changeflow.application.port.out.ProjectSetup.MergeGates;
 import io.changeflow.application.port.out.ProjectSetup.ProjectSettings;
 import io.changeflow.application.setup.SetupFinding.Severity;
 import io.changeflow.domain.request.PipelinePolicy;
@@ -14,6 +16,7 @@ import io.changeflow.domain.request.Target;
 import io.changeflow.domain.request.TargetKey;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 class CheckGitLabSetupTest {
@@ -75,6 +78,35 @@ class CheckGitLabSetupTest {
         assertThat(check.check()).extracting(SetupFinding::project, SetupFinding::what).containsExactlyInAnyOrder(
                 tuple("missing/project", "UNREADABLE"),
                 tuple("team/other", "MERGE_TRAINS"));
+    }
+
+    @Test
+    void reauthenticationToApproveAnApproverNoRuleNamesAndARuleBeyondTheBotsBlockWhileThreadsAndStatusChecksWarn() {
+        var clean = FakeProjectSetup.clean(FakeTargets.PROJECT);
+        var rules = List.of(new ApprovalRule("Security", 2, Set.of("security-lead", "security-deputy")));
+        setup.set(new ProjectSettings(clean.project(), "main", "merge", false, false, Optional.of(false), clean.bots(),
+                new MergeGates(true, true, Optional.of(true), Optional.of(rules))));
+
+        assertThat(check.check()).extracting(SetupFinding::what, SetupFinding::severity).containsExactly(
+                tuple("APPROVAL_NEEDS_REAUTHENTICATION", Severity.BLOCKS),
+                tuple("APPROVER_NOT_ELIGIBLE", Severity.BLOCKS),
+                tuple("APPROVALS_BEYOND_THE_BOTS", Severity.BLOCKS),
+                tuple("DISCUSSIONS_MUST_BE_RESOLVED", Severity.WARNS),
+                tuple("STATUS_CHECKS_MUST_PASS", Severity.WARNS));
+        assertThat(check.check().get(1).why()).contains("approval-bot");
+        assertThat(check.check().get(2).why()).contains("'Security' needs 2 approvals and 0 of the approval bots");
+    }
+
+    @Test
+    void anAnyApproverRuleTheBotsCanFillAndApprovalSettingsTheBotsMayNotReadAreNoFinding() {
+        var clean = FakeProjectSetup.clean(FakeTargets.PROJECT);
+        setup.set(new ProjectSettings(clean.project(), "main", "merge", false, false, Optional.empty(), clean.bots(),
+                new MergeGates(false, false, Optional.empty(), Optional.of(List.of(new ApprovalRule("Any", 1, Set.of()))))));
+        assertThat(check.check()).isEmpty();
+
+        setup.set(new ProjectSettings(clean.project(), "main", "merge", false, false, Optional.empty(), clean.bots(),
+                new MergeGates(false, false, Optional.empty(), Optional.of(List.of(new ApprovalRule("Any", 2, Set.of()))))));
+        assertThat(check.check()).extracting(SetupFinding::what).containsExactly("APPROVALS_BEYOND_THE_BOTS");
     }
 
     private static ProjectSettings withBots(BotRights... bots) {

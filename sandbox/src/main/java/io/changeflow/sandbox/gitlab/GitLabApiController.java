@@ -71,6 +71,12 @@ class GitLabApiController {
         return gitlab.approvalSettingsJson(id, caller(request));
     }
 
+    @GetMapping("/projects/{id}/approval_rules")
+    List<Map<String, Object>> approvalRules(@PathVariable String id, HttpServletRequest request) {
+        caller(request);
+        return gitlab.approvalRulesJson(id);
+    }
+
     @GetMapping("/projects/{id}/repository/files/{path}")
     ResponseEntity<Map<String, Object>> file(@PathVariable String id, @PathVariable String path,
                                              HttpServletRequest request) {

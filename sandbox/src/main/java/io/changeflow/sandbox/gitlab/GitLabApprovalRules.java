@@ -13,8 +13,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * own number of approvals from its eligible approvers. A merge request is approved when the project's count
  * is reached and every rule is satisfied; while {@link #enforced} it cannot be merged before
  * ({@code detailed_merge_status} {@code not_approved}, merging answers 405). Where a project names its
- * eligible approvers, an approval by any other account is refused with 403 (GitLab: the account may not
- * approve); approvals by accounts a rule does not name still count for the project's {@code approvals_required}.
+ * eligible approvers, an approval by any other account is refused with 401 (GitLab: the approval service refuses,
+ * lib/api/merge_request_approvals.rb); approvals by accounts a rule does not name still count for the project's {@code approvals_required}.
  *
  * <p>Shapes from GitLab's {@code doc/api/merge_request_approvals.md} (the merge request's approvals and
  * approval state: {@code approved}, {@code approvals_left}, {@code approval_rules_left}, rule types
@@ -100,6 +100,11 @@ public final class GitLabApprovalRules {
     /** @param eligible the accounts that may approve at all; empty: every account but the author */
     void setEligible(long projectId, Set<String> eligible) {
         eligibleByProject.put(projectId, Set.copyOf(eligible));
+    }
+
+    /** The accounts the project names as its eligible approvers; empty: none named. */
+    Set<String> eligibleNamed(long projectId) {
+        return eligibleByProject.getOrDefault(projectId, Set.of());
     }
 
     void reset() {

@@ -88,6 +88,9 @@ final class GitLabJson {
         json.put("empty_repo", false);
         json.put("merge_method", project.mergeMethod.apiName());
         json.put("only_allow_merge_if_pipeline_succeeds", project.onlyAllowMergeIfPipelineSucceeds);
+        // lib/api/entities/project.rb (17.x to 19.2); the status checks setting is Ultimate's (ee/lib/ee/api/entities/project.rb)
+        json.put("only_allow_merge_if_all_discussions_are_resolved", project.onlyAllowMergeIfAllDiscussionsAreResolved);
+        json.put("only_allow_merge_if_all_status_checks_passed", project.statusChecksMustPass);
         // ee/lib/ee/api/entities/project.rb (17.x to 19.1): merge trains run on merged results pipelines.
         json.put("merge_pipelines_enabled", project.mergeTrainsEnabled);
         json.put("merge_trains_enabled", project.mergeTrainsEnabled);
@@ -187,8 +190,8 @@ final class GitLabJson {
         json.put("source_project_id", project.id);
         json.put("target_project_id", project.id);
         json.put("labels", List.of());
-        json.put("draft", false);
-        json.put("work_in_progress", false);
+        json.put("draft", mr.draft);
+        json.put("work_in_progress", mr.draft);
         json.put("milestone", null);
         json.put("merge_when_pipeline_succeeds", false);
         json.put("merge_status", view.mergeStatus());
@@ -223,7 +226,9 @@ final class GitLabJson {
         tasks.put("completed_count", 0);
         json.put("task_completion_status", tasks);
         json.put("has_conflicts", view.hasConflicts());
-        json.put("blocking_discussions_resolved", true);
+        // mergeable_discussions_state? (app/models/merge_request.rb): true unless the project requires resolved threads
+        json.put("blocking_discussions_resolved",
+                !project.onlyAllowMergeIfAllDiscussionsAreResolved || mr.unresolvedDiscussions == 0);
         json.put("approvals_before_merge", null);
         if (single) {
             json.put("subscribed", false);

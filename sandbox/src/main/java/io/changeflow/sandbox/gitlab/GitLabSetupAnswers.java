@@ -7,6 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Function;
 
 /**
@@ -16,6 +17,8 @@ import java.util.function.Function;
 final class GitLabSetupAnswers {
 
     static final int MAINTAINER = 40;
+    /** The lowest role that may approve a merge request at all (app/policies/merge_request_policy.rb, 17.x to 19.2). */
+    static final int DEVELOPER = 30;
 
     private GitLabSetupAnswers() {}
 
@@ -109,7 +112,44 @@ final class GitLabSetupAnswers {
         json.put("disable_overriding_approvers_per_merge_request", false);
         json.put("merge_requests_author_approval", false);
         json.put("merge_requests_disable_committers_approval", false);
-        json.put("require_password_to_approve", false);
+        // require_password_to_approve was deprecated in 16.9 for require_reauthentication_to_approve; both are answered
+        json.put("require_password_to_approve", project.requireReauthenticationToApprove);
+        json.put("require_reauthentication_to_approve", project.requireReauthenticationToApprove);
         return json;
+    }
+
+    /**
+     * {@code GET /projects/:id/approval_rules}: the project's approval rules (ee/lib/api/project_approval_rules.rb, shape
+     * of ee/lib/ee/api/entities/project_approval_rule.rb, doc/api/merge_request_approvals.md "Get project-level rules";
+     * 17.x to 19.2): each regular rule with its {@code eligible_approvers} and {@code approvals_required}. A project whose
+     * eligible approvers are set without rules ({@link GitLabSimulator#setEligibleApprovers}) answers them as one regular
+     * rule needing one approval; code-owner rules are the merge request's, not listed here.
+     */
+    static List<Map<String, Object>> approvalRules(Project project, List<GitLabApprovalRules.Rule> rules,
+                                                   Set<String> eligible, Function<String, Optional<User>> users,
+                                                   String webUrl) {
+        var listed = new ArrayList<GitLabApprovalRules.Rule>();
+        rules.stream().filter(rule -> rule.ruleType().equals("regular")).forEach(listed::add);
+        if (listed.isEmpty() && !eligible.isEmpty()) {
+            listed.add(GitLabApprovalRules.Rule.regular("Eligible approvers", eligible, 1));
+        }
+        var answer = new ArrayList<Map<String, Object>>();
+        for (var rule : listed) {
+            var approvers = rule.eligible().stream().sorted().map(users).flatMap(Optional::stream)
+                    .map(user -> GitLabJson.user(user, webUrl)).toList();
+            var json = new LinkedHashMap<String, Object>();
+            json.put("id", (long) answer.size() + 1);
+            json.put("name", rule.name());
+            json.put("rule_type", rule.eligible().isEmpty() ? "any_approver" : "regular");
+            json.put("eligible_approvers", approvers);
+            json.put("approvals_required", rule.approvalsRequired());
+            json.put("users", approvers);
+            json.put("groups", List.of());
+            json.put("contains_hidden_groups", false);
+            json.put("protected_branches", List.of());
+            json.put("applies_to_all_protected_branches", false);
+            answer.add(json);
+        }
+        return answer;
     }
 }

@@ -25,6 +25,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.function.Consumer;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
 
@@ -263,6 +264,22 @@ public class GitLabSimulator {
         return GitLabSetupAnswers.approvalSettings(project(idOrPath), caller);
     }
 
+    synchronized List<Map<String, Object>> approvalRulesJson(String idOrPath) {
+        var project = project(idOrPath);
+        return GitLabSetupAnswers.approvalRules(project, approvalRules.rules(project.id),
+                approvalRules.eligibleNamed(project.id), this::userNamed, webUrl());
+    }
+
+    /**
+     * The project setting "Require user re-authentication to approve" ({@code require_reauthentication_to_approve}, off
+     * by default): an approval through the API without the user's password is refused with 401, as for every bot
+     * (ee/app/services/ee/merge_requests/approval_service.rb, the approval service returns nothing:
+     * {@code unauthorized! unless success} in lib/api/merge_request_approvals.rb; 17.x to 19.2).
+     */
+    public synchronized void requireReauthenticationToApprove(String projectPath, boolean required) {
+        project(projectPath).requireReauthenticationToApprove = required;
+    }
+
     private Optional<User> userNamed(String account) {
         return usersByToken.values().stream().filter(u -> u.username().equals(account)).findFirst();
     }
@@ -391,6 +408,73 @@ public class GitLabSimulator {
         } else {
             project.allowedToMerge.put(branch, Set.copyOf(accounts));
         }
+    }
+
+    /**
+     * The namespace setting {@code require_sha_for_merge} (off by default; introduced in GitLab 19.2): a merge without
+     * {@code sha} answers 400 "SHA must be provided when merging" before any other check ({@code lib/api/merge_requests.rb}
+     * {@code PUT .../merge}: {@code user_project.namespace.require_sha_for_merge?}, 19.2). Honoured on the
+     * {@code gitlab-19} profile only: 17.x and 18.x have no such setting.
+     */
+    public synchronized void requireShaForMerge(String projectPath, boolean required) {
+        project(projectPath).requireShaForMerge = required;
+    }
+
+    /**
+     * A merge request marked draft (GitLab: "Draft:" in the title or {@code /draft}): {@code detailed_merge_status}
+     * {@code draft_status}, merging refused with 405 ({@code MergeRequests::Mergeability::CheckDraftStatusService}, one
+     * of {@code MergeRequest.mergeable_state_checks} in app/models/merge_request.rb, checked before conflicts; 17.x to 19.2).
+     */
+    public synchronized void setDraft(String projectPath, long iid, boolean draft) {
+        update(projectPath, iid, mr -> mr.draft = draft);
+    }
+
+    /**
+     * The project setting {@code only_allow_merge_if_all_discussions_are_resolved} ("All threads must be resolved", off
+     * by default: DEFAULT false in db/structure.sql, 17.x to 19.2).
+     */
+    public synchronized void requireResolvedDiscussions(String projectPath, boolean required) {
+        project(projectPath).onlyAllowMergeIfAllDiscussionsAreResolved = required;
+    }
+
+    /**
+     * How many blocking discussions of the merge request are unresolved: while the project requires them resolved,
+     * {@code detailed_merge_status} {@code discussions_not_resolved}, {@code blocking_discussions_resolved} false and
+     * merging refused with 405 ({@code MergeRequests::Mergeability::CheckDiscussionsStatusService}, 17.x to 19.2).
+     */
+    public synchronized void setUnresolvedDiscussions(String projectPath, long iid, int count) {
+        update(projectPath, iid, mr -> mr.unresolvedDiscussions = Math.max(0, count));
+    }
+
+    /**
+     * External status checks (Ultimate) configured for the project with the setting
+     * {@code only_allow_merge_if_all_status_checks_passed} on (off by default): until the merge request's checks
+     * passed ({@link #setStatusChecks}), {@code detailed_merge_status} {@code status_checks_must_pass} and merging
+     * refused with 405 (ee/app/services/merge_requests/mergeability/check_external_status_checks_passed_service.rb,
+     * 17.x to 19.2).
+     */
+    public synchronized void requireStatusChecks(String projectPath, boolean required) {
+        project(projectPath).statusChecksMustPass = required;
+    }
+
+    /** The external status checks' answer for the merge request: {@code passed}, {@code failed} or {@code pending}. */
+    public synchronized void setStatusChecks(String projectPath, long iid, String status) {
+        update(projectPath, iid, mr -> mr.statusChecks = status);
+    }
+
+    /** A change a person makes to the merge request on GitLab (not a push): {@code updated_at} moves. */
+    private void update(String projectPath, long iid, Consumer<MergeRequest> change) {
+        var mr = mergeRequest(project(projectPath), iid);
+        change.accept(mr);
+        mr.updatedAt = now();
+    }
+
+    /**
+     * The next {@code times} rebase requests of the project cannot be queued: GitLab could not take the merge request's
+     * row lock in time ({@code MergeRequest#with_retried_nowait_lock}, app/models/merge_request.rb) and answers 409.
+     */
+    public synchronized void refuseRebaseEnqueue(String projectPath, int times) {
+        project(projectPath).rebaseEnqueueRefusals = Math.max(0, times);
     }
 
     /**
@@ -959,10 +1043,15 @@ public class GitLabSimulator {
     }
 
     /**
-     * {@code POST .../approve}. 401 when the caller authored the merge request; when it already approved it 401
-     * (profile {@code gitlab-17}) or 304 (profile {@code gitlab-19}); 403 when the project's approval rules do not
-     * make the caller an eligible approver; 409 on a stale {@code sha}, 422 with the items in effect when the
-     * request carries stale check items (or none while they are enforced).
+     * {@code POST .../approve}, in GitLab's order ({@code lib/api/merge_request_approvals.rb}, 17.x to 19.2): 403 when
+     * the caller's role may not approve at all ({@code find_merge_request_with_access(..., :approve_merge_request)};
+     * {@code app/policies/merge_request_policy.rb}: below Developer); 409 on a stale {@code sha}
+     * ({@code check_sha_param!}); when it already approved 401 (profile {@code gitlab-17}) or 304 (profile
+     * {@code gitlab-19}, {@code not_modified!}); 401 when the approval service refuses: the caller authored the
+     * merge request, it is not open, or the project's approval rules do not make the caller an eligible approver
+     * ({@code unauthorized! unless success}; {@code ee/app/services/ee/merge_requests/approval_service.rb}
+     * {@code can_be_approved?} is {@code merge_request.can_approve?(current_user)}); 422 with the items in effect when
+     * the request carries stale check items (or none while they are enforced).
      *
      * @param checkItems the items the request acknowledges; null when the request carried none
      */
@@ -971,18 +1060,19 @@ public class GitLabSimulator {
         var project = project(idOrPath);
         var mr = mergeRequest(project, iid);
         settle(project, mr);
-        if (!mr.state.equals("opened") || mr.author == caller) {
-            throw GitLabError.unauthorized();
+        if (GitLabSetupAnswers.role(project, caller.username()) < GitLabSetupAnswers.DEVELOPER) {
+            throw GitLabError.of(403, "403 Forbidden");
+        }
+        if (sha != null && !sha.isBlank() && !sha.equals(sha(project, mr))) {
+            throw GitLabError.of(409, "SHA does not match HEAD of source branch: " + sha(project, mr));
         }
         if (mr.approvals.stream().anyMatch(a -> a.user == caller)) {
             var status = behaviour.versionProfile().alreadyApproved();
             throw status == 401 ? GitLabError.unauthorized() : GitLabError.withBody(status, new LinkedHashMap<>());
         }
-        if (!approvalRules.eligible(project.id, caller.username())) {
-            throw GitLabError.of(403, "403 Forbidden");
-        }
-        if (sha != null && !sha.isBlank() && !sha.equals(sha(project, mr))) {
-            throw GitLabError.of(409, "SHA does not match HEAD of source branch: " + sha(project, mr));
+        if (!mr.state.equals("opened") || mr.author == caller || !approvalRules.eligible(project.id, caller.username())
+                || project.requireReauthenticationToApprove) {
+            throw GitLabError.unauthorized();
         }
         if (!behaviour.checkItemsExtension()) {
             checkItems = null; // stock GitLab ignores the unknown parameter
@@ -1035,11 +1125,20 @@ public class GitLabSimulator {
         settle(project, mr);
         var now = now();
         var profile = properties.gitlabProfile();
-        if (profile == GitLabSimulatorProperties.Profile.GITLAB_19 && (sha == null || sha.isBlank())) {
-            throw GitLabError.of(400, "sha is missing");
+        var gitlab19 = profile == GitLabSimulatorProperties.Profile.GITLAB_19;
+        if (gitlab19 && project.requireShaForMerge && (sha == null || sha.isBlank())) {
+            throw GitLabError.of(400, "SHA must be provided when merging");
         }
         if (!GitLabSetupAnswers.mayMerge(project, mr.targetBranch, caller.username())) {
             throw GitLabError.unauthorized(); // can_be_merged_by? is false: no right to merge into the target
+        }
+        var src = project.branches.get(mr.sourceBranch);
+        var target = project.branches.get(mr.targetBranch);
+        var head = src == null ? null : src.head;
+        var staleSha = sha != null && !sha.isBlank() && !sha.equals(head);
+        if (gitlab19 && staleSha) {
+            // 19.x: build_merge_params runs check_sha_param! before execute_merge asks mergeable? (lib/api/merge_requests.rb)
+            throw GitLabError.of(409, "SHA does not match HEAD of source branch: " + sha(project, mr));
         }
         if (!mr.state.equals("opened")) {
             throw GitLabError.methodNotAllowed();
@@ -1049,15 +1148,13 @@ public class GitLabSimulator {
         }
         var detailed = detailedStatus(project, mr);
         if (!detailed.equals("mergeable")) {
-            if (profile == GitLabSimulatorProperties.Profile.GITLAB_19 || !CANNOT_BE_MERGED_17.contains(detailed)) {
+            if (gitlab19 || !CANNOT_BE_MERGED_17.contains(detailed)) {
                 throw GitLabError.methodNotAllowed();
             }
             throw GitLabError.of(422, "Branch cannot be merged");
         }
-        var src = project.branches.get(mr.sourceBranch);
-        var target = project.branches.get(mr.targetBranch);
-        var head = src == null ? null : src.head;
-        if (sha != null && !sha.isBlank() && !sha.equals(head)) {
+        if (staleSha) {
+            // 17.x/18.x: not_allowed! and the 422 come before check_sha_param!
             throw GitLabError.of(409, "SHA does not match HEAD of source branch: " + sha(project, mr));
         }
         if (project.mergeRefusals > 0) {
@@ -1096,16 +1193,37 @@ public class GitLabSimulator {
         return mergeRequestJson(project, mr, true, false);
     }
 
-    /** {@code PUT .../rebase}: 202 now; the rebase completes (or fails with {@code merge_error}) after a moment. */
+    /**
+     * {@code PUT .../rebase}: 202 now; the rebase completes (or fails with {@code merge_error}) after a moment. Refusals
+     * as GitLab's ({@code lib/api/merge_requests.rb} rebase endpoint, {@code app/services/merge_requests/rebase_service.rb}
+     * {@code validate}, {@code app/models/merge_request.rb} {@code rebase_async}; 17.x to 19.2): 403 "Source branch does
+     * not exist", "Cannot push to source branch", "Source branch is protected from force push" ({@code forbidden!}),
+     * and 409 when the rebase could not be queued ({@code RebaseLockTimeout}: "Failed to enqueue the rebase operation,
+     * possibly due to a long-lived transaction. Try again later.", see {@link #refuseRebaseEnqueue}).
+     */
     synchronized Map<String, Object> rebase(String idOrPath, long iid, User caller) {
         var project = project(idOrPath);
         var mr = mergeRequest(project, iid);
         settle(project, mr);
-        if (!mr.state.equals("opened")) {
-            throw GitLabError.of(403, "403 Forbidden");
+        if (!project.branches.containsKey(mr.sourceBranch)) {
+            throw GitLabError.of(403, "403 Forbidden - Source branch does not exist");
         }
-        if (mr.rebaseRequestedAt != null) {
-            throw GitLabError.of(409, "409 Conflict: a rebase is already in progress");
+        if (GitLabSetupAnswers.role(project, caller.username()) < GitLabSetupAnswers.DEVELOPER) {
+            throw GitLabError.of(403, "403 Forbidden - Cannot push to source branch");
+        }
+        if (project.protectedBranches.contains(mr.sourceBranch)) {
+            // A protected branch here allows no force push (allow_force_push defaults to false).
+            throw GitLabError.of(403, "403 Forbidden - Source branch is protected from force push");
+        }
+        if (project.rebaseEnqueueRefusals > 0) {
+            project.rebaseEnqueueRefusals--;
+            throw GitLabError.of(409, "Failed to enqueue the rebase operation, possibly due to a long-lived transaction. "
+                    + "Try again later.");
+        }
+        if (!mr.state.equals("opened") || mr.rebaseRequestedAt != null) {
+            // rebase_async raises StaleObjectError inside the rebase lock for a closed merge request or a rebase in
+            // progress; the API answers that with 409 too.
+            throw GitLabError.of(409, "409 Conflict");
         }
         mr.rebaseRequestedAt = now();
         mr.rebaseRequestedBy = caller;
@@ -1439,6 +1557,14 @@ public class GitLabSimulator {
         if (mr.forcedStatus != null) {
             return mr.forcedStatus;
         }
+        // MergeRequest.mergeable_state_checks (app/models/merge_request.rb, 17.x to 19.2): open, merge time, draft,
+        // commits, discussions, CI; the git checks (conflict, rebase) come after them.
+        if (mr.draft) {
+            return "draft_status";
+        }
+        if (project.onlyAllowMergeIfAllDiscussionsAreResolved && mr.unresolvedDiscussions > 0) {
+            return "discussions_not_resolved";
+        }
         if (conflicts(src, target)) {
             return "conflict";
         }
@@ -1447,6 +1573,9 @@ public class GitLabSimulator {
         }
         if (approvalsBlockMerging(project, mr)) {
             return "not_approved";
+        }
+        if (project.statusChecksMustPass && !"passed".equals(mr.statusChecks)) {
+            return "status_checks_must_pass";
         }
         if (project.onlyAllowMergeIfPipelineSucceeds) {
             var status = headPipelineStatus(project, mr, now);
@@ -1650,6 +1779,16 @@ public class GitLabSimulator {
         /** How many merges passing every check still fail, and with which merge_error (see {@link GitLabSimulator#refuseMerges}). */
         int mergeRefusals;
         String mergeRefusalMessage;
+        /** How many rebase requests answer 409, not queued (see {@link GitLabSimulator#refuseRebaseEnqueue}). */
+        int rebaseEnqueueRefusals;
+        /** The namespace setting {@code require_sha_for_merge} (see {@link GitLabSimulator#requireShaForMerge}). */
+        boolean requireShaForMerge;
+        /** {@code only_allow_merge_if_all_discussions_are_resolved} (see {@link GitLabSimulator#requireResolvedDiscussions}). */
+        boolean onlyAllowMergeIfAllDiscussionsAreResolved;
+        /** External status checks configured and required (see {@link GitLabSimulator#requireStatusChecks}). */
+        boolean statusChecksMustPass;
+        /** {@code require_reauthentication_to_approve} (see {@link GitLabSimulator#requireReauthenticationToApprove}). */
+        boolean requireReauthenticationToApprove;
         /** Whether pushes create pipelines (see {@link GitLabSimulator#createPipelines}). */
         boolean createsPipelines = true;
         GitLabProjectDefaults.MergeMethod mergeMethod = GitLabProjectDefaults.MergeMethod.MERGE;
@@ -1726,6 +1865,12 @@ public class GitLabSimulator {
         Instant staleUntil;
         /** A detailed merge status a test forces (e.g. draft_status); null: computed. */
         String forcedStatus;
+        /** Marked draft (see {@link GitLabSimulator#setDraft}). */
+        boolean draft;
+        /** Unresolved blocking discussions (see {@link GitLabSimulator#setUnresolvedDiscussions}). */
+        int unresolvedDiscussions;
+        /** The external status checks' answer for this merge request: passed, failed or pending (null: pending). */
+        String statusChecks;
 
         MergeRequest(long id, long iid, String sourceBranch, String targetBranch, String title, String description,
                      User author, Instant createdAt) {

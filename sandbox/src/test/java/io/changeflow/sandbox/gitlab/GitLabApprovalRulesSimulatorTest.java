@@ -43,12 +43,26 @@ class GitLabApprovalRulesSimulatorTest extends SeededGitLabTest {
     }
 
     @Test
-    void anAccountTheProjectDoesNotNameMayNotApprove403() {
+    void aMemberTheApprovalRulesDoNotMakeEligibleIsRefused401OnBothProfilesAsGitLabsApprovalServiceDoes() {
         gitlab.setEligibleApprovers(PROJECT, Set.of("approval-bot-1"));
         var iid = open("changeflow/eligible");
 
+        assertThat(status(() -> gitlab.approve(PROJECT, iid, null, null, bot2))).isEqualTo(401);
+        gitlab.apply(new GitLabBehaviourProperties("gitlab-19", null, null, null, null));
+        assertThat(status(() -> gitlab.approve(PROJECT, iid, null, null, bot2))).isEqualTo(401);
+        gitlab.approve(PROJECT, iid, null, null, bot1);
+        assertThat(gitlab.approvedBy(PROJECT, iid)).containsExactly("approval-bot-1");
+    }
+
+    @Test
+    void anAccountWhoseRoleMayNotApproveIsRefused403AndAStaleShaIs409BeforeAnyApprovalCheck() {
+        var iid = open("changeflow/role");
+        gitlab.setRole(PROJECT, "approval-bot-2", 20);
+
         assertThat(status(() -> gitlab.approve(PROJECT, iid, null, null, bot2))).isEqualTo(403);
         gitlab.approve(PROJECT, iid, null, null, bot1);
+        // check_sha_param! comes before not_modified! and the approval service (lib/api/merge_request_approvals.rb)
+        assertThat(status(() -> gitlab.approve(PROJECT, iid, "0000000", null, bot1))).isEqualTo(409);
         assertThat(gitlab.approvedBy(PROJECT, iid)).containsExactly("approval-bot-1");
     }
 

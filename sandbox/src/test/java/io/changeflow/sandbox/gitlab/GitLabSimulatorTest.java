@@ -420,11 +420,13 @@ class GitLabSimulatorTest extends SeededGitLabTest {
     }
 
     @Test
-    void gitLab19AnswersEveryNotMergeableWith405AndAMissingShaWith400() {
+    void gitLab19AnswersEveryNotMergeableWith405AndAMissingShaWith400WhereTheNamespaceRequiresIt() {
         gitlab.setBehaviour(GitLabSimulatorProperties.Profile.GITLAB_19, false, Duration.ZERO);
+        gitlab.requireShaForMerge(PROJECT, true);
         var first = open("first", "grants/db.txt", "alice\nbob\n");
         var second = open("second", "grants/db.txt", "alice\ncarol\n");
         assertThat(merge(first, gitlab.mergeRequestSha(PROJECT, first))).as("checking").isEqualTo(405);
+        assertThat(merge(first, "0".repeat(40))).as("stale sha, checked before mergeable?").isEqualTo(409);
         clock.advance(CHECKING);
         assertThat(merge(first, null)).as("no sha").isEqualTo(400);
         assertThat(merge(first, "0".repeat(40))).as("stale sha").isEqualTo(409);
@@ -649,15 +651,6 @@ class GitLabSimulatorTest extends SeededGitLabTest {
 
     private static Map<String, Object> action(String action, String path, String content) {
         return Map.of("action", action, "file_path", path, "content", content);
-    }
-
-    private int merge(long iid, String sha) {
-        try {
-            gitlab.merge(PROJECT, iid, sha, author);
-            return 200;
-        } catch (GitLabError e) {
-            return e.status();
-        }
     }
 
     private String pipelineStatus(long iid) {

@@ -25,4 +25,14 @@ abstract class SeededGitLabTest {
         bot1 = gitlab.authenticate("approval-bot-1-token");
         bot2 = gitlab.authenticate("approval-bot-2-token");
     }
+
+    /** Merges as the author bot pinned to {@code sha} (may be null): 200, or the status GitLab refused it with. */
+    int merge(long iid, String sha) {
+        try {
+            gitlab.merge(PROJECT, iid, sha, author);
+            return 200;
+        } catch (GitLabError e) {
+            return e.status();
+        }
+    }
 }

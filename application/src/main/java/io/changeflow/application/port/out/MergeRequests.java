@@ -328,7 +328,12 @@ public interface MergeRequests {
      */
     MergeResult merge(String project, long iid, String sha);
 
-    /** Asks GitLab to rebase; progress is read from {@link #get} ({@code rebaseInProgress}, {@code mergeError}). */
+    /**
+     * Asks GitLab to rebase; progress is read from {@link #get} ({@code rebaseInProgress}, {@code mergeError}). GitLab's
+     * refusals leave as {@link ExternalCallException} with their status: 409, the rebase could not be queued (try again
+     * later; nothing was started); 403, the author bot may not rewrite the source branch (it is protected from force
+     * push, the bot may not push to it, or it is gone): a person changes that.
+     */
     void rebase(String project, long iid);
 
     /** Closes the merge request; already closed or merged is not an error. */

@@ -1,7 +1,9 @@
 package io.changeflow.application.port.out;
 
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * A GitLab project's settings as Changeflow's bots see them, read for the setup check: the target branch, who may
@@ -26,18 +28,61 @@ public interface ProjectSetup {
     record BotRights(String account, BotRole role, int accessLevel, boolean mayMergeIntoTarget) {}
 
     /**
+     * A project approval rule as GitLab lists it ({@code GET /projects/:id/approval_rules}).
+     *
+     * @param eligible the usernames of its eligible approvers; empty for a rule any member may satisfy ({@code any_approver})
+     */
+    record ApprovalRule(String name, int approvalsRequired, Set<String> eligible) {
+        public ApprovalRule {
+            eligible = Set.copyOf(eligible);
+        }
+    }
+
+    /**
+     * What the project asks before a merge beyond pipelines and rights: where the bots cannot give it, a person must.
+     *
+     * @param discussionsMustBeResolved {@code only_allow_merge_if_all_discussions_are_resolved}
+     * @param statusChecksMustPass      {@code only_allow_merge_if_all_status_checks_passed} (Ultimate)
+     * @param reauthenticationToApprove {@code require_reauthentication_to_approve} (or the older
+     *                                  {@code require_password_to_approve}); empty when the bots may not read it
+     * @param approvalRules             the project's approval rules; empty when the bots may not read them
+     */
+    record MergeGates(boolean discussionsMustBeResolved, boolean statusChecksMustPass,
+                      Optional<Boolean> reauthenticationToApprove, Optional<List<ApprovalRule>> approvalRules) {
+
+        public MergeGates {
+            approvalRules = approvalRules.map(List::copyOf);
+        }
+
+        /** Nothing asked that the read could tell: none of these settings on, the approval settings unread. */
+        public static MergeGates unknown() {
+            return new MergeGates(false, false, Optional.empty(), Optional.empty());
+        }
+    }
+
+    /**
      * @param targetBranch         the branch merge requests go to (the project's default branch)
      * @param mergeMethod          GitLab's {@code merge_method}: {@code merge}, {@code rebase_merge} or {@code ff}
      * @param mergeTrains          {@code merge_trains_enabled}
      * @param pipelineMustSucceed  {@code only_allow_merge_if_pipeline_succeeds}
      * @param resetApprovalsOnPush {@code reset_approvals_on_push}; empty when the bots may not read the approval settings
      * @param bots                 the author bot first, then the approval bots
+     * @param gates                what else the project asks before a merge
      */
     record ProjectSettings(String project, String targetBranch, String mergeMethod, boolean mergeTrains,
-                           boolean pipelineMustSucceed, Optional<Boolean> resetApprovalsOnPush, List<BotRights> bots) {
+                           boolean pipelineMustSucceed, Optional<Boolean> resetApprovalsOnPush, List<BotRights> bots,
+                           MergeGates gates) {
 
         public ProjectSettings {
             bots = List.copyOf(bots);
+            Objects.requireNonNull(gates, "gates");
+        }
+
+        /** Settings whose {@link MergeGates} were not read. */
+        public ProjectSettings(String project, String targetBranch, String mergeMethod, boolean mergeTrains,
+                               boolean pipelineMustSucceed, Optional<Boolean> resetApprovalsOnPush, List<BotRights> bots) {
+            this(project, targetBranch, mergeMethod, mergeTrains, pipelineMustSucceed, resetApprovalsOnPush, bots,
+                    MergeGates.unknown());
         }
     }
 

@@ -1,0 +1,108 @@
+package io.changeflow.adapter.gitlab;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.changeflow.application.port.out.ExternalCallException;
+import io.changeflow.application.port.out.MergeRequests.FileChange;
+import io.changeflow.application.port.out.MergeRequests.MergeResult;
+import io.changeflow.sandbox.gitlab.GitLabSimulatorProperties.Profile;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * Issue 35, the adapter against the simulator's GitLab settings on both profiles: a draft, unresolved discussions
+ * and required external status checks are read as {@link MergeResult#BLOCKED} (a person's job, with GitLab's
+ * {@code detailed_merge_status} for the message), never as a conflict; a namespace requiring the {@code sha} changes
+ * nothing (the merge is always pinned); the rebase endpoint's 409 (not queued) and 403 (the branch may not be
+ * rewritten) reach the workflow as what they are instead of being read as "a rebase is already in progress".
+ */
+class GitLabMergeChecksTest extends AgainstSimulator {
+
+    @BeforeEach
+    void newProject() {
+        server.faults().clear();
+        server.gitlab().setTimings(Duration.ZERO, Duration.ZERO, Duration.ofMillis(100));
+        project = server.newProject("platform/checks", Map.of("grants/db.txt", "alice\n"));
+    }
+
+    @AfterEach
+    void defaultBehaviour() {
+        server.gitlab().setBehaviour(Profile.GITLAB_17, false, Duration.ZERO);
+    }
+
+    @ParameterizedTest
+    @EnumSource(Profile.class)
+    void aDraftUnresolvedDiscussionsAndPendingStatusChecksAreEachReadAsBlockedWithGitLabsStatus(Profile profile) {
+        server.gitlab().setBehaviour(profile, false, Duration.ZERO);
+        server.gitlab().requireResolvedDiscussions(project, true);
+        server.gitlab().requireStatusChecks(project, true);
+        var iid = open("blocked");
+        server.gitlab().setStatusChecks(project, iid, "passed");
+
+        server.gitlab().setDraft(project, iid, true);
+        assertBlocked(iid, "draft_status");
+        server.gitlab().setDraft(project, iid, false);
+
+        server.gitlab().setUnresolvedDiscussions(project, iid, 1);
+        assertBlocked(iid, "discussions_not_resolved");
+        server.gitlab().setUnresolvedDiscussions(project, iid, 0);
+
+        server.gitlab().setStatusChecks(project, iid, "failed");
+        assertBlocked(iid, "status_checks_must_pass");
+        server.gitlab().setStatusChecks(project, iid, "passed");
+
+        assertThat(mergeAtHead(iid)).isEqualTo(MergeResult.MERGED);
+    }
+
+    @Test
+    void aNamespaceThatRequiresTheShaMergesBecauseTheMergeIsAlwaysPinned() {
+        server.gitlab().setBehaviour(Profile.GITLAB_19, false, Duration.ZERO);
+        server.gitlab().requireShaForMerge(project, true);
+        var iid = open("pinned");
+
+        assertThat(mergeAtHead(iid)).isEqualTo(MergeResult.MERGED);
+    }
+
+    @ParameterizedTest
+    @EnumSource(Profile.class)
+    void aRebaseGitLabCouldNotQueueLeavesWith409AndOneOfAProtectedSourceBranchWith403(Profile profile) {
+        server.gitlab().setBehaviour(profile, false, Duration.ZERO);
+        var iid = open("rebase");
+
+        server.gitlab().refuseRebaseEnqueue(project, 1);
+        assertThatThrownBy(() -> gitlab.rebase(project, iid)).isInstanceOfSatisfying(ExternalCallException.class, e -> {
+            assertThat(e.status()).isEqualTo(409);
+            assertThat(e.isTransient()).isFalse();
+        });
+        assertThat(gitlab.get(project, iid).rebaseInProgress()).as("nothing was started").isFalse();
+
+        server.gitlab().protectBranch(project, "rebase", true);
+        assertThatThrownBy(() -> gitlab.rebase(project, iid)).isInstanceOfSatisfying(ExternalCallException.class,
+                e -> assertThat(e.status()).isEqualTo(403));
+        server.gitlab().protectBranch(project, "rebase", false);
+
+        gitlab.rebase(project, iid);
+    }
+
+    private void assertBlocked(long iid, String detailedMergeStatus) {
+        assertThat(gitlab.get(project, iid).detailedMergeStatus()).isEqualTo(detailedMergeStatus);
+        assertThat(mergeAtHead(iid)).as(detailedMergeStatus).isEqualTo(MergeResult.BLOCKED);
+    }
+
+    private MergeResult mergeAtHead(long iid) {
+        return gitlab.merge(project, iid, gitlab.get(project, iid).sha());
+    }
+
+    private long open(String branch) {
+        gitlab.createBranch(project, branch, "main");
+        gitlab.commit(project, branch, "Change " + branch, List.of(new FileChange("grants/" + branch + ".txt", "bob\n")));
+        return gitlab.open(project, branch, "main", "Change " + branch, "operations: " + branch).iid();
+    }
+}
