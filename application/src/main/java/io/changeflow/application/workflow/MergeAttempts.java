@@ -72,6 +72,12 @@ final class MergeAttempts {
         // Merge only on evidence read now: the real head, GitLab's reasons, the head's own pipeline.
         var pipelinePolicy = subject.pipelinePolicy();
         return switch (MergeEvidence.read(mergeRequests, mr, remote, pipelinePolicy)) {
+            case MergeEvidence.Verdict.StaleHead stale when stale.branchHead().isEmpty() ->
+                    // the source branch is gone (a person deleted it): GitLab calls the merge request broken, and no
+                    // wait brings the branch back (simulation finding S5, docs/reliability.md)
+                    subject.mergeBlocked(mr, "The source branch " + mr.sourceBranch() + " of merge request !" + mr.iid()
+                            + " no longer exists on GitLab (deleted?), so nothing can be merged from it: close the request"
+                            + " and apply again, or push the branch again and re-trigger the request.");
             case MergeEvidence.Verdict.StaleHead stale -> {
                 LOG.log(Level.INFO, () -> "!" + mr.iid() + " still reports head " + stale.reported() + ", its branch is at "
                         + stale.branchHead().orElse("(none)") + "; waiting for GitLab to catch up");

@@ -81,6 +81,8 @@ public final class FakeMergeRequests implements MergeRequests, TargetFiles {
         String mergedCommit;
         /** A detailed_merge_status forced by a test (e.g. draft_status); null: derived. */
         String forcedStatus;
+        /** Its source branch was deleted ({@link #deleteBranchExternally}) and not pushed again since. */
+        boolean sourceDeleted;
 
         Mr(String project, long iid, String source, String target, String title, String description) {
             this.project = project;
@@ -183,6 +185,8 @@ public final class FakeMergeRequests implements MergeRequests, TargetFiles {
     private String refusalMergeError = "";
     private boolean approvalsRequired = true;
     private final Map<String, Integer> calls = new TreeMap<>();
+    /** Runs before every call of the port (after the call is counted); null: none. */
+    private Runnable everyCall;
 
     /** @param approvalAccounts the approval bots, in the order the port names them; a merge needs each one's approval */
     public FakeMergeRequests(List<String> approvalAccounts) {
@@ -247,6 +251,7 @@ public final class FakeMergeRequests implements MergeRequests, TargetFiles {
             p.branches.put(branch, new TreeMap<>(branch(project, fromRef)));
             p.bases.put(branch, new TreeMap<>(branch(project, fromRef)));
             p.forkedAt.put(branch, p.mainLog.size());
+            p.mrs.values().stream().filter(mr -> mr.source.equals(branch)).forEach(mr -> mr.sourceDeleted = false);
         }
     }
 
@@ -286,6 +291,7 @@ public final class FakeMergeRequests implements MergeRequests, TargetFiles {
         project(project).mrs.values().stream()
                 .filter(mr -> mr.source.equals(branch) && mr.state == MergeRequestState.OPENED)
                 .forEach(mr -> {
+                    mr.sourceDeleted = false;
                     mr.needsRebase = mr.conflictPersists;
                     mr.rebaseConflict = mr.conflictPersists;
                     mr.mergeError = Optional.empty();
@@ -349,7 +355,10 @@ public final class FakeMergeRequests implements MergeRequests, TargetFiles {
         }
         if (mr.rebaseInProgress && --mr.rebaseReadsLeft <= 0) {
             mr.rebaseInProgress = false;
-            if (mr.rebaseConflict) {
+            if (mr.sourceDeleted) {
+                // the fake's assumption: a rebase needs the source branch; it ends with an error, nothing pushed
+                mr.mergeError = Optional.of("Rebase failed: source branch does not exist");
+            } else if (mr.rebaseConflict) {
                 mr.mergeError = Optional.of("Rebase failed: merge conflict");
             } else {
                 mr.needsRebase = false;
@@ -507,7 +516,7 @@ public final class FakeMergeRequests implements MergeRequests, TargetFiles {
         if (mr.state == MergeRequestState.OPENED && mr.checkingReadsLeft > 0) {
             return MergeResult.CANNOT_BE_MERGED_YET;
         }
-        if (mr.state != MergeRequestState.OPENED || mr.needsRebase || mr.rebaseInProgress) {
+        if (mr.state != MergeRequestState.OPENED || mr.needsRebase || mr.rebaseInProgress || mr.sourceDeleted) {
             return MergeResult.NOT_MERGEABLE;
         }
         if (mr.forcedStatus != null) {
@@ -828,10 +837,56 @@ public final class FakeMergeRequests implements MergeRequests, TargetFiles {
     /** A person merges the merge request (unless, with {@link #conflictsOnChangedFiles}, it conflicts: GitLab refuses). */
     public synchronized void mergeExternally(String project, long iid) {
         var mr = existing(project, iid);
-        if (conflictsOnChangedFiles && conflicts(mr)) {
+        if (mr.sourceDeleted || conflictsOnChangedFiles && conflicts(mr)) {
             return;
         }
         mergeNow(mr);
+    }
+
+    /**
+     * A person deletes {@code branch} (e.g. a merge request's source branch from its page). An open merge request from
+     * it stays open but cannot be merged: GitLab's {@code MergeRequest#broken?} is {@code has_no_commits? ||
+     * branch_missing? || cannot_be_merged?} ({@code app/models/merge_request.rb}) and
+     * {@code Mergeability::CheckBrokenStatusService} reports it as {@code broken_status} (gitlabhq/gitlabhq as indexed;
+     * the sandbox's GitLab simulator answers the same), which the port maps to NOT_MERGEABLE. A push to the branch
+     * (creating it again) makes it mergeable again. False when there was no such branch.
+     */
+    public synchronized boolean deleteBranchExternally(String project, String branch) {
+        var p = project(project);
+        if (MAIN.equals(branch) || p.branches.remove(branch) == null) {
+            return false;
+        }
+        p.bases.remove(branch);
+        p.mrs.values().stream().filter(mr -> mr.source.equals(branch) && mr.state == MergeRequestState.OPENED)
+                .forEach(mr -> mr.sourceDeleted = true);
+        return true;
+    }
+
+    /**
+     * A person commits {@code content} as {@code path} straight to {@code branch} (e.g. a hand edit of a grant file on
+     * main), outside the port: no call counted, no injected failure. Merge requests into that branch see their target
+     * moved (with {@link #conflictsOnChangedFiles}, a change of the same file conflicts).
+     */
+    public synchronized void commitExternally(String project, String branch, String path, String content) {
+        branch(project, branch).put(path, content);
+        if (MAIN.equals(branch)) {
+            var p = project(project);
+            p.mainLog.add(new MainCommit("main-" + p.mainLog.size(), "Edit " + path + " by hand", Set.of(path)));
+        }
+    }
+
+    /** Whether {@code branch} exists now (without counting as a call). */
+    public synchronized boolean hasBranch(String project, String branch) {
+        return project(project).branches.containsKey(branch);
+    }
+
+    /**
+     * Runs {@code hook} before every call of the port from now on (null: none), e.g. to stop a step at its n-th call
+     * the way a killed process stops.
+     */
+    public synchronized FakeMergeRequests beforeEveryCall(Runnable hook) {
+        everyCall = hook;
+        return this;
     }
 
     public synchronized void closeExternally(String project, long iid) {
@@ -1046,6 +1101,9 @@ public final class FakeMergeRequests implements MergeRequests, TargetFiles {
 
     private void fault(String method) {
         calls.merge(method, 1, Integer::sum);
+        if (everyCall != null) {
+            everyCall.run();
+        }
         var hook = hooks.getOrDefault(method, new ArrayDeque<>()).poll();
         if (hook != null) {
             hook.run();
@@ -1083,6 +1141,7 @@ public final class FakeMergeRequests implements MergeRequests, TargetFiles {
     private static RemoteMergeRequest snapshot(Mr mr) {
         var detailed = mr.state != MergeRequestState.OPENED ? mr.state.name().toLowerCase()
                 : mr.checkingReadsLeft > 0 ? "checking"
+                : mr.sourceDeleted ? "broken_status"
                 : mr.forcedStatus != null ? mr.forcedStatus
                 : mr.needsRebase ? "need_rebase" : "mergeable";
         var sha = mr.staleReads > 0 ? mr.staleSha : mr.sha;

@@ -12,7 +12,11 @@ import java.util.SplittableRandom;
  */
 record SimAction(Kind kind, int pick, int arg) {
 
-    /** The kinds of move, each with its weight in a script. */
+    /**
+     * The kinds of move, each with its weight in a script. The kinds after {@link #OPERATOR} make the wider world
+     * (issue 30): a {@link World#CLASSIC} script draws from the kinds before them only, so its seeds keep the scripts
+     * they had before those were added.
+     */
     enum Kind {
         /** A person submits a request (for themselves or someone else; a renewal when the grant is in effect). */
         SUBMIT(10),
@@ -62,7 +66,17 @@ record SimAction(Kind kind, int pick, int arg) {
          * An operator confirms a merged change in effect, marks its rollout failed, re-admits a failed batch member, or
          * changes a target's removal setting at runtime (approval needed or not).
          */
-        OPERATOR(3);
+        OPERATOR(3),
+        /** GitLab answers the next 1 to 3 calls of one method with 429 and a {@code Retry-After}. */
+        RATE_LIMIT(3),
+        /** A person deletes a request's branch on GitLab (its merge request, if open, can no longer be merged). */
+        DELETE_BRANCH(1),
+        /** A person edits a grant file on main by hand: another until or op, a line removed, a line nobody approved. */
+        HAND_EDIT(1),
+        /** The second instance, whose clock is a few seconds apart, runs a due step or a recurring job. */
+        SECOND_INSTANCE(10),
+        /** One instance is killed inside a step or a job, at a port call: its in-flight step is taken over later. */
+        INSTANCE_CRASH(2);
 
         final int weight;
 
@@ -71,18 +85,37 @@ record SimAction(Kind kind, int pick, int arg) {
         }
     }
 
-    /** The script of {@code seed}: {@code length} actions, every choice from one {@link SplittableRandom}. */
+    /** Which kinds a script draws from. */
+    enum World {
+        /** The kinds up to {@link Kind#OPERATOR}: one instance, no rate limits, branches and main left alone. */
+        CLASSIC(Kind.OPERATOR.ordinal() + 1),
+        /** Every kind. */
+        WIDE(Kind.values().length);
+
+        final List<Kind> kinds;
+
+        World(int count) {
+            this.kinds = List.of(Kind.values()).subList(0, count);
+        }
+    }
+
+    /** The script of {@code seed} in the wide world. */
     static List<SimAction> script(long seed, int length) {
+        return script(seed, length, World.WIDE);
+    }
+
+    /** The script of {@code seed}: {@code length} actions of {@code world}, every choice from one {@link SplittableRandom}. */
+    static List<SimAction> script(long seed, int length, World world) {
         var random = new SplittableRandom(seed);
         var total = 0;
-        for (var kind : Kind.values()) {
+        for (var kind : world.kinds) {
             total += kind.weight;
         }
         var actions = new ArrayList<SimAction>(length);
         for (var i = 0; i < length; i++) {
             var roll = random.nextInt(total);
-            var chosen = Kind.values()[0];
-            for (var kind : Kind.values()) {
+            var chosen = world.kinds.getFirst();
+            for (var kind : world.kinds) {
                 if (roll < kind.weight) {
                     chosen = kind;
                     break;

@@ -1,6 +1,7 @@
 package io.changeflow.application.simulation;
 
 import io.changeflow.application.fake.FakeTargets;
+import io.changeflow.application.recovery.FindOverdueRequests;
 import io.changeflow.application.port.out.MergeRequests.PipelineStatus;
 import io.changeflow.application.workflow.MergeRequestTexts;
 import io.changeflow.domain.mr.MergeRequestState;
@@ -15,6 +16,9 @@ import io.changeflow.domain.state.StepStatus;
 import io.changeflow.domain.state.Transition;
 import io.changeflow.domain.state.Transitions;
 import io.changeflow.domain.state.WorkflowState;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.HashMap;
@@ -39,8 +43,16 @@ final class SimInvariants {
     static final String ONE_MERGE_REQUEST = "one merge request per request";
     /** A grant in effect has its line on main; an ended grant (and a refused or closed request) has none. */
     static final String ACCESS = "main grants exactly the grants in effect";
-    /** Once quiet, every request ends terminal or in a state a person owns, within Convergence's deadlines. */
+    /**
+     * Once quiet, every wait that is not a person's ends within its own deadline, and every request ends terminal or in
+     * a state a person owns.
+     */
     static final String LIVENESS = "every request reaches a terminal or person-owned state once the world is quiet";
+    /**
+     * The per-wait deadline of BATCH_WAITING once quiet: reported, not asserted, until finding S6 is fixed
+     * (docs/reliability.md); every other wait's deadline is part of {@link #LIVENESS}.
+     */
+    static final String BATCH_WAITING_PAST_DEADLINE = LIVENESS + " (BATCH_WAITING within its deadline)";
     /** At rest, no merge request is left open for a request that ended or that no request owns. */
     static final String NO_ORPHAN_MERGE_REQUEST = "no merge request left open without a request at rest";
     /** A step the harness saw throw an IllegalTransitionException: the product tried a write the table refuses. */
@@ -49,7 +61,14 @@ final class SimInvariants {
     private static final Set<BindingStatus> ENDED = EnumSet.of(BindingStatus.EXPIRED, BindingStatus.REVOKED,
             BindingStatus.REJECTED, BindingStatus.CLOSED);
 
+    /** The default duration of each deadline of {@link Convergence}. */
+    static final FindOverdueRequests.Deadlines DEADLINES = FindOverdueRequests.Deadlines.defaults();
+    /** Beyond a wait's deadline: the recurring jobs of the quiet world run every 5 minutes; two of their periods. */
+    static final Duration DEADLINE_GRACE = Duration.ofMinutes(10);
+
     private final Map<String, Integer> historySeen = new HashMap<>();
+    /** Per request in a wait that is not a person's: that state and when the quiet world first saw it there. */
+    private final Map<String, Seen> waitingSince = new HashMap<>();
     private final Set<String> mergesChecked = new HashSet<>();
     /** The state writes seen since the last {@link #drainWrites}, for the trace. */
     private final List<String> writes = new ArrayList<>();
@@ -103,7 +122,12 @@ final class SimInvariants {
         return drained;
     }
 
-    /** The access invariant: a finding today (issue 36), reported, not asserted. */
+    /**
+     * The access invariant: every line on main belongs to a grant the records hold (in effect, merged and awaiting its
+     * deploy, or under removal) and says what that grant says; every grant in effect has its line. A finding today
+     * (issue 36; a hand edit is found by drift detection, which is not merged yet), reported, not asserted. A finding
+     * on a file a person edited by hand says so.
+     */
     List<Violation> access(SimWorld world) {
         var found = new ArrayList<Violation>();
         var app = world.app;
@@ -111,22 +135,74 @@ final class SimInvariants {
             var path = app.targets.find(target).orElseThrow().filePath();
             var file = app.gitlab.fileOn(FakeTargets.PROJECT, "main", path).map(c -> GrantFile.parse(target, c))
                     .orElse(GrantFile.missing(target));
+            var edited = world.wider.handEdited.contains(target.value()) ? " after a hand edit" : "";
             for (var subject : SimWorld.SUBJECTS) {
                 var binding = app.operations.binding(SubjectId.of(subject), target);
                 var status = binding.map(b -> b.status());
-                var line = file.grantOf(SubjectId.of(subject)).isPresent();
-                if (status.equals(Optional.of(BindingStatus.VALIDATED)) && !line) {
-                    found.add(new Violation(ACCESS + " (VALIDATED without its line)", subject + " on " + target.value()
+                var line = file.grantOf(SubjectId.of(subject));
+                var where = subject + " on " + target.value();
+                if (status.equals(Optional.of(BindingStatus.VALIDATED)) && line.isEmpty()) {
+                    found.add(new Violation(ACCESS + " (VALIDATED without its line" + edited + ")", where
                             + " is VALIDATED without a line on main"));
                 }
-                if (line && (status.isEmpty() || ENDED.contains(status.get()))) {
-                    found.add(new Violation(ACCESS + " (a line while " + status.map(Enum::name).orElse("no record") + ")", subject + " on " + target.value() + " has a line on main while "
-                            + status.map(Enum::name).orElse("no record")));
+                if (line.isPresent() && (status.isEmpty() || ENDED.contains(status.get()))) {
+                    var state = status.map(Enum::name).orElse("no record");
+                    found.add(new Violation(ACCESS + " (a line while " + state + edited + ")", where
+                            + " has a line on main while " + state));
+                }
+                if (line.isPresent() && app.operations.find(line.get().operationId()).isEmpty()) {
+                    found.add(new Violation(ACCESS + " (a line no request wrote" + edited + ")", where + " has the line '"
+                            + line.get().line() + "' naming no operation of the records"));
+                }
+                var owner = binding.filter(b -> b.status() == BindingStatus.VALIDATED);
+                if (line.isPresent() && owner.isPresent() && (!line.get().operationId().equals(owner.get().operationId())
+                        || !line.get().until().map(SimInvariants::millis).equals(owner.get().expiresAt().map(SimInvariants::millis)))) {
+                    found.add(new Violation(ACCESS + " (a line other than its grant in effect" + edited + ")", where
+                            + " has the line '" + line.get().line() + "' while the grant in effect is "
+                            + owner.get().operationId() + " until " + owner.get().expiresAt().map(Object::toString).orElse("never")));
                 }
             }
         }
         return found;
     }
+
+    private static Instant millis(Instant instant) {
+        return instant.truncatedTo(ChronoUnit.MILLIS);
+    }
+
+    /**
+     * Liveness against each wait's own deadline, once the world is quiet: a request in a wait that is not a person's
+     * (a step of this service, the approver, a pipeline, the deploy pipeline) leaves it within that wait's deadline
+     * ({@link Convergence}, durations as configured by default: {@link FindOverdueRequests.Deadlines#DEFAULTS}) and
+     * {@link #DEADLINE_GRACE}, counted from when the quiet world first saw it there. Call once per quiet tick.
+     */
+    List<Violation> pastDeadline(SimWorld world) {
+        var found = new ArrayList<Violation>();
+        var now = world.app.clock.instant();
+        for (var op : world.app.operations.all()) {
+            var wait = Convergence.standard().of(op.state()).filter(w -> !w.ownedByPerson());
+            if (wait.isEmpty()) {
+                waitingSince.remove(op.id().value());
+                continue;
+            }
+            var seen = waitingSince.get(op.id().value());
+            if (seen == null || !seen.state().equals(op.state())) {
+                waitingSince.put(op.id().value(), new Seen(op.state(), now));
+                continue;
+            }
+            var deadline = wait.get().deadline().orElseThrow();
+            var due = seen.since().plus(DEADLINES.of(deadline)).plus(DEADLINE_GRACE);
+            if (now.isAfter(due)) {
+                var name = op.binding().orElseThrow() == BindingStatus.BATCH_WAITING ? BATCH_WAITING_PAST_DEADLINE : LIVENESS;
+                found.add(new Violation(name, op.id() + " still " + op.binding().orElseThrow() + "/" + op.step()
+                        + " waiting on " + wait.get().owner() + " since " + seen.since() + ", past its " + deadline
+                        + " deadline (" + DEADLINES.of(deadline) + ") and " + DEADLINE_GRACE + " of grace"));
+            }
+        }
+        return found;
+    }
+
+    private record Seen(WorkflowState state, Instant since) {}
 
     /** At rest: every open merge request from a request's branch belongs to a request still under way. */
     List<Violation> orphans(SimWorld world) {

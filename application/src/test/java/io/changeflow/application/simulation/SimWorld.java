@@ -56,7 +56,7 @@ final class SimWorld {
 
     static final List<String> SUBJECTS = List.of("alice", "bob", "carol", "dave");
     static final List<TargetKey> TARGETS = List.of(FakeTargets.SINGLE, FakeTargets.BATCHABLE);
-    private static final List<String> GITLAB_METHODS = List.of("commit", "open", "get", "approve", "merge", "close",
+    static final List<String> GITLAB_METHODS = List.of("commit", "open", "get", "approve", "merge", "close",
             "latestPipeline", "createBranch", "rebase", "rewriteBranch", "readFile");
     private static final List<List<PipelineStatus>> PIPELINES = List.of(List.of(PipelineStatus.PASSED),
             List.of(PipelineStatus.RUNNING, PipelineStatus.PASSED), List.of(PipelineStatus.FAILED),
@@ -70,6 +70,8 @@ final class SimWorld {
     /** Merge requests a person merged: the pipeline invariant is about this service's merges. */
     final Set<String> mergedByPerson = new LinkedHashSet<>();
     final SimStats stats;
+    /** The moves of the wider world, and the second instance. */
+    final SimWiderWorld wider;
     private final List<HandleApprovalCallback.Command> callbacks = new ArrayList<>();
     private final List<HandleDeployCallback.Command> reports = new ArrayList<>();
     private int ids;
@@ -79,8 +81,10 @@ final class SimWorld {
     private final ExpireGrants expireGrants = new ExpireGrants(app.operations, app.batches, app.targets, app.launcher,
             app.approvalCheck, app.closeRequest, ExpireGrants.Policy.defaults(), this::nextRemovalId);
 
-    SimWorld(SimStats stats) {
+    /** @param skew how far the second instance's clock is ahead of the first's (negative: behind) */
+    SimWorld(SimStats stats, Duration skew) {
         this.stats = stats;
+        this.wider = new SimWiderWorld(this, skew);
         app.gitlab.pipelinesNeedNotPass().conflictsOnChangedFiles();
     }
 
@@ -114,7 +118,8 @@ final class SimWorld {
                     app.gitlab.setPipeline(FakeTargets.PROJECT, iid, status);
                     return "pipeline of !" + iid + " " + status;
                 });
-                case PUSH -> pick(openMergeRequests(), action.pick(), iid -> {
+                case PUSH -> pick(openMergeRequests().stream().filter(iid -> app.gitlab.hasBranch(FakeTargets.PROJECT,
+                        app.gitlab.find(FakeTargets.PROJECT, iid).orElseThrow().sourceBranch())).toList(), action.pick(), iid -> {
                     // a push GitLab runs no pipeline for (e.g. [skip ci]) has no statuses
                     var statuses = action.arg() % (PIPELINES.size() + 1) == PIPELINES.size() ? List.<PipelineStatus>of()
                             : PIPELINES.get(action.arg() % (PIPELINES.size() + 1));
@@ -157,6 +162,11 @@ final class SimWorld {
                 case CLOSE -> pick(open(), action.pick(), op -> result(app.closeRequest.close(
                         new CloseChangeRequest.Command(op.id().value(), "otto", Map.of("reason", "sim")))));
                 case OPERATOR -> operator(action);
+                case RATE_LIMIT -> wider.rateLimit(action);
+                case DELETE_BRANCH -> wider.deleteBranch(action);
+                case HAND_EDIT -> wider.handEdit(action);
+                case SECOND_INSTANCE -> wider.secondInstance(action);
+                case INSTANCE_CRASH -> wider.instanceCrash(action);
             };
         } catch (SimulatedCrash crash) {
             return "crashed (the step stays queued)";
@@ -307,7 +317,7 @@ final class SimWorld {
         }
     }
 
-    private Optional<ManualWorkQueue.Pending> nextStep(int pick) {
+    Optional<ManualWorkQueue.Pending> nextStep(int pick) {
         var pending = app.queue.pending();
         var due = pending.stream().filter(p -> !p.due().isAfter(app.clock.instant()))
                 .sorted(Comparator.comparingLong(ManualWorkQueue.Pending::sequence)).toList();
