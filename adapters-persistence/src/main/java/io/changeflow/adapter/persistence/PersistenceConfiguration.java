@@ -5,6 +5,7 @@ import io.changeflow.application.port.out.AuditLog;
 import io.changeflow.application.port.out.Batches;
 import io.changeflow.application.port.out.CallbackInbox;
 import io.changeflow.application.port.out.ClusterRateLimits;
+import io.changeflow.application.port.out.Drifts;
 import io.changeflow.application.port.out.IdempotencyRecords;
 import io.changeflow.application.port.out.Operations;
 import io.changeflow.application.port.out.ScanCursors;
@@ -112,6 +113,11 @@ public class PersistenceConfiguration {
     @Bean
     ScanCursors scanCursors(DSLContext dsl) {
         return new JooqScanCursors(dsl);
+    }
+
+    @Bean
+    Drifts drifts(DSLContext dsl) {
+        return new JooqDrifts(dsl);
     }
 
     @Bean

@@ -5,6 +5,7 @@ import io.changeflow.application.port.out.AuditLog;
 import io.changeflow.application.port.out.Batches;
 import io.changeflow.application.port.out.CallbackInbox;
 import io.changeflow.application.port.out.ClusterRateLimits;
+import io.changeflow.application.port.out.Drifts;
 import io.changeflow.application.port.out.IdempotencyRecords;
 import io.changeflow.application.port.out.Operations;
 import io.changeflow.application.port.out.ScanCursors;
@@ -109,6 +110,10 @@ final class Persistence implements BeforeAllCallback, AfterAllCallback, AutoClos
 
     ClusterRateLimits clusterRateLimits() {
         return context.getBean(ClusterRateLimits.class);
+    }
+
+    Drifts drifts() {
+        return context.getBean(Drifts.class);
     }
 
     ScanCursors scanCursors() {

@@ -116,6 +116,18 @@ public abstract class OperationsContract {
     }
 
     @Test
+    void theRowsOfATargetAreEveryOwnersRowOnItBySubject() {
+        var store = operations();
+        var bob = submitted(store, "bob");
+        var amy = submitted(store, "amy");
+        store.open(new ChangeRequest(newId(), "alice", TargetKey.of("vpn-staging"), SubjectId.of("bob"), "elsewhere",
+                Optional.empty()), StepOrder.APPROVE_FIRST, WorkflowEvent.SUBMITTED_APPROVE_FIRST, "submitted");
+
+        assertThat(store.bindingsOn(TARGET)).extracting(b -> b.operationId()).containsExactly(amy.id(), bob.id());
+        assertThat(store.bindingsOn(TargetKey.of("nowhere"))).isEmpty();
+    }
+
+    @Test
     void refusesToOpenAnOperationIdTwice() {
         var store = operations();
         var id = newId();
