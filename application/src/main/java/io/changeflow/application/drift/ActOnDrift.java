@@ -129,6 +129,21 @@ public final class ActOnDrift {
         this.ids = ids;
     }
 
+    /** The actions that apply to {@code item} as it stands ({@code REMOVE}, {@code ADOPT}, {@code ACKNOWLEDGE}), in that order. */
+    public static List<String> allowedActions(DriftItem item) {
+        var allowed = new java.util.ArrayList<String>(3);
+        if (item.kind().onMain() && item.status().allows(DriftStatus.REMOVING)) {
+            allowed.add("REMOVE");
+        }
+        if (item.kind().onMain() && item.subject().isPresent() && item.status().allows(DriftStatus.ADOPTED)) {
+            allowed.add("ADOPT");
+        }
+        if (item.status().allows(DriftStatus.ACKNOWLEDGED)) {
+            allowed.add("ACKNOWLEDGE");
+        }
+        return List.copyOf(allowed);
+    }
+
     public Result act(Command command) {
         var id = parseId(command.itemId());
         var item = id.flatMap(drifts::find);
