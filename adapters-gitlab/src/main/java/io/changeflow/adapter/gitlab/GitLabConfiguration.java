@@ -4,6 +4,7 @@ import io.changeflow.application.port.out.CallMetrics;
 import io.changeflow.application.port.out.ClusterRateLimits;
 import io.changeflow.application.port.out.DynamicConfig;
 import io.changeflow.application.port.out.ExternalSystemHealth;
+import io.changeflow.application.port.out.LineOrigins;
 import io.changeflow.application.port.out.MergeRequests;
 import io.changeflow.application.port.out.ProjectSetup;
 import io.changeflow.application.port.out.TargetFiles;
@@ -113,6 +114,13 @@ public class GitLabConfiguration {
     @Bean
     ProjectSetup gitLabProjectSetup(GitLabProperties properties, GitLabBots gitLabBots, GitLabCalls gitLabCalls) {
         return new GitLabProjectSetup(properties, gitLabCalls,
+                new GitLabHttp(properties, gitLabBots::baseUrl, gitLabBots.traceHeaders()));
+    }
+
+    /** Drift detection's blame of a grant file (a drift item's evidence), through the workflow's calls (issue 36). */
+    @Bean
+    LineOrigins gitLabLineOrigins(GitLabProperties properties, GitLabBots gitLabBots, GitLabCalls gitLabCalls) {
+        return new GitLabLineOrigins(properties, gitLabCalls,
                 new GitLabHttp(properties, gitLabBots::baseUrl, gitLabBots.traceHeaders()));
     }
 

@@ -2,6 +2,7 @@ package io.changeflow.adapter.gitlab;
 
 import io.changeflow.application.port.out.CallMetrics;
 import io.changeflow.application.port.out.DynamicConfig;
+import io.changeflow.application.port.out.LineOrigins;
 import io.changeflow.application.port.out.MergeRequests;
 import io.changeflow.application.port.out.ProjectSetup;
 import io.changeflow.testsupport.TestTracing;
@@ -120,6 +121,10 @@ final class AdapterContext implements AutoCloseable {
 
     MergeRequests mergeRequests() {
         return context.getBean(MergeRequests.class);
+    }
+
+    LineOrigins lineOrigins() {
+        return context.getBean(LineOrigins.class);
     }
 
     ProjectSetup projectSetup() {

@@ -109,6 +109,9 @@ public final class FakeMergeRequests implements MergeRequests, TargetFiles {
         }
     }
 
+    /** Main's content at each head sha {@link #branchHead} answered for main. */
+    private final Map<String, Map<String, String>> mainCommits = new HashMap<>();
+
     private static final class Project {
         final Map<String, Map<String, String>> branches = new HashMap<>();
         /** What each branch was based on (at creation or its last rewrite): a merge applies only what changed since. */
@@ -177,6 +180,10 @@ public final class FakeMergeRequests implements MergeRequests, TargetFiles {
     @Override
     public synchronized Optional<String> readFile(String project, String ref, String path) {
         fault("readFile");
+        var snapshot = mainCommits.get(ref);
+        if (snapshot != null) {
+            return Optional.ofNullable(snapshot.get(path));
+        }
         return Optional.ofNullable(branch(project, ref).get(path));
     }
 
@@ -368,6 +375,13 @@ public final class FakeMergeRequests implements MergeRequests, TargetFiles {
         var p = project(project);
         if (!p.branches.containsKey(branch)) {
             return Optional.empty();
+        }
+        if (branch.equals(MAIN)) {
+            // main's head names its content as it is now, which readFile answers at that sha later too
+            var files = Map.copyOf(p.branches.get(MAIN));
+            var sha = String.format("%040x", (long) (project + files).hashCode() & 0xffffffffL);
+            mainCommits.put(sha, files);
+            return Optional.of(sha);
         }
         return Optional.of(p.mrs.values().stream().filter(mr -> mr.source.equals(branch)).reduce((first, second) -> second)
                 .map(mr -> mr.sha).orElse("0000000000000000000000000000000000000000"));
@@ -829,6 +843,17 @@ public final class FakeMergeRequests implements MergeRequests, TargetFiles {
 
     public synchronized List<Long> mergeRequestsOf(String project) {
         return new ArrayList<>(project(project).mrs.keySet());
+    }
+
+    /** The content of {@code path} at {@code ref} (a branch or a main head sha), without counting as a call. */
+    public synchronized Optional<String> fileAt(String project, String ref, String path) {
+        var snapshot = mainCommits.get(ref);
+        return snapshot != null ? Optional.ofNullable(snapshot.get(path)) : fileOn(project, ref, path);
+    }
+
+    /** A person's edit of {@code path} on main (a commit nobody reviewed): {@code content} replaces the file. */
+    public synchronized void editMain(String project, String path, String content) {
+        project(project).branches.computeIfAbsent(MAIN, b -> new TreeMap<>()).put(path, content);
     }
 
     public synchronized Optional<String> fileOn(String project, String branch, String path) {

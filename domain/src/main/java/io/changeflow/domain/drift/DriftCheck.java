@@ -91,6 +91,24 @@ public final class DriftCheck {
      */
     public static List<Finding> compare(TargetKey target, String content, Records records, Baseline baseline,
                                         Instant settledBefore) {
+        return check(target, content, records, baseline, settledBefore).findings();
+    }
+
+    /**
+     * What one comparison found, and the subjects it left for the next run (their row was written at or after the
+     * instant the file was read, or names an operation the records did not return): an item about one of them is
+     * neither found nor resolved this time.
+     */
+    public record Comparison(List<Finding> findings, Set<SubjectId> deferred) {
+        public Comparison {
+            findings = List.copyOf(findings);
+            deferred = Set.copyOf(deferred);
+        }
+    }
+
+    /** {@link #compare}, with the subjects left for the next run. */
+    public static Comparison check(TargetKey target, String content, Records records, Baseline baseline,
+                                   Instant settledBefore) {
         Objects.requireNonNull(target, "target");
         var rows = new HashMap<SubjectId, Expectation>();
         var recent = new HashSet<SubjectId>();
@@ -135,7 +153,7 @@ public final class DriftCheck {
         missing.sort(java.util.Comparator.comparing(Finding::line));
         var all = new ArrayList<>(found.values());
         all.addAll(missing);
-        return all;
+        return new Comparison(all, recent);
     }
 
     private static Finding baselined(Finding finding, Baseline baseline) {

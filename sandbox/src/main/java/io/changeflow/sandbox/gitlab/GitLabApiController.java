@@ -90,6 +90,12 @@ class GitLabApiController {
         return ResponseEntity.ok().headers(headers).body(json);
     }
 
+    @GetMapping("/projects/{id}/repository/files/{path}/blame")
+    List<Map<String, Object>> blame(@PathVariable String id, @PathVariable String path, HttpServletRequest request) {
+        caller(request);
+        return gitlab.blameJson(id, path, request.getParameter("ref"));
+    }
+
     @GetMapping("/projects/{id}/repository/files/{path}/raw")
     ResponseEntity<String> rawFile(@PathVariable String id, @PathVariable String path, HttpServletRequest request) {
         caller(request);

@@ -617,6 +617,70 @@ public class GitLabSimulator {
         return GitLabJson.file(path, files.get(path), resolvedRef, commitSha, lastCommitTouching(project, commitSha, path));
     }
 
+    /**
+     * {@code GET /projects/:id/repository/files/:file_path/blame?ref=} (lib/api/files.rb, GitLab 16-17): the file's lines
+     * grouped into ranges of consecutive lines last changed by the same commit ({@code Gitlab::Blame#groups}), each as
+     * {@code Entities::BlameRange}: {@code commit} ({@code Entities::BlameRangeCommit}: id, parent_ids, message, authored
+     * and committed date, name and email) and {@code lines}. {@code ref} is required (400 "ref is missing"); an unknown
+     * ref or file is 404 "File Not Found". Which commit last changed a line is told as git blame does for this file
+     * format (lines are unique): walking back from the commit read, a line comes from the first commit whose parents all
+     * lack it; at a merge commit the parent that has it is followed (so a merged line is the branch commit's, not the
+     * merge's).
+     */
+    synchronized List<Map<String, Object>> blameJson(String idOrPath, String path, String ref) {
+        if (ref == null || ref.isBlank()) {
+            throw GitLabError.of(400, "ref is missing");
+        }
+        var project = project(idOrPath);
+        var files = filesAtOrNull(project, ref);
+        if (files == null || !files.containsKey(path)) {
+            throw GitLabError.notFound("File");
+        }
+        var head = project.commits.get(headOf(project, ref));
+        var ranges = new ArrayList<Map<String, Object>>();
+        Commit current = null;
+        List<String> lines = null;
+        for (var line : files.get(path).lines().toList()) {
+            var origin = originOf(project, head, path, line);
+            if (current == null || !current.sha().equals(origin.sha())) {
+                current = origin;
+                lines = new ArrayList<>();
+                var json = new LinkedHashMap<String, Object>();
+                var commit = GitLabJson.commitBasic(project, origin, webUrl());
+                var blamed = new LinkedHashMap<String, Object>();
+                for (var field : List.of("id", "parent_ids", "message", "authored_date", "author_name", "author_email",
+                        "committed_date", "committer_name", "committer_email")) {
+                    blamed.put(field, commit.get(field));
+                }
+                json.put("commit", blamed);
+                json.put("lines", lines);
+                ranges.add(json);
+            }
+            lines.add(line);
+        }
+        return ranges;
+    }
+
+    /** The commit that last brought {@code line} into {@code path}, walking back from {@code from}. */
+    private Commit originOf(Project project, Commit from, String path, String line) {
+        var current = from;
+        while (true) {
+            Commit next = null;
+            for (var parentSha : current.parents()) {
+                var parent = project.commits.get(parentSha);
+                var content = parent == null ? null : parent.files().get(path);
+                if (content != null && content.lines().anyMatch(line::equals)) {
+                    next = parent;
+                    break;
+                }
+            }
+            if (next == null) {
+                return current;
+            }
+            current = next;
+        }
+    }
+
     synchronized String rawFile(String idOrPath, String path, String ref) {
         var project = project(idOrPath);
         var files = filesAtOrNull(project, ref == null || ref.isBlank() ? project.defaultBranch : ref);
