@@ -4,6 +4,8 @@ import io.changeflow.adapter.scheduler.RecurringJob;
 import io.changeflow.adapter.web.metrics.DriftGauges;
 import io.changeflow.application.drift.CountDrift;
 import io.changeflow.application.drift.DetectDrift;
+import io.changeflow.application.drift.RemoveDriftLine;
+import io.changeflow.application.port.out.Batches;
 import io.changeflow.application.port.out.Drifts;
 import io.changeflow.application.port.out.LineOrigins;
 import io.changeflow.application.port.out.MergeRequests;
@@ -33,9 +35,14 @@ class DriftConfiguration {
     }
 
     @Bean
+    RemoveDriftLine removeDriftLine(Operations operations, Batches batches, Drifts drifts, Clock clock) {
+        return new RemoveDriftLine(operations, batches, drifts, clock);
+    }
+
+    @Bean
     DetectDrift detectDrift(Targets targets, MergeRequests gitlab, LineOrigins origins, Operations operations,
-                            Drifts drifts, Clock clock, DetectDrift.Policy policy) {
-        return new DetectDrift(targets, gitlab, origins, operations, drifts, clock, policy);
+                            Drifts drifts, RemoveDriftLine removals, Clock clock, DetectDrift.Policy policy) {
+        return new DetectDrift(targets, gitlab, origins, operations, drifts, removals, clock, policy);
     }
 
     @Bean

@@ -41,6 +41,11 @@ final class JooqOperations implements Operations {
     }
 
     @Override
+    public OpenResult openDriftRemoval(ChangeRequest removal, OperationId lineOperation, String detail) {
+        return OpeningWrites.openDriftRemoval(dsl, removal, lineOperation, detail);
+    }
+
+    @Override
     public OpenResult openRemoval(Binding read, OperationId id, WorkflowEvent event, String actor, String detail) {
         return OpeningWrites.openRemoval(dsl, read, id, event, actor, detail);
     }

@@ -52,8 +52,21 @@ final class OpeningWrites {
         if (!Transitions.rule(submitEvent).fromNew() || !Transitions.kindOpenedBy(submitEvent).equals(Optional.of(ChangeKind.GRANT))) {
             throw new IllegalArgumentException(submitEvent + " does not open a request");
         }
+        return opened(dsl, request, order, submitEvent, detail, Optional.empty());
+    }
+
+    /**
+     * Issue 36: the removal of a line drift detection found, opened like a first application or re-application (a
+     * missing or re-appliable row), as a REVOCATION that removes {@code lineOperation}'s line.
+     */
+    static OpenResult openDriftRemoval(DSLContext dsl, ChangeRequest removal, OperationId lineOperation, String detail) {
+        return opened(dsl, removal, StepOrder.APPROVE_FIRST, WorkflowEvent.DRIFT_REMOVAL, detail, Optional.of(lineOperation));
+    }
+
+    private static OpenResult opened(DSLContext dsl, ChangeRequest request, StepOrder order, WorkflowEvent submitEvent,
+                                     String detail, Optional<OperationId> removedLine) {
         try {
-            return dsl.transactionResult(tx -> openInTransaction(tx.dsl(), request, order, submitEvent, detail));
+            return dsl.transactionResult(tx -> openInTransaction(tx.dsl(), request, order, submitEvent, detail, removedLine));
         } catch (PreemptedException e) {
             recordPreemptedAttempt(dsl, request, submitEvent, e.getMessage());
             throw e;
@@ -68,7 +81,7 @@ final class OpeningWrites {
     }
 
     private static OpenResult openInTransaction(DSLContext ctx, ChangeRequest request, StepOrder order,
-                                                WorkflowEvent event, String detail) {
+                                                WorkflowEvent event, String detail, Optional<OperationId> removedLine) {
         var existing = ctx.select(BINDING.fields()).select(OPERATION.STEP, OPERATION.VERSION, OPERATION.CHANGE_KIND)
                 .from(BINDING).leftJoin(OPERATION).on(OPERATION.ID.eq(BINDING.OPERATION_ID))
                 .where(BINDING.SUBJECT_ID.eq(request.subject().value()))
@@ -109,9 +122,11 @@ final class OpeningWrites {
                     .set(OPERATION.STEP, moved.step().code())
                     .set(OPERATION.VERSION, 1L)
                     .set(OPERATION.DETAIL, truncate(detail, Sql.DETAIL_MAX))
-                    // a renewal names the grant in effect whose line it rewrites
-                    .set(OPERATION.REMOVES_OPERATION_ID, row.filter(r -> BindingStatus.RENEWABLE.contains(status(r.getStatus())))
-                            .map(BindingRecord::getOperationId).orElse(null))
+                    .set(OPERATION.CHANGE_KIND, moved.to().kind().name())
+                    // a renewal names the grant in effect whose line it rewrites; a drift removal the line's operation
+                    .set(OPERATION.REMOVES_OPERATION_ID, removedLine.map(OperationId::value).orElseGet(() -> row
+                            .filter(r -> BindingStatus.RENEWABLE.contains(status(r.getStatus())))
+                            .map(BindingRecord::getOperationId).orElse(null)))
                     .execute();
         } catch (RuntimeException e) {
             if (Sql.isDuplicateKey(e)) {

@@ -34,7 +34,9 @@ import java.util.stream.Collectors;
 /**
  * Drift detection (issue 36), the recurring job: for every catalog target, one read of its grant file on main (at the
  * commit main points to), then the records, compared by {@link DriftCheck}; findings become drift items (deduplicated:
- * one seen again only updates its last sighting), items no longer found are resolved. GitLab calls per
+ * one seen again only updates its last sighting), items no longer found are resolved, and on a target with
+ * {@code drift: remove} the open items of a line nobody approved or of an ended grant are removed through the workflow
+ * ({@link RemoveDriftLine}). GitLab calls per
  * run: per project, its default branch and that branch's head; per target, the file at that head and, only when a new
  * item is about a line on main, one blame of the file. Design: docs/workflow.md, "Drift detection".
  */
@@ -94,25 +96,29 @@ public final class DetectDrift {
      * @param notGrants         of those, content that is not a grant
      * @param baselineLines     of those, lines imported with a baseline
      * @param resolved          items no longer found, resolved
+     * @param removalsOpened    lines handed to the workflow for removal
      */
     public record Result(int checked, int unreadable, int found, int unapprovedLines, int endedGrantLines,
-                         int missingLines, int editedLines, int notGrants, int baselineLines, int resolved) {}
+                         int missingLines, int editedLines, int notGrants, int baselineLines, int resolved,
+                         int removalsOpened) {}
 
     private final Targets targets;
     private final MergeRequests gitlab;
     private final LineOrigins origins;
     private final Operations operations;
     private final Drifts drifts;
+    private final RemoveDriftLine removals;
     private final Clock clock;
     private final Policy policy;
 
     public DetectDrift(Targets targets, MergeRequests gitlab, LineOrigins origins, Operations operations, Drifts drifts,
-                       Clock clock, Policy policy) {
+                       RemoveDriftLine removals, Clock clock, Policy policy) {
         this.targets = targets;
         this.gitlab = gitlab;
         this.origins = origins;
         this.operations = operations;
         this.drifts = drifts;
+        this.removals = removals;
         this.clock = clock;
         this.policy = policy;
     }
@@ -140,7 +146,7 @@ public final class DetectDrift {
             }
         }
         var result = tally.result();
-        if (result.found() > 0 || result.resolved() > 0) {
+        if (result.found() > 0 || result.resolved() > 0 || result.removalsOpened() > 0) {
             LOG.log(Level.INFO, () -> "drift: " + result);
         }
         return result;
@@ -181,9 +187,12 @@ public final class DetectDrift {
             drifts.markBaseline(target.key(), head, readAt);
         }
         var seen = comparison.findings().stream().map(DetectDrift::key).collect(Collectors.toSet());
+        var onMain = content.lines().map(String::strip).collect(Collectors.toSet());
         for (var item : active) {
             var deferred = item.subject().filter(comparison.deferred()::contains).isPresent();
-            if (!seen.contains(key(item.finding())) && !deferred) {
+            // a removal under way makes its line legitimate; the item ends once the line is gone from main
+            var removalPending = item.status() == DriftStatus.REMOVING && onMain.contains(item.line());
+            if (!seen.contains(key(item.finding())) && !deferred && !removalPending) {
                 if (drifts.move(item, DriftStatus.RESOLVED, "system", resolvedNote(item), clock.instant(), Optional.empty())
                         .isPresent()) {
                     tally.resolved++;
@@ -192,6 +201,29 @@ public final class DetectDrift {
         }
         for (var id : newIds) {
             drifts.find(id).ifPresent(tally::count);
+        }
+        if (target.drift().removes()) {
+            removeOpenLines(target, comparison.deferred(), tally);
+        }
+    }
+
+    /**
+     * The open items of a line nobody approved or of an ended grant, each removed through the workflow; one whose
+     * subject's row is held by a request stays open for the next run.
+     */
+    private void removeOpenLines(Target target, java.util.Set<io.changeflow.domain.request.SubjectId> deferred,
+                                 Tally tally) {
+        for (var item : drifts.activeOn(target.key())) {
+            if (item.status() != DriftStatus.OPEN || !item.kind().removable()
+                    || item.subject().filter(deferred::contains).isPresent()) {
+                continue;
+            }
+            var outcome = removals.remove(target, item, "system");
+            if (outcome instanceof RemoveDriftLine.Outcome.Removing) {
+                tally.removalsOpened++;
+            } else {
+                LOG.log(Level.INFO, () -> "drift: item " + item.id() + " on " + target.key() + " not removed now: " + outcome);
+            }
         }
     }
 
@@ -220,6 +252,7 @@ public final class DetectDrift {
         int checked;
         int unreadable;
         int resolved;
+        int removalsOpened;
         final Map<DriftKind, Integer> found = new EnumMap<>(DriftKind.class);
 
         void count(DriftItem item) {
@@ -230,7 +263,7 @@ public final class DetectDrift {
             var total = found.values().stream().mapToInt(Integer::intValue).sum();
             return new Result(checked, unreadable, total, n(DriftKind.UNAPPROVED_LINE), n(DriftKind.ENDED_GRANT_LINE),
                     n(DriftKind.MISSING_LINE), n(DriftKind.EDITED_LINE), n(DriftKind.NOT_A_GRANT), n(DriftKind.BASELINE),
-                    resolved);
+                    resolved, removalsOpened);
         }
 
         private int n(DriftKind kind) {

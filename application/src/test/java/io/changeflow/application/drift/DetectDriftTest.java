@@ -10,6 +10,7 @@ import io.changeflow.application.port.out.ExternalCallException;
 import io.changeflow.domain.config.RawValue;
 import io.changeflow.domain.drift.DriftItem;
 import io.changeflow.domain.drift.DriftKind;
+import io.changeflow.domain.drift.DriftPolicy;
 import io.changeflow.domain.drift.DriftStatus;
 import io.changeflow.domain.request.SubjectId;
 import java.time.Duration;
@@ -29,8 +30,15 @@ class DetectDriftTest {
     private final InMemoryChangeflow app = new InMemoryChangeflow();
     private final FakeDrifts drifts = new FakeDrifts();
     private final FakeLineOrigins origins = new FakeLineOrigins(app.gitlab);
-    private final DetectDrift detect = new DetectDrift(app.targets, app.gitlab, origins, app.operations, drifts, app.clock,
+    private final DetectDrift detect = new DetectDrift(app.targets, app.gitlab, origins, app.operations, drifts,
+            new RemoveDriftLine(app.operations, app.batches, drifts, app.clock), app.clock,
             new DetectDrift.Policy(Duration.ofMinutes(5), Duration.ofSeconds(30)));
+
+    /** The single-MR target reports only (the tests of what is found and kept). */
+    private void reportOnly() {
+        app.targets.add(app.targets.find(FakeTargets.SINGLE).orElseThrow().withDrift(DriftPolicy.REPORT));
+        app.targets.add(app.targets.find(FakeTargets.BATCHABLE).orElseThrow().withDrift(DriftPolicy.REPORT));
+    }
 
     private DetectDrift.Result run() {
         var result = detect.run(new DetectDrift.Command());
@@ -48,6 +56,7 @@ class DetectDriftTest {
 
     @Test
     void theFirstRunImportsTheLinesAlreadyThereAsTheBaselineAndNeverAsDriftToRemove() {
+        reportOnly();
         app.gitlab.editMain(FakeTargets.PROJECT, FILE, HEADER + MALLORY + "\n# ask Sam first\n");
 
         var first = run();
@@ -67,6 +76,7 @@ class DetectDriftTest {
 
     @Test
     void aLineAPersonAddsAfterTheBaselineIsAnItemWithItsCommitAndAuthorReadOnceAndSeenAgainWithoutAnotherBlame() {
+        reportOnly();
         run();
         var readsBefore = app.gitlab.calls().getOrDefault("readFile", 0);
 
@@ -97,6 +107,7 @@ class DetectDriftTest {
 
     @Test
     void anItemWhoseLineIsGoneIsResolved() {
+        reportOnly();
         run();
         app.gitlab.editMain(FakeTargets.PROJECT, FILE, HEADER + MALLORY + "\n");
         run();
@@ -138,6 +149,7 @@ class DetectDriftTest {
 
     @Test
     void aTargetGitLabCannotBeAskedAboutIsSkippedAndItsItemsStayAsTheyAre() {
+        reportOnly();
         run();
         app.gitlab.editMain(FakeTargets.PROJECT, FILE, HEADER + MALLORY + "\n");
         run();
@@ -153,6 +165,7 @@ class DetectDriftTest {
 
     @Test
     void aFailedBlameStoresTheNewItemWithoutEvidence() {
+        reportOnly();
         run();
         origins.failing = true;
         app.gitlab.editMain(FakeTargets.PROJECT, BATCH_FILE, MALLORY + "\n");
@@ -165,6 +178,7 @@ class DetectDriftTest {
 
     @Test
     void anAcknowledgedItemStaysAcknowledgedWhileItsLineIsThere() {
+        reportOnly();
         run();
         app.gitlab.editMain(FakeTargets.PROJECT, FILE, HEADER + MALLORY + "\n");
         run();
@@ -206,4 +220,51 @@ class DetectDriftTest {
         assertThat(detect.run(new DetectDrift.Command()).missingLines()).isEqualTo(1);
     }
 
+
+    @Test
+    void onARemoveTargetALineNobodyApprovedIsRemovedThroughTheRemovalRoundAndItsItemResolvedOnceGone() {
+        run();
+        app.gitlab.editMain(FakeTargets.PROJECT, FILE, HEADER + MALLORY + "\n");
+
+        var found = run();
+
+        assertThat(found.removalsOpened()).isEqualTo(1);
+        var item = open().getFirst();
+        assertThat(item.status()).isEqualTo(DriftStatus.REMOVING);
+        var removal = item.removal().orElseThrow();
+        assertThat(app.op(removal).kind()).isEqualTo(io.changeflow.domain.state.ChangeKind.REVOCATION);
+        assertThat(app.op(removal).binding()).contains(io.changeflow.domain.state.BindingStatus.REVOKING);
+
+        var whileRunning = run();
+        assertThat(whileRunning.resolved()).as("the line is still on main").isZero();
+        assertThat(whileRunning.removalsOpened()).isZero();
+
+        app.scheduledBatchRounds.run(new io.changeflow.application.batch.RunScheduledBatchRounds.Command());
+        app.queue.runUntilIdle();
+        app.deployed(removal);
+        assertThat(main()).doesNotContain("mallory");
+        assertThat(app.op(removal).binding()).contains(io.changeflow.domain.state.BindingStatus.REVOKED);
+        assertThat(run().resolved()).as("the row was written just before the read: left for the next run").isZero();
+
+        var after = run();
+
+        assertThat(after.resolved()).isEqualTo(1);
+        assertThat(after.found()).isZero();
+        assertThat(open()).isEmpty();
+    }
+
+    @Test
+    void aLineOfARequestStillInProgressIsLeftOpenUntilTheRequestEnds() {
+        run();
+        var waiting = app.submittedApprovingFirst("eve");
+        var eveLine = "eve until=never op=" + waiting.value();
+        app.gitlab.editMain(FakeTargets.PROJECT, FILE, HEADER + eveLine + "\n");
+        app.clock.advance(Duration.ofMinutes(1));
+
+        var found = run();
+
+        assertThat(found.unapprovedLines()).isEqualTo(1);
+        assertThat(found.removalsOpened()).as("eve's row is owned by her request").isZero();
+        assertThat(open()).singleElement().satisfies(i -> assertThat(i.status()).isEqualTo(DriftStatus.OPEN));
+    }
 }

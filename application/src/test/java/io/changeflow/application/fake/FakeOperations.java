@@ -66,6 +66,17 @@ public final class FakeOperations implements Operations {
 
     @Override
     public synchronized OpenResult open(ChangeRequest request, StepOrder order, WorkflowEvent submitEvent, String detail) {
+        return opened(request, order, submitEvent, detail, Optional.empty());
+    }
+
+    /** Like the adapter: {@link #open} as a REVOCATION that removes the line's operation (issue 36). */
+    @Override
+    public synchronized OpenResult openDriftRemoval(ChangeRequest removal, OperationId lineOperation, String detail) {
+        return opened(removal, StepOrder.APPROVE_FIRST, WorkflowEvent.DRIFT_REMOVAL, detail, Optional.of(lineOperation));
+    }
+
+    private OpenResult opened(ChangeRequest request, StepOrder order, WorkflowEvent submitEvent, String detail,
+                              Optional<OperationId> removedLine) {
         if (operations.containsKey(request.operationId())) {
             throw new PreemptedException("operation " + request.operationId() + " already exists");
         }
@@ -92,10 +103,11 @@ public final class FakeOperations implements Operations {
         var now = clock.instant();
         var status = moved.binding().orElseThrow();
         rows.put(key, new Row(request.operationId(), status, row == null ? 1 : row.version() + 1, request.expiresAt(), now));
-        var renews = Optional.ofNullable(row).filter(r -> BindingStatus.RENEWABLE.contains(r.status())).map(Row::owner);
+        var renews = removedLine.or(() -> Optional.ofNullable(row).filter(r -> BindingStatus.RENEWABLE.contains(r.status()))
+                .map(Row::owner));
         var op = new Operation(request.operationId(), request.requester(), request.subject(), request.target(), request.reason(),
                 request.expiresAt(), order, moved.step(), 1, Optional.of(status), Optional.empty(), Optional.empty(),
-                Optional.empty(), detail, now, now, io.changeflow.domain.state.ChangeKind.GRANT, renews);
+                Optional.empty(), detail, now, now, moved.to().kind(), renews);
         operations.put(op.id(), op);
         history.add(new HistoryEntry(op.id(), submitEvent, Optional.empty(), moved.step(),
                 Optional.ofNullable(row).map(Row::status), moved.binding(), detail, request.requester(), now));

@@ -172,7 +172,7 @@ public final class DriftCheck {
             var e = expectation.get();
             if (e.inEffect.isPresent()) {
                 var held = e.inEffect.get();
-                return held.equals(grant) ? Optional.empty()
+                return sameGrant(held, grant) ? Optional.empty()
                         : Optional.of(edited(grant.subject(), line, held));
             }
             if (e.inFlight.contains(op)) {
@@ -199,6 +199,16 @@ public final class DriftCheck {
                         + "), yet its line is on main: merged or pushed by a person."
                         : "No request of Changeflow for " + grant.subject() + " on this target wrote this line: "
                         + "merged or pushed by a person."));
+    }
+
+    /** The same grant, its until compared to the millisecond as the records store it. */
+    private static boolean sameGrant(Grant held, Grant line) {
+        return held.subject().equals(line.subject()) && held.operationId().equals(line.operationId())
+                && held.until().map(DriftCheck::millis).equals(line.until().map(DriftCheck::millis));
+    }
+
+    private static Instant millis(Instant instant) {
+        return instant.truncatedTo(java.time.temporal.ChronoUnit.MILLIS);
     }
 
     private static Finding edited(SubjectId subject, String line, Grant held) {

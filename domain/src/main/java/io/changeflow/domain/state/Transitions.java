@@ -89,6 +89,10 @@ public final class Transitions {
         opening(EXPIRY_DUE_FOR_APPROVAL, REMOVABLE, StepStatus.APPROVAL_SUBMITTING, APPROVAL_SENDING, ChangeKind.EXPIRY);
         opening(REVOCATION_FOR_APPROVAL, REMOVABLE, StepStatus.APPROVAL_SUBMITTING, APPROVAL_SENDING,
                 ChangeKind.REVOCATION);
+        // issue 36: a drift line's removal, from no row or a re-appliable one, never from a row in progress or in effect
+        put(new Rule(DRIFT_REMOVAL, true, Set.copyOf(REAPPLIABLE), false, Set.of(), StepStatus.BATCH_WAITING,
+                Optional.of(BindingStatus.REVOKING)));
+        OPENS.put(DRIFT_REMOVAL, ChangeKind.REVOCATION);
         move(REMOVAL_NOT_APPROVED, DECIDABLE, StepStatus.APPROVAL_REJECTED, BindingStatus.REMOVAL_REJECTED);
         moveAt(REMOVAL_CLOSED, set(EXPIRING, REVOKING, BindingStatus.BATCH_WAITING, HANDLE_FAILED), EnumSet.of(
                 StepStatus.BATCH_WAITING, StepStatus.BATCH_PIPELINE_FAILED, StepStatus.BATCH_FAILED),

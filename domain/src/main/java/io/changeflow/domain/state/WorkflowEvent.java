@@ -43,6 +43,14 @@ public enum WorkflowEvent {
      */
     REMOVAL_CLOSED,
     /**
+     * Issue 36: drift detection found on main a line nobody approved, or a line of an ended grant, on a target with
+     * {@code drift: remove}: a removal of exactly that line (its subject, until and operation) takes the subject-target
+     * row over, from a re-appliable row (REJECTED, CLOSED, EXPIRED, REVOKED) or where the subject has none, and waits
+     * for the removal round of its file like a revocation (confirmed removed, it ends REVOKED). Never from a row in
+     * progress or in effect. Opens a {@link ChangeKind#REVOCATION}.
+     */
+    DRIFT_REMOVAL,
+    /**
      * The renewal that replaced this grant ended without taking effect (rejected, withdrawn, closed): the grant,
      * whose line is still in the file, owns its row again, in effect until its own expiry. Allowed only for a
      * replaced grant that was in effect; the write pins the renewal as the row's owner.

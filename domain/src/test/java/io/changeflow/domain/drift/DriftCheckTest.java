@@ -106,6 +106,16 @@ class DriftCheckTest {
     }
 
     @Test
+    void aLineWhoseUntilHasMorePrecisionThanTheRecordsKeepIsTheSameGrant() {
+        var alice = world.grant("alice", BindingStatus.VALIDATED);
+        var precise = "alice until=2027-01-01T00:00:00.000400Z op=" + alice.id().value();
+
+        assertThat(world.check(file(precise))).isEmpty();
+        assertThat(world.check(file("alice until=2027-01-01T00:00:00.004Z op=" + alice.id().value())))
+                .extracting(Finding::kind).containsExactly(DriftKind.EDITED_LINE);
+    }
+
+    @Test
     void aGrantWhoseRemovalWasNotApprovedStillNeedsExactlyItsLine() {
         var grant = world.replaced("nina");
         world.removal(grant, ChangeKind.REVOCATION, BindingStatus.REMOVAL_REJECTED);

@@ -132,7 +132,8 @@ final class ExpectedTransitions {
             WorkflowEvent.EXPIRY_DUE, ChangeKind.EXPIRY,
             WorkflowEvent.REVOCATION_REQUESTED, ChangeKind.REVOCATION,
             WorkflowEvent.EXPIRY_DUE_FOR_APPROVAL, ChangeKind.EXPIRY,
-            WorkflowEvent.REVOCATION_FOR_APPROVAL, ChangeKind.REVOCATION);
+            WorkflowEvent.REVOCATION_FOR_APPROVAL, ChangeKind.REVOCATION,
+            WorkflowEvent.DRIFT_REMOVAL, ChangeKind.REVOCATION);
 
     /** Events the removal kinds never take (written out independently of Transitions). */
     static final Set<WorkflowEvent> NEVER_FOR_A_REMOVAL = EnumSet.of(WorkflowEvent.CLOSED_BY_OPERATOR,

@@ -22,8 +22,9 @@ import org.junit.jupiter.api.Test;
  */
 class TransitionProperties {
 
+    /** The events that open an operation on no row or a re-appliable one: the submissions and (issue 36) a drift line's removal. */
     private static final Set<WorkflowEvent> SUBMISSIONS =
-            EnumSet.of(WorkflowEvent.SUBMITTED_APPROVE_FIRST, WorkflowEvent.SUBMITTED_CREATE_FIRST);
+            EnumSet.of(WorkflowEvent.SUBMITTED_APPROVE_FIRST, WorkflowEvent.SUBMITTED_CREATE_FIRST, WorkflowEvent.DRIFT_REMOVAL);
 
     private static final Set<WorkflowEvent> STEP_ONLY =
             EnumSet.of(WorkflowEvent.CLOSE_STARTED, WorkflowEvent.CLOSE_DONE, WorkflowEvent.CLOSE_FAILED);

@@ -111,7 +111,7 @@ class TransitionTableTest {
                 .map(ExpectedTransitions.Key::event)
                 .collect(Collectors.toCollection(() -> EnumSet.noneOf(WorkflowEvent.class)));
         assertThat(eventsInFile).containsExactlyInAnyOrder(WorkflowEvent.values());
-        assertThat(ExpectedTransitions.table().size()).as("lines in transitions.txt").isEqualTo(146);
+        assertThat(ExpectedTransitions.table().size()).as("lines in transitions.txt").isEqualTo(151);
     }
 
     private static final Set<StepStatus> BATCH_STEPS = EnumSet.of(StepStatus.BATCH_WAITING, StepStatus.BATCH_CLAIMED,

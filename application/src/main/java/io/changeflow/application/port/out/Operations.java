@@ -67,6 +67,18 @@ public interface Operations {
     OpenResult openRemoval(Binding read, OperationId id, WorkflowEvent event, String actor, String detail);
 
     /**
+     * Issue 36: opens the removal of a line drift detection found on main ({@link WorkflowEvent#DRIFT_REMOVAL}), in one
+     * transaction, like {@link #open}: refused ({@link OpenResult.Blocked}) unless the subject has no row on the target
+     * or a re-appliable one; otherwise inserts a {@link io.changeflow.domain.state.ChangeKind#REVOCATION} operation
+     * {@code removal.operationId()} (its requester the actor, e.g. {@code system}) whose expiry is the line's until and
+     * which removes {@code lineOperation} ({@link Operation#removedLine()} is then exactly the line found), and inserts
+     * the row or resets it in place pinning the status and version read.
+     *
+     * @throws PreemptedException a concurrent change created or changed the row first, or the ID exists (nothing written)
+     */
+    OpenResult openDriftRemoval(ChangeRequest removal, OperationId lineOperation, String detail);
+
+    /**
      * The subject-target rows in effect whose expiry is at or before the database clock plus {@code grace}, soonest
      * expiry first, at most {@code limit}: the candidates of the expiry job. In effect: VALIDATED, or REMOVAL_REJECTED
      * when the removal that was not approved was a revocation (the grant still expires at its until); a rejected

@@ -116,6 +116,32 @@ public abstract class OperationsContract {
     }
 
     @Test
+    void aDriftLinesRemovalOpensOnNoRowOrAReappliableOneAsARevocationOfExactlyThatLine() {
+        var store = operations();
+        var line = newId();
+        var until = Optional.of(java.time.Instant.parse("2027-01-01T00:00:00Z"));
+
+        var fresh = opened(store.openDriftRemoval(new ChangeRequest(newId(), "system", TARGET, SubjectId.of("mallory"),
+                "drift", until), line, "a line nobody approved"));
+
+        assertThat(fresh.kind()).isEqualTo(io.changeflow.domain.state.ChangeKind.REVOCATION);
+        assertThat(fresh.binding()).contains(BindingStatus.REVOKING);
+        assertThat(fresh.removedLine()).contains(new io.changeflow.domain.request.Grant(SubjectId.of("mallory"), until, line));
+        assertThat(store.binding(SubjectId.of("mallory"), TARGET).orElseThrow().operationId()).isEqualTo(fresh.id());
+
+        var merged = rejected(store, "eve");
+        var removal = opened(store.openDriftRemoval(new ChangeRequest(newId(), "system", TARGET, SubjectId.of("eve"),
+                "drift", Optional.empty()), merged.id(), "merged before approval"));
+        assertThat(removal.removes()).contains(merged.id());
+        assertThat(store.find(merged.id()).orElseThrow().binding()).isEmpty();
+
+        var waiting = submitted(store, "bob");
+        assertThat(store.openDriftRemoval(new ChangeRequest(newId(), "system", TARGET, SubjectId.of("bob"), "drift",
+                Optional.empty()), waiting.id(), "in progress")).isInstanceOf(OpenResult.Blocked.class);
+        assertThat(store.binding(SubjectId.of("bob"), TARGET).orElseThrow().operationId()).isEqualTo(waiting.id());
+    }
+
+    @Test
     void theRowsOfATargetAreEveryOwnersRowOnItBySubject() {
         var store = operations();
         var bob = submitted(store, "bob");
