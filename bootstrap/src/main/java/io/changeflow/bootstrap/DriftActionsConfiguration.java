@@ -3,14 +3,13 @@ package io.changeflow.bootstrap;
 import io.changeflow.application.drift.ActOnDrift;
 import io.changeflow.application.drift.ListDrift;
 import io.changeflow.application.drift.ListMyDrift;
+import io.changeflow.application.drift.RemoveDriftLine;
 import io.changeflow.application.port.out.AuditLog;
 import io.changeflow.application.port.out.Drifts;
 import io.changeflow.application.port.out.Operations;
+import io.changeflow.application.port.out.Targets;
 import io.changeflow.application.submit.SubmitChangeRequest;
 import java.time.Clock;
-import java.util.Optional;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
@@ -20,8 +19,6 @@ import org.springframework.context.annotation.Configuration;
  */
 @Configuration(proxyBeanMethods = false)
 class DriftActionsConfiguration {
-
-    private static final Logger log = LoggerFactory.getLogger(DriftActionsConfiguration.class);
 
     @Bean
     ListDrift listDrift(Drifts drifts) {
@@ -33,17 +30,10 @@ class DriftActionsConfiguration {
         return new ListMyDrift(drifts, operations);
     }
 
-    /**
-     * The workflow's removal of exactly a drift item's line. Until drift detection's removal is wired here, an
-     * operator's "remove" answers DRIFT_ACTION_NOT_POSSIBLE and nothing is written (never "removing" without a removal).
-     */
+    /** Drift detection's removal of exactly an item's line, as the operator's remove action. */
     @Bean
-    ActOnDrift.LineRemoval driftLineRemoval() {
-        return (item, actor, reason) -> {
-            log.warn("drift item {}: {} asked to remove its line, but no drift removal is wired; nothing was opened",
-                    item.id(), actor);
-            return Optional.empty();
-        };
+    ActOnDrift.LineRemoval driftLineRemoval(RemoveDriftLine removals, Targets targets) {
+        return ActOnDrift.through(removals, targets);
     }
 
     @Bean

@@ -2,12 +2,14 @@ package io.changeflow.application.drift;
 
 import io.changeflow.application.port.out.AuditLog;
 import io.changeflow.application.port.out.Drifts;
+import io.changeflow.application.port.out.Targets;
 import io.changeflow.application.submit.SubmitChangeRequest;
 import io.changeflow.application.workflow.AuditTrail;
 import io.changeflow.domain.drift.DriftItem;
 import io.changeflow.domain.drift.DriftKind;
 import io.changeflow.domain.drift.DriftStatus;
 import io.changeflow.domain.request.FieldError;
+import io.changeflow.domain.request.GrantFile;
 import io.changeflow.domain.request.OperationId;
 import io.changeflow.domain.request.Submission;
 import java.time.Clock;
@@ -132,7 +134,7 @@ public final class ActOnDrift {
     /** The actions that apply to {@code item} as it stands ({@code REMOVE}, {@code ADOPT}, {@code ACKNOWLEDGE}), in that order. */
     public static List<String> allowedActions(DriftItem item) {
         var allowed = new java.util.ArrayList<String>(3);
-        if (item.kind().onMain() && item.status().allows(DriftStatus.REMOVING)) {
+        if (removable(item) && item.status().allows(DriftStatus.REMOVING)) {
             allowed.add("REMOVE");
         }
         if (item.kind().onMain() && item.subject().isPresent() && item.status().allows(DriftStatus.ADOPTED)) {
@@ -208,6 +210,10 @@ public final class ActOnDrift {
         if (!item.kind().onMain()) {
             return new Result.NotPossible("A missing line is not on main: there is nothing to remove.");
         }
+        if (!removable(item)) {
+            return new Result.NotPossible("This content is not a grant line: drift handling never removes it, so "
+                    + "nobody's notes in the file are lost. Acknowledge it, or edit the file by hand.");
+        }
         var opened = removal.open(item, operator, "Removed by " + operator + " (drift item " + item.id() + ").");
         if (opened.isEmpty()) {
             return new Result.NotPossible("The removal cannot start now: a request of this subject on this target is in "
@@ -251,6 +257,22 @@ public final class ActOnDrift {
             case Action.Remove remove -> "REMOVE_DRIFT";
         };
         audit.record("drift", command.operator(), action, "drift:" + item.id(), parameters);
+    }
+
+    /** Only a grant line on main is removed through the workflow (comments and unparsed text never are). */
+    private static boolean removable(DriftItem item) {
+        return item.kind().onMain() && GrantFile.parseLine(item.line()).isPresent();
+    }
+
+    /**
+     * Drift detection's removal ({@link RemoveDriftLine}) as the operator's: the item's target looked up in the
+     * catalog (a target that left it: nothing opened), the removal's operation when it was opened.
+     */
+    public static LineRemoval through(RemoveDriftLine removals, Targets targets) {
+        return (item, actor, reason) -> targets.find(item.target())
+                .map(target -> removals.remove(target, item, actor))
+                .flatMap(outcome -> outcome instanceof RemoveDriftLine.Outcome.Removing removing
+                        ? Optional.of(removing.removal()) : Optional.empty());
     }
 
     private static Optional<Long> parseId(String raw) {

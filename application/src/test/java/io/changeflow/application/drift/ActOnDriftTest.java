@@ -207,11 +207,14 @@ class ActOnDriftTest {
     }
 
     @Test
-    void contentThatNamesNoSubjectCannotBeAdopted() {
+    void contentThatIsNotAGrantLineIsNeitherAdoptedNorRemoved() {
         var item = found(DriftKind.NOT_A_GRANT, null, "# owners: platform team");
-        assertThat(ActOnDrift.allowedActions(item)).containsExactly("REMOVE", "ACKNOWLEDGE");
+        assertThat(ActOnDrift.allowedActions(item)).containsExactly("ACKNOWLEDGE");
 
         assertThat(run(item.id(), new ActOnDrift.Action.Adopt(null))).isInstanceOf(ActOnDrift.Result.NotPossible.class);
+        assertThat(run(item.id(), new ActOnDrift.Action.Remove())).as("nobody's notes are removed")
+                .isInstanceOf(ActOnDrift.Result.NotPossible.class);
+        assertThat(removalsOpened).isEmpty();
         assertThat(statusOf(item)).isEqualTo(DriftStatus.OPEN);
     }
 
@@ -260,5 +263,31 @@ class ActOnDriftTest {
                 Optional.empty(), 100))).extracting(DriftItem::id).containsExactly(open.id());
         assertThat(list.list(new ListDrift.Command(Optional.empty(), Optional.empty(), Optional.of(DriftKind.NOT_A_GRANT),
                 0))).extracting(DriftItem::id).containsExactly(acknowledged.id());
+    }
+
+    @Test
+    void anOperatorsRemovalGoesThroughDriftDetectionsRemovalOfExactlyThatLineAndWaitsForARequestInProgress() {
+        var removals = new RemoveDriftLine(app.operations, app.batches, drifts, app.clock);
+        var operatorsAct = new ActOnDrift(drifts, ActOnDrift.through(removals, app.targets), app.submit, app.audit,
+                app.clock);
+        var line = "zoe until=never op=0a0a0000-0000-4000-8000-000000000031";
+        var item = found(DriftKind.BASELINE, "zoe", line);
+
+        var result = operatorsAct.act(new ActOnDrift.Command(String.valueOf(item.id()), new ActOnDrift.Action.Remove(),
+                "otto", Map.of()));
+
+        assertThat(result).isInstanceOf(ActOnDrift.Result.Done.class);
+        var removal = ((ActOnDrift.Result.Done) result).request().orElseThrow();
+        var now = drifts.find(item.id()).orElseThrow();
+        assertThat(now.status()).isEqualTo(DriftStatus.REMOVING);
+        assertThat(now.removal()).contains(removal);
+        assertThat(app.operations.binding(SubjectId.of("zoe"), FakeTargets.SINGLE).orElseThrow().operationId())
+                .isEqualTo(removal);
+
+        app.submitAccepted(FakeTargets.SINGLE, "yann");
+        var busy = found(DriftKind.UNAPPROVED_LINE, "yann", "yann until=never op=0a0a0000-0000-4000-8000-000000000032");
+        assertThat(operatorsAct.act(new ActOnDrift.Command(String.valueOf(busy.id()), new ActOnDrift.Action.Remove(),
+                "otto", Map.of()))).isInstanceOf(ActOnDrift.Result.NotPossible.class);
+        assertThat(statusOf(busy)).isEqualTo(DriftStatus.OPEN);
     }
 }
