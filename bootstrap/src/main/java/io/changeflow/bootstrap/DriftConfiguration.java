@@ -35,8 +35,8 @@ class DriftConfiguration {
     }
 
     @Bean
-    RemoveDriftLine removeDriftLine(Operations operations, Batches batches, Drifts drifts, Clock clock) {
-        return new RemoveDriftLine(operations, batches, drifts, clock);
+    RemoveDriftLine removeDriftLine(Operations operations, Targets targets, Batches batches, Drifts drifts, Clock clock) {
+        return new RemoveDriftLine(operations, targets, batches, drifts, clock);
     }
 
     @Bean

@@ -19,10 +19,12 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.EnumMap;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.jooq.DSLContext;
+import org.jooq.Field;
 import org.jooq.impl.DSL;
 
 /**
@@ -98,49 +100,45 @@ final class JooqDrifts implements Drifts {
 
     private static long insert(DSLContext ctx, TargetKey target, Sighting sighting, String commitSeen, Instant seenAt) {
         var f = sighting.finding();
-        var e = sighting.evidence();
         return ctx.insertInto(DRIFT_ITEM)
                 .set(DRIFT_ITEM.TARGET_KEY, target.value())
                 .set(DRIFT_ITEM.KIND, f.kind().name())
                 .set(DRIFT_ITEM.FINGERPRINT, f.fingerprint())
                 .set(DRIFT_ITEM.SUBJECT_ID, f.subject().map(SubjectId::value).orElse(null))
                 .set(DRIFT_ITEM.LINE, cut(f.line(), LINE_MAX))
-                .set(DRIFT_ITEM.OPERATION_ID, f.operation().map(OperationId::value).orElse(null))
-                .set(DRIFT_ITEM.NOTE, cut(f.note(), NOTE_MAX))
-                .set(DRIFT_ITEM.EVIDENCE_COMMIT, e.commitSha().map(s -> cut(s, 64)).orElse(null))
-                .set(DRIFT_ITEM.EVIDENCE_AUTHOR, e.author().map(a -> cut(a, AUTHOR_MAX)).orElse(null))
-                .set(DRIFT_ITEM.EVIDENCE_AT, utcValue(e.committedAt().orElse(null)))
-                .set(DRIFT_ITEM.COMMIT_SEEN, cut(commitSeen, 64))
-                .set(DRIFT_ITEM.FIRST_SEEN, utcValue(seenAt))
-                .set(DRIFT_ITEM.LAST_SEEN, utcValue(seenAt))
-                .set(DRIFT_ITEM.STATUS, DriftStatus.OPEN.name())
-                .set(DRIFT_ITEM.STATUS_ACTOR, "system")
-                .set(DRIFT_ITEM.STATUS_NOTE, "Found on main.")
-                .set(DRIFT_ITEM.STATUS_AT, utcValue(seenAt))
+                .set(opened(sighting, commitSeen, seenAt, "Found on main."))
                 .returningResult(DRIFT_ITEM.ID).fetchOne(DRIFT_ITEM.ID);
     }
 
     private static void reopen(DSLContext ctx, DriftItemRecord row, Sighting sighting, String commitSeen, Instant seenAt) {
-        var e = sighting.evidence();
         var rows = ctx.update(DRIFT_ITEM)
                 .set(DRIFT_ITEM.VERSION, DRIFT_ITEM.VERSION.plus(1))
-                .set(DRIFT_ITEM.STATUS, DriftStatus.OPEN.name())
-                .set(DRIFT_ITEM.NOTE, cut(sighting.finding().note(), NOTE_MAX))
-                .set(DRIFT_ITEM.OPERATION_ID, sighting.finding().operation().map(OperationId::value).orElse(null))
-                .set(DRIFT_ITEM.EVIDENCE_COMMIT, e.commitSha().map(s -> cut(s, 64)).orElse(null))
-                .set(DRIFT_ITEM.EVIDENCE_AUTHOR, e.author().map(a -> cut(a, AUTHOR_MAX)).orElse(null))
-                .set(DRIFT_ITEM.EVIDENCE_AT, utcValue(e.committedAt().orElse(null)))
-                .set(DRIFT_ITEM.COMMIT_SEEN, cut(commitSeen, 64))
-                .set(DRIFT_ITEM.FIRST_SEEN, utcValue(seenAt))
-                .set(DRIFT_ITEM.LAST_SEEN, utcValue(seenAt))
-                .set(DRIFT_ITEM.STATUS_ACTOR, "system")
-                .set(DRIFT_ITEM.STATUS_NOTE, "Seen on main again.")
-                .set(DRIFT_ITEM.STATUS_AT, utcValue(seenAt))
+                .set(opened(sighting, commitSeen, seenAt, "Seen on main again."))
                 .setNull(DRIFT_ITEM.REMOVAL_OPERATION_ID)
                 .where(DRIFT_ITEM.ID.eq(row.getId())).and(DRIFT_ITEM.STATUS.eq(DriftStatus.RESOLVED.name()))
                 .and(DRIFT_ITEM.VERSION.eq(row.getVersion()))
                 .execute();
         Sql.requireOneRow(rows, "drift item " + row.getId() + " opened again");
+    }
+
+    /** What an item found now holds besides its identity: OPEN, first and last seen now, the note and evidence given. */
+    private static Map<Field<?>, Object> opened(Sighting sighting, String commitSeen, Instant seenAt, String statusNote) {
+        var f = sighting.finding();
+        var e = sighting.evidence();
+        var values = new LinkedHashMap<Field<?>, Object>();
+        values.put(DRIFT_ITEM.NOTE, cut(f.note(), NOTE_MAX));
+        values.put(DRIFT_ITEM.OPERATION_ID, f.operation().map(OperationId::value).orElse(null));
+        values.put(DRIFT_ITEM.EVIDENCE_COMMIT, e.commitSha().map(s -> cut(s, 64)).orElse(null));
+        values.put(DRIFT_ITEM.EVIDENCE_AUTHOR, e.author().map(a -> cut(a, AUTHOR_MAX)).orElse(null));
+        values.put(DRIFT_ITEM.EVIDENCE_AT, utcValue(e.committedAt().orElse(null)));
+        values.put(DRIFT_ITEM.COMMIT_SEEN, cut(commitSeen, 64));
+        values.put(DRIFT_ITEM.FIRST_SEEN, utcValue(seenAt));
+        values.put(DRIFT_ITEM.LAST_SEEN, utcValue(seenAt));
+        values.put(DRIFT_ITEM.STATUS, DriftStatus.OPEN.name());
+        values.put(DRIFT_ITEM.STATUS_ACTOR, "system");
+        values.put(DRIFT_ITEM.STATUS_NOTE, statusNote);
+        values.put(DRIFT_ITEM.STATUS_AT, utcValue(seenAt));
+        return values;
     }
 
     @Override

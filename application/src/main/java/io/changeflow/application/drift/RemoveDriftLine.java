@@ -3,6 +3,7 @@ package io.changeflow.application.drift;
 import io.changeflow.application.port.out.Batches;
 import io.changeflow.application.port.out.Drifts;
 import io.changeflow.application.port.out.Operations;
+import io.changeflow.application.port.out.Targets;
 import io.changeflow.domain.PreemptedException;
 import io.changeflow.domain.drift.DriftItem;
 import io.changeflow.domain.drift.DriftStatus;
@@ -38,18 +39,21 @@ public final class RemoveDriftLine {
     }
 
     private final Operations operations;
+    private final Targets targets;
     private final Batches batches;
     private final Drifts drifts;
     private final Clock clock;
     private final Supplier<OperationId> ids;
 
-    public RemoveDriftLine(Operations operations, Batches batches, Drifts drifts, Clock clock) {
-        this(operations, batches, drifts, clock, () -> OperationId.of(UUID.randomUUID().toString()));
+    public RemoveDriftLine(Operations operations, Targets targets, Batches batches, Drifts drifts, Clock clock) {
+        this(operations, targets, batches, drifts, clock, () -> OperationId.of(UUID.randomUUID().toString()));
     }
 
     /** @param ids the IDs of the removal operations (seeded in tests) */
-    public RemoveDriftLine(Operations operations, Batches batches, Drifts drifts, Clock clock, Supplier<OperationId> ids) {
+    public RemoveDriftLine(Operations operations, Targets targets, Batches batches, Drifts drifts, Clock clock,
+                           Supplier<OperationId> ids) {
         this.operations = operations;
+        this.targets = targets;
         this.batches = batches;
         this.drifts = drifts;
         this.clock = clock;
@@ -57,9 +61,24 @@ public final class RemoveDriftLine {
     }
 
     /**
+     * An operator's removal of {@code item}'s line (the console's action): the removal opened, or empty when it cannot
+     * start now (the target left the catalog, the subject's row is held by a request, the line is no grant line, the
+     * item moved on). The item is REMOVING once the removal is opened.
+     */
+    public Optional<OperationId> open(DriftItem item, String actor, String reason) {
+        return targets.find(item.target())
+                .map(target -> remove(target, item, actor, " " + reason))
+                .flatMap(outcome -> outcome instanceof Outcome.Removing r ? Optional.of(r.removal()) : Optional.empty());
+    }
+
+    /**
      * Removes {@code item}'s line on {@code target}, as {@code actor} ({@code system} for the detection job).
      */
     public Outcome remove(Target target, DriftItem item, String actor) {
+        return remove(target, item, actor, "");
+    }
+
+    private Outcome remove(Target target, DriftItem item, String actor, String why) {
         var line = GrantFile.parseLine(item.line());
         if (line.isEmpty() || !item.kind().onMain()) {
             return new Outcome.NotRemovable("the item's line is not a grant line");
@@ -74,7 +93,7 @@ public final class RemoveDriftLine {
         }
         var id = ids.get();
         var detail = "Drift on main (" + item.kind() + "): the line '" + item.line()
-                + "' is removed through the workflow.";
+                + "' is removed through the workflow." + why;
         Operations.OpenResult opened;
         try {
             opened = operations.openDriftRemoval(new ChangeRequest(id, actor, target.key(), grant.subject(), detail,

@@ -31,7 +31,7 @@ class DetectDriftTest {
     private final FakeDrifts drifts = new FakeDrifts();
     private final FakeLineOrigins origins = new FakeLineOrigins(app.gitlab);
     private final DetectDrift detect = new DetectDrift(app.targets, app.gitlab, origins, app.operations, drifts,
-            new RemoveDriftLine(app.operations, app.batches, drifts, app.clock), app.clock,
+            new RemoveDriftLine(app.operations, app.targets, app.batches, drifts, app.clock), app.clock,
             new DetectDrift.Policy(Duration.ofMinutes(5), Duration.ofSeconds(30)));
 
     /** The single-MR target reports only (the tests of what is found and kept). */
@@ -266,5 +266,22 @@ class DetectDriftTest {
         assertThat(found.unapprovedLines()).isEqualTo(1);
         assertThat(found.removalsOpened()).as("eve's row is owned by her request").isZero();
         assertThat(open()).singleElement().satisfies(i -> assertThat(i.status()).isEqualTo(DriftStatus.OPEN));
+    }
+
+    @Test
+    void anOperatorsRemovalOfAReportedLineOpensTheRemovalAndMarksTheItemRemoving() {
+        reportOnly();
+        run();
+        app.gitlab.editMain(FakeTargets.PROJECT, FILE, HEADER + MALLORY + "\n");
+        run();
+        var item = open().getFirst();
+        var removeLine = new RemoveDriftLine(app.operations, app.targets, app.batches, drifts, app.clock);
+
+        var removal = removeLine.open(item, "otto", "not ours");
+
+        assertThat(removal).isPresent();
+        assertThat(drifts.find(item.id()).orElseThrow().status()).isEqualTo(DriftStatus.REMOVING);
+        assertThat(app.op(removal.get()).reason()).contains("not ours");
+        assertThat(removeLine.open(drifts.find(item.id()).orElseThrow(), "otto", "again")).as("already removing").isEmpty();
     }
 }

@@ -25,7 +25,8 @@ public enum DriftStatus {
             OPEN, EnumSet.of(REMOVING, ADOPTED, ACKNOWLEDGED, RESOLVED),
             REMOVING, EnumSet.of(OPEN, RESOLVED),
             ACKNOWLEDGED, EnumSet.of(REMOVING, ADOPTED, RESOLVED),
-            ADOPTED, EnumSet.of(RESOLVED),
+            // an adoption whose grant request ended without a grant leaves the line to be handled again
+            ADOPTED, EnumSet.of(OPEN, RESOLVED),
             // a line that comes back after it was resolved is the same item again
             RESOLVED, EnumSet.of(OPEN));
 

@@ -228,5 +228,6 @@ class DriftCheckTest {
         assertThat(DriftStatus.RESOLVED.allows(DriftStatus.OPEN)).isTrue();
         assertThat(DriftStatus.RESOLVED.allows(DriftStatus.ACKNOWLEDGED)).isFalse();
         assertThat(DriftStatus.ADOPTED.allows(DriftStatus.REMOVING)).isFalse();
+        assertThat(DriftStatus.ADOPTED.allows(DriftStatus.OPEN)).as("an adoption that ended without a grant").isTrue();
     }
 }

@@ -8,8 +8,6 @@ import io.micrometer.core.instrument.binder.MeterBinder;
 import java.time.Duration;
 import java.util.Map;
 import java.util.function.LongSupplier;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * {@value #ITEMS} {@code {kind}}: drift items nobody decided about yet (open, or their removal under way), per kind
@@ -21,18 +19,10 @@ public final class DriftGauges implements MeterBinder {
     public static final String ITEMS = "changeflow.drift.items";
     public static final Duration REFRESH = Duration.ofSeconds(30);
 
-    private static final Logger log = LoggerFactory.getLogger(DriftGauges.class);
-
-    /** One look at the database; {@code counts} null when it failed. */
-    private record Snapshot(Map<DriftKind, Long> counts, long at) {}
-
-    private final CountDrift count;
-    private final LongSupplier nanoTime;
-    private volatile Snapshot last;
+    private final PeriodicRead<Map<DriftKind, Long>> counts;
 
     public DriftGauges(CountDrift count, LongSupplier nanoTime) {
-        this.count = count;
-        this.nanoTime = nanoTime;
+        this.counts = new PeriodicRead<>("the drift items for the drift gauges", count::unhandled, REFRESH, nanoTime);
     }
 
     @Override
@@ -46,29 +36,6 @@ public final class DriftGauges implements MeterBinder {
     }
 
     private double value(DriftKind kind) {
-        var snapshot = snapshot();
-        return snapshot.counts() == null ? Double.NaN : snapshot.counts().getOrDefault(kind, 0L);
-    }
-
-    private Snapshot snapshot() {
-        var now = nanoTime.getAsLong();
-        var snapshot = last;
-        if (snapshot != null && now - snapshot.at() < REFRESH.toNanos()) {
-            return snapshot;
-        }
-        synchronized (this) {
-            snapshot = last;
-            if (snapshot != null && now - snapshot.at() < REFRESH.toNanos()) {
-                return snapshot;
-            }
-            try {
-                snapshot = new Snapshot(count.unhandled(), now);
-            } catch (RuntimeException e) {
-                log.warn("cannot read the drift items for the drift gauges", e);
-                snapshot = new Snapshot(null, now);
-            }
-            last = snapshot;
-            return snapshot;
-        }
+        return counts.get().map(c -> (double) c.getOrDefault(kind, 0L)).orElse(Double.NaN);
     }
 }

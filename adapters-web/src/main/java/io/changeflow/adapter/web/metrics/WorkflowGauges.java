@@ -11,8 +11,6 @@ import java.util.EnumMap;
 import java.util.Map;
 import java.util.function.LongSupplier;
 import java.util.function.ToDoubleFunction;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Where the requests stand, cluster-wide (every instance reports the same numbers: alert on {@code max}):
@@ -36,20 +34,18 @@ public final class WorkflowGauges implements MeterBinder {
     static final int OVERDUE_LIMIT = FindOverdueRequests.DEFAULT_LIMIT;
     public static final Duration REFRESH = Duration.ofSeconds(30);
 
-    private static final Logger log = LoggerFactory.getLogger(WorkflowGauges.class);
+    /** One look at the database. */
+    private record Snapshot(Map<BindingStatus, Long> byStatus, int overdue, long oldestOverdueSeconds) {}
 
-    /** One look at the database; {@code byStatus} null when it failed (tried again after {@link #REFRESH}). */
-    private record Snapshot(Map<BindingStatus, Long> byStatus, int overdue, long oldestOverdueSeconds, long at) {}
-
-    private final ShowStats stats;
-    private final FindOverdueRequests overdue;
-    private final LongSupplier nanoTime;
-    private volatile Snapshot last;
+    private final PeriodicRead<Snapshot> snapshot;
 
     public WorkflowGauges(ShowStats stats, FindOverdueRequests overdue, LongSupplier nanoTime) {
-        this.stats = stats;
-        this.overdue = overdue;
-        this.nanoTime = nanoTime;
+        this.snapshot = new PeriodicRead<>("the requests for the workflow gauges", () -> {
+            var counts = new EnumMap<BindingStatus, Long>(stats.show(new ShowStats.Command()).byStatus());
+            var found = overdue.find(OVERDUE_LIMIT);
+            var oldest = found.overdue().isEmpty() ? 0 : found.overdue().getFirst().overdueBy().toSeconds();
+            return new Snapshot(counts, found.overdue().size(), oldest);
+        }, REFRESH, nanoTime);
     }
 
     @Override
@@ -70,32 +66,6 @@ public final class WorkflowGauges implements MeterBinder {
     }
 
     private double value(ToDoubleFunction<Snapshot> of) {
-        var snapshot = snapshot();
-        return snapshot.byStatus() == null ? Double.NaN : of.applyAsDouble(snapshot);
-    }
-
-    private Snapshot snapshot() {
-        var now = nanoTime.getAsLong();
-        var snapshot = last;
-        if (snapshot != null && now - snapshot.at() < REFRESH.toNanos()) {
-            return snapshot;
-        }
-        synchronized (this) {
-            snapshot = last;
-            if (snapshot != null && now - snapshot.at() < REFRESH.toNanos()) {
-                return snapshot;
-            }
-            try {
-                var counts = new EnumMap<BindingStatus, Long>(stats.show(new ShowStats.Command()).byStatus());
-                var found = overdue.find(OVERDUE_LIMIT);
-                var oldest = found.overdue().isEmpty() ? 0 : found.overdue().getFirst().overdueBy().toSeconds();
-                snapshot = new Snapshot(counts, found.overdue().size(), oldest, now);
-            } catch (RuntimeException e) {
-                log.warn("cannot read the requests for the workflow gauges", e);
-                snapshot = new Snapshot(null, 0, 0, now);
-            }
-            last = snapshot;
-            return snapshot;
-        }
+        return snapshot.get().map(of::applyAsDouble).orElse(Double.NaN);
     }
 }
