@@ -7,7 +7,6 @@ import io.changeflow.application.drift.RemoveDriftLine;
 import io.changeflow.application.port.out.AuditLog;
 import io.changeflow.application.port.out.Drifts;
 import io.changeflow.application.port.out.Operations;
-import io.changeflow.application.port.out.Targets;
 import io.changeflow.application.submit.SubmitChangeRequest;
 import java.time.Clock;
 import org.springframework.context.annotation.Bean;
@@ -32,8 +31,8 @@ class DriftActionsConfiguration {
 
     /** Drift detection's removal of exactly an item's line, as the operator's remove action. */
     @Bean
-    ActOnDrift.LineRemoval driftLineRemoval(RemoveDriftLine removals, Targets targets) {
-        return ActOnDrift.through(removals, targets);
+    ActOnDrift.LineRemoval driftLineRemoval(RemoveDriftLine removals) {
+        return removals::open;
     }
 
     @Bean

@@ -2,7 +2,6 @@ package io.changeflow.application.drift;
 
 import io.changeflow.application.port.out.AuditLog;
 import io.changeflow.application.port.out.Drifts;
-import io.changeflow.application.port.out.Targets;
 import io.changeflow.application.submit.SubmitChangeRequest;
 import io.changeflow.application.workflow.AuditTrail;
 import io.changeflow.domain.drift.DriftItem;
@@ -262,17 +261,6 @@ public final class ActOnDrift {
     /** Only a grant line on main is removed through the workflow (comments and unparsed text never are). */
     private static boolean removable(DriftItem item) {
         return item.kind().onMain() && GrantFile.parseLine(item.line()).isPresent();
-    }
-
-    /**
-     * Drift detection's removal ({@link RemoveDriftLine}) as the operator's: the item's target looked up in the
-     * catalog (a target that left it: nothing opened), the removal's operation when it was opened.
-     */
-    public static LineRemoval through(RemoveDriftLine removals, Targets targets) {
-        return (item, actor, reason) -> targets.find(item.target())
-                .map(target -> removals.remove(target, item, actor))
-                .flatMap(outcome -> outcome instanceof RemoveDriftLine.Outcome.Removing removing
-                        ? Optional.of(removing.removal()) : Optional.empty());
     }
 
     private static Optional<Long> parseId(String raw) {

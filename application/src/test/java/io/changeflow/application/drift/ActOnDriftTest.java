@@ -267,8 +267,8 @@ class ActOnDriftTest {
 
     @Test
     void anOperatorsRemovalGoesThroughDriftDetectionsRemovalOfExactlyThatLineAndWaitsForARequestInProgress() {
-        var removals = new RemoveDriftLine(app.operations, app.batches, drifts, app.clock);
-        var operatorsAct = new ActOnDrift(drifts, ActOnDrift.through(removals, app.targets), app.submit, app.audit,
+        var removals = new RemoveDriftLine(app.operations, app.targets, app.batches, drifts, app.clock);
+        var operatorsAct = new ActOnDrift(drifts, removals::open, app.submit, app.audit,
                 app.clock);
         var line = "zoe until=never op=0a0a0000-0000-4000-8000-000000000031";
         var item = found(DriftKind.BASELINE, "zoe", line);
