@@ -7,10 +7,13 @@ import type {
   DeployActionResult,
   Decision,
   DemoUser,
+  DriftActed,
+  DriftItem,
   ExpiringGrants,
   GitLabCheck,
   InboxItem,
   Me,
+  MyDrift,
   OperationDetail,
   OverdueList,
   Overview,
@@ -161,3 +164,32 @@ export const settleBatch = (id: number | string) =>
 export const runReconciliation = () => api.post<ReconciliationResult>('/ops/reconciliation-runs');
 
 export const getConfig = (signal?: AbortSignal) => api.get<ConfigEntry[]>('/ops/config', { signal });
+
+/** Drift items (issue 36), newest sighting first; `status`, `targetKey`, `kind` narrow on the server. */
+export const listDrift = (
+  query: { limit: number; status?: string | null; targetKey?: string | null; kind?: string | null },
+  signal?: AbortSignal,
+) =>
+  api.get<DriftItem[]>('/ops/drift', {
+    query: {
+      limit: query.limit,
+      ...(query.status ? { status: query.status } : {}),
+      ...(query.targetKey ? { targetKey: query.targetKey } : {}),
+      ...(query.kind ? { kind: query.kind } : {}),
+    },
+    signal,
+  });
+
+/** Removes a drift item's line through the workflow (200 REMOVING with the removal's operationId). */
+export const removeDrift = (id: number) => api.post<DriftActed>(`/ops/drift/${enc(String(id))}/remove`);
+
+/** Adopts a drift item's line as a grant request until `until` (blank: no expiry); an approver decides. */
+export const adoptDrift = (id: number, until: string) =>
+  api.post<DriftActed>(`/ops/drift/${enc(String(id))}/adopt`, until.trim() ? { until: until.trim() } : {});
+
+/** Acknowledges a drift item with a reason: the line stays. */
+export const acknowledgeDrift = (id: number, reason: string) =>
+  api.post<DriftActed>(`/ops/drift/${enc(String(id))}/acknowledge`, { reason });
+
+/** The drift that concerns me: as the subject, or as the requester of a subject I asked for. */
+export const listMyDrift = (signal?: AbortSignal) => api.get<MyDrift[]>('/api/drift', { signal });

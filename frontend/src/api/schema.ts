@@ -104,6 +104,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/drift": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Drift that concerns me */
+        get: operations["driftMine"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/me": {
         parameters: {
             query?: never;
@@ -318,6 +335,86 @@ export interface paths {
         get: operations["configConfig"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ops/drift": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Drift between the grant files on main and the records
+         * @description Needs one of the rule codes ops.admin, ops.operator (changeflow.authorization.rules).
+         */
+        get: operations["driftList"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ops/drift/{id}/acknowledge": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Acknowledge a drift item with a reason
+         * @description Needs one of the rule codes ops.admin, ops.operator (changeflow.authorization.rules).
+         */
+        post: operations["driftAcknowledge"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ops/drift/{id}/adopt": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Adopt a drift item's line as a grant with an until
+         * @description Needs one of the rule codes ops.admin, ops.operator (changeflow.authorization.rules).
+         */
+        post: operations["driftAdopt"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ops/drift/{id}/remove": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Remove a drift item's line through the workflow
+         * @description Needs one of the rule codes ops.admin, ops.operator (changeflow.authorization.rules).
+         */
+        post: operations["driftRemove"];
         delete?: never;
         options?: never;
         head?: never;
@@ -808,6 +905,22 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        AcknowledgeForm: {
+            reason?: string;
+        };
+        ActedJson: {
+            item: components["schemas"]["DriftJson"];
+            operationId: string | null;
+        };
+        AdoptForm: {
+            until?: string;
+        };
+        ApiResponseActedJson: {
+            code: string;
+            data: components["schemas"]["ActedJson"] | null;
+            message: string;
+            traceId: string;
+        };
         ApiResponseCheckJson: {
             code: string;
             data: components["schemas"]["CheckJson"] | null;
@@ -859,6 +972,18 @@ export interface components {
         ApiResponseListDemoUser: {
             code: string;
             data: components["schemas"]["DemoUser"][] | null;
+            message: string;
+            traceId: string;
+        };
+        ApiResponseListDriftJson: {
+            code: string;
+            data: components["schemas"]["DriftJson"][] | null;
+            message: string;
+            traceId: string;
+        };
+        ApiResponseListMyDriftJson: {
+            code: string;
+            data: components["schemas"]["MyDriftJson"][] | null;
             message: string;
             traceId: string;
         };
@@ -1078,6 +1203,26 @@ export interface components {
             updatedAt: string;
             waiting?: components["schemas"]["WaitJson"];
         };
+        DriftJson: {
+            allowedActions: string[];
+            commitSeen: string | null;
+            evidence: components["schemas"]["EvidenceJson"];
+            firstSeen: string;
+            /** Format: int64 */
+            id: number;
+            kind: string;
+            lastSeen: string;
+            line: string;
+            note: string;
+            operationId: string | null;
+            removalOperationId: string | null;
+            status: string;
+            statusActor: string;
+            statusAt: string;
+            statusNote: string;
+            subjectId: string | null;
+            targetKey: string;
+        };
         /**
          * @description INVALID_REQUEST (400): The request is not valid; please correct it and try again.
          *     UNAUTHENTICATED (401): Sign-in required.
@@ -1095,6 +1240,8 @@ export interface components {
          *     ACTION_NOT_ALLOWED (409): This action is not possible in the request's current state.
          *     ALREADY_MARKED_FAILED (409): This request's deploy is already marked failed; nothing was changed.
          *     ALREADY_SETTLED (409): This batch has already ended; nothing was changed.
+         *     DRIFT_ALREADY_HANDLED (409): This drift item was already handled; nothing was changed. Please look again.
+         *     DRIFT_ACTION_NOT_POSSIBLE (409): This action is not possible for this drift item right now.
          *     IDEMPOTENCY_KEY_REUSED (422): This operationId was already used for a different request; please start a new form.
          *     METHOD_NOT_ALLOWED (405): This method is not allowed here.
          *     NOT_ACCEPTABLE (406): Please accept application/json.
@@ -1105,7 +1252,7 @@ export interface components {
          *     UNAVAILABLE (503): A service we depend on is unavailable; please try again later.
          * @enum {string}
          */
-        ErrorCode: "INVALID_REQUEST" | "UNAUTHENTICATED" | "INVALID_SIGNATURE" | "ACCESS_DENIED" | "CROSS_SITE_REQUEST" | "SERVICE_CLOSED" | "NOT_ALLOWED_FOR_SUBJECT" | "NOT_FOUND" | "REQUEST_IN_PROGRESS" | "ALREADY_IN_EFFECT" | "GRANT_NOT_IN_EFFECT" | "GRANT_CHANGED" | "IDEMPOTENCY_IN_FLIGHT" | "ACTION_NOT_ALLOWED" | "ALREADY_MARKED_FAILED" | "ALREADY_SETTLED" | "IDEMPOTENCY_KEY_REUSED" | "METHOD_NOT_ALLOWED" | "NOT_ACCEPTABLE" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "UNAVAILABLE";
+        ErrorCode: "INVALID_REQUEST" | "UNAUTHENTICATED" | "INVALID_SIGNATURE" | "ACCESS_DENIED" | "CROSS_SITE_REQUEST" | "SERVICE_CLOSED" | "NOT_ALLOWED_FOR_SUBJECT" | "NOT_FOUND" | "REQUEST_IN_PROGRESS" | "ALREADY_IN_EFFECT" | "GRANT_NOT_IN_EFFECT" | "GRANT_CHANGED" | "IDEMPOTENCY_IN_FLIGHT" | "ACTION_NOT_ALLOWED" | "ALREADY_MARKED_FAILED" | "ALREADY_SETTLED" | "DRIFT_ALREADY_HANDLED" | "DRIFT_ACTION_NOT_POSSIBLE" | "IDEMPOTENCY_KEY_REUSED" | "METHOD_NOT_ALLOWED" | "NOT_ACCEPTABLE" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "UNAVAILABLE";
         /** @description Every error answer (Content-Type application/json, Cache-Control no-store). */
         ErrorEnvelope: {
             code: components["schemas"]["ErrorCode"];
@@ -1118,6 +1265,11 @@ export interface components {
             message: string;
             /** @description Quote it: it finds the server's log lines of the request. */
             traceId: string;
+        };
+        EvidenceJson: {
+            author: string | null;
+            commitSha: string | null;
+            committedAt: string | null;
         };
         ExpiringJson: {
             /** Format: int64 */
@@ -1181,6 +1333,10 @@ export interface components {
             iid: number;
             project: string;
             webUrl: string;
+        };
+        MyDriftJson: {
+            asSubject: boolean;
+            item: components["schemas"]["DriftJson"];
         };
         OverdueJson: {
             atDeadline: string;
@@ -1771,6 +1927,82 @@ export interface operations {
                     "application/json": {
                         /** @enum {string} */
                         code?: "GRANT_NOT_IN_EFFECT" | "GRANT_CHANGED";
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description INTERNAL_ERROR: Something went wrong on our side. Please quote the traceId if you contact support. */
+            500: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["TraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code?: "INTERNAL_ERROR";
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description UNAVAILABLE: A service we depend on is unavailable; please try again later. */
+            503: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["TraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code?: "UNAVAILABLE";
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    driftMine: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Envelope code OK. */
+            200: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["TraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code?: "OK";
+                    } & components["schemas"]["ApiResponseListMyDriftJson"];
+                };
+            };
+            /** @description UNAUTHENTICATED: Sign-in required. */
+            401: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["TraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code?: "UNAUTHENTICATED";
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description ACCESS_DENIED: Access denied */
+            403: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["TraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code?: "ACCESS_DENIED";
                     } & components["schemas"]["ErrorEnvelope"];
                 };
             };
@@ -3106,6 +3338,523 @@ export interface operations {
                     "application/json": {
                         /** @enum {string} */
                         code?: "ACCESS_DENIED";
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description INTERNAL_ERROR: Something went wrong on our side. Please quote the traceId if you contact support. */
+            500: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["TraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code?: "INTERNAL_ERROR";
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description UNAVAILABLE: A service we depend on is unavailable; please try again later. */
+            503: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["TraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code?: "UNAVAILABLE";
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    driftList: {
+        parameters: {
+            query?: {
+                kind?: string;
+                limit?: number;
+                status?: string;
+                targetKey?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Envelope code OK. */
+            200: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["TraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code?: "OK";
+                    } & components["schemas"]["ApiResponseListDriftJson"];
+                };
+            };
+            /** @description INVALID_REQUEST: The request is not valid; please correct it and try again. */
+            400: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["TraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code?: "INVALID_REQUEST";
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description UNAUTHENTICATED: Sign-in required. */
+            401: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["TraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code?: "UNAUTHENTICATED";
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description ACCESS_DENIED: Access denied */
+            403: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["TraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code?: "ACCESS_DENIED";
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description INTERNAL_ERROR: Something went wrong on our side. Please quote the traceId if you contact support. */
+            500: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["TraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code?: "INTERNAL_ERROR";
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description UNAVAILABLE: A service we depend on is unavailable; please try again later. */
+            503: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["TraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code?: "UNAVAILABLE";
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    driftAcknowledge: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["AcknowledgeForm"];
+            };
+        };
+        responses: {
+            /** @description Envelope code ACKNOWLEDGED. */
+            200: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["TraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code?: "ACKNOWLEDGED";
+                    } & components["schemas"]["ApiResponseActedJson"];
+                };
+            };
+            /** @description INVALID_REQUEST: The request is not valid; please correct it and try again. */
+            400: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["TraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code?: "INVALID_REQUEST";
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description UNAUTHENTICATED: Sign-in required. */
+            401: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["TraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code?: "UNAUTHENTICATED";
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description ACCESS_DENIED: Access denied
+             *     CROSS_SITE_REQUEST: Cross-site requests are refused; please use the app.
+             */
+            403: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["TraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code?: "ACCESS_DENIED" | "CROSS_SITE_REQUEST";
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description NOT_FOUND: Not found. */
+            404: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["TraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code?: "NOT_FOUND";
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description DRIFT_ALREADY_HANDLED: This drift item was already handled; nothing was changed. Please look again. */
+            409: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["TraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code?: "DRIFT_ALREADY_HANDLED";
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: The request body is too large. */
+            413: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["TraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code?: "PAYLOAD_TOO_LARGE";
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: Unsupported content type; please send application/json. */
+            415: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["TraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code?: "UNSUPPORTED_MEDIA_TYPE";
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description INTERNAL_ERROR: Something went wrong on our side. Please quote the traceId if you contact support. */
+            500: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["TraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code?: "INTERNAL_ERROR";
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description UNAVAILABLE: A service we depend on is unavailable; please try again later. */
+            503: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["TraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code?: "UNAVAILABLE";
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    driftAdopt: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["AdoptForm"];
+            };
+        };
+        responses: {
+            /** @description Envelope code ADOPTED. */
+            200: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["TraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code?: "ADOPTED";
+                    } & components["schemas"]["ApiResponseActedJson"];
+                };
+            };
+            /** @description INVALID_REQUEST: The request is not valid; please correct it and try again. */
+            400: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["TraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code?: "INVALID_REQUEST";
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description UNAUTHENTICATED: Sign-in required. */
+            401: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["TraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code?: "UNAUTHENTICATED";
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description ACCESS_DENIED: Access denied
+             *     CROSS_SITE_REQUEST: Cross-site requests are refused; please use the app.
+             *     SERVICE_CLOSED: Submissions are closed right now; please try again later.
+             *     NOT_ALLOWED_FOR_SUBJECT: You may not do this for the person named; ask for yourself.
+             */
+            403: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["TraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code?: "ACCESS_DENIED" | "CROSS_SITE_REQUEST" | "SERVICE_CLOSED" | "NOT_ALLOWED_FOR_SUBJECT";
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description NOT_FOUND: Not found. */
+            404: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["TraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code?: "NOT_FOUND";
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description REQUEST_IN_PROGRESS: A request for this subject and target is already in progress.
+             *     ALREADY_IN_EFFECT: This access is already in effect for the subject.
+             *     DRIFT_ALREADY_HANDLED: This drift item was already handled; nothing was changed. Please look again.
+             *     DRIFT_ACTION_NOT_POSSIBLE: This action is not possible for this drift item right now.
+             */
+            409: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["TraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code?: "REQUEST_IN_PROGRESS" | "ALREADY_IN_EFFECT" | "DRIFT_ALREADY_HANDLED" | "DRIFT_ACTION_NOT_POSSIBLE";
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: The request body is too large. */
+            413: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["TraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code?: "PAYLOAD_TOO_LARGE";
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: Unsupported content type; please send application/json. */
+            415: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["TraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code?: "UNSUPPORTED_MEDIA_TYPE";
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description INTERNAL_ERROR: Something went wrong on our side. Please quote the traceId if you contact support. */
+            500: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["TraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code?: "INTERNAL_ERROR";
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description UNAVAILABLE: A service we depend on is unavailable; please try again later. */
+            503: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["TraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code?: "UNAVAILABLE";
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    driftRemove: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description Any non-blank value: a write without a JSON body needs it (cross-site requests are refused, docs/api.md).
+                 * @example XMLHttpRequest
+                 */
+                "X-Requested-With": string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Envelope code REMOVING. */
+            200: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["TraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code?: "REMOVING";
+                    } & components["schemas"]["ApiResponseActedJson"];
+                };
+            };
+            /** @description UNAUTHENTICATED: Sign-in required. */
+            401: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["TraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code?: "UNAUTHENTICATED";
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description ACCESS_DENIED: Access denied
+             *     CROSS_SITE_REQUEST: Cross-site requests are refused; please use the app.
+             */
+            403: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["TraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code?: "ACCESS_DENIED" | "CROSS_SITE_REQUEST";
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description NOT_FOUND: Not found. */
+            404: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["TraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code?: "NOT_FOUND";
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description DRIFT_ALREADY_HANDLED: This drift item was already handled; nothing was changed. Please look again.
+             *     DRIFT_ACTION_NOT_POSSIBLE: This action is not possible for this drift item right now.
+             */
+            409: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["TraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code?: "DRIFT_ALREADY_HANDLED" | "DRIFT_ACTION_NOT_POSSIBLE";
                     } & components["schemas"]["ErrorEnvelope"];
                 };
             };

@@ -120,3 +120,12 @@ export type OverviewWaiting = Schemas['WaitingJson'];
 
 /** An external system as this instance sees it: breaker state and recent error rate. */
 export type OverviewDependency = Schemas['DependencyJson'];
+
+/** A drift item (issue 36): a grant file on main and the records disagree; evidence and the actions it allows. */
+export type DriftItem = Schemas['DriftJson'];
+
+/** A drift item that concerns me, and whether I am its subject (false: a subject I asked for). */
+export type MyDrift = Schemas['MyDriftJson'];
+
+/** What an operator's drift action did: the item now, and the removal or adopting request it opened. */
+export type DriftActed = Schemas['ActedJson'];

@@ -2,6 +2,7 @@ import { NotFoundPage } from '../pages/NotFoundPage';
 import { NavLink, Route, Routes, useParams } from '../router/router';
 import { BatchesPage } from './BatchesPage';
 import { ConfigPage } from './ConfigPage';
+import { DriftPage } from './DriftPanel';
 import { OperationPage } from './OperationPage';
 import { OperationsPage } from './OperationsPage';
 import { OverviewPage } from './overview/OverviewPage';
@@ -25,6 +26,7 @@ export default function OpsApp() {
       <Route path="operations" element={<OperationsPage />} />
       <Route path="batches" element={<BatchesPage />} />
       <Route path="config" element={<ConfigPage />} />
+      <Route path="drift" element={<DriftPage />} />
       <Route path="*" element={<NotFoundPage />} />
     </Routes>
   );
@@ -39,6 +41,7 @@ export default function OpsApp() {
         </NavLink>
         <NavLink to={consolePaths.batches}>Batches</NavLink>
         <NavLink to={consolePaths.config}>Configuration</NavLink>
+        <NavLink to={consolePaths.drift}>Drift</NavLink>
       </nav>
       {page}
     </div>

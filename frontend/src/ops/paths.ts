@@ -11,6 +11,7 @@ export const consolePaths = {
   operation: (operationId: string) => `${CONSOLE}/operations/${encodeURIComponent(operationId)}`,
   batches: `${CONSOLE}/batches`,
   config: `${CONSOLE}/config`,
+  drift: `${CONSOLE}/drift`,
 } as const;
 
 export function isConsolePath(pathname: string): boolean {

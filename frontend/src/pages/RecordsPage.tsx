@@ -4,6 +4,7 @@ import { DataTable } from '../components/DataTable';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { HintText } from '../components/HintText';
 import { ListFilters } from '../components/ListFilters';
+import { MyDriftNotice } from '../components/MyDriftNotice';
 import { Loading } from '../components/Loading';
 import { PageHeading } from '../components/PageHeading';
 import { StatusBadge } from '../components/StatusBadge';
@@ -34,6 +35,7 @@ export function RecordsPage() {
   return (
     <section className="panel" data-testid="records-page">
       <PageHeading>My records</PageHeading>
+      <MyDriftNotice />
       <ListFilters query={query} onChange={change} idPrefix="records" />
       {state.loading ? <Loading /> : null}
       {state.error ? <ErrorNotice error={state.error} title="Could not load your records." onRetry={state.reload} /> : null}

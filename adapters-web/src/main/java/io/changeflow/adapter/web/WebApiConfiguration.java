@@ -116,6 +116,12 @@ class WebApiConfiguration {
     }
 
     @Bean
+    io.changeflow.adapter.web.api.DriftController driftController(io.changeflow.application.drift.ListDrift list,
+            io.changeflow.application.drift.ListMyDrift mine, io.changeflow.application.drift.ActOnDrift act) {
+        return new io.changeflow.adapter.web.api.DriftController(list, mine, act);
+    }
+
+    @Bean
     OverdueController overdueController(FindOverdueRequests find) {
         return new OverdueController(find);
     }

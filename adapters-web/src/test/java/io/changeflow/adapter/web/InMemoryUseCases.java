@@ -136,6 +136,35 @@ class InMemoryUseCases {
                 FindOverdueRequests.Deadlines.defaults(), app.clock);
     }
 
+    /** Drift items in memory (issue 36), shared by the drift use cases; tests record sightings into it. */
+    @Bean
+    io.changeflow.application.fake.FakeDrifts fakeDrifts() {
+        return new io.changeflow.application.fake.FakeDrifts();
+    }
+
+    /** The removals the drift actions opened (the workflow's removal is drift detection's; here each gets a fresh ID). */
+    @Bean
+    DriftRemovals driftRemovals() {
+        return new DriftRemovals();
+    }
+
+    @Bean
+    io.changeflow.application.drift.ListDrift listDrift(io.changeflow.application.fake.FakeDrifts drifts) {
+        return new io.changeflow.application.drift.ListDrift(drifts);
+    }
+
+    @Bean
+    io.changeflow.application.drift.ListMyDrift listMyDrift(io.changeflow.application.fake.FakeDrifts drifts,
+            InMemoryChangeflow app) {
+        return new io.changeflow.application.drift.ListMyDrift(drifts, app.operations);
+    }
+
+    @Bean
+    io.changeflow.application.drift.ActOnDrift actOnDrift(io.changeflow.application.fake.FakeDrifts drifts,
+            DriftRemovals removals, InMemoryChangeflow app) {
+        return new io.changeflow.application.drift.ActOnDrift(drifts, removals, app.submit, app.audit, app.clock);
+    }
+
     @Bean
     ShowOperation showOperation(InMemoryChangeflow app) {
         return app.showOperation;

@@ -31,6 +31,24 @@ final class ListFilters {
                 "unknown batch status filter");
     }
 
+    /** A drift item's status in any case, e.g. {@code open} (issue 36). */
+    static Optional<io.changeflow.domain.drift.DriftStatus> driftStatus(String status) {
+        return statusOf(io.changeflow.domain.drift.DriftStatus.class, status,
+                "status is a drift status: OPEN, REMOVING, ADOPTED, ACKNOWLEDGED or RESOLVED", "unknown drift status filter");
+    }
+
+    /** A drift kind in any case, e.g. {@code unapproved_line} (issue 36); a bad one is a field error on {@code kind}. */
+    static Optional<io.changeflow.domain.drift.DriftKind> driftKind(String kind) {
+        if (kind == null || kind.isBlank()) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(io.changeflow.domain.drift.DriftKind.valueOf(kind.strip().toUpperCase(Locale.ROOT)));
+        } catch (IllegalArgumentException e) {
+            throw invalid("kind", "Unknown kind.", "kind is a drift kind, e.g. UNAPPROVED_LINE", "unknown drift kind filter");
+        }
+    }
+
     private static <S extends Enum<S>> Optional<S> statusOf(Class<S> type, String status, String detail, String logDetail) {
         if (status == null || status.isBlank()) {
             return Optional.empty();

@@ -45,6 +45,10 @@ public enum ErrorCode {
     ALREADY_MARKED_FAILED(HttpStatus.CONFLICT, "This request's deploy is already marked failed; nothing was changed."),
     /** A settlement of a batch that had already ended (or another settler ended it first): nothing was done now. */
     ALREADY_SETTLED(HttpStatus.CONFLICT, "This batch has already ended; nothing was changed."),
+    /** A drift item that is not where this action starts (handled already, or moved meanwhile): nothing was changed. */
+    DRIFT_ALREADY_HANDLED(HttpStatus.CONFLICT, "This drift item was already handled; nothing was changed. Please look again."),
+    /** A drift action that does not apply to the item (a missing line cannot be removed) or cannot start now. */
+    DRIFT_ACTION_NOT_POSSIBLE(HttpStatus.CONFLICT, "This action is not possible for this drift item right now."),
     /** The operationId was used before for a different payload: open the form again (new operationId). */
     IDEMPOTENCY_KEY_REUSED(HttpStatus.UNPROCESSABLE_CONTENT,
             "This operationId was already used for a different request; please start a new form."),
