@@ -64,7 +64,7 @@ final class OperationReads {
                 .fetch(OperationRows::toBinding);
     }
 
-    /** Made by {@code person}, or a grant asked for them by someone else: each side has its index (V13 for the subject). */
+    /** Made by {@code person}, or a grant asked for them by someone else: each side has its index (V12 for the subject). */
     static List<Operation> requestsOf(DSLContext dsl, String person, RequestFilter filter, int offset, int limit) {
         var forThem = OPERATION.SUBJECT_ID.eq(person).and(OPERATION.CHANGE_KIND.eq(ChangeKind.GRANT.name()));
         return selectOperations(dsl).where(OPERATION.REQUESTER.eq(person).or(forThem))
