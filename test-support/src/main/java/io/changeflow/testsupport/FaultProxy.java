@@ -72,6 +72,26 @@ public final class FaultProxy implements AutoCloseable {
         }
     }
 
+    /** A proxy to the server of {@code jdbcUrl} ({@code jdbc:<driver>://host[:port]/...}, port 3306 when absent). */
+    public static FaultProxy toServerOf(String jdbcUrl) {
+        var hostPort = jdbcUrl.substring(hostStart(jdbcUrl), hostEnd(jdbcUrl));
+        var colon = hostPort.lastIndexOf(':');
+        return colon < 0 ? to(hostPort, 3306) : to(hostPort.substring(0, colon), Integer.parseInt(hostPort.substring(colon + 1)));
+    }
+
+    private static int hostStart(String jdbcUrl) {
+        var start = jdbcUrl.indexOf("//");
+        if (!jdbcUrl.startsWith("jdbc:") || start < 0) {
+            throw new IllegalArgumentException("not a jdbc:<driver>://host:port/... URL");
+        }
+        return start + 2;
+    }
+
+    private static int hostEnd(String jdbcUrl) {
+        var end = jdbcUrl.indexOf('/', hostStart(jdbcUrl));
+        return end < 0 ? jdbcUrl.length() : end;
+    }
+
     /** The port clients connect to (on 127.0.0.1). */
     public int port() {
         return listener.getLocalPort();
@@ -79,12 +99,7 @@ public final class FaultProxy implements AutoCloseable {
 
     /** {@code jdbcUrl} with its host and port replaced by this proxy's ({@code jdbc:mysql://host:port/...}). */
     public String proxied(String jdbcUrl) {
-        var start = jdbcUrl.indexOf("//") + 2;
-        var end = jdbcUrl.indexOf('/', start);
-        if (start < 2 || end < 0) {
-            throw new IllegalArgumentException("not a jdbc:<driver>://host:port/... URL");
-        }
-        return jdbcUrl.substring(0, start) + "127.0.0.1:" + port() + jdbcUrl.substring(end);
+        return jdbcUrl.substring(0, hostStart(jdbcUrl)) + "127.0.0.1:" + port() + jdbcUrl.substring(hostEnd(jdbcUrl));
     }
 
     public Mode mode() {

@@ -141,6 +141,16 @@ class FaultProxyTest {
                 .isEqualTo("jdbc:mysql://127.0.0.1:" + proxy.port() + "/changeflow?a=b");
     }
 
+    @Test
+    void aProxyToTheServerOfAJdbcUrlReachesThatServer() throws IOException {
+        try (var second = FaultProxy.toServerOf("jdbc:mysql://127.0.0.1:" + echo.getLocalPort() + "/db?x=1");
+             var client = new Socket(InetAddress.getLoopbackAddress(), second.port())) {
+            client.setSoTimeout(5_000);
+            send(client, "via");
+            assertThat(receive(client, 3)).isEqualTo("via");
+        }
+    }
+
     private Socket client() throws IOException {
         var socket = new Socket(InetAddress.getLoopbackAddress(), proxy.port());
         socket.setSoTimeout(5_000);
