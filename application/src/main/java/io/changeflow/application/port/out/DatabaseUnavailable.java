@@ -7,6 +7,7 @@ import java.sql.SQLTimeoutException;
 import java.sql.SQLTransientConnectionException;
 import java.util.Collections;
 import java.util.IdentityHashMap;
+import java.util.Optional;
 
 /**
  * How a failure of the persistence ports says "the database did not answer" (issue 34): the ports throw whatever
@@ -28,18 +29,36 @@ public final class DatabaseUnavailable {
     private DatabaseUnavailable() {
     }
 
+    /** Why the database did not answer. */
+    public enum Reason {
+        /** No pooled connection within the pool's wait. */
+        POOL_WAIT,
+        /** A statement past its deadline. */
+        STATEMENT_DEADLINE,
+        /** The connection was lost or no answer came on it in time. */
+        CONNECTION_LOST
+    }
+
     /** Whether {@code failure} (or anything in its cause chain) means the database did not answer. */
     public static boolean in(Throwable failure) {
+        return reason(failure).isPresent();
+    }
+
+    /** Why {@code failure} means the database did not answer (the first such cause in its chain); empty when not. */
+    public static Optional<Reason> reason(Throwable failure) {
         var seen = Collections.newSetFromMap(new IdentityHashMap<Throwable, Boolean>());
         for (var cause = failure; cause != null && seen.add(cause); cause = cause.getCause()) {
-            if (cause instanceof SQLTransientConnectionException || cause instanceof SQLTimeoutException
-                    || cause instanceof SQLRecoverableException || cause instanceof SQLNonTransientConnectionException) {
-                return true;
+            if (cause instanceof SQLTransientConnectionException) {
+                return Optional.of(Reason.POOL_WAIT);
             }
-            if (cause instanceof SQLException sql && sql.getSQLState() != null && sql.getSQLState().startsWith("08")) {
-                return true;
+            if (cause instanceof SQLTimeoutException) {
+                return Optional.of(Reason.STATEMENT_DEADLINE);
+            }
+            if (cause instanceof SQLRecoverableException || cause instanceof SQLNonTransientConnectionException
+                    || cause instanceof SQLException sql && sql.getSQLState() != null && sql.getSQLState().startsWith("08")) {
+                return Optional.of(Reason.CONNECTION_LOST);
             }
         }
-        return false;
+        return Optional.empty();
     }
 }

@@ -22,6 +22,17 @@ class DatabaseUnavailableTest {
     }
 
     @Test
+    void theReasonIsTheFirstSuchCause() {
+        assertThat(DatabaseUnavailable.reason(wrapped(new SQLTransientConnectionException("pool wait"))))
+                .contains(DatabaseUnavailable.Reason.POOL_WAIT);
+        assertThat(DatabaseUnavailable.reason(wrapped(new SQLTimeoutException("limit"))))
+                .contains(DatabaseUnavailable.Reason.STATEMENT_DEADLINE);
+        assertThat(DatabaseUnavailable.reason(wrapped(new SQLRecoverableException("link"))))
+                .contains(DatabaseUnavailable.Reason.CONNECTION_LOST);
+        assertThat(DatabaseUnavailable.reason(new IllegalStateException("a bug"))).isEmpty();
+    }
+
+    @Test
     void aWrongStatementOrAnotherFailureIsNot() {
         assertThat(DatabaseUnavailable.in(wrapped(new SQLIntegrityConstraintViolationException("dup", "23000", 1062))))
                 .isFalse();
