@@ -1,7 +1,9 @@
 package io.changeflow.bootstrap;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -10,18 +12,20 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.core.env.Environment;
 
 /**
- * A health indicator that answers within its deadline ({@code changeflow.health.timeout}, 2 s): the check runs on
- * the indicator's own thread, and a check that has not answered by then is DOWN ("no answer within 2s"), so a
- * database that does not answer makes readiness DOWN in seconds instead of holding the probe (issue 34). At most one
- * check of an indicator runs at a time: a probe while one is still running waits for that one (within its own
- * deadline), so a hung dependency never piles up threads. The check that overran is not interrupted; it ends by the
- * database's own client deadlines. docs/operations.md "Health and metrics".
+ * A health indicator that answers within its deadline ({@code changeflow.health.timeout}, 2 s), counted from the
+ * start of its check: the check runs on the indicator's own thread, and one that has not answered by then is DOWN
+ * ("no answer within 2000 ms"), so a database that does not answer makes readiness DOWN in seconds instead of
+ * holding the probe (issue 34). The indicators of one {@link Group} start their checks together when any of them is
+ * asked, so a group that asks them one after the other (readiness: the database, then the scheduler) still answers
+ * within one deadline, not the sum. At most one check of an indicator runs at a time: a probe while one is still
+ * running waits for that one (within what is left of its deadline), so a hung dependency never piles up threads.
+ * The check that overran is not interrupted; it ends by the database's own client deadlines. docs/operations.md
+ * "Probe settings".
  */
 final class BoundedHealthIndicator implements HealthIndicator, AutoCloseable {
 
@@ -30,47 +34,68 @@ final class BoundedHealthIndicator implements HealthIndicator, AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(BoundedHealthIndicator.class);
 
+    /** Indicators whose checks start together. */
+    static final class Group {
+
+        private final List<BoundedHealthIndicator> members = new CopyOnWriteArrayList<>();
+
+        private void startAll() {
+            members.forEach(BoundedHealthIndicator::start);
+        }
+    }
+
     private final String name;
     private final HealthIndicator check;
     private final Duration deadline;
+    private final Group group;
     private final ExecutorService thread;
     private Future<Health> running;
+    private long startedAt;
 
-    BoundedHealthIndicator(String name, HealthIndicator check, Duration deadline) {
+    BoundedHealthIndicator(String name, HealthIndicator check, Duration deadline, Group group) {
         this.name = name;
         this.check = check;
         this.deadline = deadline;
+        this.group = group;
         this.thread = Executors.newSingleThreadExecutor(Thread.ofPlatform().daemon().name("health-" + name).factory());
+        group.members.add(this);
     }
 
     /** {@code changeflow.health.timeout}; missing, garbled, zero or negative: {@link #DEFAULT_TIMEOUT}. */
     static Duration deadline(Environment environment) {
+        String configured;
         try {
-            var configured = Binder.get(environment).bind(TIMEOUT, Duration.class);
-            if (!configured.isBound()) {
-                return DEFAULT_TIMEOUT;
-            }
-            if (!configured.get().isNegative() && !configured.get().isZero()) {
-                return configured.get();
-            }
-            log.warn("{} must be positive; using {}", TIMEOUT, DEFAULT_TIMEOUT);
-        } catch (RuntimeException garbled) {
-            log.warn("{} is not a duration; using {}", TIMEOUT, DEFAULT_TIMEOUT);
+            configured = environment.getProperty(TIMEOUT);
+        } catch (RuntimeException unreadable) {
+            configured = "";
         }
-        return DEFAULT_TIMEOUT;
+        var deadline = DeadlineProperties.parse(configured);
+        if (deadline.isEmpty() && configured != null) {
+            log.warn("{} must be a positive duration; using {}", TIMEOUT, DEFAULT_TIMEOUT);
+        }
+        return deadline.orElse(DEFAULT_TIMEOUT);
+    }
+
+    /** Starts a check unless one is running; answers the running one. */
+    private synchronized Future<Health> start() {
+        if (running == null || running.isDone()) {
+            startedAt = System.nanoTime();
+            running = thread.submit((Callable<Health>) check::health);
+        }
+        return running;
+    }
+
+    private synchronized long startedAt() {
+        return startedAt;
     }
 
     @Override
     public Health health() {
-        Future<Health> answer;
-        synchronized (this) {
-            if (running == null || running.isDone()) {
-                running = thread.submit((Callable<Health>) check::health);
-            }
-            answer = running;
-        }
+        group.startAll();
+        var answer = start();
+        var left = deadline.toNanos() - (System.nanoTime() - startedAt());
         try {
-            return answer.get(deadline.toMillis(), TimeUnit.MILLISECONDS);
+            return answer.get(Math.max(left, 0), TimeUnit.NANOSECONDS);
         } catch (TimeoutException late) {
             log.warn("health check {} gave no answer within {}: DOWN", name, deadline);
             return Health.down().withDetail("error", "no answer within " + deadline.toMillis() + " ms").build();
@@ -84,6 +109,7 @@ final class BoundedHealthIndicator implements HealthIndicator, AutoCloseable {
 
     @Override
     public void close() {
+        group.members.remove(this);
         thread.shutdownNow();
     }
 }

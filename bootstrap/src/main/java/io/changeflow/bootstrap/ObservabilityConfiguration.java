@@ -20,17 +20,19 @@ class ObservabilityConfiguration {
 
     /**
      * Every health indicator (the database's and the scheduler's, which readiness includes, among them) answers within
-     * {@code changeflow.health.timeout} ({@link BoundedHealthIndicator}); the availability states answer from memory
+     * {@code changeflow.health.timeout} ({@link BoundedHealthIndicator}), all of them started together; the availability states answer from memory
      * and stay as they are. Static: it post-processes other beans.
      */
     @Bean
     static BeanPostProcessor boundedHealthIndicators(Environment environment) {
+        var checkedTogether = new BoundedHealthIndicator.Group();
         return new BeanPostProcessor() {
             @Override
             public Object postProcessAfterInitialization(Object bean, String beanName) {
                 if (bean instanceof HealthIndicator indicator && !(bean instanceof AvailabilityStateHealthIndicator)
                         && !(bean instanceof BoundedHealthIndicator)) {
-                    return new BoundedHealthIndicator(beanName, indicator, BoundedHealthIndicator.deadline(environment));
+                    return new BoundedHealthIndicator(beanName, indicator, BoundedHealthIndicator.deadline(environment),
+                            checkedTogether);
                 }
                 return bean;
             }

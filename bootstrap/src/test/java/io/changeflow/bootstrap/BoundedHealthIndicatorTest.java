@@ -7,6 +7,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.health.contributor.Health;
+import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.boot.health.contributor.Status;
 import org.springframework.mock.env.MockEnvironment;
 
@@ -24,7 +25,7 @@ class BoundedHealthIndicatorTest {
                 Thread.currentThread().interrupt();
             }
             return Health.up().build();
-        }, Duration.ofMillis(200))) {
+        }, Duration.ofMillis(200), new BoundedHealthIndicator.Group())) {
             var first = bounded.health();
             var second = bounded.health();
 
@@ -44,15 +45,42 @@ class BoundedHealthIndicatorTest {
 
     @Test
     void aCheckThatAnswersInTimeIsPassedOnAndAFailingOneIsDown() {
+        var group = new BoundedHealthIndicator.Group();
         try (var up = new BoundedHealthIndicator("scheduler", () -> Health.up().withDetail("state", "running").build(),
-                Duration.ofSeconds(2));
+                Duration.ofSeconds(2), group);
              var failing = new BoundedHealthIndicator("db", () -> {
                  throw new IllegalStateException("select 1 failed: secret detail");
-             }, Duration.ofSeconds(2))) {
+             }, Duration.ofSeconds(2), group)) {
             assertThat(up.health().getDetails()).containsEntry("state", "running");
             var down = failing.health();
             assertThat(down.getStatus()).isEqualTo(Status.DOWN);
             assertThat(down.getDetails()).containsEntry("error", "IllegalStateException");
+        }
+    }
+
+    @Test
+    void askingOneIndicatorOfAGroupStartsTheChecksOfAllSoAGroupAskedInTurnAnswersWithinOneDeadline() throws Exception {
+        var release = new CountDownLatch(1);
+        var secondStarted = new CountDownLatch(1);
+        var group = new BoundedHealthIndicator.Group();
+        HealthIndicator hung = () -> {
+            try {
+                release.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return Health.up().build();
+        };
+        try (var scheduler = new BoundedHealthIndicator("scheduler", hung, Duration.ofMillis(300), group);
+             var db = new BoundedHealthIndicator("db", () -> {
+                 secondStarted.countDown();
+                 return hung.health();
+             }, Duration.ofMillis(300), group)) {
+            assertThat(scheduler.health().getStatus()).isEqualTo(Status.DOWN);
+            assertThat(secondStarted.await(5, java.util.concurrent.TimeUnit.SECONDS)).as("the database check started unasked").isTrue();
+            assertThat(db.health().getStatus()).isEqualTo(Status.DOWN);
+        } finally {
+            release.countDown();
         }
     }
 

@@ -86,20 +86,7 @@ public class PersistenceConfiguration {
     }
 
     static Duration queryTimeout(Environment environment) {
-        try {
-            var configured = Binder.get(environment).bind(QUERY_TIMEOUT, Duration.class);
-            if (configured.isBound() && !configured.get().isNegative() && !configured.get().isZero()) {
-                return configured.get();
-            }
-            if (configured.isBound()) {
-                LoggerFactory.getLogger(PersistenceConfiguration.class)
-                        .warn("{} must be positive; using {}", QUERY_TIMEOUT, DEFAULT_QUERY_TIMEOUT);
-            }
-        } catch (RuntimeException garbled) {
-            LoggerFactory.getLogger(PersistenceConfiguration.class)
-                    .warn("{} is not a duration; using {}", QUERY_TIMEOUT, DEFAULT_QUERY_TIMEOUT);
-        }
-        return DEFAULT_QUERY_TIMEOUT;
+        return PoolDeadlines.at(Binder.get(environment), QUERY_TIMEOUT, DEFAULT_QUERY_TIMEOUT);
     }
 
     @Bean
