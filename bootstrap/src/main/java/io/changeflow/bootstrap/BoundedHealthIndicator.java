@@ -22,8 +22,9 @@ import org.springframework.core.env.Environment;
  * ("no answer within 2000 ms"), so a database that does not answer makes readiness DOWN in seconds instead of
  * holding the probe (issue 34). The indicators of one {@link Group} start their checks together when any of them is
  * asked, so a group that asks them one after the other (readiness: the database, then the scheduler) still answers
- * within one deadline, not the sum. At most one check of an indicator runs at a time: a probe while one is still
- * running waits for that one (within what is left of its deadline), so a hung dependency never piles up threads.
+ * within one deadline, not the sum; an answer is reused for as long as the deadline since its check started. At most
+ * one check of an indicator runs at a time: a probe while one is still running waits for that one (within what is
+ * left of its deadline), so a hung dependency never piles up threads.
  * The check that overran is not interrupted; it ends by the database's own client deadlines. docs/operations.md
  * "Probe settings".
  */
@@ -76,24 +77,32 @@ final class BoundedHealthIndicator implements HealthIndicator, AutoCloseable {
         return deadline.orElse(DEFAULT_TIMEOUT);
     }
 
-    /** Starts a check unless one is running; answers the running one. */
+    /**
+     * Starts a check unless one is running or the last one started within the deadline (its answer is that fresh:
+     * the members of a group asked in turn by one probe reuse the answers their group started).
+     */
     private synchronized Future<Health> start() {
-        if (running == null || running.isDone()) {
+        if (running == null || running.isDone() && System.nanoTime() - startedAt >= deadline.toNanos()) {
             startedAt = System.nanoTime();
             running = thread.submit((Callable<Health>) check::health);
         }
         return running;
     }
 
-    private synchronized long startedAt() {
-        return startedAt;
+    /** A check and when it started ({@link System#nanoTime()}). */
+    private record Check(Future<Health> answer, long startedAt) {}
+
+    /** The check this probe waits for: the one {@link Group#startAll()} just started, found running or reused. */
+    private synchronized Check current() {
+        return new Check(running == null ? start() : running, startedAt);
     }
 
     @Override
     public Health health() {
         group.startAll();
-        var answer = start();
-        var left = deadline.toNanos() - (System.nanoTime() - startedAt());
+        var check = current();
+        var answer = check.answer();
+        var left = deadline.toNanos() - (System.nanoTime() - check.startedAt());
         try {
             return answer.get(Math.max(left, 0), TimeUnit.NANOSECONDS);
         } catch (TimeoutException late) {

@@ -85,6 +85,17 @@ class BoundedHealthIndicatorTest {
     }
 
     @Test
+    void anAnswerIsReusedWithinTheDeadlineSinceItsCheckStartedSoOneProbeAsksEachCheckOnce() {
+        var checks = new AtomicInteger();
+        try (var bounded = new BoundedHealthIndicator("db", () -> Health.up().withDetail("check", checks.incrementAndGet()).build(),
+                Duration.ofMinutes(1), new BoundedHealthIndicator.Group())) {
+            assertThat(bounded.health().getDetails()).containsEntry("check", 1);
+            assertThat(bounded.health().getDetails()).containsEntry("check", 1);
+            assertThat(checks).hasValue(1);
+        }
+    }
+
+    @Test
     void theDeadlineIsTwoSecondsUnlessAPositiveDurationIsConfigured() {
         assertThat(BoundedHealthIndicator.deadline(new MockEnvironment())).isEqualTo(Duration.ofSeconds(2));
         assertThat(BoundedHealthIndicator.deadline(new MockEnvironment().withProperty(BoundedHealthIndicator.TIMEOUT, "1500ms")))
