@@ -22,7 +22,7 @@ import org.springframework.core.env.Environment;
  * ("no answer within 2000 ms"), so a database that does not answer makes readiness DOWN in seconds instead of
  * holding the probe (issue 34). The indicators of one {@link Group} start their checks together when any of them is
  * asked, so a group that asks them one after the other (readiness: the database, then the scheduler) still answers
- * within one deadline, not the sum; an answer is reused for as long as the deadline since its check started. At most
+ * within one deadline, not the sum; an answer is reused for as long as the deadline after its check ended. At most
  * one check of an indicator runs at a time: a probe while one is still running waits for that one (within what is
  * left of its deadline), so a hung dependency never piles up threads.
  * The check that overran is not interrupted; it ends by the database's own client deadlines. docs/operations.md
@@ -52,6 +52,7 @@ final class BoundedHealthIndicator implements HealthIndicator, AutoCloseable {
     private final ExecutorService thread;
     private Future<Health> running;
     private long startedAt;
+    private long endedAt;
 
     BoundedHealthIndicator(String name, HealthIndicator check, Duration deadline, Group group) {
         this.name = name;
@@ -78,15 +79,25 @@ final class BoundedHealthIndicator implements HealthIndicator, AutoCloseable {
     }
 
     /**
-     * Starts a check unless one is running or the last one started within the deadline (its answer is that fresh:
-     * the members of a group asked in turn by one probe reuse the answers their group started).
+     * Starts a check unless one is running or the last one ended within the deadline (its answer is that fresh: the
+     * members of a group asked in turn by one probe reuse the answers their group's checks gave meanwhile).
      */
     private synchronized Future<Health> start() {
-        if (running == null || running.isDone() && System.nanoTime() - startedAt >= deadline.toNanos()) {
+        if (running == null || running.isDone() && System.nanoTime() - endedAt >= deadline.toNanos()) {
             startedAt = System.nanoTime();
-            running = thread.submit((Callable<Health>) check::health);
+            running = thread.submit((Callable<Health>) () -> {
+                try {
+                    return check.health();
+                } finally {
+                    ended(System.nanoTime());
+                }
+            });
         }
         return running;
+    }
+
+    private synchronized void ended(long at) {
+        endedAt = at;
     }
 
     /** A check and when it started ({@link System#nanoTime()}). */

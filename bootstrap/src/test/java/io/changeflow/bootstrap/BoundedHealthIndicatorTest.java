@@ -85,7 +85,7 @@ class BoundedHealthIndicatorTest {
     }
 
     @Test
-    void anAnswerIsReusedWithinTheDeadlineSinceItsCheckStartedSoOneProbeAsksEachCheckOnce() {
+    void anAnswerIsReusedWithinTheDeadlineAfterItsCheckEndedSoOneProbeAsksEachCheckOnce() {
         var checks = new AtomicInteger();
         try (var bounded = new BoundedHealthIndicator("db", () -> Health.up().withDetail("check", checks.incrementAndGet()).build(),
                 Duration.ofMinutes(1), new BoundedHealthIndicator.Group())) {
