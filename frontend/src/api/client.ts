@@ -86,6 +86,18 @@ export function genericMessage(status: number): string {
   return 'The server answered unexpectedly.';
 }
 
+/** What a page shows while it keeps retrying by itself after a failure that passes (issue 34). */
+export const RETRYING_TITLE = 'The service is temporarily unavailable, retrying…';
+
+/**
+ * Whether a failure is the server (or the way to it) being temporarily unavailable: a 503 (e.g. the database did not
+ * answer in time; the answer says when to try again in Retry-After), a 502 or 504 of a proxy in front, or no answer
+ * at all. Trying again later may work; a page that polls keeps polling.
+ */
+export function isTemporarilyUnavailable(failure: ApiFailure): boolean {
+  return failure.kind === 'network' || failure.status === 502 || failure.status === 503 || failure.status === 504;
+}
+
 /** Keeps a server message only when it looks like a sentence for a person, not a dump. */
 export function safeMessage(raw: unknown, status: number): string {
   if (typeof raw !== 'string') return genericMessage(status);

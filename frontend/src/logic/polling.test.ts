@@ -142,6 +142,18 @@ describe('poller', () => {
     poller.dispose();
   });
 
+  it('keeps polling through a stretch of 503s, never sooner than Retry-After, backing off up to the cap', async () => {
+    const unavailable: PollOutcome<View> = { kind: 'error', fatal: false, retryAfterSeconds: 5 };
+    const { poller, loadTimes } = setup([data('MERGING'), unavailable, unavailable, unavailable, unavailable, data('MERGED')]);
+    poller.start();
+    await vi.advanceTimersByTimeAsync(1000 + 5000 + 10_000 + MAX_DELAY_MS + MAX_DELAY_MS);
+    expect(loadTimes).toEqual([0, 1000, 6000, 16_000, 31_000, 46_000]);
+    expect(poller.snapshot().phase).toBe('waiting');
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(loadTimes).toHaveLength(7); // the state changed: back to the initial delay
+    poller.dispose();
+  });
+
   it('pauses while the tab is hidden and looks at once when it shows again', async () => {
     const { poller, loadTimes, vis } = setup([data('MERGING')]);
     poller.start();

@@ -3,6 +3,7 @@ import { getTargets } from '../api/endpoints';
 import type { RequestView } from '../api/types';
 import { AskedBy } from '../components/AskedBy';
 import { kindTitle } from '../components/ChangeKindStory';
+import { isTemporarilyUnavailable, RETRYING_TITLE } from '../api/client';
 import { ErrorNotice } from '../components/ErrorNotice';
 import { Loading } from '../components/Loading';
 import { PageHeading } from '../components/PageHeading';
@@ -138,7 +139,15 @@ export function RequestPage({ operationId }: { operationId: string }) {
       {error ? (
         <ErrorNotice
           error={error}
-          title={view ? 'Could not refresh the request; showing the last known state.' : 'Could not load the request.'}
+          title={
+            isTemporarilyUnavailable(error) && snapshot.phase !== 'stopped'
+              ? view
+                ? `${RETRYING_TITLE} Showing the last known state.`
+                : RETRYING_TITLE
+              : view
+                ? 'Could not refresh the request; showing the last known state.'
+                : 'Could not load the request.'
+          }
         />
       ) : null}
       {!view && !error ? <Loading label="Loading the request…" /> : null}

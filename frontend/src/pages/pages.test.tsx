@@ -1,5 +1,6 @@
 import { act } from 'react';
 import { describe, expect, it, vi } from 'vitest';
+import { RETRYING_TITLE } from '../api/client';
 import { App } from '../App';
 import { waitForErrorCode } from '../test/errorNotice';
 import { envelope } from '../test/fetchMock';
@@ -131,6 +132,44 @@ describe('RequestPage', () => {
     r = await render(<RequestPage operationId="op-1" />);
     await flush();
     expect(r.queryByTestId('request-wait')).toBeNull();
+  });
+
+  it('a database that does not answer shows "temporarily unavailable, retrying" and keeps polling with backoff until it answers', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+    let down = true;
+    const unavailable = {
+      status: 503,
+      body: { code: 'UNAVAILABLE', message: 'A service we depend on is unavailable; please try again later.', data: null, traceId: 'tr-503' },
+      headers: { 'Content-Type': 'application/json', 'Retry-After': '5' },
+    };
+    const api = backend((c) => (c.url === '/api/targets' ? envelope('OK', TARGETS) : down ? unavailable : envelope('OK', view({ status: 'MERGING' }))));
+    r = await render(<RequestPage operationId="op-1" />);
+    await flush();
+    expect(r.byTestId('error').textContent).toContain(RETRYING_TITLE);
+    expect(r.byTestId('error-code').textContent).toBe('UNAVAILABLE');
+    expect(r.byTestId('poll-status').dataset.phase).toBe('waiting');
+    const polls = () => api.calls.filter((c) => c.url !== '/api/targets').length;
+    expect(polls()).toBe(1);
+
+    await act(async () => {
+      await vi.advanceTimersByTimeAsync(4_999);
+    });
+    expect(polls()).toBe(1); // not before Retry-After
+    await act(async () => {
+      await vi.advanceTimersByTimeAsync(1);
+    });
+    await flush();
+    expect(polls()).toBe(2);
+    expect(r.byTestId('poll-status').dataset.phase).toBe('waiting');
+
+    down = false;
+    await act(async () => {
+      await vi.advanceTimersByTimeAsync(10_000); // the wait doubled after the second failure
+    });
+    await flush();
+    expect(polls()).toBe(3);
+    expect(r.queryByTestId('error')).toBeNull();
+    expect(r.byTestId('request-status').dataset.status).toBe('MERGING');
   });
 
   it('a missing request shows the error with its code and stops', async () => {

@@ -9,6 +9,7 @@ import io.changeflow.application.port.out.Drifts;
 import io.changeflow.application.port.out.IdempotencyRecords;
 import io.changeflow.application.port.out.Operations;
 import io.changeflow.application.port.out.ScanCursors;
+import com.zaxxer.hikari.HikariDataSource;
 import java.time.Duration;
 import javax.sql.DataSource;
 import org.jooq.DSLContext;
@@ -35,6 +36,10 @@ import org.springframework.core.env.Environment;
  * negative: never "no timeout"), kept by MariaDB itself ({@code max_statement_time} per session) or else by the
  * driver; {@link QueryTimeoutDataSource} wraps the DataSource bean, whoever defined it.
  * Flyway's migrations at start-up run without it (a long migration is not a stuck call).
+ *
+ * <p>A HikariCP pool also gets client-side deadlines on every round trip ({@link PoolDeadlines}: the wait for a
+ * pooled connection, its validation, the socket read and connect timeouts), so a database that does not answer at
+ * all costs a caller seconds (issue 34).
  */
 @Configuration(proxyBeanMethods = false)
 public class PersistenceConfiguration {
@@ -51,11 +56,24 @@ public class PersistenceConfiguration {
             @Override
             public Object postProcessAfterInitialization(Object bean, String beanName) {
                 if (bean instanceof DataSource dataSource && !(bean instanceof QueryTimeoutDataSource)) {
-                    return new QueryTimeoutDataSource(dataSource, queryTimeout(environment));
+                    var queryTimeout = queryTimeout(environment);
+                    if (bean instanceof HikariDataSource pool) {
+                        clientDeadlines(pool, environment, queryTimeout);
+                    }
+                    return new QueryTimeoutDataSource(dataSource, queryTimeout);
                 }
                 return bean;
             }
         };
+    }
+
+    private static void clientDeadlines(HikariDataSource pool, Environment environment, Duration queryTimeout) {
+        try {
+            PoolDeadlines.of(environment, queryTimeout).applyTo(pool, environment);
+        } catch (IllegalStateException sealed) {
+            LoggerFactory.getLogger(PersistenceConfiguration.class)
+                    .warn("the connection pool was started before its deadlines could be set: {}", sealed.getMessage());
+        }
     }
 
     /** Migrations run on the pool without the query timeout (on MariaDB: with the session limit lifted). */
@@ -69,20 +87,7 @@ public class PersistenceConfiguration {
     }
 
     static Duration queryTimeout(Environment environment) {
-        try {
-            var configured = Binder.get(environment).bind(QUERY_TIMEOUT, Duration.class);
-            if (configured.isBound() && !configured.get().isNegative() && !configured.get().isZero()) {
-                return configured.get();
-            }
-            if (configured.isBound()) {
-                LoggerFactory.getLogger(PersistenceConfiguration.class)
-                        .warn("{} must be positive; using {}", QUERY_TIMEOUT, DEFAULT_QUERY_TIMEOUT);
-            }
-        } catch (RuntimeException garbled) {
-            LoggerFactory.getLogger(PersistenceConfiguration.class)
-                    .warn("{} is not a duration; using {}", QUERY_TIMEOUT, DEFAULT_QUERY_TIMEOUT);
-        }
-        return DEFAULT_QUERY_TIMEOUT;
+        return PoolDeadlines.at(Binder.get(environment), QUERY_TIMEOUT, DEFAULT_QUERY_TIMEOUT);
     }
 
     @Bean

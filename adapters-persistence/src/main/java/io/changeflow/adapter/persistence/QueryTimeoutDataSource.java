@@ -80,7 +80,7 @@ final class QueryTimeoutDataSource extends PreparingDataSource implements AutoCl
     /**
      * The wrapped pool without the deadline, for Flyway's migrations (a long migration is not a stuck call): on
      * MariaDB each connection's session limit is lifted ({@code max_statement_time=0}) and set again when the pool
-     * hands the connection to the application next.
+     * hands the connection to the application next; the connection's socket read timeout is lifted too.
      */
     DataSource withoutDeadline() {
         return new PreparingDataSource(obtainTargetDataSource()) {
@@ -94,6 +94,8 @@ final class QueryTimeoutDataSource extends PreparingDataSource implements AutoCl
     private Connection unlimited(Connection connection) throws SQLException {
         try {
             serverLimited.remove(connection.unwrap(Connection.class));
+            // nor the socket read timeout (PoolDeadlines); the pool sets it back when the connection returns
+            connection.setNetworkTimeout(Runnable::run, 0);
             if (limitsStatementsItself(connection)) {
                 setSessionLimit(connection, 0);
             }

@@ -59,13 +59,13 @@ import tools.jackson.databind.json.JsonMapper;
 class WebApiConfiguration {
 
     @Bean
-    ApiExceptionHandler apiExceptionHandler() {
-        return new ApiExceptionHandler();
+    ApiExceptionHandler apiExceptionHandler(SafeMeters meters) {
+        return new ApiExceptionHandler(meters);
     }
 
     @Bean
-    EnvelopeErrorController envelopeErrorController() {
-        return new EnvelopeErrorController();
+    EnvelopeErrorController envelopeErrorController(ApiExceptionHandler handler) {
+        return new EnvelopeErrorController(handler);
     }
 
     @Bean

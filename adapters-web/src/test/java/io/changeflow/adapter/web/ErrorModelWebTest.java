@@ -14,6 +14,7 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
 import io.changeflow.adapter.web.envelope.ErrorCode;
 import io.changeflow.adapter.web.envelope.RequestTraceFilter;
 import io.changeflow.adapter.web.guard.CrossSiteRequestFilter;
+import io.changeflow.adapter.web.metrics.MeterNames;
 import java.io.ByteArrayInputStream;
 import java.net.http.HttpRequest;
 import java.nio.charset.StandardCharsets;
@@ -66,6 +67,26 @@ class ErrorModelWebTest extends WebTestSupport {
                     .andExpect(content().string(not(containsString("select"))))
                     .andExpect(content().string(not(containsString("Hikari"))));
         }
+    }
+
+    @Test
+    void aDatabaseThatDoesNotAnswerIs503WithRetryAfterCountedByReasonAndNothingInternal() throws Exception {
+        var before = unavailable("connection_lost");
+        mvc.perform(get("/test/database-lost"))
+                .andExpect(answers(status().isServiceUnavailable(), "UNAVAILABLE"))
+                .andExpect(header().string("Retry-After", "5"))
+                .andExpect(jsonPath("$.message").value(ErrorCode.UNAVAILABLE.defaultMessage()))
+                .andExpect(content().string(not(containsString("insert"))))
+                .andExpect(content().string(not(containsString("Communications"))))
+                .andExpect(content().string(not(containsString("packet"))));
+        mvc.perform(get("/test/database-pool")).andExpect(status().isServiceUnavailable());
+        assertThat(unavailable("connection_lost")).isEqualTo(before + 1);
+        assertThat(unavailable("pool_wait")).isPositive();
+    }
+
+    private double unavailable(String reason) {
+        var counter = registry.find(MeterNames.DATABASE_UNAVAILABLE).tag("reason", reason).counter();
+        return counter == null ? 0 : counter.count();
     }
 
     @Test

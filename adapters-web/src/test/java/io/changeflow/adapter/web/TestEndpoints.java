@@ -125,6 +125,15 @@ class TestEndpoints {
                 "HikariPool-1 - Connection is not available, request timed out after 30000ms"));
     }
 
+    /** A connection whose answer did not come within the socket timeout (a partition), wrapped twice (issue 34). */
+    @GetMapping("/test/database-lost")
+    ApiResponse<Void> databaseLost() {
+        throw new IllegalStateException("SQL [insert into operation values (?)]; Communications link failure",
+                new IllegalStateException(new java.sql.SQLRecoverableException(
+                        "Communications link failure: the last packet successfully received from the server was 7,001 "
+                                + "milliseconds ago", "08S01")));
+    }
+
     @PostMapping("/test/gated")
     ResponseEntity<ApiResponse<Void>> gated() {
         if (!accessGate.isOpen()) {

@@ -1,5 +1,6 @@
 package io.changeflow.application.workflow;
 
+import io.changeflow.application.port.out.DatabaseUnavailable;
 import io.changeflow.application.port.out.ExternalCallException;
 import io.changeflow.application.port.out.WorkQueue.Step;
 import io.changeflow.application.port.out.WorkQueue.StepKind;
@@ -22,7 +23,8 @@ import java.util.Optional;
 /**
  * The safety net around one step's {@link StepBody} (the design's {@code @WorkflowStep(onErrorStep, onErrorStatus)}
  * aspect as a plain wrapper): transient external failures are retried with backoff ({@link TransientRetries}), a lost
- * race re-runs the step, an interruption or a JVM error is rethrown without a write, and any other exception writes the
+ * race re-runs the step, a database that does not answer re-runs it later, an interruption or a JVM error is rethrown
+ * without a write, and any other exception writes the
  * step's declared failure (or its {@link OnFailure}). Every exit leaves an explicit state; the rules: docs/workflow.md,
  * "The step safety net".
  */
@@ -49,6 +51,11 @@ public final class StepSafetyNet {
     static final double RATE_LIMIT_SPREAD = 1.0;
     /** The random part grows with refusals in a row up to this many times {@link #RATE_LIMIT_SPREAD}. */
     static final int MAX_SPREAD_FACTOR = 4;
+
+    /** Runs in a row that found the database unavailable (issue 34). */
+    static final String DATABASE_UNAVAILABLE = "databaseUnavailable";
+    /** The longest wait between runs of a step while the database does not answer (before the random part). */
+    static final Duration MAX_DATABASE_WAIT = Duration.ofSeconds(30);
 
     private static final System.Logger LOG = System.getLogger(StepSafetyNet.class.getName());
 
@@ -196,12 +203,16 @@ public final class StepSafetyNet {
                     && step.intValue(RATE_LIMITED, 0) < MAX_RATE_LIMITED -> afterRateLimit(step, e, e.retryAfter().get());
             case ExternalCallException e when e.isTransient() -> afterTransientFailure(step, e);
             case PreemptedException e -> afterPreemption(step, e);
+            case RuntimeException e when DatabaseUnavailable.in(e) -> afterDatabaseUnavailable(step, e);
             default -> fail(step, failure);
         };
     }
 
     /** A run that completed made progress: the next transient failure starts a new count. */
     private static StepOutcome afterCompletedRun(StepOutcome outcome) {
+        if (outcome instanceof StepOutcome.Reschedule again && again.step().value(DATABASE_UNAVAILABLE).isPresent()) {
+            return afterCompletedRun(StepOutcome.again(again.step().without(DATABASE_UNAVAILABLE), again.delay()));
+        }
         if (outcome instanceof StepOutcome.Reschedule again && again.step().value(TRANSIENT_FAILURES).isPresent()) {
             return StepOutcome.again(again.step().without(TRANSIENT_FAILURES).without(PROGRESS).without(SINCE).without(SYSTEM),
                     again.delay());
@@ -290,6 +301,26 @@ public final class StepSafetyNet {
             LOG.log(Level.DEBUG, () -> step.instanceId() + ": progress marker not readable (" + e.getClass().getSimpleName() + ")");
             return Optional.empty();
         }
+    }
+
+    /**
+     * The database did not answer ({@link DatabaseUnavailable}: no pooled connection in time, a statement past its
+     * deadline, a lost connection): nothing of the failed write landed, and writing a failure state could not land
+     * either, or would record an outage of ours as the request's failure. The step runs again after a backoff
+     * (1 s doubling to {@link #MAX_DATABASE_WAIT}, plus up to half of it at random so that steps held by one outage
+     * do not all come back at once); neither counted as a transient failure nor given up on: the database is this
+     * service's own, and every step resumes when it answers (issue 34). If the reschedule cannot be written either,
+     * the scheduler keeps the step and runs it again after the outage.
+     */
+    private StepOutcome afterDatabaseUnavailable(Step step, RuntimeException e) {
+        var times = step.intValue(DATABASE_UNAVAILABLE, 0) + 1;
+        var exponential = Duration.ofSeconds(1L << Math.min(times - 1, 5));
+        var base = exponential.compareTo(MAX_DATABASE_WAIT) > 0 ? MAX_DATABASE_WAIT : exponential;
+        var random = Math.min(Math.max(transientRetry.random().getAsDouble(), 0), 1);
+        var wait = base.plusMillis((long) (base.toMillis() * 0.5 * random));
+        LOG.log(Level.WARNING, () -> step.instanceId() + " could not reach the database (" + DatabaseUnavailable.reason(e)
+                .map(Enum::name).orElse("") + ", " + times + " in a row); running again in " + wait);
+        return StepOutcome.again(step.nextAttempt().with(DATABASE_UNAVAILABLE, times), wait);
     }
 
     private StepOutcome afterPreemption(Step step, PreemptedException e) {

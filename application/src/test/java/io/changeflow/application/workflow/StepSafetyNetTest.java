@@ -100,6 +100,54 @@ class StepSafetyNetTest {
         assertThat(app.op(id).binding()).contains(BindingStatus.APPROVAL_SENT);
     }
 
+    @Test
+    void aStepThatCannotReachTheDatabaseRunsAgainWithBackoffAndIsNeverMarkedFailed() {
+        var id = app.submitAccepted(FakeTargets.SINGLE, "petra");
+        var writes = app.operations.writes();
+        var outage = new int[] {3 * (app.policy.transientRetry().maxRetries() + 1)};
+        var step = new StepSafetyNet(StepKind.CREATE, WorkflowEvent.CREATE_ERROR, s -> {
+            if (outage[0]-- > 0) {
+                throw new IllegalStateException("SQL [update operation ...]", new java.sql.SQLTransientConnectionException(
+                        "HikariPool-1 - Connection is not available, request timed out after 3000ms"));
+            }
+            return StepOutcome.done();
+        }, app.changes, app.policy.transientRetry());
+
+        var delays = new ArrayList<Duration>();
+        var current = Step.first(StepKind.CREATE, id.value());
+        StepOutcome outcome;
+        while ((outcome = step.run(current)) instanceof StepOutcome.Reschedule again) {
+            delays.add(again.delay());
+            current = again.step();
+        }
+
+        assertThat(outcome).isInstanceOf(StepOutcome.Done.class);
+        assertThat(delays).as("more runs than the transient retries allow").hasSize(3 * (app.policy.transientRetry().maxRetries() + 1));
+        assertThat(delays.getFirst()).isBetween(Duration.ofSeconds(1), Duration.ofMillis(1_500));
+        assertThat(delays).allSatisfy(d -> assertThat(d).isBetween(Duration.ofSeconds(1), Duration.ofSeconds(45)));
+        assertThat(delays.getLast()).as("capped").isBetween(Duration.ofSeconds(30), Duration.ofSeconds(45));
+        assertThat(app.operations.writes()).as("no failure state written").isEqualTo(writes);
+        assertThat(app.op(id).binding()).contains(BindingStatus.MR_CREATING);
+        assertThat(app.metrics.count("failed", StepStatus.CREATE_FAILED.name())).isZero();
+    }
+
+    @Test
+    void aLostConnectionOrAStatementPastItsDeadlineIsTheDatabaseUnavailableTooButABadStatementIsAFailure() {
+        var lost = new IllegalStateException(new java.sql.SQLRecoverableException("Communications link failure", "08S01"));
+        var deadline = new IllegalStateException(new java.sql.SQLTimeoutException("max_statement_time exceeded"));
+        var bad = new IllegalStateException(new java.sql.SQLSyntaxErrorException("You have an error in your SQL syntax"));
+        var subjects = new java.util.ArrayDeque<>(List.of("pia", "pim"));
+        for (var unavailable : List.of(lost, deadline)) {
+            var id = app.submitAccepted(FakeTargets.SINGLE, subjects.removeFirst());
+            assertThat(createStepFailingWith(() -> { }, unavailable).run(Step.first(StepKind.CREATE, id.value())))
+                    .isInstanceOf(StepOutcome.Reschedule.class);
+            assertThat(app.op(id).binding()).contains(BindingStatus.MR_CREATING);
+        }
+        var id = app.submitAccepted(FakeTargets.SINGLE, "paula");
+        createStepFailingWith(() -> { }, bad).run(Step.first(StepKind.CREATE, id.value()));
+        assertThat(app.op(id).binding()).contains(BindingStatus.CREATE_FAILED);
+    }
+
     private static ExternalCallException rateLimited(Duration wait) {
         return new ExternalCallException("gitlab", ExternalCallException.Kind.HTTP_STATUS, 429, "Too Many Requests",
                 null, wait);

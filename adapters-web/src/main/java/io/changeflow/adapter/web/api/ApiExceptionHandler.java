@@ -7,12 +7,14 @@ import io.changeflow.adapter.web.envelope.LogValues;
 import io.changeflow.adapter.web.envelope.MalformedInput;
 import io.changeflow.adapter.web.envelope.RequestTraceFilter;
 import io.changeflow.adapter.web.guard.BodySizeLimitFilter;
+import io.changeflow.adapter.web.metrics.MeterNames;
+import io.changeflow.adapter.web.metrics.SafeMeters;
+import io.changeflow.application.port.out.DatabaseUnavailable;
 import io.changeflow.application.port.out.ExternalCallException;
 import io.changeflow.domain.request.FieldError;
 import jakarta.servlet.http.HttpServletRequest;
-import java.sql.SQLTimeoutException;
-import java.sql.SQLTransientConnectionException;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -41,8 +43,9 @@ import org.springframework.web.servlet.resource.NoResourceFoundException;
  * INVALID_REQUEST (with {@code data.fieldErrors} where a parameter is known), wrong method 405,
  * unsupported media type 415, not acceptable 406, body too large 413, unknown path or asset 404
  * NOT_FOUND with {@code Cache-Control: no-store}. An access denial is always 403, never 500. A
- * transient external failure is 503 UNAVAILABLE, and so is the database past its deadline (a statement's query
- * timeout, no pooled connection in time), with {@code Retry-After}. A request the container or Spring cannot read (an
+ * transient external failure is 503 UNAVAILABLE, and so is a database that does not answer in time (a statement's
+ * query timeout, no pooled connection in time, a lost connection or no answer within the socket timeout: issue 34),
+ * with {@code Retry-After}, counted. A request the container or Spring cannot read (an
  * undecodable query or form, a multipart or wildcard content type) is 400 or 415 ({@link MalformedInput}).
  * Everything else is 500 INTERNAL_ERROR.
  */
@@ -52,6 +55,12 @@ public final class ApiExceptionHandler {
     private static final Logger log = LoggerFactory.getLogger(ApiExceptionHandler.class);
     /** Seconds a caller waits before trying again after the database's deadline. */
     static final String DATABASE_RETRY_AFTER = "5";
+
+    private final SafeMeters meters;
+
+    public ApiExceptionHandler(SafeMeters meters) {
+        this.meters = meters;
+    }
 
     @ExceptionHandler(ApiException.class)
     ResponseEntity<ApiResponse<Object>> apiException(ApiException e, HttpServletRequest request) {
@@ -126,12 +135,13 @@ public final class ApiExceptionHandler {
         if (malformed.isPresent()) {
             return client(malformed.get(), malformed.get().defaultMessage(), null, e.getClass().getSimpleName(), request);
         }
-        if (isDatabaseDeadline(e)) {
-            // A statement past its deadline (changeflow.persistence.query-timeout) or no connection in time: the
-            // database is busy or a lock is held, nothing was written (the transaction rolled back); try again.
-            log.warn("database deadline {} {}: {}", request.getMethod(), LogValues.escaped(request.getRequestURI()), e.toString());
-            return respond(ResponseEntity.status(ErrorCode.UNAVAILABLE.status()).header(HttpHeaders.RETRY_AFTER, DATABASE_RETRY_AFTER),
-                    ErrorCode.UNAVAILABLE, ErrorCode.UNAVAILABLE.defaultMessage(), null, request);
+        var database = DatabaseUnavailable.reason(e);
+        if (database.isPresent()) {
+            // The database did not answer in time (no pooled connection, a statement past its deadline, a lost
+            // connection or no answer within the socket timeout): nothing was committed by what failed; try again.
+            log.warn("database unavailable ({}) {} {}: {}", database.get(), request.getMethod(),
+                    LogValues.escaped(request.getRequestURI()), e.toString());
+            return databaseUnavailable(database.get(), request);
         }
         if (e instanceof ErrorResponse framework) {
             var code = ErrorCode.forStatus(framework.getStatusCode().value());
@@ -141,17 +151,13 @@ public final class ApiExceptionHandler {
     }
 
     /**
-     * Whether {@code e} is the database past a deadline: a statement cancelled by its query timeout
-     * ({@link SQLTimeoutException}) or no pooled connection within the pool's wait
-     * ({@link SQLTransientConnectionException}), whoever wrapped it (jOOQ, Spring).
+     * 503 UNAVAILABLE with {@code Retry-After}: the database did not answer ({@link DatabaseUnavailable}), counted as
+     * {@value MeterNames#DATABASE_UNAVAILABLE} by reason. Issue 34.
      */
-    static boolean isDatabaseDeadline(Throwable e) {
-        for (var cause = e; cause != null; cause = cause.getCause() == cause ? null : cause.getCause()) {
-            if (cause instanceof SQLTimeoutException || cause instanceof SQLTransientConnectionException) {
-                return true;
-            }
-        }
-        return false;
+    ResponseEntity<ApiResponse<Object>> databaseUnavailable(DatabaseUnavailable.Reason reason, HttpServletRequest request) {
+        meters.increment(MeterNames.DATABASE_UNAVAILABLE, Map.of("reason", reason.name().toLowerCase(Locale.ROOT)));
+        return respond(ResponseEntity.status(ErrorCode.UNAVAILABLE.status()).header(HttpHeaders.RETRY_AFTER, DATABASE_RETRY_AFTER),
+                ErrorCode.UNAVAILABLE, ErrorCode.UNAVAILABLE.defaultMessage(), null, request);
     }
 
     static boolean isBodyTooLarge(Throwable e) {

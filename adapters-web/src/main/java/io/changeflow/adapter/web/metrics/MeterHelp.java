@@ -22,6 +22,8 @@ final class MeterHelp {
                     "Callbacks refused before processing, by source and reason (invalid_signature, not_configured)"),
             Map.entry(MeterNames.DEPLOY_IDS_IGNORED,
                     "Operation IDs deploy reports listed that are not operations of the reported merge request (ignored)"),
+            Map.entry(MeterNames.DATABASE_UNAVAILABLE, "Requests answered 503 UNAVAILABLE because the database did not "
+                    + "answer in time, by reason (pool_wait, statement_deadline, connection_lost)"),
             Map.entry(MicrometerCallMetrics.NAME,
                     "Calls to GitLab and the approval system, each try, by system, operation and outcome"),
             Map.entry(MicrometerBusinessMetrics.SUBMITTED, "Change requests accepted, by target"),

@@ -19,6 +19,9 @@ public final class MeterNames {
     /** Operation IDs a deploy report listed that are not operations of the merge request it reports: ignored. */
     public static final String DEPLOY_IDS_IGNORED = "changeflow.callbacks.deploy.ignored.ids";
 
+    /** Requests answered 503 because the database did not answer in time, by {@code reason} (issue 34). */
+    public static final String DATABASE_UNAVAILABLE = "changeflow.web.database.unavailable";
+
     private MeterNames() {
     }
 }

@@ -1,0 +1,108 @@
+package io.changeflow.bootstrap;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.health.contributor.Health;
+import org.springframework.boot.health.contributor.HealthIndicator;
+import org.springframework.boot.health.contributor.Status;
+import org.springframework.mock.env.MockEnvironment;
+
+class BoundedHealthIndicatorTest {
+
+    @Test
+    void aCheckThatDoesNotAnswerIsDownAtTheDeadlineAndNoSecondCheckPilesUp() throws Exception {
+        var release = new CountDownLatch(1);
+        var checks = new AtomicInteger();
+        try (var bounded = new BoundedHealthIndicator("db", () -> {
+            checks.incrementAndGet();
+            try {
+                release.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return Health.up().build();
+        }, Duration.ofMillis(200), new BoundedHealthIndicator.Group())) {
+            var first = bounded.health();
+            var second = bounded.health();
+
+            assertThat(first.getStatus()).isEqualTo(Status.DOWN);
+            assertThat(first.getDetails()).containsEntry("error", "no answer within 200 ms");
+            assertThat(second.getStatus()).isEqualTo(Status.DOWN);
+            assertThat(checks).as("the second probe waited for the check still running").hasValue(1);
+
+            release.countDown();
+            var healed = bounded.health();
+            for (int i = 0; i < 50 && healed.getStatus() != Status.UP; i++) {
+                healed = bounded.health();
+            }
+            assertThat(healed.getStatus()).isEqualTo(Status.UP);
+        }
+    }
+
+    @Test
+    void aCheckThatAnswersInTimeIsPassedOnAndAFailingOneIsDown() {
+        var group = new BoundedHealthIndicator.Group();
+        try (var up = new BoundedHealthIndicator("scheduler", () -> Health.up().withDetail("state", "running").build(),
+                Duration.ofSeconds(2), group);
+             var failing = new BoundedHealthIndicator("db", () -> {
+                 throw new IllegalStateException("select 1 failed: secret detail");
+             }, Duration.ofSeconds(2), group)) {
+            assertThat(up.health().getDetails()).containsEntry("state", "running");
+            var down = failing.health();
+            assertThat(down.getStatus()).isEqualTo(Status.DOWN);
+            assertThat(down.getDetails()).containsEntry("error", "IllegalStateException");
+        }
+    }
+
+    @Test
+    void askingOneIndicatorOfAGroupStartsTheChecksOfAllSoAGroupAskedInTurnAnswersWithinOneDeadline() throws Exception {
+        var release = new CountDownLatch(1);
+        var secondStarted = new CountDownLatch(1);
+        var group = new BoundedHealthIndicator.Group();
+        HealthIndicator hung = () -> {
+            try {
+                release.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return Health.up().build();
+        };
+        try (var scheduler = new BoundedHealthIndicator("scheduler", hung, Duration.ofMillis(300), group);
+             var db = new BoundedHealthIndicator("db", () -> {
+                 secondStarted.countDown();
+                 return hung.health();
+             }, Duration.ofMillis(300), group)) {
+            assertThat(scheduler.health().getStatus()).isEqualTo(Status.DOWN);
+            assertThat(secondStarted.await(5, java.util.concurrent.TimeUnit.SECONDS)).as("the database check started unasked").isTrue();
+            assertThat(db.health().getStatus()).isEqualTo(Status.DOWN);
+        } finally {
+            release.countDown();
+        }
+    }
+
+    @Test
+    void anAnswerIsReusedWithinTheDeadlineAfterItsCheckEndedSoOneProbeAsksEachCheckOnce() {
+        var checks = new AtomicInteger();
+        try (var bounded = new BoundedHealthIndicator("db", () -> Health.up().withDetail("check", checks.incrementAndGet()).build(),
+                Duration.ofMinutes(1), new BoundedHealthIndicator.Group())) {
+            assertThat(bounded.health().getDetails()).containsEntry("check", 1);
+            assertThat(bounded.health().getDetails()).containsEntry("check", 1);
+            assertThat(checks).hasValue(1);
+        }
+    }
+
+    @Test
+    void theDeadlineIsTwoSecondsUnlessAPositiveDurationIsConfigured() {
+        assertThat(BoundedHealthIndicator.deadline(new MockEnvironment())).isEqualTo(Duration.ofSeconds(2));
+        assertThat(BoundedHealthIndicator.deadline(new MockEnvironment().withProperty(BoundedHealthIndicator.TIMEOUT, "1500ms")))
+                .isEqualTo(Duration.ofMillis(1500));
+        for (var garbled : new String[] {"soon", "0", "-1s", ""}) {
+            assertThat(BoundedHealthIndicator.deadline(new MockEnvironment().withProperty(BoundedHealthIndicator.TIMEOUT, garbled)))
+                    .as(garbled).isEqualTo(Duration.ofSeconds(2));
+        }
+    }
+}
