@@ -44,7 +44,7 @@ public final class ListMyDrift {
         var self = SubjectId.parse(command.account());
         var subjects = new LinkedHashSet<SubjectId>();
         self.ifPresent(subjects::add);
-        operations.requestedBy(command.account(), 0, RECENT_REQUESTS).stream().map(Operation::subject)
+        operations.requestsOf(command.account(), 0, RECENT_REQUESTS).stream().map(Operation::subject)
                 .forEach(subjects::add);
         return subjects.stream().limit(MAX_SUBJECTS)
                 .flatMap(subject -> drifts.list(new Drifts.Query(DriftStatus.ACTIVE, Optional.empty(),
