@@ -137,9 +137,11 @@ public final class FaultProxy implements AutoCloseable {
 
     /** Closes every open connection with a TCP reset; the mode stays as it is. */
     public void resetAll() {
-        for (var socket : List.copyOf(open)) {
-            reset(socket);
-        }
+        var sockets = List.copyOf(open);
+        // Linger 0 on every socket before closing any: a pump that sees its side end closes the other side, and that
+        // close must be a reset too, never the graceful end of stream a client would read as a clean EOF.
+        sockets.forEach(FaultProxy::lingerZero);
+        sockets.forEach(FaultProxy::closeQuietly);
     }
 
     private void setMode(Mode next, Duration nextDelay) {
@@ -170,7 +172,8 @@ public final class FaultProxy implements AutoCloseable {
         try {
             server.connect(upstream, 5_000);
         } catch (IOException e) {
-            reset(client);
+            lingerZero(client);
+            closeQuietly(client);
             closeQuietly(server);
             return;
         }
@@ -224,13 +227,12 @@ public final class FaultProxy implements AutoCloseable {
         return mode;
     }
 
-    private static void reset(Socket socket) {
+    private static void lingerZero(Socket socket) {
         try {
             socket.setSoLinger(true, 0);
         } catch (IOException ignored) {
             // already closed
         }
-        closeQuietly(socket);
     }
 
     private static void closeQuietly(Socket socket) {
