@@ -23,6 +23,7 @@ import java.util.Random;
 import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import tools.jackson.databind.JsonNode;
 
 /**
  * Faults: mixed traffic on two instances (plain targets with a grant file of their own, the shared
@@ -56,6 +57,8 @@ class FaultsReliabilityTest {
     /** A request may be past its deadline this long (the owning jobs run every few seconds here) before it counts. */
     static final Duration OVERDUE_GRACE = Duration.ofSeconds(60);
     static final List<String> BATCHABLE = List.of("dashboards-viewer", "vpn-staging");
+    /** How often drift detection reads the grant files during the run. */
+    static final Duration DRIFT_INTERVAL = Duration.ofSeconds(5);
     /** The faults of the run (the figures it records spell them out: keep the two in step). */
     static final InjectedFaults FAULTS = new InjectedFaults(new FaultSettings(30, 0.10, 0.10, 0, 0, 0, 0),
             new FaultSettings(30, 0.10, 0.10, 0.20, 0.20, 0.05, 3000), new FaultSettings(0, 0, 0, 0.20, 0.20, 0.10, 3000));
@@ -80,6 +83,9 @@ class FaultsReliabilityTest {
             .withInstanceProperty("changeflow.workflow.approval-check.every", "5s")
             .withInstanceProperty("changeflow.workflow.deploy-deadline", "90s")
             .withInstanceProperty("changeflow.workflow.deploy-deadline-every", "5s")
+            // drift detection (issue 36) runs all along, as in production; the run ends by reading what it found
+            .withInstanceProperty("changeflow.drift.interval", DRIFT_INTERVAL.toSeconds() + "s")
+            .withInstanceProperty("changeflow.drift.settle", "3s")
             .withSimulatorProperty("sandbox.gitlab.profile", GITLAB_PROFILE)
             .withSimulatorProperty("sandbox.gitlab.refresh-lag", REFRESH_LAG)
             .withInstances("a", "b");
@@ -155,6 +161,8 @@ class FaultsReliabilityTest {
         var atSettle = table(sent, views);
         sims.clearFaults();
         problems.addAll(nothingLostOrDoneTwice(sent, views));
+        var drift = driftAfterTwoFullRuns(reader);
+        problems.addAll(drift.problems());
         var operatorActions = Sql.number(cluster.dataSource(), "select count(*) from audit_log");
         if (operatorActions != 0) {
             problems.add(operatorActions + " operator actions were recorded; the run must need none");
@@ -170,9 +178,76 @@ class FaultsReliabilityTest {
                         + "outcome (kind | order | status / step / hint):\n" + Figures.table(atSettle)
                         + "convergence samples (GET /ops/overdue): " + samples[0] + ", overdue beyond " + OVERDUE_GRACE.toSeconds()
                         + " s: " + overdue.stream().distinct().count() + "\n"
+                        + "drift (detection every " + DRIFT_INTERVAL.toSeconds() + " s, read after two full runs past the"
+                        + " settle): " + drift.summary() + "\n"
                         + "GitLab calls: " + sims.gitlabCalls().all().size() + "; merges: " + sims.mergeLog().merges().size()
                         + "; problems: " + problems.size() + " " + problems);
         assertThat(problems).isEmpty();
+    }
+
+    /** What drift detection said at the end of the run, and what of it is a problem. */
+    record DriftAtEnd(String summary, List<String> problems) {}
+
+    /**
+     * Drift at the end (issue 36: "the reliability faults run also reports drift items at the end; expected: none"):
+     * once every request converged and the faults stopped, waits for two more completed detection runs (so one ran
+     * wholly after the settle), then reads every item. Expected: no item still about main, and no line the detection
+     * ever removed by itself (nobody edited main by hand in this run, so every line on it is the service's own). Items
+     * found and resolved during the run (a line read while its record was being written) are counted, not failed.
+     */
+    static DriftAtEnd driftAfterTwoFullRuns(ApiClient operator) {
+        var before = driftRuns();
+        var runs = Poll.tryUntil(DRIFT_INTERVAL.multipliedBy(6).plusSeconds(30), Duration.ofSeconds(1),
+                FaultsReliabilityTest::driftRuns, n -> n >= before + 2);
+        var problems = new ArrayList<String>();
+        if (runs.isEmpty() || runs.get() < before + 2) {
+            problems.add("drift detection did not complete two runs after the settle (runs counted: " + before + " then "
+                    + runs.orElse(before) + ")");
+        }
+        var active = operator.get("/ops/drift?limit=1000");
+        var resolved = operator.get("/ops/drift?status=resolved&limit=1000");
+        if (active.status() != 200 || resolved.status() != 200) {
+            problems.add("GET /ops/drift answered " + active + " / " + resolved);
+            return new DriftAtEnd("unreadable", problems);
+        }
+        var open = new ArrayList<String>();
+        for (var item : active.data()) {
+            open.add(describe(item));
+        }
+        var removed = new ArrayList<String>();
+        var byKind = new TreeMap<String, Integer>();
+        for (var item : resolved.data()) {
+            byKind.merge(item.path("kind").asString(), 1, Integer::sum);
+            if (!item.path("removalOperationId").isNull() && !item.path("removalOperationId").isMissingNode()) {
+                removed.add(describe(item));
+            }
+        }
+        open.forEach(item -> problems.add("drift still about main at the end: " + item));
+        removed.forEach(item -> problems.add("drift detection removed a line of the service's own: " + item));
+        return new DriftAtEnd("items still about main " + open.size() + ", found and resolved during the run "
+                + byKind + ", removed by drift handling " + removed.size(), problems);
+    }
+
+    private static String describe(JsonNode item) {
+        return item.path("kind").asString() + " " + item.path("targetKey").asString() + " '" + item.path("line").asString()
+                + "' (" + item.path("status").asString() + ": " + item.path("note").asString() + ")";
+    }
+
+    /** Completed detection runs, summed over the live instances' scrapes ({@code changeflow_jobs_runs_seconds_count}). */
+    static long driftRuns() {
+        long runs = 0;
+        for (var instance : cluster.liveInstances()) {
+            var scrape = instance.client("otto").get("/actuator/prometheus", Map.of("Accept", ""));
+            if (scrape.status() != 200) {
+                continue;
+            }
+            for (var line : scrape.body().lines().toList()) {
+                if (line.startsWith("changeflow_jobs_runs_seconds_count{") && line.contains("job=\"detect-drift\"")) {
+                    runs += (long) Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
+                }
+            }
+        }
+        return runs;
     }
 
     /** The requests {@code GET /ops/overdue} lists as past their deadline for longer than the grace. */
