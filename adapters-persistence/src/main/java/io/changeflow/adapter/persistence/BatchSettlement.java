@@ -81,6 +81,11 @@ final class BatchSettlement {
             var settlement = Settling.of(batchId, claimed, resolution);
             var states = MemberMoves.readStates(ctx, claimed.stream().map(Waiting::operationId).toList());
             settlement.events().forEach((event, ids) -> MemberMoves.move(ctx, event, ids, states, note));
+            if (resolution instanceof Resolution.Merged merged) {
+                // issue 36: a member the merged commit does not bear gives up with its own reason (few, one each)
+                merged.notBorne().forEach((id, why) -> MemberMoves.move(ctx, WorkflowEvent.BATCH_GAVE_UP,
+                        List.of(id.value()), states, new StepNote(why, note.actor())));
+            }
             for (var group : settlement.requeued()) {
                 for (var chunk : chunks(group.rows())) {
                     var update = ctx.update(MERGE_BATCH_REQUEST.forceIndex("PRIMARY"))
@@ -184,7 +189,13 @@ final class BatchSettlement {
             switch (resolution) {
                 case Resolution.Merged merged -> {
                     claimed.forEach(w -> named.add(OperationId.of(w.operationId())));
-                    events.put(WorkflowEvent.BATCH_MERGED, claimed.stream().map(Waiting::operationId).toList());
+                    merged.notBorne().keySet().forEach(id -> {
+                        if (!byOperation.containsKey(id.value())) {
+                            throw new IllegalArgumentException(id + " is not a member of the batch");
+                        }
+                    });
+                    events.put(WorkflowEvent.BATCH_MERGED, claimed.stream().map(Waiting::operationId)
+                            .filter(id -> !merged.notBorne().containsKey(OperationId.of(id))).toList());
                     released.addAll(claimed);
                 }
                 case Resolution.Failed failed -> {

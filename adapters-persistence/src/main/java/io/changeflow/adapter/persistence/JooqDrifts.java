@@ -153,8 +153,9 @@ final class JooqDrifts implements Drifts {
                 .set(DRIFT_ITEM.STATUS_ACTOR, cut(actor, Sql.ACTOR_MAX))
                 .set(DRIFT_ITEM.STATUS_NOTE, cut(note, NOTE_MAX))
                 .set(DRIFT_ITEM.STATUS_AT, utcValue(at))
-                .set(DRIFT_ITEM.REMOVAL_OPERATION_ID, removal.map(OperationId::value).orElse(read.removal()
-                        .map(OperationId::value).orElse(null)));
+                // the column names the operation opened for the line: the removal, or while ADOPTED the adopting request
+                .set(DRIFT_ITEM.REMOVAL_OPERATION_ID, removal.map(OperationId::value).orElse(
+                        read.status() == DriftStatus.ADOPTED ? null : read.removal().map(OperationId::value).orElse(null)));
         var rows = update.where(DRIFT_ITEM.ID.eq(read.id())).and(DRIFT_ITEM.STATUS.eq(read.status().name()))
                 .and(DRIFT_ITEM.VERSION.eq(read.version())).execute();
         if (rows > 1) {

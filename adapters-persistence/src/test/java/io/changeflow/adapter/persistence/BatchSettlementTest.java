@@ -103,6 +103,57 @@ class BatchSettlementTest {
         assertThat(ids).allSatisfy(id -> assertThat(op(id).binding()).contains(BindingStatus.VALIDATED));
     }
 
+    /**
+     * Issue 36: a merged batch whose merged commit does not bear one member's claim: that member gives up with its own
+     * reason (HANDLE_FAILED at BATCH_FAILED, never MERGED, so no deploy report makes it VALIDATED), the others are
+     * merged, every one leaves the waiting set, in the one transaction.
+     */
+    @Test
+    void mergedWithAMemberTheMergedCommitDoesNotBearStopsThatMemberWithItsReasonAndMergesTheOthers() {
+        var batches = persistence.batches();
+        var partition = Fixtures.unique("notborne");
+        var ids = Fixtures.bulkWaiting(persistence.dsl(), partition, 3);
+        var batch = claim(partition, 10);
+        var mr = new MergeRequestRef("platform/access-config", 4712, "changeflow/batch-" + batch.id(), "https://gitlab/mr/4712");
+        batches.recordMergeRequest(batch.id(), mr);
+        var culprit = ids.get(1);
+        var why = "Merge request !4712 is merged, but its file at its merged commit does not hold the line";
+
+        var settled = batches.settle(batch.id(), BatchStatus.RUNNING, new Resolution.Merged(java.util.Map.of(culprit, why)),
+                NOTE);
+
+        assertThat(settled.status()).isEqualTo(BatchStatus.SUCCEEDED);
+        assertThat(op(culprit).binding()).contains(BindingStatus.HANDLE_FAILED);
+        assertThat(op(culprit).step()).isEqualTo(StepStatus.BATCH_FAILED);
+        assertThat(op(culprit).detail()).isEqualTo(why);
+        assertThat(history(culprit, WorkflowEvent.BATCH_GAVE_UP)).isEqualTo(1);
+        assertThat(history(culprit, WorkflowEvent.BATCH_MERGED)).isZero();
+        assertThat(ids).filteredOn(id -> !id.equals(culprit)).allSatisfy(id -> {
+            assertThat(op(id).binding()).contains(BindingStatus.MERGED);
+            assertThat(op(id).detail()).isEqualTo(NOTE.detail());
+        });
+        assertThat(persistence.dsl().fetchCount(MERGE_BATCH_REQUEST, MERGE_BATCH_REQUEST.BATCH_ID.eq(batch.id()))).isZero();
+        assertThat(waitingRows(partition)).isZero();
+        assertThat(persistence.operations().applyIfAllowed(culprit, WorkflowEvent.DEPLOYED, NOTE)).isEmpty();
+        assertThat(op(culprit).binding()).contains(BindingStatus.HANDLE_FAILED);
+    }
+
+    /** A member named as not borne must be one of the batch's: otherwise nothing is written. */
+    @Test
+    void aNotBorneMemberThatIsNoMemberIsRefusedAndNothingIsWritten() {
+        var batches = persistence.batches();
+        var partition = Fixtures.unique("notmember");
+        var ids = Fixtures.bulkWaiting(persistence.dsl(), partition, 2);
+        var batch = claim(partition, 10);
+        var stranger = OperationId.of("00000000-0000-4000-8000-0000000fa11e");
+
+        assertThatThrownBy(() -> batches.settle(batch.id(), BatchStatus.RUNNING,
+                new Resolution.Merged(java.util.Map.of(stranger, "no")), NOTE)).isInstanceOf(IllegalArgumentException.class);
+
+        assertThat(batches.find(batch.id()).orElseThrow().status()).isEqualTo(BatchStatus.RUNNING);
+        assertThat(ids).allSatisfy(id -> assertThat(op(id).binding()).contains(BindingStatus.BATCHED));
+    }
+
     /** GET /ops/batches?status=&partition=: filtered in SQL before the limit, so an older match is never hidden. */
     @Test
     void theListFiltersByStatusAndPartitionBeforeItsLimit() {

@@ -5,13 +5,21 @@ import io.changeflow.application.port.out.MergeRequests;
 import io.changeflow.application.port.out.Operations;
 import io.changeflow.application.port.out.Targets;
 import io.changeflow.application.workflow.MergeRequestTexts;
+import io.changeflow.application.workflow.MergedCommit;
 import io.changeflow.domain.batch.Batch;
 import io.changeflow.domain.operation.MergeRequestRef;
+import io.changeflow.domain.operation.Operation;
+import io.changeflow.domain.request.OperationId;
+import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Function;
+import java.util.stream.Collectors;
 
 /**
  * Finds a batch's merge request: the one recorded, or (when a crash came between opening it and
- * recording it) the one GitLab has for the batch's branch, which is then recorded.
+ * recording it) the one GitLab has for the batch's branch, which is then recorded; and, once it merged, which
+ * members its merged commit does not bear (issue 36).
  */
 final class BatchMergeRequests {
 
@@ -35,6 +43,19 @@ final class BatchMergeRequests {
             return Optional.empty();
         }
         return find(batch, ready.project());
+    }
+
+    /**
+     * The members of {@code batch} whose claim the merged commit of its merge request {@code mr} does not bear, with
+     * why ({@link MergedCommit#notBorne}); empty when it bears them all.
+     *
+     * @throws io.changeflow.application.port.out.ExternalCallException GitLab could not be read
+     */
+    Map<OperationId, String> notBorne(Batch batch, MergeRequestRef mr) {
+        var found = operations.findAll(batch.members()).stream()
+                .collect(Collectors.toMap(Operation::id, Function.identity()));
+        var members = batch.members().stream().map(found::get).filter(Objects::nonNull).toList();
+        return MergedCommit.notBorne(mergeRequests, targets, mr, members);
     }
 
     /** Like {@link #find(Batch)} when the batch's project is known. */

@@ -32,20 +32,18 @@ final class EndBatch {
         this.metrics = metrics;
     }
 
-    /** Members MERGED, batch SUCCEEDED, by merge request {@code mr}. */
-    Batch merged(Batch batch, MergeRequestRef mr, String actor) {
-        return merged(batch, new StepNote("Merged with batch " + batch.id() + " (merge request !" + mr.iid() + ").",
-                actor));
-    }
-
-    /** Members MERGED, batch SUCCEEDED, no merge request known. */
-    Batch merged(Batch batch, String actor) {
-        return merged(batch, new StepNote("Merged with batch " + batch.id() + ".", actor));
-    }
-
-    private Batch merged(Batch batch, StepNote note) {
-        var settled = batches.settle(batch.id(), batch.status(), new Resolution.Merged(), note);
+    /**
+     * Batch SUCCEEDED by merge request {@code mr}: the members MERGED but those its merged commit does not bear
+     * ({@code notBorne}, issue 36), which stop for a person with their reason (BATCH_GAVE_UP: HANDLE_FAILED,
+     * CONTACT_MAINTAINERS; an operator re-admits or closes them).
+     */
+    Batch merged(Batch batch, MergeRequestRef mr, Map<OperationId, String> notBorne, String actor) {
+        var note = new StepNote("Merged with batch " + batch.id() + " (merge request !" + mr.iid() + ")."
+                + (notBorne.isEmpty() ? "" : " The merged commit does not bear " + notBorne.size() + " of its "
+                        + batch.members().size() + " changes: they stop for a person."), actor);
+        var settled = batches.settle(batch.id(), batch.status(), new Resolution.Merged(notBorne), note);
         count(settled, true);
+        notBorne.keySet().forEach(member -> Emit.quietly("failed", () -> metrics.failed(StepStatus.BATCH_FAILED)));
         return settled;
     }
 

@@ -286,9 +286,15 @@ public final class MergeBatch implements StepBody {
             LOG.log(Level.INFO, () -> "batch " + current.id() + ": rebasing merge request !" + mr.iid());
         }
 
+        /** Merged: each member's claim read from the merged commit (issue 36) before the batch is settled. */
         @Override
         public StepOutcome merged(MergeRequestRef mr) {
-            current = end.merged(current, mr, "system");
+            var notBorne = batchMergeRequests.notBorne(current, mr);
+            if (!notBorne.isEmpty()) {
+                LOG.log(Level.WARNING, () -> "batch " + current.id() + ": merged, but its merged commit does not bear "
+                        + notBorne.keySet());
+            }
+            current = end.merged(current, mr, notBorne, "system");
             return StepOutcome.done();
         }
 

@@ -79,7 +79,10 @@ public final class SettleBatch {
         /** The batch had already ended (or another settler ended it first): nothing was done now. */
         record AlreadySettled(Batch batch) implements Result {}
 
-        /** The merge request turned out merged: members MERGED, batch SUCCEEDED. */
+        /**
+         * The merge request turned out merged: batch SUCCEEDED, members MERGED but those its merged commit does not bear
+         * (issue 36: they stop for a person).
+         */
         record MergedWins(Batch batch) implements Result {}
 
         /** The batch FAILED; its members followed {@code plan}. */
@@ -126,6 +129,7 @@ public final class SettleBatch {
         Optional<MergeRequestRef> mr;
         MergeRequestState state;
         Optional<MergeRequests.RemoteMergeRequest> remote;
+        Map<OperationId, String> notBorne = Map.of();
         try {
             mr = batchMergeRequests.find(batch);
             if (mr.isEmpty()) {
@@ -139,15 +143,19 @@ public final class SettleBatch {
                 }
                 remote = Optional.of(before);
                 state = before.state();
+                if (state == MergeRequestState.MERGED) {
+                    // issue 36: merged wins only for the members its merged commit bears
+                    notBorne = batchMergeRequests.notBorne(batch, mr.get());
+                }
             }
         } catch (ExternalCallException e) {
             LOG.log(Level.WARNING, "settling batch " + batch.id() + ": GitLab could not be reached", e);
             return new Result.RetryLater("GitLab could not be reached; nothing was changed.");
         }
+        var notOnCommit = notBorne;
         try {
             return switch (Settlement.afterReread(state)) {
-                case MERGED_WINS -> new Result.MergedWins(mr.map(m -> end.merged(batch, m, actor))
-                        .orElseGet(() -> end.merged(batch, actor)));
+                case MERGED_WINS -> new Result.MergedWins(end.merged(batch, mr.orElseThrow(), notOnCommit, actor));
                 case RETRY_LATER -> new Result.RetryLater("Merge request !" + mr.map(MergeRequestRef::iid).orElse(0L)
                         + " of batch " + batch.id() + " is still open after closing it; settle again shortly.");
                 case FAILED -> failed(batch, command, command.kind().orElseGet(

@@ -194,7 +194,7 @@ public final class ActOnDrift {
                     "Adopted by " + operator + " as request " + requestId.value() + " (until "
                             + accepted.request().expiresAt().map(Object::toString).orElse("never")
                             + "); an approver decides, and its merge writes the subject's line.",
-                    Optional.empty(), Optional.of(requestId));
+                    Optional.of(requestId), Optional.of(requestId));
             case SubmitChangeRequest.Result.Invalid invalid -> new Result.Invalid(invalid.fieldErrors().stream()
                     .map(e -> "expiresAt".equals(e.field()) ? new FieldError("until", e.code(), e.message().replace(
                             "expiresAt", "until")) : e).toList());
@@ -226,6 +226,7 @@ public final class ActOnDrift {
                 + ".", opened, opened);
     }
 
+    /** @param removal the operation opened for the item's line: the removal, or the adopting request */
     private Result moved(DriftItem item, DriftStatus to, String operator, String note, Optional<OperationId> removal,
                          Optional<OperationId> request) {
         if (!item.status().allows(to)) {

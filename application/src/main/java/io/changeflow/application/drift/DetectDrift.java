@@ -18,6 +18,7 @@ import io.changeflow.domain.operation.Binding;
 import io.changeflow.domain.operation.Operation;
 import io.changeflow.domain.request.OperationId;
 import io.changeflow.domain.request.Target;
+import io.changeflow.domain.state.BindingStatus;
 import java.lang.System.Logger.Level;
 import java.time.Clock;
 import java.time.Duration;
@@ -199,6 +200,12 @@ public final class DetectDrift {
                 }
             }
         }
+        for (var item : active) {
+            var deferred = item.subject().filter(comparison.deferred()::contains).isPresent();
+            if (item.status() == DriftStatus.ADOPTED && seen.contains(key(item.finding())) && !deferred) {
+                followAdoption(item, byId, tally);
+            }
+        }
         for (var id : newIds) {
             drifts.find(id).ifPresent(tally::count);
         }
@@ -224,6 +231,34 @@ public final class DetectDrift {
             } else {
                 LOG.log(Level.INFO, () -> "drift: item " + item.id() + " on " + target.key() + " not removed now: " + outcome);
             }
+        }
+    }
+
+    /**
+     * An ADOPTED item whose line is still found follows its adopting request ({@link DriftItem#removal()} names it):
+     * ended without a grant (refused, closed, superseded, replaced, gone) it is OPEN again, so this run's removal (on a
+     * {@code remove} target) or an operator handles the line again; its grant in effect, RESOLVED. While the request is
+     * in progress the item stays ADOPTED. An item adopted before the request was recorded on it stays as it is.
+     */
+    private void followAdoption(DriftItem item, Map<OperationId, Operation> byId, Tally tally) {
+        var requestId = item.removal();
+        if (requestId.isEmpty()) {
+            return;
+        }
+        var request = Optional.ofNullable(byId.get(requestId.get())).or(() -> operations.find(requestId.get()));
+        var status = request.flatMap(Operation::binding);
+        if (status.filter(s -> s == BindingStatus.VALIDATED).isPresent()) {
+            if (drifts.move(item, DriftStatus.RESOLVED, "system", "Adopted: request " + requestId.get().value()
+                    + " is in effect.", clock.instant(), Optional.empty()).isPresent()) {
+                tally.resolved++;
+            }
+        } else if (status.isEmpty() || status.get().isReappliable()) {
+            var why = request.isEmpty() ? "is unknown" : status.isEmpty() ? "was replaced by another request"
+                    : "ended " + status.get();
+            drifts.move(item, DriftStatus.OPEN, "system", "The adopting request " + requestId.get().value() + " " + why
+                    + " without a grant: the line is handled again.", clock.instant(), Optional.empty())
+                    .ifPresent(reopened -> LOG.log(Level.INFO, () -> "drift: item " + item.id() + " on " + item.target()
+                            + " is open again (adopting request " + requestId.get().value() + " " + why + ")"));
         }
     }
 

@@ -2,6 +2,7 @@ package io.changeflow.application.drift;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.changeflow.application.callback.HandleApprovalCallback;
 import io.changeflow.application.fake.FakeDrifts;
 import io.changeflow.application.fake.FakeLineOrigins;
 import io.changeflow.application.fake.FakeTargets;
@@ -12,10 +13,13 @@ import io.changeflow.domain.drift.DriftItem;
 import io.changeflow.domain.drift.DriftKind;
 import io.changeflow.domain.drift.DriftPolicy;
 import io.changeflow.domain.drift.DriftStatus;
+import io.changeflow.domain.request.OperationId;
 import io.changeflow.domain.request.SubjectId;
+import io.changeflow.domain.state.BindingStatus;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
@@ -283,5 +287,93 @@ class DetectDriftTest {
         assertThat(drifts.find(item.id()).orElseThrow().status()).isEqualTo(DriftStatus.REMOVING);
         assertThat(app.op(removal.get()).reason()).contains("not ours");
         assertThat(removeLine.open(drifts.find(item.id()).orElseThrow(), "otto", "again")).as("already removing").isEmpty();
+    }
+    private OperationId adopt(DriftItem item) {
+        var act = new ActOnDrift(drifts, (i, actor, reason) -> Optional.empty(), app.submit, app.audit, app.clock);
+        var result = act.act(new ActOnDrift.Command(String.valueOf(item.id()), new ActOnDrift.Action.Adopt(null), "otto",
+                Map.of()));
+        assertThat(result).isInstanceOf(ActOnDrift.Result.Done.class);
+        return ((ActOnDrift.Result.Done) result).request().orElseThrow();
+    }
+
+    /**
+     * Issue 36: an adoption the approver refuses leaves the line nobody approved on main; the item does not stay ADOPTED
+     * (nobody would look at it again) but is OPEN again for an operator, naming the request that ended. A baseline line
+     * is never removed by itself, so it waits for the operator.
+     */
+    @Test
+    void anAdoptedBaselineLineWhoseRequestTheApproverRefusesIsOpenAgainForAnOperator() {
+        app.gitlab.editMain(FakeTargets.PROJECT, FILE, HEADER + MALLORY + "\n");
+        run();
+        var item = open().stream().filter(i -> i.kind() == DriftKind.BASELINE).findFirst().orElseThrow();
+        var request = adopt(item);
+        assertThat(drifts.find(item.id()).orElseThrow().removal()).as("the item names its adopting request").contains(request);
+        app.queue.runUntilIdle();
+        run();
+        assertThat(drifts.find(item.id()).orElseThrow().status()).as("the request is in progress").isEqualTo(DriftStatus.ADOPTED);
+
+        app.decide(request, HandleApprovalCallback.Decision.REJECTED);
+        assertThat(app.op(request).binding()).contains(BindingStatus.REJECTED);
+        app.clock.advance(Duration.ofMinutes(1));
+        run();
+
+        var now = drifts.find(item.id()).orElseThrow();
+        assertThat(now.status()).isEqualTo(DriftStatus.OPEN);
+        assertThat(now.statusNote()).contains(request.value()).contains("REJECTED").contains("without a grant");
+        assertThat(now.removal()).as("no longer names the adopting request").isEmpty();
+        assertThat(ActOnDrift.allowedActions(now)).contains("REMOVE", "ADOPT", "ACKNOWLEDGE");
+        assertThat(main()).as("a baseline line is never removed by itself").contains(MALLORY);
+    }
+
+    /**
+     * A line nobody approved, adopted, whose request an operator closes: OPEN again, and on a removing target the same run
+     * opens its removal.
+     */
+    @Test
+    void anAdoptedLineWhoseRequestIsClosedIsOpenAgainAndRemovedByTheNextRunOnARemovingTarget() {
+        reportOnly();
+        run();
+        app.gitlab.editMain(FakeTargets.PROJECT, FILE, HEADER + MALLORY + "\n");
+        run();
+        var item = open().getFirst();
+        assertThat(item.kind()).isEqualTo(DriftKind.UNAPPROVED_LINE);
+        var request = adopt(item);
+        app.queue.runUntilIdle();
+        app.targets.add(app.targets.find(FakeTargets.SINGLE).orElseThrow().withDrift(DriftPolicy.REMOVE));
+
+        app.closeRequest.close(new io.changeflow.application.recovery.CloseChangeRequest.Command(request.value(), "otto",
+                Map.of()));
+        app.queue.runUntilIdle();
+        assertThat(app.op(request).binding()).contains(BindingStatus.CLOSED);
+        app.clock.advance(Duration.ofMinutes(1));
+        var result = run();
+
+        assertThat(result.removalsOpened()).isEqualTo(1);
+        var now = drifts.find(item.id()).orElseThrow();
+        assertThat(now.status()).isEqualTo(DriftStatus.REMOVING);
+        var removal = now.removal().orElseThrow();
+        assertThat(removal).isNotEqualTo(request);
+        assertThat(app.op(removal).kind()).isEqualTo(io.changeflow.domain.state.ChangeKind.REVOCATION);
+    }
+
+    /** An adoption the approver says yes to: its merge rewrites the line, and the item is resolved. */
+    @Test
+    void anAdoptedLineWhoseRequestTakesEffectIsResolved() {
+        reportOnly();
+        run();
+        app.gitlab.editMain(FakeTargets.PROJECT, FILE, HEADER + MALLORY + "\n");
+        run();
+        var item = open().getFirst();
+        var request = adopt(item);
+
+        app.approveAndRun(request);
+        app.deployed(request);
+        assertThat(app.op(request).binding()).contains(BindingStatus.VALIDATED);
+        app.clock.advance(Duration.ofMinutes(1));
+        run();
+
+        assertThat(drifts.find(item.id()).orElseThrow().status()).isEqualTo(DriftStatus.RESOLVED);
+        assertThat(main()).doesNotContain(MALLORY).contains("mallory until=never op=" + request.value());
+        assertThat(open()).isEmpty();
     }
 }

@@ -16,6 +16,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -188,13 +189,22 @@ public final class FakeBatches implements Batches {
         var claimed = claimedBy(batchId);
         var moves = new LinkedHashMap<OperationId, WorkflowEvent>();
         switch (resolution) {
-            case Resolution.Merged merged -> claimed.forEach(id -> moves.put(id, WorkflowEvent.BATCH_MERGED));
+            case Resolution.Merged merged -> claimed.forEach(id -> moves.put(id, merged.notBorne().containsKey(id)
+                    ? WorkflowEvent.BATCH_GAVE_UP : WorkflowEvent.BATCH_MERGED));
             case Resolution.Failed failed -> failed.plan().members().forEach(id -> moves.put(id, failed.plan().memberEvent()));
         }
         if (!new HashSet<>(claimed).equals(moves.keySet()) || claimed.size() != moves.size()) {
             throw new IllegalArgumentException("the plan names " + moves.keySet() + ", batch " + batchId + " has " + claimed);
         }
-        moveAll(moves, note);
+        var notes = new HashMap<OperationId, StepNote>();
+        if (resolution instanceof Resolution.Merged merged) {
+            if (!claimed.containsAll(merged.notBorne().keySet())) {
+                throw new IllegalArgumentException("not borne " + merged.notBorne().keySet() + ", batch " + batchId
+                        + " has " + claimed);
+            }
+            merged.notBorne().forEach((id, why) -> notes.put(id, new StepNote(why, note.actor())));
+        }
+        moveAll(moves, note, notes);
         switch (resolution) {
             case Resolution.Merged merged -> claimed.forEach(rows::remove);
             case Resolution.Failed failed -> {
@@ -235,11 +245,16 @@ public final class FakeBatches implements Batches {
 
     /** Checks every member's transition first, then writes them: all or nothing. */
     private void moveAll(Map<OperationId, WorkflowEvent> moves, StepNote note) {
+        moveAll(moves, note, Map.of());
+    }
+
+    /** {@link #moveAll(Map, StepNote)}, the members in {@code notes} with their own note. */
+    private void moveAll(Map<OperationId, WorkflowEvent> moves, StepNote note, Map<OperationId, StepNote> notes) {
         moves.forEach((id, event) -> Transitions.require(operations.find(id)
                 .orElseThrow(() -> new PreemptedException("member " + id + " vanished")).state(), event));
         moves.forEach((id, event) -> {
             var op = operations.find(id).orElseThrow();
-            operations.apply(id, op.version(), event, note);
+            operations.apply(id, op.version(), event, notes.getOrDefault(id, note));
         });
     }
 

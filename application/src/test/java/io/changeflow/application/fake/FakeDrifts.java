@@ -86,7 +86,7 @@ public final class FakeDrifts implements Drifts {
         }
         var moved = new DriftItem(now.id(), now.version() + 1, now.target(), now.kind(), now.subject(), now.line(),
                 now.operation(), now.note(), now.evidence(), now.commitSeen(), now.firstSeen(), now.lastSeen(), to,
-                actor, note, at, removal.or(now::removal));
+                actor, note, at, removal.or(() -> now.status() == DriftStatus.ADOPTED ? Optional.empty() : now.removal()));
         items.put(now.id(), moved);
         return Optional.of(moved);
     }

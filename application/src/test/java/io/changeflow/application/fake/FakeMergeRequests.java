@@ -114,30 +114,54 @@ public final class FakeMergeRequests implements MergeRequests, TargetFiles {
         }
     }
 
-    /** Main's content at each head sha {@link #branchHead} answered for main. */
-    private final Map<String, Map<String, String>> mainCommits = new HashMap<>();
-
     private static final class Project {
         final Map<String, Map<String, String>> branches = new HashMap<>();
         /** What each branch was based on (at creation or its last rewrite): a merge applies only what changed since. */
         final Map<String, Map<String, String>> bases = new HashMap<>();
         final Map<Long, Mr> mrs = new LinkedHashMap<>();
         long nextIid = 1;
-        /** Every commit on main, oldest first: its message and the paths it changed (for {@link #commitsOnlyOn}). */
+        /**
+         * Main's commits, oldest first (an initial empty one, then every commit, merge and hand edit): each names main's
+         * files right after it, so a file read at a commit's sha ({@link #readFile}: {@link #branchHead} of main, a
+         * merged commit) answers main as it was then. The one model of main's history: {@link #commitsOnlyOn},
+         * {@link #mergedCommit} and {@link #branchHead} all read it.
+         */
         final List<MainCommit> mainLog = new ArrayList<>();
+        /** {@link #mainLog} by sha. */
+        final Map<String, MainCommit> mainBySha = new HashMap<>();
         /** How many commits of {@link #mainLog} each branch has (since its creation, last rewrite or rebase). */
         final Map<String, Integer> forkedAt = new HashMap<>();
-        /** The files of the target branch right after each merge, by the merged commit's sha ({@link #mergedCommit}). */
-        final Map<String, Map<String, String>> mergedCommits = new HashMap<>();
         /** The message of each branch's last commit, which a merge takes onto main (as the commit a merge keeps). */
         final Map<String, String> lastMessage = new HashMap<>();
 
         Project() {
             branches.put(MAIN, new TreeMap<>());
+            addMainCommit("Initial commit", Set.of());
+        }
+
+        /** Records main as it is now as a new commit of {@code message} that changed {@code paths}; its sha. */
+        String addMainCommit(String message, Set<String> paths) {
+            // a sha of its own kind: it never meets a merge request's head sha (nextSha)
+            var commit = new MainCommit(String.format("c%039x", mainLog.size() + 1), message, Set.copyOf(paths),
+                    Map.copyOf(branches.get(MAIN)));
+            mainLog.add(commit);
+            mainBySha.put(commit.sha(), commit);
+            return commit.sha();
+        }
+
+        /** Main's files at {@code ref} when it is a commit of main; null otherwise (a branch name, another sha). */
+        Map<String, String> mainAt(String ref) {
+            var commit = mainBySha.get(ref);
+            return commit == null ? null : commit.files();
+        }
+
+        String mainHead() {
+            return mainLog.getLast().sha();
         }
     }
 
-    private record MainCommit(String sha, String message, Set<String> paths) {}
+    /** One commit on main: its message, the paths it changed and main's files right after it. */
+    private record MainCommit(String sha, String message, Set<String> paths, Map<String, String> files) {}
 
     private List<String> approvalAccounts;
     private final Map<String, Project> projects = new HashMap<>();
@@ -170,7 +194,6 @@ public final class FakeMergeRequests implements MergeRequests, TargetFiles {
     private int failingApprovalReads;
     private int lostMergeAnswers;
     private int shaCounter;
-    private int mergedCommitCounter;
     private long pipelineIds;
     private int mergeCalls;
     private int merges;
@@ -198,11 +221,8 @@ public final class FakeMergeRequests implements MergeRequests, TargetFiles {
     @Override
     public synchronized Optional<String> readFile(String project, String ref, String path) {
         fault("readFile");
-        var merged = project(project).mergedCommits.get(ref);
-        if (merged == null) {
-            merged = mainCommits.get(ref);
-        }
-        return Optional.ofNullable((merged != null ? merged : branch(project, ref)).get(path));
+        var atCommit = project(project).mainAt(ref);
+        return Optional.ofNullable((atCommit != null ? atCommit : branch(project, ref)).get(path));
     }
 
     @Override
@@ -268,7 +288,7 @@ public final class FakeMergeRequests implements MergeRequests, TargetFiles {
         commits++;
         project(project).lastMessage.put(branch, message);
         if (branch.equals(MAIN)) {
-            project(project).mainLog.add(new MainCommit("main-" + project(project).mainLog.size(), message, changed));
+            project(project).addMainCommit(message, changed);
         }
         project(project).mrs.values().stream()
                 .filter(mr -> mr.source.equals(branch) && mr.state == MergeRequestState.OPENED)
@@ -436,11 +456,7 @@ public final class FakeMergeRequests implements MergeRequests, TargetFiles {
             return Optional.empty();
         }
         if (branch.equals(MAIN)) {
-            // main's head names its content as it is now, which readFile answers at that sha later too
-            var files = Map.copyOf(p.branches.get(MAIN));
-            var sha = String.format("%040x", (long) (project + files).hashCode() & 0xffffffffL);
-            mainCommits.put(sha, files);
-            return Optional.of(sha);
+            return Optional.of(p.mainHead());
         }
         return Optional.of(p.mrs.values().stream().filter(mr -> mr.source.equals(branch)).reduce((first, second) -> second)
                 .map(mr -> mr.sha).orElse("0000000000000000000000000000000000000000"));
@@ -870,8 +886,7 @@ public final class FakeMergeRequests implements MergeRequests, TargetFiles {
     public synchronized void commitExternally(String project, String branch, String path, String content) {
         branch(project, branch).put(path, content);
         if (MAIN.equals(branch)) {
-            var p = project(project);
-            p.mainLog.add(new MainCommit("main-" + p.mainLog.size(), "Edit " + path + " by hand", Set.of(path)));
+            project(project).addMainCommit("Edit " + path + " by hand", Set.of(path));
         }
     }
 
@@ -950,17 +965,17 @@ public final class FakeMergeRequests implements MergeRequests, TargetFiles {
         return new ArrayList<>(project(project).mrs.keySet());
     }
 
-    /** The content of {@code path} at {@code ref} (a branch or a main head sha), without counting as a call. */
+    /** The content of {@code path} at {@code ref} (a branch or a commit of main), without counting as a call. */
     public synchronized Optional<String> fileAt(String project, String ref, String path) {
-        var snapshot = mainCommits.get(ref);
-        return snapshot != null ? Optional.ofNullable(snapshot.get(path)) : fileOn(project, ref, path);
+        var atCommit = project(project).mainAt(ref);
+        return atCommit != null ? Optional.ofNullable(atCommit.get(path)) : fileOn(project, ref, path);
     }
 
     /** A person's edit of {@code path} on main (a commit nobody reviewed): {@code content} replaces the file. */
     public synchronized void editMain(String project, String path, String content) {
         var p = project(project);
         p.branches.computeIfAbsent(MAIN, b -> new TreeMap<>()).put(path, content);
-        p.mainLog.add(new MainCommit("main-" + p.mainLog.size(), "Edit " + path + " by hand", Set.of(path)));
+        p.addMainCommit("Edit " + path + " by hand", Set.of(path));
     }
 
     public synchronized Optional<String> fileOn(String project, String branch, String path) {
@@ -1054,6 +1069,9 @@ public final class FakeMergeRequests implements MergeRequests, TargetFiles {
     }
 
     private void mergeNow(Mr mr) {
+        if (!mr.target.equals(MAIN)) {
+            throw new UnsupportedOperationException("the fake keeps the commits of " + MAIN + " only");
+        }
         mr.state = MergeRequestState.MERGED;
         mr.checkingReadsLeft = 0;
         merges++;
@@ -1071,12 +1089,8 @@ public final class FakeMergeRequests implements MergeRequests, TargetFiles {
                 target.put(path, content);
             }
         });
-        mr.mergedCommit = "merged-" + mr.project.length() + "-" + mr.iid + "-" + (++mergedCommitCounter);
-        project(mr.project).mergedCommits.put(mr.mergedCommit, new TreeMap<>(target));
-        if (mr.target.equals(MAIN)) {
-            var p = project(mr.project);
-            p.mainLog.add(new MainCommit("main-" + p.mainLog.size(), p.lastMessage.getOrDefault(mr.source, mr.title), changed));
-        }
+        var p = project(mr.project);
+        mr.mergedCommit = p.addMainCommit(p.lastMessage.getOrDefault(mr.source, mr.title), changed);
         project(mr.project).mrs.values().stream()
                 .filter(other -> other != mr && other.state == MergeRequestState.OPENED && other.target.equals(mr.target))
                 .forEach(other -> other.checkingReadsLeft = Math.max(other.checkingReadsLeft, checkingAfterMerge));

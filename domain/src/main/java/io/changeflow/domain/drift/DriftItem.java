@@ -27,7 +27,8 @@ import java.util.Optional;
  * @param statusActor who moved it last ({@code system} for the detection job)
  * @param statusNote  why it moved last (an acknowledgement's reason, why it was resolved)
  * @param statusAt    when it moved last
- * @param removal     the removal operation taking its line out, once one was opened
+ * @param removal     the operation opened for its line: the removal taking it out, once one was opened, or while the
+ *                    item is {@link DriftStatus#ADOPTED} the adopting request (cleared when it leaves ADOPTED)
  */
 public record DriftItem(long id, long version, TargetKey target, DriftKind kind, Optional<SubjectId> subject,
                         String line, Optional<OperationId> operation, String note, Evidence evidence,

@@ -52,7 +52,9 @@ public final class DriftController {
                             e.committedAt().map(Object::toString).orElse(null)),
                     i.commitSeen().orElse(null), i.firstSeen().toString(), i.lastSeen().toString(), i.status().name(),
                     i.statusActor(), i.statusNote(), i.statusAt().toString(),
-                    i.removal().map(Object::toString).orElse(null), ActOnDrift.allowedActions(i));
+                    // an ADOPTED item names its adopting request there (in its status note too): not a removal
+                    i.removal().filter(r -> i.status() != DriftStatus.ADOPTED).map(Object::toString).orElse(null),
+                    ActOnDrift.allowedActions(i));
         }
     }
 

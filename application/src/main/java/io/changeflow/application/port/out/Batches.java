@@ -119,7 +119,8 @@ public interface Batches {
      * Ends an active batch in one transaction. Its first write is the batch's guarded status write to SUCCEEDED
      * ({@link Resolution.Merged}) or FAILED ({@link Resolution.Failed}), which frees the partition's slot, so of two
      * settlers the second writes nothing; then the members go through the transition table pinned to what was read
-     * (merged: BATCH_MERGED; failed: {@link io.changeflow.domain.batch.Bisection.Plan#memberEvent()} of the plan), are
+     * (merged: BATCH_MERGED, those the merged commit does not bear BATCH_GAVE_UP with their own note; failed:
+     * {@link io.changeflow.domain.batch.Bisection.Plan#memberEvent()} of the plan), are
      * requeued in place or released from the waiting set, and the membership history is appended (the CLAIMED entries
      * stay). The statements, in order: docs/persistence.md, "Settlement and blocking".
      *
@@ -136,8 +137,22 @@ public interface Batches {
 
     /** How {@link #settle} ends a batch. */
     sealed interface Resolution {
-        /** The batch merge request merged: the batch SUCCEEDED, every member BATCH_MERGED (then MERGED). */
-        record Merged() implements Resolution {}
+        /**
+         * The batch merge request merged: the batch SUCCEEDED, every member BATCH_MERGED (then MERGED) but those in
+         * {@code notBorne} (issue 36: the merged commit does not bear their claim, see
+         * {@link io.changeflow.application.workflow.MergedCommit#notBorne}), which take BATCH_GAVE_UP (HANDLE_FAILED,
+         * a person decides) with their reason as their note; every member leaves the waiting set.
+         */
+        record Merged(Map<OperationId, String> notBorne) implements Resolution {
+            public Merged {
+                notBorne = Map.copyOf(notBorne);
+            }
+
+            /** Every member borne by the merged commit. */
+            public Merged() {
+                this(Map.of());
+            }
+        }
 
         /**
          * The batch failed: the batch FAILED, the members as {@code plan} says. Each requeued member named in

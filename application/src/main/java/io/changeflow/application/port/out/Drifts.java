@@ -52,7 +52,9 @@ public interface Drifts {
 
     /**
      * Moves the item from the status and version read ({@code read}) to {@code to}, if the table allows it, recording
-     * who, why and when ({@code removal}: the removal operation, for {@link DriftStatus#REMOVING}).
+     * who, why and when ({@code removal}: the operation opened for the line, the removal for {@link DriftStatus#REMOVING}
+     * or the adopting request for {@link DriftStatus#ADOPTED}; empty keeps the one recorded, except that an item leaving
+     * ADOPTED no longer names its adopting request).
      *
      * @return the item after the write; empty when it moved on since it was read or the table refuses the move
      *         (nothing was written)

@@ -136,6 +136,24 @@ public abstract class DriftsContract {
         });
     }
 
+    /** Issue 36: an ADOPTED item names its adopting request; moved on (its request ended) it no longer does. */
+    @Test
+    void anAdoptedItemNamesItsAdoptingRequestUntilItLeavesAdopted() {
+        var id = drifts.record(DB, List.of(seen(unapproved("mallory"))), "c1", T0).getFirst();
+        var request = OperationId.of("00000000-0000-4000-8000-000000000888");
+        var adopted = drifts.move(drifts.find(id).orElseThrow(), DriftStatus.ADOPTED, "otto", "adopted", T0,
+                Optional.of(request)).orElseThrow();
+        assertThat(adopted.removal()).contains(request);
+
+        var open = drifts.move(adopted, DriftStatus.OPEN, "system", "the adopting request ended without a grant", T1,
+                Optional.empty()).orElseThrow();
+
+        assertThat(open.status()).isEqualTo(DriftStatus.OPEN);
+        assertThat(open.removal()).isEmpty();
+        assertThat(drifts.move(adopted, DriftStatus.RESOLVED, "system", "stale", T1, Optional.empty()))
+                .as("guarded by the status and version read").isEmpty();
+    }
+
     @Test
     void theBaselineIsTakenOnceAndListsAndCountsFilter() {
         assertThat(drifts.baselineOf(DB)).isEmpty();
