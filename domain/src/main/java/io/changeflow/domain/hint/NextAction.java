@@ -32,7 +32,8 @@ public final class NextAction {
             StepStatus.CREATE_GAVE_UP,
             StepStatus.HANDLE_PIPELINE_UNFINISHED,
             StepStatus.HANDLE_GAVE_UP,
-            StepStatus.APPROVAL_SUBMIT_GAVE_UP));
+            StepStatus.APPROVAL_SUBMIT_GAVE_UP,
+            StepStatus.CLOSE_GAVE_UP));
 
     /** Stops with an unknown outcome that can still resolve: {@link Hint#KEEP_WAITING}. */
     public static final Set<StepStatus> PENDING = Set.copyOf(EnumSet.of(

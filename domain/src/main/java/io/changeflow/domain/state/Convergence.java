@@ -99,14 +99,24 @@ public final class Convergence {
 
     private final Map<BindingStatus, Wait> byBinding;
     private final Map<StepStatus, Wait> byStep;
+    private final Map<StepStatus, Wait> afterEnd;
 
     /**
      * @param byBinding the wait of each non-terminal binding status
      * @param byStep    steps whose wait differs from their binding's (e.g. a pipeline pending while merging)
      */
     public Convergence(Map<BindingStatus, Wait> byBinding, Map<StepStatus, Wait> byStep) {
+        this(byBinding, byStep, standardAfterEnd());
+    }
+
+    /**
+     * @param afterEnd the closing steps of a request that ended (REJECTED, CLOSED) whose merge request may still be
+     *                 open on GitLab: who closes it
+     */
+    public Convergence(Map<BindingStatus, Wait> byBinding, Map<StepStatus, Wait> byStep, Map<StepStatus, Wait> afterEnd) {
         this.byBinding = Collections.unmodifiableMap(copy(byBinding, BindingStatus.class));
         this.byStep = Collections.unmodifiableMap(copy(byStep, StepStatus.class));
+        this.afterEnd = Collections.unmodifiableMap(copy(afterEnd, StepStatus.class));
     }
 
     private static <K extends Enum<K>> Map<K, Wait> copy(Map<K, Wait> map, Class<K> type) {
@@ -183,11 +193,31 @@ public final class Convergence {
     }
 
     /**
+     * Issue 36: a request that ended (REJECTED, CLOSED) while its merge request's close failed is not finished: the
+     * merge request may still be open on GitLab, where anyone with rights can merge it. The request's own hint stays
+     * CAN_REAPPLY (a re-application closes the old merge request too); these waits say who closes it.
+     */
+    private static Map<StepStatus, Wait> standardAfterEnd() {
+        var table = new EnumMap<StepStatus, Wait>(StepStatus.class);
+        table.put(StepStatus.CLOSE_FAILED, Wait.of(Owner.SERVICE,
+                "The failed-close retry job closes the merge request again, with backoff.", Deadline.TRANSIENT,
+                "retrying stops at CLOSE_GAVE_UP and a person is asked to close the merge request"));
+        table.put(StepStatus.CLOSE_GAVE_UP, Wait.person("An operator closes the merge request on GitLab by hand, or"
+                + " re-triggers the close once GitLab is healthy (docs/operations.md, CLOSE_GAVE_UP)."));
+        return table;
+    }
+
+    /**
      * The wait of {@code state}: empty for a terminal state (nothing more happens) and for a state this
      * table does not know (a defect {@code ConvergenceTest} catches). A state whose hint asks a person to
-     * act is the person's, whatever its binding.
+     * act is the person's, whatever its binding. An ended request whose merge request's close failed or was
+     * given up is not finished: its closing step says who closes it.
      */
     public Optional<Wait> of(WorkflowState state) {
+        var ended = state.binding().filter(b -> b == BindingStatus.REJECTED || b == BindingStatus.CLOSED);
+        if (ended.isPresent() && afterEnd.containsKey(state.step())) {
+            return Optional.of(afterEnd.get(state.step()));
+        }
         if (state.binding().isEmpty() || state.binding().get().isTerminal()) {
             return Optional.empty();
         }

@@ -80,8 +80,13 @@ public enum StepStatus {
     CLOSE_STARTED(10201),
     /** The merge request is closed (or was already closed or merged). */
     CLOSE_DONE(10202),
-    /** Closing the merge request failed; safe to retry. */
+    /** Closing the merge request failed; the failed-close retry job tries again until the transient deadline. */
     CLOSE_FAILED(10203),
+    /**
+     * Closing the merge request kept failing until the transient deadline: the automatic retries stopped and its merge
+     * request may still be open on GitLab. A person looks at it there (closes it by hand) or re-triggers the close.
+     */
+    CLOSE_GAVE_UP(10250),
     /** An operator closed the request; nothing was merged. */
     CLOSED_BY_OPERATOR(10204),
     /**

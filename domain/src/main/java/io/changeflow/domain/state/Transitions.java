@@ -157,6 +157,7 @@ public final class Transitions {
         stepOnly(WorkflowEvent.CLOSE_STARTED, NOT_BATCH_STEPS, StepStatus.CLOSE_STARTED);
         stepOnly(WorkflowEvent.CLOSE_DONE, EnumSet.of(StepStatus.CLOSE_STARTED, StepStatus.CLOSE_FAILED), StepStatus.CLOSE_DONE);
         stepOnly(WorkflowEvent.CLOSE_FAILED, EnumSet.of(StepStatus.CLOSE_STARTED), StepStatus.CLOSE_FAILED);
+        stepOnly(WorkflowEvent.CLOSE_GAVE_UP, EnumSet.of(StepStatus.CLOSE_FAILED), StepStatus.CLOSE_GAVE_UP);
         move(WorkflowEvent.CLOSED_BY_OPERATOR, set(APPROVAL_FAILED, CREATE_FAILED, HANDLE_FAILED, MR_CREATING, MR_CREATED,
                 MERGING, APPROVAL_SENDING, APPROVAL_SENT, BindingStatus.BATCH_WAITING), StepStatus.CLOSED_BY_OPERATOR, CLOSED);
         // issue 37: a request asked for someone else gives way to that person's own request, but only before it is

@@ -144,6 +144,11 @@ public enum WorkflowEvent {
     CLOSE_DONE,
     /** Closing the merge request failed. */
     CLOSE_FAILED,
+    /**
+     * The failed-close retry job stopped at the transient deadline: the merge request is a person's to close (a re-trigger
+     * starts a close again).
+     */
+    CLOSE_GAVE_UP,
     /** An operator closed the request without merging. */
     CLOSED_BY_OPERATOR,
     /**

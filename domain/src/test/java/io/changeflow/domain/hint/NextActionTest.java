@@ -29,10 +29,13 @@ class NextActionTest {
     private static final Set<StepStatus> PENDING = EnumSet.of(
             StepStatus.HANDLE_PIPELINE_PENDING, StepStatus.CREATE_PIPELINE_PENDING, StepStatus.BATCH_PENDING);
 
-    /** Where the automatic work ended at a deadline (issue 20): nothing retries them any more. */
+    /**
+     * Where the automatic work ended at a deadline (issue 20; issue 36: the failed-close retries): nothing retries
+     * them any more.
+     */
     private static final Set<StepStatus> GAVE_UP = EnumSet.of(
             StepStatus.CREATE_PIPELINE_UNFINISHED, StepStatus.CREATE_GAVE_UP, StepStatus.HANDLE_PIPELINE_UNFINISHED,
-            StepStatus.HANDLE_GAVE_UP, StepStatus.APPROVAL_SUBMIT_GAVE_UP);
+            StepStatus.HANDLE_GAVE_UP, StepStatus.APPROVAL_SUBMIT_GAVE_UP, StepStatus.CLOSE_GAVE_UP);
 
     private static final Set<BindingStatus> FAILED = EnumSet.of(
             BindingStatus.APPROVAL_FAILED, BindingStatus.CREATE_FAILED, BindingStatus.HANDLE_FAILED,

@@ -53,13 +53,34 @@ class ConvergenceTest {
     void aPersonOwnsExactlyTheStatesWhoseHintAsksForOne() {
         for (var state : Convergence.reachable()) {
             var wait = table.of(state);
-            if (wait.isEmpty()) {
+            if (wait.isEmpty() || state.binding().filter(BindingStatus::isTerminal).isPresent()) {
+                // an ended request's hint is its requester's (CAN_REAPPLY); its leftover merge request is checked below
                 continue;
             }
             var hint = NextAction.of(state);
             assertThat(wait.get().owner() == Owner.MAINTAINERS).as(state + " hint " + hint)
                     .isEqualTo(hint == Hint.CONTACT_MAINTAINERS);
         }
+    }
+
+    @Test
+    void anEndedRequestWhoseCloseFailedIsRetriedByThisServiceThenAPersonsOnceGivenUp() {
+        for (var ended : new BindingStatus[] {BindingStatus.REJECTED, BindingStatus.CLOSED}) {
+            var failed = WorkflowState.of(StepStatus.CLOSE_FAILED, ended);
+            var gaveUp = WorkflowState.of(StepStatus.CLOSE_GAVE_UP, ended);
+            assertThat(Convergence.reachable()).contains(failed, gaveUp);
+            assertThat(table.of(failed)).hasValueSatisfying(w -> {
+                assertThat(w.owner()).isEqualTo(Owner.SERVICE);
+                assertThat(w.deadline()).contains(Convergence.Deadline.TRANSIENT);
+            });
+            assertThat(table.of(gaveUp)).hasValueSatisfying(w -> assertThat(w.owner()).isEqualTo(Owner.MAINTAINERS));
+            // the requester may still apply again (which closes the old merge request as well)
+            assertThat(NextAction.of(gaveUp)).isEqualTo(Hint.CAN_REAPPLY);
+            assertThat(table.of(WorkflowState.of(StepStatus.CLOSE_DONE, ended))).isEmpty();
+        }
+        var stillFailedBinding = WorkflowState.of(StepStatus.CLOSE_GAVE_UP, BindingStatus.CREATE_FAILED);
+        assertThat(NextAction.of(stillFailedBinding)).isEqualTo(Hint.CONTACT_MAINTAINERS);
+        assertThat(table.of(stillFailedBinding)).hasValueSatisfying(w -> assertThat(w.ownedByPerson()).isTrue());
     }
 
     @Test

@@ -411,6 +411,22 @@ class TransitionPathsTest {
         }
 
         @Test
+        void aCloseGivenUpWaitsForAPersonAndARetriggerTakesItBackToACloseAttempt() {
+            var rejected = submitted(SUBMITTED_CREATE_FIRST, MR_OPENED, MR_PIPELINE_PASSED, APPROVAL_REQUESTED,
+                    APPROVAL_SUBMITTED, APPROVAL_REJECTED);
+            refuses(walk(rejected, CLOSE_STARTED), WorkflowEvent.CLOSE_GAVE_UP);
+            var gaveUp = walk(rejected, CLOSE_STARTED, CLOSE_FAILED, WorkflowEvent.CLOSE_GAVE_UP);
+            assertThat(gaveUp).isEqualTo(state(StepStatus.CLOSE_GAVE_UP, BindingStatus.REJECTED));
+            for (var event : List.of(CLOSE_DONE, CLOSE_FAILED, WorkflowEvent.CLOSE_GAVE_UP)) {
+                refuses(gaveUp, event);
+            }
+            assertThat(walk(gaveUp, CLOSE_STARTED, CLOSE_DONE)).isEqualTo(state(StepStatus.CLOSE_DONE, BindingStatus.REJECTED));
+            var replaced = WorkflowState.detached(StepStatus.CLOSE_FAILED);
+            assertThat(walk(replaced, WorkflowEvent.CLOSE_GAVE_UP, CLOSE_STARTED))
+                    .isEqualTo(WorkflowState.detached(StepStatus.CLOSE_STARTED));
+        }
+
+        @Test
         void refusesClosingAMergedRequest() {
             var merged = submitted(SUBMITTED_CREATE_FIRST, MR_PIPELINE_PASSED, HANDLE_STARTED, MERGED);
             refuses(merged, CLOSE_STARTED);

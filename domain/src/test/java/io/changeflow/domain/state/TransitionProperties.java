@@ -27,7 +27,8 @@ class TransitionProperties {
             EnumSet.of(WorkflowEvent.SUBMITTED_APPROVE_FIRST, WorkflowEvent.SUBMITTED_CREATE_FIRST, WorkflowEvent.DRIFT_REMOVAL);
 
     private static final Set<WorkflowEvent> STEP_ONLY =
-            EnumSet.of(WorkflowEvent.CLOSE_STARTED, WorkflowEvent.CLOSE_DONE, WorkflowEvent.CLOSE_FAILED);
+            EnumSet.of(WorkflowEvent.CLOSE_STARTED, WorkflowEvent.CLOSE_DONE, WorkflowEvent.CLOSE_FAILED,
+                    WorkflowEvent.CLOSE_GAVE_UP);
 
     private static final Set<StepStatus> BATCH_STEPS = EnumSet.of(StepStatus.BATCH_WAITING, StepStatus.BATCH_CLAIMED,
             StepStatus.BATCH_PENDING, StepStatus.BATCH_PIPELINE_FAILED, StepStatus.BATCH_FAILED);

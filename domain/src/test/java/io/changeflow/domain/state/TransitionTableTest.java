@@ -111,7 +111,7 @@ class TransitionTableTest {
                 .map(ExpectedTransitions.Key::event)
                 .collect(Collectors.toCollection(() -> EnumSet.noneOf(WorkflowEvent.class)));
         assertThat(eventsInFile).containsExactlyInAnyOrder(WorkflowEvent.values());
-        assertThat(ExpectedTransitions.table().size()).as("lines in transitions.txt").isEqualTo(159);
+        assertThat(ExpectedTransitions.table().size()).as("lines in transitions.txt").isEqualTo(170);
     }
 
     private static final Set<StepStatus> BATCH_STEPS = EnumSet.of(StepStatus.BATCH_WAITING, StepStatus.BATCH_CLAIMED,
@@ -366,6 +366,7 @@ class TransitionTableTest {
             Map.entry(StepStatus.CLOSE_STARTED, 10201),
             Map.entry(StepStatus.CLOSE_DONE, 10202),
             Map.entry(StepStatus.CLOSE_FAILED, 10203),
+            Map.entry(StepStatus.CLOSE_GAVE_UP, 10250),
             Map.entry(StepStatus.CLOSED_BY_OPERATOR, 10204),
             Map.entry(StepStatus.SUPERSEDED_BY_SUBJECT, 10205),
             Map.entry(StepStatus.CALLED_BACK, 10301),
@@ -393,7 +394,7 @@ class TransitionTableTest {
                     StepStatus.BATCH_CLAIMED, StepStatus.BATCH_PIPELINE_FAILED, StepStatus.BATCH_FAILED,
                     StepStatus.HANDLE_PIPELINE_UNFINISHED, StepStatus.HANDLE_GAVE_UP,
                     StepStatus.HANDLE_MERGE_BLOCKED),
-            102, EnumSet.of(StepStatus.CLOSE_STARTED, StepStatus.CLOSE_DONE, StepStatus.CLOSE_FAILED,
+            102, EnumSet.of(StepStatus.CLOSE_STARTED, StepStatus.CLOSE_DONE, StepStatus.CLOSE_FAILED, StepStatus.CLOSE_GAVE_UP,
                     StepStatus.CLOSED_BY_OPERATOR, StepStatus.SUPERSEDED_BY_SUBJECT),
             103, EnumSet.of(StepStatus.CALLED_BACK, StepStatus.APPROVAL_GRANTED, StepStatus.APPROVAL_REJECTED,
                     StepStatus.APPROVAL_WITHDRAWN, StepStatus.DEPLOY_UNCONFIRMED, StepStatus.DEPLOY_FAILED),
