@@ -25,14 +25,18 @@ import java.util.Set;
  * The part of {@link RetryTransientFailures} that retries failed closes: a request that ended (REJECTED, CLOSED)
  * whose close step failed (CLOSE_FAILED) still has its merge request open on GitLab, where anyone with rights can
  * merge it. Its close is run again with backoff ({@link TransientRetries}) until the transient deadline, counted from
- * the first failed close, with one last attempt at or after the deadline; then a last note says the merge request is
- * a person's to close. Design: docs/workflow.md.
+ * the first failed close, with one last attempt at or after the deadline; then the request moves to CLOSE_GAVE_UP with
+ * a note saying the merge request is a person's to close (an operator's re-trigger starts a new stretch of closes).
+ * Design: docs/workflow.md.
  */
 final class RetryFailedCloses {
 
     /** The scan's name in {@link ScanCursors}. */
     static final String SCAN = "retry-failed-closes";
-    /** How the note of a close this job gave up on begins; such a close is not retried again. */
+    /**
+     * How the note of a close this job gave up on begins. Before CLOSE_GAVE_UP existed the note was written on a last
+     * CLOSE_FAILED: such a close is not retried again either.
+     */
     static final String GAVE_UP = "Gave up closing merge request";
 
     private static final System.Logger LOG = System.getLogger(RetryFailedCloses.class.getName());
@@ -123,8 +127,7 @@ final class RetryFailedCloses {
                 + "at it on GitLab and close it there by hand if it is open (nobody may merge it, the request ended "
                 + op.binding().orElseThrow() + "), or re-trigger the close once GitLab is healthy.";
         try {
-            var read = changes.apply(op, WorkflowEvent.CLOSE_STARTED, "The automatic closes stop at the transient deadline.");
-            changes.apply(read, WorkflowEvent.CLOSE_FAILED, note);
+            changes.apply(op, WorkflowEvent.CLOSE_GAVE_UP, note);
             LOG.log(Level.ERROR, () -> op.id() + ": " + note);
             return true;
         } catch (PreemptedException | IllegalTransitionException movedOn) {

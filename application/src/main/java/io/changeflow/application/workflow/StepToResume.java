@@ -15,7 +15,8 @@ import java.util.Set;
  */
 public final class StepToResume {
 
-    private static final Set<StepStatus> CLOSING = EnumSet.of(StepStatus.CLOSE_STARTED, StepStatus.CLOSE_FAILED);
+    private static final Set<StepStatus> CLOSING = EnumSet.of(StepStatus.CLOSE_STARTED, StepStatus.CLOSE_FAILED,
+            StepStatus.CLOSE_GAVE_UP);
     private static final Set<StepStatus> BATCH_FAILURES = EnumSet.of(StepStatus.BATCH_PIPELINE_FAILED, StepStatus.BATCH_FAILED);
 
     private StepToResume() {

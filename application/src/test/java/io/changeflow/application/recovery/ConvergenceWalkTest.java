@@ -10,6 +10,7 @@ import io.changeflow.application.deploy.DeployDeadline;
 import io.changeflow.application.fake.FakeTargets;
 import io.changeflow.application.fake.InMemoryChangeflow;
 import io.changeflow.application.grant.ExpireGrants;
+import io.changeflow.application.port.out.ExternalCallException;
 import io.changeflow.application.port.out.MergeRequests.PipelineStatus;
 import io.changeflow.application.settings.Settings;
 import io.changeflow.domain.request.OperationId;
@@ -124,15 +125,32 @@ class ConvergenceWalkTest {
         MERGED(BindingStatus.MERGED, null, app -> {
             app.config.set(Settings.APPROVE_FIRST, "true");
             return app.merged("merged");
+        }),
+        /**
+         * A rejected request whose close GitLab refuses for good: past the deadline the job makes one last attempt,
+         * and its next run gives up (CLOSE_GAVE_UP, a person's): two runs.
+         */
+        CLOSE_FAILED(BindingStatus.REJECTED, StepStatus.CLOSE_FAILED, 2, app -> {
+            app.gitlab.failNext("close", 10_000, () -> ExternalCallException.status("gitlab", 409, "Conflict"));
+            var id = app.rejected("close-failed");
+            app.queue.runUntilIdle();
+            return id;
         });
 
         final BindingStatus binding;
         final Optional<StepStatus> step;
+        /** How many runs of the recurring jobs past the deadline move it on: one, unless the scenario says why not. */
+        final int jobRuns;
         final Function<InMemoryChangeflow, OperationId> reach;
 
         Waiting(BindingStatus binding, StepStatus step, Function<InMemoryChangeflow, OperationId> reach) {
+            this(binding, step, 1, reach);
+        }
+
+        Waiting(BindingStatus binding, StepStatus step, int jobRuns, Function<InMemoryChangeflow, OperationId> reach) {
             this.binding = binding;
             this.step = Optional.ofNullable(step);
+            this.jobRuns = jobRuns;
             this.reach = reach;
         }
 
@@ -186,7 +204,10 @@ class ConvergenceWalkTest {
 
         loseEveryStepOf(app, id);
         app.clock.advance(deadline(app, wait.deadline().orElseThrow()).plus(Duration.ofMinutes(1)));
-        runEveryJob(app);
+        for (var run = 0; run < waiting.jobRuns; run++) {
+            runEveryJob(app);
+            app.clock.advance(Duration.ofMinutes(1));
+        }
 
         var after = app.op(id).state();
         assertThat(after).as(waiting + ": moved on from " + before + " (" + wait.atDeadline() + ")").isNotEqualTo(before);
@@ -198,7 +219,7 @@ class ConvergenceWalkTest {
         var covered = new HashSet<>();
         Arrays.stream(Waiting.values()).forEach(w -> covered.add(w.key()));
         var steps = EnumSet.of(StepStatus.CREATE_PIPELINE_PENDING, StepStatus.HANDLE_PIPELINE_PENDING,
-                StepStatus.BATCH_PENDING);
+                StepStatus.BATCH_PENDING, StepStatus.CLOSE_FAILED);
         var missing = new HashSet<>();
         for (WorkflowState state : Convergence.reachable()) {
             var wait = table.of(state);

@@ -8,7 +8,9 @@ import io.changeflow.application.fake.InMemoryChangeflow;
 import io.changeflow.application.port.out.WorkQueue.StepKind;
 import io.changeflow.domain.mr.MergeRequestState;
 import io.changeflow.domain.request.OperationId;
+import io.changeflow.domain.hint.Hint;
 import io.changeflow.domain.state.BindingStatus;
+import io.changeflow.domain.state.Convergence;
 import io.changeflow.domain.state.StepStatus;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
@@ -60,7 +62,9 @@ class RetryFailedClosesTest {
         app.clock.advance(Duration.ofMinutes(1));
         assertThat(app.retryTransientFailures().gaveUp()).isEqualTo(1);
 
-        var op = app.assertState(id, BindingStatus.REJECTED, StepStatus.CLOSE_FAILED);
+        var op = app.assertState(id, BindingStatus.REJECTED, StepStatus.CLOSE_GAVE_UP, Hint.CAN_REAPPLY);
+        assertThat(Convergence.standard().of(op.state())).as("the open merge request is a person's")
+                .hasValueSatisfying(wait -> assertThat(wait.ownedByPerson()).isTrue());
         var iid = op.mergeRequest().orElseThrow().iid();
         assertThat(op.detail()).startsWith("Gave up closing merge request !" + iid).contains("after 1 h")
                 .contains("close it there by hand").contains("re-trigger the close");
@@ -69,6 +73,46 @@ class RetryFailedClosesTest {
         assertThat(app.retryTransientFailures()).as("given up once, then left to the person")
                 .isEqualTo(new RetryTransientFailures.Result(0, 0));
         assertThat(app.queue.pending(StepKind.CLOSE, id.value())).isEmpty();
+    }
+
+    @Test
+    void anOperatorsRetriggerTakesAGivenUpCloseBackToACloseAttemptThatClosesTheMergeRequest() {
+        var id = givenUpClose("dora");
+        app.gitlab.clearFailures("close");
+
+        assertThat(app.retrigger(id, "GitLab is healthy again")).isInstanceOf(RetriggerStep.Result.Retriggered.class);
+        app.queue.runUntilIdle();
+
+        app.assertState(id, BindingStatus.REJECTED, StepStatus.CLOSE_DONE);
+        assertThat(mergeRequestState(id)).isEqualTo(MergeRequestState.CLOSED);
+    }
+
+    @Test
+    void aRetriggeredCloseThatFailsAgainIsRetriedAutomaticallyAgainFromItsOwnFailure() {
+        var id = givenUpClose("erin");
+
+        app.retrigger(id, "try once more");
+        app.queue.runUntilIdle();
+        app.assertState(id, BindingStatus.REJECTED, StepStatus.CLOSE_FAILED);
+
+        app.clock.advance(Duration.ofMinutes(1));
+        assertThat(app.retryTransientFailures()).as("a new stretch of automatic closes, with its own deadline")
+                .isEqualTo(new RetryTransientFailures.Result(1, 0));
+    }
+
+    /** A rejected request whose close GitLab refused until the retry job gave up (GitLab still refusing). */
+    private OperationId givenUpClose(String subject) {
+        app.gitlab.failNext("close", 10_000, () -> ExternalCallException.status("gitlab", 409, "Conflict"));
+        var id = app.rejected(subject);
+        app.queue.runUntilIdle();
+        for (var run = 0; run < 200 && app.op(id).step() != StepStatus.CLOSE_GAVE_UP; run++) {
+            app.clock.advance(Duration.ofMinutes(1));
+            app.retryTransientFailures();
+            app.queue.runDue();
+        }
+        app.assertState(id, BindingStatus.REJECTED, StepStatus.CLOSE_GAVE_UP);
+        assertThat(mergeRequestState(id)).isEqualTo(MergeRequestState.OPENED);
+        return id;
     }
 
     @Test
