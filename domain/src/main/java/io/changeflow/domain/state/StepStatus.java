@@ -80,7 +80,10 @@ public enum StepStatus {
     CLOSE_STARTED(10201),
     /** The merge request is closed (or was already closed or merged). */
     CLOSE_DONE(10202),
-    /** Closing the merge request failed; the failed-close retry job tries again until the transient deadline. */
+    /**
+     * Closing the merge request failed; safe to re-trigger. For a request that ended (REJECTED, CLOSED) the failed-close
+     * retry job tries again until the transient deadline, then moves it to {@link #CLOSE_GAVE_UP}.
+     */
     CLOSE_FAILED(10203),
     /**
      * Closing the merge request kept failing until the transient deadline: the automatic retries stopped and its merge
