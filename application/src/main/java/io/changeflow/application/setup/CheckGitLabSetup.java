@@ -19,7 +19,8 @@ import java.util.Optional;
  * Changeflow there (bots without the rights they need, merge trains, fast-forward merges, approvals reset on push,
  * pipelines that must succeed where a target's policy lets a merge go without one, approvals the bots cannot give:
  * re-authentication, approval rules that do not name them or need more approvals than they are; threads and status
- * checks that must pass) before a request fails on it.
+ * checks that must pass; a push rule that refuses Changeflow's branches, commit messages or grant files:
+ * {@link PushRuleFindings}) before a request fails on it.
  * See docs/external-systems-gitlab.md, "Setup check".
  */
 public final class CheckGitLabSetup {
@@ -90,7 +91,11 @@ public final class CheckGitLabSetup {
                     "nothing to do if that is intended; otherwise turn off 'Remove all approvals when commits are added'"));
         }
         findings.addAll(gateFindings(project, branch, settings));
-        var lenient = targets.all().stream().filter(t -> t.project().equals(project))
+        var ofProject = targets.all().stream().filter(t -> t.project().equals(project)).toList();
+        // a fast-forward merge writes no merge commit for the push rule to judge
+        settings.gates().pushRule().ifPresent(rule -> findings.addAll(
+                PushRuleFindings.of(project, branch, !"ff".equals(settings.mergeMethod()), ofProject, rule)));
+        var lenient = ofProject.stream()
                 .filter(t -> t.pipeline() != PipelinePolicy.REQUIRED).map(t -> t.key().value()).toList();
         if (settings.pipelineMustSucceed() && !lenient.isEmpty()) {
             findings.add(new SetupFinding(project, "PIPELINE_MUST_SUCCEED", Severity.WARNS,

@@ -9,6 +9,7 @@ import java.util.Objects;
 import java.util.Set;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.DeleteMapping;
 import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
@@ -148,6 +149,27 @@ class GitLabMergeChecksControlController {
         return ResponseEntity.noContent().build();
     }
 
+    /**
+     * Body with GitLab's push rule attributes ({@code commit_message_regex}, {@code commit_message_negative_regex},
+     * {@code branch_name_regex}, {@code author_email_regex}, {@code file_name_regex}, {@code member_check},
+     * {@code prevent_secrets}, {@code reject_non_dco_commits}); missing ones are off. An invalid expression: 400.
+     */
+    @PutMapping("/projects/{id}/push_rule")
+    ResponseEntity<Void> pushRule(@PathVariable String id, @RequestBody Map<String, Object> body) {
+        gitlab.setPushRule(id, new GitLabPushRule(text(body, "commit_message_regex"), text(body, "commit_message_negative_regex"),
+                text(body, "branch_name_regex"), text(body, "author_email_regex"), text(body, "file_name_regex"),
+                Boolean.TRUE.equals(body.get("member_check")), Boolean.TRUE.equals(body.get("prevent_secrets")),
+                Boolean.TRUE.equals(body.get("reject_non_dco_commits"))));
+        return ResponseEntity.noContent().build();
+    }
+
+    /** The project has no push rule any more. */
+    @DeleteMapping("/projects/{id}/push_rule")
+    ResponseEntity<Void> removePushRule(@PathVariable String id) {
+        gitlab.setPushRule(id, null);
+        return ResponseEntity.noContent().build();
+    }
+
     @ExceptionHandler(GitLabError.class)
     ResponseEntity<Map<String, Object>> error(GitLabError error) {
         return ResponseEntity.status(error.status()).contentType(MediaType.APPLICATION_JSON).body(error.body());
@@ -163,6 +185,10 @@ class GitLabMergeChecksControlController {
             return value;
         }
         throw new IllegalArgumentException(field + " is true or false");
+    }
+
+    private static String text(Map<String, Object> body, String field) {
+        return body.get(field) == null ? "" : String.valueOf(body.get(field));
     }
 
     private static long count(Map<String, Object> body, String field) {

@@ -280,6 +280,43 @@ public class GitLabSimulator {
         project(projectPath).requireReauthenticationToApprove = required;
     }
 
+    /**
+     * The project's push rule (Premium; none by default, as a project GitLab creates without global push rules), or
+     * null to remove it: enforced on the commits API, new branches and merge commits as {@link GitLabPushRule} says.
+     */
+    public synchronized void setPushRule(String projectPath, GitLabPushRule rule) {
+        var project = project(projectPath);
+        project.pushRule = rule;
+        project.pushRuleCreatedAt = rule == null ? null : now();
+    }
+
+    /**
+     * {@code GET /projects/:id/push_rule} (ee/lib/api/project_push_rule.rb, 17.x to 19.1): {@code authorize_admin_project},
+     * so 403 below Maintainer; empty when the project has none (GitLab answers 200 with the body {@code null}).
+     */
+    synchronized Optional<Map<String, Object>> pushRuleJson(String idOrPath, User caller) {
+        var project = project(idOrPath);
+        if (GitLabSetupAnswers.role(project, caller.username()) < GitLabSetupAnswers.MAINTAINER) {
+            throw GitLabError.of(403, "403 Forbidden");
+        }
+        return Optional.ofNullable(project.pushRule).map(rule -> rule.json(project.id, project.id, project.pushRuleCreatedAt));
+    }
+
+    /** A push the project's push rule refuses: 400 with its message, as the commits and branches APIs answer it. */
+    private static void checkPushRule(Project project, String newBranch, String message) {
+        if (project.pushRule == null) {
+            return;
+        }
+        var refusal = newBranch == null || newBranch.equals(project.defaultBranch) ? Optional.<String>empty()
+                : project.pushRule.refusesBranch(newBranch);
+        if (refusal.isEmpty() && message != null) {
+            refusal = project.pushRule.refusesMessage(message);
+        }
+        if (refusal.isPresent()) {
+            throw GitLabError.of(400, refusal.get());
+        }
+    }
+
     private Optional<User> userNamed(String account) {
         return usersByToken.values().stream().filter(u -> u.username().equals(account)).findFirst();
     }
@@ -857,6 +894,7 @@ public class GitLabSimulator {
         if (project.branches.containsKey(branch)) {
             throw GitLabError.of(400, "Branch already exists");
         }
+        checkPushRule(project, branch, null); // lib/api/branches.rb: CreateBranchService's error, 400
         var files = filesAtOrNull(project, ref);
         if (files == null) {
             throw GitLabError.of(400, "Invalid reference name: " + ref);
@@ -889,6 +927,8 @@ public class GitLabSimulator {
         }
         var start = startBranch == null || startBranch.isBlank() ? null : project.branches.get(startBranch);
         var b = project.branches.get(branch);
+        // lib/api/commits.rb: Commits::CreateService turns the pre-receive refusal into 400 with its message
+        checkPushRule(project, b == null ? branch : null, message);
         if ((b == null || force) && startBranch != null && !startBranch.isBlank() && start == null) {
             throw GitLabError.of(400, "Invalid reference name: " + startBranch);
         }
@@ -1157,6 +1197,16 @@ public class GitLabSimulator {
             // 17.x/18.x: not_allowed! and the 422 come before check_sha_param!
             throw GitLabError.of(409, "SHA does not match HEAD of source branch: " + sha(project, mr));
         }
+        var mergeCommitMessage = "Merge branch '" + mr.sourceBranch + "' into '" + mr.targetBranch + "'\n\n" + mr.title;
+        if (project.pushRule != null && project.mergeMethod != GitLabProjectDefaults.MergeMethod.FF) {
+            // EE MergeService#hooks_validation_error (ee/app/services/ee/merge_requests/merge_service.rb, 17.x to 19.1):
+            // the merge commit's message against the push rule, skipped where merges fast-forward; merge_error, 422.
+            var refusal = project.pushRule.refusesMessage(mergeCommitMessage);
+            if (refusal.isPresent()) {
+                mr.mergeError = refusal.get();
+                throw GitLabError.of(422, "Branch cannot be merged");
+            }
+        }
         if (project.mergeRefusals > 0) {
             // Every check passed and the merge itself failed (a push rule, a server hook): MergeService records
             // merge_error and the API answers 422 (lib/api/merge_requests.rb, execute_immediate_merge!, 17.x to 19.1).
@@ -1173,8 +1223,7 @@ public class GitLabSimulator {
         } else {
             var merged = new TreeMap<>(target.files);
             applyChange(merged, src);
-            var commit = newCommit(project, List.of(target.head, src.head),
-                    "Merge branch '" + src.name + "' into '" + target.name + "'\n\n" + mr.title, caller, merged);
+            var commit = newCommit(project, List.of(target.head, src.head), mergeCommitMessage, caller, merged);
             target.files = commit.files;
             target.head = commit.sha;
             mr.mergeCommitSha = commit.sha;
@@ -1791,6 +1840,9 @@ public class GitLabSimulator {
         boolean requireReauthenticationToApprove;
         /** Whether pushes create pipelines (see {@link GitLabSimulator#createPipelines}). */
         boolean createsPipelines = true;
+        /** The project's push rule, null when it has none (see {@link GitLabSimulator#setPushRule}). */
+        GitLabPushRule pushRule;
+        Instant pushRuleCreatedAt;
         GitLabProjectDefaults.MergeMethod mergeMethod = GitLabProjectDefaults.MergeMethod.MERGE;
         /** Branches no API account may push to (GitLab protects the default branch by default). */
         final Set<String> protectedBranches = new HashSet<>();
