@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.changeflow.application.port.out.ProjectSetup;
 import io.changeflow.application.port.out.ProjectSetup.ApprovalRule;
+import io.changeflow.application.port.out.ProjectSetup.ApprovalSettings;
 import io.changeflow.application.port.out.ProjectSetup.MergeGates;
 import io.changeflow.application.port.out.ProjectSetup.PushRule;
 import java.net.URLEncoder;
@@ -65,9 +66,14 @@ final class GitLabProjectSetup implements ProjectSetup {
         // 200 with the body null where the project has none (empty)
         var pushRule = optional(path + "/push_rule", author.token()).filter(rule -> rule.isObject())
                 .map(GitLabProjectSetup::pushRule);
+        // ee/lib/api/project_approvals.rb (EE::API::Entities::ApprovalSettings, 17.x to 19.1)
+        var whoApproves = approvalSettings.map(approvals -> new ApprovalSettings(
+                approvals.path("merge_requests_author_approval").asBoolean(false),
+                approvals.path("merge_requests_disable_committers_approval").asBoolean(false),
+                approvals.path("selective_code_owner_removals").asBoolean(false)));
         var gates = new MergeGates(json.path("only_allow_merge_if_all_discussions_are_resolved").asBoolean(false),
                 json.path("only_allow_merge_if_all_status_checks_passed").asBoolean(false), reauthentication, rules,
-                pushRule);
+                pushRule, whoApproves);
         return new ProjectSettings(project, branch, json.path("merge_method").asText("merge"),
                 json.path("merge_trains_enabled").asBoolean(false),
                 json.path("only_allow_merge_if_pipeline_succeeds").asBoolean(false), resetApprovals, bots, gates);

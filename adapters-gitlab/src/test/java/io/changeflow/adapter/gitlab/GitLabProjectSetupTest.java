@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.tuple;
 
 import io.changeflow.application.port.out.ExternalCallException;
+import io.changeflow.application.port.out.ProjectSetup.ApprovalSettings;
 import io.changeflow.application.port.out.ProjectSetup.BotRights;
 import io.changeflow.application.port.out.ProjectSetup.BotRole;
 import io.changeflow.application.port.out.Targets;
@@ -147,6 +148,18 @@ class GitLabProjectSetupTest extends AgainstSimulator {
         // the push rule API is for Maintainers: a Developer author bot reads none (and may not merge: that is reported)
         server.gitlab().setRole(project, "changeflow-bot", 30);
         assertThat(adapter.projectSetup().read(project).gates().pushRule()).isEmpty();
+    }
+
+    @Test
+    void theApprovalSettingsAreReadAndCodeOwnerRemovalsReported() {
+        server.gitlab().resetApprovalsOnPush(project, false);
+        assertThat(adapter.projectSetup().read(project).gates().approvalSettings())
+                .as("GitLab's defaults").contains(new ApprovalSettings(false, false, false));
+
+        server.gitlab().setApprovalSettings(project, true, true, true);
+
+        assertThat(adapter.projectSetup().read(project).gates().approvalSettings()).contains(new ApprovalSettings(true, true, true));
+        assertThat(check().check()).extracting(SetupFinding::what).containsExactly("CODE_OWNER_APPROVALS_RESET_ON_PUSH");
     }
 
     @Test

@@ -139,6 +139,28 @@ public final class CheckGitLabSetup {
                 }
             }
         });
+        gates.approvalSettings().ifPresent(approval -> {
+            // ApprovalState#eligible_for_approval_by? (ee/app/models/approval_state.rb): the author bot commits every change
+            var author = settings.bots().stream().filter(bot -> bot.role() == BotRole.AUTHOR).map(BotRights::account).findFirst();
+            author.filter(approvers::contains).ifPresent(same -> {
+                if (!approval.authorApproval() || approval.disableCommittersApproval()) {
+                    findings.add(new SetupFinding(project, "APPROVER_IS_THE_AUTHOR", Severity.BLOCKS,
+                            "the approval bot '" + same + "' is also the author bot, which opens and commits every merge"
+                                    + " request, and the project lets neither the author nor a committer approve: GitLab"
+                                    + " refuses its approval (401)",
+                            "use an approval bot that is not the author bot, or allow the author's and committers'"
+                                    + " approvals (Settings > Merge requests > Approval settings)"));
+                }
+            });
+            if (approval.selectiveCodeOwnerRemovals() && !settings.resetApprovalsOnPush().orElse(false)) {
+                findings.add(new SetupFinding(project, "CODE_OWNER_APPROVALS_RESET_ON_PUSH", Severity.WARNS,
+                        "approvals by code owners are removed when their files change: every rebase or regeneration of a"
+                                + " grant file drops the code owners' approvals, and Changeflow has to approve again before"
+                                + " it merges (a person, where the bots are not the code owners)",
+                        "nothing to do if that is intended; otherwise turn off 'Remove approvals by Code Owners if their"
+                                + " files changed'"));
+            }
+        });
         if (gates.discussionsMustBeResolved()) {
             findings.add(new SetupFinding(project, "DISCUSSIONS_MUST_BE_RESOLVED", Severity.WARNS,
                     "'All threads must be resolved' is on: a merge request with an unresolved thread stops for a person",

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.tuple;
 import io.changeflow.application.fake.FakeProjectSetup;
 import io.changeflow.application.fake.FakeTargets;
 import io.changeflow.application.port.out.ProjectSetup.ApprovalRule;
+import io.changeflow.application.port.out.ProjectSetup.ApprovalSettings;
 import io.changeflow.application.port.out.ProjectSetup.BotRights;
 import io.changeflow.application.port.out.ProjectSetup.BotRole;
 import io.changeflow.application.port.out.ProjectSetup.MergeGates;
@@ -166,10 +167,36 @@ class CheckGitLabSetupTest {
                 .containsExactly(tuple("PUSH_RULE_NOT_JUDGED", Severity.WARNS));
     }
 
+    @Test
+    void anApprovalBotThatIsTheAuthorBotBlocksUnlessAuthorsMayApproveAndCodeOwnerRemovalsWarn() {
+        var bots = List.of(new BotRights("changeflow-bot", BotRole.AUTHOR, 40, true),
+                new BotRights("changeflow-bot", BotRole.APPROVER, 40, true));
+        setup.set(withApprovalSettings(bots, new ApprovalSettings(false, false, true)));
+
+        assertThat(check.check()).extracting(SetupFinding::what, SetupFinding::severity).containsExactly(
+                tuple("APPROVER_IS_THE_AUTHOR", Severity.BLOCKS),
+                tuple("CODE_OWNER_APPROVALS_RESET_ON_PUSH", Severity.WARNS));
+        assertThat(check.check().getFirst().action()).contains("not the author bot");
+
+        setup.set(withApprovalSettings(bots, new ApprovalSettings(true, true, false)));
+        assertThat(check.check()).as("the author may approve, but it commits and committers may not")
+                .extracting(SetupFinding::what).containsExactly("APPROVER_IS_THE_AUTHOR");
+
+        setup.set(withApprovalSettings(bots, new ApprovalSettings(true, false, false)));
+        assertThat(check.check()).isEmpty();
+        setup.set(withApprovalSettings(FakeProjectSetup.clean(FakeTargets.PROJECT).bots(), new ApprovalSettings(false, true, false)));
+        assertThat(check.check()).as("separate bots: the approval bots commit nothing").isEmpty();
+    }
+
+    private static ProjectSettings withApprovalSettings(List<BotRights> bots, ApprovalSettings approval) {
+        return new ProjectSettings(FakeTargets.PROJECT, "main", "merge", false, false, Optional.of(false), bots,
+                new MergeGates(false, false, Optional.empty(), Optional.empty(), Optional.empty(), Optional.of(approval)));
+    }
+
     private static ProjectSettings withPushRule(String mergeMethod, PushRule rule) {
         var clean = FakeProjectSetup.clean(FakeTargets.PROJECT);
         return new ProjectSettings(clean.project(), "main", mergeMethod, false, false, Optional.of(false), clean.bots(),
-                new MergeGates(false, false, Optional.empty(), Optional.empty(), Optional.of(rule)));
+                new MergeGates(false, false, Optional.empty(), Optional.empty(), Optional.of(rule), Optional.empty()));
     }
 
     private static ProjectSettings withBots(BotRights... bots) {

@@ -1,6 +1,8 @@
 package io.changeflow.sandbox.gitlab;
 
 import java.time.Duration;
+import java.time.Instant;
+import java.time.format.DateTimeParseException;
 import java.util.Collection;
 import java.util.LinkedHashSet;
 import java.util.Locale;
@@ -146,6 +148,33 @@ class GitLabMergeChecksControlController {
             throw new IllegalArgumentException("merge_error is GitLab's message for the refused merge");
         }
         gitlab.refuseMerges(id, (int) count(body, "times"), message);
+        return ResponseEntity.noContent().build();
+    }
+
+    /** Body {@code {"merge_after": "2030-01-01T00:00:00Z"}} ({@code merge_time} until then) or {@code null}: none. */
+    @PutMapping("/projects/{id}/merge_requests/{iid}/merge_after")
+    ResponseEntity<Void> mergeAfter(@PathVariable String id, @PathVariable long iid, @RequestBody Map<String, Object> body) {
+        if (!body.containsKey("merge_after")) {
+            throw new IllegalArgumentException("merge_after is an ISO-8601 instant or null");
+        }
+        Instant at;
+        try {
+            at = body.get("merge_after") == null ? null : Instant.parse(String.valueOf(body.get("merge_after")));
+        } catch (DateTimeParseException e) {
+            throw new IllegalArgumentException("merge_after is an ISO-8601 instant or null");
+        }
+        gitlab.setMergeAfter(id, iid, at);
+        return ResponseEntity.noContent().build();
+    }
+
+    /**
+     * Body {@code {"merge_requests_author_approval": false, "merge_requests_disable_committers_approval": false,
+     * "selective_code_owner_removals": false}}: the project's approval settings (each required).
+     */
+    @PutMapping("/projects/{id}/approval_settings")
+    ResponseEntity<Void> approvalSettings(@PathVariable String id, @RequestBody Map<String, Object> body) {
+        gitlab.setApprovalSettings(id, flag(body, "merge_requests_author_approval"),
+                flag(body, "merge_requests_disable_committers_approval"), flag(body, "selective_code_owner_removals"));
         return ResponseEntity.noContent().build();
     }
 

@@ -218,8 +218,9 @@ public class GitLabSimulator {
         var newFiles = new TreeMap<>(b.files);
         newFiles.putAll(files);
         holdReportedHeads(project, b);
+        var before = b.files;
         applyPush(project, b, newFiles, message, root);
-        resetApprovalsOfMergeRequestsFrom(project, branch);
+        resetApprovalsOfMergeRequestsFrom(project, branch, changedPaths(before, b.files));
         return b.head;
     }
 
@@ -278,6 +279,31 @@ public class GitLabSimulator {
      */
     public synchronized void requireReauthenticationToApprove(String projectPath, boolean required) {
         project(projectPath).requireReauthenticationToApprove = required;
+    }
+
+    /**
+     * The project's approval settings ({@code GET /projects/:id/approvals}; all off by default, as GitLab's
+     * {@code projects} and {@code project_settings} columns): {@code merge_requests_author_approval} (the author may
+     * approve its own merge request), {@code merge_requests_disable_committers_approval} (an account that committed to
+     * the merge request may not approve it: 401) and {@code selective_code_owner_removals} (a push removes only the
+     * approvals of the code owners of the files it changed; {@code reset_approvals_on_push} removes all and wins).
+     */
+    public synchronized void setApprovalSettings(String projectPath, boolean authorApproval, boolean disableCommittersApproval,
+                                                 boolean selectiveCodeOwnerRemovals) {
+        var project = project(projectPath);
+        project.mergeRequestsAuthorApproval = authorApproval;
+        project.mergeRequestsDisableCommittersApproval = disableCommittersApproval;
+        project.selectiveCodeOwnerRemovals = selectiveCodeOwnerRemovals;
+    }
+
+    /**
+     * The merge request's "merge after" time (GitLab 17.5+, {@code merge_after}; null for none): until then
+     * {@code detailed_merge_status} is {@code merge_time} and merging is refused with 405
+     * ({@code MergeRequests::Mergeability::CheckMergeTimeService}, app/services/merge_requests/mergeability/
+     * check_merge_time_service.rb, 17.x to 19.1; checked right after "open").
+     */
+    public synchronized void setMergeAfter(String projectPath, long iid, Instant mergeAfter) {
+        update(projectPath, iid, mr -> mr.mergeAfter = mergeAfter);
     }
 
     /**
@@ -864,6 +890,24 @@ public class GitLabSimulator {
         return head;
     }
 
+    /** The authors of the merge request's commits: those of its source branch that its target branch does not have. */
+    private static Set<String> committers(Project project, MergeRequest mr) {
+        var src = project.branches.get(mr.sourceBranch);
+        var target = project.branches.get(mr.targetBranch);
+        if (src == null || target == null) {
+            return Set.of();
+        }
+        var onTarget = ancestors(project, target.head);
+        var names = new HashSet<String>();
+        for (var sha : ancestors(project, src.head)) {
+            var commit = project.commits.get(sha);
+            if (!onTarget.contains(sha) && commit != null && commit.author() != null) {
+                names.add(commit.author().username());
+            }
+        }
+        return names;
+    }
+
     /** {@code sha} and every commit reachable from it. */
     private static Set<String> ancestors(Project project, String sha) {
         var seen = new LinkedHashSet<String>();
@@ -958,8 +1002,9 @@ public class GitLabSimulator {
         if (!force) {
             holdReportedHeads(project, b);
         }
+        var before = b.files;
         var commit = applyPush(project, b, files, message, caller);
-        resetApprovalsOfMergeRequestsFrom(project, branch);
+        resetApprovalsOfMergeRequestsFrom(project, branch, changedPaths(before, b.files));
         return GitLabJson.commit(project, commit, webUrl());
     }
 
@@ -1110,7 +1155,11 @@ public class GitLabSimulator {
             var status = behaviour.versionProfile().alreadyApproved();
             throw status == 401 ? GitLabError.unauthorized() : GitLabError.withBody(status, new LinkedHashMap<>());
         }
-        if (!mr.state.equals("opened") || mr.author == caller || !approvalRules.eligible(project.id, caller.username())
+        // ApprovalState#eligible_for_approval_by? (ee/app/models/approval_state.rb, 17.x to 19.1): the author only where
+        // merge_requests_author_approval is on, a committer not where merge_requests_disable_committers_approval is on
+        var author = mr.author == caller && !project.mergeRequestsAuthorApproval;
+        var committer = project.mergeRequestsDisableCommittersApproval && committers(project, mr).contains(caller.username());
+        if (!mr.state.equals("opened") || author || committer || !approvalRules.eligible(project.id, caller.username())
                 || project.requireReauthenticationToApprove) {
             throw GitLabError.unauthorized();
         }
@@ -1436,15 +1485,72 @@ public class GitLabSimulator {
         recheckMergeRequestsInto(project, branch.name, null);
     }
 
-    private void resetApprovalsOfMergeRequestsFrom(Project project, String branch) {
-        if (!project.resetApprovalsOnPush) {
+    /**
+     * A push to a merge request's source branch removes its approvals where the project resets them on push; otherwise,
+     * where the project removes "approvals by Code Owners if their files changed" ({@code selective_code_owner_removals},
+     * EE {@code MergeRequests::BaseService#reset_approvals?}, ee/app/services/ee/merge_requests/base_service.rb, 17.x to
+     * 19.1), the approvals of the code owners of a changed file (the accounts of a code-owner rule whose pattern matches
+     * it) are removed, the others kept.
+     */
+    private void resetApprovalsOfMergeRequestsFrom(Project project, String branch, Set<String> changed) {
+        if (!project.resetApprovalsOnPush && !project.selectiveCodeOwnerRemovals) {
             return;
+        }
+        var owners = new HashSet<String>();
+        for (var rule : approvalRules.rules(project.id)) {
+            if (rule.ruleType().equals("code_owner") && changed.stream().anyMatch(path -> codeOwnersPattern(rule.name(), path))) {
+                owners.addAll(rule.eligible());
+            }
         }
         for (var mr : project.mergeRequests.values()) {
             if (mr.state.equals("opened") && mr.sourceBranch.equals(branch)) {
-                mr.approvals.clear();
+                if (project.resetApprovalsOnPush) {
+                    mr.approvals.clear();
+                } else {
+                    mr.approvals.removeIf(a -> owners.contains(a.user().username()));
+                }
             }
         }
+    }
+
+    /** Paths whose content differs between two file sets. */
+    private static Set<String> changedPaths(Map<String, String> before, Map<String, String> after) {
+        var changed = new HashSet<String>();
+        for (var path : union(before.keySet(), after.keySet())) {
+            if (!Objects.equals(before.get(path), after.get(path))) {
+                changed.add(path);
+            }
+        }
+        return changed;
+    }
+
+    /**
+     * Whether a CODEOWNERS {@code pattern} covers {@code path} (doc/user/project/codeowners/reference.md): a leading
+     * {@code /} anchors at the root, a trailing {@code /} names a directory, {@code *} matches within one path segment
+     * and {@code **} across them; a pattern without a slash matches the file name anywhere.
+     */
+    static boolean codeOwnersPattern(String pattern, String path) {
+        var p = pattern.strip();
+        if (p.endsWith("/")) {
+            p = p + "**";
+        }
+        var anchored = p.startsWith("/") || p.substring(0, Math.max(0, p.length() - 1)).contains("/");
+        p = p.startsWith("/") ? p.substring(1) : p;
+        var regex = new StringBuilder(anchored ? "^" : "(^|.*/)");
+        for (int i = 0; i < p.length(); i++) {
+            var c = p.charAt(i);
+            if (c == '*' && i + 1 < p.length() && p.charAt(i + 1) == '*') {
+                regex.append(".*");
+                i++;
+            } else if (c == '*') {
+                regex.append("[^/]*");
+            } else if (c == '?') {
+                regex.append("[^/]");
+            } else {
+                regex.append(java.util.regex.Pattern.quote(String.valueOf(c)));
+            }
+        }
+        return path.matches(regex.append("$").toString());
     }
 
     /** A changed target branch makes GitLab re-check the mergeability of every open merge request into it. */
@@ -1608,6 +1714,9 @@ public class GitLabSimulator {
         }
         // MergeRequest.mergeable_state_checks (app/models/merge_request.rb, 17.x to 19.2): open, merge time, draft,
         // commits, discussions, CI; the git checks (conflict, rebase) come after them.
+        if (mr.mergeAfter != null && mr.mergeAfter.isAfter(now)) {
+            return "merge_time"; // MergeRequests::Mergeability::CheckMergeTimeService: merge_after still in the future
+        }
         if (mr.draft) {
             return "draft_status";
         }
@@ -1840,6 +1949,10 @@ public class GitLabSimulator {
         boolean requireReauthenticationToApprove;
         /** Whether pushes create pipelines (see {@link GitLabSimulator#createPipelines}). */
         boolean createsPipelines = true;
+        /** Approval settings (see {@link GitLabSimulator#setApprovalSettings}); GitLab's defaults: all off. */
+        boolean mergeRequestsAuthorApproval;
+        boolean mergeRequestsDisableCommittersApproval;
+        boolean selectiveCodeOwnerRemovals;
         /** The project's push rule, null when it has none (see {@link GitLabSimulator#setPushRule}). */
         GitLabPushRule pushRule;
         Instant pushRuleCreatedAt;
@@ -1919,6 +2032,8 @@ public class GitLabSimulator {
         String forcedStatus;
         /** Marked draft (see {@link GitLabSimulator#setDraft}). */
         boolean draft;
+        /** The "merge after" time, null when none (see {@link GitLabSimulator#setMergeAfter}). */
+        Instant mergeAfter;
         /** Unresolved blocking discussions (see {@link GitLabSimulator#setUnresolvedDiscussions}). */
         int unresolvedDiscussions;
         /** The external status checks' answer for this merge request: passed, failed or pending (null: pending). */

@@ -251,6 +251,19 @@ class GitLabSimulatorHttpTest {
         assertThat(detailedStatus(iid)).isEqualTo("status_checks_must_pass");
         call("PUT", mr + "/status_checks", null, "{\"status\": \"passed\"}");
         assertThat(detailedStatus(iid)).isEqualTo("mergeable");
+        call("PUT", mr + "/merge_after", null, "{\"merge_after\": \"2999-01-01T00:00:00Z\"}");
+        assertThat(detailedStatus(iid)).isEqualTo("merge_time");
+        call("PUT", mr + "/merge_after", null, "{\"merge_after\": null}");
+        assertThat(call("PUT", control + "/approval_settings", null, "{\"merge_requests_author_approval\": true, "
+                + "\"merge_requests_disable_committers_approval\": false, \"selective_code_owner_removals\": true}").statusCode())
+                .isEqualTo(204);
+        assertThat(json(call("GET", "/api/v4/projects/" + PROJECT + "/approvals", AUTHOR, null))
+                .get("selective_code_owner_removals").asBoolean()).isTrue();
+        call("PUT", control + "/push_rule", null, "{\"commit_message_regex\": \"JIRA-\\\\d+\"}");
+        assertThat(json(call("GET", "/api/v4/projects/" + PROJECT + "/push_rule", AUTHOR, null))
+                .get("commit_message_regex").asString()).isEqualTo("JIRA-\\d+");
+        assertThat(call("DELETE", control + "/push_rule", null, null).statusCode()).isEqualTo(204);
+        assertThat(call("GET", "/api/v4/projects/" + PROJECT + "/push_rule", AUTHOR, null).body()).isEqualTo("null");
         call("PUT", control + "/require_reauthentication_to_approve", null, "{\"required\": true}");
         assertThat(call("POST", "/api/v4/projects/" + PROJECT + "/merge_requests/" + iid + "/approve", "approval-bot-1-token",
                 "{\"check_items\": []}").statusCode()).isEqualTo(401);
@@ -277,6 +290,9 @@ class GitLabSimulatorHttpTest {
                 .isEqualTo(400);
         assertThat(call("PUT", "/_control/projects/nobody%2Fnothing/require_sha_for_merge", null, "{\"required\": true}")
                 .statusCode()).isEqualTo(404);
+        assertThat(call("PUT", mr + "/merge_after", null, "{\"merge_after\": \"tomorrow\"}").statusCode()).isEqualTo(400);
+        assertThat(call("PUT", "/_control/projects/" + PROJECT + "/push_rule", null, "{\"branch_name_regex\": \"(\"}")
+                .statusCode()).as("an invalid expression").isEqualTo(400);
         assertThat(detailedStatus(iid)).isEqualTo("mergeable");
     }
 

@@ -63,6 +63,17 @@ public interface ProjectSetup {
     }
 
     /**
+     * Who may approve and which approvals a push removes ({@code GET /projects/:id/approvals}; all false by default).
+     *
+     * @param authorApproval             {@code merge_requests_author_approval}: the author may approve its own merge request
+     * @param disableCommittersApproval  {@code merge_requests_disable_committers_approval}: an account that committed to
+     *                                   the merge request may not approve it
+     * @param selectiveCodeOwnerRemovals {@code selective_code_owner_removals}: a push removes the approvals of the code
+     *                                   owners of the files it changed
+     */
+    record ApprovalSettings(boolean authorApproval, boolean disableCommittersApproval, boolean selectiveCodeOwnerRemovals) {}
+
+    /**
      * What the project asks before a merge beyond pipelines and rights: where the bots cannot give it, a person must.
      *
      * @param discussionsMustBeResolved {@code only_allow_merge_if_all_discussions_are_resolved}
@@ -71,25 +82,28 @@ public interface ProjectSetup {
      *                                  {@code require_password_to_approve}); empty when the bots may not read it
      * @param approvalRules             the project's approval rules; empty when the bots may not read them
      * @param pushRule                  the project's push rule; empty when it has none or the bots may not read it
+     * @param approvalSettings          who may approve and what a push removes; empty when the bots may not read it
      */
     record MergeGates(boolean discussionsMustBeResolved, boolean statusChecksMustPass,
                       Optional<Boolean> reauthenticationToApprove, Optional<List<ApprovalRule>> approvalRules,
-                      Optional<PushRule> pushRule) {
+                      Optional<PushRule> pushRule, Optional<ApprovalSettings> approvalSettings) {
 
         public MergeGates {
             approvalRules = approvalRules.map(List::copyOf);
             Objects.requireNonNull(pushRule, "pushRule");
+            Objects.requireNonNull(approvalSettings, "approvalSettings");
         }
 
-        /** Gates whose push rule was not read. */
+        /** Gates whose push rule and approval settings were not read. */
         public MergeGates(boolean discussionsMustBeResolved, boolean statusChecksMustPass,
                           Optional<Boolean> reauthenticationToApprove, Optional<List<ApprovalRule>> approvalRules) {
-            this(discussionsMustBeResolved, statusChecksMustPass, reauthenticationToApprove, approvalRules, Optional.empty());
+            this(discussionsMustBeResolved, statusChecksMustPass, reauthenticationToApprove, approvalRules, Optional.empty(),
+                    Optional.empty());
         }
 
         /** Nothing asked that the read could tell: none of these settings on, the approval settings unread. */
         public static MergeGates unknown() {
-            return new MergeGates(false, false, Optional.empty(), Optional.empty(), Optional.empty());
+            return new MergeGates(false, false, Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty());
         }
     }
 
