@@ -551,6 +551,14 @@ public class GitLabSimulator {
         project.mergeRefusalMessage = mergeError;
     }
 
+    /** A person deletes {@code branch} (not the default branch): a merge request from it stays open but cannot be merged. */
+    public synchronized void deleteBranch(String projectPath, String branch) {
+        var project = project(projectPath);
+        if (!branch.equals(project.defaultBranch)) {
+            project.branches.remove(branch);
+        }
+    }
+
     /** Whether {@code branch} is protected in the project. */
     public synchronized boolean isProtected(String projectPath, String branch) {
         return project(projectPath).protectedBranches.contains(branch);
@@ -1707,7 +1715,10 @@ public class GitLabSimulator {
         var src = project.branches.get(mr.sourceBranch);
         var target = project.branches.get(mr.targetBranch);
         if (src == null || target == null) {
-            return "broken_status";
+            // a missing branch: CheckBrokenStatusService's broken_status on 17/18.x; CheckCommitsStatusService's
+            // commits_status once the switch_broken_status flag is gone (app/services/merge_requests/mergeability/
+            // check_commits_status_service.rb, "Checks source branch exists and contains commits"), the 19.x profile
+            return properties.gitlabProfile() == GitLabSimulatorProperties.Profile.GITLAB_19 ? "commits_status" : "broken_status";
         }
         if (mr.forcedStatus != null) {
             return mr.forcedStatus;
@@ -1747,7 +1758,7 @@ public class GitLabSimulator {
     private String mergeStatus(Project project, MergeRequest mr) {
         return switch (detailedStatus(project, mr)) {
             case "checking" -> "checking";
-            case "conflict", "broken_status" -> "cannot_be_merged";
+            case "conflict", "broken_status", "commits_status" -> "cannot_be_merged";
             default -> "can_be_merged";
         };
     }

@@ -100,6 +100,20 @@ class GitLabMergeChecksSimulatorTest extends SeededGitLabTest {
     }
 
     @Test
+    void aDeletedSourceBranchIsBrokenStatusOnGitLab17AndCommitsStatusOnGitLab19() {
+        var iid = ready("deleted");
+        gitlab.deleteBranch(PROJECT, "deleted");
+
+        gitlab.setBehaviour(Profile.GITLAB_17, false, Duration.ZERO);
+        assertThat(gitlab.getMergeRequest(PROJECT, iid, false, false)).containsEntry("detailed_merge_status", "broken_status")
+                .containsEntry("state", "opened");
+        assertThat(merge(iid, null)).isEqualTo(422);
+        gitlab.setBehaviour(Profile.GITLAB_19, false, Duration.ZERO);
+        assertThat(gitlab.getMergeRequest(PROJECT, iid, false, false)).containsEntry("detailed_merge_status", "commits_status");
+        assertThat(merge(iid, null)).isEqualTo(405);
+    }
+
+    @Test
     void aMergeWithoutShaIsRefused400OnlyWhereTheNamespaceRequiresItAndOnlyOnGitLab19() {
         gitlab.setBehaviour(Profile.GITLAB_19, false, Duration.ZERO);
         var merged = ready("no-sha");
