@@ -88,13 +88,9 @@ class StalePipelineSystemTest {
         var sims = cluster.sims();
         var control = sims.client();
         var project = "/sim/gitlab/_control/projects/" + SimulatorHost.PROJECT.replace("/", "%2F");
-        var submitted = alice.submit(target, "svc-blocked", "system test");
-        assertThat(submitted.status()).as(submitted.toString()).isEqualTo(202);
-        var id = submitted.data().path("operationId").asString();
-        var waiting = Poll.until("the merge request's pipeline passed and approval was asked", Duration.ofSeconds(60),
-                () -> alice.request(id), v -> "APPROVAL_SENT".equals(v.status()) || v.isAtRest());
-        assertThat(waiting.status()).as(waiting.toString()).isEqualTo("APPROVAL_SENT");
-        var iid = waiting.mergeRequestIid();
+        var waiting = awaitingApproval(alice, target, "svc-blocked");
+        var id = waiting.operationId();
+        var iid = waiting.iid();
         var mr = project + "/merge_requests/" + iid;
         assertThat(control.put(mr + "/draft", Map.of("draft", true)).status()).isEqualTo(204);
         assertThat(control.put(project + "/require_status_checks", Map.of("required", true)).status()).isEqualTo(204);
@@ -192,18 +188,25 @@ class StalePipelineSystemTest {
     private static Submitted approvedAfterMainChanged(ApiClient client, String target, String subject,
                                                       Runnable beforeTheRegeneration) {
         var sims = cluster.sims();
-        var submitted = client.submit(target, subject, "system test");
-        assertThat(submitted.status()).as(submitted.toString()).isEqualTo(202);
-        var id = submitted.data().path("operationId").asString();
-        var waiting = Poll.until("the merge request's pipeline passed and approval was asked", Duration.ofSeconds(60),
-                () -> client.request(id), v -> "APPROVAL_SENT".equals(v.status()) || v.isAtRest());
-        assertThat(waiting.status()).as(waiting.toString()).isEqualTo("APPROVAL_SENT");
+        var waiting = awaitingApproval(client, target, subject);
+        var id = waiting.operationId();
         sims.gitlab().push(SimulatorHost.PROJECT, "main", Map.of(grantFile(target), "# edited by hand on main\n"),
                 "Edit by hand");
         beforeTheRegeneration.run();
         var ticket = Poll.until("the approval ticket", Duration.ofSeconds(30), () -> sims.approval().byOperationId(id),
                 Optional::isPresent).orElseThrow();
         sims.approval().decide(ticket.ticket(), true, "approver");
+        return waiting;
+    }
+
+    /** Submits for {@code subject} and waits until the merge request's pipeline passed and the approval was asked. */
+    private static Submitted awaitingApproval(ApiClient client, String target, String subject) {
+        var submitted = client.submit(target, subject, "system test");
+        assertThat(submitted.status()).as(submitted.toString()).isEqualTo(202);
+        var id = submitted.data().path("operationId").asString();
+        var waiting = Poll.until("the merge request's pipeline passed and approval was asked", Duration.ofSeconds(60),
+                () -> client.request(id), v -> "APPROVAL_SENT".equals(v.status()) || v.isAtRest());
+        assertThat(waiting.status()).as(waiting.toString()).isEqualTo("APPROVAL_SENT");
         return new Submitted(id, waiting.mergeRequestIid());
     }
 

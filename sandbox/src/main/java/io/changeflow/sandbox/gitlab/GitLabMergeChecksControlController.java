@@ -9,10 +9,8 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
-import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.DeleteMapping;
-import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.PutMapping;
@@ -28,7 +26,7 @@ import org.springframework.web.bind.annotation.RestController;
  */
 @RestController
 @RequestMapping(GitLabControlController.PREFIX)
-class GitLabMergeChecksControlController {
+class GitLabMergeChecksControlController extends GitLabControlErrors {
 
     private static final Set<String> STATUS_CHECK_ANSWERS = Set.of("passed", "failed", "pending");
 
@@ -197,16 +195,6 @@ class GitLabMergeChecksControlController {
     ResponseEntity<Void> removePushRule(@PathVariable String id) {
         gitlab.setPushRule(id, null);
         return ResponseEntity.noContent().build();
-    }
-
-    @ExceptionHandler(GitLabError.class)
-    ResponseEntity<Map<String, Object>> error(GitLabError error) {
-        return ResponseEntity.status(error.status()).contentType(MediaType.APPLICATION_JSON).body(error.body());
-    }
-
-    @ExceptionHandler(IllegalArgumentException.class)
-    ResponseEntity<Map<String, Object>> badRequest(IllegalArgumentException error) {
-        return ResponseEntity.badRequest().body(Map.of("message", "400 Bad request - " + error.getMessage()));
     }
 
     private static boolean flag(Map<String, Object> body, String field) {
