@@ -35,7 +35,7 @@ class StalePipelineSystemTest {
     private static final Duration LATE = Duration.ofSeconds(2);
 
     @RegisterExtension
-    static final ChangeflowCluster cluster = ChangeflowCluster.create().withPlainTargets(4).withInstances("solo")
+    static final ChangeflowCluster cluster = ChangeflowCluster.create().withPlainTargets(5).withInstances("solo")
             .withSimulatorProperty("sandbox.approval.mode", "manual")
             // a short wait for a pipeline: 5 s, then pending, looked at every second for 4 s more
             .withInstanceProperty("changeflow.workflow.pipeline.timeout", "5s")
@@ -49,6 +49,7 @@ class StalePipelineSystemTest {
         cluster.sims().gitlab().setBehaviour(Profile.GITLAB_17, false, Duration.ZERO);
         cluster.sims().gitlab().allowedToMerge(SimulatorHost.PROJECT, "main", Set.of());
         cluster.sims().gitlab().setMergeTrains(SimulatorHost.PROJECT, false);
+        cluster.sims().gitlab().requireStatusChecks(SimulatorHost.PROJECT, false);
     }
 
     /**
@@ -72,6 +73,63 @@ class StalePipelineSystemTest {
         assertThat(findings).contains("AUTHOR_MAY_NOT_MERGE", "MERGE_TRAINS", SimulatorHost.PROJECT,
                 "Maintainer or allow it on the protected branch main");
         assertThat(cluster.client("solo", "alice").get("/ops/gitlab-check").status()).isEqualTo(403);
+    }
+
+    /**
+     * What blocks a merge on GitLab, switched over the simulator's HTTP control API: an approved request whose merge
+     * request is a draft stops for a person saying so, never merged; marked ready, a re-trigger meets the project's
+     * pending external status check and stops again saying that; once the check passed, a re-trigger merges it.
+     */
+    @Test
+    void aDraftAndAPendingStatusCheckEachStopTheMergeForAPersonAndARetriggerMergesOnceCleared() {
+        var target = InstanceSettings.plainTargetKey(5);
+        var alice = cluster.client("solo", "alice");
+        var otto = cluster.client("solo", "otto");
+        var sims = cluster.sims();
+        var control = sims.client();
+        var project = "/sim/gitlab/_control/projects/" + SimulatorHost.PROJECT.replace("/", "%2F");
+        var waiting = awaitingApproval(alice, target, "svc-blocked");
+        var id = waiting.operationId();
+        var iid = waiting.iid();
+        var mr = project + "/merge_requests/" + iid;
+        assertThat(control.put(mr + "/draft", Map.of("draft", true)).status()).isEqualTo(204);
+        assertThat(control.put(project + "/require_status_checks", Map.of("required", true)).status()).isEqualTo(204);
+        var ticket = Poll.until("the approval ticket", Duration.ofSeconds(30), () -> sims.approval().byOperationId(id),
+                Optional::isPresent).orElseThrow();
+        sims.approval().decide(ticket.ticket(), true, "approver");
+
+        var draft = atRest(alice, id, null);
+        assertBlockedForAPerson(draft, iid);
+        assertThat(otto.operation(id).toString()).contains("it is a draft: someone marks it ready");
+
+        control.put(mr + "/draft", Map.of("draft", false));
+        assertThat(otto.post("/ops/operations/" + id + "/retrigger", null).status()).isEqualTo(200);
+        var statusCheck = atRest(alice, id, draft.updatedAt());
+        assertBlockedForAPerson(statusCheck, iid);
+        assertThat(otto.operation(id).toString()).contains("its external status checks have not passed");
+
+        control.put(mr + "/status_checks", Map.of("status", "passed"));
+        assertThat(otto.post("/ops/operations/" + id + "/retrigger", null).status()).isEqualTo(200);
+        var done = Poll.until("request " + id + " converged after the re-trigger", Duration.ofSeconds(60),
+                Duration.ofMillis(500), () -> alice.request(id),
+                v -> v.hasConverged() && !statusCheck.updatedAt().equals(v.updatedAt()));
+
+        assertThat(done.status()).as(done.toString()).isIn("MERGED", "VALIDATED");
+        assertThat(sims.gitlab().mergeRecords()).anyMatch(r -> r.iid() == iid);
+        assertThat(sims.grantLinesOnMain(grantFile(target), id)).isEqualTo(1);
+        Figures.record("draft, then a pending status check, then merged (packaged jar)", done.outcome());
+    }
+
+    private static RequestView atRest(ApiClient client, String id, String movedFrom) {
+        return Poll.until("request " + id + " at rest", Duration.ofSeconds(60), Duration.ofMillis(500),
+                () -> client.request(id), v -> v.isAtRest() && (movedFrom == null || !movedFrom.equals(v.updatedAt())));
+    }
+
+    private static void assertBlockedForAPerson(RequestView view, long iid) {
+        assertThat(view.status()).as(view.toString()).isEqualTo("HANDLE_FAILED");
+        assertThat(view.step()).isEqualTo("HANDLE_MERGE_BLOCKED");
+        assertThat(view.hint()).isEqualTo("CONTACT_MAINTAINERS");
+        assertThat(cluster.sims().gitlab().mergeRequestState(SimulatorHost.PROJECT, iid)).as("not merged").isEqualTo("opened");
     }
 
     @ParameterizedTest
@@ -130,18 +188,25 @@ class StalePipelineSystemTest {
     private static Submitted approvedAfterMainChanged(ApiClient client, String target, String subject,
                                                       Runnable beforeTheRegeneration) {
         var sims = cluster.sims();
-        var submitted = client.submit(target, subject, "system test");
-        assertThat(submitted.status()).as(submitted.toString()).isEqualTo(202);
-        var id = submitted.data().path("operationId").asString();
-        var waiting = Poll.until("the merge request's pipeline passed and approval was asked", Duration.ofSeconds(60),
-                () -> client.request(id), v -> "APPROVAL_SENT".equals(v.status()) || v.isAtRest());
-        assertThat(waiting.status()).as(waiting.toString()).isEqualTo("APPROVAL_SENT");
+        var waiting = awaitingApproval(client, target, subject);
+        var id = waiting.operationId();
         sims.gitlab().push(SimulatorHost.PROJECT, "main", Map.of(grantFile(target), "# edited by hand on main\n"),
                 "Edit by hand");
         beforeTheRegeneration.run();
         var ticket = Poll.until("the approval ticket", Duration.ofSeconds(30), () -> sims.approval().byOperationId(id),
                 Optional::isPresent).orElseThrow();
         sims.approval().decide(ticket.ticket(), true, "approver");
+        return waiting;
+    }
+
+    /** Submits for {@code subject} and waits until the merge request's pipeline passed and the approval was asked. */
+    private static Submitted awaitingApproval(ApiClient client, String target, String subject) {
+        var submitted = client.submit(target, subject, "system test");
+        assertThat(submitted.status()).as(submitted.toString()).isEqualTo(202);
+        var id = submitted.data().path("operationId").asString();
+        var waiting = Poll.until("the merge request's pipeline passed and approval was asked", Duration.ofSeconds(60),
+                () -> client.request(id), v -> "APPROVAL_SENT".equals(v.status()) || v.isAtRest());
+        assertThat(waiting.status()).as(waiting.toString()).isEqualTo("APPROVAL_SENT");
         return new Submitted(id, waiting.mergeRequestIid());
     }
 

@@ -4,7 +4,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.changeflow.application.port.out.ProjectSetup;
 import io.changeflow.application.port.out.ProjectSetup.ApprovalRule;
+import io.changeflow.application.port.out.ProjectSetup.ApprovalSettings;
 import io.changeflow.application.port.out.ProjectSetup.MergeGates;
+import io.changeflow.application.port.out.ProjectSetup.PushRule;
 import java.net.URLEncoder;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
@@ -18,7 +20,8 @@ import java.util.Optional;
  * nor the users of {@code merge_access_levels}): the project ({@code GET /projects/:id}), its approval settings
  * ({@code GET /projects/:id/approvals}, Maintainers only: empty when refused), the default branch's protection
  * ({@code GET /projects/:id/protected_branches/:name}, 404: not protected), its approval rules
- * ({@code GET /projects/:id/approval_rules}: empty when refused) and each bot's role
+ * ({@code GET /projects/:id/approval_rules}: empty when refused), its push rule ({@code GET /projects/:id/push_rule}:
+ * empty when refused, absent or none) and each bot's role
  * ({@code GET /user} with its token, then {@code GET /projects/:id/members/all/:user_id}, 404: not a member).
  */
 final class GitLabProjectSetup implements ProjectSetup {
@@ -59,8 +62,18 @@ final class GitLabProjectSetup implements ProjectSetup {
         var reauthentication = approvalSettings.map(approvals -> approvals.path("require_reauthentication_to_approve").asBoolean(false)
                 || approvals.path("require_password_to_approve").asBoolean(false));
         var rules = optional(path + "/approval_rules", author.token()).map(GitLabProjectSetup::approvalRules);
+        // ee/lib/api/project_push_rule.rb (17.x to 19.1): Maintainers only (403: empty), 404 without Premium (empty),
+        // 200 with the body null where the project has none (empty)
+        var pushRule = optional(path + "/push_rule", author.token()).filter(rule -> rule.isObject())
+                .map(GitLabProjectSetup::pushRule);
+        // ee/lib/api/project_approvals.rb (EE::API::Entities::ApprovalSettings, 17.x to 19.1)
+        var whoApproves = approvalSettings.map(approvals -> new ApprovalSettings(
+                approvals.path("merge_requests_author_approval").asBoolean(false),
+                approvals.path("merge_requests_disable_committers_approval").asBoolean(false),
+                approvals.path("selective_code_owner_removals").asBoolean(false)));
         var gates = new MergeGates(json.path("only_allow_merge_if_all_discussions_are_resolved").asBoolean(false),
-                json.path("only_allow_merge_if_all_status_checks_passed").asBoolean(false), reauthentication, rules);
+                json.path("only_allow_merge_if_all_status_checks_passed").asBoolean(false), reauthentication, rules,
+                pushRule, whoApproves);
         return new ProjectSettings(project, branch, json.path("merge_method").asText("merge"),
                 json.path("merge_trains_enabled").asBoolean(false),
                 json.path("only_allow_merge_if_pipeline_succeeds").asBoolean(false), resetApprovals, bots, gates);
@@ -84,6 +97,14 @@ final class GitLabProjectSetup implements ProjectSetup {
             rules.add(new ApprovalRule(rule.path("name").asText(""), rule.path("approvals_required").asInt(0), eligible));
         }
         return rules;
+    }
+
+    /** The attributes of {@code GET /projects/:id/push_rule} that can refuse Changeflow's commits (doc/api/project_push_rules.md). */
+    static PushRule pushRule(JsonNode rule) {
+        return new PushRule(rule.path("commit_message_regex").asText(""), rule.path("commit_message_negative_regex").asText(""),
+                rule.path("branch_name_regex").asText(""), rule.path("author_email_regex").asText(""),
+                rule.path("file_name_regex").asText(""), rule.path("prevent_secrets").asBoolean(false),
+                rule.path("reject_non_dco_commits").asBoolean(false));
     }
 
     private BotRights rights(String projectPath, GitLabProperties.Bot bot, BotRole role, Optional<JsonNode> protection) {

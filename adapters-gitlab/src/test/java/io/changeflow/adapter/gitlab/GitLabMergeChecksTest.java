@@ -39,7 +39,7 @@ class GitLabMergeChecksTest extends AgainstSimulator {
 
     @ParameterizedTest
     @EnumSource(Profile.class)
-    void aDraftUnresolvedDiscussionsAndPendingStatusChecksAreEachReadAsBlockedWithGitLabsStatus(Profile profile) {
+    void aDraftUnresolvedDiscussionsPendingStatusChecksAndAMergeAfterTimeAreEachReadAsBlockedWithGitLabsStatus(Profile profile) {
         server.gitlab().setBehaviour(profile, false, Duration.ZERO);
         server.gitlab().requireResolvedDiscussions(project, true);
         server.gitlab().requireStatusChecks(project, true);
@@ -57,6 +57,10 @@ class GitLabMergeChecksTest extends AgainstSimulator {
         server.gitlab().setStatusChecks(project, iid, "failed");
         assertBlocked(iid, "status_checks_must_pass");
         server.gitlab().setStatusChecks(project, iid, "passed");
+
+        server.gitlab().setMergeAfter(project, iid, java.time.Instant.now().plus(Duration.ofDays(1)));
+        assertBlocked(iid, "merge_time");
+        server.gitlab().setMergeAfter(project, iid, null);
 
         assertThat(mergeAtHead(iid)).isEqualTo(MergeResult.MERGED);
     }

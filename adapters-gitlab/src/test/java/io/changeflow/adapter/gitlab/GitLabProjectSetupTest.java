@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.tuple;
 
 import io.changeflow.application.port.out.ExternalCallException;
+import io.changeflow.application.port.out.ProjectSetup.ApprovalSettings;
 import io.changeflow.application.port.out.ProjectSetup.BotRights;
 import io.changeflow.application.port.out.ProjectSetup.BotRole;
 import io.changeflow.application.port.out.Targets;
@@ -14,6 +15,7 @@ import io.changeflow.application.setup.SetupFinding.Severity;
 import io.changeflow.domain.request.Target;
 import io.changeflow.domain.request.TargetKey;
 import io.changeflow.sandbox.gitlab.GitLabProjectDefaults.MergeMethod;
+import io.changeflow.sandbox.gitlab.GitLabPushRule;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -124,6 +126,40 @@ class GitLabProjectSetupTest extends AgainstSimulator {
                 tuple("DISCUSSIONS_MUST_BE_RESOLVED", Severity.WARNS),
                 tuple("STATUS_CHECKS_MUST_PASS", Severity.WARNS));
         assertThat(check().check().get(1).why()).contains("approval-bot-2");
+    }
+
+    @Test
+    void aPushRuleIsReadAndOneRefusingChangeflowsBranchesAndMergeCommitsBlocksWhileNoneOrAnUnreadableOneIsNoFinding() {
+        server.gitlab().resetApprovalsOnPush(project, false);
+        assertThat(adapter.projectSetup().read(project).gates().pushRule()).as("GitLab answers null: no push rule").isEmpty();
+
+        server.gitlab().setPushRule(project, new GitLabPushRule("^Changeflow-Operation: ", "", "^(feature|fix)/", "", "",
+                true, true, false));
+        var rule = adapter.projectSetup().read(project).gates().pushRule().orElseThrow();
+
+        assertThat(rule.commitMessageRegex()).isEqualTo("^Changeflow-Operation: ");
+        assertThat(rule.branchNameRegex()).isEqualTo("^(feature|fix)/");
+        assertThat(rule.preventSecrets()).isTrue();
+        assertThat(rule.rejectNonDcoCommits()).isFalse();
+        assertThat(check().check()).extracting(SetupFinding::what, SetupFinding::severity).containsExactly(
+                tuple("PUSH_RULE_BRANCH_NAME", Severity.BLOCKS), tuple("PUSH_RULE_COMMIT_MESSAGE", Severity.BLOCKS));
+        assertThat(check().check().get(1).why()).contains("Merge branch 'changeflow/");
+
+        // the push rule API is for Maintainers: a Developer author bot reads none (and may not merge: that is reported)
+        server.gitlab().setRole(project, "changeflow-bot", 30);
+        assertThat(adapter.projectSetup().read(project).gates().pushRule()).isEmpty();
+    }
+
+    @Test
+    void theApprovalSettingsAreReadAndCodeOwnerRemovalsReported() {
+        server.gitlab().resetApprovalsOnPush(project, false);
+        assertThat(adapter.projectSetup().read(project).gates().approvalSettings())
+                .as("GitLab's defaults").contains(new ApprovalSettings(false, false, false));
+
+        server.gitlab().setApprovalSettings(project, true, true, true);
+
+        assertThat(adapter.projectSetup().read(project).gates().approvalSettings()).contains(new ApprovalSettings(true, true, true));
+        assertThat(check().check()).extracting(SetupFinding::what).containsExactly("CODE_OWNER_APPROVALS_RESET_ON_PUSH");
     }
 
     @Test

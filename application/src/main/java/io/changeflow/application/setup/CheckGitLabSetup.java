@@ -19,7 +19,8 @@ import java.util.Optional;
  * Changeflow there (bots without the rights they need, merge trains, fast-forward merges, approvals reset on push,
  * pipelines that must succeed where a target's policy lets a merge go without one, approvals the bots cannot give:
  * re-authentication, approval rules that do not name them or need more approvals than they are; threads and status
- * checks that must pass) before a request fails on it.
+ * checks that must pass; a push rule that refuses Changeflow's branches, commit messages or grant files:
+ * {@link PushRuleFindings}) before a request fails on it.
  * See docs/external-systems-gitlab.md, "Setup check".
  */
 public final class CheckGitLabSetup {
@@ -90,7 +91,11 @@ public final class CheckGitLabSetup {
                     "nothing to do if that is intended; otherwise turn off 'Remove all approvals when commits are added'"));
         }
         findings.addAll(gateFindings(project, branch, settings));
-        var lenient = targets.all().stream().filter(t -> t.project().equals(project))
+        var ofProject = targets.all().stream().filter(t -> t.project().equals(project)).toList();
+        // a fast-forward merge writes no merge commit for the push rule to judge
+        settings.gates().pushRule().ifPresent(rule -> findings.addAll(
+                PushRuleFindings.of(project, branch, !"ff".equals(settings.mergeMethod()), ofProject, rule)));
+        var lenient = ofProject.stream()
                 .filter(t -> t.pipeline() != PipelinePolicy.REQUIRED).map(t -> t.key().value()).toList();
         if (settings.pipelineMustSucceed() && !lenient.isEmpty()) {
             findings.add(new SetupFinding(project, "PIPELINE_MUST_SUCCEED", Severity.WARNS,
@@ -132,6 +137,28 @@ public final class CheckGitLabSetup {
                             "lower the rule's required approvals to the bots', make more bots its approvers, or have a"
                                     + " person approve each merge request (then re-trigger it)"));
                 }
+            }
+        });
+        gates.approvalSettings().ifPresent(approval -> {
+            // ApprovalState#eligible_for_approval_by? (ee/app/models/approval_state.rb): the author bot commits every change
+            var author = settings.bots().stream().filter(bot -> bot.role() == BotRole.AUTHOR).map(BotRights::account).findFirst();
+            author.filter(approvers::contains).ifPresent(same -> {
+                if (!approval.authorApproval() || approval.disableCommittersApproval()) {
+                    findings.add(new SetupFinding(project, "APPROVER_IS_THE_AUTHOR", Severity.BLOCKS,
+                            "the approval bot '" + same + "' is also the author bot, which opens and commits every merge"
+                                    + " request, and the project lets neither the author nor a committer approve: GitLab"
+                                    + " refuses its approval (401)",
+                            "use an approval bot that is not the author bot, or allow the author's and committers'"
+                                    + " approvals (Settings > Merge requests > Approval settings)"));
+                }
+            });
+            if (approval.selectiveCodeOwnerRemovals() && !settings.resetApprovalsOnPush().orElse(false)) {
+                findings.add(new SetupFinding(project, "CODE_OWNER_APPROVALS_RESET_ON_PUSH", Severity.WARNS,
+                        "approvals by code owners are removed when their files change: every rebase or regeneration of a"
+                                + " grant file drops the code owners' approvals, and Changeflow has to approve again before"
+                                + " it merges (a person, where the bots are not the code owners)",
+                        "nothing to do if that is intended; otherwise turn off 'Remove approvals by Code Owners if their"
+                                + " files changed'"));
             }
         });
         if (gates.discussionsMustBeResolved()) {

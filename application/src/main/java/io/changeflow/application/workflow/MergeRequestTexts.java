@@ -27,7 +27,12 @@ public final class MergeRequestTexts {
 
     /** The title of an operation's own merge request. */
     public static String titleOf(Operation op) {
-        return "Grant " + printable(op.target().value()) + " to " + printable(op.subject().value());
+        return titleOf(op.target().value(), op.subject().value());
+    }
+
+    /** The title of a request's own merge request for {@code target} and {@code subject}. */
+    public static String titleOf(String target, String subject) {
+        return "Grant " + printable(target) + " to " + printable(subject);
     }
 
     /**
@@ -52,7 +57,14 @@ public final class MergeRequestTexts {
     }
 
     public static String commitMessageOf(Operation op) {
-        return titleOf(op) + "\n\n" + OPERATION_TRAILER + op.id().value() + "\n";
+        return commitMessage(titleOf(op), List.of(op.id()));
+    }
+
+    /** A commit message of Changeflow's: the title, a blank line and one trailer line per operation. */
+    public static String commitMessage(String title, List<OperationId> operations) {
+        var message = new StringBuilder(title).append("\n\n");
+        operations.forEach(id -> message.append(OPERATION_TRAILER).append(id.value()).append('\n'));
+        return message.toString();
     }
 
     public static String descriptionOf(Operation op) {
@@ -72,16 +84,18 @@ public final class MergeRequestTexts {
 
     /** The title of a batch's merge request. */
     public static String batchTitleOf(long batchId, List<Operation> members) {
-        var targets = members.stream().map(op -> printable(op.target().value())).distinct().sorted().toList();
-        return "Batch " + batchId + ": " + members.size() + (members.size() == 1 ? " change" : " changes") + " to "
-                + String.join(", ", targets);
+        return batchTitleOf(batchId, members.size(), members.stream().map(op -> op.target().value()).toList());
+    }
+
+    /** The title of a batch of {@code changes} changes to {@code targets}. */
+    public static String batchTitleOf(long batchId, int changes, List<String> targets) {
+        var names = targets.stream().map(MergeRequestTexts::printable).distinct().sorted().toList();
+        return "Batch " + batchId + ": " + changes + (changes == 1 ? " change" : " changes") + " to " + String.join(", ", names);
     }
 
     /** The commit message of a batch: its title and one trailer line per operation it carries. */
     public static String batchCommitMessageOf(long batchId, List<Operation> members) {
-        var message = new StringBuilder(batchTitleOf(batchId, members)).append("\n\n");
-        members.forEach(op -> message.append(OPERATION_TRAILER).append(op.id().value()).append('\n'));
-        return message.toString();
+        return commitMessage(batchTitleOf(batchId, members), members.stream().map(Operation::id).toList());
     }
 
     /** The description of a batch's merge request: one line per change, then the trailers. */

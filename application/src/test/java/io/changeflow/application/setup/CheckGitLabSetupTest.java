@@ -6,10 +6,12 @@ import static org.assertj.core.api.Assertions.tuple;
 import io.changeflow.application.fake.FakeProjectSetup;
 import io.changeflow.application.fake.FakeTargets;
 import io.changeflow.application.port.out.ProjectSetup.ApprovalRule;
+import io.changeflow.application.port.out.ProjectSetup.ApprovalSettings;
 import io.changeflow.application.port.out.ProjectSetup.BotRights;
 import io.changeflow.application.port.out.ProjectSetup.BotRole;
 import io.changeflow.application.port.out.ProjectSetup.MergeGates;
 import io.changeflow.application.port.out.ProjectSetup.ProjectSettings;
+import io.changeflow.application.port.out.ProjectSetup.PushRule;
 import io.changeflow.application.setup.SetupFinding.Severity;
 import io.changeflow.domain.request.PipelinePolicy;
 import io.changeflow.domain.request.Target;
@@ -107,6 +109,94 @@ class CheckGitLabSetupTest {
         setup.set(new ProjectSettings(clean.project(), "main", "merge", false, false, Optional.empty(), clean.bots(),
                 new MergeGates(false, false, Optional.empty(), Optional.of(List.of(new ApprovalRule("Any", 2, Set.of()))))));
         assertThat(check.check()).extracting(SetupFinding::what).containsExactly("APPROVALS_BEYOND_THE_BOTS");
+    }
+
+    @Test
+    void aPushRuleThatAcceptsChangeflowsBranchesMessagesAndFilesIsNoFinding() {
+        setup.set(withPushRule("merge", new PushRule("Changeflow-Operation: |^Merge branch", "fixup!", "^(main|changeflow/)",
+                "", "\\.exe$", true, false)));
+
+        assertThat(check.check()).isEmpty();
+    }
+
+    @Test
+    void aPushRuleRefusingChangeflowsBranchesOrMessagesBlocksNamingWhatItRefuses() {
+        setup.set(withPushRule("merge", new PushRule("JIRA-\\d+", "", "^feature/", "", "", false, false)));
+
+        var findings = check.check();
+
+        assertThat(findings).extracting(SetupFinding::what, SetupFinding::severity).containsExactly(
+                tuple("PUSH_RULE_BRANCH_NAME", Severity.BLOCKS),
+                tuple("PUSH_RULE_COMMIT_MESSAGE", Severity.BLOCKS));
+        assertThat(findings.get(0).why()).contains("changeflow/00000000-0000-4000-8000-000000000000", "changeflow/batch-1");
+        assertThat(findings.get(0).action()).contains("^changeflow/");
+        assertThat(findings.get(1).why()).contains("JIRA-\\d+", "Grant ", "merge commits (422)");
+    }
+
+    @Test
+    void aMessageRuleThatOnlyTheMergeCommitFailsBlocksUnlessTheProjectFastForwards() {
+        var onlyOurs = new PushRule("^Changeflow-Operation: ", "", "", "", "", false, false);
+        setup.set(withPushRule("merge", onlyOurs));
+        assertThat(check.check()).extracting(SetupFinding::what).containsExactly("PUSH_RULE_COMMIT_MESSAGE");
+        assertThat(check.check().getFirst().why()).contains("Merge branch 'changeflow/");
+
+        setup.set(withPushRule("ff", onlyOurs));
+        assertThat(check.check()).extracting(SetupFinding::what).containsExactly("MERGE_METHOD_NEEDS_REBASE");
+    }
+
+    @Test
+    void dcoANegativeMessageRuleSecretLikeAndProhibitedGrantFilesAndAnAuthorEmailRuleAreEachReported() {
+        targets.add(new Target(TargetKey.of("tls"), "TLS", "Keys", FakeTargets.PROJECT, "grants/tls.pem", false, null));
+        setup.set(withPushRule("merge", new PushRule("", "^Grant ", "", "@example\\.com$", "^grants/db-prod", true, true)));
+
+        assertThat(check.check()).extracting(SetupFinding::what, SetupFinding::severity).containsExactly(
+                tuple("PUSH_RULE_COMMIT_MESSAGE", Severity.BLOCKS),
+                tuple("PUSH_RULE_DCO", Severity.BLOCKS),
+                tuple("PUSH_RULE_FILE_NAME", Severity.WARNS),
+                tuple("PUSH_RULE_FILE_NAME", Severity.WARNS),
+                tuple("PUSH_RULE_AUTHOR_EMAIL", Severity.WARNS));
+        assertThat(check.check().get(2).why()).contains("grants/tls.pem", "secret");
+        assertThat(check.check().get(3).why()).contains("grants/" + FakeTargets.SINGLE.value() + ".txt");
+    }
+
+    @Test
+    void aRuleInSyntaxJavaCannotReadIsReportedAsNotJudgedNeverAsPassing() {
+        setup.set(withPushRule("merge", new PushRule("", "", "[[:^punct:", "", "", false, false)));
+
+        assertThat(check.check()).extracting(SetupFinding::what, SetupFinding::severity)
+                .containsExactly(tuple("PUSH_RULE_NOT_JUDGED", Severity.WARNS));
+    }
+
+    @Test
+    void anApprovalBotThatIsTheAuthorBotBlocksUnlessAuthorsMayApproveAndCodeOwnerRemovalsWarn() {
+        var bots = List.of(new BotRights("changeflow-bot", BotRole.AUTHOR, 40, true),
+                new BotRights("changeflow-bot", BotRole.APPROVER, 40, true));
+        setup.set(withApprovalSettings(bots, new ApprovalSettings(false, false, true)));
+
+        assertThat(check.check()).extracting(SetupFinding::what, SetupFinding::severity).containsExactly(
+                tuple("APPROVER_IS_THE_AUTHOR", Severity.BLOCKS),
+                tuple("CODE_OWNER_APPROVALS_RESET_ON_PUSH", Severity.WARNS));
+        assertThat(check.check().getFirst().action()).contains("not the author bot");
+
+        setup.set(withApprovalSettings(bots, new ApprovalSettings(true, true, false)));
+        assertThat(check.check()).as("the author may approve, but it commits and committers may not")
+                .extracting(SetupFinding::what).containsExactly("APPROVER_IS_THE_AUTHOR");
+
+        setup.set(withApprovalSettings(bots, new ApprovalSettings(true, false, false)));
+        assertThat(check.check()).isEmpty();
+        setup.set(withApprovalSettings(FakeProjectSetup.clean(FakeTargets.PROJECT).bots(), new ApprovalSettings(false, true, false)));
+        assertThat(check.check()).as("separate bots: the approval bots commit nothing").isEmpty();
+    }
+
+    private static ProjectSettings withApprovalSettings(List<BotRights> bots, ApprovalSettings approval) {
+        return new ProjectSettings(FakeTargets.PROJECT, "main", "merge", false, false, Optional.of(false), bots,
+                new MergeGates(false, false, Optional.empty(), Optional.empty(), Optional.empty(), Optional.of(approval)));
+    }
+
+    private static ProjectSettings withPushRule(String mergeMethod, PushRule rule) {
+        var clean = FakeProjectSetup.clean(FakeTargets.PROJECT);
+        return new ProjectSettings(clean.project(), "main", mergeMethod, false, false, Optional.of(false), clean.bots(),
+                new MergeGates(false, false, Optional.empty(), Optional.empty(), Optional.of(rule), Optional.empty()));
     }
 
     private static ProjectSettings withBots(BotRights... bots) {

@@ -71,6 +71,14 @@ class GitLabApiController {
         return gitlab.approvalSettingsJson(id, caller(request));
     }
 
+    /** 200 with the rule, or with the body {@code null} where the project has none (doc/api/project_push_rules.md). */
+    @GetMapping("/projects/{id}/push_rule")
+    ResponseEntity<Object> pushRule(@PathVariable String id, HttpServletRequest request) {
+        var rule = gitlab.pushRuleJson(id, caller(request));
+        return rule.<ResponseEntity<Object>>map(ResponseEntity::ok).orElseGet(() -> ResponseEntity.ok()
+                .contentType(MediaType.APPLICATION_JSON).body("null"));
+    }
+
     @GetMapping("/projects/{id}/approval_rules")
     List<Map<String, Object>> approvalRules(@PathVariable String id, HttpServletRequest request) {
         caller(request);

@@ -8,9 +8,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import org.springframework.http.HttpStatus;
-import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
-import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
@@ -25,7 +23,7 @@ import org.springframework.web.bind.annotation.RestController;
  */
 @RestController
 @RequestMapping(GitLabControlController.PREFIX)
-class GitLabControlController {
+class GitLabControlController extends GitLabControlErrors {
 
     static final String PREFIX = "/sim/gitlab/_control";
 
@@ -156,16 +154,6 @@ class GitLabControlController {
         json.put("sha", gitlab.mergeRequestSha(id, iid));
         json.put("approved_by", gitlab.approvedBy(id, iid));
         return json;
-    }
-
-    @ExceptionHandler(GitLabError.class)
-    ResponseEntity<Map<String, Object>> error(GitLabError error) {
-        return ResponseEntity.status(error.status()).contentType(MediaType.APPLICATION_JSON).body(error.body());
-    }
-
-    @ExceptionHandler(IllegalArgumentException.class)
-    ResponseEntity<Map<String, Object>> badRequest(IllegalArgumentException error) {
-        return ResponseEntity.badRequest().body(Map.of("message", "400 Bad request - " + error.getMessage()));
     }
 
     private static Map<String, String> files(Object value) {

@@ -191,6 +191,8 @@ final class GitLabJson {
         json.put("target_project_id", project.id);
         json.put("labels", List.of());
         json.put("draft", mr.draft);
+        // GitLab 17.8+ answers the merge request's "merge after" time (lib/api/entities/merge_request_basic.rb)
+        json.put("merge_after", mr.mergeAfter == null ? null : mr.mergeAfter.toString());
         json.put("work_in_progress", mr.draft);
         json.put("milestone", null);
         json.put("merge_when_pipeline_succeeds", false);

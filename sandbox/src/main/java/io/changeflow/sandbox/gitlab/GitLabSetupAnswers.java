@@ -108,10 +108,10 @@ final class GitLabSetupAnswers {
         json.put("approver_groups", List.of());
         json.put("approvals_before_merge", 0);
         json.put("reset_approvals_on_push", project.resetApprovalsOnPush);
-        json.put("selective_code_owner_removals", false);
+        json.put("selective_code_owner_removals", project.selectiveCodeOwnerRemovals);
         json.put("disable_overriding_approvers_per_merge_request", false);
-        json.put("merge_requests_author_approval", false);
-        json.put("merge_requests_disable_committers_approval", false);
+        json.put("merge_requests_author_approval", project.mergeRequestsAuthorApproval);
+        json.put("merge_requests_disable_committers_approval", project.mergeRequestsDisableCommittersApproval);
         // require_password_to_approve was deprecated in 16.9 for require_reauthentication_to_approve; both are answered
         json.put("require_password_to_approve", project.requireReauthenticationToApprove);
         json.put("require_reauthentication_to_approve", project.requireReauthenticationToApprove);

@@ -218,8 +218,9 @@ public class GitLabSimulator {
         var newFiles = new TreeMap<>(b.files);
         newFiles.putAll(files);
         holdReportedHeads(project, b);
+        var before = b.files;
         applyPush(project, b, newFiles, message, root);
-        resetApprovalsOfMergeRequestsFrom(project, branch);
+        resetApprovalsOfMergeRequestsFrom(project, branch, changedPaths(before, b.files));
         return b.head;
     }
 
@@ -278,6 +279,68 @@ public class GitLabSimulator {
      */
     public synchronized void requireReauthenticationToApprove(String projectPath, boolean required) {
         project(projectPath).requireReauthenticationToApprove = required;
+    }
+
+    /**
+     * The project's approval settings ({@code GET /projects/:id/approvals}; all off by default, as GitLab's
+     * {@code projects} and {@code project_settings} columns): {@code merge_requests_author_approval} (the author may
+     * approve its own merge request), {@code merge_requests_disable_committers_approval} (an account that committed to
+     * the merge request may not approve it: 401) and {@code selective_code_owner_removals} (a push removes only the
+     * approvals of the code owners of the files it changed; {@code reset_approvals_on_push} removes all and wins).
+     */
+    public synchronized void setApprovalSettings(String projectPath, boolean authorApproval, boolean disableCommittersApproval,
+                                                 boolean selectiveCodeOwnerRemovals) {
+        var project = project(projectPath);
+        project.mergeRequestsAuthorApproval = authorApproval;
+        project.mergeRequestsDisableCommittersApproval = disableCommittersApproval;
+        project.selectiveCodeOwnerRemovals = selectiveCodeOwnerRemovals;
+    }
+
+    /**
+     * The merge request's "merge after" time (GitLab 17.5+, {@code merge_after}; null for none): until then
+     * {@code detailed_merge_status} is {@code merge_time} and merging is refused with 405
+     * ({@code MergeRequests::Mergeability::CheckMergeTimeService}, app/services/merge_requests/mergeability/
+     * check_merge_time_service.rb, 17.x to 19.1; checked right after "open").
+     */
+    public synchronized void setMergeAfter(String projectPath, long iid, Instant mergeAfter) {
+        update(projectPath, iid, mr -> mr.mergeAfter = mergeAfter);
+    }
+
+    /**
+     * The project's push rule (Premium; none by default, as a project GitLab creates without global push rules), or
+     * null to remove it: enforced on the commits API, new branches and merge commits as {@link GitLabPushRule} says.
+     */
+    public synchronized void setPushRule(String projectPath, GitLabPushRule rule) {
+        var project = project(projectPath);
+        project.pushRule = rule;
+        project.pushRuleCreatedAt = rule == null ? null : now();
+    }
+
+    /**
+     * {@code GET /projects/:id/push_rule} (ee/lib/api/project_push_rule.rb, 17.x to 19.1): {@code authorize_admin_project},
+     * so 403 below Maintainer; empty when the project has none (GitLab answers 200 with the body {@code null}).
+     */
+    synchronized Optional<Map<String, Object>> pushRuleJson(String idOrPath, User caller) {
+        var project = project(idOrPath);
+        if (GitLabSetupAnswers.role(project, caller.username()) < GitLabSetupAnswers.MAINTAINER) {
+            throw GitLabError.of(403, "403 Forbidden");
+        }
+        return Optional.ofNullable(project.pushRule).map(rule -> rule.json(project.id, project.id, project.pushRuleCreatedAt));
+    }
+
+    /** A push the project's push rule refuses: 400 with its message, as the commits and branches APIs answer it. */
+    private static void checkPushRule(Project project, String newBranch, String message) {
+        if (project.pushRule == null) {
+            return;
+        }
+        var refusal = newBranch == null || newBranch.equals(project.defaultBranch) ? Optional.<String>empty()
+                : project.pushRule.refusesBranch(newBranch);
+        if (refusal.isEmpty() && message != null) {
+            refusal = project.pushRule.refusesMessage(message);
+        }
+        if (refusal.isPresent()) {
+            throw GitLabError.of(400, refusal.get());
+        }
     }
 
     private Optional<User> userNamed(String account) {
@@ -486,6 +549,14 @@ public class GitLabSimulator {
         var project = project(projectPath);
         project.mergeRefusals = Math.max(0, times);
         project.mergeRefusalMessage = mergeError;
+    }
+
+    /** A person deletes {@code branch} (not the default branch): a merge request from it stays open but cannot be merged. */
+    public synchronized void deleteBranch(String projectPath, String branch) {
+        var project = project(projectPath);
+        if (!branch.equals(project.defaultBranch)) {
+            project.branches.remove(branch);
+        }
     }
 
     /** Whether {@code branch} is protected in the project. */
@@ -827,6 +898,24 @@ public class GitLabSimulator {
         return head;
     }
 
+    /** The authors of the merge request's commits: those of its source branch that its target branch does not have. */
+    private static Set<String> committers(Project project, MergeRequest mr) {
+        var src = project.branches.get(mr.sourceBranch);
+        var target = project.branches.get(mr.targetBranch);
+        if (src == null || target == null) {
+            return Set.of();
+        }
+        var onTarget = ancestors(project, target.head);
+        var names = new HashSet<String>();
+        for (var sha : ancestors(project, src.head)) {
+            var commit = project.commits.get(sha);
+            if (!onTarget.contains(sha) && commit != null && commit.author() != null) {
+                names.add(commit.author().username());
+            }
+        }
+        return names;
+    }
+
     /** {@code sha} and every commit reachable from it. */
     private static Set<String> ancestors(Project project, String sha) {
         var seen = new LinkedHashSet<String>();
@@ -857,6 +946,7 @@ public class GitLabSimulator {
         if (project.branches.containsKey(branch)) {
             throw GitLabError.of(400, "Branch already exists");
         }
+        checkPushRule(project, branch, null); // lib/api/branches.rb: CreateBranchService's error, 400
         var files = filesAtOrNull(project, ref);
         if (files == null) {
             throw GitLabError.of(400, "Invalid reference name: " + ref);
@@ -889,6 +979,8 @@ public class GitLabSimulator {
         }
         var start = startBranch == null || startBranch.isBlank() ? null : project.branches.get(startBranch);
         var b = project.branches.get(branch);
+        // lib/api/commits.rb: Commits::CreateService turns the pre-receive refusal into 400 with its message
+        checkPushRule(project, b == null ? branch : null, message);
         if ((b == null || force) && startBranch != null && !startBranch.isBlank() && start == null) {
             throw GitLabError.of(400, "Invalid reference name: " + startBranch);
         }
@@ -918,8 +1010,9 @@ public class GitLabSimulator {
         if (!force) {
             holdReportedHeads(project, b);
         }
+        var before = b.files;
         var commit = applyPush(project, b, files, message, caller);
-        resetApprovalsOfMergeRequestsFrom(project, branch);
+        resetApprovalsOfMergeRequestsFrom(project, branch, changedPaths(before, b.files));
         return GitLabJson.commit(project, commit, webUrl());
     }
 
@@ -1070,7 +1163,11 @@ public class GitLabSimulator {
             var status = behaviour.versionProfile().alreadyApproved();
             throw status == 401 ? GitLabError.unauthorized() : GitLabError.withBody(status, new LinkedHashMap<>());
         }
-        if (!mr.state.equals("opened") || mr.author == caller || !approvalRules.eligible(project.id, caller.username())
+        // ApprovalState#eligible_for_approval_by? (ee/app/models/approval_state.rb, 17.x to 19.1): the author only where
+        // merge_requests_author_approval is on, a committer not where merge_requests_disable_committers_approval is on
+        var author = mr.author == caller && !project.mergeRequestsAuthorApproval;
+        var committer = project.mergeRequestsDisableCommittersApproval && committers(project, mr).contains(caller.username());
+        if (!mr.state.equals("opened") || author || committer || !approvalRules.eligible(project.id, caller.username())
                 || project.requireReauthenticationToApprove) {
             throw GitLabError.unauthorized();
         }
@@ -1157,6 +1254,16 @@ public class GitLabSimulator {
             // 17.x/18.x: not_allowed! and the 422 come before check_sha_param!
             throw GitLabError.of(409, "SHA does not match HEAD of source branch: " + sha(project, mr));
         }
+        var mergeCommitMessage = "Merge branch '" + mr.sourceBranch + "' into '" + mr.targetBranch + "'\n\n" + mr.title;
+        if (project.pushRule != null && project.mergeMethod != GitLabProjectDefaults.MergeMethod.FF) {
+            // EE MergeService#hooks_validation_error (ee/app/services/ee/merge_requests/merge_service.rb, 17.x to 19.1):
+            // the merge commit's message against the push rule, skipped where merges fast-forward; merge_error, 422.
+            var refusal = project.pushRule.refusesMessage(mergeCommitMessage);
+            if (refusal.isPresent()) {
+                mr.mergeError = refusal.get();
+                throw GitLabError.of(422, "Branch cannot be merged");
+            }
+        }
         if (project.mergeRefusals > 0) {
             // Every check passed and the merge itself failed (a push rule, a server hook): MergeService records
             // merge_error and the API answers 422 (lib/api/merge_requests.rb, execute_immediate_merge!, 17.x to 19.1).
@@ -1173,8 +1280,7 @@ public class GitLabSimulator {
         } else {
             var merged = new TreeMap<>(target.files);
             applyChange(merged, src);
-            var commit = newCommit(project, List.of(target.head, src.head),
-                    "Merge branch '" + src.name + "' into '" + target.name + "'\n\n" + mr.title, caller, merged);
+            var commit = newCommit(project, List.of(target.head, src.head), mergeCommitMessage, caller, merged);
             target.files = commit.files;
             target.head = commit.sha;
             mr.mergeCommitSha = commit.sha;
@@ -1387,15 +1493,72 @@ public class GitLabSimulator {
         recheckMergeRequestsInto(project, branch.name, null);
     }
 
-    private void resetApprovalsOfMergeRequestsFrom(Project project, String branch) {
-        if (!project.resetApprovalsOnPush) {
+    /**
+     * A push to a merge request's source branch removes its approvals where the project resets them on push; otherwise,
+     * where the project removes "approvals by Code Owners if their files changed" ({@code selective_code_owner_removals},
+     * EE {@code MergeRequests::BaseService#reset_approvals?}, ee/app/services/ee/merge_requests/base_service.rb, 17.x to
+     * 19.1), the approvals of the code owners of a changed file (the accounts of a code-owner rule whose pattern matches
+     * it) are removed, the others kept.
+     */
+    private void resetApprovalsOfMergeRequestsFrom(Project project, String branch, Set<String> changed) {
+        if (!project.resetApprovalsOnPush && !project.selectiveCodeOwnerRemovals) {
             return;
+        }
+        var owners = new HashSet<String>();
+        for (var rule : approvalRules.rules(project.id)) {
+            if (rule.ruleType().equals("code_owner") && changed.stream().anyMatch(path -> codeOwnersPattern(rule.name(), path))) {
+                owners.addAll(rule.eligible());
+            }
         }
         for (var mr : project.mergeRequests.values()) {
             if (mr.state.equals("opened") && mr.sourceBranch.equals(branch)) {
-                mr.approvals.clear();
+                if (project.resetApprovalsOnPush) {
+                    mr.approvals.clear();
+                } else {
+                    mr.approvals.removeIf(a -> owners.contains(a.user().username()));
+                }
             }
         }
+    }
+
+    /** Paths whose content differs between two file sets. */
+    private static Set<String> changedPaths(Map<String, String> before, Map<String, String> after) {
+        var changed = new HashSet<String>();
+        for (var path : union(before.keySet(), after.keySet())) {
+            if (!Objects.equals(before.get(path), after.get(path))) {
+                changed.add(path);
+            }
+        }
+        return changed;
+    }
+
+    /**
+     * Whether a CODEOWNERS {@code pattern} covers {@code path} (doc/user/project/codeowners/reference.md): a leading
+     * {@code /} anchors at the root, a trailing {@code /} names a directory, {@code *} matches within one path segment
+     * and {@code **} across them; a pattern without a slash matches the file name anywhere.
+     */
+    static boolean codeOwnersPattern(String pattern, String path) {
+        var p = pattern.strip();
+        if (p.endsWith("/")) {
+            p = p + "**";
+        }
+        var anchored = p.startsWith("/") || p.substring(0, Math.max(0, p.length() - 1)).contains("/");
+        p = p.startsWith("/") ? p.substring(1) : p;
+        var regex = new StringBuilder(anchored ? "^" : "(^|.*/)");
+        for (int i = 0; i < p.length(); i++) {
+            var c = p.charAt(i);
+            if (c == '*' && i + 1 < p.length() && p.charAt(i + 1) == '*') {
+                regex.append(".*");
+                i++;
+            } else if (c == '*') {
+                regex.append("[^/]*");
+            } else if (c == '?') {
+                regex.append("[^/]");
+            } else {
+                regex.append(java.util.regex.Pattern.quote(String.valueOf(c)));
+            }
+        }
+        return path.matches(regex.append("$").toString());
     }
 
     /** A changed target branch makes GitLab re-check the mergeability of every open merge request into it. */
@@ -1552,13 +1715,19 @@ public class GitLabSimulator {
         var src = project.branches.get(mr.sourceBranch);
         var target = project.branches.get(mr.targetBranch);
         if (src == null || target == null) {
-            return "broken_status";
+            // a missing branch: CheckBrokenStatusService's broken_status on 17/18.x; CheckCommitsStatusService's
+            // commits_status once the switch_broken_status flag is gone (app/services/merge_requests/mergeability/
+            // check_commits_status_service.rb, "Checks source branch exists and contains commits"), the 19.x profile
+            return properties.gitlabProfile() == GitLabSimulatorProperties.Profile.GITLAB_19 ? "commits_status" : "broken_status";
         }
         if (mr.forcedStatus != null) {
             return mr.forcedStatus;
         }
         // MergeRequest.mergeable_state_checks (app/models/merge_request.rb, 17.x to 19.2): open, merge time, draft,
         // commits, discussions, CI; the git checks (conflict, rebase) come after them.
+        if (mr.mergeAfter != null && mr.mergeAfter.isAfter(now)) {
+            return "merge_time"; // MergeRequests::Mergeability::CheckMergeTimeService: merge_after still in the future
+        }
         if (mr.draft) {
             return "draft_status";
         }
@@ -1589,7 +1758,7 @@ public class GitLabSimulator {
     private String mergeStatus(Project project, MergeRequest mr) {
         return switch (detailedStatus(project, mr)) {
             case "checking" -> "checking";
-            case "conflict", "broken_status" -> "cannot_be_merged";
+            case "conflict", "broken_status", "commits_status" -> "cannot_be_merged";
             default -> "can_be_merged";
         };
     }
@@ -1791,6 +1960,13 @@ public class GitLabSimulator {
         boolean requireReauthenticationToApprove;
         /** Whether pushes create pipelines (see {@link GitLabSimulator#createPipelines}). */
         boolean createsPipelines = true;
+        /** Approval settings (see {@link GitLabSimulator#setApprovalSettings}); GitLab's defaults: all off. */
+        boolean mergeRequestsAuthorApproval;
+        boolean mergeRequestsDisableCommittersApproval;
+        boolean selectiveCodeOwnerRemovals;
+        /** The project's push rule, null when it has none (see {@link GitLabSimulator#setPushRule}). */
+        GitLabPushRule pushRule;
+        Instant pushRuleCreatedAt;
         GitLabProjectDefaults.MergeMethod mergeMethod = GitLabProjectDefaults.MergeMethod.MERGE;
         /** Branches no API account may push to (GitLab protects the default branch by default). */
         final Set<String> protectedBranches = new HashSet<>();
@@ -1867,6 +2043,8 @@ public class GitLabSimulator {
         String forcedStatus;
         /** Marked draft (see {@link GitLabSimulator#setDraft}). */
         boolean draft;
+        /** The "merge after" time, null when none (see {@link GitLabSimulator#setMergeAfter}). */
+        Instant mergeAfter;
         /** Unresolved blocking discussions (see {@link GitLabSimulator#setUnresolvedDiscussions}). */
         int unresolvedDiscussions;
         /** The external status checks' answer for this merge request: passed, failed or pending (null: pending). */

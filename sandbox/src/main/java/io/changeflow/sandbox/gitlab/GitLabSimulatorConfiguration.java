@@ -65,6 +65,11 @@ public class GitLabSimulatorConfiguration {
         return new GitLabControlController(gitLabSimulator);
     }
 
+    @Bean
+    GitLabMergeChecksControlController gitLabMergeChecksControlController(GitLabSimulator gitLabSimulator) {
+        return new GitLabMergeChecksControlController(gitLabSimulator);
+    }
+
     /**
      * GitLab's authenticated API rate limit ({@code sandbox.gitlab.rate-limit-per-minute}; off by default), counted
      * over {@code sandbox.gitlab.rate-limit-period} (default 1m; garbled, zero or negative: 1m).

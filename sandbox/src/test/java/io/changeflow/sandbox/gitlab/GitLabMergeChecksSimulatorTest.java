@@ -81,6 +81,39 @@ class GitLabMergeChecksSimulatorTest extends SeededGitLabTest {
     }
 
     @Test
+    void aMergeAfterTimeInTheFutureIsRefused405WithMergeTimeOnBothProfilesUntilItPassed() {
+        for (var profile : Profile.values()) {
+            gitlab.setBehaviour(profile, false, Duration.ZERO);
+            var iid = ready("later-" + profile.settingName());
+            var at = clock.instant().plus(Duration.ofHours(1));
+            gitlab.setMergeAfter(PROJECT, iid, at);
+            gitlab.setDraft(PROJECT, iid, true);
+
+            assertThat(gitlab.getMergeRequest(PROJECT, iid, false, false))
+                    .as("merge time is checked before draft").containsEntry("detailed_merge_status", "merge_time")
+                    .containsEntry("merge_after", at.toString());
+            assertThat(merge(iid)).as("%s", profile).isEqualTo(405);
+            gitlab.setDraft(PROJECT, iid, false);
+            clock.advance(Duration.ofHours(1));
+            assertThat(merge(iid)).as("%s, the time has come", profile).isEqualTo(200);
+        }
+    }
+
+    @Test
+    void aDeletedSourceBranchIsBrokenStatusOnGitLab17AndCommitsStatusOnGitLab19() {
+        var iid = ready("deleted");
+        gitlab.deleteBranch(PROJECT, "deleted");
+
+        gitlab.setBehaviour(Profile.GITLAB_17, false, Duration.ZERO);
+        assertThat(gitlab.getMergeRequest(PROJECT, iid, false, false)).containsEntry("detailed_merge_status", "broken_status")
+                .containsEntry("state", "opened");
+        assertThat(merge(iid, null)).isEqualTo(422);
+        gitlab.setBehaviour(Profile.GITLAB_19, false, Duration.ZERO);
+        assertThat(gitlab.getMergeRequest(PROJECT, iid, false, false)).containsEntry("detailed_merge_status", "commits_status");
+        assertThat(merge(iid, null)).isEqualTo(405);
+    }
+
+    @Test
     void aMergeWithoutShaIsRefused400OnlyWhereTheNamespaceRequiresItAndOnlyOnGitLab19() {
         gitlab.setBehaviour(Profile.GITLAB_19, false, Duration.ZERO);
         var merged = ready("no-sha");

@@ -233,6 +233,75 @@ class GitLabSimulatorHttpTest {
     }
 
     @Test
+    void letsTestsSetWhatBlocksAMergeOverHttpEachUntilCleared() {
+        call("PUT", "/_control/timings", null, "{\"checking_millis\": 0}"); // timings survive reset
+        var iid = openMergeRequest("checks/http", "Checks over HTTP", Map.of("grants/c.txt", "c\n"));
+        var control = "/_control/projects/" + PROJECT;
+        var mr = control + "/merge_requests/" + iid;
+
+        assertThat(call("PUT", mr + "/draft", null, "{\"draft\": true}").statusCode()).isEqualTo(204);
+        assertThat(detailedStatus(iid)).isEqualTo("draft_status");
+        assertThat(form("PUT", "/api/v4/projects/" + PROJECT + "/merge_requests/" + iid + "/merge", "").statusCode()).isEqualTo(405);
+        call("PUT", mr + "/draft", null, "{\"draft\": false}");
+        call("PUT", control + "/require_resolved_discussions", null, "{\"required\": true}");
+        call("PUT", mr + "/unresolved_discussions", null, "{\"count\": 2}");
+        assertThat(detailedStatus(iid)).isEqualTo("discussions_not_resolved");
+        call("PUT", mr + "/unresolved_discussions", null, "{\"count\": 0}");
+        call("PUT", control + "/require_status_checks", null, "{\"required\": true}");
+        assertThat(detailedStatus(iid)).isEqualTo("status_checks_must_pass");
+        call("PUT", mr + "/status_checks", null, "{\"status\": \"passed\"}");
+        assertThat(detailedStatus(iid)).isEqualTo("mergeable");
+        call("PUT", mr + "/merge_after", null, "{\"merge_after\": \"2999-01-01T00:00:00Z\"}");
+        assertThat(detailedStatus(iid)).isEqualTo("merge_time");
+        call("PUT", mr + "/merge_after", null, "{\"merge_after\": null}");
+        assertThat(call("PUT", control + "/approval_settings", null, "{\"merge_requests_author_approval\": true, "
+                + "\"merge_requests_disable_committers_approval\": false, \"selective_code_owner_removals\": true}").statusCode())
+                .isEqualTo(204);
+        assertThat(json(call("GET", "/api/v4/projects/" + PROJECT + "/approvals", AUTHOR, null))
+                .get("selective_code_owner_removals").asBoolean()).isTrue();
+        call("PUT", control + "/push_rule", null, "{\"commit_message_regex\": \"JIRA-\\\\d+\"}");
+        assertThat(json(call("GET", "/api/v4/projects/" + PROJECT + "/push_rule", AUTHOR, null))
+                .get("commit_message_regex").asString()).isEqualTo("JIRA-\\d+");
+        assertThat(call("DELETE", control + "/push_rule", null, null).statusCode()).isEqualTo(204);
+        assertThat(call("GET", "/api/v4/projects/" + PROJECT + "/push_rule", AUTHOR, null).body()).isEqualTo("null");
+        call("PUT", control + "/require_reauthentication_to_approve", null, "{\"required\": true}");
+        assertThat(call("POST", "/api/v4/projects/" + PROJECT + "/merge_requests/" + iid + "/approve", "approval-bot-1-token",
+                "{\"check_items\": []}").statusCode()).isEqualTo(401);
+        call("POST", control + "/refuse_merges", null, "{\"times\": 1, \"merge_error\": \"Commit message does not follow the pattern\"}");
+
+        var refused = form("PUT", "/api/v4/projects/" + PROJECT + "/merge_requests/" + iid + "/merge", "");
+
+        assertThat(refused.statusCode()).isEqualTo(422);
+        assertThat(json(call("GET", "/api/v4/projects/" + PROJECT + "/merge_requests/" + iid, AUTHOR, null))
+                .get("merge_error").asString()).isEqualTo("Commit message does not follow the pattern");
+        assertThat(form("PUT", "/api/v4/projects/" + PROJECT + "/merge_requests/" + iid + "/merge", "").statusCode()).isEqualTo(200);
+    }
+
+    @Test
+    void refusesAControlBodyWithoutItsFieldOrWithAnUnknownStatusWith400() {
+        call("PUT", "/_control/timings", null, "{\"checking_millis\": 0}"); // timings survive reset
+        var iid = openMergeRequest("checks/bad", "Bad bodies", Map.of("grants/d.txt", "d\n"));
+        var mr = "/_control/projects/" + PROJECT + "/merge_requests/" + iid;
+
+        assertThat(call("PUT", mr + "/draft", null, "{\"drafted\": true}").statusCode()).isEqualTo(400);
+        assertThat(call("PUT", mr + "/status_checks", null, "{\"status\": \"green\"}").statusCode()).isEqualTo(400);
+        assertThat(call("PUT", mr + "/unresolved_discussions", null, "{\"count\": -1}").statusCode()).isEqualTo(400);
+        assertThat(call("POST", "/_control/projects/" + PROJECT + "/refuse_merges", null, "{\"times\": 1}").statusCode())
+                .isEqualTo(400);
+        assertThat(call("PUT", "/_control/projects/nobody%2Fnothing/require_sha_for_merge", null, "{\"required\": true}")
+                .statusCode()).isEqualTo(404);
+        assertThat(call("PUT", mr + "/merge_after", null, "{\"merge_after\": \"tomorrow\"}").statusCode()).isEqualTo(400);
+        assertThat(call("PUT", "/_control/projects/" + PROJECT + "/push_rule", null, "{\"branch_name_regex\": \"(\"}")
+                .statusCode()).as("an invalid expression").isEqualTo(400);
+        assertThat(detailedStatus(iid)).isEqualTo("mergeable");
+    }
+
+    private String detailedStatus(long iid) {
+        return json(call("GET", "/api/v4/projects/" + PROJECT + "/merge_requests/" + iid, AUTHOR, null))
+                .get("detailed_merge_status").asString();
+    }
+
+    @Test
     void webUrlsFollowThePortTheServerActuallyListensOn() {
         var iid = openMergeRequest("web/port", "Port check", Map.of("grants/a.txt", "alice\n"));
 

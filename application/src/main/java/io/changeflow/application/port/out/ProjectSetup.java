@@ -39,6 +39,41 @@ public interface ProjectSetup {
     }
 
     /**
+     * The project's push rule ({@code GET /projects/:id/push_rule}, Premium): what GitLab checks of every commit pushed,
+     * the bots' commits and GitLab's merge commits included. A regular expression is empty when the rule has none.
+     *
+     * @param commitMessageRegex         every commit message must contain a match (multiline mode)
+     * @param commitMessageNegativeRegex no commit message may contain a match (multiline mode)
+     * @param branchNameRegex            every new branch name must contain a match
+     * @param authorEmailRegex           the author's and committer's email must contain a match
+     * @param fileNameRegex              no new file's path may contain a match
+     * @param preventSecrets             files named like secrets ({@code *.pem}, {@code *.key}, {@code id_rsa}, ...) refused
+     * @param rejectNonDcoCommits        every commit message must carry a {@code Signed-off-by:} trailer
+     */
+    record PushRule(String commitMessageRegex, String commitMessageNegativeRegex, String branchNameRegex,
+                    String authorEmailRegex, String fileNameRegex, boolean preventSecrets, boolean rejectNonDcoCommits) {
+
+        public PushRule {
+            commitMessageRegex = commitMessageRegex == null ? "" : commitMessageRegex;
+            commitMessageNegativeRegex = commitMessageNegativeRegex == null ? "" : commitMessageNegativeRegex;
+            branchNameRegex = branchNameRegex == null ? "" : branchNameRegex;
+            authorEmailRegex = authorEmailRegex == null ? "" : authorEmailRegex;
+            fileNameRegex = fileNameRegex == null ? "" : fileNameRegex;
+        }
+    }
+
+    /**
+     * Who may approve and which approvals a push removes ({@code GET /projects/:id/approvals}; all false by default).
+     *
+     * @param authorApproval             {@code merge_requests_author_approval}: the author may approve its own merge request
+     * @param disableCommittersApproval  {@code merge_requests_disable_committers_approval}: an account that committed to
+     *                                   the merge request may not approve it
+     * @param selectiveCodeOwnerRemovals {@code selective_code_owner_removals}: a push removes the approvals of the code
+     *                                   owners of the files it changed
+     */
+    record ApprovalSettings(boolean authorApproval, boolean disableCommittersApproval, boolean selectiveCodeOwnerRemovals) {}
+
+    /**
      * What the project asks before a merge beyond pipelines and rights: where the bots cannot give it, a person must.
      *
      * @param discussionsMustBeResolved {@code only_allow_merge_if_all_discussions_are_resolved}
@@ -46,17 +81,29 @@ public interface ProjectSetup {
      * @param reauthenticationToApprove {@code require_reauthentication_to_approve} (or the older
      *                                  {@code require_password_to_approve}); empty when the bots may not read it
      * @param approvalRules             the project's approval rules; empty when the bots may not read them
+     * @param pushRule                  the project's push rule; empty when it has none or the bots may not read it
+     * @param approvalSettings          who may approve and what a push removes; empty when the bots may not read it
      */
     record MergeGates(boolean discussionsMustBeResolved, boolean statusChecksMustPass,
-                      Optional<Boolean> reauthenticationToApprove, Optional<List<ApprovalRule>> approvalRules) {
+                      Optional<Boolean> reauthenticationToApprove, Optional<List<ApprovalRule>> approvalRules,
+                      Optional<PushRule> pushRule, Optional<ApprovalSettings> approvalSettings) {
 
         public MergeGates {
             approvalRules = approvalRules.map(List::copyOf);
+            Objects.requireNonNull(pushRule, "pushRule");
+            Objects.requireNonNull(approvalSettings, "approvalSettings");
+        }
+
+        /** Gates whose push rule and approval settings were not read. */
+        public MergeGates(boolean discussionsMustBeResolved, boolean statusChecksMustPass,
+                          Optional<Boolean> reauthenticationToApprove, Optional<List<ApprovalRule>> approvalRules) {
+            this(discussionsMustBeResolved, statusChecksMustPass, reauthenticationToApprove, approvalRules, Optional.empty(),
+                    Optional.empty());
         }
 
         /** Nothing asked that the read could tell: none of these settings on, the approval settings unread. */
         public static MergeGates unknown() {
-            return new MergeGates(false, false, Optional.empty(), Optional.empty());
+            return new MergeGates(false, false, Optional.empty(), Optional.empty(), Optional.empty(), Optional.empty());
         }
     }
 
