@@ -79,6 +79,24 @@ class SimulationTest {
     }
 
     /**
+     * Two instances run one step: an instance hangs inside a step, the other takes the step over and runs it, then the
+     * hung one wakes and ends its run. Such a seed replays exactly too (both runs happen on the simulation's one thread).
+     */
+    @Test
+    void aSeedWithAHungInstanceWhoseStepWasTakenOverReplaysTheSameTrace() {
+        var first = LongStream.rangeClosed(1, CI_SEEDS)
+                .filter(s -> SimAction.script(s, ACTIONS).stream().anyMatch(a -> a.kind() == SimAction.Kind.INSTANCE_CRASH))
+                .mapToObj(s -> Simulation.run(s, ACTIONS, Plant.NONE))
+                .filter(o -> String.join("\n", o.trace()).contains("then it woke and ended its run"))
+                .findFirst().orElseThrow();
+
+        var second = Simulation.run(first.seed(), ACTIONS, Plant.NONE);
+
+        assertThat(second.trace()).isEqualTo(first.trace());
+        assertThat(String.join("\n", first.trace())).containsPattern("hung before .* taken over by instance [12]: ran it");
+    }
+
+    /**
      * A classic script is the script the seed had before the wider world's kinds were added, so the seeds of the
      * findings (docs/reliability.md) still replay what they were found with. Frozen from the release that found S1.
      */
