@@ -127,12 +127,7 @@ final class Simulation {
             if (broken.isPresent()) {
                 return new Outcome(seed, kinds, script, trace, broken, findings, stats);
             }
-            var late = invariants.pastDeadline(world).stream().findFirst().map(v -> reportedAsS7(world, v));
-            if (late.filter(v -> v.invariant().equals(LIVENESS_S7)).isPresent()) {
-                // finding S7: the world stops here, the rest of the horizon would only repeat it
-                findings.putIfAbsent(LIVENESS_S7, late.get());
-                break;
-            }
+            var late = invariants.pastDeadline(world).stream().findFirst();
             if (late.isPresent()) {
                 return new Outcome(seed, kinds, script, trace, late, findings, stats);
             }
@@ -147,9 +142,7 @@ final class Simulation {
         }
         trace.add("quiet until +" + Duration.between(start, world.app.clock.instant()) + (tick == MAX_QUIET_TICKS
                 ? ", cut after " + MAX_QUIET_TICKS + " ticks: steps kept coming due" : ""));
-        var stuck = invariants.liveness(world).stream().map(v -> reportedAsS7(world, v)).toList();
-        stuck.stream().filter(v -> v.invariant().equals(LIVENESS_S7)).findFirst().ifPresent(v -> findings.putIfAbsent(LIVENESS_S7, v));
-        stuck = stuck.stream().filter(v -> !v.invariant().equals(LIVENESS_S7)).toList();
+        var stuck = invariants.liveness(world);
         if (stuck.isEmpty() && tick == MAX_QUIET_TICKS) {
             stuck = List.of(new Violation(SimInvariants.BOUNDED_RETRIES, "the quiet world was cut after " + MAX_QUIET_TICKS
                     + " ticks with steps still coming due: " + world.app.queue.pending().stream()
@@ -161,18 +154,6 @@ final class Simulation {
         invariants.orphans(world).forEach(v -> findings.putIfAbsent(v.invariant(), v));
         findings.keySet().forEach(stats::finding);
         return new Outcome(seed, kinds, script, trace, stuck.stream().findFirst(), findings, stats);
-    }
-
-    /**
-     * Liveness of a request still being created (MR_CREATING) in a world where a person deleted a branch: reported, not
-     * asserted, until finding S7 is understood and fixed (docs/reliability.md; wide seeds 395 and 1931). Every other
-     * liveness violation after a deleted branch is asserted.
-     */
-    static final String LIVENESS_S7 = SimInvariants.LIVENESS + " (a request being created, after a person deleted a branch: S7)";
-
-    private static Violation reportedAsS7(SimWorld world, Violation violation) {
-        return world.wider.branchesDeleted > 0 && violation.detail().contains(" still MR_CREATING/")
-                ? new Violation(LIVENESS_S7, violation.detail()) : violation;
     }
 
     /** The outside parties answer, and the recurring jobs run on one of the instances ({@code second}: the other). */

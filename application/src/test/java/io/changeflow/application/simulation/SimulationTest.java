@@ -178,6 +178,20 @@ class SimulationTest {
         assertThat(outcome.script()).extracting(SimAction::kind).contains(SimAction.Kind.DELETE_BRANCH);
     }
 
+    /**
+     * S7 (docs/reliability.md): a create step's watch resumed without its counters on a request already recorded
+     * CREATE_PIPELINE_PENDING polled through a whole new timeout first, and gave up past the pending deadline (a deleted
+     * branch kept the quiet world's pipeline from passing). Fixed: it is pending since the record. Each seed shows the
+     * finding without the fix.
+     */
+    @ParameterizedTest(name = "seed {0}")
+    @ValueSource(longs = {395, 1931})
+    void theSeedsOfS7NoLongerLeaveAPendingPipelinePastItsDeadline(long seed) {
+        var outcome = Simulation.run(seed, ACTIONS, Plant.NONE);
+
+        assertThat(outcome.violation()).as(() -> Simulation.shrink(outcome, Plant.NONE).describe()).isEmpty();
+    }
+
     @Test
     void findsAMergeOnThePipelineOfAnotherHead() {
         var found = firstFailure(Plant.PIPELINE_OF_ANOTHER_HEAD);
