@@ -26,7 +26,7 @@ import java.util.logging.Logger;
  */
 class SimulationTest {
 
-    /** The CI budget: this many seeds (about a minute on two cores, see docs/reliability.md). */
+    /** The CI budget: this many seeds (its time: docs/reliability.md, "Budgets"). */
     static final int CI_SEEDS = 2000;
     static final int ACTIONS = Integer.getInteger("sim.actions", 150);
 
