@@ -173,7 +173,9 @@ public final class CreateMergeRequest extends RequestStepBody {
             changes.apply(op, WorkflowEvent.MR_PIPELINE_FAILED, HeadPipeline.notRun(mr, notRun.pipeline(), policy));
             return StepOutcome.done();
         }
-        return switch (watch.observe(step, HeadPipeline.observation(look), clock.instant(), op.updatedAt())) {
+        // a request recorded pending (its last write) is pending since then, however its watch was resumed (issue 30, S7)
+        var watched = op.step() == StepStatus.CREATE_PIPELINE_PENDING ? PipelineWatch.resumedPending(step, op.updatedAt()) : step;
+        return switch (watch.observe(watched, HeadPipeline.observation(look), clock.instant(), op.updatedAt())) {
             case PipelineWatch.Verdict.Again again -> StepOutcome.again(again.step().nextAttempt().with(PHASE, PIPELINE), again.delay());
             case PipelineWatch.Verdict.Passed passed -> handOn(changes.apply(op, WorkflowEvent.MR_PIPELINE_PASSED,
                     passedNote(look, policy)), step);

@@ -98,6 +98,15 @@ public final class PipelineWatch {
         return instant(step, PENDING_SINCE);
     }
 
+    /**
+     * {@code step} resumed on a request whose state already says pending since {@code recordedAt}: pending from then (the
+     * pending deadline counts from the record), unless its counters say so already. A watch resumed without them (a
+     * lost task re-created, a re-trigger) would otherwise poll through a whole new timeout first.
+     */
+    public static Step resumedPending(Step step, Instant recordedAt) {
+        return pending(step) ? step : step.with(PENDING_SINCE, recordedAt.toString());
+    }
+
     /** Whether {@code step} is already past the timeout (its state says pending). */
     public static boolean pending(Step step) {
         return step.value(PENDING_SINCE).isPresent();

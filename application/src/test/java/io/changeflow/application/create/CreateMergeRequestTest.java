@@ -191,6 +191,27 @@ class CreateMergeRequestTest {
                 .as("a person looks: nothing retries it").isZero();
     }
 
+    /**
+     * Issue 30, simulation finding S7 (wide seeds 395, 1931): a watch resumed without its counters (here its task lost
+     * and re-created by the sweep) on a request already recorded CREATE_PIPELINE_PENDING polled through a whole new
+     * timeout before it counted as pending, so it gave up a timeout and more past its PIPELINE_PENDING deadline (24 h
+     * from the record). It is pending since the record.
+     */
+    @Test
+    void aResumedWatchOfAPipelineRecordedPendingGivesUpAtThePendingDeadlineOfTheRecord() {
+        var id = app.createPipelinePending("ivan");
+        var recordedPendingAt = app.op(id).updatedAt();
+        app.queue.lose(StepKind.CREATE, id.value());
+        app.clock.advance(Duration.ofHours(3));
+        app.sweepStuck();
+
+        app.queue.runUntilIdle();
+
+        assertThat(app.op(id).step()).isEqualTo(StepStatus.CREATE_PIPELINE_UNFINISHED);
+        assertThat(Duration.between(recordedPendingAt, app.clock.instant()))
+                .isLessThanOrEqualTo(app.policy.pendingGiveUpAfter().plus(app.policy.pendingRecheck()));
+    }
+
     // Issue 35: GitLab created no pipeline for the opened head (rules:changes, [skip ci]); the give-up note says so
     // instead of sending a person to look for a pending pipeline that does not exist.
     @Test

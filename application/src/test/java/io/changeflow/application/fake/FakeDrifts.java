@@ -25,6 +25,13 @@ public final class FakeDrifts implements Drifts {
     private long nextId = 1;
     /** How many times {@link #record} was called (one transaction each). */
     public int recordCalls;
+    /** A planted defect (the simulation's): {@link #record} keeps nothing, as if every sighting were lost. */
+    private boolean losesSightings;
+
+    /** From now on {@link #record} keeps nothing (a defect planted to show the simulation finds it). */
+    public synchronized void loseSightings() {
+        losesSightings = true;
+    }
 
     @Override
     public synchronized Optional<Instant> baselineOf(TargetKey target) {
@@ -45,7 +52,7 @@ public final class FakeDrifts implements Drifts {
     @Override
     public synchronized List<Long> record(TargetKey target, Collection<Sighting> sightings, String commitSeen,
                                           Instant seenAt) {
-        if (sightings.isEmpty()) {
+        if (sightings.isEmpty() || losesSightings) {
             return List.of();
         }
         recordCalls++;

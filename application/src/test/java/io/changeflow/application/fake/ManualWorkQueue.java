@@ -34,6 +34,10 @@ public final class ManualWorkQueue implements WorkQueue {
     private int capacity = Integer.MAX_VALUE;
     private long sequence;
     private String running;
+    /** The step running now, and the number of its run (a run another instance took over no longer matches). */
+    private Step runningStep;
+    private long runs;
+    private long runningRun;
     private RuntimeException backlogFailure;
 
     public ManualWorkQueue(SettableClock clock) {
@@ -133,12 +137,16 @@ public final class ManualWorkQueue implements WorkQueue {
     }
 
     private void run(Pending next) {
+        long run;
         synchronized (this) {
             pending.remove(next.step().instanceId());
             if (next.due().isAfter(clock.instant())) {
                 clock.set(next.due());
             }
             running = next.step().instanceId();
+            runningStep = next.step();
+            run = ++runs;
+            runningRun = run;
             ran.add(next.step());
         }
         StepOutcome outcome;
@@ -146,12 +154,22 @@ public final class ManualWorkQueue implements WorkQueue {
             outcome = runner.run(next.step());
         } catch (RuntimeException | Error e) {
             synchronized (this) {
-                running = null;
-                put(next.step().nextAttempt(), RETRY_AFTER_FAILURE);
+                if (runningRun == run) {
+                    running = null;
+                    put(next.step().nextAttempt(), RETRY_AFTER_FAILURE);
+                }
             }
             throw e;
         }
         synchronized (this) {
+            if (runningRun != run) {
+                // taken over while it hung: the row's version moved on, so the adapter's guarded update or delete
+                // changes nothing; only a follower is placed, apart, before that delete (WorkflowStepTask#follow)
+                if (outcome instanceof StepOutcome.Next then && !then.step().instanceId().equals(running)) {
+                    put(then.step(), then.delay());
+                }
+                return;
+            }
             running = null;
             switch (outcome) {
                 case StepOutcome.Done done -> { }
@@ -159,6 +177,36 @@ public final class ManualWorkQueue implements WorkQueue {
                 case StepOutcome.Next then -> put(then.step(), then.delay());
             }
         }
+    }
+
+    /**
+     * The instance running the current step hangs (its heartbeats stop too) past the dead-execution timeout, and another
+     * instance takes the step over, as db-scheduler's dead-execution detection does: the step is queued again
+     * ({@code after} from now, its next attempt) and is no longer running; when the hung run ends, its outcome changes
+     * nothing but a follower it hands over to. Empty when no step is running.
+     */
+    public synchronized Optional<Step> takeOver(Duration after) {
+        if (running == null) {
+            return Optional.empty();
+        }
+        var step = runningStep;
+        running = null;
+        runningRun = 0;
+        put(step.nextAttempt(), after);
+        return Optional.of(step);
+    }
+
+    /** Runs the pending step {@code kind}:{@code ref} (moving the clock to its time if needed); false when it is not queued. */
+    public boolean run(StepKind kind, String ref) {
+        Pending chosen;
+        synchronized (this) {
+            chosen = pending.get(kind.name() + ":" + ref);
+            if (chosen == null) {
+                return false;
+            }
+        }
+        run(chosen);
+        return true;
     }
 
     /** Runs steps until none waits; fails the test if that takes more than {@code maxRuns} runs. */

@@ -7,8 +7,6 @@ import io.changeflow.application.workflow.MergeRequestTexts;
 import io.changeflow.domain.mr.MergeRequestState;
 import io.changeflow.domain.operation.HistoryEntry;
 import io.changeflow.domain.operation.Operation;
-import io.changeflow.domain.request.GrantFile;
-import io.changeflow.domain.request.SubjectId;
 import io.changeflow.domain.state.BindingStatus;
 import io.changeflow.domain.state.ChangeKind;
 import io.changeflow.domain.state.Convergence;
@@ -18,7 +16,6 @@ import io.changeflow.domain.state.Transitions;
 import io.changeflow.domain.state.WorkflowState;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.HashMap;
@@ -30,7 +27,7 @@ import java.util.Set;
 
 /**
  * The invariants checked after every action of a {@link SimWorld}. Safety: {@link #TABLE}, {@link #OWN_PIPELINE},
- * {@link #ONE_MERGE_REQUEST}; the access invariant {@link #ACCESS} (main and the records agree); liveness
+ * {@link #ONE_MERGE_REQUEST} (the access invariant: {@link SimAccess}); liveness
  * {@link #LIVENESS} once the world is quiet. Each check answers the violations it found, as text for a person.
  */
 final class SimInvariants {
@@ -41,18 +38,18 @@ final class SimInvariants {
     static final String OWN_PIPELINE = "nothing merged unless the merged head's own pipeline passed";
     /** At most one open or merged merge request per request. */
     static final String ONE_MERGE_REQUEST = "one merge request per request";
-    /** A grant in effect has its line on main; an ended grant (and a refused or closed request) has none. */
-    static final String ACCESS = "main grants exactly the grants in effect";
     /**
      * Once quiet, every wait that is not a person's ends within its own deadline, and every request ends terminal or in
      * a state a person owns.
      */
     static final String LIVENESS = "every request reaches a terminal or person-owned state once the world is quiet";
-    /**
-     * The per-wait deadline of BATCH_WAITING once quiet: reported, not asserted, until finding S6 is fixed
-     * (docs/reliability.md); every other wait's deadline is part of {@link #LIVENESS}.
-     */
+    /** The per-wait deadline of BATCH_WAITING once quiet (finding S6, docs/reliability.md), named apart. */
     static final String BATCH_WAITING_PAST_DEADLINE = LIVENESS + " (BATCH_WAITING within its deadline)";
+    /**
+     * Once quiet, no step keeps coming due for good: the quiet world settles within {@link Simulation#MAX_QUIET_TICKS}
+     * ticks (a step retried without bound would keep it busy to the end).
+     */
+    static final String BOUNDED_RETRIES = "no step is retried without bound once the world is quiet";
     /** At rest, no merge request is left open for a request that ended or that no request owns. */
     static final String NO_ORPHAN_MERGE_REQUEST = "no merge request left open without a request at rest";
     /** A step the harness saw throw an IllegalTransitionException: the product tried a write the table refuses. */
@@ -120,54 +117,6 @@ final class SimInvariants {
         var drained = List.copyOf(writes);
         writes.clear();
         return drained;
-    }
-
-    /**
-     * The access invariant: every line on main belongs to a grant the records hold (in effect, merged and awaiting its
-     * deploy, or under removal) and says what that grant says; every grant in effect has its line. A finding today
-     * (issue 36; a hand edit is found by drift detection, which is not merged yet), reported, not asserted. A finding
-     * on a file a person edited by hand says so.
-     */
-    List<Violation> access(SimWorld world) {
-        var found = new ArrayList<Violation>();
-        var app = world.app;
-        for (var target : SimWorld.TARGETS) {
-            var path = app.targets.find(target).orElseThrow().filePath();
-            var file = app.gitlab.fileOn(FakeTargets.PROJECT, "main", path).map(c -> GrantFile.parse(target, c))
-                    .orElse(GrantFile.missing(target));
-            var edited = world.wider.handEdited.contains(target.value()) ? " after a hand edit" : "";
-            for (var subject : SimWorld.SUBJECTS) {
-                var binding = app.operations.binding(SubjectId.of(subject), target);
-                var status = binding.map(b -> b.status());
-                var line = file.grantOf(SubjectId.of(subject));
-                var where = subject + " on " + target.value();
-                if (status.equals(Optional.of(BindingStatus.VALIDATED)) && line.isEmpty()) {
-                    found.add(new Violation(ACCESS + " (VALIDATED without its line" + edited + ")", where
-                            + " is VALIDATED without a line on main"));
-                }
-                if (line.isPresent() && (status.isEmpty() || ENDED.contains(status.get()))) {
-                    var state = status.map(Enum::name).orElse("no record");
-                    found.add(new Violation(ACCESS + " (a line while " + state + edited + ")", where
-                            + " has a line on main while " + state));
-                }
-                if (line.isPresent() && app.operations.find(line.get().operationId()).isEmpty()) {
-                    found.add(new Violation(ACCESS + " (a line no request wrote" + edited + ")", where + " has the line '"
-                            + line.get().line() + "' naming no operation of the records"));
-                }
-                var owner = binding.filter(b -> b.status() == BindingStatus.VALIDATED);
-                if (line.isPresent() && owner.isPresent() && (!line.get().operationId().equals(owner.get().operationId())
-                        || !line.get().until().map(SimInvariants::millis).equals(owner.get().expiresAt().map(SimInvariants::millis)))) {
-                    found.add(new Violation(ACCESS + " (a line other than its grant in effect" + edited + ")", where
-                            + " has the line '" + line.get().line() + "' while the grant in effect is "
-                            + owner.get().operationId() + " until " + owner.get().expiresAt().map(Object::toString).orElse("never")));
-                }
-            }
-        }
-        return found;
-    }
-
-    private static Instant millis(Instant instant) {
-        return instant.truncatedTo(ChronoUnit.MILLIS);
     }
 
     /**

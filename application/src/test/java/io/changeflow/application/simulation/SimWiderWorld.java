@@ -134,12 +134,17 @@ final class SimWiderWorld {
 
     /** {@code body} as the second instance: the world's clock moved by its skew while it runs. */
     String asSecond(Supplier<String> body) {
+        return withClockMoved(skew, body);
+    }
+
+    /** {@code body} with the world's clock moved by {@code by} while it runs. */
+    private String withClockMoved(Duration by, Supplier<String> body) {
         var clock = world.app.clock;
-        clock.set(clock.instant().plus(skew));
+        clock.set(clock.instant().plus(by));
         try {
             return body.get();
         } finally {
-            clock.set(clock.instant().minus(skew));
+            clock.set(clock.instant().minus(by));
         }
     }
 
@@ -152,10 +157,67 @@ final class SimWiderWorld {
      * piecewise: those are killed at a GitLab call only (no transaction is held across one).
      */
     String instanceCrash(SimAction action) {
-        Supplier<String> crash = () -> crashInside(action);
-        return "instance " + (action.pick() % 2 == 0 ? "1: " + crash.get() : "2: " + asSecond(crash));
+        var first = action.pick() % 2 == 0;
+        Supplier<String> crash = (action.arg() >> 8) % 3 == 0 && action.arg() % 2 == 0 ? () -> hangInside(action, first)
+                : () -> crashInside(action);
+        return "instance " + (first ? "1: " + crash.get() : "2: " + asSecond(crash));
     }
 
+    /**
+     * The instance ({@code first}: the first) hangs inside the step it would run next, before its n-th call of GitLab or
+     * before its first state write, for longer than {@link #DEAD_EXECUTION_TIMEOUT} (a frozen VM or container, a long
+     * stop-the-world pause: its heartbeats stop too). The other instance takes the step over and runs it to its end
+     * ({@link io.changeflow.application.fake.ManualWorkQueue#takeOver}); then the hung instance wakes and carries on
+     * from where it stopped, with what it had read before, its clock moved on. Two instances have run one step. A
+     * batch step hangs at a GitLab call only (its writes are one transaction of the batch adapter, and no transaction is
+     * held across a GitLab call). Both runs are on this thread: the survivor's run happens inside the hung run's port
+     * call, before that call reads anything, so the interleaving replays exactly.
+     */
+    private String hangInside(SimAction action, boolean first) {
+        var next = world.nextStep(action.pick()).map(ManualWorkQueue.Pending::step);
+        if (next.isEmpty()) {
+            return "no step waits";
+        }
+        var batchStep = next.filter(s -> s.kind() == StepKind.BATCH || s.kind() == StepKind.SETTLE_BATCH).isPresent();
+        var calls = (action.arg() >> 2) % 5;
+        var atWrite = calls == 0 && !batchStep;
+        var remaining = new int[] {atWrite ? 0 : Math.max(1, calls) - 1};
+        var survivor = new String[1];
+        Runnable hang = () -> {
+            world.app.gitlab.beforeEveryCall(null);
+            world.app.operations.beforeNextWrite(null);
+            var taken = world.app.queue.takeOver(DEAD_EXECUTION_TIMEOUT);
+            survivor[0] = taken.map(step -> {
+                world.stats.fault("instance hung inside a step and taken over");
+                Supplier<String> run = () -> world.app.queue.run(step.kind(), step.ref()) ? "ran it" : "found it gone";
+                return "taken over by instance " + (first ? "2: " + asSecond(run) : "1: " + asFirst(run));
+            }).orElse("nothing running to take over");
+        };
+        if (atWrite) {
+            world.app.operations.beforeNextWrite(hang);
+        } else {
+            world.app.gitlab.beforeEveryCall(() -> {
+                if (remaining[0]-- == 0) {
+                    hang.run();
+                }
+            });
+        }
+        var where = atWrite ? "before its first state write" : "before GitLab call " + (remaining[0] + 1);
+        try {
+            var done = world.runStep(action.pick());
+            return survivor[0] == null ? done + "; the hang " + where + " came after it ended"
+                    : "hung " + where + " in " + next.get().kind() + " " + next.get().ref() + ", " + survivor[0]
+                    + "; then it woke and ended its run";
+        } finally {
+            world.app.gitlab.beforeEveryCall(null);
+            world.app.operations.beforeNextWrite(null);
+        }
+    }
+
+    /** {@code body} as the first instance while the second acts: the second's skew taken off the world's clock. */
+    private String asFirst(Supplier<String> body) {
+        return withClockMoved(skew.negated(), body);
+    }
     private String crashInside(SimAction action) {
         var inStep = action.arg() % 2 == 0;
         var next = world.nextStep(action.pick()).map(ManualWorkQueue.Pending::step);

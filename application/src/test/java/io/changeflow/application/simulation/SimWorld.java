@@ -9,6 +9,10 @@ import io.changeflow.application.callback.HandleApprovalCallback;
 import io.changeflow.application.callback.HandleDeployCallback;
 import io.changeflow.application.deploy.DeployActionCommand;
 import io.changeflow.application.deploy.DeployDeadline;
+import io.changeflow.application.drift.DetectDrift;
+import io.changeflow.application.drift.RemoveDriftLine;
+import io.changeflow.application.fake.FakeDrifts;
+import io.changeflow.application.fake.FakeLineOrigins;
 import io.changeflow.application.fake.FakeTargets;
 import io.changeflow.application.fake.InMemoryChangeflow;
 import io.changeflow.application.fake.ManualWorkQueue;
@@ -80,13 +84,36 @@ final class SimWorld {
             app.audit, app.clock, this::nextRemovalId);
     private final ExpireGrants expireGrants = new ExpireGrants(app.operations, app.batches, app.targets, app.launcher,
             app.approvalCheck, app.closeRequest, ExpireGrants.Policy.defaults(), this::nextRemovalId);
+    /** Drift items, as the jOOQ adapter keeps them ({@code DriftsContract}). */
+    final FakeDrifts drifts = new FakeDrifts();
+    /** Drift detection's settings: the defaults (a run every 5 min, rows written in the last 30 s left for the next). */
+    final DetectDrift.Policy driftPolicy = DetectDrift.Policy.defaults();
+    /** The real drift detection, its removals through the normal workflow with this world's removal IDs. */
+    final DetectDrift detectDrift = new DetectDrift(app.targets, app.gitlab, new FakeLineOrigins(app.gitlab), app.operations,
+            drifts, new RemoveDriftLine(app.operations, app.targets, app.batches, drifts, app.clock, this::nextRemovalId),
+            app.clock, driftPolicy);
+    /** The access invariant and what it remembers of the detection runs. */
+    final SimAccess access = new SimAccess();
+    /** How many recurring jobs the script's JOB actions choose from: the classic world's eight, or with drift detection. */
+    private final int jobs;
 
-    /** @param skew how far the second instance's clock is ahead of the first's (negative: behind) */
-    SimWorld(SimStats stats, Duration skew) {
+    /**
+     * @param skew  how far the second instance's clock is ahead of the first's (negative: behind)
+     * @param world which world's script drives it: a classic script keeps the eight jobs it was found with, drift
+     *              detection runs in its quiet phase only
+     */
+    SimWorld(SimStats stats, Duration skew, SimAction.World world) {
         this.stats = stats;
         this.wider = new SimWiderWorld(this, skew);
+        this.jobs = world == SimAction.World.CLASSIC ? 8 : JOBS;
         app.gitlab.pipelinesNeedNotPass().conflictsOnChangedFiles();
+        // drift detection ran before the first request: its baseline is main without grants, so every stray is drift
+        access.detect(this);
     }
+
+    /** The recurring jobs: stuck sweep, transient retries, approval check, deploy deadline, expiry, batch rounds, batch
+     * sweep, reconciliation, drift detection. */
+    static final int JOBS = 9;
 
     private OperationId nextRemovalId() {
         return OperationId.of(String.format("0c0c0000-0000-4000-8000-%012d", ++ids));
@@ -95,8 +122,7 @@ final class SimWorld {
     /** Applies {@code action}; the trace line of what happened. */
     String act(SimAction action) {
         stats.count(action.kind());
-        try {
-            return switch (action.kind()) {
+        return guarded(() -> switch (action.kind()) {
                 case SUBMIT -> submit(action);
                 case RESUBMIT -> pick(submissions, action.pick(), s -> result(app.submit(s.subjectId(), s)));
                 case GIVE_UP -> pick(inEffect(), action.pick(), op -> result(removeGrant.remove(
@@ -167,7 +193,13 @@ final class SimWorld {
                 case HAND_EDIT -> wider.handEdit(action);
                 case SECOND_INSTANCE -> wider.secondInstance(action);
                 case INSTANCE_CRASH -> wider.instanceCrash(action);
-            };
+        });
+    }
+
+    /** {@code move}'s trace line; a crash it met, or an exception that reached the harness (counted), as its line. */
+    private String guarded(Supplier<String> move) {
+        try {
+            return move.get();
         } catch (SimulatedCrash crash) {
             return "crashed (the step stays queued)";
         } catch (RuntimeException e) {
@@ -343,9 +375,19 @@ final class SimWorld {
         return "time +" + by + ", " + runs + " due steps ran";
     }
 
-    /** Runs recurring job {@code which} (modulo their number) as its schedule would. */
+    /** Runs recurring job {@code which} (modulo the number this world's script chooses from) as its schedule would. */
     String job(int which) {
-        return switch (which % 8) {
+        return runJob(which % jobs);
+    }
+
+    /** The quiet world runs every job: {@code which} is one of {@link #JOBS}. */
+    String quietJob(int which) {
+        stats.count(SimAction.Kind.JOB);
+        return guarded(() -> runJob(which));
+    }
+
+    private String runJob(int which) {
+        return switch (which) {
             case 0 -> "sweep stuck: " + app.sweepStuck();
             case 1 -> "retry transient: " + app.retryTransientFailures();
             case 2 -> "approval check: " + result(app.approvalCheck.reconcile(new ReconcileApprovals.Command()));
@@ -353,7 +395,8 @@ final class SimWorld {
             case 4 -> "expire grants: " + result(expireGrants.run(new ExpireGrants.Command()));
             case 5 -> "batch rounds: " + app.scheduledBatchRounds.run(new RunScheduledBatchRounds.Command()).size();
             case 6 -> "sweep batches: " + app.sweepBatches.sweep(new SweepStuckBatches.Command());
-            default -> "reconcile merged: " + result(app.reconcileMerged());
+            case 7 -> "reconcile merged: " + result(app.reconcileMerged());
+            default -> access.detect(this);
         };
     }
 

@@ -24,14 +24,8 @@ final class Simulation {
 
     /** The invariants a CI run asserts: the product keeps them today. The others are reported as findings. */
     static final Set<String> ASSERTED = Set.of(SimInvariants.TABLE, SimInvariants.OWN_PIPELINE,
-            SimInvariants.ONE_MERGE_REQUEST, SimInvariants.LIVENESS, SimInvariants.REFUSED_WRITE);
-
-    /**
-     * Liveness in a world where a person deleted a request's branch: reported, not asserted, until finding S5 is fixed
-     * (docs/reliability.md: the handle step waits for a head GitLab's branch no longer has, and the retries of the
-     * failure it ends in have no bound).
-     */
-    static final String LIVENESS_AFTER_DELETED_BRANCH = SimInvariants.LIVENESS + " (after a person deleted a branch)";
+            SimInvariants.ONE_MERGE_REQUEST, SimInvariants.LIVENESS, SimInvariants.BATCH_WAITING_PAST_DEADLINE,
+            SimInvariants.BOUNDED_RETRIES, SimInvariants.REFUSED_WRITE);
 
     /** How long the quiet world gets to settle: the longest wait of Convergence (the approval deadline, 7 days) and a day. */
     static final Duration QUIET_HORIZON = Duration.ofDays(8);
@@ -53,7 +47,9 @@ final class Simulation {
         /** GitLab's pipeline reads name the current head for the latest pipeline, whatever head it ran for. */
         PIPELINE_OF_ANOTHER_HEAD,
         /** The scheduler loses every handle step it is given: a request waiting to merge is moved by nothing. */
-        LOST_HANDLE_STEPS
+        LOST_HANDLE_STEPS,
+        /** The drift items' store keeps nothing drift detection records: a line nobody approved stays unnoticed. */
+        DRIFT_SIGHTINGS_LOST
     }
 
     /** What one run did: the violation that stopped it (if any), the trace, and findings of the reported invariants. */
@@ -99,9 +95,12 @@ final class Simulation {
     static Outcome run(long seed, List<SimAction> script, Plant plant, World kinds) {
         var stats = new SimStats();
         stats.seeds = 1;
-        var world = new SimWorld(stats, kinds == World.CLASSIC ? Duration.ZERO : SimWiderWorld.skewOf(seed));
+        var world = new SimWorld(stats, kinds == World.CLASSIC ? Duration.ZERO : SimWiderWorld.skewOf(seed), kinds);
         if (plant == Plant.PIPELINE_OF_ANOTHER_HEAD) {
             world.app.gitlab.mislabelPipelines();
+        }
+        if (plant == Plant.DRIFT_SIGHTINGS_LOST) {
+            world.drifts.loseSightings();
         }
         var invariants = new SimInvariants();
         var trace = new ArrayList<String>();
@@ -128,20 +127,12 @@ final class Simulation {
             if (broken.isPresent()) {
                 return new Outcome(seed, kinds, script, trace, broken, findings, stats);
             }
-            var pastDeadline = invariants.pastDeadline(world);
-            // finding S6: a change waits in BATCH_WAITING past its deadline; reported, the world goes on
-            pastDeadline.stream().filter(v -> !v.invariant().equals(SimInvariants.LIVENESS)).findFirst()
-                    .ifPresent(v -> findings.putIfAbsent(v.invariant(), v));
-            var late = pastDeadline.stream().filter(v -> v.invariant().equals(SimInvariants.LIVENESS)).findFirst();
-            if (late.isPresent() && livenessReported(world)) {
-                // a finding (S5): the world stops here, the rest of the horizon would only repeat it
-                findings.putIfAbsent(LIVENESS_AFTER_DELETED_BRANCH, late.get());
-                break;
-            }
+            var late = invariants.pastDeadline(world).stream().findFirst();
             if (late.isPresent()) {
                 return new Outcome(seed, kinds, script, trace, late, findings, stats);
             }
-            if (world.app.queue.pending().isEmpty() && invariants.liveness(world).isEmpty()) {
+            if (world.app.queue.pending().isEmpty() && invariants.liveness(world).isEmpty()
+                    && world.access.atRest(world).isEmpty()) {
                 break;
             }
             var next = world.app.queue.pending().stream().map(p -> p.due()).min(Comparator.naturalOrder())
@@ -150,23 +141,22 @@ final class Simulation {
             world.app.clock.set(next.isAfter(world.app.clock.instant()) ? next : world.app.clock.instant().plusSeconds(1));
         }
         trace.add("quiet until +" + Duration.between(start, world.app.clock.instant()) + (tick == MAX_QUIET_TICKS
-                ? ", cut after " + MAX_QUIET_TICKS + " ticks: steps kept coming due (retried without bound)" : ""));
+                ? ", cut after " + MAX_QUIET_TICKS + " ticks: steps kept coming due" : ""));
         var stuck = invariants.liveness(world);
-        if (!stuck.isEmpty() && livenessReported(world)) {
-            findings.putIfAbsent(LIVENESS_AFTER_DELETED_BRANCH, stuck.getFirst());
-            stuck = List.of();
+        if (stuck.isEmpty() && tick == MAX_QUIET_TICKS) {
+            stuck = List.of(new Violation(SimInvariants.BOUNDED_RETRIES, "the quiet world was cut after " + MAX_QUIET_TICKS
+                    + " ticks with steps still coming due: " + world.app.queue.pending().stream()
+                    .map(p -> p.step().kind() + " " + p.step().ref() + " at " + p.due()).limit(5).toList()));
         }
-        invariants.access(world).forEach(v -> findings.putIfAbsent(v.invariant(), v));
+        if (stuck.isEmpty()) {
+            stuck = world.access.atRest(world);
+        }
         invariants.orphans(world).forEach(v -> findings.putIfAbsent(v.invariant(), v));
         findings.keySet().forEach(stats::finding);
         return new Outcome(seed, kinds, script, trace, stuck.stream().findFirst(), findings, stats);
     }
 
     /** The outside parties answer, and the recurring jobs run on one of the instances ({@code second}: the other). */
-    private static boolean livenessReported(SimWorld world) {
-        return world.wider.branchesDeleted > 0;
-    }
-
     private static String quietTick(SimWorld world, Set<String> answered, boolean second) {
         var lines = new ArrayList<String>();
         try {
@@ -174,9 +164,9 @@ final class Simulation {
         } catch (RuntimeException e) {
             lines.add("answering threw " + e);
         }
-        for (var job = 0; job < 8; job++) {
-            var run = new SimAction(SimAction.Kind.JOB, 0, job);
-            lines.add(second ? world.wider.asSecond(() -> world.act(run)) : world.act(run));
+        for (var job = 0; job < SimWorld.JOBS; job++) {
+            var which = job;
+            lines.add(second ? world.wider.asSecond(() -> world.quietJob(which)) : world.quietJob(which));
         }
         lines.add(world.advance(Duration.ZERO));
         return String.join("; ", lines);
@@ -189,14 +179,19 @@ final class Simulation {
         if (line.contains("IllegalTransitionException")) {
             found.add(new Violation(SimInvariants.REFUSED_WRITE, line));
         }
-        invariants.access(world).forEach(v -> findings.putIfAbsent(v.invariant(), v));
+        found.addAll(world.access.afterAction(world));
         for (var violation : found) {
-            if (ASSERTED.contains(violation.invariant())) {
+            if (asserted(violation.invariant())) {
                 return Optional.of(violation);
             }
             findings.putIfAbsent(violation.invariant(), violation);
         }
         return Optional.empty();
+    }
+
+    /** Whether {@code invariant} is asserted: one of {@link #ASSERTED}, or a case of the access invariant. */
+    static boolean asserted(String invariant) {
+        return ASSERTED.contains(invariant) || invariant.startsWith(SimAccess.ACCESS) || invariant.startsWith(SimAccess.ACCESS_AT_REST);
     }
 
     private static void planted(SimWorld world, Plant plant) {
