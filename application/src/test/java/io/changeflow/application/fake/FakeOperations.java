@@ -59,6 +59,7 @@ public final class FakeOperations implements Operations {
     private Function<Long, Optional<MergeRequestRef>> batchMergeRequests = batchId -> Optional.empty();
 
     private Runnable beforeNextWrite;
+    private Runnable beforeNextMergeRequestRecord;
 
     public FakeOperations(Clock clock) {
         this.clock = clock;
@@ -479,6 +480,11 @@ public final class FakeOperations implements Operations {
 
     @Override
     public synchronized boolean recordMergeRequest(OperationId id, MergeRequestRef mergeRequest) {
+        var action = beforeNextMergeRequestRecord;
+        beforeNextMergeRequestRecord = null;
+        if (action != null) {
+            action.run();
+        }
         var op = operations.get(id);
         if (op == null) {
             return false;
@@ -526,6 +532,14 @@ public final class FakeOperations implements Operations {
      */
     public synchronized void beforeNextWrite(Runnable action) {
         beforeNextWrite = action;
+    }
+
+    /**
+     * Runs {@code action} right before the next {@link #recordMergeRequest}: something happens to the operation between
+     * the opening of its merge request on GitLab and the recording of it.
+     */
+    public synchronized void beforeNextMergeRequestRecord(Runnable action) {
+        beforeNextMergeRequestRecord = action;
     }
 
     private void runBeforeNextWrite() {
