@@ -72,6 +72,21 @@ final class JooqOperations implements Operations {
     }
 
     @Override
+    public void recordMergedCommit(MergeRequestRef mergeRequest, String commit) {
+        TransitionWrites.recordMergedCommit(dsl, mergeRequest.project(), mergeRequest.iid(), commit);
+    }
+
+    @Override
+    public Optional<Long> mergeOrderOfCommit(String project, String commit) {
+        return OperationReads.mergeOrderOfCommit(dsl, project, commit);
+    }
+
+    @Override
+    public List<MergedOperation> mergedAwaitingDeploy(String project, int limit) {
+        return OperationReads.mergedAwaitingDeploy(dsl, project, limit);
+    }
+
+    @Override
     public void recordApprovalTicket(OperationId id, String ticket) {
         TransitionWrites.recordApprovalTicket(dsl, id, ticket);
     }

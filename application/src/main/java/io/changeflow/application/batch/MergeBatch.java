@@ -288,6 +288,8 @@ public final class MergeBatch implements StepBody {
 
         @Override
         public StepOutcome merged(MergeRequestRef mr) {
+            // issue 37: the merge's commit, recorded before the members are written MERGED (deploys of main at a commit)
+            mergeRequests.mergedCommit(mr.project(), mr.iid()).ifPresent(commit -> operations.recordMergedCommit(mr, commit));
             current = end.merged(current, mr, "system");
             return StepOutcome.done();
         }

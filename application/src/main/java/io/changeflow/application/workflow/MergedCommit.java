@@ -18,6 +18,25 @@ public final class MergedCommit {
     }
 
     /**
+     * What the merged commit of a merge request says about a claim: the commit GitLab names (empty when it names none)
+     * and why it contradicts the claim (empty when it agrees).
+     */
+    public record Verdict(Optional<String> commit, Optional<String> contradiction) {}
+
+    /**
+     * {@link #contradiction}, with the merged commit read (issue 37: recorded for the merge, so a deploy report for the
+     * default branch at a commit can tell which merges it holds). The same two GitLab reads.
+     */
+    public static Verdict check(MergeRequests gitlab, MergeRequestRef mr, Optional<Target> target, Grant grant,
+                                boolean removes) {
+        if (target.isEmpty()) {
+            return new Verdict(Optional.empty(), contradiction(gitlab, mr, target, grant, removes));
+        }
+        var commit = gitlab.mergedCommit(mr.project(), mr.iid());
+        return new Verdict(commit, contradiction(gitlab, mr, commit, target.get(), grant, removes));
+    }
+
+    /**
      * Why the merged commit of {@code mr} contradicts the claim about {@code grant} in {@code target}'s file (present
      * when {@code removes} is false and the line is missing, or when it is true and the line is still there); empty when
      * the merged commit agrees. {@code target} empty (it left the catalog): the file cannot be named, a contradiction.
@@ -29,13 +48,17 @@ public final class MergedCommit {
             return Optional.of("Merge request !" + mr.iid() + " is merged, but its target is no longer in the catalog, so "
                     + "the grant file its merged commit holds cannot be read: it is not reported in effect.");
         }
-        var commit = gitlab.mergedCommit(mr.project(), mr.iid());
+        return contradiction(gitlab, mr, gitlab.mergedCommit(mr.project(), mr.iid()), target.get(), grant, removes);
+    }
+
+    private static Optional<String> contradiction(MergeRequests gitlab, MergeRequestRef mr, Optional<String> commit,
+                                                  Target target, Grant grant, boolean removes) {
         if (commit.isEmpty()) {
             return Optional.of("Merge request !" + mr.iid() + " reads as merged, but GitLab names no merged commit for it, "
                     + "so what the merge wrote cannot be read: it is not reported in effect.");
         }
-        var path = target.get().filePath();
-        var file = GrantFiles.read(gitlab, mr.project(), commit.get(), target.get());
+        var path = target.filePath();
+        var file = GrantFiles.read(gitlab, mr.project(), commit.get(), target);
         if (!removes && !file.holds(grant)) {
             return Optional.of("Merge request !" + mr.iid() + " is merged, but " + path + " at its merged commit "
                     + commit.get() + " does not hold the line of " + grant.subject().value()

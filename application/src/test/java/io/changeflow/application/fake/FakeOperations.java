@@ -55,6 +55,7 @@ public final class FakeOperations implements Operations {
     private int writes;
     private final Map<List<String>, Long> mergeOrders = new HashMap<>();
     private long nextMergeOrder = 1;
+    private final Map<List<String>, String> mergedCommits = new HashMap<>();
     private RuntimeException nextWriteFailure;
     private Function<Long, Optional<MergeRequestRef>> batchMergeRequests = batchId -> Optional.empty();
 
@@ -421,6 +422,37 @@ public final class FakeOperations implements Operations {
             }
         }
         return found;
+    }
+
+    /** Like the adapter: the merge order taken now when the merge request has none; the first commit stays. */
+    @Override
+    public synchronized void recordMergedCommit(MergeRequestRef mergeRequest, String commit) {
+        var key = List.of(mergeRequest.project(), String.valueOf(mergeRequest.iid()));
+        if (!mergeOrders.containsKey(key)) {
+            mergeOrders.put(key, nextMergeOrder++);
+        }
+        mergedCommits.putIfAbsent(key, commit);
+    }
+
+    @Override
+    public synchronized Optional<Long> mergeOrderOfCommit(String project, String commit) {
+        return mergedCommits.entrySet().stream()
+                .filter(e -> e.getKey().getFirst().equals(project) && e.getValue().equals(commit))
+                .map(e -> mergeOrders.get(e.getKey())).min(Long::compare);
+    }
+
+    @Override
+    public synchronized List<MergedOperation> mergedAwaitingDeploy(String project, int limit) {
+        return all().stream()
+                .filter(op -> op.binding().filter(BindingStatus.AWAITING_DEPLOY::contains).isPresent())
+                .flatMap(op -> op.mergeRequest().filter(mr -> mr.project().equals(project)).stream().flatMap(mr -> {
+                    var key = List.of(mr.project(), String.valueOf(mr.iid()));
+                    return Optional.ofNullable(mergeOrders.get(key)).stream()
+                            .map(order -> new MergedOperation(op, order, Optional.ofNullable(mergedCommits.get(key))));
+                }))
+                .sorted(Comparator.comparingLong(MergedOperation::mergeOrder))
+                .limit(Math.max(0, limit))
+                .toList();
     }
 
     /** The merge order recorded for {@code project}'s merge request {@code iid}, for the inbox fake. */
