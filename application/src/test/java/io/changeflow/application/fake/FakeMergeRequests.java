@@ -129,6 +129,8 @@ public final class FakeMergeRequests implements MergeRequests, TargetFiles {
         final Map<String, Integer> forkedAt = new HashMap<>();
         /** The files of the target branch right after each merge, by the merged commit's sha ({@link #mergedCommit}). */
         final Map<String, Map<String, String>> mergedCommits = new HashMap<>();
+        /** Main's line of history, oldest first: each merge's merged commit and every {@link #commitOnMain} (issue 37). */
+        final List<String> history = new ArrayList<>();
         /** The message of each branch's last commit, which a merge takes onto main (as the commit a merge keeps). */
         final Map<String, String> lastMessage = new HashMap<>();
 
@@ -210,6 +212,27 @@ public final class FakeMergeRequests implements MergeRequests, TargetFiles {
         fault("mergedCommit");
         var mr = existing(project, iid);
         return mr.state == MergeRequestState.MERGED ? Optional.ofNullable(mr.mergedCommit) : Optional.empty();
+    }
+
+    /**
+     * Main's history is one line here: {@code ancestor} is contained when it comes at or before {@code descendant} on it.
+     * A commit not on main's line (unknown, or a branch's) is no ancestor, as GitLab's 400 "Could not find ref" reads.
+     */
+    @Override
+    public synchronized boolean isAncestor(String project, String ancestor, String descendant) {
+        fault("isAncestor");
+        var history = project(project).history;
+        var at = history.indexOf(ancestor);
+        var of = history.indexOf(descendant);
+        return at >= 0 && of >= 0 && at <= of;
+    }
+
+    /** A person's commit on main that changes no grant file (e.g. the deploy pipeline's own change): its sha. */
+    public synchronized String commitOnMain(String project) {
+        var history = project(project).history;
+        var sha = String.format("%08x%016x%016x", project.hashCode(), Long.MAX_VALUE, history.size());
+        history.add(sha);
+        return sha;
     }
 
     /** Lists main's history only (the workflow's target branch); the commits of {@code branch} are not kept apart. */
@@ -1071,10 +1094,12 @@ public final class FakeMergeRequests implements MergeRequests, TargetFiles {
                 target.put(path, content);
             }
         });
-        mr.mergedCommit = "merged-" + mr.project.length() + "-" + mr.iid + "-" + (++mergedCommitCounter);
+        // a full sha like GitLab's (40 hex), unique per project, merge request and merge
+        mr.mergedCommit = String.format("%08x%016x%016x", mr.project.hashCode(), mr.iid, ++mergedCommitCounter);
         project(mr.project).mergedCommits.put(mr.mergedCommit, new TreeMap<>(target));
         if (mr.target.equals(MAIN)) {
             var p = project(mr.project);
+            p.history.add(mr.mergedCommit);
             p.mainLog.add(new MainCommit("main-" + p.mainLog.size(), p.lastMessage.getOrDefault(mr.source, mr.title), changed));
         }
         project(mr.project).mrs.values().stream()
