@@ -77,11 +77,6 @@ final class JooqOperations implements Operations {
     }
 
     @Override
-    public Optional<Long> mergeOrderOfCommit(String project, String commit) {
-        return OperationReads.mergeOrderOfCommit(dsl, project, commit);
-    }
-
-    @Override
     public List<MergedOperation> mergedAwaitingDeploy(String project, int limit) {
         return OperationReads.mergedAwaitingDeploy(dsl, project, limit);
     }

@@ -118,13 +118,6 @@ final class OperationReads {
         return found;
     }
 
-    /** One read of {@code idx_merge_order_project_commit}; the first merge when (against the port) two recorded one commit. */
-    static Optional<Long> mergeOrderOfCommit(DSLContext dsl, String project, String commit) {
-        return dsl.select(DSL.min(MERGE_ORDER.SEQ)).from(MERGE_ORDER)
-                .where(MERGE_ORDER.PROJECT.eq(project)).and(MERGE_ORDER.MERGE_COMMIT_SHA.eq(commit))
-                .fetchOptional(0, Long.class);
-    }
-
     /**
      * Two statements: the operations of the project awaiting their deploy report (the binding status index; their own
      * merge request or their batch's), then the merge orders and commits of their merge requests by the unique key;

@@ -435,13 +435,6 @@ public final class FakeOperations implements Operations {
     }
 
     @Override
-    public synchronized Optional<Long> mergeOrderOfCommit(String project, String commit) {
-        return mergedCommits.entrySet().stream()
-                .filter(e -> e.getKey().getFirst().equals(project) && e.getValue().equals(commit))
-                .map(e -> mergeOrders.get(e.getKey())).min(Long::compare);
-    }
-
-    @Override
     public synchronized List<MergedOperation> mergedAwaitingDeploy(String project, int limit) {
         return all().stream()
                 .filter(op -> op.binding().filter(BindingStatus.AWAITING_DEPLOY::contains).isPresent())

@@ -286,12 +286,6 @@ public interface Operations {
     void recordMergedCommit(MergeRequestRef mergeRequest, String commit);
 
     /**
-     * Issue 37: the merge order of the recorded merge in {@code project} whose merged commit is {@code commit} (as
-     * {@link #recordMergedCommit} stored it, compared exactly); empty when no recorded merge put that commit. One index read.
-     */
-    Optional<Long> mergeOrderOfCommit(String project, String commit);
-
-    /**
      * Issue 37: the operations waiting for their deploy report (binding in {@link BindingStatus#AWAITING_DEPLOY}: MERGED,
      * DEPLOY_UNCONFIRMED, DEPLOY_FAILED) whose merge request (their own or their
      * batch's) is in {@code project} and has a merge order, each with that order and its recorded merged commit, in merge

@@ -318,15 +318,10 @@ public abstract class OperationsContract {
         var orders = store.mergeOrders(List.of(mr20, mr21, mr22));
         assertThat(orders.get(mr21)).as("merge order follows the merges, not the numbers").isLessThan(orders.get(mr20));
         assertThat(orders.get(mr20)).isLessThan(orders.get(mr22));
-        assertThat(store.mergeOrderOfCommit(project, "c21")).as("the first commit stays").contains(orders.get(mr21));
-        assertThat(store.mergeOrderOfCommit(project, "another")).isEmpty();
-        assertThat(store.mergeOrderOfCommit(project, "c20")).contains(orders.get(mr20));
-        assertThat(store.mergeOrderOfCommit("platform/elsewhere", "c20")).as("per project").isEmpty();
-
         assertThat(store.mergedAwaitingDeploy(project, 10))
                 .extracting(m -> m.operation().id(), Operations.MergedOperation::mergeOrder, Operations.MergedOperation::mergedCommit)
                 .containsExactly(
-                        org.assertj.core.groups.Tuple.tuple(first.id(), orders.get(mr21), Optional.of("c21")),
+                        org.assertj.core.groups.Tuple.tuple(first.id(), orders.get(mr21), Optional.of("c21")), // the first commit stays
                         org.assertj.core.groups.Tuple.tuple(second.id(), orders.get(mr20), Optional.of("c20")),
                         org.assertj.core.groups.Tuple.tuple(third.id(), orders.get(mr22), Optional.empty()));
         assertThat(store.mergedAwaitingDeploy(project, 2)).extracting(m -> m.operation().id())
@@ -339,6 +334,5 @@ public abstract class OperationsContract {
         store.apply(deployed.id(), deployed.version(), WorkflowEvent.DEPLOYED, note("in effect"));
         assertThat(store.mergedAwaitingDeploy(project, 10)).as("only requests still waiting for their deploy report")
                 .extracting(m -> m.operation().id()).containsExactly(first.id(), third.id());
-        assertThat(store.mergeOrderOfCommit(project, "c20")).as("its commit stays known").contains(orders.get(mr20));
     }
 }
