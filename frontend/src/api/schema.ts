@@ -746,6 +746,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/sandbox/faults/deploy/commit-reports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sandbox simulator: deploy commit reports, report
+         * @description Needs one of the rule codes ops.admin, ops.operator (changeflow.authorization.rules).
+         */
+        post: operations["deployCommitReportsReport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/sandbox/faults/deploy/controls": {
         parameters: {
             query?: never;
@@ -1171,6 +1191,8 @@ export interface components {
             mrIid?: number;
             operationIds?: string[];
             projectId?: string;
+            ref?: string;
+            sha?: string;
             status?: string;
         };
         DetailsJson: {
@@ -5439,6 +5461,127 @@ export interface operations {
         };
     };
     approvalControlsChange: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["TraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SandboxEnvelope"];
+                };
+            };
+            /** @description INVALID_REQUEST: The request is not valid; please correct it and try again. */
+            400: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["TraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code?: "INVALID_REQUEST";
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description UNAUTHENTICATED: Sign-in required. */
+            401: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["TraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code?: "UNAUTHENTICATED";
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /**
+             * @description ACCESS_DENIED: Access denied
+             *     CROSS_SITE_REQUEST: Cross-site requests are refused; please use the app.
+             */
+            403: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["TraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code?: "ACCESS_DENIED" | "CROSS_SITE_REQUEST";
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: The request body is too large. */
+            413: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["TraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code?: "PAYLOAD_TOO_LARGE";
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: Unsupported content type; please send application/json. */
+            415: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["TraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code?: "UNSUPPORTED_MEDIA_TYPE";
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description INTERNAL_ERROR: Something went wrong on our side. Please quote the traceId if you contact support. */
+            500: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["TraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code?: "INTERNAL_ERROR";
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description UNAVAILABLE: A service we depend on is unavailable; please try again later. */
+            503: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["TraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code?: "UNAVAILABLE";
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    deployCommitReportsReport: {
         parameters: {
             query?: never;
             header?: never;

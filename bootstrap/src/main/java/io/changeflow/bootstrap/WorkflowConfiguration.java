@@ -140,9 +140,9 @@ class WorkflowConfiguration {
     }
 
     @Bean
-    HandleDeployCallback handleDeployCallback(CallbackInbox inbox, Operations operations, MarkDeployed markDeployed,
-                                              StateChanges changes) {
-        return new HandleDeployCallback(inbox, operations, markDeployed, changes);
+    HandleDeployCallback handleDeployCallback(CallbackInbox inbox, Operations operations, MergeRequests mergeRequests,
+                                              MarkDeployed markDeployed, StateChanges changes) {
+        return new HandleDeployCallback(inbox, operations, mergeRequests, markDeployed, changes);
     }
 
     @Bean

@@ -39,6 +39,7 @@ import tools.jackson.databind.JsonNode;
  *       has no sign-in endpoint and ignores the demo cookie of the operator; the jar started with the sandbox
  *       profile and {@code changeflow.environment=production} exits during start-up saying why.</li>
  *   <li>logs: JSON lines on the production profile, plain text on the sandbox's;</li>
+ *   <li>a deploy report of main at a commit moves only the requests merged into that commit;</li>
  *   <li>who may ask for whom: a request for another person on a target with the default policy ({@code self}), and
  *       a give-up by someone other than the subject, are 403 NOT_ALLOWED_FOR_SUBJECT; on an {@code anyone} target
  *       the subject sees a request asked for them and their own request supersedes it.</li>
@@ -262,6 +263,39 @@ class GrantLifeSecurityReliabilityTest {
                 .hasValueSatisfying(ticket -> assertThat(ticket.status().name()).isEqualTo("WITHDRAWN"));
         assertThat(person.bindings()).as("the row is the subject's own request's")
                 .anySatisfy(row -> assertThat(row.path("operationId").asString()).isEqualTo(ownId));
+    }
+
+    /**
+     * Issue 37: a deploy of main at a commit covers the requests merged into that commit (the commit itself, or an
+     * ancestor as GitLab's merge base says), never one merged after it, whatever the report lists. The report lists
+     * its IDs so that the victim (merged before, held waiting for the other tests) is not covered.
+     */
+    @Test
+    void aDeployReportOfMainAtACommitMovesOnlyTheRequestsMergedIntoItAndIgnoresOneMergedAfter() {
+        var bob = edge.edge().client("bob");
+        var before = mergedRequest(bob, "svc-gls-c0-" + UUID.randomUUID().toString().substring(0, 8), "first");
+        var at = mergedRequest(bob, "svc-gls-c1-" + UUID.randomUUID().toString().substring(0, 8), "second");
+        var after = mergedRequest(bob, "svc-gls-c2-" + UUID.randomUUID().toString().substring(0, 8), "third");
+        var mr = edge.cluster().sims().mergeRequestsFrom("changeflow/" + at).getFirst();
+        var sha = java.util.stream.Stream.of("merge_commit_sha", "squash_commit_sha", "sha").map(f -> mr.path(f).asString(""))
+                .filter(v -> !v.isBlank()).findFirst().orElseThrow();
+
+        var body = new LinkedHashMap<String, Object>();
+        body.put("projectId", SimulatorHost.PROJECT);
+        body.put("ref", "main");
+        body.put("sha", sha);
+        body.put("status", "success");
+        body.put("operationIds", List.of(before, at, after));
+        var report = Callbacks.signedPost(edge.edge(), Callbacks.DEPLOY, edge.cluster().sims().deploySecret(),
+                Callbacks.json(body));
+
+        assertThat(report.code()).as(report.toString()).isEqualTo("PROCESSED");
+        assertThat(report.data().path("advanced").asInt(-1)).as(report.toString()).isEqualTo(2);
+        assertThat(report.data().path("ignored").asInt(-1)).as("merged after the commit: " + report).isEqualTo(1);
+        assertThat(bob.request(before).status()).as("merged before: GitLab's merge base").isEqualTo("VALIDATED");
+        assertThat(bob.request(at).status()).isEqualTo("VALIDATED");
+        assertThat(bob.request(after).status()).isEqualTo("MERGED");
+        assertThat(edge.edge().client("alice").request(victim).status()).as("not listed").isEqualTo("MERGED");
     }
 
     static String mergedRequest(ApiClient requester, String subject, String reason) {

@@ -87,6 +87,27 @@ final class GitLabMergeRequests implements MergeRequests {
         });
     }
 
+    /**
+     * {@code GET repository/merge_base?refs[]=ancestor&refs[]=descendant} (lib/api/repositories.rb): the ancestor is
+     * contained when the merge base is itself. 400 "Could not find ref" (an unknown commit) and 404 "Merge Base Not
+     * Found" (no shared history) answer false; anything else fails the call.
+     */
+    @Override
+    public boolean isAncestor(String project, String ancestor, String descendant) {
+        return calls.read("isAncestor", () -> {
+            try {
+                var base = author().getRepositoryApi().getMergeBase(project, List.of(ancestor, descendant));
+                return base != null && ancestor.equalsIgnoreCase(base.getId());
+            } catch (GitLabApiException e) {
+                if ((e.getHttpStatus() == 400 && e.getMessage() != null && e.getMessage().contains("Could not find"))
+                        || isFileOrRefNotFound(e)) {
+                    return false;
+                }
+                throw e;
+            }
+        });
+    }
+
     private static Optional<String> firstPresent(String... shas) {
         for (var sha : shas) {
             if (sha != null && !sha.isBlank()) {

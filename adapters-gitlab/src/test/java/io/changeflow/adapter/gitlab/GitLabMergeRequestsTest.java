@@ -71,6 +71,28 @@ class GitLabMergeRequestsTest extends AgainstSimulator {
                 .isInstanceOfSatisfying(ExternalCallException.class, e -> assertThat(e.isTransient()).isFalse());
     }
 
+    /** Issue 37: a deploy of main at a commit holds a merge whose merged commit is that commit or an ancestor of it. */
+    @Test
+    void tellsWhetherAMergedCommitIsHeldByACommitOfMain() {
+        var before = gitlab.branchHead(project, "main").orElseThrow();
+        gitlab.createBranch(project, "changeflow/held", "main");
+        gitlab.commit(project, "changeflow/held", "Grant erin", List.of(new FileChange("grants/db.txt", "alice\nerin\n")));
+        var mr = gitlab.open(project, "changeflow/held", "main", "Grant erin", "Changeflow-Operation: op-9");
+        await().atMost(SETTLE).until(() -> statusOf(mr.iid()) == PipelineStatus.PASSED);
+        gitlab.approve(project, mr.iid(), "approval-bot-1");
+        gitlab.approve(project, mr.iid(), "approval-bot-2");
+        assertThat(gitlab.merge(project, mr.iid(), awaitMergeable(mr.iid()).sha())).isEqualTo(MergeResult.MERGED);
+        var merged = gitlab.mergedCommit(project, mr.iid()).orElseThrow();
+        server.gitlab().push(project, "main", Map.of("README.md", "# later\n"), "A person's later commit");
+        var head = gitlab.branchHead(project, "main").orElseThrow();
+
+        assertThat(gitlab.isAncestor(project, merged, head)).as("a later commit of main holds the merge").isTrue();
+        assertThat(gitlab.isAncestor(project, merged, merged)).as("the merged commit itself").isTrue();
+        assertThat(gitlab.isAncestor(project, merged, before)).as("a commit from before the merge").isFalse();
+        assertThat(gitlab.isAncestor(project, "0123456789abcdef0123456789abcdef01234567", head))
+                .as("a commit GitLab does not know: 400 Could not find ref").isFalse();
+    }
+
     @Test
     void runsTheWholeLifeCycleAsAuthorAndBothApprovalBots() {
         assertThat(gitlab.defaultBranch(project)).isEqualTo("main");

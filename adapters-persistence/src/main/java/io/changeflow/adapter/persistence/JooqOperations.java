@@ -72,6 +72,16 @@ final class JooqOperations implements Operations {
     }
 
     @Override
+    public void recordMergedCommit(MergeRequestRef mergeRequest, String commit) {
+        TransitionWrites.recordMergedCommit(dsl, mergeRequest.project(), mergeRequest.iid(), commit);
+    }
+
+    @Override
+    public List<MergedOperation> mergedAwaitingDeploy(String project, int limit) {
+        return OperationReads.mergedAwaitingDeploy(dsl, project, limit);
+    }
+
+    @Override
     public void recordApprovalTicket(OperationId id, String ticket) {
         TransitionWrites.recordApprovalTicket(dsl, id, ticket);
     }

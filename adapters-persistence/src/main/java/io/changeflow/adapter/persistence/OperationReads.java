@@ -12,6 +12,7 @@ import static io.changeflow.adapter.persistence.jooq.Tables.MERGE_ORDER;
 import static io.changeflow.adapter.persistence.jooq.Tables.OPERATION;
 import static io.changeflow.adapter.persistence.jooq.Tables.OPERATION_HISTORY;
 
+import io.changeflow.application.port.out.Operations.MergedOperation;
 import io.changeflow.application.port.out.Operations.RequestFilter;
 import io.changeflow.application.port.out.Operations.WithHistory;
 import io.changeflow.domain.operation.Binding;
@@ -25,6 +26,7 @@ import io.changeflow.domain.state.BindingStatus;
 import io.changeflow.domain.state.ChangeKind;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.List;
@@ -115,6 +117,40 @@ final class OperationReads {
         }
         return found;
     }
+
+    /**
+     * Two statements: the operations of the project awaiting their deploy report (the binding status index; their own
+     * merge request or their batch's), then the merge orders and commits of their merge requests by the unique key;
+     * sorted here, oldest merge first. MERGED is a waiting state the deploy deadline bounds, and DEPLOY_UNCONFIRMED and
+     * DEPLOY_FAILED wait for a person, so the first read stays small.
+     */
+    static List<MergedOperation> mergedAwaitingDeploy(DSLContext dsl, String project, int limit) {
+        if (limit < 1) {
+            return List.of();
+        }
+        var merged = selectOperations(dsl)
+                .where(BINDING.STATUS.in(BindingStatus.AWAITING_DEPLOY.stream().map(Enum::name).sorted().toList()))
+                .and(OPERATION.MR_PROJECT.eq(project).or(OPERATION.MR_IID.isNull().and(MERGE_BATCH.MR_PROJECT.eq(project))))
+                .fetch(OperationRows::toOperation);
+        var keys = merged.stream().flatMap(op -> op.mergeRequest().stream())
+                .map(mr -> List.<Object>of(mr.project(), mr.iid())).distinct().toList();
+        var found = new HashMap<List<Object>, MergeOrderRow>();
+        for (var chunk : chunks(keys)) {
+            var rows = chunk.stream().map(k -> DSL.row((String) k.get(0), (Long) k.get(1))).toList();
+            dsl.select(MERGE_ORDER.PROJECT, MERGE_ORDER.MR_IID, MERGE_ORDER.SEQ, MERGE_ORDER.MERGE_COMMIT_SHA).from(MERGE_ORDER)
+                    .where(DSL.row(MERGE_ORDER.PROJECT, MERGE_ORDER.MR_IID).in(rows))
+                    .forEach(r -> found.put(List.of(r.value1(), r.value2()),
+                            new MergeOrderRow(r.value3(), Optional.ofNullable(r.value4()))));
+        }
+        return merged.stream()
+                .flatMap(op -> op.mergeRequest().map(mr -> found.get(List.<Object>of(mr.project(), mr.iid()))).stream()
+                        .map(row -> new MergedOperation(op, row.seq(), row.commit())))
+                .sorted(Comparator.comparingLong(MergedOperation::mergeOrder))
+                .limit(limit)
+                .toList();
+    }
+
+    private record MergeOrderRow(long seq, Optional<String> commit) {}
 
     /** One aggregate read of the binding table's status index. */
     static Map<BindingStatus, Long> countByStatus(DSLContext dsl) {

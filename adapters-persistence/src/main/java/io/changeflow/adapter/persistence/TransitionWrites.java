@@ -158,6 +158,25 @@ final class TransitionWrites {
                 .execute();
     }
 
+    /**
+     * Issue 37: the merged commit of a merge request, with its merge order when it has none yet; the first commit stays.
+     * At most two statements, each idempotent: an insert that a row of the merge request already there ignores, then
+     * (only then) a guarded update that fills a missing commit. No upsert: jOOQ's MySQL form of it ({@code AS excluded})
+     * is not MariaDB's.
+     */
+    static void recordMergedCommit(DSLContext dsl, String project, long iid, String commit) {
+        var inserted = dsl.insertInto(MERGE_ORDER).set(MERGE_ORDER.PROJECT, project).set(MERGE_ORDER.MR_IID, iid)
+                .set(MERGE_ORDER.MERGE_COMMIT_SHA, commit)
+                .onDuplicateKeyIgnore()
+                .execute();
+        if (inserted == 0) {
+            dsl.update(MERGE_ORDER).set(MERGE_ORDER.MERGE_COMMIT_SHA, commit)
+                    .where(MERGE_ORDER.PROJECT.eq(project)).and(MERGE_ORDER.MR_IID.eq(iid))
+                    .and(MERGE_ORDER.MERGE_COMMIT_SHA.isNull())
+                    .execute();
+        }
+    }
+
     static boolean recordMergeRequest(DSLContext dsl, OperationId id, MergeRequestRef mr) {
         var rows = dsl.update(OPERATION)
                 .set(OPERATION.MR_PROJECT, mr.project())

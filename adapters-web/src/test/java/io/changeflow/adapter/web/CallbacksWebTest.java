@@ -263,4 +263,33 @@ class CallbacksWebTest extends WebTestSupport {
         assertThat(app.op(other).binding()).contains(BindingStatus.MERGED);
         assertThat(registry.count(MeterNames.DEPLOY_IDS_IGNORED)).isEqualTo(2);
     }
+
+    /** Issue 37: a deploy of main at a commit covers the merges that commit holds; a bad or ambiguous body is a 400. */
+    @Test
+    void aDeployReportOfMainAtACommitAdvancesWhatItHoldsAndABadOrAmbiguousBodyIs400() throws Exception {
+        var first = merged();
+        var second = merged();
+        var sha = app.gitlab.mergedCommit(FakeTargets.PROJECT, app.mr(first).iid()).orElseThrow();
+        var body = "{\"projectId\":\"" + FakeTargets.PROJECT + "\",\"ref\":\"main\",\"sha\":\"" + sha.toUpperCase()
+                + "\",\"status\":\"success\",\"operationIds\":[\"" + first.value() + "\",\"" + second.value() + "\"]}";
+
+        mvc.perform(webhooks.deploy(body).applyTo(deploy())).andExpect(answers(status().isOk(), "PROCESSED"))
+                .andExpect(jsonPath("$.data.advanced").value(1)).andExpect(jsonPath("$.data.ignored").value(1));
+
+        assertThat(app.op(first).binding()).contains(BindingStatus.VALIDATED);
+        assertThat(app.op(second).binding()).as("merged after the deployed commit").contains(BindingStatus.MERGED);
+        assertThat(registry.count(MeterNames.DEPLOY_IDS_IGNORED)).isEqualTo(1);
+
+        var project = "{\"projectId\":\"" + FakeTargets.PROJECT + "\",\"status\":\"success\"";
+        mvc.perform(webhooks.deploy(project + ",\"mrIid\":" + app.mr(second).iid() + ",\"sha\":\"" + sha + "\"}")
+                        .applyTo(deploy()))
+                .andExpect(status().isBadRequest()).andExpect(firstFieldError("sha", "INVALID_VALUE"));
+        mvc.perform(webhooks.deploy(project + ",\"sha\":\"abc123\"}").applyTo(deploy()))
+                .andExpect(status().isBadRequest()).andExpect(firstFieldError("sha", "INVALID_FORMAT"));
+        mvc.perform(webhooks.deploy(project + ",\"sha\":\"" + sha + "\",\"ref\":\"main\\nforged\"}").applyTo(deploy()))
+                .andExpect(status().isBadRequest()).andExpect(firstFieldError("ref", "INVALID_FORMAT"));
+        mvc.perform(webhooks.deploy(project + "}").applyTo(deploy()))
+                .andExpect(status().isBadRequest()).andExpect(firstFieldError("mrIid", "REQUIRED"));
+        assertThat(app.op(second).binding()).contains(BindingStatus.MERGED);
+    }
 }

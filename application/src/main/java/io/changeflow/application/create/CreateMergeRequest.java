@@ -13,6 +13,7 @@ import io.changeflow.application.workflow.PipelineWatch;
 import io.changeflow.application.workflow.RequestStepBody;
 import io.changeflow.application.workflow.StateChanges;
 import io.changeflow.application.workflow.StepOutcome;
+import io.changeflow.domain.PreemptedException;
 import io.changeflow.domain.mr.MergeRequestState;
 import io.changeflow.domain.operation.MergeRequestRef;
 import io.changeflow.domain.operation.Operation;
@@ -21,6 +22,7 @@ import io.changeflow.domain.request.PipelinePolicy;
 import io.changeflow.domain.request.StepOrder;
 import io.changeflow.domain.request.Target;
 import io.changeflow.domain.state.BindingStatus;
+import io.changeflow.domain.state.IllegalTransitionException;
 import io.changeflow.domain.state.StepStatus;
 import io.changeflow.domain.state.WorkflowEvent;
 import java.lang.System.Logger.Level;
@@ -94,8 +96,18 @@ public final class CreateMergeRequest extends RequestStepBody {
         if (!operations.recordMergeRequest(started.id(), remote.ref())) {
             LOG.log(Level.WARNING, () -> started.id() + " already records another merge request; keeping it");
         }
-        changes.apply(operations.find(started.id()).orElseThrow(), WorkflowEvent.MR_OPENED,
-                "Merge request !" + remote.iid() + " is open; waiting for its pipeline.");
+        try {
+            changes.apply(operations.find(started.id()).orElseThrow(), WorkflowEvent.MR_OPENED,
+                    "Merge request !" + remote.iid() + " is open; waiting for its pipeline.");
+        } catch (PreemptedException | IllegalTransitionException movedOn) {
+            // Issue 37: ended after the read above (superseded by its subject, closed, rejected) while the merge request
+            // was being recorded: whoever ended it may not have seen the merge request, so this step closes it.
+            var ended = operations.find(started.id()).orElse(now);
+            if (ended.binding().equals(Optional.of(BindingStatus.MR_CREATING))) {
+                throw movedOn;
+            }
+            return closedMeanwhile(ended, remote);
+        }
         return StepOutcome.again(PipelineWatch.start(step.nextAttempt(), clock.instant()).with(PHASE, PIPELINE),
                 watch.firstDelay());
     }

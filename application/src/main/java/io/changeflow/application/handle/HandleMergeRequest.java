@@ -170,8 +170,9 @@ public final class HandleMergeRequest extends RequestStepBody {
          */
         @Override
         public StepOutcome merged(MergeRequestRef mr) {
-            var contradiction = MergedCommit.contradiction(mergeRequests, mr, targets.find(current.target()),
+            var verdict = MergedCommit.check(mergeRequests, mr, targets.find(current.target()),
                     current.removedLine().orElseGet(() -> Grant.of(current.request())), current.kind().removes());
+            var contradiction = verdict.contradiction();
             if (contradiction.isPresent()) {
                 LOG.log(Level.WARNING, () -> current.id() + ": merged, but " + contradiction.get());
                 if (!current.binding().equals(Optional.of(BindingStatus.MERGING))) {
@@ -180,6 +181,8 @@ public final class HandleMergeRequest extends RequestStepBody {
                 }
                 return end(WorkflowEvent.MERGE_BLOCKED, contradiction.get());
             }
+            // issue 37: before MERGED, so a request waiting for its deploy report always has its merge's commit
+            verdict.commit().ifPresent(commit -> operations.recordMergedCommit(mr, commit));
             changes.applyIfAllowed(current.id(), WorkflowEvent.MERGED, "Merge request !" + mr.iid() + " is merged.");
             return StepOutcome.done();
         }

@@ -42,16 +42,31 @@ public final class MergedCommit {
      */
     public static Optional<String> contradiction(MergeRequests gitlab, MergeRequestRef mr, Optional<Target> target,
                                                  Grant grant, boolean removes) {
+        return check(gitlab, mr, target, grant, removes).contradiction();
+    }
+
+    /**
+     * What the merged commit of a merge request says about a claim: the commit GitLab names (empty when it names none)
+     * and why it contradicts the claim (empty when it agrees).
+     */
+    public record Verdict(Optional<String> commit, Optional<String> contradiction) {}
+
+    /**
+     * {@link #contradiction}, with the merged commit read (issue 37: recorded for the merge, so a deploy report for the
+     * default branch at a commit can tell which merges it holds). The same two GitLab reads.
+     */
+    public static Verdict check(MergeRequests gitlab, MergeRequestRef mr, Optional<Target> target, Grant grant,
+                                boolean removes) {
         if (target.isEmpty()) {
-            return Optional.of(leftTheCatalog(mr));
+            return new Verdict(Optional.empty(), Optional.of(leftTheCatalog(mr)));
         }
         var commit = gitlab.mergedCommit(mr.project(), mr.iid());
         if (commit.isEmpty()) {
-            return Optional.of(noMergedCommit(mr));
+            return new Verdict(commit, Optional.of(noMergedCommit(mr)));
         }
         var file = GrantFiles.read(gitlab, mr.project(), commit.get(), target.get());
-        return contradiction(mr, commit.get(), target.get(), file, grant, removes,
-                removes ? SINGLE_REMOVAL_ADVICE : SINGLE_GRANT_ADVICE);
+        return new Verdict(commit, contradiction(mr, commit.get(), target.get(), file, grant, removes,
+                removes ? SINGLE_REMOVAL_ADVICE : SINGLE_GRANT_ADVICE));
     }
 
     /**

@@ -12,6 +12,7 @@ import static io.changeflow.application.batch.Batching.waiting;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.changeflow.application.callback.CallbackAnswer;
+import io.changeflow.application.callback.HandleDeployCallback;
 import io.changeflow.application.fake.FakeTargets;
 import io.changeflow.application.fake.InMemoryChangeflow;
 import io.changeflow.application.port.out.ExternalCallException;
@@ -36,6 +37,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
 /** The batch step: one merge request for all members, the shared merge path, bisection of failures. */
@@ -116,6 +118,44 @@ class MergeBatchTest {
         assertThat(result.advanced()).isEqualTo(3);
         assertThat(ids).allSatisfy(id -> assertThat(app.op(id).binding()).contains(BindingStatus.VALIDATED));
         assertThat(app.metrics.count("validated", FakeTargets.BATCHABLE.value())).isEqualTo(3);
+    }
+
+    /** Issue 37: the batch step records the merge's commit for every member; a deploy of main at it covers them all. */
+    @Test
+    void aMergedBatchRecordsItsMergedCommitForEveryMemberAndADeployOfMainAtItValidatesThem() {
+        var ids = waiting(app, "oli", "pia", "quin");
+        claimed(app);
+        app.queue.runUntilIdle();
+        var mr = app.mr(ids.getFirst());
+        var commit = app.gitlab.mergedCommit(mr.project(), mr.iid()).orElseThrow();
+        assertThat(app.operations.mergedAwaitingDeploy(mr.project(), 10)).extracting(m -> m.operation().id(),
+                        m -> m.mergedCommit().orElse("none"))
+                .containsExactlyInAnyOrderElementsOf(ids.stream().map(id -> org.assertj.core.groups.Tuple.tuple(id, commit)).toList());
+
+        var result = app.deployCallback.handle(HandleDeployCallback.Command.atCommit("batch-main", mr.project(),
+                Optional.of("main"), commit, "success", List.of()));
+
+        assertThat(result.advanced()).isEqualTo(3);
+        assertThat(ids).allSatisfy(id -> assertThat(app.op(id).binding()).contains(BindingStatus.VALIDATED));
+    }
+
+    /** Issue 37: a failed read of the merged commit never holds up the batch; a deploy of main reads it then. */
+    @Test
+    void aBatchWhoseMergedCommitCouldNotBeReadIsMergedAndADeployOfMainReadsTheCommitThen() {
+        var ids = waiting(app, "rui", "sol");
+        claimed(app);
+        app.gitlab.failNext("mergedCommit", unavailable());
+        app.queue.runUntilIdle();
+        assertMerged(app, ids);
+        var mr = app.mr(ids.getFirst());
+        assertThat(app.operations.mergedAwaitingDeploy(mr.project(), 10)).allSatisfy(m -> assertThat(m.mergedCommit()).isEmpty());
+        var commit = app.gitlab.mergedCommit(mr.project(), mr.iid()).orElseThrow();
+
+        var result = app.deployCallback.handle(HandleDeployCallback.Command.atCommit("batch-main-late", mr.project(),
+                Optional.of("main"), commit, "success", List.of()));
+
+        assertThat(result.advanced()).isEqualTo(2);
+        assertThat(ids).allSatisfy(id -> assertThat(app.op(id).binding()).contains(BindingStatus.VALIDATED));
     }
 
     @Test

@@ -155,6 +155,12 @@ public final class FakeMergeRequests implements MergeRequests, TargetFiles {
             return commit == null ? null : commit.files();
         }
 
+        /** Where {@code sha} stands in main's history (0: the initial commit); -1 when it is no commit of main. */
+        int mainIndexOf(String sha) {
+            var commit = mainBySha.get(sha);
+            return commit == null ? -1 : mainLog.indexOf(commit);
+        }
+
         String mainHead() {
             return mainLog.getLast().sha();
         }
@@ -230,6 +236,24 @@ public final class FakeMergeRequests implements MergeRequests, TargetFiles {
         fault("mergedCommit");
         var mr = existing(project, iid);
         return mr.state == MergeRequestState.MERGED ? Optional.ofNullable(mr.mergedCommit) : Optional.empty();
+    }
+
+    /**
+     * Main's history is one line here: {@code ancestor} is contained when it comes at or before {@code descendant} on it.
+     * A commit not on main's line (unknown, or a branch's) is no ancestor, as GitLab's 400 "Could not find ref" reads.
+     */
+    @Override
+    public synchronized boolean isAncestor(String project, String ancestor, String descendant) {
+        fault("isAncestor");
+        var p = project(project);
+        var at = p.mainIndexOf(ancestor);
+        var of = p.mainIndexOf(descendant);
+        return at >= 0 && of >= 0 && at <= of;
+    }
+
+    /** A person's commit on main that changes no grant file (e.g. the deploy pipeline's own change): its sha. */
+    public synchronized String commitOnMain(String project) {
+        return project(project).addMainCommit("A change on main that is no grant", Set.of());
     }
 
     /** Lists main's history only (the workflow's target branch); the commits of {@code branch} are not kept apart. */

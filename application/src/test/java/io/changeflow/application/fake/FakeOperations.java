@@ -55,10 +55,12 @@ public final class FakeOperations implements Operations {
     private int writes;
     private final Map<List<String>, Long> mergeOrders = new HashMap<>();
     private long nextMergeOrder = 1;
+    private final Map<List<String>, String> mergedCommits = new HashMap<>();
     private RuntimeException nextWriteFailure;
     private Function<Long, Optional<MergeRequestRef>> batchMergeRequests = batchId -> Optional.empty();
 
     private Runnable beforeNextWrite;
+    private Runnable beforeNextMergeRequestRecord;
 
     public FakeOperations(Clock clock) {
         this.clock = clock;
@@ -422,6 +424,30 @@ public final class FakeOperations implements Operations {
         return found;
     }
 
+    /** Like the adapter: the merge order taken now when the merge request has none; the first commit stays. */
+    @Override
+    public synchronized void recordMergedCommit(MergeRequestRef mergeRequest, String commit) {
+        var key = List.of(mergeRequest.project(), String.valueOf(mergeRequest.iid()));
+        if (!mergeOrders.containsKey(key)) {
+            mergeOrders.put(key, nextMergeOrder++);
+        }
+        mergedCommits.putIfAbsent(key, commit);
+    }
+
+    @Override
+    public synchronized List<MergedOperation> mergedAwaitingDeploy(String project, int limit) {
+        return all().stream()
+                .filter(op -> op.binding().filter(BindingStatus.AWAITING_DEPLOY::contains).isPresent())
+                .flatMap(op -> op.mergeRequest().filter(mr -> mr.project().equals(project)).stream().flatMap(mr -> {
+                    var key = List.of(mr.project(), String.valueOf(mr.iid()));
+                    return Optional.ofNullable(mergeOrders.get(key)).stream()
+                            .map(order -> new MergedOperation(op, order, Optional.ofNullable(mergedCommits.get(key))));
+                }))
+                .sorted(Comparator.comparingLong(MergedOperation::mergeOrder))
+                .limit(Math.max(0, limit))
+                .toList();
+    }
+
     /** The merge order recorded for {@code project}'s merge request {@code iid}, for the inbox fake. */
     public synchronized Optional<Long> mergeOrderOf(String project, long iid) {
         return Optional.ofNullable(mergeOrders.get(List.of(project, String.valueOf(iid))));
@@ -479,6 +505,11 @@ public final class FakeOperations implements Operations {
 
     @Override
     public synchronized boolean recordMergeRequest(OperationId id, MergeRequestRef mergeRequest) {
+        var action = beforeNextMergeRequestRecord;
+        beforeNextMergeRequestRecord = null;
+        if (action != null) {
+            action.run();
+        }
         var op = operations.get(id);
         if (op == null) {
             return false;
@@ -526,6 +557,14 @@ public final class FakeOperations implements Operations {
      */
     public synchronized void beforeNextWrite(Runnable action) {
         beforeNextWrite = action;
+    }
+
+    /**
+     * Runs {@code action} right before the next {@link #recordMergeRequest}: something happens to the operation between
+     * the opening of its merge request on GitLab and the recording of it.
+     */
+    public synchronized void beforeNextMergeRequestRecord(Runnable action) {
+        beforeNextMergeRequestRecord = action;
     }
 
     private void runBeforeNextWrite() {

@@ -156,7 +156,7 @@ public final class InMemoryChangeflow {
         submit = new SubmitChangeRequest(operations, targets, directory, idempotency, settings, launcher, metrics, approvals,
                 clock, SubmitChangeRequest.DEFAULT_KEY_TIME_TO_LIVE, pause);
         approvalCallback = new HandleApprovalCallback(inbox, operations, targets, batches, changes, launcher);
-        deployCallback = new HandleDeployCallback(inbox, operations, markDeployed, changes);
+        deployCallback = new HandleDeployCallback(inbox, operations, gitlab, markDeployed, changes);
         deployDeadline = new DeployDeadline(operations, changes, DeployDeadline.Policy.defaults());
         removeGrant = new RemoveGrant(operations, batches, targets, launcher, audit, clock);
         expiringGrants = new ListExpiringGrants(operations);

@@ -19,6 +19,7 @@ import io.changeflow.domain.state.BindingStatus;
 import io.changeflow.domain.state.StepStatus;
 import io.changeflow.domain.state.WorkflowEvent;
 import java.time.Duration;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -165,5 +166,26 @@ class SubjectFirstTest {
         assertThat(bobs.isRenewal()).as("bob's own request renews the grant in effect").isTrue();
         assertThat(bobs.removes()).contains(grant);
         assertThat(app.op(grant).binding()).as("the grant is not ended by the superseded renewal").isEmpty();
+    }
+
+    @Test
+    void aMergeRequestOpenedWhileItsRequestIsSupersededIsClosedByTheStepThatOpenedIt() {
+        var alices = ask("alice", "bob");
+        var own = new AtomicReference<Result>();
+        // GitLab opened alice's merge request; before the create step records it, bob asks for himself
+        app.operations.beforeNextMergeRequestRecord(() -> own.set(bobAsksHimself()));
+
+        app.queue.runUntilIdle();
+
+        assertThat(own.get()).isInstanceOf(Result.Accepted.class);
+        var bobs = ((Result.Accepted) own.get()).request().operationId();
+        assertSuperseded(alices);
+        var opened = app.gitlab.mergeRequestsOf(FakeTargets.PROJECT);
+        assertThat(opened).as("alice's, opened late, and bob's own").hasSize(2);
+        assertThat(opened.stream().filter(iid -> app.gitlab.get(FakeTargets.PROJECT, iid).state() == MergeRequestState.OPENED))
+                .as("the late one is closed: nobody owns it; only bob's is open")
+                .containsExactly(app.mr(bobs).iid());
+        assertThat(app.gitlab.merges()).isZero();
+        assertThat(holderOfBobsRow()).isEqualTo(bobs);
     }
 }

@@ -35,4 +35,9 @@ public class DeployPipelineConfiguration {
     DeployControlsController sandboxDeployControlsController(DeployPipelineSimulator simulator) {
         return new DeployControlsController(simulator);
     }
+
+    @Bean
+    DeployCommitReportsController sandboxDeployCommitReportsController(DeployPipelineSimulator simulator) {
+        return new DeployCommitReportsController(simulator);
+    }
 }

@@ -19,7 +19,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The deployment pipeline, simulated: after every merge it rolls the change out and calls back
  * {@code POST /callbacks/deploy} ({@code {projectId, mrIid, status: "success", operationIds?}},
- * signed per Standard Webhooks), in merge order: runs are queued on one thread, each a fixed delay
+ * signed per Standard Webhooks), in merge order; on request ({@link #reportCommit}) it reports a deploy of the
+ * default branch at a commit instead ({@code {projectId, ref, sha, status}}): runs are queued on one thread, each a fixed delay
  * after its merge. A configurable share of callbacks is lost on purpose, so that reconciliation has
  * something to do; the {@code deploy} fault settings and {@link #callbacks()} add duplicates, late
  * and lost callbacks.
@@ -86,6 +87,21 @@ public final class DeployPipelineSimulator implements MergeListener, AutoCloseab
         }
         sent.add(new SentReport(project, iid, named, "success", Instant.now()));
         callbacks.send(CALLBACK_PATH, body, delay, plan);
+    }
+
+    /**
+     * Issue 37: a deploy of the default branch at a commit, as a pipeline that deploys {@code main} (not each merge
+     * request) reports it: one signed callback {@code {projectId, ref, sha, status}} sent now, outside the merge queue
+     * and the one-shot controls (its retries go on the sender's executor, as for every callback).
+     */
+    public void reportCommit(String project, String ref, String sha, String status) {
+        var body = new LinkedHashMap<String, Object>();
+        body.put("projectId", project);
+        body.put("ref", ref);
+        body.put("sha", sha);
+        body.put("status", status);
+        log.info("deploy report of {} at {} ({}) sent", ref, sha, status);
+        callbacks.sendNow(CALLBACK_PATH, body);
     }
 
     /** The operation IDs listed as {@code Changeflow-Operation: <uuid>} lines, in order, lower case. */

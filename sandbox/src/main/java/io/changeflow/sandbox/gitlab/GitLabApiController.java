@@ -135,6 +135,22 @@ class GitLabApiController {
         return gitlab.commitJson(id, sha);
     }
 
+    /** {@code refs[]} repeated, or {@code refs} comma-separated (GitLab's {@code CommaSeparatedToArray}). */
+    @GetMapping("/projects/{id}/repository/merge_base")
+    Map<String, Object> mergeBase(@PathVariable String id, HttpServletRequest request) {
+        caller(request);
+        var refs = new ArrayList<String>();
+        for (var name : List.of("refs[]", "refs")) {
+            var values = request.getParameterValues(name);
+            if (values != null) {
+                for (var value : values) {
+                    java.util.Arrays.stream(value.split(",")).map(String::strip).filter(v -> !v.isEmpty()).forEach(refs::add);
+                }
+            }
+        }
+        return gitlab.mergeBaseJson(id, refs);
+    }
+
     @PostMapping("/projects/{id}/repository/branches")
     ResponseEntity<Map<String, Object>> createBranch(@PathVariable String id, HttpServletRequest request) {
         var caller = caller(request);

@@ -890,6 +890,36 @@ public class GitLabSimulator {
         return listed.stream().map(commit -> GitLabJson.commitBasic(project, commit, webUrl())).toList();
     }
 
+    /**
+     * {@code GET /projects/:id/repository/merge_base?refs[]=...} (lib/api/repositories.rb, gitlabhq 017a6c12): fewer
+     * than two refs 400 "Provide at least 2 refs"; an unknown ref 400 "Could not find ref(s): ..."; no common ancestor
+     * 404 "Merge Base Not Found"; otherwise the commit ({@code Entities::Commit}). The common ancestor found first walking
+     * back from the last ref: git's merge base whenever one ref contains the other (what Changeflow asks), and one of
+     * the common ancestors otherwise.
+     */
+    synchronized Map<String, Object> mergeBaseJson(String idOrPath, List<String> refs) {
+        var project = project(idOrPath);
+        if (refs.size() < 2) {
+            throw GitLabError.of(400, "Provide at least 2 refs");
+        }
+        var unknown = refs.stream().filter(ref -> !project.commits.containsKey(headOf(project, ref))).toList();
+        if (!unknown.isEmpty()) {
+            throw GitLabError.of(400, "Could not find " + (unknown.size() == 1 ? "ref" : "refs") + ": "
+                    + String.join(", ", unknown));
+        }
+        Set<String> common = ancestors(project, headOf(project, refs.getFirst()));
+        String base = null;
+        for (var ref : refs.subList(1, refs.size())) {
+            var shared = common;
+            base = ancestors(project, headOf(project, ref)).stream().filter(shared::contains).findFirst().orElse(null);
+            if (base == null) {
+                throw GitLabError.notFound("Merge Base");
+            }
+            common = ancestors(project, base);
+        }
+        return GitLabJson.commit(project, project.commits.get(base), webUrl());
+    }
+
     private String knownHead(Project project, String ref) {
         var head = headOf(project, ref);
         if (!project.commits.containsKey(head)) {

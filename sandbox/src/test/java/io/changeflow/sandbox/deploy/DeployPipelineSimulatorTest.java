@@ -49,6 +49,25 @@ class DeployPipelineSimulatorTest extends SimulatorHttpTest {
         assertThat(callbacks).extracting(b -> b.get("operationIds").get(0).asString()).containsExactlyElementsOf(operationIds);
     }
 
+    /** Issue 37: a deploy of the default branch at a commit, asked for under /sandbox/faults; a bad sha is refused. */
+    @Test
+    void reportsADeployOfMainAtACommitWhenAskedAndRefusesABadSha() {
+        var project = project();
+        var sha = "0123456789abcdef0123456789abcdef01234567";
+
+        var sent = http.post("/sandbox/faults/deploy/commit-reports", "{\"projectId\":\"" + project + "\",\"sha\":\"" + sha + "\"}");
+
+        assertThat(sent.status()).isEqualTo(202);
+        var body = bodies(recorder.await(deployOf(project), 1, WAIT)).getFirst();
+        assertThat(body.get("sha").asString()).isEqualTo(sha);
+        assertThat(body.get("ref").asString()).isEqualTo("main");
+        assertThat(body.get("status").asString()).isEqualTo("success");
+        assertThat(body.has("mrIid")).isFalse();
+        assertThat(http.post("/sandbox/faults/deploy/commit-reports", "{\"projectId\":\"" + project + "\",\"sha\":\"abc\"}")
+                .status()).isEqualTo(400);
+        assertThat(http.post("/sandbox/faults/deploy/commit-reports", "{\"sha\":\"" + sha + "\"}").status()).isEqualTo(400);
+    }
+
     @Test
     void recordsEveryReportItSendsWithTheOperationsItNamesAndNotTheLostOnes() {
         var project = project();

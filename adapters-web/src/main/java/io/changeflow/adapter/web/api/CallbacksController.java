@@ -20,6 +20,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
+import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.web.bind.annotation.PostMapping;
@@ -53,8 +55,12 @@ public final class CallbacksController {
     /** What the approval system sends ({@code result} APPROVED, REJECTED or WITHDRAWN); read field by field below. */
     record ApprovalCallbackJson(String requestId, String operationId, String result, Map<String, String> ext) {}
 
-    /** What the deploy pipeline sends ({@code status} success or failed; {@code operationIds} optional). */
-    record DeployCallbackJson(String projectId, long mrIid, String status, List<String> operationIds) {}
+    /**
+     * What the deploy pipeline sends ({@code status} success or failed; {@code operationIds} optional): a report of a
+     * merge request ({@code mrIid}) or, issue 37, of the default branch at a commit ({@code sha}, full, with the
+     * branch name in {@code ref} for the record), never both.
+     */
+    record DeployCallbackJson(String projectId, Long mrIid, String ref, String sha, String status, List<String> operationIds) {}
 
     /**
      * How many requests a deploy report moved to VALIDATED, and how many listed operation IDs were ignored
@@ -64,6 +70,8 @@ public final class CallbacksController {
 
     private static final Logger log = LoggerFactory.getLogger(CallbacksController.class);
     private static final int MAX_TEXT = 256;
+    private static final Pattern FULL_SHA = Pattern.compile("[0-9a-fA-F]{40}|[0-9a-fA-F]{64}");
+    private static final Pattern BRANCH = Pattern.compile("[A-Za-z0-9._/-]{1,255}");
 
     private final CallbackAuthenticity authenticity;
     private final HandleApprovalCallback approvals;
@@ -104,7 +112,7 @@ public final class CallbacksController {
         return answered(answer);
     }
 
-    /** Body {@code {projectId, mrIid, status, operationIds?}}; deduplicated by {@code webhook-id}. */
+    /** Body {@code {projectId, mrIid | (sha, ref?), status, operationIds?}}; deduplicated by {@code webhook-id}. */
     @Answers(summary = "The deploy pipeline reports a rollout", codes = {"PROCESSED", "DUPLICATE"})
     @PostMapping("/callbacks/deploy")
     ApiResponse<DeployAnswerJson> deploy(HttpServletRequest request, @io.swagger.v3.oas.annotations.parameters.RequestBody(content = @Content(mediaType = "application/json",
@@ -114,13 +122,28 @@ public final class CallbacksController {
         var projectId = text(raw, "projectId", true, errors);
         var status = text(raw, "status", false, errors);
         var mrIid = raw.get("mrIid");
+        var sha = text(raw, "sha", false, errors);
+        var ref = text(raw, "ref", false, errors);
         long iid = 0;
-        if (mrIid == null || mrIid.isNull()) {
-            errors.add(new FieldError("mrIid", "REQUIRED", "mrIid is required"));
-        } else if (!mrIid.isIntegralNumber() || !mrIid.canConvertToLong() || mrIid.longValue() <= 0) {
-            errors.add(new FieldError("mrIid", "INVALID_FORMAT", "mrIid is a positive integer"));
-        } else {
-            iid = mrIid.longValue();
+        var byIid = mrIid != null && !mrIid.isNull();
+        var byCommit = raw.hasNonNull("sha");
+        if (byCommit && (sha == null || !FULL_SHA.matcher(sha).matches())
+                && errors.stream().noneMatch(error -> error.field().equals("sha"))) {
+            errors.add(new FieldError("sha", "INVALID_FORMAT", "sha is a full commit sha (40 or 64 hexadecimal characters)"));
+        }
+        if (ref != null && !BRANCH.matcher(ref).matches()) {
+            errors.add(new FieldError("ref", "INVALID_FORMAT", "ref is a branch name (letters, digits, . _ - /)"));
+        }
+        if (byIid && byCommit) {
+            errors.add(new FieldError("sha", "INVALID_VALUE", "a report names a merge request (mrIid) or a commit (sha), not both"));
+        } else if (!byIid && !byCommit) {
+            errors.add(new FieldError("mrIid", "REQUIRED", "mrIid (or sha for a deploy of the default branch at a commit) is required"));
+        } else if (byIid) {
+            if (!mrIid.isIntegralNumber() || !mrIid.canConvertToLong() || mrIid.longValue() <= 0) {
+                errors.add(new FieldError("mrIid", "INVALID_FORMAT", "mrIid is a positive integer"));
+            } else {
+                iid = mrIid.longValue();
+            }
         }
         var operationIds = new ArrayList<String>();
         var ids = raw.get("operationIds");
@@ -133,9 +156,13 @@ public final class CallbacksController {
         }
         requireNoErrors(Source.DEPLOY, errors);
         var deliveryId = header(request, "webhook-id");
-        var result = deploys.handle(new HandleDeployCallback.Command(deliveryId, projectId, iid, status, operationIds));
+        var command = sha != null
+                ? HandleDeployCallback.Command.atCommit(deliveryId, projectId, Optional.ofNullable(ref),
+                        sha.toLowerCase(Locale.ROOT), status, operationIds)
+                : new HandleDeployCallback.Command(deliveryId, projectId, iid, status, operationIds);
+        var result = deploys.handle(command);
         if (result.ignored() > 0) {
-            log.warn("deploy report {} listed {} operation ID(s) that are not operations of its merge request: ignored",
+            log.warn("deploy report {} listed {} operation ID(s) that are not operations of what it reports: ignored",
                     clip(deliveryId), result.ignored());
             meters.increment(MeterNames.DEPLOY_IDS_IGNORED, Map.of(), result.ignored());
         }

@@ -178,6 +178,17 @@ public interface MergeRequests {
      */
     Optional<String> mergedCommit(String project, long iid);
 
+    /**
+     * Issue 37: whether commit {@code ancestor} is {@code descendant} itself or one of its ancestors, i.e. whether a
+     * deploy of {@code descendant} holds what {@code ancestor} put there. Read as GitLab's merge base of the two being
+     * {@code ancestor} ({@code GET /projects/:id/repository/merge_base?refs[]=ancestor&refs[]=descendant},
+     * lib/api/repositories.rb: 400 "Could not find ref" for an unknown commit, 404 "Merge Base Not Found" when they
+     * share no history); false for both of those.
+     *
+     * @throws ExternalCallException GitLab did not answer, or answered anything else
+     */
+    boolean isAncestor(String project, String ancestor, String descendant);
+
     /** The project's default branch (target of merge requests). */
     String defaultBranch(String project);
 

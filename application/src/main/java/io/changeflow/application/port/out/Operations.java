@@ -277,6 +277,35 @@ public interface Operations {
     Map<MergeRequestRef, Long> mergeOrders(Collection<MergeRequestRef> mergeRequests);
 
     /**
+     * Issue 37: records {@code commit}, the commit the merge of {@code mergeRequest} put on its target branch (GitLab's
+     * merged commit, {@link MergeRequests#mergedCommit}), for every operation that merge request merges (a single
+     * request, or every member of a batch). Called before the requests are written MERGED: the merge request takes its
+     * merge order ({@link #mergeOrders}) now if it has none yet, and the MERGED write keeps it. Idempotent: the first
+     * commit recorded stays (a repeat, or a different commit, changes nothing).
+     */
+    void recordMergedCommit(MergeRequestRef mergeRequest, String commit);
+
+    /**
+     * Issue 37: the operations waiting for their deploy report (binding in {@link BindingStatus#AWAITING_DEPLOY}: MERGED,
+     * DEPLOY_UNCONFIRMED, DEPLOY_FAILED) whose merge request (their own or their
+     * batch's) is in {@code project} and has a merge order, each with that order and its recorded merged commit, in merge
+     * order (the oldest merge first), at most {@code limit}: what a deploy report for the default branch at a commit may
+     * act on.
+     */
+    List<MergedOperation> mergedAwaitingDeploy(String project, int limit);
+
+    /**
+     * A merged operation with the order of its merge and the merged commit recorded for it (empty: not recorded, e.g.
+     * merged before the commit was recorded; GitLab can be asked).
+     */
+    record MergedOperation(Operation operation, long mergeOrder, Optional<String> mergedCommit) {
+        public MergedOperation {
+            Objects.requireNonNull(operation, "operation");
+            Objects.requireNonNull(mergedCommit, "mergedCommit");
+        }
+    }
+
+    /**
      * One page of the merged operations whose binding was last written more than {@code age} ago
      * (database clock): the deploy deadline's candidates, in the order of that write, strictly after
      * {@code after} (keyset paging, so a run can go through every candidate and the next run can go on

@@ -289,4 +289,50 @@ public abstract class OperationsContract {
                 .as("written just now: not idle for a day").isEmpty();
         assertThat(store.idleIn(java.util.Set.of(), java.time.Duration.ZERO, new Operations.IdPage(Optional.empty(), 10))).isEmpty();
     }
+
+    /** {@link #submitted}, walked to MERGED by {@code mr}, its merged commit recorded first when one is given. */
+    private static Operation mergedBy(Operations store, String subject, MergeRequestRef mr, Optional<String> commit) {
+        var op = submitted(store, subject);
+        for (var event : List.of(WorkflowEvent.APPROVAL_SUBMITTED, WorkflowEvent.APPROVAL_GRANTED_MERGE,
+                WorkflowEvent.HANDLE_STARTED)) {
+            op = store.apply(op.id(), op.version(), event, note(event.name()));
+        }
+        assertThat(store.recordMergeRequest(op.id(), mr)).isTrue();
+        commit.ifPresent(sha -> store.recordMergedCommit(mr, sha));
+        op = store.find(op.id()).orElseThrow();
+        return store.apply(op.id(), op.version(), WorkflowEvent.MERGED, note("merged"));
+    }
+
+    @Test
+    void theMergedCommitIsRecordedOncePerMergeRequestAndTheMergedOperationsAreReadInMergeOrder() {
+        var store = operations();
+        var project = "platform/commits-" + IDS.incrementAndGet();
+        var mr21 = new MergeRequestRef(project, 21, "changeflow/a", "https://gitlab.example/mr/21");
+        var mr20 = new MergeRequestRef(project, 20, "changeflow/b", "https://gitlab.example/mr/20");
+        var mr22 = new MergeRequestRef(project, 22, "changeflow/c", "https://gitlab.example/mr/22");
+        var first = mergedBy(store, "fay", mr21, Optional.of("c21"));
+        var second = mergedBy(store, "gus", mr20, Optional.of("c20"));
+        var third = mergedBy(store, "hal", mr22, Optional.empty());
+        store.recordMergedCommit(mr21, "another");
+
+        var orders = store.mergeOrders(List.of(mr20, mr21, mr22));
+        assertThat(orders.get(mr21)).as("merge order follows the merges, not the numbers").isLessThan(orders.get(mr20));
+        assertThat(orders.get(mr20)).isLessThan(orders.get(mr22));
+        assertThat(store.mergedAwaitingDeploy(project, 10))
+                .extracting(m -> m.operation().id(), Operations.MergedOperation::mergeOrder, Operations.MergedOperation::mergedCommit)
+                .containsExactly(
+                        org.assertj.core.groups.Tuple.tuple(first.id(), orders.get(mr21), Optional.of("c21")), // the first commit stays
+                        org.assertj.core.groups.Tuple.tuple(second.id(), orders.get(mr20), Optional.of("c20")),
+                        org.assertj.core.groups.Tuple.tuple(third.id(), orders.get(mr22), Optional.empty()));
+        assertThat(store.mergedAwaitingDeploy(project, 2)).extracting(m -> m.operation().id())
+                .containsExactly(first.id(), second.id());
+        assertThat(store.mergedAwaitingDeploy("platform/elsewhere", 10)).isEmpty();
+
+        var unconfirmed = store.find(first.id()).orElseThrow();
+        store.apply(unconfirmed.id(), unconfirmed.version(), WorkflowEvent.DEPLOY_DEADLINE_PASSED, note("no report"));
+        var deployed = store.find(second.id()).orElseThrow();
+        store.apply(deployed.id(), deployed.version(), WorkflowEvent.DEPLOYED, note("in effect"));
+        assertThat(store.mergedAwaitingDeploy(project, 10)).as("only requests still waiting for their deploy report")
+                .extracting(m -> m.operation().id()).containsExactly(first.id(), third.id());
+    }
 }
