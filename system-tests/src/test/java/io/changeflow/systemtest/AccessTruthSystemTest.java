@@ -6,11 +6,14 @@ import static io.changeflow.systemtest.Grants.submit;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.changeflow.sandbox.approval.ApprovalSimulator;
+import io.changeflow.sandbox.gitlab.PipelineOutcome;
 import io.changeflow.systemtest.harness.ApiResponse;
 import io.changeflow.systemtest.harness.ChangeflowCluster;
 import io.changeflow.systemtest.harness.Figures;
 import io.changeflow.systemtest.harness.InstanceSettings;
 import io.changeflow.systemtest.harness.Poll;
+import io.changeflow.systemtest.harness.RequestView;
+import io.changeflow.systemtest.harness.SimulatorHost;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -27,7 +30,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * world does something. A renewal waits for an approver across the until of the grant it renews: by then plus one
  * expiry run and a removal round, the line is gone from main, the relationship is EXPIRED and the renewal withdrawn;
  * the approver's late yes grants nothing. An operator's close while the merge request is being opened leaves no open
- * merge request. One shared instance, expiry job every 2 s.
+ * merge request. A removal whose batch pipeline fails on a target that is not batchable is re-triggered by an operator
+ * and removes the line. One shared instance, expiry job every 2 s.
  */
 class AccessTruthSystemTest {
 
@@ -35,7 +39,7 @@ class AccessTruthSystemTest {
     private static final Duration AGREED_WITHIN = Duration.ofSeconds(45);
 
     @RegisterExtension
-    static final ChangeflowCluster cluster = ChangeflowCluster.create().withPlainTargets(2)
+    static final ChangeflowCluster cluster = ChangeflowCluster.create().withPlainTargets(3)
             .withInstanceProperty("changeflow.grants.expiry-every", "2s")
             .withInstances("solo");
 
@@ -111,5 +115,55 @@ class AccessTruthSystemTest {
                         && list.stream().allMatch(mr -> "closed".equals(mr.path("state").asString())));
         assertThat(mergeRequests).as("one merge request, closed").hasSize(1);
         assertThat(bob.request(id).status()).isEqualTo("CLOSED");
+    }
+
+    /**
+     * Issue 36, item 4: the removal of an expired grant on a target that is not batchable travels in its file's removal
+     * round; that batch's pipeline fails, so the removal (alone in it) is blamed and stops with a person. An
+     * operator's re-trigger through the HTTP API re-admits it to the round, and the next batch removes the line: the
+     * relationship is EXPIRED and main agrees.
+     */
+    @Test
+    void aRemovalWhoseBatchPipelineFailsOnANonBatchableTargetIsRetriggeredAndMainLosesTheLine() {
+        var target = InstanceSettings.plainTargetKey(3);
+        var file = "grants/" + target + ".txt";
+        var dave = cluster.client("solo", "dave");
+        var otto = cluster.client("solo", "otto");
+        var sims = cluster.sims();
+        var until = Instant.now().plus(Duration.ofSeconds(20)).truncatedTo(ChronoUnit.SECONDS);
+        var grant = awaitStatus(dave, submit(dave, target, until), "VALIDATED", Duration.ofSeconds(60));
+        assertThat(sims.grantLinesOnMain(file, grant.operationId())).isEqualTo(1);
+
+        // the first removal batch's pipeline fails: when its merge request is opened, fail its branch's pipelines
+        var failedBranch = new AtomicReference<String>();
+        sims.gitlabCalls().beforeNext(call -> "POST".equals(call.method()) && call.path().endsWith("/merge_requests"),
+                call -> binding(dave, target).map(b -> dave.request(b.path("operationId").asString()))
+                        .filter(v -> v.batchId() > 0).ifPresent(v -> {
+                            var branch = "changeflow/batch-" + v.batchId();
+                            sims.gitlab().forceBranchPipeline(SimulatorHost.PROJECT, branch, PipelineOutcome.FAILED);
+                            failedBranch.set(branch);
+                        }));
+        var removalId = Poll.until("dave's grant taken by its removal", Duration.between(Instant.now(), until)
+                .plus(AGREED_WITHIN), () -> binding(dave, target).map(b -> b.path("operationId").asString())
+                .filter(id -> !id.equals(grant.operationId())), Optional::isPresent).orElseThrow();
+        var blamed = Poll.until("the removal blamed for its batch", AGREED_WITHIN, Duration.ofMillis(500),
+                () -> dave.request(removalId), RequestView::hasConverged);
+        assertThat(failedBranch.get()).as("the removal's batch pipeline was made to fail").isNotNull();
+        assertThat(blamed.status()).as(blamed.toString()).isEqualTo("HANDLE_FAILED");
+        assertThat(blamed.hint()).isEqualTo("CONTACT_MAINTAINERS");
+        assertThat(sims.grantLinesOnMain(file, grant.operationId())).as("nothing removed yet").isEqualTo(1);
+
+        var retrigger = otto.post("/ops/operations/" + removalId + "/retrigger", null);
+        assertThat(retrigger.status()).as(retrigger.toString()).isEqualTo(200);
+        var retriggered = Instant.now();
+        var expired = Poll.until("the re-triggered removal ended", AGREED_WITHIN, Duration.ofMillis(500),
+                () -> dave.request(removalId), v -> v.hasConverged() && !v.updatedAt().equals(blamed.updatedAt()));
+        assertThat(expired.status()).as(expired.toString()).isEqualTo("EXPIRED");
+        Figures.record("removal blamed for its failed batch on a non-batchable target: from the re-trigger to EXPIRED",
+                Duration.between(retriggered, Instant.now()).toMillis() + " ms (rounds every 2 s)");
+        assertThat(expired.batchId()).as("a later batch").isNotEqualTo(blamed.batchId());
+        assertThat(sims.grantLinesOnMain(file, grant.operationId())).as("main agrees").isZero();
+        assertThat(sims.fileOnMain(file).orElseThrow()).doesNotContain("dave until=");
+        assertThat(binding(dave, target).orElseThrow().path("status").asString()).isEqualTo("EXPIRED");
     }
 }

@@ -15,6 +15,7 @@ import io.changeflow.systemtest.harness.RequestView;
 import io.changeflow.systemtest.harness.SimulatorHost;
 import io.changeflow.systemtest.harness.Sql;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -30,7 +31,8 @@ import tools.jackson.databind.JsonNode;
  * Batch aggregation (issue 7) on two instances: a batch lands as one merge request holding every
  * grant; a batch failing because of one member is bisected until only that member fails; a merge that
  * races the settlement's close is settled as merged; a batch whose instance is SIGKILLed mid-step is
- * finished by the other instance (or settled by the sweep). Rounds are only the operators' manual
+ * finished by the other instance (or settled by the sweep); a BLOCKED batch that GitLab errors keep from being
+ * settled is abandoned past the batch timeout, freeing its slot. Rounds are only the operators' manual
  * ones here ({@code round-interval} 1 h), so each test decides what a batch holds. The tests share the
  * partition {@code global} and run one after the other.
  */
@@ -40,6 +42,7 @@ class BatchSettlementSystemTest {
     static final int BATCH_SIZE = Integer.getInteger("system.batchSize", 8);
     static final String DASHBOARDS = "dashboards-viewer";
     static final String VPN = "vpn-staging";
+    static final Duration BATCH_TIMEOUT = Duration.ofSeconds(Math.max(30, 3L * BATCH_SIZE));
 
     @RegisterExtension
     static final ChangeflowCluster cluster = ChangeflowCluster.create()
@@ -48,9 +51,20 @@ class BatchSettlementSystemTest {
             .withInstanceProperty("changeflow.batch.max-requests", String.valueOf(Math.max(16, BATCH_SIZE)))
             // a batch whose pipeline hangs is BLOCKED after 12 s (the race test)
             .withInstanceProperty("changeflow.workflow.pipeline.timeout", "12s")
-            // a RUNNING batch is resumed after 15 s without a step and settled after 45 s (the crash test)
+            // and its pipeline is looked at again every 3 s (the GitLab errors test: the look fails, the batch step
+            // ends and the batch has no step of its own any more)
+            .withInstanceProperty("changeflow.workflow.pending-recheck", "3s")
+            // transient GitLab failures retried quickly: a step gives up after its retries within seconds
+            .withInstanceProperty("changeflow.workflow.transient-backoff-base", "200ms")
+            .withInstanceProperty("changeflow.workflow.transient-backoff-max", "1s")
+            .withInstanceProperty("changeflow.workflow.transient-deadline", "10s")
+            // and GitLab is tried again 1 s after the errors opened the breaker (the first batch after them lands)
+            .withInstanceProperty("changeflow.gitlab.circuit-breaker.wait-duration-in-open-state", "1s")
+            // a RUNNING batch is resumed after 15 s without a step and settled after the batch timeout (the crash
+            // test); a BLOCKED batch nobody could settle is settled again after 15 s and abandoned past the timeout
+            // (the GitLab errors test): 30 s, longer for a -Dsystem.batchSize beyond CI's so the first batch finishes
             .withInstanceProperty("changeflow.batch.lost-task-after", "15s")
-            .withInstanceProperty("changeflow.batch.timeout", "45s")
+            .withInstanceProperty("changeflow.batch.timeout", BATCH_TIMEOUT.toSeconds() + "s")
             .withInstances("a", "b");
 
     @Test
@@ -227,6 +241,69 @@ class BatchSettlementSystemTest {
         views.forEach(v -> problems.addAll(Invariants.deliveredInABatch(sims, v)));
         assertThat(problems).isEmpty();
         assertThat(Invariants.batchMembershipProblems(cluster.dataSource())).isEmpty();
+    }
+
+    /**
+     * Issue 36, item 5: a batch is BLOCKED (its pipeline never finishes) and GitLab then answers every call with an
+     * error, so no settle can close its merge request. The batch sweep keeps trying and, past the batch timeout,
+     * abandons the batch: FAILED, its slot free, every member in an explicit state a person acts on. Once GitLab
+     * answers again an operator re-admits the members and the next round of the same partition lands them.
+     */
+    @Test
+    @Order(5)
+    void aBlockedBatchUnderGitLabErrorsFreesItsSlotAndItsMembersConverge() {
+        var sims = cluster.sims();
+        var instance = cluster.liveInstances().getFirst().name();
+        var alice = cluster.client(instance, "alice");
+        var otto = cluster.client(instance, "otto");
+        var ids = List.of(submit(alice, DASHBOARDS, "svc-blocked-1"), submit(alice, VPN, "svc-blocked-2"));
+        awaitWaiting(alice, ids);
+        var round = otto.batchRound("global");
+        assertThat(round.code()).as(round.toString()).isEqualTo("CLAIMED");
+        var batchId = round.data().path("batchId").asLong();
+        var branch = "changeflow/batch-" + batchId;
+        sims.gitlab().forceBranchPipeline(SimulatorHost.PROJECT, branch, PipelineOutcome.HANG);
+        try {
+            var blocked = Poll.until("batch " + batchId + " BLOCKED", Duration.ofSeconds(45), Duration.ofMillis(300),
+                    () -> batch(batchId, otto), b -> "BLOCKED".equals(b.path("status").asString()));
+            var iid = blocked.path("mergeRequest").path("iid").asLong();
+            sims.faults(Faults.GITLAB, new FaultSettings(0, 1.0, 0, 0, 0, 0, 0));
+            var erring = Instant.now();
+
+            var failed = Poll.until("batch " + batchId + " abandoned under GitLab errors", BATCH_TIMEOUT.plusSeconds(40),
+                    Duration.ofMillis(500), () -> batch(batchId, otto), b -> "FAILED".equals(b.path("status").asString()));
+            Figures.record("BLOCKED batch under GitLab errors: from the first error to the slot freed",
+                    Duration.between(erring, Instant.now()).toMillis() + " ms (batch timeout " + BATCH_TIMEOUT.toSeconds()
+                            + " s, lost-task-after 15 s, sweep every 2 s): " + failed.path("detail").asString());
+            var members = Poll.until("every member in an explicit state", Duration.ofSeconds(10), Duration.ofMillis(300),
+                    () -> ids.stream().map(alice::request).toList(), vs -> vs.stream().allMatch(RequestView::hasConverged));
+            assertThat(members).allSatisfy(v -> assertThat(v.hint()).as(v.toString()).isEqualTo("CONTACT_MAINTAINERS"));
+            for (var id : ids) {
+                assertThat(sims.grantLinesOnMain(Invariants.grantFileOf(id.equals(ids.get(0)) ? DASHBOARDS : VPN), id))
+                        .as("nothing merged").isZero();
+            }
+            sims.clearFaults();
+            assertThat(sims.gitlab().mergeRequestState(SimulatorHost.PROJECT, iid)).as("never merged")
+                    .isNotEqualTo("merged");
+
+            for (var id : ids) {
+                var readmitted = otto.post("/ops/operations/" + id + "/retrigger", null);
+                assertThat(readmitted.status()).as(readmitted.toString()).isEqualTo(200);
+            }
+            awaitWaiting(alice, ids);
+            var next = otto.batchRound("global");
+            assertThat(next.code()).as("the partition's slot is free: " + next).isEqualTo("CLAIMED");
+            assertThat(next.data().path("batchId").asLong()).isNotEqualTo(batchId);
+            var views = awaitAtRest(alice, ids, Duration.ofSeconds(60));
+            assertThat(views).allSatisfy(v -> assertThat(v.status()).as(v.toString()).isEqualTo("VALIDATED"));
+            var problems = new ArrayList<String>();
+            views.forEach(v -> problems.addAll(Invariants.deliveredInABatch(sims, v)));
+            assertThat(problems).isEmpty();
+            assertThat(Invariants.batchMembershipProblems(cluster.dataSource())).isEmpty();
+        } finally {
+            sims.clearFaults();
+            sims.gitlab().forceBranchPipeline(SimulatorHost.PROJECT, branch, PipelineOutcome.AUTO);
+        }
     }
 
     // ------------------------------------------------------------------ helpers

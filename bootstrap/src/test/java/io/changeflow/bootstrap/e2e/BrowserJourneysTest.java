@@ -11,6 +11,7 @@ import com.microsoft.playwright.assertions.PlaywrightAssertions;
 import com.microsoft.playwright.options.AriaRole;
 import com.microsoft.playwright.options.Cookie;
 import io.changeflow.bootstrap.ChangeflowApplication;
+import io.changeflow.sandbox.gitlab.GitLabSimulator;
 import io.changeflow.testsupport.TestDatabase;
 import java.io.File;
 import java.io.IOException;
@@ -41,6 +42,7 @@ import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.extension.ExtensionContext;
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.test.annotation.DirtiesContext;
@@ -101,12 +103,17 @@ class BrowserJourneysTest {
     private static final Path WORK = Path.of("target", "e2e-work", UUID.randomUUID().toString().substring(0, 8));
     private static final Path DYNAMIC_CONFIG = WORK.resolve("config").resolve("dynamic.properties");
     private static final Duration JOURNEY = Duration.ofSeconds(60);
+    private static final String PROJECT = "platform/access-config";
     private static final Set<String> FAILED = Set.of("CREATE_FAILED", "HANDLE_FAILED", "APPROVAL_FAILED");
 
     private static Chromium chromium;
 
     @LocalServerPort
     int port;
+
+    /** The sandbox's GitLab in the app: a maintainer's push to main (the drift journey). */
+    @Autowired
+    GitLabSimulator gitlab;
 
     private final List<BrowserContext> contexts = new ArrayList<>();
     /** What Chromium reported as blocked by the Content-Security-Policy: every journey runs with the policy on. */
@@ -1030,6 +1037,52 @@ class BrowserJourneysTest {
      * release guard, by its hash; no framing), the app renders and signs in, and Chromium blocks nothing
      * (checked after every journey as well).
      */
+    /**
+     * Drift (issue 36): a maintainer writes a note into a grant file on main by hand; within one detection run (the
+     * sandbox's 30 s) the console's Drift page lists it as content that is not a grant, with the pushing commit as
+     * evidence, and the operator acknowledges it with a reason: the page shows the outcome and the item ACKNOWLEDGED by
+     * otto, as the API does; the note stays on main (drift handling never removes what is not a grant).
+     */
+    @Test
+    @Order(16)
+    void aNoteWrittenByHandOnMainIsOnTheDriftPageAndTheOperatorAcknowledgesIt() {
+        var file = "grants/db-prod-readonly.txt";
+        var note = "# svc-e2e-drift keeps its access until the audit, ask Dana " + UUID.randomUUID().toString().substring(0, 8);
+        var content = gitlab.file(PROJECT, "main", file).orElse("");
+        var sha = gitlab.push(PROJECT, "main", Map.of(file, content + note + "\n"), "A note by hand");
+
+        var otto = api("otto");
+        otto.await("/ops/drift?kind=NOT_A_GRANT", a -> a.data().valueStream()
+                .anyMatch(i -> i.path("line").asString("").equals(note)), Duration.ofSeconds(75));
+        var page = newPage("otto", false);
+        page.navigate(base() + "/console/drift");
+        assertThat(page.getByTestId("ops-drift-page")).isVisible();
+        var row = page.getByTestId("ops-drift-row").filter(new Locator.FilterOptions().setHasText(note));
+        assertThat(row).hasAttribute("data-kind", "NOT_A_GRANT");
+        assertThat(row).hasAttribute("data-status", "OPEN");
+        assertThat(row).containsText("content that is not a grant");
+        assertThat(row.getByTestId("ops-drift-evidence")).containsText(sha.substring(0, 8));
+        assertThat(row.getByTestId("ops-drift-remove")).hasCount(0);
+        assertThat(row.getByTestId("ops-drift-acknowledge")).isDisabled();
+        Chromium.screenshot(page, "drift");
+
+        row.getByTestId("ops-drift-reason").fill("The auditors' note; it stays");
+        var itemId = row.getAttribute("data-id");
+        var acknowledged = page.waitForResponse(r -> r.url().equals(base() + "/ops/drift/" + itemId + "/acknowledge"),
+                () -> row.getByTestId("ops-drift-acknowledge").click());
+        Assertions.assertThat(acknowledged.status()).isEqualTo(200);
+        assertThat(page.locator("[data-testid=ops-drift-result] p")).hasAttribute("data-code", "ACKNOWLEDGED");
+        assertThat(row).hasAttribute("data-status", "ACKNOWLEDGED");
+        assertThat(row).containsText("by otto");
+        assertThat(row.getByTestId("ops-drift-acknowledge")).hasCount(0);
+        var item = otto.get("/ops/drift?status=acknowledged&kind=NOT_A_GRANT").data().valueStream()
+                .filter(i -> i.path("line").asString("").equals(note)).findFirst().orElseThrow();
+        Assertions.assertThat(item.path("statusActor").asString()).isEqualTo("otto");
+        Assertions.assertThat(item.path("statusNote").asString()).contains("it stays");
+        Assertions.assertThat(gitlab.file(PROJECT, "main", file).orElseThrow()).as("never removed by drift handling")
+                .contains(note);
+    }
+
     @Test
     @Order(100)
     void theAppRunsUnderItsContentSecurityPolicyAndBlocksFraming() {
