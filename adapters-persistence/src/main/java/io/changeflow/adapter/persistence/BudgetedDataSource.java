@@ -2,7 +2,6 @@ package io.changeflow.adapter.persistence;
 
 import io.changeflow.application.port.out.DatabaseBudgets;
 import java.lang.reflect.InvocationHandler;
-import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
 import java.sql.Connection;
@@ -159,7 +158,7 @@ final class BudgetedDataSource extends DelegatingDataSource implements AutoClose
             } else if (!LOCAL.contains(name) && !CREATES_STATEMENT.contains(name)) {
                 arm(connection, budget, name.equals("rollback"));
             }
-            var result = call(connection, method, args);
+            var result = QueryTimeoutDataSource.invoke(connection, method, args);
             if (result instanceof Statement statement && CREATES_STATEMENT.contains(name)) {
                 return Proxy.newProxyInstance(BudgetedDataSource.class.getClassLoader(),
                         new Class<?>[] {method.getReturnType()}, (p, m, a) -> {
@@ -172,18 +171,10 @@ final class BudgetedDataSource extends DelegatingDataSource implements AutoClose
                             if (m.getName().startsWith("execute")) {
                                 arm(connection, budget, false);
                             }
-                            return call(statement, m, a);
+                            return QueryTimeoutDataSource.invoke(statement, m, a);
                         });
             }
             return result;
-        }
-    }
-
-    private static Object call(Object target, Method method, @Nullable Object[] args) throws Throwable {
-        try {
-            return method.invoke(target, args);
-        } catch (InvocationTargetException e) {
-            throw e.getCause();
         }
     }
 
