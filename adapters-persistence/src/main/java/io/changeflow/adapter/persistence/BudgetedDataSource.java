@@ -93,9 +93,10 @@ final class BudgetedDataSource extends DelegatingDataSource implements AutoClose
                 new Class<?>[] {Connection.class}, new BudgetedConnection(connection, budget));
     }
 
+    /** Another user's connection: as the pool hands it out, outside any budget (nothing here asks for one). */
     @Override
     public Connection getConnection(String username, String password) throws SQLException {
-        throw new SQLException("a budgeted pool hands out its own user's connections only");
+        return obtainTargetDataSource().getConnection(username, password);
     }
 
     /** Tries the pool again while another whole wait fits in {@code wait}. */
