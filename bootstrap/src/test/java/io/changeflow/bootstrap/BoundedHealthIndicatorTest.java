@@ -84,6 +84,67 @@ class BoundedHealthIndicatorTest {
         }
     }
 
+    /**
+     * Run 8 of docs/reliability.md: the database's answer was fresh when a probe began (reused), the probe then waited
+     * its deadline for the scheduler's check, and asking the database next started the group again, a second wait
+     * (4 s). One probe starts its group once: here the second member's check runs once, not again for the same probe.
+     */
+    @Test
+    void oneProbeStartsItsGroupOnceSoAnAnswerThatAgesWhileItWaitsIsNotCheckedAgain() throws Exception {
+        var deadline = Duration.ofSeconds(2);
+        var dbChecks = new AtomicInteger();
+        var schedulerChecks = new AtomicInteger();
+        var release = new CountDownLatch(1);
+        var group = new BoundedHealthIndicator.Group();
+        try (var scheduler = new BoundedHealthIndicator("scheduler", () -> {
+                 if (schedulerChecks.incrementAndGet() > 1) {
+                     try {
+                         release.await();
+                     } catch (InterruptedException e) {
+                         Thread.currentThread().interrupt();
+                     }
+                 }
+                 return Health.up().build();
+             }, deadline, group);
+             var db = new BoundedHealthIndicator("db", () -> {
+                 dbChecks.incrementAndGet();
+                 try {
+                     Thread.sleep(1_200);
+                 } catch (InterruptedException e) {
+                     Thread.currentThread().interrupt();
+                 }
+                 return Health.up().build();
+             }, deadline, group)) {
+            var firstProbe = java.util.concurrent.Executors.newSingleThreadExecutor();
+            var secondProbe = java.util.concurrent.Executors.newSingleThreadExecutor();
+            try {
+                var began = System.nanoTime();
+                // probe 1: the scheduler answers at once, the database after 1.2 s
+                firstProbe.submit(() -> {
+                    scheduler.health();
+                    return db.health();
+                }).get(30, java.util.concurrent.TimeUnit.SECONDS);
+                // probe 2, 2.4 s after probe 1 began: the scheduler's answer is older than the deadline (checked
+                // again, and that check hangs), the database's is not (reused) ...
+                Thread.sleep(Math.max(0, Duration.ofMillis(2_400).minusNanos(System.nanoTime() - began).toMillis()));
+                var second = secondProbe.submit(() -> {
+                    var schedulerAnswer = scheduler.health();
+                    return java.util.List.of(schedulerAnswer, db.health());
+                }).get(30, java.util.concurrent.TimeUnit.SECONDS);
+                assertThat(second.get(0).getStatus()).isEqualTo(Status.DOWN);
+                // ... and asking the database after the 2 s wait, its answer now older than the deadline, is the same
+                // probe: not checked again
+                assertThat(second.get(1).getStatus()).isEqualTo(Status.UP);
+                assertThat(dbChecks).as("the database checked once for both probes").hasValue(1);
+                assertThat(schedulerChecks).hasValue(2);
+            } finally {
+                release.countDown();
+                firstProbe.shutdownNow();
+                secondProbe.shutdownNow();
+            }
+        }
+    }
+
     @Test
     void anAnswerIsReusedWithinTheDeadlineAfterItsCheckEndedSoOneProbeAsksEachCheckOnce() {
         var checks = new AtomicInteger();

@@ -19,7 +19,12 @@ import org.springframework.core.env.Environment;
  *       a connection (the driver's {@code socketTimeout}); longer than the server-side statement limit, so when the
  *       server is there its own limit answers first;</li>
  *   <li>{@code changeflow.persistence.connect-timeout} (3 s): opening a TCP connection (the driver's
- *       {@code connectTimeout}).</li>
+ *       {@code connectTimeout});</li>
+ *   <li>{@code changeflow.persistence.request-budget} (the socket timeout): all the round trips of one API request
+ *       together ({@link BudgetedDataSource}), so a request of many round trips on a slow database answers within it
+ *       plus one pool wait;</li>
+ *   <li>{@code changeflow.persistence.job-connection-timeout} (15 s, at least the connection timeout): how long a
+ *       recurring job or a workflow step waits for a pooled connection in all (the pool's wait, tried again).</li>
  * </ul>
  * Missing, garbled, zero or negative values fall back to the default, never to "no timeout". Where a key is not set
  * but the pool's own Spring property is (e.g. {@code spring.datasource.hikari.connection-timeout}), that one stays.
@@ -31,10 +36,13 @@ final class PoolDeadlines {
     static final String VALIDATION_TIMEOUT = "changeflow.persistence.validation-timeout";
     static final String SOCKET_TIMEOUT = "changeflow.persistence.socket-timeout";
     static final String CONNECT_TIMEOUT = "changeflow.persistence.connect-timeout";
+    static final String REQUEST_BUDGET = "changeflow.persistence.request-budget";
+    static final String JOB_CONNECTION_TIMEOUT = "changeflow.persistence.job-connection-timeout";
 
     static final Duration DEFAULT_CONNECTION_TIMEOUT = Duration.ofSeconds(3);
     static final Duration DEFAULT_VALIDATION_TIMEOUT = Duration.ofSeconds(1);
     static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(3);
+    static final Duration DEFAULT_JOB_CONNECTION_TIMEOUT = Duration.ofSeconds(15);
     /** How much longer than the statement limit a connection waits for an answer by default. */
     static final Duration SOCKET_MARGIN = Duration.ofSeconds(2);
     /** HikariCP's floor for the connection and validation timeouts. */
@@ -46,12 +54,17 @@ final class PoolDeadlines {
     private final Duration validationTimeout;
     private final Duration socketTimeout;
     private final Duration connectTimeout;
+    private final Duration requestBudget;
+    private final Duration jobConnectionTimeout;
 
-    PoolDeadlines(Duration connectionTimeout, Duration validationTimeout, Duration socketTimeout, Duration connectTimeout) {
+    PoolDeadlines(Duration connectionTimeout, Duration validationTimeout, Duration socketTimeout, Duration connectTimeout,
+            Duration requestBudget, Duration jobConnectionTimeout) {
         this.connectionTimeout = connectionTimeout;
         this.validationTimeout = validationTimeout;
         this.socketTimeout = socketTimeout;
         this.connectTimeout = connectTimeout;
+        this.requestBudget = requestBudget;
+        this.jobConnectionTimeout = jobConnectionTimeout;
     }
 
     /** The deadlines configured in {@code environment} for a pool whose statements are limited to {@code queryTimeout}. */
@@ -76,7 +89,15 @@ final class PoolDeadlines {
                     PersistenceConfiguration.QUERY_TIMEOUT, queryPlusMargin);
             socket = queryPlusMargin;
         }
-        return new PoolDeadlines(connection, validation, socket, at(binder, CONNECT_TIMEOUT, DEFAULT_CONNECT_TIMEOUT));
+        var jobWait = at(binder, JOB_CONNECTION_TIMEOUT, DEFAULT_JOB_CONNECTION_TIMEOUT.compareTo(connection) > 0
+                ? DEFAULT_JOB_CONNECTION_TIMEOUT : connection);
+        if (jobWait.compareTo(connection) < 0) {
+            log.warn("{} must not be shorter than {} ({}); using {}", JOB_CONNECTION_TIMEOUT, connection,
+                    CONNECTION_TIMEOUT, connection);
+            jobWait = connection;
+        }
+        return new PoolDeadlines(connection, validation, socket, at(binder, CONNECT_TIMEOUT, DEFAULT_CONNECT_TIMEOUT),
+                at(binder, REQUEST_BUDGET, socket), jobWait);
     }
 
     /** The positive duration at {@code key}; {@code fallback} when missing, garbled, zero or negative. */
@@ -110,6 +131,14 @@ final class PoolDeadlines {
 
     Duration connectTimeout() {
         return connectTimeout;
+    }
+
+    Duration requestBudget() {
+        return requestBudget;
+    }
+
+    Duration jobConnectionTimeout() {
+        return jobConnectionTimeout;
     }
 
     /**

@@ -211,7 +211,8 @@ final class QueryTimeoutDataSource extends PreparingDataSource implements AutoCl
         return null;
     }
 
-    private static Object invoke(Object target, Method method, @Nullable Object[] args) throws Throwable {
+    /** {@code method} on {@code target}, throwing what the method threw (not its reflective wrapper). */
+    static Object invoke(Object target, Method method, @Nullable Object[] args) throws Throwable {
         try {
             return method.invoke(target, args);
         } catch (InvocationTargetException e) {

@@ -5,6 +5,7 @@ import io.changeflow.application.port.out.AuditLog;
 import io.changeflow.application.port.out.Batches;
 import io.changeflow.application.port.out.CallbackInbox;
 import io.changeflow.application.port.out.ClusterRateLimits;
+import io.changeflow.application.port.out.DatabaseBudgets;
 import io.changeflow.application.port.out.Drifts;
 import io.changeflow.application.port.out.IdempotencyRecords;
 import io.changeflow.application.port.out.Operations;
@@ -78,6 +79,10 @@ final class Persistence implements BeforeAllCallback, AfterAllCallback, AutoClos
 
     javax.sql.DataSource dataSource() {
         return context.getBean(javax.sql.DataSource.class);
+    }
+
+    DatabaseBudgets budgets() {
+        return context.getBean(DatabaseBudgets.class);
     }
 
     DSLContext dsl() {

@@ -35,6 +35,34 @@ class PoolDeadlinesTest {
     }
 
     @Test
+    void aRequestsBudgetIsTheSocketTimeoutAndALongJobWaitsFifteenSecondsForAConnectionByDefault() {
+        var deadlines = PoolDeadlines.of(new MockEnvironment(), Duration.ofSeconds(10));
+        assertThat(deadlines.requestBudget()).as("one round trip's worth, for all of them").isEqualTo(Duration.ofSeconds(12));
+        assertThat(deadlines.jobConnectionTimeout()).isEqualTo(Duration.ofSeconds(15));
+        var sandbox = new MockEnvironment().withProperty(PoolDeadlines.CONNECTION_TIMEOUT, "2s");
+        assertThat(PoolDeadlines.of(sandbox, Duration.ofSeconds(3)).requestBudget()).isEqualTo(Duration.ofSeconds(5));
+    }
+
+    @Test
+    void aGarbledBudgetOrJobWaitFallsBackToItsDefaultAndAJobNeverWaitsLessThanARequest() {
+        var garbled = new MockEnvironment()
+                .withProperty(PoolDeadlines.REQUEST_BUDGET, "a while")
+                .withProperty(PoolDeadlines.JOB_CONNECTION_TIMEOUT, "-1s");
+        var deadlines = PoolDeadlines.of(garbled, Duration.ofSeconds(10));
+        assertThat(deadlines.requestBudget()).isEqualTo(Duration.ofSeconds(12));
+        assertThat(deadlines.jobConnectionTimeout()).isEqualTo(Duration.ofSeconds(15));
+        var shorter = new MockEnvironment()
+                .withProperty(PoolDeadlines.CONNECTION_TIMEOUT, "4s")
+                .withProperty(PoolDeadlines.JOB_CONNECTION_TIMEOUT, "1s")
+                .withProperty(PoolDeadlines.REQUEST_BUDGET, "6s");
+        assertThat(PoolDeadlines.of(shorter, Duration.ofSeconds(10)).jobConnectionTimeout()).isEqualTo(Duration.ofSeconds(4));
+        assertThat(PoolDeadlines.of(shorter, Duration.ofSeconds(10)).requestBudget()).isEqualTo(Duration.ofSeconds(6));
+        var longPoolWait = new MockEnvironment().withProperty(PoolDeadlines.CONNECTION_TIMEOUT, "20s");
+        assertThat(PoolDeadlines.of(longPoolWait, Duration.ofSeconds(10)).jobConnectionTimeout())
+                .as("the default is never below the pool's wait").isEqualTo(Duration.ofSeconds(20));
+    }
+
+    @Test
     void garbledZeroOrNegativeValuesFallBackToTheDefaultsNeverToNoTimeout() {
         var environment = new MockEnvironment()
                 .withProperty(PoolDeadlines.CONNECTION_TIMEOUT, "soon")

@@ -1,5 +1,6 @@
 package io.changeflow.adapter.scheduler;
 
+import io.changeflow.application.port.out.DatabaseBudgets;
 import io.changeflow.application.port.out.WorkQueue;
 import io.changeflow.application.workflow.RunDueStep;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -43,10 +44,12 @@ public class SchedulerConfiguration {
      */
     @Bean
     WorkflowStepTask workflowStepTask(ObjectProvider<RunDueStep> runDueStep, SchedulerSettings settings,
-                                      ObjectProvider<Tracer> tracer, ObjectProvider<Propagator> propagator) {
+                                      ObjectProvider<Tracer> tracer, ObjectProvider<Propagator> propagator,
+                                      ObjectProvider<DatabaseBudgets> budgets) {
         var traces = new StepTraces(tracer.getIfAvailable(() -> Tracer.NOOP),
                 propagator.getIfAvailable(() -> Propagator.NOOP));
-        return new WorkflowStepTask(runDueStep::getObject, traces, settings.retryBackoff(), settings.name());
+        return new WorkflowStepTask(runDueStep::getObject, traces, settings.retryBackoff(), settings.name(),
+                budgets.getIfAvailable(() -> DatabaseBudgets.NONE));
     }
 
     @Bean
@@ -76,9 +79,21 @@ public class SchedulerConfiguration {
     @Bean
     ManagedScheduler managedScheduler(DataSource dataSource, SchedulerSettings settings,
                                       WorkflowStepTask workflowStepTask, DbSchedulerWorkQueue workQueue,
-                                      ObjectProvider<RecurringJob> recurringJobs, SchedulerMetrics metrics) {
+                                      ObjectProvider<RecurringJob> recurringJobs, SchedulerMetrics metrics,
+                                      ObjectProvider<DatabaseBudgets> budgets) {
+        var budget = budgets.getIfAvailable(() -> DatabaseBudgets.NONE);
         return new ManagedScheduler(dataSource, settings, workflowStepTask, workQueue,
-                recurringJobs.orderedStream().map(metrics::measured).toList(), Clock.systemUTC());
+                recurringJobs.orderedStream().map(job -> asLongJob(job, budget)).map(metrics::measured).toList(),
+                Clock.systemUTC());
+    }
+
+    /** {@code job} with its runs inside a long job's database budget (its own pool wait; issue 34). */
+    static RecurringJob asLongJob(RecurringJob job, DatabaseBudgets budgets) {
+        return new RecurringJob(job.name(), job.interval(), () -> {
+            try (var budget = budgets.longJob()) {
+                return job.work().get();
+            }
+        });
     }
 
     /** Shown as {@code scheduler} in {@code /actuator/health}. */

@@ -10,6 +10,7 @@ import com.github.kagkarlsson.scheduler.task.Task;
 import com.github.kagkarlsson.scheduler.task.TaskInstance;
 import com.github.kagkarlsson.scheduler.task.TaskInstanceId;
 import com.github.kagkarlsson.scheduler.task.helper.Tasks;
+import io.changeflow.application.port.out.DatabaseBudgets;
 import io.changeflow.application.port.out.WorkQueue.Step;
 import io.changeflow.application.port.out.WorkQueue.StepKind;
 import io.changeflow.application.workflow.RunDueStep;
@@ -58,6 +59,7 @@ final class WorkflowStepTask {
     private static final Logger log = LoggerFactory.getLogger(WorkflowStepTask.class);
 
     private final Supplier<RunDueStep> runner;
+    private final DatabaseBudgets budgets;
     private final StepTraces traces;
     private final ExponentialBackoff retry;
     private final String schedulerName;
@@ -76,6 +78,13 @@ final class WorkflowStepTask {
 
     /** @param traces where a run's span comes from and what trace context a row stores */
     WorkflowStepTask(Supplier<RunDueStep> runner, StepTraces traces, ExponentialBackoff retry, String schedulerName) {
+        this(runner, traces, retry, schedulerName, DatabaseBudgets.NONE);
+    }
+
+    /** @param budgets every run within a long job's database budget (its own pool wait; issue 34) */
+    WorkflowStepTask(Supplier<RunDueStep> runner, StepTraces traces, ExponentialBackoff retry, String schedulerName,
+                     DatabaseBudgets budgets) {
+        this.budgets = Objects.requireNonNull(budgets, "budgets");
         this.runner = Objects.requireNonNull(runner, "runner");
         this.traces = Objects.requireNonNull(traces, "traces");
         this.retry = Objects.requireNonNull(retry, "retry");
@@ -162,7 +171,7 @@ final class WorkflowStepTask {
         runningHere.add(instance.getId());
         try (var run = traces.start(step, stored)) {
             log.debug("{} runs, attempt {}", instance.getId(), step.attempt());
-            try {
+            try (var budget = budgets.longJob()) {
                 outcome = runner.get().run(step);
             } catch (RuntimeException | Error e) {
                 run.failed(e);

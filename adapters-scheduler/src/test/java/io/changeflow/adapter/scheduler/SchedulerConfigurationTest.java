@@ -2,6 +2,7 @@ package io.changeflow.adapter.scheduler;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.changeflow.application.port.out.DatabaseBudgets;
 import io.changeflow.application.port.out.WorkQueue;
 import io.changeflow.application.port.out.WorkQueue.Step;
 import io.changeflow.application.port.out.WorkQueue.StepKind;
@@ -148,6 +149,47 @@ class SchedulerConfigurationTest {
                     } catch (InvocationTargetException e) {
                         throw e.getCause();
                     }
+                });
+    }
+
+    /** Issue 34: reconciliation chunks, batch claims and every other step or job wait for a connection as long jobs. */
+    @Test
+    void stepsAndRecurringJobsRunInsideALongJobsDatabaseBudget() {
+        var open = new java.util.concurrent.atomic.AtomicInteger();
+        var budgets = new DatabaseBudgets() {
+            @Override
+            public Scope apiRequest() {
+                throw new AssertionError("a step or job is not an API request");
+            }
+
+            @Override
+            public Scope longJob() {
+                open.incrementAndGet();
+                return open::decrementAndGet;
+            }
+        };
+        var stepInside = new java.util.concurrent.atomic.AtomicInteger(-1);
+        var jobInside = new java.util.concurrent.atomic.AtomicInteger(-1);
+        var ran = new CountDownLatch(2);
+        context(Steps.runner(Map.of(StepKind.HANDLE, step -> {
+            stepInside.set(open.get());
+            ran.countDown();
+            return StepOutcome.done();
+        })))
+                .withBean(DatabaseBudgets.class, () -> budgets)
+                .withBean("reconcile", RecurringJob.class, () -> new RecurringJob("reconcile", Duration.ofHours(1), () -> {
+                    jobInside.compareAndSet(-1, open.get());
+                    ran.countDown();
+                }))
+                .run(context -> {
+                    assertThat(context).hasNotFailed();
+                    assertThat(context.getBean(WorkQueue.class).schedule(Step.first(StepKind.HANDLE, "op-1"), Duration.ZERO))
+                            .isTrue();
+                    assertThat(ran.await(10, TimeUnit.SECONDS)).isTrue();
+                    assertThat(stepInside.get()).as("scopes open while the step ran").isEqualTo(1);
+                    assertThat(jobInside.get()).as("scopes open while the job ran").isEqualTo(1);
+                    context.getBean(ManagedScheduler.class).stop();
+                    assertThat(open.get()).as("every scope closed").isZero();
                 });
     }
 

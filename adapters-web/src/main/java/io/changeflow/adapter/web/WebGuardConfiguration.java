@@ -6,6 +6,7 @@ import io.changeflow.adapter.web.guard.AuthorizationInterceptor;
 import io.changeflow.adapter.web.guard.BlankAcceptFilter;
 import io.changeflow.adapter.web.guard.BodySizeLimitFilter;
 import io.changeflow.adapter.web.guard.CrossSiteRequestFilter;
+import io.changeflow.adapter.web.guard.DatabaseBudgetFilter;
 import io.changeflow.adapter.web.guard.MonitoringAccessFilter;
 import io.changeflow.adapter.web.guard.RateLimitInterceptor;
 import io.changeflow.adapter.web.guard.ReservedParameterFilter;
@@ -20,6 +21,7 @@ import io.changeflow.adapter.web.metrics.BusinessActivityInterceptor;
 import io.changeflow.adapter.web.metrics.SafeMeters;
 import io.changeflow.application.port.out.AuditLog;
 import io.changeflow.application.port.out.ClusterRateLimits;
+import io.changeflow.application.port.out.DatabaseBudgets;
 import io.changeflow.application.settings.Settings;
 import jakarta.servlet.Filter;
 import java.time.Clock;
@@ -111,6 +113,12 @@ class WebGuardConfiguration {
             WebProperties properties, JsonResponses responses, SafeMeters meters) {
         return filter(new MonitoringAccessFilter(identities, permissions, Set.copyOf(properties.monitoringRuleCodes()),
                 responses, meters), Ordered.HIGHEST_PRECEDENCE + 7);
+    }
+
+    /** Each request's database work within one overall budget (issue 34); none when no adapter keeps budgets. */
+    @Bean
+    FilterRegistrationBean<Filter> databaseBudgetFilter(ObjectProvider<DatabaseBudgets> budgets) {
+        return filter(new DatabaseBudgetFilter(budgets.getIfAvailable(() -> DatabaseBudgets.NONE)), Ordered.HIGHEST_PRECEDENCE + 8);
     }
 
     /** Form bodies are parsed by the container, not through the body filter: same limit there. */
