@@ -47,7 +47,8 @@ final class BatchMergeRequests {
 
     /**
      * The members of {@code batch} whose claim the merged commit of its merge request {@code mr} does not bear, with
-     * why ({@link MergedCommit#notBorne}); empty when it bears them all.
+     * why ({@link MergedCommit#notBorne}); empty when it bears them all. The merged commit is recorded for the merge
+     * request ({@link io.changeflow.application.port.out.Operations#recordMergedCommit}).
      *
      * @throws io.changeflow.application.port.out.ExternalCallException GitLab could not be read
      */
@@ -55,7 +56,10 @@ final class BatchMergeRequests {
         var found = operations.findAll(batch.members()).stream()
                 .collect(Collectors.toMap(Operation::id, Function.identity()));
         var members = batch.members().stream().map(found::get).filter(Objects::nonNull).toList();
-        return MergedCommit.notBorne(mergeRequests, targets, mr, members);
+        var bearing = MergedCommit.notBorne(mergeRequests, targets, mr, members);
+        // issue 37: the merge's commit, recorded before any member is written MERGED (deploys of main at a commit)
+        bearing.commit().ifPresent(commit -> operations.recordMergedCommit(mr, commit));
+        return bearing.notBorne();
     }
 
     /** Like {@link #find(Batch)} when the batch's project is known. */

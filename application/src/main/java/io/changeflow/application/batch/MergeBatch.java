@@ -294,22 +294,8 @@ public final class MergeBatch implements StepBody {
                 LOG.log(Level.WARNING, () -> "batch " + current.id() + ": merged, but its merged commit does not bear "
                         + notBorne.keySet());
             }
-            recordMergedCommit(mr);
             current = end.merged(current, mr, notBorne, "system");
             return StepOutcome.done();
-        }
-
-        /**
-         * Issue 37: the merge's commit, recorded before the members are written MERGED, for deploys of main at a commit.
-         * Best effort: a failed read never holds up the settlement (such a report reads a missing commit from GitLab).
-         */
-        private void recordMergedCommit(MergeRequestRef mr) {
-            try {
-                mergeRequests.mergedCommit(mr.project(), mr.iid()).ifPresent(commit -> operations.recordMergedCommit(mr, commit));
-            } catch (RuntimeException e) {
-                LOG.log(Level.WARNING, "batch " + current.id() + ": the merged commit of merge request !" + mr.iid()
-                        + " could not be recorded; a deploy report of main at a commit reads it from GitLab", e);
-            }
         }
 
         @Override

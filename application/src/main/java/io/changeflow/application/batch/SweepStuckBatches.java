@@ -46,7 +46,7 @@ public final class SweepStuckBatches {
             var ref = String.valueOf(batch.id());
             if (!queue.isScheduled(StepKind.SETTLE_BATCH, ref)
                     && queue.schedule(SettleBatchStep.first(batch.id(),
-                            "it did not finish within " + policy.timeout().toMinutes() + " minutes"), Duration.ZERO)) {
+                            "it did not finish within " + timeout()), Duration.ZERO)) {
                 LOG.log(Level.WARNING, () -> "batch " + batch.id() + " is running for longer than " + policy.timeout()
                         + "; settling it");
                 settling++;
@@ -85,8 +85,8 @@ public final class SweepStuckBatches {
             }
             var last = pastTimeout.contains(batch.id());
             var reason = "it stayed blocked and was not settled";
-            var step = last ? SettleBatchStep.lastTry(batch.id(), reason + " within " + policy.timeout().toMinutes()
-                    + " minutes") : SettleBatchStep.first(batch.id(), reason);
+            var step = last ? SettleBatchStep.lastTry(batch.id(), reason + " within " + timeout())
+                    : SettleBatchStep.first(batch.id(), reason);
             if (queue.schedule(step, Duration.ZERO)) {
                 LOG.log(Level.WARNING, () -> "batch " + batch.id() + " is blocked and nobody settles it; settling it"
                         + (last ? " (last try)" : ""));
@@ -94,5 +94,12 @@ public final class SweepStuckBatches {
             }
         }
         return unblocking;
+    }
+
+    /** The batch timeout as people read it: whole minutes, or seconds below a minute (never "0 minutes"). */
+    private String timeout() {
+        var timeout = policy.timeout();
+        return timeout.toSeconds() % 60 == 0 && timeout.toMinutes() > 0 ? timeout.toMinutes() + " minutes"
+                : timeout.toSeconds() + " s";
     }
 }

@@ -8,6 +8,7 @@ import io.changeflow.domain.request.Grant;
 import io.changeflow.domain.request.GrantFile;
 import io.changeflow.domain.request.OperationId;
 import io.changeflow.domain.request.Target;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -74,17 +75,16 @@ public final class MergedCommit {
      * bear, each with why (the file, the commit, the line found); empty when it bears every one. A grant is borne when
      * its file at the merged commit holds exactly its line, a removal when that file holds no line of its subject. A
      * member whose target left the catalog, or every member when GitLab names no merged commit, is not borne. GitLab
-     * reads: the merged commit, then each members' file once at it.
+     * reads: the merged commit, then each member's file once at it.
      *
      * @throws io.changeflow.application.port.out.ExternalCallException GitLab could not be read: nothing is decided
      */
-    public static Map<OperationId, String> notBorne(MergeRequests gitlab, Targets targets, MergeRequestRef mr,
-                                                    List<Operation> members) {
+    public static Bearing notBorne(MergeRequests gitlab, Targets targets, MergeRequestRef mr, List<Operation> members) {
         var notBorne = new LinkedHashMap<OperationId, String>();
         var commit = gitlab.mergedCommit(mr.project(), mr.iid());
         if (commit.isEmpty()) {
             members.forEach(member -> notBorne.put(member.id(), noMergedCommit(mr)));
-            return notBorne;
+            return new Bearing(commit, notBorne);
         }
         var files = new HashMap<String, GrantFile>();
         for (var member : members) {
@@ -101,7 +101,17 @@ public final class MergedCommit {
                     removes ? MEMBER_REMOVAL_ADVICE : MEMBER_GRANT_ADVICE)
                     .ifPresent(why -> notBorne.put(member.id(), why));
         }
-        return notBorne;
+        return new Bearing(commit, notBorne);
+    }
+
+    /**
+     * What the merged commit of a batch's merge request bears: the commit GitLab names (empty when it names none) and
+     * the members it does not bear, each with why (empty when it bears them all).
+     */
+    public record Bearing(Optional<String> commit, Map<OperationId, String> notBorne) {
+        public Bearing {
+            notBorne = Collections.unmodifiableMap(new LinkedHashMap<>(notBorne));
+        }
     }
 
     private static Optional<String> contradiction(MergeRequestRef mr, String commit, Target target, GrantFile file,
