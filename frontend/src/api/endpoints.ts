@@ -12,6 +12,7 @@ import type {
   ExpiringGrants,
   GitLabCheck,
   InboxItem,
+  InstanceRoster,
   Me,
   MyDrift,
   OperationDetail,
@@ -116,6 +117,9 @@ export const findOperations = (
 /** How many grants in effect expire within `within` (ISO-8601), and the soonest `limit` of them. */
 export const getExpiringGrants = (within: string, limit: number, signal?: AbortSignal) =>
   api.get<ExpiringGrants>('/ops/grants/expiring', { query: { within, limit }, signal });
+
+/** Every instance with its version, commit and state (issue 31). */
+export const getInstances = (signal?: AbortSignal) => api.get<InstanceRoster>('/ops/instances', { signal });
 
 /** Requests past the deadline of whoever owns their next move, longest overdue first. */
 export const findOverdue = (signal?: AbortSignal) => api.get<OverdueList>('/ops/overdue', { signal });

@@ -53,6 +53,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/actuator/info": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** This instance's version (build), commit (git) and name (instance: its row in GET /ops/instances). For operators: needs one of ops.admin, ops.operator (changeflow.monitoring.rule-codes). */
+        get: operations["monitoringInfo"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/actuator/prometheus": {
         parameters: {
             query?: never;
@@ -453,6 +470,26 @@ export interface paths {
          * @description Needs one of the rule codes ops.admin, ops.operator (changeflow.authorization.rules).
          */
         get: operations["grantsExpiring"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ops/instances": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every instance with its version and commit
+         * @description Needs one of the rule codes ops.admin, ops.operator (changeflow.authorization.rules).
+         */
+        get: operations["instancesInstances"];
         put?: never;
         post?: never;
         delete?: never;
@@ -971,6 +1008,12 @@ export interface components {
             message: string;
             traceId: string;
         };
+        ApiResponseInstancesJson: {
+            code: string;
+            data: components["schemas"]["InstancesJson"] | null;
+            message: string;
+            traceId: string;
+        };
         ApiResponseListBatchJson: {
             code: string;
             data: components["schemas"]["BatchJson"][] | null;
@@ -1340,6 +1383,23 @@ export interface components {
             failed: number;
             start: string;
         };
+        InstanceJson: {
+            commit: string;
+            lastSeen: string;
+            name: string;
+            /** Format: int64 */
+            secondsSinceSeen: number;
+            startedAt: string;
+            state: string;
+            stoppedAt: string | null;
+            version: string;
+        };
+        InstancesJson: {
+            at: string;
+            instances: components["schemas"]["InstanceJson"][];
+            mixed: boolean;
+            versions: string[];
+        };
         LoginForm: {
             user?: string;
         };
@@ -1695,6 +1755,79 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["HealthStatus"];
+                };
+            };
+        };
+    };
+    monitoringInfo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["TraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            /** @description UNAUTHENTICATED: Sign-in required. */
+            401: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["TraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code?: "UNAUTHENTICATED";
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description ACCESS_DENIED: Access denied */
+            403: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["TraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code?: "ACCESS_DENIED";
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description INTERNAL_ERROR: Something went wrong on our side. Please quote the traceId if you contact support. */
+            500: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["TraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code?: "INTERNAL_ERROR";
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description UNAVAILABLE: A service we depend on is unavailable; please try again later. */
+            503: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["TraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code?: "UNAVAILABLE";
+                    } & components["schemas"]["ErrorEnvelope"];
                 };
             };
         };
@@ -4020,6 +4153,82 @@ export interface operations {
                         /** @enum {string} */
                         code?: "INVALID_REQUEST";
                     } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description UNAUTHENTICATED: Sign-in required. */
+            401: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["TraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code?: "UNAUTHENTICATED";
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description ACCESS_DENIED: Access denied */
+            403: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["TraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code?: "ACCESS_DENIED";
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description INTERNAL_ERROR: Something went wrong on our side. Please quote the traceId if you contact support. */
+            500: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["TraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code?: "INTERNAL_ERROR";
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description UNAVAILABLE: A service we depend on is unavailable; please try again later. */
+            503: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["TraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code?: "UNAVAILABLE";
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    instancesInstances: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Envelope code OK. */
+            200: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["TraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code?: "OK";
+                    } & components["schemas"]["ApiResponseInstancesJson"];
                 };
             };
             /** @description UNAUTHENTICATED: Sign-in required. */

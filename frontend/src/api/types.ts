@@ -63,6 +63,9 @@ export type Binding = Schemas['BindingJson'];
 /** GET /ops/grants/expiring: the grants in effect expiring within the window, counted by the server. */
 export type ExpiringGrants = Schemas['ExpiringJson'];
 
+/** GET /ops/instances: every instance with the version and commit it runs (issue 31). */
+export type InstanceRoster = Schemas['InstancesJson'];
+
 /** A pending approval of the sandbox's approver inbox (the simulator's envelope is untyped in the document). */
 export interface InboxItem {
   ticket: string;

@@ -1,6 +1,6 @@
 import { act } from 'react';
 import { describe, expect, it, vi } from 'vitest';
-import type { Overview } from '../../api/types';
+import type { InstanceRoster, Overview } from '../../api/types';
 import { barSummary } from '../../components/charts/BarChart';
 import { hourlySummary } from '../../components/charts/HourlyChart';
 import { envelope, type RecordedCall, type Reply } from '../../test/fetchMock';
@@ -14,15 +14,35 @@ const session = testSession({ after: () => vi.useRealTimers() });
 const { render } = session;
 let r: Rendered | null = null;
 
-/** The overview's own endpoint answers as `handler` says; the expiring-grants panel's gets nothing expiring. */
-function backend(handler: (call: RecordedCall) => Reply) {
+const ROSTER: InstanceRoster = {
+  at: '2026-03-02T10:30:00Z',
+  mixed: true,
+  versions: ['0.4.0', '0.5.0'],
+  instances: [
+    { name: 'app-3-77', version: '0.5.0', commit: 'bbbb2222bbbb2222bbbb2222bbbb2222bbbb2222', state: 'RUNNING',
+      startedAt: '2026-03-02T10:20:00Z', lastSeen: '2026-03-02T10:30:00Z', secondsSinceSeen: 0, stoppedAt: null },
+    { name: 'app-2-42', version: '0.4.0', commit: 'aaaa1111aaaa1111aaaa1111aaaa1111aaaa1111', state: 'RUNNING',
+      startedAt: '2026-03-01T08:00:00Z', lastSeen: '2026-03-02T10:29:55Z', secondsSinceSeen: 5, stoppedAt: null },
+    { name: 'app-1-41', version: '0.4.0', commit: 'aaaa1111aaaa1111aaaa1111aaaa1111aaaa1111', state: 'STOPPED',
+      startedAt: '2026-03-01T08:00:00Z', lastSeen: '2026-03-02T10:25:00Z', secondsSinceSeen: 300, stoppedAt: '2026-03-02T10:25:00Z' },
+  ],
+};
+
+/**
+ * The overview's own endpoint answers as `handler` says; the expiring-grants panel's gets nothing expiring and the
+ * instances panel's the roster `roster`. `calls` are the overview's only.
+ */
+function backend(handler: (call: RecordedCall) => Reply, roster: InstanceRoster = ROSTER) {
+  const own = (call: RecordedCall) => call.url.includes('/ops/grants/expiring') || call.url.includes('/ops/instances');
   const mock = session.backend((call) =>
     call.url.includes('/ops/grants/expiring')
       ? envelope('OK', { within: 'PT24H', count: 0, hasMore: false, grants: [] })
-      : handler(call),
+      : call.url.includes('/ops/instances')
+        ? envelope('OK', roster)
+        : handler(call),
   );
   return { ...mock, get calls() {
-    return mock.calls.filter((call) => !call.url.includes('/ops/grants/expiring'));
+    return mock.calls.filter((call) => !own(call));
   } };
 }
 
@@ -172,6 +192,33 @@ describe('OverviewPage', () => {
     await flush();
     expect(r.byTestId('ops-expiring-count').dataset.count).toBe('0');
     expect(mock.calls).toHaveLength(1);
+  });
+
+  it('lists every instance with its version, commit and state, and says when two versions run', async () => {
+    backend(() => envelope('OK', overview()));
+    r = await render(<OverviewPage />);
+    await flush();
+    expect(r.byTestId('ops-instances-versions').dataset.mixed).toBe('true');
+    expect(r.byTestId('ops-instances-versions').textContent).toBe(
+      '2 versions run: 0.4.0, 0.5.0 (a rolling upgrade, or one left behind).',
+    );
+    const rows = r.allByTestId('ops-instance');
+    expect(rows.map((row) => [row.dataset.name, row.dataset.state])).toEqual([
+      ['app-3-77', 'RUNNING'],
+      ['app-2-42', 'RUNNING'],
+      ['app-1-41', 'STOPPED'],
+    ]);
+    expect(rows[0]!.textContent).toContain('0.5.0');
+    expect(rows[0]!.querySelector('code[title]')?.getAttribute('title')).toBe('bbbb2222bbbb2222bbbb2222bbbb2222bbbb2222');
+    expect(rows[2]!.textContent).toContain('stopped at');
+  });
+
+  it('says every running instance runs one version when the roster is not mixed', async () => {
+    backend(() => envelope('OK', overview()), { ...ROSTER, mixed: false, versions: ['0.5.0'], instances: [ROSTER.instances[0]!] });
+    r = await render(<OverviewPage />);
+    await flush();
+    expect(r.byTestId('ops-instances-versions').textContent).toBe('Every running instance runs 0.5.0.');
+    expect(r.allByTestId('ops-instance')).toHaveLength(1);
   });
 
   it('renders the panels it is given, so another panel is one more entry in the list', async () => {

@@ -9,6 +9,7 @@ import { statusLabel, statusTone } from '../../logic/timeline';
 import { formatSpan, ownerLabel } from '../../logic/wait';
 import { Link } from '../../router/router';
 import { ExpiringGrantsPanel } from '../ExpiringGrantsPanel';
+import { InstancesPanel } from '../InstancesPanel';
 import { consolePaths, stuckList } from '../paths';
 
 /** What every overview panel gets: the last answer of GET /ops/overview and the time it is read at. */
@@ -219,4 +220,6 @@ export const OVERVIEW_PANELS: readonly OverviewPanelEntry[] = [
   { key: 'slots', Panel: SlotsPanel },
   // loads its own figures (GET /ops/grants/expiring) and ignores the overview's
   { key: 'expiring', Panel: ExpiringGrantsPanel },
+  // loads its own roster (GET /ops/instances): every instance's version and commit (issue 31)
+  { key: 'instances', Panel: InstancesPanel },
 ];

@@ -8,6 +8,7 @@ import io.changeflow.application.port.out.CallbackInbox;
 import io.changeflow.application.port.out.ClusterRateLimits;
 import io.changeflow.application.port.out.Drifts;
 import io.changeflow.application.port.out.IdempotencyRecords;
+import io.changeflow.application.port.out.Instances;
 import io.changeflow.application.port.out.Operations;
 import io.changeflow.application.port.out.ScanCursors;
 import com.zaxxer.hikari.HikariDataSource;
@@ -139,6 +140,11 @@ public class PersistenceConfiguration {
     @Bean
     ScanCursors scanCursors(DSLContext dsl) {
         return new JooqScanCursors(dsl);
+    }
+
+    @Bean
+    Instances instances(DSLContext dsl) {
+        return new JooqInstances(dsl);
     }
 
     @Bean

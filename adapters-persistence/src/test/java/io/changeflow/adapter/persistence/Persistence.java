@@ -8,6 +8,7 @@ import io.changeflow.application.port.out.ClusterRateLimits;
 import io.changeflow.application.port.out.DatabaseBudgets;
 import io.changeflow.application.port.out.Drifts;
 import io.changeflow.application.port.out.IdempotencyRecords;
+import io.changeflow.application.port.out.Instances;
 import io.changeflow.application.port.out.Operations;
 import io.changeflow.application.port.out.ScanCursors;
 import io.changeflow.testsupport.DatabaseContext;
@@ -123,6 +124,10 @@ final class Persistence implements BeforeAllCallback, AfterAllCallback, AutoClos
 
     ScanCursors scanCursors() {
         return context.getBean(ScanCursors.class);
+    }
+
+    Instances instances() {
+        return context.getBean(Instances.class);
     }
 
     Flyway flyway() {

@@ -7,6 +7,7 @@ import io.changeflow.adapter.web.api.ConfigController;
 import io.changeflow.adapter.web.api.DemoLoginController;
 import io.changeflow.adapter.web.api.EnvelopeErrorController;
 import io.changeflow.adapter.web.api.GrantsController;
+import io.changeflow.adapter.web.api.InstancesController;
 import io.changeflow.adapter.web.api.OpenApiDocument;
 import io.changeflow.adapter.web.api.OpenApiOperations;
 import io.changeflow.adapter.web.api.OperationsController;
@@ -27,6 +28,7 @@ import io.changeflow.application.callback.HandleApprovalCallback;
 import io.changeflow.application.callback.HandleDeployCallback;
 import io.changeflow.application.deploy.ConfirmDeployed;
 import io.changeflow.application.deploy.MarkDeployFailed;
+import io.changeflow.application.instance.ShowInstances;
 import io.changeflow.application.port.out.CallbackAuthenticity;
 import io.changeflow.application.port.out.ConfigSources;
 import io.changeflow.application.port.out.DemoPeople;
@@ -124,6 +126,11 @@ class WebApiConfiguration {
     @Bean
     OverdueController overdueController(FindOverdueRequests find) {
         return new OverdueController(find);
+    }
+
+    @Bean
+    InstancesController instancesController(ShowInstances show) {
+        return new InstancesController(show);
     }
 
     @Bean

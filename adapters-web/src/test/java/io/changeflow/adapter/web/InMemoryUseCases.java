@@ -8,18 +8,17 @@ import io.changeflow.application.callback.HandleDeployCallback;
 import io.changeflow.application.deploy.ConfirmDeployed;
 import io.changeflow.application.deploy.MarkDeployFailed;
 import io.changeflow.application.fake.FakeActivity;
+import io.changeflow.application.fake.FakeInstances;
 import io.changeflow.application.fake.FakeProjectSetup;
 import io.changeflow.application.fake.InMemoryChangeflow;
+import io.changeflow.application.instance.ShowInstances;
 import io.changeflow.application.port.out.ExternalSystemHealth;
-import io.changeflow.application.query.ShowOverview;
-import java.util.List;
-import java.util.Optional;
-import java.util.concurrent.atomic.AtomicReference;
 import io.changeflow.application.query.ListMyBindings;
 import io.changeflow.application.query.ListMyRequests;
 import io.changeflow.application.query.ListTargets;
 import io.changeflow.application.query.PreviewChange;
 import io.changeflow.application.query.ShowChangeRequest;
+import io.changeflow.application.query.ShowOverview;
 import io.changeflow.application.query.ShowStats;
 import io.changeflow.application.reconcile.ReconcileMergedRequests;
 import io.changeflow.application.recovery.CloseChangeRequest;
@@ -30,6 +29,10 @@ import io.changeflow.application.recovery.ShowOperation;
 import io.changeflow.application.setup.CheckGitLabSetup;
 import io.changeflow.application.submit.SubmitChangeRequest;
 import io.changeflow.domain.state.Convergence;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicReference;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
@@ -106,6 +109,16 @@ class InMemoryUseCases {
     FindOverdueRequests findOverdueRequests(InMemoryChangeflow app) {
         return new FindOverdueRequests(app.operations, app.queue, Convergence.standard(),
                 FindOverdueRequests.Deadlines.defaults(), app.clock);
+    }
+
+    @Bean
+    FakeInstances fakeInstances(InMemoryChangeflow app) {
+        return new FakeInstances(app.clock);
+    }
+
+    @Bean
+    ShowInstances showInstances(FakeInstances instances) {
+        return new ShowInstances(instances, Duration.ofSeconds(60));
     }
 
     @Bean

@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.regex.Pattern;
+import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -133,6 +134,58 @@ class OpenApiContractTest {
             var operator = get(path, "otto");
             assertThat(operator.statusCode()).as(path + " as the operator").isEqualTo(200);
             assertThat(operator.headers().firstValue("Content-Security-Policy")).as("security headers").isPresent();
+        }
+    }
+
+    /**
+     * Issue 31, on this class's running app (no second start): the instance's version and commit in
+     * {@code /actuator/info}, for operators only like the scrape, and the same in the roster of {@code /ops/instances}.
+     */
+    @Nested
+    class InstanceVersion {
+
+        @Test
+        void actuatorInfoShowsTheVersionAndTheCommitOfTheBuildToOperatorsOnly() throws Exception {
+            assertThat(get("/actuator/info", null).statusCode()).isEqualTo(401);
+            assertThat(get("/actuator/info", "alice").statusCode()).isEqualTo(403);
+
+            var info = get("/actuator/info", "otto");
+
+            assertThat(info.statusCode()).isEqualTo(200);
+            var body = JSON.readTree(info.body());
+            assertThat(body.at("/build/version").asString()).matches("\\d+\\.\\d+\\.\\d+.*");
+            assertThat(body.at("/git/commit/id/full").asString()).as("the commit the build was made from")
+                    .isEqualTo(headCommit());
+            assertThat(body.at("/instance/name").asString()).isNotBlank();
+        }
+
+        @Test
+        void theRosterListsThisInstanceRunningWithTheVersionAndCommitOfItsInfo() throws Exception {
+            var info = JSON.readTree(get("/actuator/info", "otto").body());
+            assertThat(get("/ops/instances", "alice").statusCode()).isEqualTo(403);
+
+            var roster = JSON.readTree(get("/ops/instances", "otto").body()).get("data");
+
+            var self = new java.util.ArrayList<JsonNode>();
+            roster.get("instances").forEach(instance -> {
+                if (instance.get("name").asString().equals(info.at("/instance/name").asString())) {
+                    self.add(instance);
+                }
+            });
+            assertThat(self).singleElement().satisfies(instance -> {
+                assertThat(instance.get("state").asString()).isEqualTo("RUNNING");
+                assertThat(instance.get("version").asString()).isEqualTo(info.at("/build/version").asString());
+                assertThat(instance.get("commit").asString()).isEqualTo(info.at("/git/commit/id/full").asString());
+            });
+            assertThat(roster.get("versions").get(0).asString()).isEqualTo(info.at("/build/version").asString());
+        }
+
+        /** HEAD of the repository the build ran in, as git says now. */
+        private static String headCommit() throws IOException, InterruptedException {
+            var git = new ProcessBuilder("git", "rev-parse", "HEAD").redirectErrorStream(true).start();
+            var out = new String(git.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
+            assertThat(git.waitFor()).as("git rev-parse HEAD: " + out).isZero();
+            return out;
         }
     }
 

@@ -19,7 +19,7 @@ import java.util.TreeSet;
 /**
  * The monitoring endpoints in the OpenAPI document. They are Boot's (actuator) and springdoc's, not handlers
  * of ours, so they are described here: the public health status and its probe groups, and what is for
- * operators only ({@link MonitoringAccessFilter}): the Prometheus scrape and this document itself.
+ * operators only ({@link MonitoringAccessFilter}): the Prometheus scrape, the instance's info and this document itself.
  */
 final class MonitoringPaths {
 
@@ -37,6 +37,9 @@ final class MonitoringPaths {
                 + " (changeflow.monitoring.rule-codes).";
         forOperators(api, "/actuator/prometheus", "monitoringPrometheus", "The Prometheus scrape. " + operators,
                 "text/plain", OpenApiDocument.typed("string"));
+        forOperators(api, "/actuator/info", "monitoringInfo", "This instance's version (build), commit (git) and name "
+                + "(instance: its row in GET /ops/instances). " + operators,
+                org.springframework.http.MediaType.APPLICATION_JSON_VALUE, OpenApiDocument.typed("object"));
         forOperators(api, "/v3/api-docs", "monitoringApiDocs", "This document (also /v3/api-docs.yaml). " + operators,
                 org.springframework.http.MediaType.APPLICATION_JSON_VALUE, OpenApiDocument.typed("object"));
     }
