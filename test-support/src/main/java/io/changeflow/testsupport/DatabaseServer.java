@@ -135,7 +135,9 @@ public record DatabaseServer(String kind, String address, String parameters, Str
     }
 
     private static DatabaseServer startEmbedded() {
-        var folder = Path.of("target", "embedded-mariadb").toAbsolutePath();
+        // one server per test JVM: parallel forks of one module (surefire's forkCount) each get their own folder
+        var fork = System.getProperty("test.forkNumber", "").strip();
+        var folder = Path.of("target", fork.isEmpty() ? "embedded-mariadb" : "embedded-mariadb-" + fork).toAbsolutePath();
         var started = System.nanoTime();
         var db = EmbeddedMariaDb.startEmpty(folder, 0);
         Runtime.getRuntime().addShutdownHook(new Thread(db::stop, "stop-test-mariadb"));
