@@ -1,13 +1,22 @@
 package io.changeflow.testsupport;
 
 import io.changeflow.embeddeddb.EmbeddedMariaDb;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -37,6 +46,9 @@ public record DatabaseServer(String kind, String address, String parameters, Str
 
     private static final Logger log = LoggerFactory.getLogger(DatabaseServer.class);
     private static final String MYSQL_IMAGE = "mysql:8.4";
+
+    /** The folder locks this JVM holds (kept reachable so that they are never released early). */
+    private static final List<FileLock> HELD = new CopyOnWriteArrayList<>();
 
     /** The server of this JVM, started on first use. */
     public static DatabaseServer get() {
@@ -134,10 +146,36 @@ public record DatabaseServer(String kind, String address, String parameters, Str
         return new DatabaseServer("testcontainers", address, mergeParameters(""), "root", "test");
     }
 
+    /**
+     * The first of {@code target/embedded-mariadb}, {@code target/embedded-mariadb-2}, ... that no other test JVM holds:
+     * parallel forks of one module (surefire's {@code forkCount}) each run their own server in their own folder. The
+     * folder is held by an exclusive lock on its {@code .lock} file for the life of this JVM (released by the OS when
+     * the JVM ends, also when it is killed).
+     */
+    private static Path ownFolder() {
+        for (int n = 1; n <= 16; n++) {
+            var folder = Path.of("target", n == 1 ? "embedded-mariadb" : "embedded-mariadb-" + n).toAbsolutePath();
+            try {
+                Files.createDirectories(folder.getParent());
+                var channel = FileChannel.open(folder.resolveSibling(folder.getFileName() + ".lock"),
+                        StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+                var lock = channel.tryLock();
+                if (lock != null) {
+                    HELD.add(lock);
+                    return folder;
+                }
+                channel.close();
+            } catch (OverlappingFileLockException e) {
+                // held by this JVM already: take the next one
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot lock the embedded database folder " + folder, e);
+            }
+        }
+        throw new IllegalStateException("16 test JVMs hold an embedded database folder under target/ already");
+    }
+
     private static DatabaseServer startEmbedded() {
-        // one server per test JVM: parallel forks of one module (surefire's forkCount) each get their own folder
-        var fork = System.getProperty("test.forkNumber", "").strip();
-        var folder = Path.of("target", fork.isEmpty() ? "embedded-mariadb" : "embedded-mariadb-" + fork).toAbsolutePath();
+        var folder = ownFolder();
         var started = System.nanoTime();
         var db = EmbeddedMariaDb.startEmpty(folder, 0);
         Runtime.getRuntime().addShutdownHook(new Thread(db::stop, "stop-test-mariadb"));
