@@ -155,7 +155,10 @@ class SchedulerConfigurationTest {
     /** Issue 34: reconciliation chunks, batch claims and every other step or job wait for a connection as long jobs. */
     @Test
     void stepsAndRecurringJobsRunInsideALongJobsDatabaseBudget() {
+        // scopes open in all (every one closed at the end) and on the running thread: the step and the job run on
+        // two scheduler threads at the same time, so only the thread's own count says what the work runs inside
         var open = new java.util.concurrent.atomic.AtomicInteger();
+        var onThisThread = ThreadLocal.withInitial(() -> 0);
         var budgets = new DatabaseBudgets() {
             @Override
             public Scope apiRequest() {
@@ -165,20 +168,24 @@ class SchedulerConfigurationTest {
             @Override
             public Scope longJob() {
                 open.incrementAndGet();
-                return open::decrementAndGet;
+                onThisThread.set(onThisThread.get() + 1);
+                return () -> {
+                    onThisThread.set(onThisThread.get() - 1);
+                    open.decrementAndGet();
+                };
             }
         };
         var stepInside = new java.util.concurrent.atomic.AtomicInteger(-1);
         var jobInside = new java.util.concurrent.atomic.AtomicInteger(-1);
         var ran = new CountDownLatch(2);
         context(Steps.runner(Map.of(StepKind.HANDLE, step -> {
-            stepInside.set(open.get());
+            stepInside.set(onThisThread.get());
             ran.countDown();
             return StepOutcome.done();
         })))
                 .withBean(DatabaseBudgets.class, () -> budgets)
                 .withBean("reconcile", RecurringJob.class, () -> new RecurringJob("reconcile", Duration.ofHours(1), () -> {
-                    jobInside.compareAndSet(-1, open.get());
+                    jobInside.compareAndSet(-1, onThisThread.get());
                     ran.countDown();
                 }))
                 .run(context -> {
