@@ -949,12 +949,12 @@ public class GitLabSimulator {
     /** {@code sha} and every commit reachable from it. */
     private static Set<String> ancestors(Project project, String sha) {
         var seen = new LinkedHashSet<String>();
-        var todo = new ArrayDeque<String>(List.of(sha));
-        while (!todo.isEmpty()) {
-            var next = todo.poll();
+        var toVisit = new ArrayDeque<String>(List.of(sha));
+        while (!toVisit.isEmpty()) {
+            var next = toVisit.poll();
             var commit = project.commits.get(next);
             if (commit != null && seen.add(next)) {
-                todo.addAll(commit.parents());
+                toVisit.addAll(commit.parents());
             }
         }
         return seen;
