@@ -1,10 +1,9 @@
 package io.changeflow.bootstrap;
 
+import io.changeflow.adapter.scheduler.SchedulerInstanceName;
 import io.changeflow.application.instance.AnnounceInstance;
 import io.changeflow.application.instance.ShowInstances;
 import io.changeflow.application.port.out.Instances;
-import java.net.InetAddress;
-import java.net.UnknownHostException;
 import java.util.Map;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.info.InfoContributor;
@@ -66,20 +65,10 @@ class InstancesConfiguration {
 
     /**
      * The scheduler's name of this instance ({@code scheduled_tasks.picked_by}): {@code changeflow.scheduler.name},
-     * else host name and process id, as the scheduler adapter names it.
+     * else host name and process id ({@link SchedulerInstanceName}, the scheduler adapter's own).
      */
     private static String instanceName(Environment environment) {
-        var configured = environment.getProperty("changeflow.scheduler.name");
-        if (configured != null && !configured.isBlank()) {
-            return configured.strip();
-        }
-        String host;
-        try {
-            host = InetAddress.getLocalHost().getHostName();
-        } catch (UnknownHostException e) {
-            host = "unknown-host";
-        }
-        return host + "-" + ProcessHandle.current().pid();
+        return SchedulerInstanceName.of(environment.getProperty("changeflow.scheduler.name"));
     }
 
     private static String cut(String text, int max) {

@@ -1,8 +1,6 @@
 package io.changeflow.adapter.scheduler;
 
 import io.changeflow.domain.polling.ExponentialBackoff;
-import java.net.InetAddress;
-import java.net.UnknownHostException;
 import java.time.Duration;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 
@@ -47,7 +45,7 @@ record SchedulerSettings(Duration pollingInterval, Integer threads, Duration hea
         shutdownMaxWait = positive(shutdownMaxWait, Duration.ofSeconds(30));
         retryInitialDelay = positive(retryInitialDelay, Duration.ofSeconds(30));
         retryMaxDelay = positive(retryMaxDelay, Duration.ofMinutes(10));
-        name = name == null || name.isBlank() ? defaultName() : name.strip();
+        name = SchedulerInstanceName.of(name);
         if (deadExecutionTimeout.compareTo(heartbeatInterval.multipliedBy(MIN_MISSED_HEARTBEATS)) < 0) {
             throw new IllegalArgumentException("changeflow.scheduler.dead-execution-timeout (" + deadExecutionTimeout
                     + ") must be at least " + MIN_MISSED_HEARTBEATS + " heartbeat intervals ("
@@ -83,15 +81,5 @@ record SchedulerSettings(Duration pollingInterval, Integer threads, Duration hea
 
     private static Duration positive(Duration value, Duration fallback) {
         return value == null || value.isZero() || value.isNegative() ? fallback : value;
-    }
-
-    private static String defaultName() {
-        String host;
-        try {
-            host = InetAddress.getLocalHost().getHostName();
-        } catch (UnknownHostException e) {
-            host = "unknown-host";
-        }
-        return host + "-" + ProcessHandle.current().pid();
     }
 }
