@@ -63,6 +63,13 @@ final class BatchReads {
                 .orderBy(MERGE_BATCH.CREATED_AT, MERGE_BATCH.ID).fetch());
     }
 
+    static List<Batch> activeOlderThan(DSLContext dsl, Duration age) {
+        return withMembers(dsl, dsl.selectFrom(MERGE_BATCH)
+                .where(MERGE_BATCH.STATUS.in(code(BatchStatus.RUNNING), code(BatchStatus.BLOCKED)))
+                .and(MERGE_BATCH.CREATED_AT.lt(Sql.ago(age)))
+                .orderBy(MERGE_BATCH.CREATED_AT, MERGE_BATCH.ID).fetch());
+    }
+
     static List<Batch> blockedOlderThan(DSLContext dsl, Duration age) {
         return withMembers(dsl, dsl.selectFrom(MERGE_BATCH)
                 .where(MERGE_BATCH.STATUS.eq(code(BatchStatus.BLOCKED)))

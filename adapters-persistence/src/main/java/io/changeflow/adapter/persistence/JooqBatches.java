@@ -62,6 +62,11 @@ final class JooqBatches implements Batches {
     }
 
     @Override
+    public List<Batch> activeOlderThan(Duration age) {
+        return BatchReads.activeOlderThan(dsl, age);
+    }
+
+    @Override
     public List<Batch> blockedOlderThan(Duration age) {
         return BatchReads.blockedOlderThan(dsl, age);
     }

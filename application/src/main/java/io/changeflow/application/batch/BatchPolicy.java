@@ -11,7 +11,8 @@ import java.util.Objects;
  * @param maxRequests   the most requests one round claims into one batch
  * @param maxSplits     how many times the members of a failing batch are split in halves before the remaining
  *                      group gives up (every member fails with CONTACT_MAINTAINERS)
- * @param timeout       a RUNNING batch older than this (database clock) is settled by the sweep
+ * @param timeout       an active batch (RUNNING or BLOCKED) older than this (database clock) is settled by the sweep
+ *                      as a last try, whatever step it holds, and abandoned when it cannot be settled (issue 36)
  * @param lostTaskAfter a RUNNING batch older than this whose step is neither pending nor running is resumed
  * @param transientRetry how many transient (or unknown) batch failures a member may go through alone and still
  *                      wait again, and its backoff ({@link io.changeflow.domain.batch.TransientRetries})

@@ -65,7 +65,7 @@ public final class SettleBatch {
             return new Command(batchId, Optional.empty(), reason, Optional.empty(), Map.of(), false);
         }
 
-        /** The batch sweep's settle of a BLOCKED batch past its deadline: settled if possible, else abandoned. */
+        /** The batch sweep's settle of a batch past the batch timeout: settled if possible, else abandoned. */
         public static Command lastTry(long batchId, String reason) {
             return new Command(batchId, Optional.empty(), reason, Optional.empty(), Map.of(), true);
         }

@@ -50,11 +50,16 @@ public final class SettleBatchStep implements StepBody {
     }
 
     /**
-     * Issue 36: the batch sweep's settle of a BLOCKED batch past its deadline: when it still cannot be settled, the
-     * batch is abandoned (FAILED, every member failed with the reason), so the partition's slot is free.
+     * Issue 36: the batch sweep's settle of a batch (RUNNING or BLOCKED) past the batch timeout: when it still cannot be
+     * settled, the batch is abandoned (FAILED, every member failed with the reason), so the partition's slot is free.
      */
     public static Step lastTry(long batchId, String reason) {
         return first(batchId, reason).with(LAST_TRY, "true");
+    }
+
+    /** Whether {@code step} is a {@link #lastTry}. */
+    static boolean isLastTry(Step step) {
+        return step.value(LAST_TRY).isPresent();
     }
 
     /** The first run of settling {@code batchId}, the kind of failure not known (the pipeline decides). */
@@ -72,7 +77,7 @@ public final class SettleBatchStep implements StepBody {
             return StepOutcome.done();
         }
         var reason = step.value(REASON).orElse("the batch step stopped");
-        var result = settle.settle(step.value(LAST_TRY).isPresent()
+        var result = settle.settle(isLastTry(step)
                 ? SettleBatch.Command.lastTry(batchId, reason)
                 : kindOf(step).map(kind -> SettleBatch.Command.bySystem(batchId, kind, reason))
                         .orElseGet(() -> SettleBatch.Command.bySystem(batchId, reason)));

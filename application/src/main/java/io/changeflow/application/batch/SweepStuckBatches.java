@@ -3,14 +3,17 @@ package io.changeflow.application.batch;
 import io.changeflow.application.port.out.Batches;
 import io.changeflow.application.port.out.WorkQueue;
 import io.changeflow.application.port.out.WorkQueue.StepKind;
+import io.changeflow.domain.state.BatchStatus;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.util.HashSet;
+import java.util.Set;
 
 /**
  * The batch timeout sweep: a batch whose instance crashed is finished or settled, never leaked (ages by the
- * database clock, {@link Batches#runningOlderThan}); a BLOCKED batch nobody settles is settled again, and past
- * the batch timeout abandoned when it still cannot be (issue 36). The three passes: docs/workflow.md.
+ * database clock); a BLOCKED batch nobody settles is settled again; any active batch older than the batch timeout
+ * is settled as a last try whatever step it still holds, and abandoned when it cannot be (issue 36), so its slot is
+ * free by the timeout plus one sweep interval. The three passes: docs/workflow.md.
  */
 public final class SweepStuckBatches {
 
@@ -40,16 +43,25 @@ public final class SweepStuckBatches {
 
     public Result sweep(Command command) {
         var settling = 0;
+        var unblocking = 0;
         var timedOut = new HashSet<Long>();
-        for (var batch : batches.runningOlderThan(policy.timeout())) {
+        for (var batch : batches.activeOlderThan(policy.timeout())) {
             timedOut.add(batch.id());
-            var ref = String.valueOf(batch.id());
-            if (!queue.isScheduled(StepKind.SETTLE_BATCH, ref)
-                    && queue.schedule(SettleBatchStep.first(batch.id(),
-                            "it did not finish within " + timeout()), Duration.ZERO)) {
-                LOG.log(Level.WARNING, () -> "batch " + batch.id() + " is running for longer than " + policy.timeout()
-                        + "; settling it");
-                settling++;
+            if (lastTryScheduled(batch.id())) {
+                continue;
+            }
+            var blocked = batch.status() == BatchStatus.BLOCKED;
+            var reason = (blocked ? "it stayed blocked and was not settled" : "it did not finish") + " within " + timeout();
+            // replaces a pending settle step of the batch (same instance); a batch step it still holds stays and, when it
+            // runs, finds the batch ended and writes nothing (MergeBatch)
+            if (queue.schedule(SettleBatchStep.lastTry(batch.id(), reason), Duration.ZERO)) {
+                LOG.log(Level.WARNING, () -> "batch " + batch.id() + " is " + batch.status() + " for longer than "
+                        + policy.timeout() + "; settling it (last try)");
+                if (blocked) {
+                    unblocking++;
+                } else {
+                    settling++;
+                }
             }
         }
         var resumed = 0;
@@ -64,32 +76,31 @@ public final class SweepStuckBatches {
                 resumed++;
             }
         }
-        return new Result(settling, resumed, unblock());
+        return new Result(settling, resumed, unblocking + unblock(timedOut));
+    }
+
+    /** Whether the batch's settle step pending (or running) now is a last try already (then it is left to run). */
+    private boolean lastTryScheduled(long batchId) {
+        return queue.scheduled(StepKind.SETTLE_BATCH, String.valueOf(batchId))
+                .filter(scheduled -> SettleBatchStep.isLastTry(scheduled.step())).isPresent();
     }
 
     /**
-     * BLOCKED batches quiet for {@link BatchPolicy#lostTaskAfter()} with no step of theirs: settled again (each
-     * settle step looks a few times, so a GitLab outage is retried at every sweep run); once it is blocked for longer
-     * than {@link BatchPolicy#timeout()}, a last try that abandons it when it still cannot be settled.
+     * BLOCKED batches quiet for {@link BatchPolicy#lostTaskAfter()} with no step of theirs, younger than the batch
+     * timeout ({@code timedOut} has the older ones): settled again (each settle step looks a few times, so a GitLab
+     * outage is retried at every sweep run).
      */
-    private int unblock() {
+    private int unblock(Set<Long> timedOut) {
         var unblocking = 0;
-        var pastTimeout = new HashSet<Long>();
-        for (var batch : batches.blockedOlderThan(policy.timeout())) {
-            pastTimeout.add(batch.id());
-        }
         for (var batch : batches.blockedOlderThan(policy.lostTaskAfter())) {
             var ref = String.valueOf(batch.id());
-            if (queue.isScheduled(StepKind.BATCH, ref) || queue.isScheduled(StepKind.SETTLE_BATCH, ref)) {
+            if (timedOut.contains(batch.id()) || queue.isScheduled(StepKind.BATCH, ref)
+                    || queue.isScheduled(StepKind.SETTLE_BATCH, ref)) {
                 continue;
             }
-            var last = pastTimeout.contains(batch.id());
-            var reason = "it stayed blocked and was not settled";
-            var step = last ? SettleBatchStep.lastTry(batch.id(), reason + " within " + timeout())
-                    : SettleBatchStep.first(batch.id(), reason);
-            if (queue.schedule(step, Duration.ZERO)) {
-                LOG.log(Level.WARNING, () -> "batch " + batch.id() + " is blocked and nobody settles it; settling it"
-                        + (last ? " (last try)" : ""));
+            if (queue.schedule(SettleBatchStep.first(batch.id(), "it stayed blocked and was not settled"),
+                    Duration.ZERO)) {
+                LOG.log(Level.WARNING, () -> "batch " + batch.id() + " is blocked and nobody settles it; settling it");
                 unblocking++;
             }
         }

@@ -150,6 +150,13 @@ public final class FakeBatches implements Batches {
     }
 
     @Override
+    public synchronized List<Batch> activeOlderThan(Duration age) {
+        var before = clock.instant().minus(age);
+        return batches.values().stream().filter(b -> !b.status().isTerminal() && b.createdAt().isBefore(before))
+                .sorted(Comparator.comparing(Batch::createdAt).thenComparingLong(Batch::id)).toList();
+    }
+
+    @Override
     public synchronized List<Batch> blockedOlderThan(Duration age) {
         var before = clock.instant().minus(age);
         return batches.values().stream()

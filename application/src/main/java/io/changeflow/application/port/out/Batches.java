@@ -94,6 +94,12 @@ public interface Batches {
     List<Batch> runningOlderThan(Duration age);
 
     /**
+     * Issue 36: active batches (RUNNING or BLOCKED) created longer ago than {@code age} (database clock), for the batch
+     * sweep, which settles them past the batch timeout whatever step they still hold; oldest first.
+     */
+    List<Batch> activeOlderThan(Duration age);
+
+    /**
      * Issue 36: BLOCKED batches whose last write (their blocking) is older than {@code age} (database clock), for the
      * batch sweep, which settles them again; oldest first.
      */
