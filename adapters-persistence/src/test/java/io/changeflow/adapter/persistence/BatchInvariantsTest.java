@@ -328,12 +328,17 @@ class BatchInvariantsTest {
         Fixtures.bulkWaiting(dsl, partition, 1);
         var batch = ((Claim.Claimed) batches.claim(partition, 10)).batch();
         assertThat(batches.runningOlderThan(Duration.ofMinutes(10))).noneMatch(b -> b.id() == batch.id());
+        assertThat(batches.activeOlderThan(Duration.ofMinutes(10))).noneMatch(b -> b.id() == batch.id());
         dsl.update(MERGE_BATCH).set(MERGE_BATCH.CREATED_AT, Sql.ago(Duration.ofMinutes(11)))
                 .where(MERGE_BATCH.ID.eq(batch.id())).execute();
         assertThat(batches.runningOlderThan(Duration.ofMinutes(10))).anyMatch(b -> b.id() == batch.id());
+        assertThat(batches.activeOlderThan(Duration.ofMinutes(10))).anyMatch(b -> b.id() == batch.id());
         batches.changeStatus(batch.id(), BatchStatus.RUNNING, BatchStatus.BLOCKED, "pipeline pending");
         assertThat(batches.claim(partition, 10)).as("blocked holds the slot").isInstanceOf(Claim.SlotOccupied.class);
         assertThat(batches.runningOlderThan(Duration.ofMinutes(10))).noneMatch(b -> b.id() == batch.id());
+        // issue 36: past the batch timeout a batch is settled whatever its status: a blocked one by its age too
+        assertThat(batches.activeOlderThan(Duration.ofMinutes(10))).anyMatch(b -> b.id() == batch.id()
+                && b.status() == BatchStatus.BLOCKED && b.members().size() == 1);
         // issue 36: a blocked batch is found by how long ago it was blocked (its last write), not by its age
         assertThat(batches.blockedOlderThan(Duration.ofMinutes(10))).noneMatch(b -> b.id() == batch.id());
         dsl.update(MERGE_BATCH).set(MERGE_BATCH.UPDATED_AT, Sql.ago(Duration.ofMinutes(11)))
@@ -342,6 +347,7 @@ class BatchInvariantsTest {
                 .size() == 1);
         batches.changeStatus(batch.id(), BatchStatus.BLOCKED, BatchStatus.FAILED, "settled");
         assertThat(batches.blockedOlderThan(Duration.ofMinutes(10))).noneMatch(b -> b.id() == batch.id());
+        assertThat(batches.activeOlderThan(Duration.ofMinutes(10))).noneMatch(b -> b.id() == batch.id());
     }
 
     private static void await(CountDownLatch latch) {

@@ -188,7 +188,7 @@ public final class Convergence {
         table.put(StepStatus.HANDLE_PIPELINE_PENDING, pipeline);
         table.put(StepStatus.BATCH_PENDING, serviceStep(
                 "The batch is settled: its pipeline is looked at again, or an operator settles it.",
-                "the batch sweep settles it"));
+                "the batch sweep settles it at the batch timeout whatever step it holds (changeflow.batch.timeout)"));
         return table;
     }
 
