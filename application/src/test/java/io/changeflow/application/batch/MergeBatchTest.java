@@ -333,7 +333,7 @@ class MergeBatchTest {
         assertThat(round(app)).isEqualTo(new RunBatchRound.Result.SlotOccupied());
         // issue 36: until the batch timeout (from its creation; then the sweep settles it, BlockedBatchesTest)
         app.clock.advance(Duration.between(app.clock.instant(),
-                batch.createdAt().plus(app.batchPolicy.timeout()).minusMinutes(1)));
+                batch.createdAt().plus(app.batchPolicy.timeout()).minus(Duration.ofMinutes(1))));
         assertThat(app.sweepBatches.sweep(new SweepStuckBatches.Command())).isEqualTo(new SweepStuckBatches.Result(0, 0));
         assertThat(batch(app, batch.id()).status()).as("a blocked batch whose watch is alive is left to it")
                 .isEqualTo(BatchStatus.BLOCKED);
