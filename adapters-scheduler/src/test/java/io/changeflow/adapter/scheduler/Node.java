@@ -69,6 +69,16 @@ final class Node implements AutoCloseable {
         scheduler.stop();
     }
 
+    /** A graceful stop as Spring runs it at SIGTERM: on the scheduler's own thread, {@code done} when it is over. */
+    void stop(Runnable done) {
+        scheduler.stop(done);
+    }
+
+    /** Rows released at a stop because their runs outlasted the stop budget. */
+    int releasedAtStop() {
+        return scheduler.releasedAtStop();
+    }
+
     /**
      * The instance dies: its connections are gone, so from now on it can neither stamp heartbeats nor
      * complete, pick or write anything (its threads linger until {@link #close()}).
