@@ -39,6 +39,9 @@ final class ManagedScheduler implements SmartLifecycle {
     /** How long after the release db-scheduler still waits before it interrupts the runs (their rows are gone). */
     static final Duration INTERRUPT_AFTER_RELEASE = Duration.ofSeconds(1);
 
+    /** Never, in practice: rows of an unknown task name are left alone. */
+    static final Duration KEEP_UNKNOWN_TASKS = Duration.ofDays(36_500);
+
     private final AtomicInteger releasedAtStop = new AtomicInteger();
 
     private final DataSource dataSource;
@@ -98,7 +101,10 @@ final class ManagedScheduler implements SmartLifecycle {
                 .heartbeatInterval(settings.heartbeatInterval())
                 .missedHeartbeatsLimit(settings.missedHeartbeatsLimit())
                 // db-scheduler interrupts running tasks after this; the release comes first (stopAndRelease)
-                .shutdownMaxWait(stopBudget.plus(INTERRUPT_AFTER_RELEASE));
+                .shutdownMaxWait(stopBudget.plus(INTERRUPT_AFTER_RELEASE))
+                // rows of a task name this release does not know (a recurring job of a newer release) stay for an
+                // instance that knows it; db-scheduler would delete them after 14 days
+                .deleteUnresolvedAfter(KEEP_UNKNOWN_TASKS);
         if (dialect.lockAndFetch()) {
             builder.pollUsingLockAndFetch(0.5, 1.0);
         } else {

@@ -61,9 +61,10 @@ public class SchedulerConfiguration {
     /** The step gauges and the recurring jobs' runs and results, on the meter registry when there is one. */
     @Bean
     SchedulerMetrics schedulerMetrics(ObjectProvider<MeterRegistry> registry, DataSource dataSource,
-                                      DbSchedulerWorkQueue workQueue) {
+                                      DbSchedulerWorkQueue workQueue, WorkflowStepTask workflowStepTask) {
         var metrics = new SchedulerMetrics(registry.getIfAvailable(), dataSource);
         metrics.bindSteps(workQueue);
+        metrics.bindLeft(workflowStepTask);
         return metrics;
     }
 

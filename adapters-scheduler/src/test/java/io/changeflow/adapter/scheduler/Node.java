@@ -17,6 +17,7 @@ final class Node implements AutoCloseable {
     private final HikariDataSource pool;
     private final DbSchedulerWorkQueue queue;
     private final ManagedScheduler scheduler;
+    private final WorkflowStepTask task;
 
     private Node(TestDatabase db, SchedulerSettings settings, int capacity, RunDueStep runner, List<RecurringJob> jobs) {
         this(db, settings, capacity, runner, jobs, StepTraces.NONE);
@@ -32,7 +33,7 @@ final class Node implements AutoCloseable {
         config.setMinimumIdle(1);
         config.setPoolName("node-" + settings.name());
         this.pool = new HikariDataSource(config);
-        var task = new WorkflowStepTask(() -> runner, traces, settings.retryBackoff(), settings.name());
+        this.task = new WorkflowStepTask(() -> runner, traces, settings.retryBackoff(), settings.name());
         this.queue = new DbSchedulerWorkQueue(pool, task, capacity, Clock.systemUTC());
         this.scheduler = new ManagedScheduler(pool, settings, task, queue, jobs, Clock.systemUTC());
     }
@@ -85,6 +86,10 @@ final class Node implements AutoCloseable {
      */
     void kill() {
         pool.close();
+    }
+
+    WorkflowStepTask task() {
+        return task;
     }
 
     DbSchedulerWorkQueue queue() {
