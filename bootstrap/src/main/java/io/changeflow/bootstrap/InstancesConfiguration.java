@@ -4,6 +4,7 @@ import io.changeflow.adapter.scheduler.SchedulerInstanceName;
 import io.changeflow.application.instance.AnnounceInstance;
 import io.changeflow.application.instance.ShowInstances;
 import io.changeflow.application.port.out.Instances;
+import java.time.Duration;
 import java.util.Map;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.info.InfoContributor;
@@ -51,6 +52,22 @@ class InstancesConfiguration {
     InstanceHeartbeat instanceHeartbeat(AnnounceInstance announce, InstanceProperties properties) {
         return new InstanceHeartbeat(announce, properties.heartbeatInterval());
     }
+
+    /** The time readiness answers DOWN while requests are still taken, at a graceful stop (issue 31). */
+    @Bean
+    ReadinessDrain readinessDrain(Environment environment) {
+        Duration phase;
+        try {
+            phase = environment.getProperty("spring.lifecycle.timeout-per-shutdown-phase", Duration.class, PHASE);
+        } catch (RuntimeException garbled) {
+            phase = PHASE;
+        }
+        return ReadinessDrain.of(environment.getProperty(ReadinessDrain.KEY),
+                phase.isNegative() || phase.isZero() ? PHASE : phase);
+    }
+
+    /** Spring's default {@code spring.lifecycle.timeout-per-shutdown-phase}. */
+    static final Duration PHASE = Duration.ofSeconds(30);
 
     @Bean
     ShowInstances showInstances(Instances instances, InstanceProperties properties) {

@@ -14,6 +14,7 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
 import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.env.Environment;
 
 /**
  * The scheduler adapter: durable workflow steps and cluster-wide recurring jobs on db-scheduler, in
@@ -60,9 +61,10 @@ public class SchedulerConfiguration {
     /** The step gauges and the recurring jobs' runs and results, on the meter registry when there is one. */
     @Bean
     SchedulerMetrics schedulerMetrics(ObjectProvider<MeterRegistry> registry, DataSource dataSource,
-                                      DbSchedulerWorkQueue workQueue) {
+                                      DbSchedulerWorkQueue workQueue, WorkflowStepTask workflowStepTask) {
         var metrics = new SchedulerMetrics(registry.getIfAvailable(), dataSource);
         metrics.bindSteps(workQueue);
+        metrics.bindLeft(workflowStepTask);
         return metrics;
     }
 
@@ -80,11 +82,21 @@ public class SchedulerConfiguration {
     ManagedScheduler managedScheduler(DataSource dataSource, SchedulerSettings settings,
                                       WorkflowStepTask workflowStepTask, DbSchedulerWorkQueue workQueue,
                                       ObjectProvider<RecurringJob> recurringJobs, SchedulerMetrics metrics,
-                                      ObjectProvider<DatabaseBudgets> budgets) {
+                                      ObjectProvider<DatabaseBudgets> budgets, Environment environment) {
         var budget = budgets.getIfAvailable(() -> DatabaseBudgets.NONE);
         return new ManagedScheduler(dataSource, settings, workflowStepTask, workQueue,
                 recurringJobs.orderedStream().map(job -> asLongJob(job, budget)).map(metrics::measured).toList(),
-                Clock.systemUTC());
+                Clock.systemUTC(), settings.shutdownWaitWithin(shutdownPhase(environment)));
+    }
+
+    /** {@code spring.lifecycle.timeout-per-shutdown-phase}, Spring's default 30 s when absent or garbled. */
+    static Duration shutdownPhase(Environment environment) {
+        try {
+            var phase = environment.getProperty("spring.lifecycle.timeout-per-shutdown-phase", Duration.class);
+            return phase == null || phase.isZero() || phase.isNegative() ? Duration.ofSeconds(30) : phase;
+        } catch (RuntimeException garbled) {
+            return Duration.ofSeconds(30);
+        }
     }
 
     /** {@code job} with its runs inside a long job's database budget (its own pool wait; issue 34). */

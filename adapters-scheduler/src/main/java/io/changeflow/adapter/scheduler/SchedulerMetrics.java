@@ -1,11 +1,13 @@
 package io.changeflow.adapter.scheduler;
 
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import java.util.function.ToIntFunction;
@@ -23,7 +25,9 @@ import org.slf4j.LoggerFactory;
  *       recurring job on this instance;</li>
  *   <li>{@value #RESULTS} {@code {job, result}} (counter): what the runs did, from the numeric and boolean
  *       components of the run's result record (e.g. {@code sweep-stuck-requests} {@code failed},
- *       {@code rescheduled}; {@code reconcile-deployments} {@code examined}, {@code advanced}), snake case.</li>
+ *       {@code rescheduled}; {@code reconcile-deployments} {@code examined}, {@code advanced}), snake case;</li>
+ *   <li>{@value #LEFT} {@code {reason}} (counter, {@code format} or {@code kind}): step rows this instance met and
+ *       left for an instance of another release, because their format version or step kind is unknown to it.</li>
  * </ul>
  * Tags are job names and record component names: bounded by the code. A registry that throws never changes a
  * job's run.
@@ -36,6 +40,7 @@ final class SchedulerMetrics {
     static final String CAPACITY = "changeflow.scheduler.backlog.capacity";
     static final String RUNS = "changeflow.jobs.runs";
     static final String RESULTS = "changeflow.jobs.results";
+    static final String LEFT = "changeflow.scheduler.steps.left";
     static final Duration REFRESH = Duration.ofSeconds(10);
 
     private static final Logger log = LoggerFactory.getLogger(SchedulerMetrics.class);
@@ -61,6 +66,18 @@ final class SchedulerMetrics {
         Gauge.builder(CAPACITY, queue, DbSchedulerWorkQueue::capacity)
                 .description("The backlog capacity (changeflow.workflow.backlog-capacity): past it new requests wait in a failure state")
                 .register(registry);
+    }
+
+    /** Registers the count of step rows {@code task} left for an instance of another release. */
+    void bindLeft(WorkflowStepTask task) {
+        if (registry == null) {
+            return;
+        }
+        for (var reason : List.of("format", "kind")) {
+            FunctionCounter.builder(LEFT, task, t -> t.leftForAnotherInstance(reason))
+                    .description("Step rows left for an instance of another release: unknown format version or step kind")
+                    .tags("reason", reason).register(registry);
+        }
     }
 
     /** {@code job} with its runs timed and its results counted. */

@@ -18,10 +18,10 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * @param deadExecutionTimeout how long a picked task may go without a heartbeat before any instance
  *                             takes it over and runs it again (default 60 s); rounded up to whole
  *                             heartbeats, at least four
- * @param shutdownMaxWait      how long a stopping instance lets running tasks finish (default 30 s);
- *                             then db-scheduler interrupts them and waits as long again. A task still
- *                             running when the process ends keeps its row picked and is taken over by
- *                             another instance once the dead-execution timeout has passed
+ * @param shutdownMaxWait      how long a stopping instance lets running tasks finish (default 15 s), kept
+ *                             2 s inside {@code spring.lifecycle.timeout-per-shutdown-phase}
+ *                             ({@link #shutdownWaitWithin}); the rows of tasks still running then are
+ *                             released, and another instance runs them at its next poll
  * @param retryInitialDelay    the delay before re-running a step that threw (default 30 s), doubling
  *                             with every consecutive failure
  * @param retryMaxDelay        the longest such delay (default 10 min); a step keeps being retried at
@@ -42,7 +42,7 @@ record SchedulerSettings(Duration pollingInterval, Integer threads, Duration hea
         threads = threads == null || threads < 1 ? 10 : threads;
         heartbeatInterval = positive(heartbeatInterval, Duration.ofSeconds(10));
         deadExecutionTimeout = positive(deadExecutionTimeout, Duration.ofSeconds(60));
-        shutdownMaxWait = positive(shutdownMaxWait, Duration.ofSeconds(30));
+        shutdownMaxWait = positive(shutdownMaxWait, Duration.ofSeconds(15));
         retryInitialDelay = positive(retryInitialDelay, Duration.ofSeconds(30));
         retryMaxDelay = positive(retryMaxDelay, Duration.ofMinutes(10));
         name = SchedulerInstanceName.of(name);
@@ -73,6 +73,23 @@ record SchedulerSettings(Duration pollingInterval, Integer threads, Duration hea
     /** The dead-execution timeout in effect (whole heartbeats). */
     Duration effectiveDeadExecutionTimeout() {
         return heartbeatInterval.multipliedBy(missedHeartbeatsLimit());
+    }
+
+    /** What a stop leaves of a shutdown phase for the release and the rest of the stop. */
+    static final Duration RELEASE_MARGIN = Duration.ofSeconds(2);
+
+    /**
+     * The wait a stop gives running tasks within a shutdown phase of {@code phaseTimeout}: the shutdown wait, at most
+     * the phase less {@link #RELEASE_MARGIN} (half the phase when it is shorter than twice the margin), so the
+     * release happens before Spring gives up on the phase and closes the connection pool.
+     */
+    Duration shutdownWaitWithin(Duration phaseTimeout) {
+        if (phaseTimeout == null || phaseTimeout.isZero() || phaseTimeout.isNegative()) {
+            return shutdownMaxWait;
+        }
+        var room = phaseTimeout.compareTo(RELEASE_MARGIN.multipliedBy(2)) < 0
+                ? phaseTimeout.dividedBy(2) : phaseTimeout.minus(RELEASE_MARGIN);
+        return shutdownMaxWait.compareTo(room) < 0 ? shutdownMaxWait : room;
     }
 
     ExponentialBackoff retryBackoff() {

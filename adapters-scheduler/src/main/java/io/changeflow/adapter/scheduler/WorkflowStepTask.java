@@ -16,11 +16,15 @@ import io.changeflow.application.port.out.WorkQueue.StepKind;
 import io.changeflow.application.workflow.RunDueStep;
 import io.changeflow.application.workflow.StepOutcome;
 import io.changeflow.domain.polling.ExponentialBackoff;
+import java.time.Duration;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -30,11 +34,15 @@ import org.slf4j.LoggerFactory;
  * {@value #NAME}, instance id {@link Step#instanceId() KIND:ref}, data the step's attempt and data.
  *
  * <p><b>Row format.</b> The data is a {@code java.util.HashMap<String, String>} (Java
- * serialization, db-scheduler's default): {@value #ATTEMPT} holds the attempt, every step data entry
+ * serialization, db-scheduler's default): {@value #FORMAT} holds the format version ({@value #CURRENT_FORMAT}; a
+ * row without it, written before the key existed, is format 1), {@value #ATTEMPT} the attempt, every step data entry
  * is stored under {@value #DATA_PREFIX}{@code <key>}, the trace context of whatever scheduled it under
  * {@value StepTraces#PREFIX}{@code <field>} ({@link StepTraces}). Only JDK types are in the blob, so rows written
- * by one release are read by the next however the application's classes move; an instance whose
- * kind no longer exists fails to run and is retried (and shows in the scheduler's health).
+ * by one release are read by the next however the application's classes move; keys a release does not know are
+ * ignored by it. A release that changes what a key means raises the format version; a release that meets a row of a
+ * higher version, or of a step kind it does not know, leaves it for an instance that does (issue 31): the row is
+ * put back unchanged {@link #LEAVE_FOR} later, never run, failed nor deleted, and counted
+ * ({@link #leftForAnotherInstance}).
  *
  * <p><b>Running.</b> A due row runs through {@link RunDueStep}; its outcome is applied to the
  * same row: done deletes it, reschedule updates it in place (time and data), next turns it into the
@@ -50,6 +58,11 @@ import org.slf4j.LoggerFactory;
 final class WorkflowStepTask {
 
     static final String NAME = "workflow-step";
+    static final String FORMAT = "format";
+    /** The format version this release writes and the highest it reads. */
+    static final int CURRENT_FORMAT = 1;
+    /** How much later a row this release cannot read is due again (for an instance that can). */
+    static final Duration LEAVE_FOR = Duration.ofSeconds(15);
     static final String ATTEMPT = "attempt";
     static final String DATA_PREFIX = "data.";
 
@@ -65,6 +78,8 @@ final class WorkflowStepTask {
     private final String schedulerName;
     /** The step instances this process is running right now. */
     private final Set<String> runningHere = ConcurrentHashMap.newKeySet();
+    /** Rows left for another instance since the start, by reason ({@code format}, {@code kind}). */
+    private final Map<String, LongAdder> left = new ConcurrentHashMap<>();
     private final Task<HashMap<String, String>> task;
 
     /**
@@ -115,6 +130,7 @@ final class WorkflowStepTask {
     /** The row data of {@code step} with the trace context {@code trace} (row fields). */
     static HashMap<String, String> data(Step step, Map<String, String> trace) {
         var data = new HashMap<String, String>(trace);
+        data.put(FORMAT, Integer.toString(CURRENT_FORMAT));
         data.put(ATTEMPT, Integer.toString(step.attempt()));
         step.data().forEach((key, value) -> data.put(DATA_PREFIX + key, value));
         return data;
@@ -143,6 +159,34 @@ final class WorkflowStepTask {
         return new Step(kind, ref, attempt(data), stepData);
     }
 
+    /** Why this release cannot run a row ({@code format} or {@code kind}); empty when it can. */
+    static Optional<String> unreadable(String instanceId, Map<String, String> data) {
+        var raw = data == null ? null : data.get(FORMAT);
+        if (raw != null) {
+            int format;
+            try {
+                format = Integer.parseInt(raw.strip());
+            } catch (NumberFormatException e) {
+                return Optional.of("format");
+            }
+            if (format > CURRENT_FORMAT || format < 1) {
+                return Optional.of("format");
+            }
+        }
+        var colon = instanceId.indexOf(':');
+        if (colon < 0) {
+            return Optional.of("kind");
+        }
+        var kind = instanceId.substring(0, colon);
+        return Arrays.stream(StepKind.values()).anyMatch(k -> k.name().equals(kind)) ? Optional.empty() : Optional.of("kind");
+    }
+
+    /** Rows this instance left for another since it started, by reason ({@code format}, {@code kind}). */
+    long leftForAnotherInstance(String reason) {
+        var count = left.get(reason);
+        return count == null ? 0 : count.sum();
+    }
+
     /** The same row data with the attempt counted up (for a run that threw or died). */
     static HashMap<String, String> nextAttempt(Map<String, String> data) {
         var next = data == null ? new HashMap<String, String>() : new HashMap<>(data);
@@ -164,6 +208,10 @@ final class WorkflowStepTask {
 
     private CompletionHandler<HashMap<String, String>> execute(TaskInstance<HashMap<String, String>> instance,
                                                                ExecutionContext context) {
+        var unreadable = unreadable(instance.getId(), instance.getData());
+        if (unreadable.isPresent()) {
+            return leave(instance.getId(), unreadable.get(), instance.getData());
+        }
         var step = step(instance.getId(), instance.getData());
         var stored = StepTraces.storedIn(instance.getData());
         StepOutcome outcome;
@@ -234,8 +282,21 @@ final class WorkflowStepTask {
         operations.remove();
     }
 
+    /** Puts a row this release cannot read back unchanged, {@link #LEAVE_FOR} later, for an instance that can. */
+    private CompletionHandler<HashMap<String, String>> leave(String id, String reason, HashMap<String, String> data) {
+        left.computeIfAbsent(reason, r -> new LongAdder()).increment();
+        log.warn("{} has a step {} this release does not know (format {}, this release reads up to {}); left for an "
+                + "instance that does, due again in {}", id, reason, data == null ? null : data.get(FORMAT),
+                CURRENT_FORMAT, LEAVE_FOR);
+        return (complete, operations) -> operations.reschedule(complete, complete.getTimeDone().plus(LEAVE_FOR), data);
+    }
+
     private void retryLater(ExecutionComplete complete, ExecutionOperations<HashMap<String, String>> operations) {
         var execution = complete.getExecution();
+        if (unreadable(execution.taskInstance.getId(), dataOf(execution.taskInstance)).isPresent()) {
+            operations.reschedule(complete, complete.getTimeDone().plus(LEAVE_FOR), storedData(execution.taskInstance));
+            return;
+        }
         var delay = retry.delayBefore(execution.consecutiveFailures + 1);
         var at = complete.getTimeDone().plus(delay);
         // db-scheduler has logged the failure with its stack trace already
@@ -255,9 +316,18 @@ final class WorkflowStepTask {
                     id, execution.lastHeartbeat);
             return;
         }
+        if (unreadable(id, dataOf(execution.taskInstance)).isPresent()) {
+            // not this release's to count: put back unchanged for an instance that reads it
+            operations.reschedule(complete, complete.getTimeDone(), storedData(execution.taskInstance));
+            return;
+        }
         log.warn("{} was picked by {} whose heartbeats stopped at {}; running it again",
                 execution.taskInstance.getId(), execution.pickedBy, execution.lastHeartbeat);
         operations.reschedule(complete, complete.getTimeDone(), nextAttempt(dataOf(execution.taskInstance)));
+    }
+
+    private static HashMap<String, String> storedData(TaskInstance<?> instance) {
+        return new HashMap<>(dataOf(instance));
     }
 
     private static Map<String, String> dataOf(TaskInstance<?> instance) {

@@ -17,6 +17,7 @@ final class Node implements AutoCloseable {
     private final HikariDataSource pool;
     private final DbSchedulerWorkQueue queue;
     private final ManagedScheduler scheduler;
+    private final WorkflowStepTask task;
 
     private Node(TestDatabase db, SchedulerSettings settings, int capacity, RunDueStep runner, List<RecurringJob> jobs) {
         this(db, settings, capacity, runner, jobs, StepTraces.NONE);
@@ -32,7 +33,7 @@ final class Node implements AutoCloseable {
         config.setMinimumIdle(1);
         config.setPoolName("node-" + settings.name());
         this.pool = new HikariDataSource(config);
-        var task = new WorkflowStepTask(() -> runner, traces, settings.retryBackoff(), settings.name());
+        this.task = new WorkflowStepTask(() -> runner, traces, settings.retryBackoff(), settings.name());
         this.queue = new DbSchedulerWorkQueue(pool, task, capacity, Clock.systemUTC());
         this.scheduler = new ManagedScheduler(pool, settings, task, queue, jobs, Clock.systemUTC());
     }
@@ -69,12 +70,26 @@ final class Node implements AutoCloseable {
         scheduler.stop();
     }
 
+    /** A graceful stop as Spring runs it at SIGTERM: on the scheduler's own thread, {@code done} when it is over. */
+    void stop(Runnable done) {
+        scheduler.stop(done);
+    }
+
+    /** Rows released at a stop because their runs outlasted the stop budget. */
+    int releasedAtStop() {
+        return scheduler.releasedAtStop();
+    }
+
     /**
      * The instance dies: its connections are gone, so from now on it can neither stamp heartbeats nor
      * complete, pick or write anything (its threads linger until {@link #close()}).
      */
     void kill() {
         pool.close();
+    }
+
+    WorkflowStepTask task() {
+        return task;
     }
 
     DbSchedulerWorkQueue queue() {

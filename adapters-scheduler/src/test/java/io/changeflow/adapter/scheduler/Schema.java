@@ -3,6 +3,8 @@ package io.changeflow.adapter.scheduler;
 import com.github.kagkarlsson.scheduler.ScheduledExecution;
 import com.github.kagkarlsson.scheduler.ScheduledExecutionsFilter;
 import com.github.kagkarlsson.scheduler.SchedulerClient;
+import com.github.kagkarlsson.scheduler.task.TaskInstance;
+import com.github.kagkarlsson.scheduler.task.TaskInstanceId;
 import io.changeflow.application.port.out.WorkQueue.Step;
 import io.changeflow.application.port.out.WorkQueue.StepKind;
 import io.changeflow.domain.polling.ExponentialBackoff;
@@ -12,6 +14,7 @@ import java.sql.Timestamp;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -100,6 +103,16 @@ final class Schema implements BeforeAllCallback, BeforeEachCallback, AfterEachCa
         } catch (SQLException e) {
             throw new IllegalStateException(e);
         }
+    }
+
+    /** Writes a workflow row as another release could have: {@code instanceId} with exactly {@code data}, due now. */
+    void insertWorkflowRow(String instanceId, HashMap<String, String> data) {
+        rows.scheduleIfNotExists(new TaskInstance<>(WorkflowStepTask.NAME, instanceId, data), Instant.now());
+    }
+
+    /** The row of a workflow step by its instance id, whatever its kind. */
+    Optional<ScheduledExecution<Object>> row(String instanceId) {
+        return rows.getScheduledExecution(TaskInstanceId.of(WorkflowStepTask.NAME, instanceId));
     }
 
     Optional<ScheduledExecution<Object>> row(StepKind kind, String ref) {

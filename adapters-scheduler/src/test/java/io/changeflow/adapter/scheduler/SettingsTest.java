@@ -17,7 +17,7 @@ class SettingsTest {
         assertThat(settings.heartbeatInterval()).isEqualTo(Duration.ofSeconds(10));
         assertThat(settings.deadExecutionTimeout()).isEqualTo(Duration.ofSeconds(60));
         assertThat(settings.missedHeartbeatsLimit()).isEqualTo(6);
-        assertThat(settings.shutdownMaxWait()).isEqualTo(Duration.ofSeconds(30));
+        assertThat(settings.shutdownMaxWait()).isEqualTo(Duration.ofSeconds(15));
         assertThat(settings.retryBackoff().delayBefore(1)).isEqualTo(Duration.ofSeconds(30));
         assertThat(settings.retryBackoff().delayBefore(10)).isEqualTo(Duration.ofMinutes(10));
         assertThat(settings.name()).isNotBlank();
@@ -69,5 +69,15 @@ class SettingsTest {
                 .isInstanceOf(IllegalArgumentException.class);
         assertThat(new RecurringJob("reconcile-deployments", Duration.ofMinutes(1), noop).name())
                 .isEqualTo("reconcile-deployments");
+    }
+
+    @Test
+    void theShutdownWaitStaysInsideTheShutdownPhaseSoTheReleaseComesBeforeSpringGivesUpOnIt() {
+        var settings = new SchedulerSettings(null, null, null, null, null, null, null, "n");
+
+        assertThat(settings.shutdownWaitWithin(Duration.ofSeconds(20))).isEqualTo(Duration.ofSeconds(15));
+        assertThat(settings.shutdownWaitWithin(Duration.ofSeconds(10))).isEqualTo(Duration.ofSeconds(8));
+        assertThat(settings.shutdownWaitWithin(Duration.ofSeconds(3))).isEqualTo(Duration.ofMillis(1500));
+        assertThat(settings.shutdownWaitWithin(null)).isEqualTo(Duration.ofSeconds(15));
     }
 }

@@ -21,7 +21,7 @@ class WorkflowStepTaskTest {
 
         var data = WorkflowStepTask.data(step);
 
-        assertThat(data).containsOnly(Map.entry("attempt", "3"), Map.entry("data.attempt", "data named like the attempt"),
+        assertThat(data).containsOnly(Map.entry("format", "1"), Map.entry("attempt", "3"), Map.entry("data.attempt", "data named like the attempt"),
                 Map.entry("data.phase", "merge"));
         assertThat(WorkflowStepTask.step(step.instanceId(), data)).isEqualTo(step);
     }
@@ -71,5 +71,27 @@ class WorkflowStepTaskTest {
 
         assertThatThrownBy(() -> StepPlacement.unbounded(null).place(step, Map.of(), Instant.now()))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("at most 100");
+    }
+
+    @Test
+    void writesTheFormatVersionAndReadsARowWithoutOneAsTheFirstFormat() {
+        var step = new Step(StepKind.HANDLE, "op-1", 2, Map.of("phase", "merge"));
+        var written = WorkflowStepTask.data(step);
+        var previousRelease = new HashMap<>(Map.of("attempt", "2", "data.phase", "merge"));
+
+        assertThat(written).containsEntry(WorkflowStepTask.FORMAT, Integer.toString(WorkflowStepTask.CURRENT_FORMAT));
+        assertThat(WorkflowStepTask.unreadable(step.instanceId(), written)).isEmpty();
+        assertThat(WorkflowStepTask.unreadable(step.instanceId(), previousRelease)).isEmpty();
+        assertThat(WorkflowStepTask.unreadable(step.instanceId(), null)).isEmpty();
+        assertThat(WorkflowStepTask.step(step.instanceId(), previousRelease)).isEqualTo(step);
+    }
+
+    @Test
+    void aHigherOrUnreadableFormatOrAnUnknownKindIsNotThisReleasesToRun() {
+        assertThat(WorkflowStepTask.unreadable("HANDLE:op-1", Map.of("format", "2"))).contains("format");
+        assertThat(WorkflowStepTask.unreadable("HANDLE:op-1", Map.of("format", "two"))).contains("format");
+        assertThat(WorkflowStepTask.unreadable("HANDLE:op-1", Map.of("format", "0"))).contains("format");
+        assertThat(WorkflowStepTask.unreadable("FUTURE_KIND:op-1", Map.of("format", "1"))).contains("kind");
+        assertThat(WorkflowStepTask.unreadable("no-kind", Map.of())).contains("kind");
     }
 }

@@ -40,7 +40,8 @@ import tools.jackson.databind.json.JsonMapper;
  */
 @ExtendWith(OpenApiContractTest.AfterTheApp.class)
 @SpringBootTest(classes = ChangeflowApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-        properties = {"changeflow.embedded-db.enabled=false", "changeflow.batch.round-interval=1h"})
+        properties = {"changeflow.embedded-db.enabled=false", "changeflow.batch.round-interval=1h",
+                "changeflow.shutdown.drain-delay=0s"})
 @ActiveProfiles("sandbox")
 @DirtiesContext(classMode = DirtiesContext.ClassMode.AFTER_CLASS)
 class OpenApiContractTest {

@@ -68,6 +68,7 @@ import tools.jackson.databind.JsonNode;
 @SpringBootTest(classes = ChangeflowApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
         properties = {
                 "changeflow.embedded-db.enabled=false",
+                "changeflow.shutdown.drain-delay=0s",
                 "changeflow.dynamic-config.poll-interval=200ms",
                 "changeflow.scheduler.polling-interval=200ms",
                 "changeflow.scheduler.threads=4",

@@ -39,6 +39,8 @@ public final class InstanceSettings {
         s.set("changeflow.embedded-db.enabled", "false");
         s.set("spring.datasource.hikari.maximum-pool-size", "20");
         s.set("spring.lifecycle.timeout-per-shutdown-phase", "10s");
+        // readiness DOWN while still serving at a graceful stop: short here, ShutdownSystemTest sets its own
+        s.set("changeflow.shutdown.drain-delay", "1s");
         s.set("server.address", "127.0.0.1");
         // plain text lines, not production's JSON: tests read the logs line by line (RequestLifecycleSystemTest)
         s.set("logging.structured.format.console", "");
