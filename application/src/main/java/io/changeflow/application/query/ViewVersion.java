@@ -2,6 +2,10 @@ package io.changeflow.application.query;
 
 import io.changeflow.application.port.out.WorkQueue.Scheduled;
 import io.changeflow.domain.operation.Operation;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
 import java.util.Optional;
 import java.util.TreeMap;
 
@@ -35,6 +39,16 @@ final class ViewVersion {
                 .append(op.mergeRequest().map(mr -> mr.project() + "!" + mr.iid() + " " + mr.webUrl()).orElse("-"));
         scheduled.ifPresent(s -> shown.append('|').append(s.due().toEpochMilli()).append('|')
                 .append(s.step().attempt()).append('|').append(new TreeMap<>(s.step().data())));
-        return FORMAT + "-" + op.version() + "-" + Integer.toHexString(shown.toString().hashCode());
+        return FORMAT + "-" + op.version() + "-" + digest(shown);
+    }
+
+    /** 64 bits of the SHA-256 of {@code shown}, in hex: the same on every instance, collisions out of reach. */
+    static String digest(CharSequence shown) {
+        try {
+            var hash = MessageDigest.getInstance("SHA-256").digest(shown.toString().getBytes(StandardCharsets.UTF_8));
+            return HexFormat.of().formatHex(hash, 0, 8);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every JDK has SHA-256", e);
+        }
     }
 }
