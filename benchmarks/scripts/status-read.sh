@@ -84,24 +84,25 @@ awk '
 # looks of the SPA's backoff (polling.ts: 1 s after an answer, doubled while nothing changed, at most 15 s).
 looks=1; at=0; delay=1000
 while ((at + delay <= 600000)); do at=$((at + delay)); looks=$((looks + 1)); delay=$((delay * 2 > 15000 ? 15000 : delay * 2)); done
-replay() { # replay conditional|plain -> "requests n200 n304 bytes"
-  local etag="" n200=0 n304=0 bytes=0 i line code size headers tag
+replay() { # replay conditional|plain -> "requests n200 n304 body_bytes header_bytes"
+  local etag="" n200=0 n304=0 bodies=0 heads=0 i line code size headers tag
   for ((i = 0; i < looks; i++)); do
     local args=(-s -o /dev/null -D "$work/headers.txt" -w '%{http_code} %{size_download} %{size_header}' -H 'X-Forwarded-User: alice')
     [ "$1" = conditional ] && [ -n "$etag" ] && args+=(-H "If-None-Match: $etag")
     line=$(curl "${args[@]}" "$base/api/requests/$id")
     read -r code size headers <<<"$line"
-    bytes=$((bytes + size + headers))
+    bodies=$((bodies + size)); heads=$((heads + headers))
     case $code in 200) n200=$((n200 + 1)) ;; 304) n304=$((n304 + 1)) ;; esac
     tag=$(awk 'tolower($1) == "etag:" { print $2 }' "$work/headers.txt" | tr -d '\r')
     [ -n "$tag" ] && etag=$tag
   done
-  echo "$looks $n200 $n304 $bytes"
+  echo "$looks $n200 $n304 $bodies $heads"
 }
-read -r plain_n plain_200 plain_304 plain_bytes <<<"$(replay plain)"
-read -r cond_n cond_200 cond_304 cond_bytes <<<"$(replay conditional)"
+read -r plain_n plain_200 plain_304 plain_bodies plain_heads <<<"$(replay plain)"
+read -r cond_n cond_200 cond_304 cond_bodies cond_heads <<<"$(replay conditional)"
 echo "=== SPA polling of one unchanged request page for 10 minutes (replayed: $looks looks)"
-echo "before (no If-None-Match): $plain_n requests, $plain_200 x 200, $plain_304 x 304, $plain_bytes bytes received"
-echo "now (If-None-Match):       $cond_n requests, $cond_200 x 200, $cond_304 x 304, $cond_bytes bytes received"
-awk -v a="$plain_bytes" -v b="$cond_bytes" 'BEGIN { printf "bytes: %.1fx fewer\n", a / b }'
+echo "before (no If-None-Match): $plain_n requests, $plain_200 x 200, $plain_304 x 304, bodies $plain_bodies bytes, headers $plain_heads bytes (HTTP/1.1)"
+echo "now (If-None-Match):       $cond_n requests, $cond_200 x 200, $cond_304 x 304, bodies $cond_bodies bytes, headers $cond_heads bytes (HTTP/1.1)"
+awk -v pb="$plain_bodies" -v ph="$plain_heads" -v cb="$cond_bodies" -v ch="$cond_heads" \
+  'BEGIN { printf "body bytes: %.1fx fewer; bodies and HTTP/1.1 headers: %.1fx fewer\n", pb / cb, (pb + ph) / (cb + ch) }'
 echo "uptime: $(uptime)"
