@@ -4,6 +4,10 @@
 # the unchanged product app (sandbox profile, embedded MariaDB), measured alternately round by round with wrk.
 # The request read is one of alice's, waiting for its approver (approval mode manual), so it has a timeline and a
 # scheduled step; alice is its requester (no permission call).
+# Issue 33 adds the conditional reads: the same two reads with If-None-Match naming their current ETag (304, no body),
+# and a replay of the request page's polling of one unchanged request for 10 minutes (the SPA's backoff, 1 s doubling
+# to 15 s: 44 looks), sent back to back, once as the SPA did before (no If-None-Match) and once as it does now:
+# requests, answers and bytes (headers and bodies) of each.
 #
 #   benchmarks/scripts/status-read.sh            # DURATION=10 WARMUP=8 ROUNDS=3 CONNECTIONS=16
 source "$(dirname "$0")/lib.sh"
@@ -31,6 +35,11 @@ for i in 1 2 3 4 5; do
 done
 sleep 5
 echo "request read: $id, $(curl -s -H 'X-Forwarded-User: alice' "$base/api/requests/$id" | head -c 300)..."
+etag_of() { curl -s -D - -o /dev/null -H 'X-Forwarded-User: alice' "$1" | awk 'tolower($1) == "etag:" { print $2 }' | tr -d '\r'; }
+status_etag=$(etag_of "$base/api/requests/$id")
+page_etag=$(etag_of "$base/api/requests?page=0")
+echo "ETags: request $status_etag, page $page_etag"
+[ -n "$status_etag" ] && [ -n "$page_etag" ] || { echo "no ETag on the reads" >&2; exit 1; }
 
 # run_wrk ENDPOINT-ID SECONDS -> "rps p50_ms p99_ms non2xx"
 run_wrk() {
@@ -39,14 +48,17 @@ run_wrk() {
     status) wrk_line -H 'X-Forwarded-User: alice' "$base/api/requests/$id" ;;
     targets) wrk_line -H 'X-Forwarded-User: alice' "$base/api/targets" ;;
     page) wrk_line -H 'X-Forwarded-User: alice' "$base/api/requests?page=0" ;;
+    status304) wrk_line -H 'X-Forwarded-User: alice' -H "If-None-Match: $status_etag" "$base/api/requests/$id" ;;
+    page304) wrk_line -H 'X-Forwarded-User: alice' -H "If-None-Match: $page_etag" "$base/api/requests?page=0" ;;
   esac
 }
 
-declare -A label=([status]="GET /api/requests/{id}" [targets]="GET /api/targets" [page]="GET /api/requests?page=0")
+declare -A label=([status]="GET /api/requests/{id}" [targets]="GET /api/targets" [page]="GET /api/requests?page=0"
+  [status304]="GET /api/requests/{id} 304" [page304]="GET /api/requests?page=0 304")
 results="$work/results.txt"
-for e in status targets page; do run_wrk "$e" "$WARMUP" >/dev/null; done
+for e in status targets page status304 page304; do run_wrk "$e" "$WARMUP" >/dev/null; done
 for ((r = 1; r <= ROUNDS; r++)); do
-  if ((r % 2)); then order="status targets page"; else order="page targets status"; fi
+  if ((r % 2)); then order="status status304 targets page page304"; else order="page304 page targets status304 status"; fi
   for e in $order; do
     line=$(measured run_wrk "$e" "$DURATION")
     echo "$e $r $line" >>"$results"
@@ -59,12 +71,38 @@ awk '
   function median(a, n,   i, j, t) { for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t } return a[int((n + 1) / 2)] }
   { rps[$1, $2] = $3; n[$1]++; r50[$1, n[$1]] = $4; r99[$1, n[$1]] = $5; all[$1, n[$1]] = $3; rounds[$2] = 1 }
   END {
-    split("status targets page", ids, " ")
-    for (k = 1; k <= 3; k++) {
+    split("status status304 targets page page304", ids, " ")
+    for (k = 1; k <= 5; k++) {
       e = ids[k]; delete a; delete b; delete c; delete q; m = 0; list = ""
       for (i = 1; i <= n[e]; i++) { a[i] = all[e, i]; b[i] = r50[e, i]; c[i] = r99[e, i] }
       for (r in rounds) if ((e, r) in rps && ("targets", r) in rps) { q[++m] = rps[e, r] / rps["targets", r]; list = list sprintf(" %.2f", q[m]) }
       printf "%s: %.0f req/s p50 %.3f ms p99 %.3f ms | / GET /api/targets per round:%s; median %.2f\n", e, median(a, n[e]), median(b, n[e]), median(c, n[e]), list, median(q, m)
     }
   }' "$results"
+
+# The request page's polling of one unchanged request for 10 minutes, replayed back to back (no real wait): the
+# looks of the SPA's backoff (polling.ts: 1 s after an answer, doubled while nothing changed, at most 15 s).
+looks=1; at=0; delay=1000
+while ((at + delay <= 600000)); do at=$((at + delay)); looks=$((looks + 1)); delay=$((delay * 2 > 15000 ? 15000 : delay * 2)); done
+replay() { # replay conditional|plain -> "requests n200 n304 body_bytes header_bytes"
+  local etag="" n200=0 n304=0 bodies=0 heads=0 i line code size headers tag
+  for ((i = 0; i < looks; i++)); do
+    local args=(-s -o /dev/null -D "$work/headers.txt" -w '%{http_code} %{size_download} %{size_header}' -H 'X-Forwarded-User: alice')
+    [ "$1" = conditional ] && [ -n "$etag" ] && args+=(-H "If-None-Match: $etag")
+    line=$(curl "${args[@]}" "$base/api/requests/$id")
+    read -r code size headers <<<"$line"
+    bodies=$((bodies + size)); heads=$((heads + headers))
+    case $code in 200) n200=$((n200 + 1)) ;; 304) n304=$((n304 + 1)) ;; esac
+    tag=$(awk 'tolower($1) == "etag:" { print $2 }' "$work/headers.txt" | tr -d '\r')
+    [ -n "$tag" ] && etag=$tag
+  done
+  echo "$looks $n200 $n304 $bodies $heads"
+}
+read -r plain_n plain_200 plain_304 plain_bodies plain_heads <<<"$(replay plain)"
+read -r cond_n cond_200 cond_304 cond_bodies cond_heads <<<"$(replay conditional)"
+echo "=== SPA polling of one unchanged request page for 10 minutes (replayed: $looks looks)"
+echo "before (no If-None-Match): $plain_n requests, $plain_200 x 200, $plain_304 x 304, bodies $plain_bodies bytes, headers $plain_heads bytes (HTTP/1.1)"
+echo "now (If-None-Match):       $cond_n requests, $cond_200 x 200, $cond_304 x 304, bodies $cond_bodies bytes, headers $cond_heads bytes (HTTP/1.1)"
+awk -v pb="$plain_bodies" -v ph="$plain_heads" -v cb="$cond_bodies" -v ch="$cond_heads" \
+  'BEGIN { printf "body bytes: %.1fx fewer; bodies and HTTP/1.1 headers: %.1fx fewer\n", pb / cb, (pb + ph) / (cb + ch) }'
 echo "uptime: $(uptime)"

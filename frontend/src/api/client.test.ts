@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { envelope, mockFetch } from '../test/fetchMock';
-import { APP_HEADER, apiRequest, NETWORK_ERROR_CODE, parseRetryAfter, safeMessage } from './client';
+import { APP_HEADER, apiRequest, forgetConditionalAnswers, NETWORK_ERROR_CODE, parseRetryAfter, safeMessage } from './client';
 
 let restore: (() => void) | null = null;
 afterEach(() => {
@@ -127,5 +127,55 @@ describe('parseRetryAfter and safeMessage', () => {
     expect(safeMessage('Access denied', 403)).toBe('Access denied');
     expect(safeMessage('', 403)).toBe('Access denied');
     expect(safeMessage('x'.repeat(1000), 400).length).toBeLessThanOrEqual(300);
+  });
+});
+
+describe('conditional reads (issue 33)', () => {
+  afterEach(() => forgetConditionalAnswers());
+
+  const ifNoneMatch = (call: { init: RequestInit } | undefined) =>
+    (call?.init.headers as Record<string, string> | undefined)?.['If-None-Match'];
+
+  it('sends the last ETag of the URL in If-None-Match and answers a 304 with the kept answer itself', async () => {
+    const view = { operationId: 'op-1', status: 'MR_CREATING' };
+    const { calls } = use((_call, index) =>
+      index === 0
+        ? { status: 200, body: { code: 'OK', message: 'm', data: view, traceId: 't1' }, headers: { ETag: 'W/"1-5-a"' } }
+        : { status: 304, headers: { ETag: 'W/"1-5-a"' } },
+    );
+
+    const first = await apiRequest('GET', '/api/requests/op-1', { conditional: true });
+    const second = await apiRequest('GET', '/api/requests/op-1', { conditional: true });
+
+    expect(ifNoneMatch(calls[0])).toBeUndefined();
+    expect(ifNoneMatch(calls[1])).toBe('W/"1-5-a"');
+    expect(second).toBe(first);
+    expect(second).toMatchObject({ ok: true, status: 200, data: view });
+  });
+
+  it('keeps the new answer and its ETag after a change, per URL', async () => {
+    const { calls } = use((call, index) => {
+      if (index === 0) return { status: 200, body: { code: 'OK', data: { v: 1 }, traceId: 't' }, headers: { ETag: 'W/"a"' } };
+      if (index === 1) return { status: 200, body: { code: 'OK', data: { v: 2 }, traceId: 't' }, headers: { ETag: 'W/"b"' } };
+      return call.url.endsWith('op-1') ? { status: 304 } : { status: 200, body: { code: 'OK', data: { v: 9 }, traceId: 't' } };
+    });
+
+    await apiRequest('GET', '/api/requests/op-1', { conditional: true });
+    const changed = await apiRequest('GET', '/api/requests/op-1', { conditional: true });
+    const unchanged = await apiRequest('GET', '/api/requests/op-1', { conditional: true });
+    await apiRequest('GET', '/api/requests/op-2', { conditional: true });
+
+    expect(ifNoneMatch(calls[1])).toBe('W/"a"');
+    expect(ifNoneMatch(calls[2])).toBe('W/"b"');
+    expect(ifNoneMatch(calls[3])).toBeUndefined();
+    expect(unchanged).toBe(changed);
+    expect(unchanged).toMatchObject({ ok: true, data: { v: 2 } });
+  });
+
+  it('sends no If-None-Match on reads that are not conditional', async () => {
+    const { calls } = use(() => ({ status: 200, body: { code: 'OK', data: 1, traceId: 't' }, headers: { ETag: 'W/"x"' } }));
+    await apiRequest('GET', '/api/targets');
+    await apiRequest('GET', '/api/targets');
+    expect(ifNoneMatch(calls[1])).toBeUndefined();
   });
 });

@@ -49,6 +49,12 @@ export interface RequestOptions {
   signal?: AbortSignal;
   /** Milliseconds before the request counts as "cannot reach the server". */
   timeoutMs?: number;
+  /**
+   * A conditional read (issue 33): the ETag of this URL's last answer is sent in If-None-Match, and a 304 answers
+   * with that last answer itself (the same object, so a query's data stays as it was). For GETs whose answer
+   * carries an ETag (docs/api.md, conditional reads).
+   */
+  conditional?: boolean;
 }
 
 export const NETWORK_ERROR_CODE = 'NETWORK_ERROR';
@@ -62,6 +68,24 @@ const DEFAULT_TIMEOUT_MS = 30_000;
  */
 export const APP_HEADER = 'X-Requested-With';
 export const APP_HEADER_VALUE = 'XMLHttpRequest';
+
+/** The last answer with an ETag per URL, for conditional reads; the oldest is forgotten past this many. */
+const MAX_CONDITIONAL_ANSWERS = 100;
+const conditionalAnswers = new Map<string, { etag: string; answer: ApiSuccess<unknown> }>();
+
+/** Forgets every kept answer (signing out; tests). */
+export function forgetConditionalAnswers(): void {
+  conditionalAnswers.clear();
+}
+
+function keepConditionalAnswer(url: string, etag: string, answer: ApiSuccess<unknown>): void {
+  conditionalAnswers.delete(url);
+  conditionalAnswers.set(url, { etag, answer });
+  if (conditionalAnswers.size > MAX_CONDITIONAL_ANSWERS) {
+    const oldest = conditionalAnswers.keys().next().value;
+    if (oldest !== undefined) conditionalAnswers.delete(oldest);
+  }
+}
 
 let fetchImpl: FetchLike = (input, init) => globalThis.fetch(input, init);
 
@@ -203,11 +227,14 @@ export async function apiRequest<T>(method: string, path: string, options: Reque
     headers['Content-Type'] = 'application/json';
     init.body = JSON.stringify(options.body);
   }
+  const url = buildUrl(path, options.query);
+  const kept = options.conditional ? conditionalAnswers.get(url) : undefined;
+  if (kept) headers['If-None-Match'] = kept.etag;
 
   let response: Response;
   let text: string;
   try {
-    response = await fetchImpl(buildUrl(path, options.query), init);
+    response = await fetchImpl(url, init);
     text = await response.text();
   } catch {
     if (options.signal?.aborted) return networkFailure('Cancelled.', 'aborted');
@@ -215,6 +242,12 @@ export async function apiRequest<T>(method: string, path: string, options: Reque
   } finally {
     clearTimeout(timer);
     options.signal?.removeEventListener('abort', onCallerAbort);
+  }
+
+  if (response.status === 304 && kept) {
+    // unchanged since the kept answer: that answer, as it was (no body was sent)
+    keepConditionalAnswer(url, kept.etag, kept.answer);
+    return kept.answer as ApiSuccess<T>;
   }
 
   let parsed: unknown = undefined;
@@ -231,7 +264,7 @@ export async function apiRequest<T>(method: string, path: string, options: Reque
     envelope && typeof envelope.traceId === 'string' && envelope.traceId !== '' ? envelope.traceId : headerTrace;
 
   if (response.status >= 200 && response.status < 300 && envelope) {
-    return {
+    const success: ApiSuccess<T> = {
       ok: true,
       status: response.status,
       code: envelope.code,
@@ -239,6 +272,12 @@ export async function apiRequest<T>(method: string, path: string, options: Reque
       data: (envelope.data ?? null) as T,
       traceId,
     };
+    const etag = response.headers.get('ETag');
+    if (options.conditional) {
+      if (etag) keepConditionalAnswer(url, etag, success);
+      else conditionalAnswers.delete(url);
+    }
+    return success;
   }
 
   const status = response.status;

@@ -81,7 +81,7 @@ export const getPreview = (query: PreviewQuery, signal?: AbortSignal) =>
 export const submitRequest = (body: SubmitRequestBody) => api.post<RequestView>('/api/requests', body);
 
 export const getRequest = (operationId: string, signal?: AbortSignal) =>
-  api.get<RequestView>(`/api/requests/${enc(operationId)}`, { signal });
+  api.get<RequestView>(`/api/requests/${enc(operationId)}`, { signal, conditional: true });
 
 /** My records, newest first; `status` and `targetKey` filter on the server (absent: every one). */
 export const listMyRequests = (
@@ -96,6 +96,7 @@ export const listMyRequests = (
       ...(query.targetKey ? { targetKey: query.targetKey } : {}),
     },
     signal,
+    conditional: true,
   });
 
 export const listMyBindings = (signal?: AbortSignal) => api.get<Binding[]>('/api/bindings', { signal });

@@ -2260,7 +2260,9 @@ export interface operations {
                 status?: string;
                 targetKey?: string;
             };
-            header?: never;
+            header?: {
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2269,6 +2271,10 @@ export interface operations {
             /** @description Envelope code OK. */
             200: {
                 headers: {
+                    /** @description private, no-cache: revalidate every time */
+                    "Cache-Control"?: string;
+                    /** @description Weak entity tag of what the answer shows (W/"..."); send it back in If-None-Match to get 304 while nothing shown changed. */
+                    ETag?: string;
                     "X-Trace-Id": components["headers"]["TraceId"];
                     [name: string]: unknown;
                 };
@@ -2278,6 +2284,18 @@ export interface operations {
                         code?: "OK";
                     } & components["schemas"]["ApiResponsePageJson"];
                 };
+            };
+            /** @description Not modified: If-None-Match names the current entity tag. No body; the same ETag. */
+            304: {
+                headers: {
+                    /** @description private, no-cache: revalidate every time */
+                    "Cache-Control"?: string;
+                    /** @description Weak entity tag of what the answer shows (W/"..."); send it back in If-None-Match to get 304 while nothing shown changed. */
+                    ETag?: string;
+                    "X-Trace-Id": components["headers"]["TraceId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description INVALID_REQUEST: The request is not valid; please correct it and try again. */
             400: {
@@ -2522,7 +2540,9 @@ export interface operations {
     requestsShow: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                "If-None-Match"?: string;
+            };
             path: {
                 operationId: string;
             };
@@ -2533,6 +2553,10 @@ export interface operations {
             /** @description Envelope code OK. */
             200: {
                 headers: {
+                    /** @description private, no-cache: revalidate every time */
+                    "Cache-Control"?: string;
+                    /** @description Weak entity tag of what the answer shows (W/"..."); send it back in If-None-Match to get 304 while nothing shown changed. */
+                    ETag?: string;
                     "X-Trace-Id": components["headers"]["TraceId"];
                     [name: string]: unknown;
                 };
@@ -2542,6 +2566,18 @@ export interface operations {
                         code?: "OK";
                     } & components["schemas"]["ApiResponseRequestJson"];
                 };
+            };
+            /** @description Not modified: If-None-Match names the current entity tag. No body; the same ETag. */
+            304: {
+                headers: {
+                    /** @description private, no-cache: revalidate every time */
+                    "Cache-Control"?: string;
+                    /** @description Weak entity tag of what the answer shows (W/"..."); send it back in If-None-Match to get 304 while nothing shown changed. */
+                    ETag?: string;
+                    "X-Trace-Id": components["headers"]["TraceId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description UNAUTHENTICATED: Sign-in required. */
             401: {

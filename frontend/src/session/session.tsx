@@ -1,5 +1,5 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
-import type { ApiFailure } from '../api/client';
+import { forgetConditionalAnswers, type ApiFailure } from '../api/client';
 import { getDemoUsers, getMe, sandboxLogin, sandboxLogout } from '../api/endpoints';
 import type { DemoUser, Me } from '../api/types';
 
@@ -72,6 +72,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
   const signOut = useCallback(async () => {
     const result = await sandboxLogout();
     if (!result.ok) return result;
+    forgetConditionalAnswers(); // the next person starts without the last one's answers
     await refresh();
     return null;
   }, [refresh]);

@@ -34,7 +34,9 @@ export function mockFetch(handler: (call: RecordedCall, index: number) => Reply 
     const reply = await handler(call, calls.length - 1);
     if (reply === 'network-error') throw new TypeError('Failed to fetch');
     const text = reply.raw ?? (reply.body === undefined ? '' : JSON.stringify(reply.body));
-    return new Response(text, { status: reply.status ?? 200, headers: reply.headers ?? { 'Content-Type': 'application/json' } });
+    const status = reply.status ?? 200;
+    // a 204 or 304 has no body (the Response constructor refuses one)
+    return new Response(status === 204 || status === 304 ? null : text, { status, headers: reply.headers ?? { 'Content-Type': 'application/json' } });
   };
   const previous = setFetch(impl);
   return { calls, restore: () => setFetch(previous) };

@@ -132,6 +132,11 @@ final class JooqOperations implements Operations {
     }
 
     @Override
+    public List<RowVersion> requestVersionsOf(String person, RequestFilter filter, int offset, int limit) {
+        return OperationReads.requestVersionsOf(dsl, person, filter, offset, limit);
+    }
+
+    @Override
     public Map<MergeRequestRef, Long> mergeOrders(Collection<MergeRequestRef> mergeRequests) {
         return OperationReads.mergeOrders(dsl, mergeRequests);
     }

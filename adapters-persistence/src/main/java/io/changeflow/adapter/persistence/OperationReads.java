@@ -14,6 +14,7 @@ import static io.changeflow.adapter.persistence.jooq.Tables.OPERATION_HISTORY;
 
 import io.changeflow.application.port.out.Operations.MergedOperation;
 import io.changeflow.application.port.out.Operations.RequestFilter;
+import io.changeflow.application.port.out.Operations.RowVersion;
 import io.changeflow.application.port.out.Operations.WithHistory;
 import io.changeflow.domain.operation.Binding;
 import io.changeflow.domain.operation.HistoryEntry;
@@ -75,6 +76,28 @@ final class OperationReads {
                 .orderBy(OPERATION.CREATED_AT.desc(), OPERATION.ID.desc())
                 .limit(Math.max(0, offset), Math.max(0, limit))
                 .fetch(OperationRows::toOperation);
+    }
+
+    /**
+     * The row versions of {@link #requestsOf}'s rows: its conditions, order and page over the same indexes and joins,
+     * reading only the columns that version a row (issue 33, the conditional read of my records).
+     */
+    static List<RowVersion> requestVersionsOf(DSLContext dsl, String person, RequestFilter filter, int offset, int limit) {
+        var forThem = OPERATION.SUBJECT_ID.eq(person).and(OPERATION.CHANGE_KIND.eq(ChangeKind.GRANT.name()));
+        return dsl.select(OPERATION.ID, OPERATION.VERSION, OPERATION.UPDATED_AT, BINDING.STATUS, OPERATION.MR_IID,
+                        MERGE_BATCH.MR_IID)
+                .from(OPERATION)
+                .leftJoin(BINDING).on(BINDING.OPERATION_ID.eq(OPERATION.ID))
+                .leftJoin(MERGE_BATCH).on(MERGE_BATCH.ID.eq(OPERATION.BATCH_ID))
+                .where(OPERATION.REQUESTER.eq(person).or(forThem))
+                .and(filter.status().map(s -> BINDING.STATUS.eq(s.name())).orElse(DSL.noCondition()))
+                .and(filter.target().map(t -> OPERATION.TARGET_KEY.eq(t.value())).orElse(DSL.noCondition()))
+                .orderBy(OPERATION.CREATED_AT.desc(), OPERATION.ID.desc())
+                .limit(Math.max(0, offset), Math.max(0, limit))
+                .fetch(r -> new RowVersion(OperationId.of(r.get(OPERATION.ID)), r.get(OPERATION.VERSION),
+                        Sql.instant(r.get(OPERATION.UPDATED_AT)),
+                        Optional.ofNullable(r.get(BINDING.STATUS)).map(OperationRows::status),
+                        Optional.ofNullable(r.get(OPERATION.MR_IID)).or(() -> Optional.ofNullable(r.get(MERGE_BATCH.MR_IID)))));
     }
 
     static List<HistoryEntry> history(DSLContext dsl, OperationId id) {

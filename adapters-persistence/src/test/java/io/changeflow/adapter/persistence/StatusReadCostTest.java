@@ -54,4 +54,27 @@ class StatusReadCostTest {
         assertThat(invisible).isEmpty();
         assertThat(statements).hasSize(2);
     }
+
+    /**
+     * Issue 33: the conditional status read (If-None-Match) reads the request's version with one indexed statement
+     * (the operation by its primary key, with its binding and batch) and no history; the full read's version is the
+     * same. (With the work queue, a request the service is to act on adds the scheduler's read of its step.)
+     */
+    @Test
+    void theVersionOfARequestViewCostsOneStatementWithoutTheTimeline() {
+        var operations = persistence.operations();
+        var op = Fixtures.walked(operations, Fixtures.request(Fixtures.unique("s"), Fixtures.unique("t")),
+                WorkflowEvent.APPROVAL_SUBMITTED, WorkflowEvent.APPROVAL_GRANTED_MERGE, WorkflowEvent.HANDLE_STARTED);
+        var show = new ShowChangeRequest(operations, (identity, rules) -> Set.of());
+        var command = new ShowChangeRequest.Command(op.id().value(), Identity.verified("alice"));
+        var recorder = persistence.statements();
+
+        recorder.start();
+        var version = show.version(command);
+        var statements = recorder.stop();
+
+        assertThat(statements).hasSize(1);
+        assertThat(statements.getFirst()).doesNotContain("operation_history");
+        assertThat(version).contains(show.read(command).orElseThrow().version());
+    }
 }

@@ -44,14 +44,32 @@ public final class RequestWaits {
 
     /** The wait of {@code op}; empty when nobody is expected to act (finished, rejected, closed, replaced). */
     public Optional<RequestWait> of(Operation op, List<HistoryEntry> history) {
-        if (op.binding().isEmpty() || op.binding().get().isReappliable() || op.binding().get() == BindingStatus.VALIDATED) {
+        return of(op, history, scheduledFor(op));
+    }
+
+    /**
+     * The scheduled step that {@link #of(Operation, List)} shows for {@code op} (its next attempt, and the retries or
+     * pending wait its data records): read from the work queue only while someone is expected to act and the service
+     * is the one to move; empty otherwise, or when the queue cannot be read. Besides the operation this is the only
+     * input of the wait that can change without a state write (a rescheduled look), so a request view's version
+     * ({@link ShowChangeRequest#version}) includes it.
+     */
+    public Optional<Scheduled> scheduledFor(Operation op) {
+        if (!expectsSomeone(op) || op.hint() == Hint.CONTACT_MAINTAINERS) {
+            return Optional.empty();
+        }
+        return scheduledStep(op);
+    }
+
+    /** The wait of {@code op} with {@code scheduled} as read by {@link #scheduledFor(Operation)}. */
+    Optional<RequestWait> of(Operation op, List<HistoryEntry> history, Optional<Scheduled> scheduled) {
+        if (!expectsSomeone(op)) {
             return Optional.empty();
         }
         var status = op.binding().get();
         if (op.hint() == Hint.CONTACT_MAINTAINERS) {
             return Optional.of(RequestWait.on(WaitingFor.MAINTAINERS, op.updatedAt()));
         }
-        var scheduled = scheduledStep(op);
         var due = scheduled.map(Scheduled::due);
         BiFunction<WaitingFor, Instant, RequestWait> looked = (waitingFor, since) -> {
             var wait = RequestWait.on(waitingFor, since);
@@ -89,6 +107,11 @@ public final class RequestWaits {
                     : looked.apply(WaitingFor.SERVICE, op.updatedAt());
             default -> looked.apply(WaitingFor.SERVICE, op.updatedAt());
         });
+    }
+
+    private static boolean expectsSomeone(Operation op) {
+        return op.binding().isPresent() && !op.binding().get().isReappliable()
+                && op.binding().get() != BindingStatus.VALIDATED;
     }
 
     private Optional<Scheduled> scheduledStep(Operation op) {

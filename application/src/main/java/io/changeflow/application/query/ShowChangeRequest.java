@@ -3,6 +3,7 @@ package io.changeflow.application.query;
 import io.changeflow.application.port.out.Operations;
 import io.changeflow.application.port.out.Permissions;
 import io.changeflow.domain.identity.Identity;
+import io.changeflow.domain.operation.Operation;
 import io.changeflow.domain.request.OperationId;
 import java.lang.System.Logger.Level;
 import java.util.Optional;
@@ -41,31 +42,63 @@ public final class ShowChangeRequest {
     }
 
     /**
+     * The request view and its version ({@link ViewVersion}), read together so that the version is the one of what
+     * is shown.
+     */
+    public record Shown(RequestView view, String version) {}
+
+    /**
      * The request with its timeline; empty when unknown or not visible to the viewer (visible to its requester, to
      * its subject, whoever asked for them, and to operators).
      */
     public Optional<RequestView> show(Command command) {
+        return read(command).map(Shown::view);
+    }
+
+    /** {@link #show} with the view's version, as {@link #version} reads it without building the view. */
+    public Optional<Shown> read(Command command) {
         var id = OperationId.parse(command.operationId());
         if (id.isEmpty()) {
             return Optional.empty();
         }
         // one read for the operation and its timeline (issue 15: the status read is polled by every open request page)
         var found = operations.findWithHistory(id.get());
-        if (found.isEmpty()) {
+        if (found.isEmpty() || !visible(found.get().operation(), command.viewer())) {
             return Optional.empty();
         }
-        var op = Optional.of(found.get().operation());
-        var viewer = command.viewer();
-        var isRequester = viewer.isVerified() && viewer.account().equals(op.get().requester());
+        var op = found.get().operation();
+        var history = found.get().history();
+        var scheduled = waits.flatMap(w -> w.scheduledFor(op));
+        var view = RequestView.read(op, history, operations);
+        var shown = waits.flatMap(w -> w.of(op, history, scheduled)).map(view::withWaiting).orElse(view);
+        return Optional.of(new Shown(shown, ViewVersion.of(op, scheduled)));
+    }
+
+    /**
+     * The version of what {@link #show} would show, without building the view (issue 33: the conditional read of
+     * every open request page's polling): one read of the operation and, while the service is to act on it, one of
+     * its scheduled step; the same visibility as {@link #show}, so an invisible request has no version either.
+     *
+     * @return empty when unknown or not visible to the viewer
+     */
+    public Optional<String> version(Command command) {
+        var id = OperationId.parse(command.operationId());
+        if (id.isEmpty()) {
+            return Optional.empty();
+        }
+        var found = operations.find(id.get());
+        if (found.isEmpty() || !visible(found.get(), command.viewer())) {
+            return Optional.empty();
+        }
+        return Optional.of(ViewVersion.of(found.get(), waits.flatMap(w -> w.scheduledFor(found.get()))));
+    }
+
+    private boolean visible(Operation op, Identity viewer) {
+        var isRequester = viewer.isVerified() && viewer.account().equals(op.requester());
         // the subject's story too: a request someone asked for them (issue 37), the removal of their grant (its expiry,
         // a revocation)
-        var isSubject = viewer.isVerified() && viewer.account().equals(op.get().subject().value());
-        if (!isRequester && !isSubject && !isOperator(viewer)) {
-            return Optional.empty();
-        }
-        var history = found.get().history();
-        var view = RequestView.read(op.get(), history, operations);
-        return Optional.of(waits.flatMap(w -> w.of(op.get(), history)).map(view::withWaiting).orElse(view));
+        var isSubject = viewer.isVerified() && viewer.account().equals(op.subject().value());
+        return isRequester || isSubject || isOperator(viewer);
     }
 
     private boolean isOperator(Identity viewer) {

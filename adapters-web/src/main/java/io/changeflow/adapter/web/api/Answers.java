@@ -26,4 +26,10 @@ import java.lang.annotation.Target;
 
     /** The error codes this endpoint answers on its own (e.g. NOT_FOUND, a conflict). */
     ErrorCode[] errors() default {};
+
+    /**
+     * A conditional read ({@link ConditionalReads}): the successful answer carries an {@code ETag}, and an
+     * {@code If-None-Match} naming it is answered 304 with no body.
+     */
+    boolean conditional() default false;
 }

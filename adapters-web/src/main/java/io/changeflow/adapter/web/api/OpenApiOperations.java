@@ -5,6 +5,8 @@ import io.changeflow.adapter.web.envelope.ErrorCode;
 import io.changeflow.adapter.web.guard.RateLimit;
 import io.changeflow.domain.identity.Identity;
 import io.swagger.v3.oas.models.Operation;
+import io.swagger.v3.oas.models.headers.Header;
+import io.swagger.v3.oas.models.media.StringSchema;
 import java.lang.reflect.ParameterizedType;
 import java.lang.reflect.Type;
 import java.util.Arrays;
@@ -47,6 +49,9 @@ public final class OpenApiOperations implements OperationCustomizer {
             operation.setSummary(answers.summary());
             errors.addAll(List.of(answers.errors()));
             success(operation, answers.status(), List.of(answers.codes()));
+            if (answers.conditional()) {
+                conditional(operation, answers.status());
+            }
         } else {
             // a handler of the sandbox's simulators (that module cannot see this annotation)
             operation.setSummary("Sandbox simulator: " + controller.replaceAll("([a-z])([A-Z])", "$1 $2").toLowerCase(Locale.ROOT)
@@ -89,6 +94,20 @@ public final class OpenApiOperations implements OperationCustomizer {
             generated.getContent().values().forEach(media -> media.setSchema(OpenApiDocument.withCodes(media.getSchema(), codes)));
         }
         responses.addApiResponse(String.valueOf(status), generated);
+    }
+
+    /** The entity tag of the successful answer and the 304 of a conditional read ({@link ConditionalReads}). */
+    private static void conditional(Operation operation, int status) {
+        var etag = new Header().description("Weak entity tag of what the answer shows (W/\"...\"); send it back in "
+                + "If-None-Match to get 304 while nothing shown changed.").schema(new StringSchema());
+        var cacheControl = new Header().description("private, no-cache: revalidate every time").schema(new StringSchema());
+        var success = operation.getResponses().get(String.valueOf(status));
+        if (success != null) {
+            success.addHeaderObject("ETag", etag).addHeaderObject("Cache-Control", cacheControl);
+        }
+        operation.getResponses().addApiResponse("304", new io.swagger.v3.oas.models.responses.ApiResponse()
+                .description("Not modified: If-None-Match names the current entity tag. No body; the same ETag.")
+                .addHeaderObject("ETag", etag).addHeaderObject("Cache-Control", cacheControl));
     }
 
     private void collect(Type type) {

@@ -21,6 +21,7 @@ import java.util.Optional;
 import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
@@ -28,6 +29,7 @@ import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
@@ -134,25 +136,59 @@ public final class RequestsController {
         return ApiResponse.of("PREVIEW_UNAVAILABLE", "No preview right now; you can still submit.", null);
     }
 
-    /** One request, to its requester or an operator; anyone else gets 404 as if it did not exist. */
-    @Answers(summary = "One request, to its requester or an operator", errors = ErrorCode.NOT_FOUND)
+    /**
+     * One request, to its requester or an operator; anyone else gets 404 as if it did not exist. Conditional
+     * (issue 33, {@link ConditionalReads}): an {@code If-None-Match} naming the current version is answered 304 from
+     * the version alone (one read of the operation, and one of its scheduled step while the service is to act), with
+     * the same visibility: an invisible request is 404 whatever the header says.
+     */
+    @Answers(summary = "One request, to its requester or an operator", errors = ErrorCode.NOT_FOUND, conditional = true)
     @GetMapping("/api/requests/{operationId}")
-    ApiResponse<RequestJson> show(Identity caller, @PathVariable String operationId) {
-        return show.show(new ShowChangeRequest.Command(operationId, caller))
-                .map(view -> ApiResponse.ok(RequestJson.of(view)))
-                .orElseThrow(() -> ApiException.of(ErrorCode.NOT_FOUND, "no request visible to " + caller));
+    ResponseEntity<ApiResponse<RequestJson>> show(Identity caller, @PathVariable String operationId,
+            @RequestHeader(name = HttpHeaders.IF_NONE_MATCH, required = false) @Nullable String ifNoneMatch) {
+        var command = new ShowChangeRequest.Command(operationId, caller);
+        if (ifNoneMatch != null) {
+            var version = show.version(command);
+            if (version.isEmpty()) {
+                throw notFound(caller);
+            }
+            var unchanged = ConditionalReads.<ApiResponse<RequestJson>>notModified(ifNoneMatch, version);
+            if (unchanged.isPresent()) {
+                return unchanged.get();
+            }
+        }
+        return show.read(command)
+                .map(shown -> ConditionalReads.ok(ApiResponse.ok(RequestJson.of(shown.view())), shown.version()))
+                .orElseThrow(() -> notFound(caller));
     }
 
-    /** My records, newest first. */
-    @Answers(summary = "My requests, newest first, optionally of one status and one target")
+    private static ApiException notFound(Identity caller) {
+        return ApiException.of(ErrorCode.NOT_FOUND, "no request visible to " + caller);
+    }
+
+    /**
+     * My records, newest first. Conditional (issue 33, {@link ConditionalReads}): the page's version is read from the
+     * same rows' versions alone (one narrow statement), and an {@code If-None-Match} naming it is 304.
+     */
+    @Answers(summary = "My requests, newest first, optionally of one status and one target", conditional = true)
     @GetMapping("/api/requests")
-    ApiResponse<PageJson> mine(Identity caller, @RequestParam(defaultValue = "0") int page,
+    ResponseEntity<ApiResponse<PageJson>> mine(Identity caller, @RequestParam(defaultValue = "0") int page,
             @RequestParam(defaultValue = "20") int size, @RequestParam(required = false) String status,
-            @RequestParam(required = false) String targetKey) {
-        var found = myRequests.list(new ListMyRequests.Command(caller.account(), page, size, ListFilters.status(status),
-                ListFilters.target(targetKey)));
-        return ApiResponse.ok(new PageJson(found.items().stream().map(RequestJson::summaryOf).toList(), found.page(),
-                found.size(), found.hasMore()));
+            @RequestParam(required = false) String targetKey,
+            @RequestHeader(name = HttpHeaders.IF_NONE_MATCH, required = false) @Nullable String ifNoneMatch) {
+        var command = new ListMyRequests.Command(caller.account(), page, size, ListFilters.status(status),
+                ListFilters.target(targetKey));
+        if (ifNoneMatch != null) {
+            var unchanged = ConditionalReads.<ApiResponse<PageJson>>notModified(ifNoneMatch,
+                    Optional.of(myRequests.version(command)));
+            if (unchanged.isPresent()) {
+                return unchanged.get();
+            }
+        }
+        var found = myRequests.read(command);
+        var shown = found.page();
+        return ConditionalReads.ok(ApiResponse.ok(new PageJson(shown.items().stream().map(RequestJson::summaryOf).toList(),
+                shown.page(), shown.size(), shown.hasMore())), found.version());
     }
 
     private static ResponseEntity<ApiResponse<RequestJson>> accepted(String code, String message, RequestJson view) {

@@ -196,6 +196,37 @@ public interface Operations {
     List<Operation> requestsOf(String person, RequestFilter filter, int offset, int limit);
 
     /**
+     * What a row of a list view shows can change with (issue 33, conditional reads of my records): the operation's
+     * version and last state write, the binding status it owns, and its merge request's iid (its own or its batch's,
+     * recorded without a state write).
+     */
+    record RowVersion(OperationId id, long version, Instant updatedAt, Optional<BindingStatus> binding,
+                      Optional<Long> mergeRequestIid) {
+
+        public RowVersion {
+            Objects.requireNonNull(id, "id");
+            Objects.requireNonNull(updatedAt, "updatedAt");
+            Objects.requireNonNull(binding, "binding");
+            Objects.requireNonNull(mergeRequestIid, "mergeRequestIid");
+        }
+
+        /** The row version of an operation as read. */
+        public static RowVersion of(Operation op) {
+            return new RowVersion(op.id(), op.version(), op.updatedAt(), op.binding(),
+                    op.mergeRequest().map(MergeRequestRef::iid));
+        }
+    }
+
+    /**
+     * The {@link RowVersion}s of exactly the rows {@link #requestsOf(String, RequestFilter, int, int)} lists, in its
+     * order, without the rows themselves: the version of a page of my records. An adapter answers it with one
+     * statement of the same conditions reading only these columns.
+     */
+    default List<RowVersion> requestVersionsOf(String person, RequestFilter filter, int offset, int limit) {
+        return requestsOf(person, filter, offset, limit).stream().map(RowVersion::of).toList();
+    }
+
+    /**
      * Which requests {@link #requestsOf(String, RequestFilter, int, int)} lists: those whose binding is in
      * {@code status} and those on {@code target}, each when given (a request a re-application replaced has no
      * status: it matches no status).
