@@ -7,6 +7,7 @@ import io.changeflow.application.port.out.CallbackInbox;
 import io.changeflow.application.port.out.ClusterRateLimits;
 import io.changeflow.application.port.out.DatabaseBudgets;
 import io.changeflow.application.port.out.Drifts;
+import io.changeflow.application.port.out.GrantRecords;
 import io.changeflow.application.port.out.IdempotencyRecords;
 import io.changeflow.application.port.out.Instances;
 import io.changeflow.application.port.out.Operations;
@@ -120,6 +121,10 @@ final class Persistence implements BeforeAllCallback, AfterAllCallback, AutoClos
 
     Drifts drifts() {
         return context.getBean(Drifts.class);
+    }
+
+    GrantRecords grantRecords() {
+        return context.getBean(GrantRecords.class);
     }
 
     ScanCursors scanCursors() {

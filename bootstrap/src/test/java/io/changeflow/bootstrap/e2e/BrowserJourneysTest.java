@@ -202,6 +202,14 @@ class BrowserJourneysTest {
         assertThat(alice.getByTestId("request-page")).hasAttribute("data-operation-id", operationId);
         assertThat(alice.getByTestId("request-status")).hasAttribute("data-status", "APPROVAL_SENT", within(JOURNEY));
 
+        // her home says what is pending and who acts next (issue 32, item 7)
+        var aliceHome = newPage("alice", false);
+        aliceHome.navigate(base() + "/");
+        var pending = aliceHome.locator("[data-testid=open-request][data-operation-id='" + operationId + "']");
+        assertThat(pending.getByTestId("open-request-next")).hasText("Next: the approver");
+        assertThat(aliceHome.locator("[data-testid=my-access-grant][data-target=db-prod-readonly]")).hasCount(0);
+        Chromium.screenshot(aliceHome, "home-pending");
+
         var amy = newPage("amy", false);
         amy.navigate(base() + "/inbox");
         var item = amy.locator("[data-testid=inbox-item][data-operation-id='" + operationId + "']");
@@ -221,6 +229,12 @@ class BrowserJourneysTest {
         }
         assertThat(alice.getByTestId("events")).containsText("DEPLOYED");
         Chromium.screenshot(alice, "request-in-effect");
+
+        aliceHome.reload();
+        assertThat(aliceHome.locator("[data-testid=my-access-grant][data-target=db-prod-readonly]")
+                .getByTestId("my-access-until")).hasText("no end date");
+        assertThat(pending).hasCount(0);
+        Chromium.screenshot(aliceHome, "home-my-access");
 
         var mergeRequest = alice.waitForPopup(() -> alice.getByTestId("mr-link").click());
         assertThat(mergeRequest.getByTestId("mr-state")).hasText("merged");

@@ -1,0 +1,28 @@
+package io.changeflow.adapter.persistence;
+
+import io.changeflow.application.port.out.GrantRecords;
+import io.changeflow.application.port.out.GrantRecordsContract;
+import io.changeflow.application.port.out.Operations;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/** The persistence adapter honours the {@link GrantRecords} contract of the in-memory fake, on the real database. */
+class JooqGrantRecordsContractTest extends GrantRecordsContract {
+
+    @RegisterExtension
+    static final Persistence persistence = Persistence.onFreshSchema(4);
+
+    @Override
+    protected Operations operations() {
+        var dsl = persistence.dsl();
+        for (var table : new String[] {"deploy_callback_operation", "merge_batch_membership_history", "merge_batch_request",
+                "merge_batch", "binding_history", "binding", "operation_history", "audit_log", "operation"}) {
+            dsl.execute("DELETE FROM " + table);
+        }
+        return persistence.operations();
+    }
+
+    @Override
+    protected GrantRecords records() {
+        return persistence.grantRecords();
+    }
+}
