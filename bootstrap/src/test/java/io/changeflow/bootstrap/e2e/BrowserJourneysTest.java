@@ -1097,6 +1097,32 @@ class BrowserJourneysTest {
                 .contains(note);
     }
 
+    /**
+     * Issue 32, item 6: the operator downloads the audit export from the console; the file is the CSV of every grant
+     * requested in the range, with the first journey's grant (alice's, in effect) in it.
+     */
+    @Test
+    @Order(17)
+    void theOperatorDownloadsTheAuditExportOfTheGrantsFromTheConsole() throws IOException {
+        var page = newPage("otto", false);
+        page.navigate(base() + "/console");
+        page.getByTestId("nav-ops-audit").click();
+        assertThat(page.getByTestId("ops-audit-page")).isVisible();
+        var today = java.time.LocalDate.now(java.time.ZoneOffset.UTC);
+        page.getByTestId("audit-from").fill(today.minusDays(1).toString());
+        page.getByTestId("audit-to").fill(today.toString());
+        Chromium.screenshot(page, "ops-audit-export");
+
+        var download = page.waitForDownload(() -> page.getByTestId("audit-download-csv").click());
+
+        Assertions.assertThat(download.suggestedFilename()).startsWith("changeflow-grants-").endsWith(".csv");
+        var csv = java.nio.file.Files.readString(download.path(), java.nio.charset.StandardCharsets.UTF_8);
+        var rows = csv.split("\r\n");
+        Assertions.assertThat(rows[0]).startsWith("operationId,kind,targetKey,subjectId,requester,reason,requestedAt");
+        Assertions.assertThat(rows).anySatisfy(row -> Assertions.assertThat(row)
+                .contains(",GRANT,db-prod-readonly,alice,alice,On-call this week,").contains(",VALIDATED"));
+    }
+
     @Test
     @Order(100)
     void theAppRunsUnderItsContentSecurityPolicyAndBlocksFraming() {
