@@ -13,12 +13,7 @@ class JooqGrantRecordsContractTest extends GrantRecordsContract {
 
     @Override
     protected Operations operations() {
-        var dsl = persistence.dsl();
-        for (var table : new String[] {"deploy_callback_operation", "merge_batch_membership_history", "merge_batch_request",
-                "merge_batch", "binding_history", "binding", "operation_history", "audit_log", "operation"}) {
-            dsl.execute("DELETE FROM " + table);
-        }
-        return persistence.operations();
+        return persistence.operationsOnEmptyTables();
     }
 
     @Override

@@ -123,6 +123,15 @@ final class Persistence implements BeforeAllCallback, AfterAllCallback, AutoClos
         return context.getBean(Drifts.class);
     }
 
+    /** The operations store on emptied request tables (every table a request writes, in an order the keys allow). */
+    Operations operationsOnEmptyTables() {
+        for (var table : new String[] {"deploy_callback_operation", "merge_batch_membership_history", "merge_batch_request",
+                "merge_batch", "binding_history", "binding", "operation_history", "audit_log", "operation"}) {
+            dsl().execute("DELETE FROM " + table);
+        }
+        return operations();
+    }
+
     GrantRecords grantRecords() {
         return context.getBean(GrantRecords.class);
     }
