@@ -85,7 +85,7 @@ function Shell() {
               New request
             </NavLink>
             <NavLink to="/records">My records</NavLink>
-            <NavLink to="/bindings">My bindings</NavLink>
+            <NavLink to="/bindings">My access</NavLink>
             {me.sandbox ? (
               <NavLink to="/inbox" data-testid="nav-inbox">
                 Approval inbox

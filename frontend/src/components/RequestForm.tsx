@@ -3,7 +3,7 @@ import { type ApiFailure } from '../api/client';
 import { submitRequest } from '../api/endpoints';
 import type { SubmitRequestBody, Target } from '../api/types';
 import { newOperationId } from '../logic/operationId';
-import { formatDate, todayIso } from '../logic/format';
+import { formatUntilDay, todayIso } from '../logic/format';
 import { useSecondsUntil } from '../logic/hooks';
 import { Link } from '../router/router';
 import { ErrorNotice } from './ErrorNotice';
@@ -176,7 +176,7 @@ export function RequestForm({ targets, initial, onNewRequest, onAccepted, renewi
       {renewing ? (
         <p className="notice notice-info" id={`${baseId}-renewal`} data-testid="renewal-notice">
           Renewing the access of {values.subjectId || 'you'} to <code>{values.targetKey}</code>, in effect until{' '}
-          {formatDate(renewing.expiresAt)}: choose another expiry date. The renewal is approved like a new request; until
+          {formatUntilDay(renewing.expiresAt)}: choose another expiry date. The renewal is approved like a new request; until
           it takes effect the current grant stays as it is.
         </p>
       ) : null}

@@ -14,6 +14,32 @@ export function formatDate(value: string | null | undefined): string {
   return date.toLocaleDateString(undefined, { dateStyle: 'medium' });
 }
 
+const DAY_MS = 86_400_000;
+
+/**
+ * The last day of access, as the person chose it: a date-only expiry is kept as the instant after that day (00:00
+ * UTC of the next day, docs/api.md), so such an instant reads as the day before ("Dec 20", not "Dec 21"); an
+ * expiry with a time of day reads with it. The year is shown when it is not the current one. Unreadable values are
+ * shown as they came; an empty one is "".
+ */
+export function formatUntilDay(value: string | null | undefined, now: Date = new Date()): string {
+  if (!value) return '';
+  const dateOnly = /^\d{4}-\d{2}-\d{2}$/.test(value);
+  const at = new Date(dateOnly ? `${value}T00:00:00Z` : value);
+  if (Number.isNaN(at.getTime())) return value;
+  const endOfADay = !dateOnly && at.getTime() % DAY_MS === 0;
+  const day = endOfADay ? new Date(at.getTime() - DAY_MS) : at;
+  const sameYear = day.getUTCFullYear() === now.getUTCFullYear();
+  const options: Intl.DateTimeFormatOptions = { month: 'short', day: 'numeric', ...(sameYear ? {} : { year: 'numeric' }) };
+  if (dateOnly || endOfADay) return day.toLocaleDateString(undefined, { ...options, timeZone: 'UTC' });
+  return day.toLocaleString(undefined, { ...options, hour: '2-digit', minute: '2-digit' });
+}
+
+/** "until Dec 20" (see formatUntilDay), or "no end date" for a grant without an expiry. */
+export function formatUntil(value: string | null | undefined, now: Date = new Date()): string {
+  return value ? `until ${formatUntilDay(value, now)}` : 'no end date';
+}
+
 /**
  * How long a grant has left, for people: "expires in 2 days", "expires in 5 hours", "expires in 3 minutes",
  * "expires in less than a minute", or "expired" once past (its removal is on its way). Empty for no expiry or an

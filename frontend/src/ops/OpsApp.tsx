@@ -1,5 +1,6 @@
 import { NotFoundPage } from '../pages/NotFoundPage';
 import { NavLink, Route, Routes, useParams } from '../router/router';
+import { AuditPage } from './AuditPage';
 import { BatchesPage } from './BatchesPage';
 import { ConfigPage } from './ConfigPage';
 import { DriftPage } from './DriftPanel';
@@ -27,6 +28,7 @@ export default function OpsApp() {
       <Route path="batches" element={<BatchesPage />} />
       <Route path="config" element={<ConfigPage />} />
       <Route path="drift" element={<DriftPage />} />
+      <Route path="audit" element={<AuditPage />} />
       <Route path="*" element={<NotFoundPage />} />
     </Routes>
   );
@@ -42,6 +44,9 @@ export default function OpsApp() {
         <NavLink to={consolePaths.batches}>Batches</NavLink>
         <NavLink to={consolePaths.config}>Configuration</NavLink>
         <NavLink to={consolePaths.drift}>Drift</NavLink>
+        <NavLink to={consolePaths.audit} data-testid="nav-ops-audit">
+          Audit export
+        </NavLink>
       </nav>
       {page}
     </div>

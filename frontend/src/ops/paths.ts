@@ -12,6 +12,7 @@ export const consolePaths = {
   batches: `${CONSOLE}/batches`,
   config: `${CONSOLE}/config`,
   drift: `${CONSOLE}/drift`,
+  audit: `${CONSOLE}/audit`,
 } as const;
 
 export function isConsolePath(pathname: string): boolean {

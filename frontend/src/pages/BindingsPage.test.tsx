@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Binding } from '../api/types';
 import { envelope } from '../test/fetchMock';
-import { formatDate } from '../logic/format';
+import { formatUntilDay } from '../logic/format';
 import { expectErrorNotice, tryAgain } from '../test/errorNotice';
 import { TARGETS } from '../test/fixtures';
 import { click, flush, submit, type, type Rendered } from '../test/render';
@@ -48,13 +48,14 @@ describe('BindingsPage', () => {
     expect(inEffect!.slice(0, 2)).toEqual(['alice', 'db-prod-readonly']);
     expect(inEffect![3]).toBe('Never');
     expect(pending!.slice(0, 2)).toEqual(['svc-ci', 'vpn-staging']);
-    expect(pending![3]).toBe('2026-12-04');
+    // the day the person chose (formatUntil's own cases are in logic/format.test.ts)
+    expect(pending![3]).toBe(formatUntilDay('2026-12-04'));
     expect(rows.map((row) => row.querySelector('[data-status]')?.getAttribute('data-status'))).toEqual(['VALIDATED', 'APPROVAL_SENT', 'REJECTED']);
     expect(rows[0]!.querySelector('a')?.getAttribute('href')).toBe('/requests/aaaaaaaa-1111-4111-8111-111111111111');
     expect(rows[1]!.querySelector('a')?.getAttribute('href')).toBe('/requests/bbbbbbbb-2222-4222-8222-222222222222');
     expect(rows[2]!.querySelector('a')).toBeNull();
     expect(noRequest![5]).toBe('—');
-    expect(r.container.textContent).not.toContain('You have no bindings yet.');
+    expect(r.container.textContent).not.toContain('You have no access through Changeflow yet.');
     expect(r.queryByTestId('loading')).toBeNull();
   });
 
@@ -63,7 +64,7 @@ describe('BindingsPage', () => {
     r = await render(<BindingsPage />);
     await flush();
     expect(r.queryByTestId('bindings')).toBeNull();
-    expect(r.container.textContent).toContain('You have no bindings yet.');
+    expect(r.container.textContent).toContain('You have no access through Changeflow yet.');
   });
 
   it('a refused load shows message, code and traceId, no empty-state text, and "Try again" loads again', async () => {
@@ -74,7 +75,7 @@ describe('BindingsPage', () => {
     r = await render(<BindingsPage />);
     await flush();
     const error = expectErrorNotice(r, { code: 'ACCESS_DENIED', title: 'Could not load your bindings.', message: 'Access denied', traceId: 'tr-403' });
-    expect(r.container.textContent).not.toContain('You have no bindings yet.');
+    expect(r.container.textContent).not.toContain('You have no access through Changeflow yet.');
     expect(r.queryByTestId('bindings')).toBeNull();
 
     refused = false;
@@ -181,7 +182,7 @@ describe('BindingsPage', () => {
     await click(r.byTestId('renew'));
     expect(window.location.pathname).toBe('/');
     expect(window.history.state?.usr).toEqual({
-      prefill: { targetKey: 'db-prod-readonly', subjectId: 'svc-report', reason: `Renewal of the access in effect until ${formatDate(until)}` },
+      prefill: { targetKey: 'db-prod-readonly', subjectId: 'svc-report', reason: `Renewal of the access in effect until ${formatUntilDay(until)}` },
       renewing: { expiresAt: until },
     });
     expect(api.calls.some((c) => c.method === 'POST')).toBe(false);
@@ -191,8 +192,8 @@ describe('BindingsPage', () => {
     await flush();
     expect(r.byTestId<HTMLSelectElement>('field-target').value).toBe('db-prod-readonly');
     expect(r.byTestId<HTMLInputElement>('field-subject').value).toBe('svc-report');
-    expect(r.byTestId<HTMLTextAreaElement>('field-reason').value).toBe(`Renewal of the access in effect until ${formatDate(until)}`);
-    expect(r.byTestId('renewal-notice').textContent).toContain(`Renewing the access of svc-report to db-prod-readonly, in effect until ${formatDate(until)}`);
+    expect(r.byTestId<HTMLTextAreaElement>('field-reason').value).toBe(`Renewal of the access in effect until ${formatUntilDay(until)}`);
+    expect(r.byTestId('renewal-notice').textContent).toContain(`Renewing the access of svc-report to db-prod-readonly, in effect until ${formatUntilDay(until)}`);
     expect(r.byTestId('request-form').querySelector('h2')?.textContent).toBe('Renew access');
     const expires = r.byTestId<HTMLInputElement>('field-expires');
     expect(expires.value).toBe('');
@@ -206,7 +207,7 @@ describe('BindingsPage', () => {
     expect(post.body).toMatchObject({
       targetKey: 'db-prod-readonly',
       subjectId: 'svc-report',
-      reason: `Renewal of the access in effect until ${formatDate(until)}`,
+      reason: `Renewal of the access in effect until ${formatUntilDay(until)}`,
       expiresAt: later,
     });
     expect(window.location.pathname).toMatch(/^\/requests\//);

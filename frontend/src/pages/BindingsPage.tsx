@@ -7,21 +7,17 @@ import { ErrorNotice } from '../components/ErrorNotice';
 import { Loading } from '../components/Loading';
 import { PageHeading } from '../components/PageHeading';
 import { StatusBadge } from '../components/StatusBadge';
-import { expiresIn, formatDate, formatDateTime } from '../logic/format';
+import { expiresIn, formatDateTime, formatUntilDay } from '../logic/format';
 import { useLoad } from '../logic/hooks';
-import { Link, useNavigate, type NavigateFunction } from '../router/router';
-import type { PrefillState } from './HomePage';
+import { Link, useNavigate } from '../router/router';
+import { renewable, renewalState } from './renewal';
 
-/** The expiry cell: the date, and for a grant in effect how long it has left. */
+/** The expiry cell: the last day (as the person chose it), and for a grant in effect how long it has left. */
 function expiry(b: Binding): string {
   if (!b.expiresAt) return 'Never';
   const left = b.status === 'VALIDATED' ? expiresIn(b.expiresAt) : '';
-  return left ? `${formatDate(b.expiresAt)} (${left})` : formatDate(b.expiresAt);
-}
-
-/** A grant in effect with an expiry can be renewed: a new request with another expiry (docs/api.md). */
-function renewable(b: Binding): b is Binding & { expiresAt: string } {
-  return b.status === 'VALIDATED' && !!b.expiresAt;
+  const day = formatUntilDay(b.expiresAt);
+  return left ? `${day} (${left})` : day;
 }
 
 /** In effect, so it can be given up: VALIDATED, or a grant whose removal was not approved (REMOVAL_REJECTED). */
@@ -29,21 +25,8 @@ function givableUp(b: Binding): boolean {
   return b.status === 'VALIDATED' || b.status === 'REMOVAL_REJECTED';
 }
 
-/** Opens the request form for the same target and subject, so the person only chooses another expiry. */
-function renew(navigate: NavigateFunction, b: Binding & { expiresAt: string }) {
-  const state: PrefillState = {
-    prefill: {
-      targetKey: b.targetKey,
-      subjectId: b.subjectId,
-      reason: `Renewal of the access in effect until ${formatDate(b.expiresAt)}`,
-    },
-    renewing: { expiresAt: b.expiresAt },
-  };
-  void navigate('/', { state });
-}
-
 /**
- * My bindings: the subject-target relationships and their external state, each grant's expiry, and for a grant
+ * My access (route /bindings): the subject-target relationships and their external state, each grant's expiry, and for a grant
  * in effect "Give up" (its line is removed through the workflow, no approval) and, when it has an expiry, "Renew"
  * (a new request with another expiry, approved like a new grant).
  */
@@ -69,11 +52,11 @@ export function BindingsPage() {
 
   return (
     <section className="panel" data-testid="bindings-page">
-      <PageHeading>My bindings</PageHeading>
+      <PageHeading>My access</PageHeading>
       {state.status === 'loading' ? <Loading /> : null}
       {state.status === 'error' ? <ErrorNotice error={state.error} title="Could not load your bindings." onRetry={reload} /> : null}
       {failure ? <ErrorNotice error={failure} title="Could not give this access up." testId="give-up-error" /> : null}
-      {state.status === 'ok' && rows.length === 0 ? <p className="muted">You have no bindings yet.</p> : null}
+      {state.status === 'ok' && rows.length === 0 ? <p className="muted">You have no access through Changeflow yet.</p> : null}
       {rows.length > 0 ? (
         <DataTable columns={['Subject', 'Target', 'Status', 'Expires', 'Last change', 'Request', 'Actions']} testId="bindings">
           {rows.map((b) => {
@@ -103,7 +86,7 @@ export function BindingsPage() {
                       className="button-secondary"
                       data-testid="renew"
                       aria-label={`Renew ${b.targetKey} for ${b.subjectId}`}
-                      onClick={() => renew(navigate, b)}
+                      onClick={() => void navigate('/', { state: renewalState(b) })}
                     >
                       Renew
                     </button>

@@ -8,6 +8,7 @@ import { RequestForm, type RenewalPrefill, type RequestFormValues } from '../com
 import { useLoad } from '../logic/hooks';
 import { useLocation, useNavigate } from '../router/router';
 import { useOptionalMe } from '../session/session';
+import { MyAccess, OpenRequests } from './home/MyHome';
 
 /** History state carried by "Apply again" and "Renew": the new form starts with these values. */
 export interface PrefillState {
@@ -38,7 +39,10 @@ function prefillOf(state: unknown): Partial<RequestFormValues> | null {
   return null;
 }
 
-/** Requester home: the catalog of targets and the request form. */
+/**
+ * Requester home: what I have and what is pending (my access in effect, with its last day and "Renew" when the end
+ * is near; my open requests with who acts next), then the catalog of targets and the request form.
+ */
 export function HomePage() {
   const location = useLocation();
   const navigate = useNavigate();
@@ -69,7 +73,7 @@ export function HomePage() {
 
   return (
     <div className="home">
-      <PageHeading>Request a change</PageHeading>
+      <PageHeading>Home</PageHeading>
       {me && !me.verified ? (
         <p className="notice notice-error" data-testid="unverified-notice">
           Your identity could not be verified with the company directory, so you cannot submit or follow requests.
@@ -81,6 +85,13 @@ export function HomePage() {
           Submissions are closed right now. You can prepare a request, but it will be refused until they open again.
         </p>
       ) : null}
+      {me && me.verified ? (
+        <div className="home-mine">
+          <MyAccess />
+          <OpenRequests />
+        </div>
+      ) : null}
+      <h2 className="home-request-title">Request a change</h2>
       <div className="home-grid">
         <section className="panel catalog" aria-labelledby="catalog-title" data-testid="catalog">
           <h2 id="catalog-title">Catalog</h2>

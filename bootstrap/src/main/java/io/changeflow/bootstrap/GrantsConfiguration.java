@@ -6,6 +6,8 @@ import io.changeflow.application.grant.ExpireGrants;
 import io.changeflow.application.grant.ListExpiringGrants;
 import io.changeflow.application.grant.RemoveGrant;
 import io.changeflow.application.port.out.AuditLog;
+import io.changeflow.application.port.out.GrantRecords;
+import io.changeflow.application.query.ExportGrantLives;
 import io.changeflow.application.port.out.Batches;
 import io.changeflow.application.port.out.Operations;
 import io.changeflow.application.port.out.Targets;
@@ -49,6 +51,11 @@ class GrantsConfiguration {
     @Bean
     ListExpiringGrants listExpiringGrants(Operations operations) {
         return new ListExpiringGrants(operations);
+    }
+
+    @Bean
+    ExportGrantLives exportGrantLives(GrantRecords records) {
+        return new ExportGrantLives(records);
     }
 
     @Bean

@@ -7,6 +7,7 @@ import io.changeflow.application.port.out.DatabaseBudgets;
 import io.changeflow.application.port.out.CallbackInbox;
 import io.changeflow.application.port.out.ClusterRateLimits;
 import io.changeflow.application.port.out.Drifts;
+import io.changeflow.application.port.out.GrantRecords;
 import io.changeflow.application.port.out.IdempotencyRecords;
 import io.changeflow.application.port.out.Instances;
 import io.changeflow.application.port.out.Operations;
@@ -150,6 +151,11 @@ public class PersistenceConfiguration {
     @Bean
     Drifts drifts(DSLContext dsl) {
         return new JooqDrifts(dsl);
+    }
+
+    @Bean
+    GrantRecords grantRecords(DSLContext dsl) {
+        return new JooqGrantRecords(dsl);
     }
 
     @Bean

@@ -15,11 +15,6 @@ class JooqOperationsContractTest extends OperationsContract {
 
     @Override
     protected Operations operations() {
-        var dsl = persistence.dsl();
-        for (var table : new String[] {"deploy_callback_operation", "merge_batch_membership_history", "merge_batch_request",
-                "merge_batch", "binding_history", "binding", "operation_history", "audit_log", "operation"}) {
-            dsl.execute("DELETE FROM " + table);
-        }
-        return persistence.operations();
+        return persistence.operationsOnEmptyTables();
     }
 }

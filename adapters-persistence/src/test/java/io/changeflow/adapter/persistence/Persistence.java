@@ -7,6 +7,7 @@ import io.changeflow.application.port.out.CallbackInbox;
 import io.changeflow.application.port.out.ClusterRateLimits;
 import io.changeflow.application.port.out.DatabaseBudgets;
 import io.changeflow.application.port.out.Drifts;
+import io.changeflow.application.port.out.GrantRecords;
 import io.changeflow.application.port.out.IdempotencyRecords;
 import io.changeflow.application.port.out.Instances;
 import io.changeflow.application.port.out.Operations;
@@ -120,6 +121,19 @@ final class Persistence implements BeforeAllCallback, AfterAllCallback, AutoClos
 
     Drifts drifts() {
         return context.getBean(Drifts.class);
+    }
+
+    /** The operations store on emptied request tables (every table a request writes, in an order the keys allow). */
+    Operations operationsOnEmptyTables() {
+        for (var table : new String[] {"deploy_callback_operation", "merge_batch_membership_history", "merge_batch_request",
+                "merge_batch", "binding_history", "binding", "operation_history", "audit_log", "operation"}) {
+            dsl().execute("DELETE FROM " + table);
+        }
+        return operations();
+    }
+
+    GrantRecords grantRecords() {
+        return context.getBean(GrantRecords.class);
     }
 
     ScanCursors scanCursors() {

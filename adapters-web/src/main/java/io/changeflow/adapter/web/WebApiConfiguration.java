@@ -113,6 +113,13 @@ class WebApiConfiguration {
     }
 
     @Bean
+    io.changeflow.adapter.web.api.AuditExportController auditExportController(
+            io.changeflow.application.query.ExportGrantLives export, ObjectProvider<JsonMapper> mapper) {
+        return new io.changeflow.adapter.web.api.AuditExportController(export,
+                mapper.getIfAvailable(() -> JsonMapper.builder().build()));
+    }
+
+    @Bean
     GitLabCheckController gitLabCheckController(io.changeflow.application.setup.CheckGitLabSetup check) {
         return new GitLabCheckController(check);
     }

@@ -66,6 +66,12 @@ class InMemoryUseCases {
     }
 
     @Bean
+    io.changeflow.application.query.ExportGrantLives exportGrantLives(InMemoryChangeflow app) {
+        return new io.changeflow.application.query.ExportGrantLives(
+                new io.changeflow.application.fake.FakeGrantRecords(app.operations), 2, 3);
+    }
+
+    @Bean
     ShowChangeRequest showChangeRequest(InMemoryChangeflow app) {
         return app.showRequest;
     }

@@ -341,8 +341,12 @@ class RequestsWebTest extends WebTestSupport {
                 .andExpect(jsonPath("$.data.waiting.nextAttemptAt").value(nextLook.toString()))
                 .andExpect(jsonPath("$.data.waiting.checkedEverySeconds").value(app.policy.pendingRecheck().toSeconds()))
                 .andExpect(jsonPath("$.data.waiting.failing").value(Matchers.nullValue()));
+        // my records say who acts next since the last change; the deadline and the next look are the request page's
         mvc.perform(as(get("/api/requests"), person))
-                .andExpect(jsonPath("$.data.items[0].waiting").doesNotExist());
+                .andExpect(jsonPath("$.data.items[0].waiting.waitingFor").value("PIPELINE"))
+                .andExpect(jsonPath("$.data.items[0].waiting.since").value(app.op(id).updatedAt().toString()))
+                .andExpect(jsonPath("$.data.items[0].waiting.deadline").value(Matchers.nullValue()))
+                .andExpect(jsonPath("$.data.items[0].waiting.nextAttemptAt").value(Matchers.nullValue()));
     }
 
     @Test

@@ -25,7 +25,8 @@ import java.util.Optional;
  * @param step     the fine step, for troubleshooting
  * @param detail   a person-readable note on the last step
  * @param timeline the state writes, oldest first (empty in list views)
- * @param waiting  who is expected to act next, since and until when (empty when nobody is, and in list views)
+ * @param waiting  who is expected to act next, since and until when (empty when nobody is); in list views only who
+ *                 and since the request's last change ({@link RequestWaits#ownerOf}), without deadline or next attempt
  * @param kind     what the request changes (grant, renewal, expiry, revocation)
  * @param previousGrant for a renewal the grant in effect whose line it rewrites, for a removal the grant whose line
  *                 it removes; empty for a first grant or a re-application
@@ -88,9 +89,13 @@ public record RequestView(OperationId operationId, TargetKey targetKey, SubjectI
         return history.stream().map(TimelineEntry::of).toList();
     }
 
-    /** The list view, without the timeline and the removal's story. */
+    /**
+     * The list view, without the timeline and the removal's story; its wait says who acts next since the last change
+     * (no deadline, no next attempt: those need the history and the work queue).
+     */
     public static RequestView summaryOf(Operation op) {
-        return view(op, List.of());
+        var view = view(op, List.of());
+        return RequestWaits.ownerOf(op).map(owner -> view.withWaiting(RequestWait.on(owner, op.updatedAt()))).orElse(view);
     }
 
     /** The view without the removal's story. */

@@ -66,7 +66,7 @@ public final class RequestWaits {
         if (!expectsSomeone(op)) {
             return Optional.empty();
         }
-        var status = op.binding().get();
+        var status = op.binding().orElseThrow();
         if (op.hint() == Hint.CONTACT_MAINTAINERS) {
             return Optional.of(RequestWait.on(WaitingFor.MAINTAINERS, op.updatedAt()));
         }
@@ -112,6 +112,35 @@ public final class RequestWaits {
     private static boolean expectsSomeone(Operation op) {
         return op.binding().isPresent() && !op.binding().get().isReappliable()
                 && op.binding().get() != BindingStatus.VALIDATED;
+    }
+
+    /**
+     * Who acts next on {@code op}, from its state alone (no history, no work queue read): what the list views show
+     * (the requester's home, My records). The same as {@link #of}'s {@code waitingFor} except while a step is being
+     * retried after transient failures, which only the scheduled step tells ({@link WaitingFor#SERVICE} then).
+     * Empty when nobody is expected to act (in effect, finished, rejected, closed, replaced).
+     */
+    public static Optional<WaitingFor> ownerOf(Operation op) {
+        if (!expectsSomeone(op)) {
+            return Optional.empty();
+        }
+        if (op.hint() == Hint.CONTACT_MAINTAINERS) {
+            return Optional.of(WaitingFor.MAINTAINERS);
+        }
+        var status = op.binding().get();
+        if (status.isFailed()) {
+            return Optional.of(WaitingFor.SERVICE);
+        }
+        if (NextAction.PENDING.contains(op.step()) && op.step() != StepStatus.BATCH_PENDING) {
+            return Optional.of(WaitingFor.PIPELINE);
+        }
+        return Optional.of(switch (status) {
+            case APPROVAL_SENT -> WaitingFor.APPROVER;
+            case MERGED -> WaitingFor.DEPLOY_PIPELINE;
+            case BATCHED -> op.step() == StepStatus.BATCH_PENDING ? WaitingFor.PIPELINE : WaitingFor.SERVICE;
+            case MR_CREATING -> op.step() == StepStatus.CREATE_MR_OPENED ? WaitingFor.PIPELINE : WaitingFor.SERVICE;
+            default -> WaitingFor.SERVICE;
+        });
     }
 
     private Optional<Scheduled> scheduledStep(Operation op) {

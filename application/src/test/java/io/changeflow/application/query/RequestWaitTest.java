@@ -11,7 +11,19 @@ import io.changeflow.application.query.RequestWait.WaitingFor;
 import io.changeflow.application.settings.Settings;
 import io.changeflow.domain.identity.Identity;
 import io.changeflow.domain.request.OperationId;
+import io.changeflow.application.recovery.FindOverdueRequests.Deadlines;
+import io.changeflow.domain.operation.Operation;
+import io.changeflow.domain.request.StepOrder;
+import io.changeflow.domain.request.SubjectId;
+import io.changeflow.domain.request.TargetKey;
+import io.changeflow.domain.state.BindingStatus;
+import io.changeflow.domain.state.ChangeKind;
+import io.changeflow.domain.state.StepStatus;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
 /** The request view says who is expected to act, since and until when, and when the next attempt is due. */
@@ -92,5 +104,47 @@ class RequestWaitTest {
         var wait = waitOf(broken);
         assertThat(wait.waitingFor()).isEqualTo(WaitingFor.MAINTAINERS);
         assertThat(wait.deadline()).isEmpty();
+    }
+
+    @Test
+    void theListsSayWhoActsNextAsTheRequestPageDoesForEveryStatusAndStep() {
+        var waits = new RequestWaits(app.queue, app.policy, Deadlines.defaults());
+        var statuses = new ArrayList<Optional<BindingStatus>>();
+        statuses.add(Optional.empty());
+        for (var status : BindingStatus.values()) {
+            statuses.add(Optional.of(status));
+        }
+        var compared = 0;
+        for (var status : statuses) {
+            for (var step : StepStatus.values()) {
+                var op = new Operation(OperationId.of(UUID.randomUUID().toString()), "alice", SubjectId.of("alice"),
+                        TargetKey.of("db-prod-readonly"), "a walk", Optional.empty(), StepOrder.CREATE_FIRST, step, 3,
+                        status, Optional.empty(), Optional.empty(), Optional.empty(), "", app.clock.instant(),
+                        app.clock.instant(), ChangeKind.GRANT, Optional.empty());
+
+                var onThePage = waits.of(op, List.of()).map(RequestWait::waitingFor);
+
+                assertThat(RequestWaits.ownerOf(op)).as("%s at %s", status, step).isEqualTo(onThePage);
+                assertThat(RequestView.summaryOf(op).waiting().map(RequestWait::waitingFor)).isEqualTo(onThePage);
+                compared++;
+            }
+        }
+        assertThat(compared).isEqualTo(statuses.size() * StepStatus.values().length);
+    }
+
+    @Test
+    void myRecordsSayWhoActsNextSinceTheLastChangeAndNobodyForAGrantInEffect() {
+        app.config.set(Settings.APPROVE_FIRST, "true");
+        var asked = app.submittedAndRun("frank");
+        var inEffect = app.grantInEffect("frank", "gina", app.clock.instant().plus(Duration.ofDays(3)));
+
+        var page = app.myRequests.list(new ListMyRequests.Command("frank", 0, 10));
+
+        var waiting = page.items().stream().filter(v -> v.operationId().equals(asked)).findFirst().orElseThrow().waiting();
+        assertThat(waiting.map(RequestWait::waitingFor)).contains(WaitingFor.APPROVER);
+        assertThat(waiting.map(RequestWait::since)).contains(app.op(asked).updatedAt());
+        assertThat(waiting.flatMap(RequestWait::deadline)).as("the deadline is the request page's").isEmpty();
+        assertThat(page.items().stream().filter(v -> v.operationId().equals(inEffect)).findFirst().orElseThrow().waiting())
+                .isEmpty();
     }
 }

@@ -203,6 +203,14 @@ class BrowserJourneysTest {
         assertThat(alice.getByTestId("request-page")).hasAttribute("data-operation-id", operationId);
         assertThat(alice.getByTestId("request-status")).hasAttribute("data-status", "APPROVAL_SENT", within(JOURNEY));
 
+        // her home says what is pending and who acts next (issue 32, item 7)
+        var aliceHome = newPage("alice", false);
+        aliceHome.navigate(base() + "/");
+        var pending = aliceHome.locator("[data-testid=open-request][data-operation-id='" + operationId + "']");
+        assertThat(pending.getByTestId("open-request-next")).hasText("Next: the approver");
+        assertThat(aliceHome.locator("[data-testid=my-access-grant][data-target=db-prod-readonly]")).hasCount(0);
+        Chromium.screenshot(aliceHome, "home-pending");
+
         var amy = newPage("amy", false);
         amy.navigate(base() + "/inbox");
         var item = amy.locator("[data-testid=inbox-item][data-operation-id='" + operationId + "']");
@@ -222,6 +230,12 @@ class BrowserJourneysTest {
         }
         assertThat(alice.getByTestId("events")).containsText("DEPLOYED");
         Chromium.screenshot(alice, "request-in-effect");
+
+        aliceHome.reload();
+        assertThat(aliceHome.locator("[data-testid=my-access-grant][data-target=db-prod-readonly]")
+                .getByTestId("my-access-until")).hasText("no end date");
+        assertThat(pending).hasCount(0);
+        Chromium.screenshot(aliceHome, "home-my-access");
 
         var mergeRequest = alice.waitForPopup(() -> alice.getByTestId("mr-link").click());
         assertThat(mergeRequest.getByTestId("mr-state")).hasText("merged");
@@ -1082,6 +1096,32 @@ class BrowserJourneysTest {
         Assertions.assertThat(item.path("statusNote").asString()).contains("it stays");
         Assertions.assertThat(gitlab.file(PROJECT, "main", file).orElseThrow()).as("never removed by drift handling")
                 .contains(note);
+    }
+
+    /**
+     * Issue 32, item 6: the operator downloads the audit export from the console; the file is the CSV of every grant
+     * requested in the range, with the first journey's grant (alice's, in effect) in it.
+     */
+    @Test
+    @Order(17)
+    void theOperatorDownloadsTheAuditExportOfTheGrantsFromTheConsole() throws IOException {
+        var page = newPage("otto", false);
+        page.navigate(base() + "/console");
+        page.getByTestId("nav-ops-audit").click();
+        assertThat(page.getByTestId("ops-audit-page")).isVisible();
+        var today = java.time.LocalDate.now(java.time.ZoneOffset.UTC);
+        page.getByTestId("audit-from").fill(today.minusDays(1).toString());
+        page.getByTestId("audit-to").fill(today.toString());
+        Chromium.screenshot(page, "ops-audit-export");
+
+        var download = page.waitForDownload(() -> page.getByTestId("audit-download-csv").click());
+
+        Assertions.assertThat(download.suggestedFilename()).startsWith("changeflow-grants-").endsWith(".csv");
+        var csv = java.nio.file.Files.readString(download.path(), java.nio.charset.StandardCharsets.UTF_8);
+        var rows = csv.split("\r\n");
+        Assertions.assertThat(rows[0]).startsWith("operationId,kind,targetKey,subjectId,requester,reason,requestedAt");
+        Assertions.assertThat(rows).anySatisfy(row -> Assertions.assertThat(row)
+                .contains(",GRANT,db-prod-readonly,alice,alice,On-call this week,").contains(",VALIDATED"));
     }
 
     @Test

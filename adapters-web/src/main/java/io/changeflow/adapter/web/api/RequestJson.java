@@ -18,8 +18,8 @@ import org.jspecify.annotations.Nullable;
 /**
  * The request view as the API shows it ({@code data} of {@code GET /api/requests/{operationId}}):
  * identifiers and enum constants as their names, instants as ISO-8601 text, absent values as null.
- * List views leave {@code timeline} out, and {@code waiting} (who is expected to act next) is left out when
- * nobody is. {@code kind} is {@code GRANT}, {@code RENEWAL}, {@code EXPIRY} or {@code REVOCATION}
+ * List views leave {@code timeline} out. {@code waiting} (who is expected to act next) is left out when nobody is;
+ * in list views it says who and since the request's last change only (no deadline, next attempt or pace). {@code kind} is {@code GRANT}, {@code RENEWAL}, {@code EXPIRY} or {@code REVOCATION}
  * ({@link RequestKind}); {@code previousGrant} the grant a renewal rewrites or a removal removes (null otherwise);
  * {@code removal} (left out for grants and renewals, and in list views) why and by whom a removal was opened.
  */
