@@ -56,7 +56,7 @@ record CatalogProperties(List<Entry> targets) {
             }
             var target = new Target(key, entry.name() == null ? key.value() : entry.name(),
                     entry.description() == null ? "" : entry.description(), entry.project(), entry.filePath(),
-                    entry.batchable(), entry.partition(), pipelinePolicy(key, entry.pipeline()),
+                    entry.batchable(), grantPartition(key, entry.partition()), pipelinePolicy(key, entry.pipeline()),
                     removalPolicy(key, entry.removals()), askPolicy(key, entry.askFor()), driftPolicy(key, entry.drift()),
                     durations(key, entry.maxDuration(), entry.defaultDuration()));
             if (byKey.putIfAbsent(key, target) != null) {
@@ -106,6 +106,19 @@ record CatalogProperties(List<Entry> targets) {
      */
     private static DriftPolicy driftPolicy(TargetKey key, String raw) {
         return orFallback(key, "drift setting", raw, DriftPolicy::named, DriftPolicy.REMOVE, "remove, report");
+    }
+
+    /**
+     * Issue 32 item 4: the {@code removal:} partitions belong to the removals, so grants never share a round with
+     * them; a grant partition named so is the default partition, said once in the log.
+     */
+    private static String grantPartition(TargetKey key, String raw) {
+        if (raw != null && raw.strip().startsWith("removal:")) {
+            LOG.log(System.Logger.Level.WARNING, () -> "changeflow.catalog: target " + key + " names the partition '"
+                    + raw.strip() + "', a name kept for removal rounds; using '" + Target.DEFAULT_PARTITION + "'");
+            return Target.DEFAULT_PARTITION;
+        }
+        return raw;
     }
 
     /**

@@ -70,6 +70,18 @@ class CatalogPropertiesTest {
         assertThat(durationsOf(targets, "default-over-max")).isEqualTo(rules(Duration.ofHours(8), Duration.ofHours(8)));
     }
 
+    /** Issue 32 item 4: grants never wait in a removal partition, so removals never queue behind them. */
+    @Test
+    void aGrantPartitionNamedLikeARemovalPartitionIsTheDefault() {
+        var entry = new CatalogProperties.Entry("sneaky", null, null, "platform/access-config", "grants/sneaky.txt", true,
+                "removal:platform/access-config:grants/sneaky.txt", null, null, null, null, null, null);
+
+        var target = new CatalogProperties(List.of(entry)).toTargets().find(TargetKey.of("sneaky")).orElseThrow();
+
+        assertThat(target.partition()).isEqualTo("global");
+        assertThat(target.partition()).isNotEqualTo(target.removalPartition());
+    }
+
     private static GrantDurations rules(Duration max, Duration defaultDuration) {
         return new GrantDurations(Optional.ofNullable(max), Optional.ofNullable(defaultDuration));
     }
