@@ -157,8 +157,6 @@ class CatalogPropertiesTest {
                 "changeflow.catalog.targets[0].removals", "approval",
                 "changeflow.catalog.targets[0].ask-for", "anyone",
                 "changeflow.catalog.targets[0].drift", "report",
-                "changeflow.catalog.targets[0].max-duration", "30d",
-                "changeflow.catalog.targets[0].default-duration", "P7D",
                 "changeflow.catalog.targets[1].key", "plain",
                 "changeflow.catalog.targets[1].project", "platform/access-config",
                 "changeflow.catalog.targets[1].file-path", "grants/plain.txt"));
@@ -171,7 +169,19 @@ class CatalogPropertiesTest {
         assertThat(targets.find(TargetKey.of("plain")).orElseThrow().askFor()).isEqualTo(AskPolicy.SELF);
         assertThat(targets.find(TargetKey.of("asked")).orElseThrow().drift()).isEqualTo(DriftPolicy.REPORT);
         assertThat(targets.find(TargetKey.of("plain")).orElseThrow().drift()).isEqualTo(DriftPolicy.REMOVE);
-        assertThat(durationsOf(targets, "asked")).isEqualTo(rules(Duration.ofDays(30), Duration.ofDays(7)));
         assertThat(durationsOf(targets, "plain")).isEqualTo(GrantDurations.NONE);
+    }
+
+    @Test
+    void theDurationsBindFromConfigurationText() {
+        var source = new MapConfigurationPropertySource(Map.of(
+                "changeflow.catalog.targets[0].key", "limited",
+                "changeflow.catalog.targets[0].project", "platform/access-config",
+                "changeflow.catalog.targets[0].file-path", "grants/limited.txt",
+                "changeflow.catalog.targets[0].max-duration", "30d",
+                "changeflow.catalog.targets[0].default-duration", "P7D"));
+        var targets = new Binder(source).bind("changeflow.catalog", CatalogProperties.class).get().toTargets();
+
+        assertThat(durationsOf(targets, "limited")).isEqualTo(rules(Duration.ofDays(30), Duration.ofDays(7)));
     }
 }

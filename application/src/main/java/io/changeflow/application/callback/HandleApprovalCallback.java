@@ -130,7 +130,7 @@ public final class HandleApprovalCallback {
      * Issue 32 item 5, separation of duties checked by us too: the role an approver holds on the request that keeps
      * their approval from counting (the requester or the subject), compared without case; empty when none.
      */
-    static Optional<String> conflictOf(Operation op, String approver) {
+    public static Optional<String> conflictOf(Operation op, String approver) {
         if (approver.equalsIgnoreCase(op.requester())) {
             return Optional.of("the requester");
         }

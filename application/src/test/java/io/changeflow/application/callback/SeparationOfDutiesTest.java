@@ -91,4 +91,19 @@ class SeparationOfDutiesTest {
         assertThat(app.op(id).binding()).contains(BindingStatus.APPROVAL_SENT);
         assertThat(app.op(id).detail()).contains("approval by alice does not count");
     }
+
+    /** Every waiting state has a deadline: an approval that did not count leaves the approval deadline in force. */
+    @Test
+    void theApprovalDeadlineStillEndsTheWaitAfterAnApprovalThatDidNotCount() {
+        var id = askedBy("alice", "alice");
+        app.approvals.decide(id, TicketStatus.APPROVED, "alice");
+        app.approvalCheck.checkNow(app.op(id));
+        assertThat(app.op(id).binding()).contains(BindingStatus.APPROVAL_SENT);
+
+        app.clock.advance(io.changeflow.application.approval.ReconcileApprovals.Policy.defaults().deadline()
+                .plus(java.time.Duration.ofMinutes(1)));
+        app.approvalCheck.checkNow(app.op(id));
+
+        assertThat(app.op(id).binding()).contains(BindingStatus.REJECTED);
+    }
 }
