@@ -196,7 +196,7 @@ describe('RequestForm', () => {
 
   it('describes the chosen target as sentences, batch rounds included', async () => {
     backend([]);
-    const targets = [{ key: 'vpn-staging', name: 'VPN to staging', description: 'Network access to staging', batchable: true, allowsNever: true }];
+    const targets = [{ key: 'vpn-staging', name: 'VPN to staging', description: 'Network access to staging', batchable: true, maxDuration: null, defaultDuration: null, allowsNever: true }];
     const { r: form } = await renderForm({ targets });
     await type(form.byTestId<HTMLSelectElement>('field-target'), 'vpn-staging');
     expect(form.container.querySelector('.field-hint')?.textContent).toBe(
@@ -209,7 +209,7 @@ describe('RequestForm', () => {
     const targets = [
       { key: 'db-prod-readonly', name: 'Production DB', description: 'Read access.', batchable: false,
         maxDuration: 'P30D', defaultDuration: 'P7D', allowsNever: false },
-      { key: 'wiki-editors', name: 'Wiki editors', description: 'Edit the wiki.', batchable: true, allowsNever: true },
+      { key: 'wiki-editors', name: 'Wiki editors', description: 'Edit the wiki.', batchable: true, maxDuration: null, defaultDuration: null, allowsNever: true },
     ];
     const { r: form } = await renderForm({ targets, now: () => Date.parse('2026-12-07T10:00:00Z') });
     expect(form.container.querySelector('[data-testid="expires-rule"]')).toBeNull();
