@@ -1135,6 +1135,7 @@ export interface components {
             traceId: string;
         };
         ApprovalCallbackJson: {
+            decidedBy?: string;
             ext?: {
                 [key: string]: string;
             };
@@ -1581,9 +1582,12 @@ export interface components {
             targetKey?: string;
         };
         TargetJson: {
+            allowsNever: boolean;
             batchable: boolean;
+            defaultDuration: string | null;
             description: string;
             key: string;
+            maxDuration: string | null;
             name: string;
         };
         TimelineJson: {
@@ -3369,7 +3373,9 @@ export interface operations {
     };
     grantsRevoke: {
         parameters: {
-            query?: never;
+            query?: {
+                urgent?: string;
+            };
             header: {
                 /**
                  * @description Any non-blank value: a write without a JSON body needs it (cross-site requests are refused, docs/api.md).
@@ -3396,6 +3402,19 @@ export interface operations {
                         /** @enum {string} */
                         code?: "REMOVAL_ACCEPTED";
                     } & components["schemas"]["ApiResponseRequestJson"];
+                };
+            };
+            /** @description INVALID_REQUEST: The request is not valid; please correct it and try again. */
+            400: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["TraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code?: "INVALID_REQUEST";
+                    } & components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description UNAUTHENTICATED: Sign-in required. */

@@ -196,11 +196,34 @@ describe('RequestForm', () => {
 
   it('describes the chosen target as sentences, batch rounds included', async () => {
     backend([]);
-    const targets = [{ key: 'vpn-staging', name: 'VPN to staging', description: 'Network access to staging', batchable: true }];
+    const targets = [{ key: 'vpn-staging', name: 'VPN to staging', description: 'Network access to staging', batchable: true, maxDuration: null, defaultDuration: null, allowsNever: true }];
     const { r: form } = await renderForm({ targets });
     await type(form.byTestId<HTMLSelectElement>('field-target'), 'vpn-staging');
     expect(form.container.querySelector('.field-hint')?.textContent).toBe(
       'Network access to staging. Merged together with other requests in batch rounds.',
     );
+  });
+
+  it('shows the target\'s duration rule at the expiry field and offers no date beyond its maximum', async () => {
+    backend([]);
+    const targets = [
+      { key: 'db-prod-readonly', name: 'Production DB', description: 'Read access.', batchable: false,
+        maxDuration: 'P30D', defaultDuration: 'P7D', allowsNever: false },
+      { key: 'wiki-editors', name: 'Wiki editors', description: 'Edit the wiki.', batchable: true, maxDuration: null, defaultDuration: null, allowsNever: true },
+    ];
+    const { r: form } = await renderForm({ targets, now: () => Date.parse('2026-12-07T10:00:00Z') });
+    expect(form.container.querySelector('[data-testid="expires-rule"]')).toBeNull();
+
+    await type(form.byTestId<HTMLSelectElement>('field-target'), 'db-prod-readonly');
+
+    expect(form.byTestId('expires-rule').textContent).toBe(
+      'This target grants at most 30 days. Without a date the access ends after 7 days.',
+    );
+    expect(form.byTestId<HTMLInputElement>('field-expires').getAttribute('max')).toBe('2027-01-05');
+    expect(form.byTestId('field-expires').getAttribute('aria-describedby')).toContain(form.byTestId('expires-rule').id);
+
+    await type(form.byTestId<HTMLSelectElement>('field-target'), 'wiki-editors');
+    expect(form.byTestId('expires-rule').textContent).toBe('Without a date the access has no end.');
+    expect(form.byTestId('field-expires').getAttribute('max')).toBeNull();
   });
 });

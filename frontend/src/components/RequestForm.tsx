@@ -3,6 +3,7 @@ import { type ApiFailure } from '../api/client';
 import { submitRequest } from '../api/endpoints';
 import type { SubmitRequestBody, Target } from '../api/types';
 import { newOperationId } from '../logic/operationId';
+import { durationRule, lastDateWithin } from '../logic/durations';
 import { formatUntilDay, todayIso } from '../logic/format';
 import { useSecondsUntil } from '../logic/hooks';
 import { Link } from '../router/router';
@@ -241,12 +242,19 @@ export function RequestForm({ targets, initial, onNewRequest, onAccepted, renewi
             Expires on <span className="optional">(optional)</span>
           </label>
           <input
-            {...control('expiresAt', renewing ? `${baseId}-renewal` : undefined)}
+            {...control('expiresAt', [renewing ? `${baseId}-renewal` : null, target ? `${ids.expiresAt}-rule` : null]
+              .filter(Boolean).join(' ') || undefined)}
             type="date"
             min={todayIso(new Date(now()))}
+            max={lastDateWithin(target?.maxDuration, now())}
             ref={expiresRef}
             data-testid="field-expires"
           />
+          {target ? (
+            <p className="field-hint" id={`${ids.expiresAt}-rule`} data-testid="expires-rule">
+              {durationRule(target)}
+            </p>
+          ) : null}
           {fieldError('expiresAt')}
         </div>
       </fieldset>

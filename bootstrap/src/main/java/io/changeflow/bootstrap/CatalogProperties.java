@@ -3,6 +3,7 @@ package io.changeflow.bootstrap;
 import io.changeflow.application.port.out.Targets;
 import io.changeflow.domain.drift.DriftPolicy;
 import io.changeflow.domain.request.AskPolicy;
+import io.changeflow.domain.request.GrantDurations;
 import io.changeflow.domain.request.PipelinePolicy;
 import io.changeflow.domain.request.RemovalPolicy;
 import io.changeflow.domain.request.Target;
@@ -28,9 +29,14 @@ record CatalogProperties(List<Entry> targets) {
      *                 {@link AskPolicy}
      * @param drift    {@code remove} (default) or {@code report}: what drift handling does with a line nobody approved
      *                 or of an ended grant; see {@link DriftPolicy}
+     * @param maxDuration     the longest grant a request may ask for ({@code 30d}, {@code 8h}, ISO-8601 {@code P30D});
+     *                        unset: up to 366 days or no end; garbled: one day; see {@link GrantDurations}
+     * @param defaultDuration the grant a request without an end gets; unset: the maximum, or no end without a
+     *                        maximum; garbled: one day
      */
     record Entry(String key, String name, String description, String project, String filePath, boolean batchable,
-                 String partition, String pipeline, String removals, String askFor, String drift) {
+                 String partition, String pipeline, String removals, String askFor, String drift, String maxDuration,
+                 String defaultDuration) {
         // one constructor only: configuration binding needs an unambiguous one
     }
 
@@ -50,8 +56,9 @@ record CatalogProperties(List<Entry> targets) {
             }
             var target = new Target(key, entry.name() == null ? key.value() : entry.name(),
                     entry.description() == null ? "" : entry.description(), entry.project(), entry.filePath(),
-                    entry.batchable(), entry.partition(), pipelinePolicy(key, entry.pipeline()),
-                    removalPolicy(key, entry.removals()), askPolicy(key, entry.askFor()), driftPolicy(key, entry.drift()));
+                    entry.batchable(), grantPartition(key, entry.partition()), pipelinePolicy(key, entry.pipeline()),
+                    removalPolicy(key, entry.removals()), askPolicy(key, entry.askFor()), driftPolicy(key, entry.drift()),
+                    durations(key, entry.maxDuration(), entry.defaultDuration()));
             if (byKey.putIfAbsent(key, target) != null) {
                 throw new IllegalStateException("changeflow.catalog: target " + key + " is listed twice");
             }
@@ -99,6 +106,35 @@ record CatalogProperties(List<Entry> targets) {
      */
     private static DriftPolicy driftPolicy(TargetKey key, String raw) {
         return orFallback(key, "drift setting", raw, DriftPolicy::named, DriftPolicy.REMOVE, "remove, report");
+    }
+
+    /**
+     * Issue 32 item 4: the {@code removal:} partitions belong to the removals, so grants never share a round with
+     * them; a grant partition named so is the default partition, said once in the log.
+     */
+    private static String grantPartition(TargetKey key, String raw) {
+        if (raw != null && raw.strip().startsWith("removal:")) {
+            LOG.log(System.Logger.Level.WARNING, () -> "changeflow.catalog: target " + key + " names the partition '"
+                    + raw.strip() + "', a name kept for removal rounds; using '" + Target.DEFAULT_PARTITION + "'");
+            return Target.DEFAULT_PARTITION;
+        }
+        return raw;
+    }
+
+    /**
+     * Fail-safe toward the shorter grant: a garbled maximum or default is {@link GrantDurations#GARBLED_FALLBACK}
+     * (one day, never "unlimited"), said once in the log; a default beyond the maximum is the maximum.
+     */
+    private static GrantDurations durations(TargetKey key, String max, String defaultDuration) {
+        for (var setting : new String[][] {{"max-duration", max}, {"default-duration", defaultDuration}}) {
+            if (GrantDurations.parse(setting[1]).garbled()) {
+                LOG.log(System.Logger.Level.WARNING, () -> "changeflow.catalog: target " + key + " has the unreadable "
+                        + setting[0] + " '" + setting[1].strip() + "'; using "
+                        + GrantDurations.describe(GrantDurations.GARBLED_FALLBACK)
+                        + " (a positive duration up to 366 days: 30d, 8h, 90m or ISO-8601 P30D)");
+            }
+        }
+        return GrantDurations.configured(max, defaultDuration);
     }
 
     private static <E extends Enum<E>> E orFallback(TargetKey key, String setting, String raw,

@@ -59,6 +59,12 @@ class GrantsConfiguration {
     }
 
     @Bean
+    io.changeflow.application.grant.RevokeUrgently revokeUrgently(RemoveGrant removeGrant,
+            io.changeflow.application.batch.RunBatchRound round, Targets targets) {
+        return new io.changeflow.application.grant.RevokeUrgently(removeGrant, round, targets);
+    }
+
+    @Bean
     RemoveGrant removeGrant(Operations operations, Batches batches, Targets targets, StepLauncher launcher, AuditLog audit,
                             Clock clock) {
         return new RemoveGrant(operations, batches, targets, launcher, audit, clock);

@@ -4,10 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.changeflow.domain.drift.DriftPolicy;
 import io.changeflow.domain.request.AskPolicy;
+import io.changeflow.domain.request.GrantDurations;
 import io.changeflow.domain.request.PipelinePolicy;
 import io.changeflow.domain.request.RemovalPolicy;
 import io.changeflow.domain.request.TargetKey;
+import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.Map;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.context.properties.source.MapConfigurationPropertySource;
@@ -23,17 +26,64 @@ class CatalogPropertiesTest {
 
     private static CatalogProperties.Entry entry(String key, String pipeline, String removals) {
         return new CatalogProperties.Entry(key, null, null, "platform/access-config", "grants/" + key + ".txt", false, null,
-                pipeline, removals, null, null);
+                pipeline, removals, null, null, null, null);
     }
 
     private static CatalogProperties.Entry askFor(String key, String askFor) {
         return new CatalogProperties.Entry(key, null, null, "platform/access-config", "grants/" + key + ".txt", false, null,
-                null, null, askFor, null);
+                null, null, askFor, null, null, null);
     }
 
     private static CatalogProperties.Entry drift(String key, String drift) {
         return new CatalogProperties.Entry(key, null, null, "platform/access-config", "grants/" + key + ".txt", false, null,
-                null, null, null, drift);
+                null, null, null, drift, null, null);
+    }
+
+    private static CatalogProperties.Entry durations(String key, String max, String defaultDuration) {
+        return new CatalogProperties.Entry(key, null, null, "platform/access-config", "grants/" + key + ".txt", false, null,
+                null, null, null, null, max, defaultDuration);
+    }
+
+    private static GrantDurations durationsOf(io.changeflow.application.port.out.Targets targets, String key) {
+        return targets.find(TargetKey.of(key)).orElseThrow().durations();
+    }
+
+    /** Issue 32 item 3: a garbled maximum or default is one day (the stricter side), never "unlimited". */
+    @Test
+    void eachTargetHasTheDurationsItNamesAndAGarbledOneIsOneDay() {
+        var targets = new CatalogProperties(List.of(durations("db", "30d", "7d"), durations("iso", "PT8H", null),
+                durations("plain", null, null), durations("garbled-max", "a month", "7d"),
+                durations("garbled-default", "30d", "forever"), durations("zero", "0d", null),
+                durations("negative", "-P1D", null), durations("beyond", "400d", null),
+                durations("default-over-max", "8h", "7d"), durations("blank", " ", " "))).toTargets();
+
+        assertThat(durationsOf(targets, "db")).isEqualTo(rules(Duration.ofDays(30), Duration.ofDays(7)));
+        assertThat(durationsOf(targets, "iso")).isEqualTo(rules(Duration.ofHours(8), null));
+        assertThat(durationsOf(targets, "plain")).isEqualTo(GrantDurations.NONE);
+        assertThat(durationsOf(targets, "blank")).isEqualTo(GrantDurations.NONE);
+        assertThat(durationsOf(targets, "garbled-max")).isEqualTo(rules(Duration.ofDays(1), Duration.ofDays(1)));
+        assertThat(durationsOf(targets, "garbled-default")).isEqualTo(rules(Duration.ofDays(30), Duration.ofDays(1)));
+        for (var key : List.of("zero", "negative", "beyond")) {
+            assertThat(durationsOf(targets, key)).as(key).isEqualTo(rules(Duration.ofDays(1), null));
+            assertThat(durationsOf(targets, key).allowsNever()).as(key).isFalse();
+        }
+        assertThat(durationsOf(targets, "default-over-max")).isEqualTo(rules(Duration.ofHours(8), Duration.ofHours(8)));
+    }
+
+    /** Issue 32 item 4: grants never wait in a removal partition, so removals never queue behind them. */
+    @Test
+    void aGrantPartitionNamedLikeARemovalPartitionIsTheDefault() {
+        var entry = new CatalogProperties.Entry("sneaky", null, null, "platform/access-config", "grants/sneaky.txt", true,
+                "removal:platform/access-config:grants/sneaky.txt", null, null, null, null, null, null);
+
+        var target = new CatalogProperties(List.of(entry)).toTargets().find(TargetKey.of("sneaky")).orElseThrow();
+
+        assertThat(target.partition()).isEqualTo("global");
+        assertThat(target.partition()).isNotEqualTo(target.removalPartition());
+    }
+
+    private static GrantDurations rules(Duration max, Duration defaultDuration) {
+        return new GrantDurations(Optional.ofNullable(max), Optional.ofNullable(defaultDuration));
     }
 
     @Test
@@ -119,5 +169,19 @@ class CatalogPropertiesTest {
         assertThat(targets.find(TargetKey.of("plain")).orElseThrow().askFor()).isEqualTo(AskPolicy.SELF);
         assertThat(targets.find(TargetKey.of("asked")).orElseThrow().drift()).isEqualTo(DriftPolicy.REPORT);
         assertThat(targets.find(TargetKey.of("plain")).orElseThrow().drift()).isEqualTo(DriftPolicy.REMOVE);
+        assertThat(durationsOf(targets, "plain")).isEqualTo(GrantDurations.NONE);
+    }
+
+    @Test
+    void theDurationsBindFromConfigurationText() {
+        var source = new MapConfigurationPropertySource(Map.of(
+                "changeflow.catalog.targets[0].key", "limited",
+                "changeflow.catalog.targets[0].project", "platform/access-config",
+                "changeflow.catalog.targets[0].file-path", "grants/limited.txt",
+                "changeflow.catalog.targets[0].max-duration", "30d",
+                "changeflow.catalog.targets[0].default-duration", "P7D"));
+        var targets = new Binder(source).bind("changeflow.catalog", CatalogProperties.class).get().toTargets();
+
+        assertThat(durationsOf(targets, "limited")).isEqualTo(rules(Duration.ofDays(30), Duration.ofDays(7)));
     }
 }

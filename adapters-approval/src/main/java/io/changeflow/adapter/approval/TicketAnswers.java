@@ -29,7 +29,7 @@ final class TicketAnswers {
             throw new ExternalCallException(HttpApprovals.SYSTEM, Kind.IO, 0, what + " answered without a ticket", null);
         }
         return new Ticket(status(what, answer.get("status")), Optional.of(ticket), text(answer.get("requestId")),
-                ext(answer.get("ext")));
+                ext(answer.get("ext")), text(answer.get("decidedBy")));
     }
 
     private static TicketStatus status(String what, Object raw) {

@@ -80,7 +80,7 @@ class ApprovalApiShapeTest {
         var ticket = againstWireMock.read(OperationId.of(id));
 
         assertThat(ticket).isEqualTo(new Ticket(TicketStatus.APPROVED, Optional.of("APR-000042"),
-                Optional.of("apr-cb-3f1c2a9e-0d4b-4a51-9a0e-6c1f2b7d8e90"), Map.of("mrId", "12")));
+                Optional.of("apr-cb-3f1c2a9e-0d4b-4a51-9a0e-6c1f2b7d8e90"), Map.of("mrId", "12"), Optional.of("amy")));
     }
 
     @Test

@@ -248,7 +248,7 @@ class HttpApprovalsTest {
 
         var stored = simulator.byOperationId(form.operationId().value()).orElseThrow();
         assertThat(read).isEqualTo(new Ticket(TicketStatus.REJECTED, Optional.of(stored.ticket()),
-                Optional.of(stored.requestId()), Map.of("mrId", "12")));
+                Optional.of(stored.requestId()), Map.of("mrId", "12"), Optional.of("test")));
     }
 
     @Test

@@ -87,6 +87,11 @@ final class JooqOperations implements Operations {
     }
 
     @Override
+    public boolean recordDetail(OperationId id, long expectedVersion, String detail) {
+        return TransitionWrites.recordDetail(dsl, id, expectedVersion, detail);
+    }
+
+    @Override
     public Optional<Operation> find(OperationId id) {
         return OperationReads.find(dsl, id);
     }

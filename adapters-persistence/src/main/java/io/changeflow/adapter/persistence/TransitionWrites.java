@@ -195,4 +195,11 @@ final class TransitionWrites {
     static void recordApprovalTicket(DSLContext dsl, OperationId id, String ticket) {
         dsl.update(OPERATION).set(OPERATION.APPROVAL_TICKET, ticket).where(OPERATION.ID.eq(id.value())).execute();
     }
+
+    /** The detail alone, guarded by the version (0 rows: the operation moved on; more is impossible on the key). */
+    static boolean recordDetail(DSLContext dsl, OperationId id, long expectedVersion, String detail) {
+        return dsl.update(OPERATION).set(OPERATION.DETAIL, truncate(detail, Sql.DETAIL_MAX))
+                .where(OPERATION.ID.eq(id.value())).and(OPERATION.VERSION.eq(expectedVersion))
+                .execute() == 1;
+    }
 }

@@ -108,8 +108,8 @@ class WebApiConfiguration {
 
     @Bean
     GrantsController grantsController(io.changeflow.application.grant.RemoveGrant remove,
-            io.changeflow.application.grant.ListExpiringGrants expiring) {
-        return new GrantsController(remove, expiring);
+            io.changeflow.application.grant.ListExpiringGrants expiring, io.changeflow.application.grant.RevokeUrgently urgently) {
+        return new GrantsController(remove, expiring, urgently);
     }
 
     @Bean

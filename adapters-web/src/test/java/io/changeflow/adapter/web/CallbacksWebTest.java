@@ -72,6 +72,22 @@ class CallbacksWebTest extends WebTestSupport {
         assertThat(app.op(id).binding()).contains(BindingStatus.MERGING);
     }
 
+    /** Issue 32 item 5: {@code decidedBy} names the approver; the requester's own approval does not count. */
+    @Test
+    void anApprovalDecidedByTheRequesterDoesNotCountAndTheRequestSaysWhy() throws Exception {
+        var id = awaitingApproval();
+        var requester = app.op(id).requester();
+        var body = decision(newRequestId(), id, "APPROVED").replace("}}", "},\"decidedBy\":\"" + requester + "\"}");
+
+        mvc.perform(webhooks.approval(body).applyTo(approval())).andExpect(answers(status().isOk(), "PROCESSED"));
+
+        assertThat(app.op(id).binding()).contains(BindingStatus.APPROVAL_SENT);
+        assertThat(app.op(id).detail()).contains("does not count", "the requester");
+        mvc.perform(webhooks.approval(decision(newRequestId(), id, "APPROVED").replace("}}", "},\"decidedBy\":\"amy\"}"))
+                .applyTo(approval())).andExpect(answers(status().isOk(), "PROCESSED"));
+        assertThat(app.op(id).binding()).contains(BindingStatus.MERGING);
+    }
+
     @Test
     void theSameDeliveryAgainIsDuplicateAndALateOneForAFinishedWaitIsIgnoredStale() throws Exception {
         var id = awaitingApproval();

@@ -170,6 +170,22 @@ class GrantsWebTest extends WebTestSupport {
                 .andExpect(status().isNotFound());
     }
 
+    /** Issue 32 item 4: an urgent revocation runs its file's removal round at once. */
+    @Test
+    void anUrgentRevocationRunsItsRemovalRoundAtOnce() throws Exception {
+        validated("ursula");
+        mvc.perform(as(post("/ops/bindings/ursula/" + FakeTargets.SINGLE.value() + "/revoke").param("urgent", "true"), "otto"))
+                .andExpect(answers(status().isAccepted(), "REMOVAL_ACCEPTED"))
+                .andExpect(jsonPath("$.message").value(org.hamcrest.Matchers.containsString("runs now")));
+        assertThat(statusOf("ursula")).isEqualTo(BindingStatus.BATCHED);
+        assertThat(app.audit.all()).anySatisfy(e -> assertThat(e.action()).isEqualTo("BATCH_ROUND"));
+        validated("umberto");
+        mvc.perform(as(post("/ops/bindings/umberto/" + FakeTargets.SINGLE.value() + "/revoke").param("urgent", "soon"), "otto"))
+                .andExpect(answers(status().isBadRequest(), "INVALID_REQUEST"))
+                .andExpect(firstFieldError("urgent", "INVALID_VALUE"));
+        assertThat(statusOf("umberto")).isEqualTo(BindingStatus.VALIDATED);
+    }
+
     @Test
     void aRevocationWithoutTheAppHeaderIsRefusedAsCrossSite() throws Exception {
         validated("finn");

@@ -61,6 +61,11 @@ class InMemoryUseCases {
     }
 
     @Bean
+    io.changeflow.application.grant.RevokeUrgently revokeUrgently(InMemoryChangeflow app) {
+        return new io.changeflow.application.grant.RevokeUrgently(app.removeGrant, app.batchRound, app.targets);
+    }
+
+    @Bean
     io.changeflow.application.grant.ListExpiringGrants listExpiringGrants(InMemoryChangeflow app) {
         return app.expiringGrants;
     }

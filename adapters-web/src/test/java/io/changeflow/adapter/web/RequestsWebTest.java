@@ -15,9 +15,14 @@ import io.changeflow.application.port.out.ExternalCallException;
 import io.changeflow.application.port.out.MergeRequests.PipelineStatus;
 import io.changeflow.application.port.out.WorkQueue.StepKind;
 import io.changeflow.application.settings.Settings;
+import io.changeflow.domain.request.AskPolicy;
+import io.changeflow.domain.request.GrantDurations;
 import io.changeflow.domain.request.OperationId;
+import io.changeflow.domain.request.Target;
+import io.changeflow.domain.request.TargetKey;
 import io.changeflow.domain.state.StepStatus;
 import java.net.http.HttpRequest;
+import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.hamcrest.Matchers;
 import org.junit.jupiter.api.Test;
@@ -134,6 +139,27 @@ class RequestsWebTest extends WebTestSupport {
                 .andExpect(status().isBadRequest())
                 .andExpect(jsonPath("$.data.fieldErrors[?(@.field=='operationId')].code").value("INVALID_FORMAT"))
                 .andExpect(jsonPath("$.data.fieldErrors[?(@.field=='expiresAt')].code").value("IN_THE_PAST"));
+    }
+
+    /** Issue 32 item 3: a target's maximum duration is a field error with the limit; the catalog shows the rule. */
+    @Test
+    void anEndBeyondTheTargetsMaximumIs400TooFarWithTheLimitAndTheCatalogShowsTheRule() throws Exception {
+        var key = TargetKey.of("limited-target");
+        app.targets.add(new Target(key, "Limited", "At most 30 days", FakeTargets.PROJECT, "grants/limited.txt", false, null)
+                .withAskFor(AskPolicy.ANYONE).withDurations(new GrantDurations(java.util.Optional.of(Duration.ofDays(30)),
+                        java.util.Optional.of(Duration.ofDays(7)))));
+        var tooFar = app.clock.instant().plus(Duration.ofDays(31)).toString();
+
+        mvc.perform(submit(newPerson(), "{\"operationId\":\"" + InMemoryChangeflow.newOperationId()
+                        + "\",\"targetKey\":\"limited-target\",\"reason\":\"r\",\"expiresAt\":\"" + tooFar + "\"}"))
+                .andExpect(answers(status().isBadRequest(), "INVALID_REQUEST"))
+                .andExpect(firstFieldError("expiresAt", "TOO_FAR"))
+                .andExpect(jsonPath("$.data.fieldErrors[0].message").value(Matchers.containsString("30 days")));
+        mvc.perform(as(get("/api/targets"), newPerson()))
+                .andExpect(jsonPath("$.data[?(@.key=='limited-target')].maxDuration").value("P30D"))
+                .andExpect(jsonPath("$.data[?(@.key=='limited-target')].defaultDuration").value("P7D"))
+                .andExpect(jsonPath("$.data[?(@.key=='limited-target')].allowsNever").value(false))
+                .andExpect(jsonPath("$.data[?(@.key=='db-prod-readonly')].allowsNever").value(true));
     }
 
     @Test

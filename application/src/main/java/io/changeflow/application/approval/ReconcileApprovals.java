@@ -184,7 +184,12 @@ public final class ReconcileApprovals {
         var status = op.binding().orElseThrow();
         var ticket = approvals.read(op.id());
         if (ticket.decided()) {
-            return decide(op, ticket);
+            if (!approvedByAParty(op, ticket)) {
+                return decide(op, ticket);
+            }
+            // issue 32: an approval by the requester or the subject does not count (its detail is written there);
+            // the request still waits, so the approval deadline below still ends the wait
+            decide(op, ticket);
         }
         if (ticket.status() == TicketStatus.UNKNOWN && status == BindingStatus.APPROVAL_FAILED) {
             return Outcome.SKIPPED;
@@ -224,14 +229,24 @@ public final class ReconcileApprovals {
 
     private Outcome withdraw(Operation op, String reason) {
         var after = approvals.withdraw(op.id());
-        if (after.status() == TicketStatus.APPROVED || after.status() == TicketStatus.REJECTED) {
+        if ((after.status() == TicketStatus.APPROVED && !approvedByAParty(op, after))
+                || after.status() == TicketStatus.REJECTED) {
             // an approver decided in the meantime: that decision counts
             return decide(op, after);
         }
+        // a decided ticket's requestId is its decision's; the withdrawal of a request whose approval did not count
+        // gets a key of its own
+        var requestId = after.status() == TicketStatus.WITHDRAWN ? after.requestId() : java.util.Optional.<String>empty();
         var answer = decisions.handle(SubmitApproval.commandOf(op,
-                new Ticket(TicketStatus.WITHDRAWN, after.ticket(), after.requestId(), after.ext()), reason));
+                new Ticket(TicketStatus.WITHDRAWN, after.ticket(), requestId, after.ext()), reason));
         LOG.log(Level.INFO, () -> "approval check: " + op.id() + " waited past its deadline; withdrawn (" + answer + ")");
         return answer == CallbackAnswer.PROCESSED ? Outcome.WITHDRAWN : Outcome.WAITING;
+    }
+
+    /** An approval by the request's requester or subject, which does not count (issue 32, separation of duties). */
+    private static boolean approvedByAParty(Operation op, Ticket ticket) {
+        return ticket.status() == TicketStatus.APPROVED
+                && ticket.decidedBy().flatMap(approver -> HandleApprovalCallback.conflictOf(op, approver)).isPresent();
     }
 
     private record Deadline(Instant at, String reason) {}

@@ -116,7 +116,8 @@ public final class SubmitApproval extends RequestStepBody {
         var requestId = ticket.requestId().orElseGet(() -> "ticket:" + ticket.ticket().orElse(op.id().value()) + ":"
                 + decision);
         var ext = ticket.ext().isEmpty() ? extOf(op) : ticket.ext();
-        return new HandleApprovalCallback.Command(requestId, op.id().value(), decision, ext);
+        return new HandleApprovalCallback.Command(requestId, op.id().value(), decision, ext)
+                .withApprover(ticket.decidedBy().orElse(null));
     }
 
     /** {@link #commandOf(Operation, Approvals.Ticket)} with a note of why it was decided. */

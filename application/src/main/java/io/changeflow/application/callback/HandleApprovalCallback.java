@@ -46,24 +46,32 @@ public final class HandleApprovalCallback {
      * @param operationId as sent (untrusted)
      * @param ext         extension fields; {@code mrId} present means the create-first order
      * @param note        the person-readable note of a rejection or withdrawal; empty: the standard one
+     * @param approver    who decided ({@code decidedBy}, the approver's account); empty when the approval system did not
+     *                    say, and then only its own separation of duties stands
      */
     public record Command(String requestId, String operationId, Decision decision, Map<String, String> ext,
-                          Optional<String> note) {
+                          Optional<String> note, Optional<String> approver) {
         public Command {
             Objects.requireNonNull(requestId, "requestId");
             Objects.requireNonNull(decision, "decision");
             ext = ext == null ? Map.of() : Map.copyOf(ext);
             note = note == null ? Optional.empty() : note.filter(n -> !n.isBlank());
+            approver = approver == null ? Optional.empty() : approver.map(String::strip).filter(a -> !a.isEmpty());
         }
 
-        /** A callback as the approval system sends it (the standard notes). */
+        /** A callback as the approval system sends it (the standard notes), without the approver. */
         public Command(String requestId, String operationId, Decision decision, Map<String, String> ext) {
-            this(requestId, operationId, decision, ext, Optional.empty());
+            this(requestId, operationId, decision, ext, Optional.empty(), Optional.empty());
         }
 
         /** This callback with {@code note} as the reason given (a blank note is none). */
         public Command withNote(String note) {
-            return new Command(requestId, operationId, decision, ext, Optional.of(note));
+            return new Command(requestId, operationId, decision, ext, Optional.of(note), approver);
+        }
+
+        /** This callback decided by {@code approver} (a blank one is none). */
+        public Command withApprover(String approver) {
+            return new Command(requestId, operationId, decision, ext, note, Optional.ofNullable(approver));
         }
     }
 
@@ -118,12 +126,48 @@ public final class HandleApprovalCallback {
         };
     }
 
+    /**
+     * Issue 32 item 5, separation of duties checked by us too: the role an approver holds on the request that keeps
+     * their approval from counting (the requester or the subject), compared without case; empty when none.
+     */
+    public static Optional<String> conflictOf(Operation op, String approver) {
+        if (approver.equalsIgnoreCase(op.requester())) {
+            return Optional.of("the requester");
+        }
+        if (approver.equalsIgnoreCase(op.subject().value())) {
+            return Optional.of("the subject");
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * An approval by the requester or the subject does not count: the request stays where it waits for an approver
+     * (its approval deadline still ends the wait) and its detail says why.
+     */
+    private CallbackAnswer notCounted(Operation op, Command command, String role) {
+        var approver = command.approver().orElseThrow();
+        LOG.log(Level.WARNING, () -> "approval callback " + command.requestId() + " for " + op.id() + " is decided by "
+                + approver + ", " + role + " of the request: it does not count (separation of duties)");
+        operations.recordDetail(op.id(), op.version(), selfApprovalDetail(approver, role));
+        return CallbackAnswer.PROCESSED;
+    }
+
+    /** The request's detail after an approval that does not count: who, why, and what it waits for now. */
+    public static String selfApprovalDetail(String approver, String role) {
+        return "The approval by " + approver + " does not count: " + approver + " is " + role + " of this request "
+                + "(separation of duties). It still waits for an approver who is neither the requester nor the subject.";
+    }
+
     /** The merge request number the callback carries in its extension fields, if any. */
     private static Optional<String> mrId(Command command) {
         return Optional.ofNullable(command.ext().get(SubmitApproval.MR_ID)).filter(s -> !s.isBlank());
     }
 
     private CallbackAnswer approved(Operation op, Command command) {
+        var conflict = command.approver().flatMap(approver -> conflictOf(op, approver));
+        if (conflict.isPresent()) {
+            return notCounted(op, command, conflict.get());
+        }
         if (op.kind().removes()) {
             return approvedRemoval(op);
         }

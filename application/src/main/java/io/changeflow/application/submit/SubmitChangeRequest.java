@@ -17,6 +17,7 @@ import io.changeflow.domain.operation.Binding;
 import io.changeflow.domain.operation.Operation;
 import io.changeflow.domain.request.ChangeRequest;
 import io.changeflow.domain.request.FieldError;
+import io.changeflow.domain.request.GrantDurations;
 import io.changeflow.domain.request.StepOrder;
 import io.changeflow.domain.request.Submission;
 import io.changeflow.domain.request.Target;
@@ -267,7 +268,16 @@ public final class SubmitChangeRequest {
         if (!mayAsk(request, target.get())) {
             return new Result.NotAllowedForSubject();
         }
-        var order = orderFor(target.get());
+        return switch (target.get().durations().apply(request.expiresAt(), clock.instant())) {
+            case GrantDurations.Applied.TooFar tooFar -> new Result.Invalid(List.of(tooFar.error()));
+            case GrantDurations.Applied.Ends ends -> openFor(new ChangeRequest(request.operationId(), request.requester(),
+                    request.target(), request.subject(), request.reason(), ends.expiresAt()), target.get());
+        };
+    }
+
+    /** Opens the request, with the end the target's rules gave it, on its row. */
+    private Result openFor(ChangeRequest request, Target target) {
+        var order = orderFor(target);
         var event = order == StepOrder.APPROVE_FIRST ? WorkflowEvent.SUBMITTED_APPROVE_FIRST : WorkflowEvent.SUBMITTED_CREATE_FIRST;
         var replaced = operations.binding(request.subject(), request.target());
         var opened = open(request, order, event);
@@ -306,7 +316,7 @@ public final class SubmitChangeRequest {
                 if (replaced.isPresent()) {
                     closeOwedBy(replaced.get(), o.operation());
                 }
-                yield accepted(o.operation(), target.get());
+                yield accepted(o.operation(), target);
             }
         };
     }
@@ -391,8 +401,18 @@ public final class SubmitChangeRequest {
         return new Result.DuplicateSubmit(RequestView.of(op, operations.history(op.id())));
     }
 
+    /**
+     * A retry is the same request; one that names no end also matches a stored request whose end the target's default
+     * gave (issue 32: the default counts from the first submission, so a retry cannot reproduce it).
+     */
     private static boolean sameRequest(Operation op, ChangeRequest request) {
-        return op.request().fingerprint().equals(request.fingerprint());
+        var stored = op.request();
+        if (stored.fingerprint().equals(request.fingerprint())) {
+            return true;
+        }
+        return request.expiresAt().isEmpty() && stored.expiresAt().isPresent()
+                && new ChangeRequest(stored.operationId(), stored.requester(), stored.target(), stored.subject(),
+                        stored.reason(), Optional.empty()).fingerprint().equals(request.fingerprint());
     }
 
     private void releaseQuietly(String key) {

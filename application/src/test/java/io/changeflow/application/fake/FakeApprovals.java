@@ -22,6 +22,7 @@ import java.util.function.Consumer;
  */
 public final class FakeApprovals implements Approvals {
 
+    private final java.util.Map<OperationId, String> deciders = new java.util.HashMap<>();
     private final Map<OperationId, String> tickets = new LinkedHashMap<>();
     private final Map<OperationId, TicketStatus> statuses = new LinkedHashMap<>();
     private final Map<OperationId, String> requestIds = new LinkedHashMap<>();
@@ -78,7 +79,7 @@ public final class FakeApprovals implements Approvals {
         }
         var ext = formOf(operationId).map(ApprovalForm::ext).orElse(Map.of());
         return new Ticket(statuses.get(operationId), Optional.of(ticket), Optional.ofNullable(requestIds.get(operationId)),
-                ext);
+                ext, Optional.ofNullable(deciders.get(operationId)));
     }
 
     @Override
@@ -122,6 +123,13 @@ public final class FakeApprovals implements Approvals {
         statuses.put(id, status);
         var requestId = "apr-cb-" + tickets.get(id) + "-" + status;
         requestIds.put(id, requestId);
+        return requestId;
+    }
+
+    /** {@link #decide(OperationId, TicketStatus)} by {@code approver}: the ticket's {@code decidedBy}. */
+    public synchronized String decide(OperationId id, TicketStatus status, String approver) {
+        var requestId = decide(id, status);
+        deciders.put(id, approver);
         return requestId;
     }
 

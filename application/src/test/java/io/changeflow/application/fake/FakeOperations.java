@@ -533,6 +533,18 @@ public final class FakeOperations implements Operations {
         }
     }
 
+    @Override
+    public synchronized boolean recordDetail(OperationId id, long expectedVersion, String detail) {
+        var op = operations.get(id);
+        if (op == null || op.version() != expectedVersion) {
+            return false;
+        }
+        operations.put(id, new Operation(op.id(), op.requester(), op.subject(), op.target(), op.reason(), op.expiresAt(),
+                op.order(), op.step(), op.version(), op.binding(), op.mergeRequest(), op.approvalTicket(),
+                op.batchId(), detail, op.createdAt(), op.updatedAt(), op.kind(), op.removes()));
+        return true;
+    }
+
     /** For the batch fake: remembers (or forgets) the batch that claimed the operation. */
     public synchronized void assignBatch(OperationId id, Optional<Long> batchId) {
         var op = operations.get(id);

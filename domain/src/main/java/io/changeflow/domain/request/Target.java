@@ -20,10 +20,12 @@ import java.util.Objects;
  * @param askFor      who may ask for whom ({@link AskPolicy}); null: {@link AskPolicy#SELF}
  * @param drift       what drift handling does with a line nobody approved or of an ended grant
  *                    ({@link DriftPolicy}); null: {@link DriftPolicy#REMOVE}
+ * @param durations   how long a grant may last and what a request without an end gets ({@link GrantDurations});
+ *                    null: {@link GrantDurations#NONE}
  */
 public record Target(TargetKey key, String name, String description, String project, String filePath,
                      boolean batchable, String partition, PipelinePolicy pipeline, RemovalPolicy removals,
-                     AskPolicy askFor, DriftPolicy drift) {
+                     AskPolicy askFor, DriftPolicy drift, GrantDurations durations) {
 
     public static final String DEFAULT_PARTITION = "global";
 
@@ -38,6 +40,21 @@ public record Target(TargetKey key, String name, String description, String proj
         removals = removals == null ? RemovalPolicy.NO_APPROVAL : removals;
         askFor = askFor == null ? AskPolicy.SELF : askFor;
         drift = drift == null ? DriftPolicy.REMOVE : drift;
+        durations = durations == null ? GrantDurations.NONE : durations;
+    }
+
+    /** A target without duration rules of its own ({@link GrantDurations#NONE}). */
+    public Target(TargetKey key, String name, String description, String project, String filePath, boolean batchable,
+                  String partition, PipelinePolicy pipeline, RemovalPolicy removals, AskPolicy askFor,
+                  DriftPolicy drift) {
+        this(key, name, description, project, filePath, batchable, partition, pipeline, removals, askFor, drift,
+                GrantDurations.NONE);
+    }
+
+    /** This target with the duration rules {@code durations}. */
+    public Target withDurations(GrantDurations durations) {
+        return new Target(key, name, description, project, filePath, batchable, partition, pipeline, removals, askFor,
+                drift, durations);
     }
 
     /** A target whose drift lines are removed ({@code drift: remove}, the fail-safe). */
@@ -50,7 +67,7 @@ public record Target(TargetKey key, String name, String description, String proj
     /** This target with the drift policy {@code drift}. */
     public Target withDrift(DriftPolicy drift) {
         return new Target(key, name, description, project, filePath, batchable, partition, pipeline, removals, askFor,
-                drift);
+                drift, durations);
     }
 
     /** A target where requesters ask for themselves only ({@link AskPolicy#SELF}). */
@@ -62,7 +79,7 @@ public record Target(TargetKey key, String name, String description, String proj
     /** This target with the policy {@code askFor} of who may ask for whom. */
     public Target withAskFor(AskPolicy askFor) {
         return new Target(key, name, description, project, filePath, batchable, partition, pipeline, removals, askFor,
-                drift);
+                drift, durations);
     }
 
     /** A target whose removals need no approval ({@link RemovalPolicy#NO_APPROVAL}), requested for oneself only. */

@@ -246,6 +246,8 @@ public final class ApprovalSimulator implements AutoCloseable {
         body.put("operationId", entry.form.operationId());
         body.put("result", result.name());
         body.put("ext", entry.form.ext());
+        // who decided, as the ticket's decidedBy says (docs/external-systems-approval.md): Changeflow checks it
+        body.put("decidedBy", decidedBy);
         if (synchronous) {
             callbacks.sendNow(CALLBACK_PATH, body);
             return true;

@@ -52,8 +52,12 @@ public final class CallbacksController {
     /** The signature headers (names in lower case, as the port expects). */
     static final List<String> SIGNATURE_HEADERS = List.of("webhook-id", "webhook-timestamp", "webhook-signature");
 
-    /** What the approval system sends ({@code result} APPROVED, REJECTED or WITHDRAWN); read field by field below. */
-    record ApprovalCallbackJson(String requestId, String operationId, String result, Map<String, String> ext) {}
+    /**
+     * What the approval system sends ({@code result} APPROVED, REJECTED or WITHDRAWN; {@code decidedBy} the approver's
+     * account, optional); read field by field below.
+     */
+    record ApprovalCallbackJson(String requestId, String operationId, String result, Map<String, String> ext,
+                                @org.jspecify.annotations.Nullable String decidedBy) {}
 
     /**
      * What the deploy pipeline sends ({@code status} success or failed; {@code operationIds} optional): a report of a
@@ -88,7 +92,11 @@ public final class CallbacksController {
         this.json = json;
     }
 
-    /** Body {@code {requestId, operationId, result: APPROVED|REJECTED|WITHDRAWN, ext: {mrId?}}}; deduplicated by requestId. */
+    /**
+     * Body {@code {requestId, operationId, result: APPROVED|REJECTED|WITHDRAWN, ext: {mrId?}, decidedBy?}}; deduplicated
+     * by requestId. {@code decidedBy}, the approver's account: an approval by the requester or the subject does not
+     * count (issue 32, separation of duties).
+     */
     @Answers(summary = "The approval system reports a decision", codes = {"PROCESSED", "DUPLICATE", "IGNORED_STALE"})
     @PostMapping("/callbacks/approval")
     ApiResponse<Void> approval(HttpServletRequest request, @io.swagger.v3.oas.annotations.parameters.RequestBody(content = @Content(mediaType = "application/json",
@@ -107,8 +115,10 @@ public final class CallbacksController {
             }
         }
         var ext = ext(raw, errors);
+        var decidedBy = text(raw, "decidedBy", false, errors);
         requireNoErrors(Source.APPROVAL, errors);
-        var answer = approvals.handle(new HandleApprovalCallback.Command(requestId, operationId, decision, ext));
+        var answer = approvals.handle(new HandleApprovalCallback.Command(requestId, operationId, decision, ext)
+                .withApprover(decidedBy));
         return answered(answer);
     }
 

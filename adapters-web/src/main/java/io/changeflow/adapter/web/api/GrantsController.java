@@ -5,7 +5,9 @@ import io.changeflow.adapter.web.envelope.ApiResponse;
 import io.changeflow.adapter.web.envelope.ErrorCode;
 import io.changeflow.adapter.web.identity.OperatorParameters;
 import io.changeflow.application.grant.ListExpiringGrants;
+import io.changeflow.application.batch.RunBatchRound;
 import io.changeflow.application.grant.RemoveGrant;
+import io.changeflow.application.grant.RevokeUrgently;
 import io.changeflow.domain.identity.Identity;
 import io.changeflow.domain.request.FieldError;
 import jakarta.servlet.http.HttpServletRequest;
@@ -43,10 +45,12 @@ public final class GrantsController {
 
     private final RemoveGrant remove;
     private final ListExpiringGrants expiring;
+    private final RevokeUrgently urgently;
 
-    public GrantsController(RemoveGrant remove, ListExpiringGrants expiring) {
+    public GrantsController(RemoveGrant remove, ListExpiringGrants expiring, RevokeUrgently urgently) {
         this.remove = remove;
         this.expiring = expiring;
+        this.urgently = urgently;
     }
 
     /**
@@ -102,14 +106,44 @@ public final class GrantsController {
             errors = {ErrorCode.NOT_FOUND, ErrorCode.GRANT_NOT_IN_EFFECT, ErrorCode.GRANT_CHANGED})
     @PostMapping("/ops/bindings/{subjectId}/{targetKey}/revoke")
     ResponseEntity<ApiResponse<RequestJson>> revoke(@PathVariable String subjectId, @PathVariable String targetKey,
-            HttpServletRequest request) {
+            @RequestParam(defaultValue = "false") String urgent, HttpServletRequest request) {
         var operator = OperatorParameters.of(request).orElseThrow(() -> {
             log.error("revocation {} without a server-written operator: is the path in changeflow.authorization.rules?",
                     request.getRequestURI());
             return ApiException.of(ErrorCode.ACCESS_DENIED, "no authenticated operator");
         });
+        if (isUrgent(urgent)) {
+            var result = urgently.revoke(new RevokeUrgently.Command(subjectId, targetKey, operator.operator(),
+                    operator.forAudit()));
+            return answer(result.removal(), result.round().map(GrantsController::urgentMessage)
+                    .orElse("Revoked; it waits for the approver first, then the next removal round removes the line."));
+        }
         return answer(remove.remove(RemoveGrant.Command.revoke(subjectId, targetKey, operator.operator(), operator.forAudit())),
                 "Revoked; the line is removed by the next removal round.");
+    }
+
+    /** {@code urgent}: {@code true} or {@code false} (case ignored); anything else is 400 INVALID_REQUEST. */
+    private static boolean isUrgent(String raw) {
+        var value = raw.strip().toLowerCase(Locale.ROOT);
+        if (!value.equals("true") && !value.equals("false")) {
+            throw new ApiException(ErrorCode.INVALID_REQUEST, "urgent is true or false.",
+                    Map.of("fieldErrors", List.of(new io.changeflow.domain.request.FieldError("urgent", "INVALID_VALUE",
+                            "urgent is true or false"))), "urgent not a boolean");
+        }
+        return value.equals("true");
+    }
+
+    private static String urgentMessage(RunBatchRound.Result round) {
+        return switch (round) {
+            case RunBatchRound.Result.Claimed claimed when claimed.scheduled() ->
+                    "Revoked urgently; removal round " + claimed.batchId() + " runs now.";
+            case RunBatchRound.Result.Claimed claimed ->
+                    "Revoked urgently; the system is overloaded, so the next removal round removes the line.";
+            case RunBatchRound.Result.SlotOccupied occupied ->
+                    "Revoked urgently; a removal round of this file is running, the next one removes the line.";
+            case RunBatchRound.Result.NothingToClaim nothing ->
+                    "Revoked urgently; the next removal round removes the line.";
+        };
     }
 
     private static ResponseEntity<ApiResponse<RequestJson>> answer(RemoveGrant.Result result, String accepted) {

@@ -10,8 +10,11 @@ import io.changeflow.adapter.web.identity.PermissionChecks;
 import io.changeflow.application.query.ListMyBindings;
 import io.changeflow.application.query.ListTargets;
 import io.changeflow.domain.identity.Identity;
+import io.changeflow.domain.request.GrantDurations;
+import io.changeflow.domain.request.Target;
 import jakarta.servlet.http.HttpServletRequest;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -34,7 +37,21 @@ public final class UserController {
     record MeJson(String account, boolean verified, List<String> permissions, boolean sandbox, boolean submissionsOpen) {}
 
     /** One entry of the catalog. */
-    record TargetJson(String key, String name, String description, boolean batchable) {}
+    /**
+     * @param maxDuration     the longest grant a request may ask for (ISO-8601, e.g. {@code P30D}); null: up to 366 days
+     * @param defaultDuration what a request without an end gets (ISO-8601); null: the maximum, or no end
+     * @param allowsNever     whether a request may name no end and get a grant without end
+     */
+    record TargetJson(String key, String name, String description, boolean batchable, @Nullable String maxDuration,
+                      @Nullable String defaultDuration, boolean allowsNever) {
+
+        static TargetJson of(Target t) {
+            var durations = t.durations();
+            return new TargetJson(t.key().value(), t.name(), t.description(), t.batchable(),
+                    durations.max().map(GrantDurations::iso).orElse(null),
+                    durations.defaultDuration().map(GrantDurations::iso).orElse(null), durations.allowsNever());
+        }
+    }
 
     private static final Logger log = LoggerFactory.getLogger(UserController.class);
 
@@ -76,7 +93,7 @@ public final class UserController {
     @GetMapping("/api/targets")
     ApiResponse<List<TargetJson>> targets(Identity caller) {
         return ApiResponse.ok(targets.list(new ListTargets.Command()).stream()
-                .map(t -> new TargetJson(t.key().value(), t.name(), t.description(), t.batchable()))
+                .map(TargetJson::of)
                 .toList());
     }
 

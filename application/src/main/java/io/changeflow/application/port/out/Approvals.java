@@ -47,14 +47,22 @@ public interface Approvals {
      * @param requestId the ID the decision's callback carries (present once decided): the key that
      *                  deduplicates the decision against its callback
      * @param ext       the extension fields as submitted (the callback echoes them)
+     * @param decidedBy who decided ({@code decidedBy}), once decided and when the approval system says
      */
-    record Ticket(TicketStatus status, Optional<String> ticket, Optional<String> requestId, Map<String, String> ext) {
+    record Ticket(TicketStatus status, Optional<String> ticket, Optional<String> requestId, Map<String, String> ext,
+                  Optional<String> decidedBy) {
 
         public Ticket {
             Objects.requireNonNull(status, "status");
             Objects.requireNonNull(ticket, "ticket");
             Objects.requireNonNull(requestId, "requestId");
             ext = ext == null ? Map.of() : Map.copyOf(ext);
+            decidedBy = decidedBy == null ? Optional.empty() : decidedBy.filter(d -> !d.isBlank());
+        }
+
+        /** A ticket that does not say who decided. */
+        public Ticket(TicketStatus status, Optional<String> ticket, Optional<String> requestId, Map<String, String> ext) {
+            this(status, ticket, requestId, ext, Optional.empty());
         }
 
         public static Ticket unknown() {

@@ -405,6 +405,14 @@ public interface Operations {
     void recordApprovalTicket(OperationId id, String ticket);
 
     /**
+     * Sets the operation's person-readable detail without a state write (issue 32: why a request still waits, e.g. an
+     * approval that does not count), guarded by {@code expectedVersion}.
+     *
+     * @return false when the operation moved on meanwhile (another version) or does not exist: nothing changed
+     */
+    boolean recordDetail(OperationId id, long expectedVersion, String detail);
+
+    /**
      * What a state write records besides the state: a person-readable note (never an exception
      * message) and who caused it ({@code system} for the workflow itself).
      */

@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import { describeDuration, durationRule, lastDateWithin, parseIsoDuration } from './durations';
+
+describe('durations', () => {
+  it('reads the catalog\'s ISO-8601 durations and says them for people', () => {
+    expect(parseIsoDuration('P30D')).toEqual({ amount: 30, unit: 'day' });
+    expect(parseIsoDuration('PT8H')).toEqual({ amount: 8, unit: 'hour' });
+    expect(parseIsoDuration('P1M')).toBeNull();
+    expect(describeDuration('P30D')).toBe('30 days');
+    expect(describeDuration('PT1H')).toBe('1 hour');
+    expect(describeDuration('P1Y')).toBe('P1Y');
+  });
+
+  it('states the maximum and what a request without a date gets', () => {
+    expect(durationRule({ maxDuration: 'P30D', defaultDuration: 'P7D', allowsNever: false })).toBe(
+      'This target grants at most 30 days. Without a date the access ends after 7 days.',
+    );
+    expect(durationRule({ maxDuration: 'PT8H', defaultDuration: null, allowsNever: false })).toBe(
+      'This target grants at most 8 hours. Without a date the access ends after 8 hours.',
+    );
+    expect(durationRule({ maxDuration: null, defaultDuration: null, allowsNever: true })).toBe(
+      'Without a date the access has no end.',
+    );
+  });
+
+  it('offers dates whose end of day is within the maximum', () => {
+    const now = Date.parse('2026-12-07T10:00:00Z');
+    // 30 days ahead is 2027-01-06T10:00Z: the end of 2027-01-05 is within, the end of 2027-01-06 is not
+    expect(lastDateWithin('P30D', now)).toBe('2027-01-05');
+    expect(lastDateWithin(null, now)).toBeUndefined();
+  });
+});
