@@ -142,8 +142,8 @@ final class SimInvariants {
             var deadline = wait.get().deadline().orElseThrow();
             var due = seen.since().plus(DEADLINES.of(deadline)).plus(DEADLINE_GRACE);
             if (now.isAfter(due)) {
-                var name = op.binding().orElseThrow() == BindingStatus.BATCH_WAITING ? BATCH_WAITING_PAST_DEADLINE : LIVENESS;
-                found.add(new Violation(name, op.id() + " still " + op.binding().orElseThrow() + "/" + op.step()
+                var name = op.binding().equals(java.util.Optional.of(BindingStatus.BATCH_WAITING)) ? BATCH_WAITING_PAST_DEADLINE : LIVENESS;
+                found.add(new Violation(name, op.id() + " still " + op.binding().map(Enum::name).orElse("detached") + "/" + op.step()
                         + " waiting on " + wait.get().owner() + " since " + seen.since() + ", past its " + deadline
                         + " deadline (" + DEADLINES.of(deadline) + ") and " + DEADLINE_GRACE + " of grace"));
             }
@@ -164,8 +164,12 @@ final class SimInvariants {
             if (!batch && owner.flatMap(Operation::binding).map(b -> ENDED.contains(b) || b == BindingStatus.VALIDATED)
                     .orElse(true)) {
                 var state = owner.map(op -> op.binding().map(Enum::name).orElse("detached")).orElse("unknown");
+                var story = owner.map(op -> " at " + op.step() + "; its last writes: " + app.operations.history(op.id()).stream()
+                        .skip(Math.max(0, app.operations.history(op.id()).size() - 4))
+                        .map(e -> e.event() + " -> " + e.toStep() + "/" + e.toBinding().map(Enum::name).orElse("detached"))
+                        .toList()).orElse("");
                 found.add(new Violation(NO_ORPHAN_MERGE_REQUEST + " (request " + state + ")",
-                        "!" + iid + " from " + source + " is open while its request is " + state));
+                        "!" + iid + " from " + source + " is open while its request is " + state + story));
             }
         }
         return found;
@@ -177,7 +181,7 @@ final class SimInvariants {
         for (var op : world.app.operations.all()) {
             var wait = Convergence.standard().of(op.state());
             if (wait.isPresent() && !wait.get().ownedByPerson()) {
-                found.add(new Violation(LIVENESS, op.id() + " still " + op.binding().orElseThrow() + "/" + op.step()
+                found.add(new Violation(LIVENESS, op.id() + " still " + op.binding().map(Enum::name).orElse("detached") + "/" + op.step()
                         + " waiting on " + wait.get().owner() + " (" + wait.get().deadline().orElseThrow() + ")"));
             }
         }
