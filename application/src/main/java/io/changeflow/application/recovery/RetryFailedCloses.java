@@ -90,13 +90,13 @@ final class RetryFailedCloses {
         var candidates = new java.util.ArrayList<>(scan.next(ENDED, Duration.ZERO, limit));
         candidates.addAll(nextDetached(limit));
         for (var op : candidates) {
-            if (!OWING.contains(op.step()) || op.kind().removes() || op.mergeRequest().isEmpty() || op.batchId().isPresent()
-                    || queue.isScheduled(StepKind.CLOSE, op.id().value())) {
+            if (!OWING.contains(op.step()) || queue.isScheduled(StepKind.CLOSE, op.id().value())) {
                 continue;
             }
             if (op.step() != StepStatus.CLOSE_FAILED) {
                 // its close never ran or its task was lost: the close step reads the merge request first
-                if (op.updatedAt().plus(GRACE).isBefore(retries.now())
+                var ownMergeRequest = op.mergeRequest().isPresent() && op.batchId().isEmpty() && !op.kind().removes();
+                if (ownMergeRequest && op.updatedAt().plus(GRACE).isBefore(retries.now())
                         && queue.schedule(Step.first(StepKind.CLOSE, op.id().value()), Duration.ZERO)) {
                     scheduled++;
                 }
