@@ -19,6 +19,7 @@ import io.changeflow.domain.operation.Operation;
 import io.changeflow.domain.request.TargetKey;
 import io.changeflow.domain.state.BindingStatus;
 import io.changeflow.domain.state.ChangeKind;
+import io.changeflow.domain.state.StepStatus;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -255,6 +256,28 @@ final class CandidateReads {
         return selectOperations(dsl)
                 .where(condition)
                 .orderBy(BINDING.OPERATION_ID)
+                .limit(page.limit())
+                .fetch(OperationRows::toOperation);
+    }
+
+    /**
+     * The replaced requests at one of {@code steps} with a merge request of their own: the operation rows of each step
+     * after the page's ID, by {@code idx_operation_step_id} (V15), without a binding row owned by them
+     * ({@code uk_binding_operation}).
+     */
+    static List<Operation> detachedAt(DSLContext dsl, Set<StepStatus> steps, IdPage page) {
+        if (steps.isEmpty() || page.limit() < 1) {
+            return List.of();
+        }
+        var condition = OPERATION.STEP.in(steps.stream().map(StepStatus::code).toList())
+                .and(BINDING.ID.isNull())
+                .and(OPERATION.MR_IID.isNotNull());
+        if (page.after().isPresent()) {
+            condition = condition.and(OPERATION.ID.gt(page.after().get().value()));
+        }
+        return selectOperations(dsl)
+                .where(condition)
+                .orderBy(OPERATION.ID)
                 .limit(page.limit())
                 .fetch(OperationRows::toOperation);
     }

@@ -12,6 +12,7 @@ import io.changeflow.domain.request.StepOrder;
 import io.changeflow.domain.request.SubjectId;
 import io.changeflow.domain.request.TargetKey;
 import io.changeflow.domain.state.BindingStatus;
+import io.changeflow.domain.state.StepStatus;
 import io.changeflow.domain.state.WorkflowEvent;
 import java.time.Duration;
 import java.util.Collection;
@@ -179,6 +180,11 @@ final class JooqOperations implements Operations {
     @Override
     public List<Operation> idleIn(Set<BindingStatus> statuses, Duration idleFor, IdPage page) {
         return CandidateReads.idleIn(dsl, statuses, idleFor, page);
+    }
+
+    @Override
+    public List<Operation> detachedAt(Set<StepStatus> steps, IdPage page) {
+        return CandidateReads.detachedAt(dsl, steps, page);
     }
 
     @Override

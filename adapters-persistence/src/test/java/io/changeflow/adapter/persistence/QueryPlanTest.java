@@ -120,6 +120,17 @@ class QueryPlanTest {
         });
     }
 
+    /** Finding S3: the failed-close retry job's read of replaced requests by step is a range of V15's index. */
+    @Test
+    void theReplacedRequestsAtAStepAreARangeOfTheStepIndex() {
+        var read = find(capture(() -> persistence.operations().detachedAt(Set.of(io.changeflow.domain.state.StepStatus.CLOSE_FAILED),
+                new io.changeflow.application.port.out.Operations.IdPage(java.util.Optional.empty(), 50))), "from `operation`");
+        assertThat(plan(read)).anySatisfy(row -> {
+            assertThat(row.get("table")).isEqualTo("operation");
+            assertThat(row.get("key")).isEqualTo("idx_operation_step_id");
+        });
+    }
+
     @Test
     void theLargestMergeRequestReportedInEffectIsAnIndexRead() {
         var max = find(capture(() -> persistence.callbackInbox().largestDeployedIid("group/project-7")), "max(");

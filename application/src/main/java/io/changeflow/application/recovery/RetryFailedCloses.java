@@ -10,6 +10,7 @@ import io.changeflow.application.workflow.TransientRetries;
 import io.changeflow.domain.PreemptedException;
 import io.changeflow.domain.operation.HistoryEntry;
 import io.changeflow.domain.operation.Operation;
+import io.changeflow.domain.request.OperationId;
 import io.changeflow.domain.state.BindingStatus;
 import io.changeflow.domain.state.IllegalTransitionException;
 import io.changeflow.domain.state.StepStatus;
@@ -27,6 +28,10 @@ import java.util.Set;
  * merge it. Its close is run again with backoff ({@link TransientRetries}) until the transient deadline, counted from
  * the first failed close, with one last attempt at or after the deadline; then the request moves to CLOSE_GAVE_UP with
  * a note saying the merge request is a person's to close (an operator's re-trigger starts a new stretch of closes).
+ * A close that never ran (its launch or its task was lost: the request still at the step that ended it, or at
+ * CLOSE_STARTED, with a merge request of its own and no close waiting) is scheduled once it is {@link #GRACE} old.
+ * Requests a re-application or their subject's own request replaced (detached: they own no row, so the scan by status
+ * never sees them) are read by step ({@link Operations#detachedAt}) and get the same treatment (finding S3).
  * Design: docs/workflow.md.
  */
 final class RetryFailedCloses {
@@ -41,13 +46,29 @@ final class RetryFailedCloses {
 
     private static final System.Logger LOG = System.getLogger(RetryFailedCloses.class.getName());
 
+    /** The scan of detached requests' closes: its position in {@link ScanCursors} (an operation ID). */
+    static final String DETACHED_SCAN = "retry-failed-closes-detached";
+    /**
+     * How old the last write of a request whose close never ran must be before this job schedules it: the step that
+     * ended the request launches its close right after its write, this job does not race it.
+     */
+    static final Duration GRACE = Duration.ofMinutes(1);
+
     private static final Set<BindingStatus> ENDED = Set.copyOf(EnumSet.of(BindingStatus.REJECTED, BindingStatus.CLOSED));
+    /**
+     * The steps at which an ended request may still owe the close of its merge request: those that ended it without a
+     * merge (the close is launched right after) and a close under way whose task was lost; and a failed close.
+     */
+    private static final Set<StepStatus> OWING = Set.copyOf(EnumSet.of(StepStatus.APPROVAL_REJECTED,
+            StepStatus.APPROVAL_WITHDRAWN, StepStatus.SUPERSEDED_BY_SUBJECT, StepStatus.CLOSE_STARTED,
+            StepStatus.CLOSE_FAILED));
 
     private final Operations operations;
     private final WorkQueue queue;
     private final StateChanges changes;
     private final TransientRetries retries;
     private final FairScan scan;
+    private final ScanCursors cursors;
 
     RetryFailedCloses(Operations operations, WorkQueue queue, StateChanges changes, TransientRetries retries,
                       ScanCursors cursors) {
@@ -56,14 +77,29 @@ final class RetryFailedCloses {
         this.changes = changes;
         this.retries = retries;
         this.scan = new FairScan(operations, cursors, SCAN);
+        this.cursors = cursors;
     }
 
-    /** One run over at most {@code limit} ended requests: what it scheduled and gave up on. */
+    /**
+     * One run over at most {@code limit} ended requests, and at most {@code limit} detached ones: what it scheduled and
+     * gave up on.
+     */
     RetryTransientFailures.Result run(int limit) {
         var scheduled = 0;
         var gaveUp = 0;
-        for (var op : scan.next(ENDED, Duration.ZERO, limit)) {
-            if (op.step() != StepStatus.CLOSE_FAILED || queue.isScheduled(StepKind.CLOSE, op.id().value())) {
+        var candidates = new java.util.ArrayList<>(scan.next(ENDED, Duration.ZERO, limit));
+        candidates.addAll(nextDetached(limit));
+        for (var op : candidates) {
+            if (!OWING.contains(op.step()) || queue.isScheduled(StepKind.CLOSE, op.id().value())) {
+                continue;
+            }
+            if (op.step() != StepStatus.CLOSE_FAILED) {
+                // its close never ran or its task was lost: the close step reads the merge request first
+                var ownMergeRequest = op.mergeRequest().isPresent() && op.batchId().isEmpty() && !op.kind().removes();
+                if (ownMergeRequest && op.updatedAt().plus(GRACE).isBefore(retries.now())
+                        && queue.schedule(Step.first(StepKind.CLOSE, op.id().value()), Duration.ZERO)) {
+                    scheduled++;
+                }
                 continue;
             }
             var stretch = stretchOf(operations.history(op.id()));
@@ -92,6 +128,18 @@ final class RetryFailedCloses {
             }
         }
         return new RetryTransientFailures.Result(scheduled, gaveUp);
+    }
+
+    /** The next page of detached requests at a step that may owe a close, walked by operation ID across runs. */
+    private List<Operation> nextDetached(int limit) {
+        var after = cursors.position(DETACHED_SCAN).flatMap(position -> OperationId.parse(position.token()));
+        var page = operations.detachedAt(OWING, new Operations.IdPage(after, limit));
+        if (page.size() < limit) {
+            cursors.forget(DETACHED_SCAN);
+        } else {
+            cursors.remember(DETACHED_SCAN, new ScanCursors.Position(page.getLast().id().value()));
+        }
+        return page;
     }
 
     /**
@@ -125,7 +173,8 @@ final class RetryFailedCloses {
         var note = GAVE_UP + " " + mr + " after " + retries.deadlineText() + " of automatic retries ("
                 + stretch.attempts() + " attempts); the last failure: " + op.detail() + " GitLab never confirmed it closed: look "
                 + "at it on GitLab and close it there by hand if it is open (nobody may merge it, the request ended "
-                + op.binding().orElseThrow() + "), or re-trigger the close once GitLab is healthy.";
+                + op.binding().map(BindingStatus::name).orElse("and was replaced by a newer request") + "), or re-trigger the close"
+                + " once GitLab is healthy.";
         try {
             changes.apply(op, WorkflowEvent.CLOSE_GAVE_UP, note);
             LOG.log(Level.ERROR, () -> op.id() + ": " + note);

@@ -14,6 +14,7 @@ import io.changeflow.domain.request.StepOrder;
 import io.changeflow.domain.request.SubjectId;
 import io.changeflow.domain.request.TargetKey;
 import io.changeflow.domain.state.BindingStatus;
+import io.changeflow.domain.state.StepStatus;
 import io.changeflow.domain.state.ChangeKind;
 import io.changeflow.domain.state.Transition;
 import io.changeflow.domain.state.Transitions;
@@ -479,6 +480,15 @@ public final class FakeOperations implements Operations {
         return all().stream()
                 .filter(op -> op.binding().map(statuses::contains).orElse(false))
                 .filter(op -> !op.updatedAt().isAfter(latest))
+                .filter(op -> page.after().map(after -> op.id().value().compareTo(after.value()) > 0).orElse(true))
+                .sorted(Comparator.comparing(op -> op.id().value()))
+                .limit(Math.max(0, page.limit())).toList();
+    }
+
+    @Override
+    public synchronized List<Operation> detachedAt(Set<StepStatus> steps, IdPage page) {
+        return all().stream()
+                .filter(op -> op.binding().isEmpty() && steps.contains(op.step()) && operations.get(op.id()).mergeRequest().isPresent())
                 .filter(op -> page.after().map(after -> op.id().value().compareTo(after.value()) > 0).orElse(true))
                 .sorted(Comparator.comparing(op -> op.id().value()))
                 .limit(Math.max(0, page.limit())).toList();

@@ -90,4 +90,36 @@ class PipelineOutcomeTest {
         assertThat(view(timedOut, "erin").hint()).isEqualTo(Hint.KEEP_WAITING);
         assertThat(view(timedOut, "erin").status()).contains(BindingStatus.MR_CREATING);
     }
+
+    /**
+     * Issue 30's open point after finding S7 (docs/reliability.md): can the handle step's watch, resumed without its
+     * counters (its task lost, started again by a job) on a request recorded HANDLE_PIPELINE_PENDING, stay in that state
+     * past its pending deadline as the create step's did? No: the handle step starts over from the approval (a new state
+     * write, HANDLE_APPROVED, whose own deadline counts afresh), watches the pipeline again, records it pending again, and
+     * gives up at the pending deadline of that new record.
+     */
+    @Test
+    void aResumedWatchOfAPipelineRecordedPendingBeforeMergingStartsOverAndGivesUpAtThePendingDeadlineOfItsNewRecord() {
+        var id = pendingAfterRebase("ivan");
+        app.queue.lose(io.changeflow.application.port.out.WorkQueue.StepKind.HANDLE, id.value());
+        var steps = new java.util.ArrayList<StepStatus>();
+        var recordedPendingAt = app.op(id).updatedAt();
+        for (var hours = 0; hours < 60 && app.op(id).step() != StepStatus.HANDLE_PIPELINE_UNFINISHED; hours++) {
+            app.clock.advance(java.time.Duration.ofHours(1));
+            app.sweepStuck();
+            app.retryTransientFailures();
+            app.queue.runDue();
+            var op = app.op(id);
+            if (op.step() == StepStatus.HANDLE_PIPELINE_PENDING && !steps.isEmpty() && steps.getLast() != StepStatus.HANDLE_PIPELINE_PENDING) {
+                recordedPendingAt = op.updatedAt();
+            }
+            steps.add(op.step());
+        }
+
+        assertThat(steps).as("started over: a new state write, not the old record resumed in place")
+                .contains(StepStatus.HANDLE_APPROVED);
+        assertThat(app.op(id).step()).isEqualTo(StepStatus.HANDLE_PIPELINE_UNFINISHED);
+        assertThat(java.time.Duration.between(recordedPendingAt, app.clock.instant()))
+                .isLessThanOrEqualTo(app.policy.pendingGiveUpAfter().plus(java.time.Duration.ofHours(1)));
+    }
 }

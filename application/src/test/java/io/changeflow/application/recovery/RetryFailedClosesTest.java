@@ -133,6 +133,97 @@ class RetryFailedClosesTest {
         assertThat(mergeRequestState(again)).isEqualTo(MergeRequestState.OPENED);
     }
 
+    /**
+     * Finding S3's remainder: the close was already waiting when the re-application came (so the re-application
+     * launched none), and failed after it: the request is detached at CLOSE_FAILED, which the scan of the rows by status
+     * never reads. The job reads detached requests by step and retries the close like an attached one's.
+     */
+    @Test
+    void aCloseWaitingWhenAReapplicationCameAndFailingAfterItIsRetriedUntilTheMergeRequestIsClosed() {
+        var refused = app.rejected("frank");
+        assertThat(app.queue.pending(StepKind.CLOSE, refused.value())).as("its close is waiting").isNotEmpty();
+        var again = app.submitAccepted(FakeTargets.SINGLE, "frank");
+        app.gitlab.failNext("close", 3, () -> ExternalCallException.status("gitlab", 409, "Conflict"));
+        app.queue.runUntilIdle();
+        assertThat(app.op(refused).state().binding()).as("detached").isEmpty();
+        assertThat(app.op(refused).step()).isEqualTo(StepStatus.CLOSE_FAILED);
+        assertThat(Convergence.standard().of(app.op(refused).state())).as("still this service's")
+                .hasValueSatisfying(wait -> assertThat(wait.ownedByPerson()).isFalse());
+
+        for (var run = 0; run < 20 && app.op(refused).step() != StepStatus.CLOSE_DONE; run++) {
+            app.clock.advance(Duration.ofMinutes(2));
+            assertThat(app.retryTransientFailures().gaveUp()).isZero();
+            app.queue.runUntilIdle();
+        }
+
+        assertThat(app.op(refused).step()).isEqualTo(StepStatus.CLOSE_DONE);
+        assertThat(mergeRequestState(refused)).isEqualTo(MergeRequestState.CLOSED);
+        assertThat(mergeRequestState(again)).isEqualTo(MergeRequestState.OPENED);
+        app.clock.advance(Duration.ofHours(2));
+        assertThat(app.retryTransientFailures()).isEqualTo(new RetryTransientFailures.Result(0, 0));
+    }
+
+    @Test
+    void aDetachedCloseGitLabNeverAcceptsIsAPersonsPastTheTransientDeadline() {
+        var refused = app.rejected("gina");
+        app.submitAccepted(FakeTargets.SINGLE, "gina");
+        app.gitlab.failNext("close", 10_000, () -> ExternalCallException.status("gitlab", 409, "Conflict"));
+        app.queue.runUntilIdle();
+        assertThat(app.op(refused).step()).isEqualTo(StepStatus.CLOSE_FAILED);
+
+        var gaveUp = 0;
+        for (var run = 0; run < 200 && gaveUp == 0; run++) {
+            app.clock.advance(Duration.ofMinutes(1));
+            gaveUp += app.retryTransientFailures().gaveUp();
+            app.queue.runDue();
+        }
+
+        var op = app.op(refused);
+        assertThat(op.state().binding()).isEmpty();
+        assertThat(op.step()).isEqualTo(StepStatus.CLOSE_GAVE_UP);
+        assertThat(Convergence.standard().of(op.state())).as("the open merge request is a person's")
+                .hasValueSatisfying(wait -> assertThat(wait.ownedByPerson()).isTrue());
+        assertThat(op.detail()).startsWith("Gave up closing merge request !" + op.mergeRequest().orElseThrow().iid())
+                .contains("replaced by a newer request").contains("close it there by hand");
+        assertThat(mergeRequestState(refused)).isEqualTo(MergeRequestState.OPENED);
+        app.clock.advance(Duration.ofHours(1));
+        assertThat(app.retryTransientFailures()).isEqualTo(new RetryTransientFailures.Result(0, 0));
+    }
+
+    /** The close launched after the rejection was lost (a crash between the write and the launch, a lost task). */
+    @Test
+    void aRefusedRequestWhoseCloseWasNeverRunIsClosedByTheJob() {
+        var refused = app.rejected("hank");
+        app.queue.lose(StepKind.CLOSE, refused.value());
+        assertThat(app.retryTransientFailures()).as("not while the step that ended it may still launch it")
+                .isEqualTo(new RetryTransientFailures.Result(0, 0));
+
+        app.clock.advance(RetryFailedCloses.GRACE.plusSeconds(1));
+        assertThat(app.retryTransientFailures().scheduled()).isEqualTo(1);
+        app.queue.runUntilIdle();
+
+        app.assertState(refused, BindingStatus.REJECTED, StepStatus.CLOSE_DONE);
+        assertThat(mergeRequestState(refused)).isEqualTo(MergeRequestState.CLOSED);
+    }
+
+    @Test
+    void aReplacedRequestWhoseCloseWasNeverRunIsClosedByTheJob() {
+        var refused = app.rejected("iris");
+        var again = app.submitAccepted(FakeTargets.SINGLE, "iris");
+        app.queue.lose(StepKind.CLOSE, refused.value());
+        app.queue.runUntilIdle();
+        assertThat(app.op(refused).state().binding()).isEmpty();
+        assertThat(mergeRequestState(refused)).isEqualTo(MergeRequestState.OPENED);
+
+        app.clock.advance(RetryFailedCloses.GRACE.plusSeconds(1));
+        assertThat(app.retryTransientFailures().scheduled()).isEqualTo(1);
+        app.queue.runUntilIdle();
+
+        assertThat(app.op(refused).step()).isEqualTo(StepStatus.CLOSE_DONE);
+        assertThat(mergeRequestState(refused)).isEqualTo(MergeRequestState.CLOSED);
+        assertThat(mergeRequestState(again)).isEqualTo(MergeRequestState.OPENED);
+    }
+
     private MergeRequestState mergeRequestState(OperationId id) {
         var mr = app.op(id).mergeRequest().orElseThrow();
         return app.gitlab.find(mr.project(), mr.iid()).orElseThrow().state();

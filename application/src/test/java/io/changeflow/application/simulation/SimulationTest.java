@@ -192,6 +192,24 @@ class SimulationTest {
         assertThat(outcome.violation()).as(() -> Simulation.shrink(outcome, Plant.NONE).describe()).isEmpty();
     }
 
+    /**
+     * S3's remainder (docs/reliability.md): a merge request left open at rest by a request that ended unmerged. Seed 5: a
+     * superseded request's close failed after its subject's own request replaced it (detached at CLOSE_FAILED, which no
+     * scan by status reads); 84: a superseded request whose close never ran; 1044: a refused request whose close never ran;
+     * 1143: a close the re-application launched failed after it; 1785: a renewal that fell through, its close failed.
+     * Fixed: the retry job reads detached requests by step and schedules closes that never ran. Each of these seeds shows
+     * the finding without the fix; 1461 and 1505 are the seeds S3's remainder was first reported for (their scripts no
+     * longer reach it on this tree). The invariant is asserted for every seed now.
+     */
+    @ParameterizedTest(name = "seed {0}")
+    @ValueSource(longs = {5, 84, 1044, 1143, 1785, 1461, 1505})
+    void theSeedsOfS3NoLongerLeaveAMergeRequestOpenAtRest(long seed) {
+        var outcome = Simulation.run(seed, ACTIONS, Plant.NONE);
+
+        assertThat(outcome.violation()).as(() -> Simulation.shrink(outcome, Plant.NONE).describe()).isEmpty();
+        assertThat(outcome.findings().keySet()).noneMatch(f -> f.startsWith(SimInvariants.NO_ORPHAN_MERGE_REQUEST));
+    }
+
     @Test
     void findsAMergeOnThePipelineOfAnotherHead() {
         var found = firstFailure(Plant.PIPELINE_OF_ANOTHER_HEAD);

@@ -211,11 +211,12 @@ public final class Convergence {
      * The wait of {@code state}: empty for a terminal state (nothing more happens) and for a state this
      * table does not know (a defect {@code ConvergenceTest} catches). A state whose hint asks a person to
      * act is the person's, whatever its binding. An ended request whose merge request's close failed or was
-     * given up is not finished: its closing step says who closes it.
+     * given up is not finished: its closing step says who closes it, also once a newer request replaced it (detached).
      */
     public Optional<Wait> of(WorkflowState state) {
         var ended = state.binding().filter(b -> b == BindingStatus.REJECTED || b == BindingStatus.CLOSED);
-        if (ended.isPresent() && afterEnd.containsKey(state.step())) {
+        // a detached request (replaced by a newer one) at a closing step ended unmerged too: finding S3
+        if ((ended.isPresent() || state.binding().isEmpty()) && afterEnd.containsKey(state.step())) {
             return Optional.of(afterEnd.get(state.step()));
         }
         if (state.binding().isEmpty() || state.binding().get().isTerminal()) {

@@ -53,7 +53,7 @@ class ConvergenceTest {
     void aPersonOwnsExactlyTheStatesWhoseHintAsksForOne() {
         for (var state : Convergence.reachable()) {
             var wait = table.of(state);
-            if (wait.isEmpty() || state.binding().filter(BindingStatus::isTerminal).isPresent()) {
+            if (wait.isEmpty() || state.binding().isEmpty() || state.binding().filter(BindingStatus::isTerminal).isPresent()) {
                 // an ended request's hint is its requester's (CAN_REAPPLY); its leftover merge request is checked below
                 continue;
             }
@@ -78,6 +78,13 @@ class ConvergenceTest {
             assertThat(NextAction.of(gaveUp)).isEqualTo(Hint.CAN_REAPPLY);
             assertThat(table.of(WorkflowState.of(StepStatus.CLOSE_DONE, ended))).isEmpty();
         }
+        // replaced by a newer request (detached): its close is still this service's, then a person's (finding S3)
+        assertThat(table.of(WorkflowState.detached(StepStatus.CLOSE_FAILED))).hasValueSatisfying(w -> {
+            assertThat(w.owner()).isEqualTo(Owner.SERVICE);
+            assertThat(w.deadline()).contains(Convergence.Deadline.TRANSIENT);
+        });
+        assertThat(table.of(WorkflowState.detached(StepStatus.CLOSE_GAVE_UP)))
+                .hasValueSatisfying(w -> assertThat(w.owner()).isEqualTo(Owner.MAINTAINERS));
         var stillFailedBinding = WorkflowState.of(StepStatus.CLOSE_GAVE_UP, BindingStatus.CREATE_FAILED);
         assertThat(NextAction.of(stillFailedBinding)).isEqualTo(Hint.CONTACT_MAINTAINERS);
         assertThat(table.of(stillFailedBinding)).hasValueSatisfying(w -> assertThat(w.ownedByPerson()).isTrue());

@@ -12,6 +12,7 @@ import io.changeflow.domain.request.SubjectId;
 import io.changeflow.domain.request.TargetKey;
 import io.changeflow.domain.state.BindingStatus;
 import io.changeflow.domain.state.IllegalTransitionException;
+import io.changeflow.domain.state.StepStatus;
 import io.changeflow.domain.state.WorkflowEvent;
 import java.time.Duration;
 import java.time.Instant;
@@ -375,6 +376,16 @@ public interface Operations {
      * others never advance. An empty set or a limit below 1 answers nothing.
      */
     List<Operation> idleIn(Set<BindingStatus> statuses, Duration idleFor, IdPage page);
+
+    /**
+     * Issue 36 (finding S3): the operations that own no subject-target row any more (a re-application or the subject's
+     * own request replaced them: {@link Operation#binding()} is empty), whose step is one of {@code steps} and which
+     * record a merge request of their own, in operation ID order after {@code page.after()} (keyset), at most
+     * {@code page.limit()}: the replaced requests whose close is still owed, which no scan by binding status finds. A
+     * caller that walks the pages and starts again from the first after a short one visits every candidate in turn.
+     * An empty set or a limit below 1 answers nothing. Index range reads by step.
+     */
+    List<Operation> detachedAt(Set<StepStatus> steps, IdPage page);
 
     /**
      * How many subject-target rows are in each binding status now (each relationship once, in its

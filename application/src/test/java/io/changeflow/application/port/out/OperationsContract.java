@@ -290,6 +290,50 @@ public abstract class OperationsContract {
         assertThat(store.idleIn(java.util.Set.of(), java.time.Duration.ZERO, new Operations.IdPage(Optional.empty(), 10))).isEmpty();
     }
 
+    /** {@link #rejected} on {@code subject}, recording {@code mr} when given, then replaced by a new request. */
+    private static Operation replaced(Operations store, String subject, Optional<MergeRequestRef> mr, boolean closeFailed) {
+        var op = rejected(store, subject);
+        mr.ifPresent(ref -> assertThat(store.recordMergeRequest(op.id(), ref)).isTrue());
+        if (closeFailed) {
+            var read = store.find(op.id()).orElseThrow();
+            read = store.apply(read.id(), read.version(), WorkflowEvent.CLOSE_STARTED, note("closing"));
+            store.apply(read.id(), read.version(), WorkflowEvent.CLOSE_FAILED, note("409"));
+        }
+        opened(store.open(request(newId(), subject), StepOrder.APPROVE_FIRST, WorkflowEvent.SUBMITTED_APPROVE_FIRST, "again"));
+        var detached = store.find(op.id()).orElseThrow();
+        assertThat(detached.binding()).as("replaced: owns no row").isEmpty();
+        return detached;
+    }
+
+    @Test
+    void detachedAtReadsTheReplacedRequestsAtAStepThatRecordAMergeRequestInPagesByOperationId() {
+        var store = operations();
+        var project = "platform/detached-" + IDS.incrementAndGet();
+        var before = submitted(store, "d-before");
+        var rejectedOnly = replaced(store, "d-rejected", Optional.of(new MergeRequestRef(project, 1, "changeflow/a", "u1")), false);
+        replaced(store, "d-without-mr", Optional.empty(), false);
+        var attached = rejected(store, "d-attached");
+        assertThat(store.recordMergeRequest(attached.id(), new MergeRequestRef(project, 3, "changeflow/c", "u3"))).isTrue();
+        var closeFailed = replaced(store, "d-close-failed", Optional.of(new MergeRequestRef(project, 4, "changeflow/d", "u4")), true);
+        var owing = java.util.Set.of(StepStatus.APPROVAL_REJECTED, StepStatus.CLOSE_FAILED);
+
+        var all = store.detachedAt(owing, new Operations.IdPage(Optional.empty(), 10));
+        var first = store.detachedAt(owing, new Operations.IdPage(Optional.empty(), 1));
+        var rest = store.detachedAt(owing, new Operations.IdPage(Optional.of(first.getLast().id()), 10));
+
+        assertThat(all).extracting(Operation::id).as("replaced, at one of the steps, with a merge request of their own")
+                .containsExactly(rejectedOnly.id(), closeFailed.id());
+        assertThat(all).allSatisfy(op -> assertThat(op.binding()).isEmpty());
+        assertThat(all.getLast().step()).isEqualTo(StepStatus.CLOSE_FAILED);
+        assertThat(all.getLast().mergeRequest()).map(MergeRequestRef::iid).contains(4L);
+        assertThat(first).extracting(Operation::id).containsExactly(rejectedOnly.id());
+        assertThat(rest).extracting(Operation::id).containsExactly(closeFailed.id());
+        assertThat(store.detachedAt(java.util.Set.of(StepStatus.CLOSE_FAILED), new Operations.IdPage(Optional.of(before.id()), 10)))
+                .extracting(Operation::id).containsExactly(closeFailed.id());
+        assertThat(store.detachedAt(java.util.Set.of(), new Operations.IdPage(Optional.empty(), 10))).isEmpty();
+        assertThat(store.detachedAt(owing, new Operations.IdPage(Optional.empty(), 0))).isEmpty();
+    }
+
     /** {@link #submitted}, walked to MERGED by {@code mr}, its merged commit recorded first when one is given. */
     private static Operation mergedBy(Operations store, String subject, MergeRequestRef mr, Optional<String> commit) {
         var op = submitted(store, subject);
