@@ -178,7 +178,8 @@ public final class HandleApprovalCallback {
                 LOG.log(Level.WARNING, () -> "approval of " + op.id() + " names !" + mrId.get() + " but !" + recorded.get()
                         + " is recorded; handling the recorded one");
             }
-            if (write(op, WorkflowEvent.APPROVAL_GRANTED_MERGE, "Approved; approving and merging the merge request next.")) {
+            if (write(op, WorkflowEvent.APPROVAL_GRANTED_MERGE, "Approved; approving and merging the merge request next.",
+                    actorOf(command))) {
                 launcher.launch(op.id(), StepKind.HANDLE, WorkflowEvent.HANDLE_ERROR);
                 return CallbackAnswer.PROCESSED;
             }
@@ -186,14 +187,16 @@ public final class HandleApprovalCallback {
         }
         var target = targets.find(op.target());
         if (target.map(Target::batchable).orElse(false)) {
-            if (write(op, WorkflowEvent.APPROVAL_GRANTED_BATCH, "Approved; waiting for the next batch round.")) {
+            if (write(op, WorkflowEvent.APPROVAL_GRANTED_BATCH, "Approved; waiting for the next batch round.",
+                    actorOf(command))) {
                 // Admission is idempotent; if it fails here the timeout sweep admits the waiting request again.
                 batches.admit(op.id(), target.get().partition());
                 return CallbackAnswer.PROCESSED;
             }
             return CallbackAnswer.IGNORED_STALE;
         }
-        if (write(op, WorkflowEvent.APPROVAL_GRANTED_CREATE, "Approved; creating the merge request next.")) {
+        if (write(op, WorkflowEvent.APPROVAL_GRANTED_CREATE, "Approved; creating the merge request next.",
+                actorOf(command))) {
             launcher.launch(op.id(), StepKind.CREATE, WorkflowEvent.CREATE_ERROR);
             return CallbackAnswer.PROCESSED;
         }
@@ -232,6 +235,18 @@ public final class HandleApprovalCallback {
 
     /** Applies the decision if the table still allows it (a concurrent delivery may have won). */
     private boolean write(Operation op, WorkflowEvent event, String detail) {
-        return changes.applyIfAllowed(op.id(), event, new StepNote(detail, SOURCE)).isPresent();
+        return write(op, event, detail, SOURCE);
+    }
+
+    private boolean write(Operation op, WorkflowEvent event, String detail, String actor) {
+        return changes.applyIfAllowed(op.id(), event, new StepNote(detail, actor)).isPresent();
+    }
+
+    /**
+     * Who an approval's state write names: the approver the callback names ({@code decidedBy}, at most 128
+     * characters), so the history and the audit export say who approved; {@link #SOURCE} when it names nobody.
+     */
+    static String actorOf(Command command) {
+        return command.approver().map(a -> a.length() > 128 ? a.substring(0, 128) : a).orElse(SOURCE);
     }
 }

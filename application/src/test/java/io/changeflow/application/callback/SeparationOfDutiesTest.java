@@ -70,6 +70,14 @@ class SeparationOfDutiesTest {
         assertThat(app.op(id).binding()).isNotEqualTo(java.util.Optional.of(BindingStatus.APPROVAL_SENT));
         app.queue.runUntilIdle();
         assertThat(app.op(id).binding()).contains(BindingStatus.MERGED);
+        // the history (and so the audit export) names who approved
+        assertThat(app.operations.history(id)).filteredOn(h -> h.event().name().startsWith("APPROVAL_GRANTED"))
+                .extracting(io.changeflow.domain.operation.HistoryEntry::actor).containsExactly("amy");
+        var life = new java.util.ArrayList<io.changeflow.application.query.GrantLife>();
+        new io.changeflow.application.query.ExportGrantLives(new io.changeflow.application.fake.FakeGrantRecords(app.operations))
+                .export(new io.changeflow.application.query.ExportGrantLives.Command(app.op(id).createdAt(),
+                        app.op(id).createdAt().plusSeconds(1), java.util.Optional.empty()), life::add);
+        assertThat(life).singleElement().satisfies(l -> assertThat(l.approvedBy()).contains("amy"));
     }
 
     @Test
