@@ -94,6 +94,8 @@ final class GitLabJson {
         // ee/lib/ee/api/entities/project.rb (17.x to 19.1): merge trains run on merged results pipelines.
         json.put("merge_pipelines_enabled", project.mergeTrainsEnabled);
         json.put("merge_trains_enabled", project.mergeTrainsEnabled);
+        // ee/lib/ee/api/entities/project.rb (16.5+, 17.x to 19.1-pre): "Merge immediately without restarting the train"
+        json.put("merge_trains_skip_train_allowed", project.mergeTrainsSkipTrainAllowed);
         json.put("merge_requests_enabled", true);
         return json;
     }
