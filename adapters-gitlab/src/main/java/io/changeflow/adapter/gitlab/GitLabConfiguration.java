@@ -107,7 +107,8 @@ public class GitLabConfiguration {
         var clientLibrary = new ClientLibraryApprover(gitLabCalls);
         var approval = new BotApproval(new Settings(dynamicConfig), gitLabBots,
                 clientLibrary, new DirectHttpApprover(gitLabCalls, http, checkItems, clientLibrary));
-        return new GitLabMergeRequests(gitLabBots, gitLabCalls, approval);
+        var trains = new GitLabMergeTrains(gitLabCalls, http, () -> properties.author().token());
+        return new GitLabMergeRequests(gitLabBots, gitLabCalls, approval, trains);
     }
 
     /** The setup check's reads of each catalog project, through the workflow's calls (breaker, timeouts, budget). */

@@ -60,6 +60,13 @@ final class GitLabHttp {
         return client.send(request.build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
     }
 
+    HttpResponse<String> putJson(String path, String token, Object body) throws IOException, InterruptedException {
+        var request = request(path, token)
+                .header("Content-Type", "application/json")
+                .PUT(HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(body), StandardCharsets.UTF_8));
+        return client.send(request.build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+    }
+
     /** A request to {@code path} as {@code token}'s bot, carrying the caller's trace context. */
     private HttpRequest.Builder request(String path, String token) {
         var request = HttpRequest.newBuilder(URI.create(baseUrl.get() + "/api/v4" + path))

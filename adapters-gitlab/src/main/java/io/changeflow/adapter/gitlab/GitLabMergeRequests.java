@@ -43,10 +43,13 @@ final class GitLabMergeRequests implements MergeRequests {
     private final BotApproval approval;
     private final CommitParents parents;
 
-    GitLabMergeRequests(GitLabBots bots, GitLabCalls calls, BotApproval approval) {
+    private final GitLabMergeTrains trains;
+
+    GitLabMergeRequests(GitLabBots bots, GitLabCalls calls, BotApproval approval, GitLabMergeTrains trains) {
         this.bots = bots;
         this.calls = calls;
         this.approval = approval;
+        this.trains = trains;
         this.parents = new CommitParents((project, sha) -> GitLabHeadPipeline.commitParents(calls, bots, project).apply(sha));
     }
 
@@ -332,9 +335,19 @@ final class GitLabMergeRequests implements MergeRequests {
 
     @Override
     public MergeResult merge(String project, long iid, String sha) {
+        // Issue 35: never join a merge train, skip it where the project allows that, else leave it to a person
+        // (a plain merge would restart every pipeline on the train): GitLabMergeTrains
+        var way = trains.wayFor(project);
+        if (way == GitLabMergeTrains.Way.NOT_SKIPPABLE) {
+            return MergeResult.MERGE_TRAIN_NOT_SKIPPABLE;
+        }
         try {
-            calls.call("merge", () -> author().getMergeRequestApi().acceptMergeRequest(
-                    project, iid, new AcceptMergeRequestParams().withSha(sha)));
+            if (way == GitLabMergeTrains.Way.SKIP_TRAIN) {
+                trains.mergeSkippingTheTrain(project, iid, sha);
+            } else {
+                calls.call("merge", () -> author().getMergeRequestApi().acceptMergeRequest(
+                        project, iid, new AcceptMergeRequestParams().withSha(sha)));
+            }
             return MergeResult.MERGED;
         } catch (ExternalCallException e) {
             if (e.kind() != ExternalCallException.Kind.HTTP_STATUS) {

@@ -141,6 +141,7 @@ final class MergeAttempts {
             case BLOCKED -> refused(progress, "GitLab refused to merge it");
             case NOT_ALLOWED -> subject.mergeBlocked(mr, notAllowed(mr));
             case REFUSED_AFTER_CHECKS -> refusedAfterChecks(mr, progress, subject);
+            case MERGE_TRAIN_NOT_SKIPPABLE -> subject.mergeBlocked(mr, mergeTrainNotSkippable(mr));
         };
     }
 
@@ -170,6 +171,7 @@ final class MergeAttempts {
             case BLOCKED -> subject.mergeBlocked(mr, MergeEvidence.blocked(mr, detailedMergeStatus));
             case NOT_ALLOWED -> subject.mergeBlocked(mr, notAllowed(mr));
             case REFUSED_AFTER_CHECKS -> refusedAfterChecks(mr, progress, subject);
+            case MERGE_TRAIN_NOT_SKIPPABLE -> subject.mergeBlocked(mr, mergeTrainNotSkippable(mr));
             case CANNOT_BE_MERGED_YET, SHA_MISMATCH_OR_LOCKED, PIPELINE_NOT_PASSED, PIPELINE_RUNNING, MERGED ->
                     awaitMergeability(mr, progress, subject);
         };
@@ -185,6 +187,15 @@ final class MergeAttempts {
         }
         return "GitLab refused to merge merge request !" + mr.iid() + " (401): the bot may not merge into " + target
                 + ": give it Maintainer or allow it on the protected branch (Allowed to merge), then re-trigger the request.";
+    }
+
+    /** For a person: the project's merge train may not be skipped, and Changeflow never merges through a train. */
+    private static String mergeTrainNotSkippable(MergeRequestRef mr) {
+        return "Merge request !" + mr.iid() + " was not merged: project " + mr.project() + " runs merge trains and does"
+                + " not allow merging immediately without restarting the train, and Changeflow merges only by skipping"
+                + " the train (a plain merge would restart every pipeline on it). Turn on \"Merge immediately without"
+                + " restarting the train\" or turn merge trains off (Settings > Merge requests), or merge it yourself;"
+                + " then re-trigger the request.";
     }
 
     /** GitLab is still working out whether the merge request can be merged (or is merging it: locked). */

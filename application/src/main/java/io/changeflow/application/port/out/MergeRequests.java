@@ -126,7 +126,13 @@ public interface MergeRequests {
          * 422 after every check passed: GitLab's merge itself failed ({@code merge_error}: a server hook, a push rule,
          * the branch updated meanwhile) with no conflict. Rebasing cannot help: retried a bounded number of times.
          */
-        REFUSED_AFTER_CHECKS;
+        REFUSED_AFTER_CHECKS,
+        /**
+         * Not sent: the project runs merge trains and does not allow "Merge immediately without restarting the train"
+         * ({@code merge_trains_skip_train_allowed}), so any merge from outside the train would restart every pipeline
+         * on it. No waiting helps: a person allows skipping or turns merge trains off.
+         */
+        MERGE_TRAIN_NOT_SKIPPABLE;
 
         /**
          * What GitLab's {@code detailed_merge_status} says a merge attempt would answer now, for every value
