@@ -796,6 +796,12 @@ public class GitLabSimulator {
 
     // ------------------------------------------------------------------ REST v4 operations (package-private)
 
+    /** The token of the account named {@code username} (the rate limit counts by token), if it has one. */
+    public synchronized Optional<String> tokenOf(String username) {
+        return usersByToken.entrySet().stream().filter(entry -> entry.getValue().username().equals(username))
+                .map(Map.Entry::getKey).findFirst();
+    }
+
     synchronized User authenticate(String token) {
         if (token == null) {
             throw GitLabError.unauthorized();
