@@ -109,7 +109,8 @@ public class GitLabConfiguration {
         var approval = new BotApproval(new Settings(dynamicConfig), gitLabBots,
                 clientLibrary, new DirectHttpApprover(gitLabCalls, http, checkItems, clientLibrary));
         var trains = new GitLabMergeTrains(gitLabCalls, http, () -> properties.author().token());
-        return new GitLabMergeRequests(gitLabBots, gitLabCalls, approval, trains);
+        return new GitLabMergeRequests(gitLabBots, gitLabCalls, approval, trains,
+                new GitLabMergeAfter(gitLabCalls, http, () -> properties.author().token()));
     }
 
     /** The setup check's reads of each catalog project, through the workflow's calls (breaker, timeouts, budget). */

@@ -44,12 +44,15 @@ final class GitLabMergeRequests implements MergeRequests {
     private final CommitParents parents;
 
     private final GitLabMergeTrains trains;
+    private final GitLabMergeAfter mergeAfter;
 
-    GitLabMergeRequests(GitLabBots bots, GitLabCalls calls, BotApproval approval, GitLabMergeTrains trains) {
+    GitLabMergeRequests(GitLabBots bots, GitLabCalls calls, BotApproval approval, GitLabMergeTrains trains,
+                        GitLabMergeAfter mergeAfter) {
         this.bots = bots;
         this.calls = calls;
         this.approval = approval;
         this.trains = trains;
+        this.mergeAfter = mergeAfter;
         this.parents = new CommitParents((project, sha) -> GitLabHeadPipeline.commitParents(calls, bots, project).apply(sha));
     }
 
@@ -267,7 +270,12 @@ final class GitLabMergeRequests implements MergeRequests {
         if (found.isEmpty()) {
             return absent(project, iid);
         }
-        return withHeadPipeline ? withHeadPipeline(project, found.get()) : toRemote(project, found.get());
+        var remote = withHeadPipeline ? withHeadPipeline(project, found.get()) : toRemote(project, found.get());
+        if (mergeAfter != null && "merge_time".equalsIgnoreCase(String.valueOf(remote.detailedMergeStatus()))) {
+            // issue 35: a merge request that may be merged only after a time waits for it (GitLabMergeAfter)
+            return remote.withMergeAfter(mergeAfter.of(project, iid));
+        }
+        return remote;
     }
 
     @Override

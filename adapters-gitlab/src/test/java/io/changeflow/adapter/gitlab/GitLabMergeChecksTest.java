@@ -65,6 +65,26 @@ class GitLabMergeChecksTest extends AgainstSimulator {
         assertThat(mergeAtHead(iid)).isEqualTo(MergeResult.MERGED);
     }
 
+    @ParameterizedTest
+    @EnumSource(Profile.class)
+    void aMergeAfterTimeIsReadWithMergeTimeSoTheWorkflowCanWaitForItAndNotWithoutIt(Profile profile) {
+        server.gitlab().setBehaviour(profile, false, Duration.ZERO);
+        var iid = open("later");
+        var at = java.time.Instant.now().plus(Duration.ofHours(2)).truncatedTo(java.time.temporal.ChronoUnit.SECONDS);
+        assertThat(gitlab.get(project, iid).mergeAfter()).as("none set").isEmpty();
+
+        server.gitlab().setMergeAfter(project, iid, at);
+
+        var read = gitlab.getWithHeadPipeline(project, iid);
+        assertThat(read.detailedMergeStatus()).isEqualTo("merge_time");
+        assertThat(read.mergeAfter()).contains(at);
+        assertThat(gitlab.get(project, iid).mergeAfter()).contains(at);
+
+        server.gitlab().setMergeAfter(project, iid, java.time.Instant.now().minusSeconds(60));
+        assertThat(gitlab.get(project, iid).mergeAfter()).as("passed: mergeable, not read").isEmpty();
+        assertThat(mergeAtHead(iid)).isEqualTo(MergeResult.MERGED);
+    }
+
     @Test
     void aNamespaceThatRequiresTheShaMergesBecauseTheMergeIsAlwaysPinned() {
         server.gitlab().setBehaviour(Profile.GITLAB_19, false, Duration.ZERO);
