@@ -4,8 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.changeflow.application.port.out.ExternalCallException;
+import io.changeflow.application.port.out.PushRefused;
 import io.changeflow.application.port.out.MergeRequests.FileChange;
 import io.changeflow.application.port.out.MergeRequests.MergeResult;
+import io.changeflow.sandbox.gitlab.GitLabPushRule;
 import io.changeflow.sandbox.gitlab.GitLabSimulatorProperties.Profile;
 import java.time.Duration;
 import java.util.List;
@@ -83,6 +85,32 @@ class GitLabMergeChecksTest extends AgainstSimulator {
         server.gitlab().setMergeAfter(project, iid, java.time.Instant.now().minusSeconds(60));
         assertThat(gitlab.get(project, iid).mergeAfter()).as("passed: mergeable, not read").isEmpty();
         assertThat(mergeAtHead(iid)).isEqualTo(MergeResult.MERGED);
+    }
+
+    @Test
+    void eachPushRuleRefusalOfABranchOrCommitLeavesAsPushRefusedWithGitLabsMessage() {
+        gitlab.createBranch(project, "rules", "main");
+        var rules = Map.of(
+                new GitLabPushRule("", "", "", "@corp\\.example$", "", false, false, false), "Author's email '",
+                new GitLabPushRule("", "", "", "", "\\.txt$", false, false, false), "was prohibited by the pattern",
+                new GitLabPushRule("", "", "", "", "", false, true, false), "was prohibited by the pattern",
+                GitLabPushRule.commitMessage("JIRA-\\d+"), "Commit message does not follow the pattern");
+        rules.forEach((rule, message) -> {
+            server.gitlab().setPushRule(project, rule);
+            var file = rule.preventSecrets() ? "keys/deploy.pem" : "grants/rules.txt";
+            assertThatThrownBy(() -> gitlab.commit(project, "rules", "Grant", List.of(new FileChange(file, "bob\n"))))
+                    .isInstanceOfSatisfying(PushRefused.class, e -> {
+                        assertThat(e.rule()).contains(message);
+                        assertThat(e.status()).isEqualTo(400);
+                        assertThat(e.isTransient()).isFalse();
+                    });
+        });
+        server.gitlab().setPushRule(project, GitLabPushRule.branchName("^feature/"));
+        assertThatThrownBy(() -> gitlab.createBranch(project, "changeflow/x", "main"))
+                .isInstanceOfSatisfying(PushRefused.class, e -> assertThat(e.rule()).startsWith("Branch name does not follow"));
+        server.gitlab().setPushRule(project, new GitLabPushRule("", "", "", "", "", true, false, false));
+        gitlab.commit(project, "rules", "Grant", List.of(new FileChange("grants/rules.txt", "bob\n")));
+        server.gitlab().setPushRule(project, null);
     }
 
     @Test

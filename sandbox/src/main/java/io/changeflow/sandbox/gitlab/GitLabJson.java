@@ -100,6 +100,11 @@ final class GitLabJson {
         return json;
     }
 
+    /** An account's commit email: the simulator's accounts have one address each, under a reserved domain. */
+    static String email(GitLabSimulator.User user) {
+        return user.username() + "@sandbox.invalid";
+    }
+
     static Map<String, Object> file(String path, String content, String ref, String commitSha, String lastCommitSha) {
         var bytes = content.getBytes(StandardCharsets.UTF_8);
         var json = new LinkedHashMap<String, Object>();
@@ -141,7 +146,7 @@ final class GitLabJson {
         json.put("title", firstLine);
         json.put("message", commit.message());
         json.put("author_name", commit.author().name());
-        json.put("author_email", commit.author().username() + "@sandbox.invalid");
+        json.put("author_email", email(commit.author()));
         json.put("authored_date", time(commit.at()));
         json.put("committer_name", commit.author().name());
         json.put("committer_email", commit.author().username() + "@sandbox.invalid");

@@ -1070,6 +1070,19 @@ public class GitLabSimulator {
         var b = project.branches.get(branch);
         // lib/api/commits.rb: Commits::CreateService turns the pre-receive refusal into 400 with its message
         checkPushRule(project, b == null ? branch : null, message);
+        if (project.pushRule != null) {
+            // the author's email (EE::Gitlab::Checks::PushRules::CommitCheck#check_commit) and the new files' names
+            // (EE::Gitlab::Checks::DiffCheck#file_name_validation), as the commits API's pre-receive refuses them: 400
+            Map<String, String> baseFiles = b != null && !force ? b.files : start == null ? Map.of() : start.files;
+            var newPaths = actions.stream().filter(action -> !"delete".equals(action.get("action")))
+                    .map(action -> String.valueOf(action.get("file_path"))).filter(path -> !baseFiles.containsKey(path))
+                    .toList();
+            var refusal = project.pushRule.refusesAuthorEmail(GitLabJson.email(caller))
+                    .or(() -> newPaths.stream().map(project.pushRule::refusesNewFile).flatMap(Optional::stream).findFirst());
+            if (refusal.isPresent()) {
+                throw GitLabError.of(400, refusal.get());
+            }
+        }
         if ((b == null || force) && startBranch != null && !startBranch.isBlank() && start == null) {
             throw GitLabError.of(400, "Invalid reference name: " + startBranch);
         }
