@@ -7,11 +7,13 @@ import io.changeflow.application.port.out.ExternalCallException;
 import io.changeflow.application.port.out.PushRefused;
 import io.changeflow.application.port.out.MergeRequests.FileChange;
 import io.changeflow.application.port.out.MergeRequests.MergeResult;
+import io.changeflow.sandbox.gitlab.GitLabApprovalRules;
 import io.changeflow.sandbox.gitlab.GitLabPushRule;
 import io.changeflow.sandbox.gitlab.GitLabSimulatorProperties.Profile;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -111,6 +113,31 @@ class GitLabMergeChecksTest extends AgainstSimulator {
         server.gitlab().setPushRule(project, new GitLabPushRule("", "", "", "", "", true, false, false));
         gitlab.commit(project, "rules", "Grant", List.of(new FileChange("grants/rules.txt", "bob\n")));
         server.gitlab().setPushRule(project, null);
+    }
+
+    /**
+     * Issue 35: with {@code selective_code_owner_removals} (ee/app/services/ee/merge_requests/base_service.rb) a push
+     * removes only the approvals of the code owners of the files it changed; the adapter reads that bot's approval as
+     * missing and the bot approves the new head again (what the workflow does before every merge).
+     */
+    @Test
+    void afterASelectiveCodeOwnerRemovalTheOwnersApprovalIsReadAsMissingAndGivenAgainForTheNewHead() {
+        server.gitlab().resetApprovalsOnPush(project, false);
+        server.gitlab().setApprovalRules(project, List.of(
+                GitLabApprovalRules.Rule.codeOwners("grants/*.txt", Set.of("approval-bot-1"), 1),
+                GitLabApprovalRules.Rule.codeOwners("/docs/", Set.of("approval-bot-2"), 1)));
+        server.gitlab().setApprovalSettings(project, false, false, true);
+        var iid = open("owned");
+        gitlab.approve(project, iid, "approval-bot-1", gitlab.get(project, iid).sha());
+        gitlab.approve(project, iid, "approval-bot-2", gitlab.get(project, iid).sha());
+        assertThat(gitlab.approvedBy(project, iid)).containsExactlyInAnyOrder("approval-bot-1", "approval-bot-2");
+
+        gitlab.commit(project, "owned", "More", List.of(new FileChange("grants/more.txt", "carol\n")));
+
+        assertThat(gitlab.approvedBy(project, iid)).as("only the owner of grants/*.txt lost it").containsExactly("approval-bot-2");
+        var head = gitlab.branchHead(project, "owned").orElseThrow();
+        gitlab.approve(project, iid, "approval-bot-1", head);
+        assertThat(gitlab.approvedBy(project, iid)).containsExactlyInAnyOrder("approval-bot-1", "approval-bot-2");
     }
 
     @Test
