@@ -2,7 +2,6 @@ package io.changeflow.adapter.gitlab;
 
 import io.changeflow.application.port.out.ExternalCallException;
 import io.changeflow.application.port.out.MergeRequests;
-import io.changeflow.application.port.out.PushRefused;
 import io.changeflow.domain.mr.MergeRequestState;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -134,7 +133,7 @@ final class GitLabMergeRequests implements MergeRequests {
         // idempotent in effect (an existing branch is success), so a transient failure is tried again at once
         calls.idempotent("createBranch", () -> calls.call("createBranch", () -> {
             try {
-                return pushRuleAware("createBranch", () -> author().getRepositoryApi().createBranch(project, branch, fromRef));
+                return GitLabPushRefusals.of("createBranch", () -> author().getRepositoryApi().createBranch(project, branch, fromRef));
             } catch (GitLabApiException e) {
                 // 400 "Branch already exists": an earlier attempt (maybe one whose answer was lost) made it.
                 if (e.getHttpStatus() == 400 && branchExists(project, branch)) {
@@ -187,31 +186,8 @@ final class GitLabMergeRequests implements MergeRequests {
             // Every file already has this content (a re-run after an earlier commit landed): nothing to commit.
             return;
         }
-        calls.call("commit", () -> pushRuleAware("commit", () -> author().getCommitsApi().createCommit(project,
+        calls.call("commit", () -> GitLabPushRefusals.of("commit", () -> author().getCommitsApi().createCommit(project,
                 new CommitPayload().withBranch(branch).withCommitMessage(message).withActions(actions))));
-    }
-
-    /**
-     * GitLab's messages of a push rule refusing a push (ee/lib/ee/gitlab/checks/push_rules/commit_check.rb,
-     * branch_check.rb, ee/lib/ee/gitlab/checks/diff_check.rb; 17.x to 19.1-pre), as the commits and branches APIs
-     * answer them with 400.
-     */
-    private static final List<String> PUSH_RULE_MESSAGES = List.of("Commit message does not follow the pattern",
-            "Commit message contains the forbidden pattern", "Commit message must contain a DCO signoff",
-            "Branch name does not follow the pattern", "Author's email '", "Committer's email '", "was prohibited by the pattern",
-            "is not a member of team");
-
-    /** {@code call}; a 400 whose message is a push rule's leaves as {@link PushRefused} with GitLab's message. */
-    private static <T> T pushRuleAware(String operation, GitLabCalls.Call<T> call) throws Exception {
-        try {
-            return call.run();
-        } catch (GitLabApiException e) {
-            var message = e.getMessage();
-            if (e.getHttpStatus() == 400 && message != null && PUSH_RULE_MESSAGES.stream().anyMatch(message::contains)) {
-                throw new PushRefused(GitLabCalls.SYSTEM, operation, message, e);
-            }
-            throw e;
-        }
     }
 
     @Override
@@ -228,7 +204,7 @@ final class GitLabMergeRequests implements MergeRequests {
                     .withContent(file.content())
                     .withEncoding(Constants.Encoding.TEXT));
         }
-        calls.call("rewriteBranch", () -> pushRuleAware("rewriteBranch", () -> author().getCommitsApi().createCommit(project,
+        calls.call("rewriteBranch", () -> GitLabPushRefusals.of("rewriteBranch", () -> author().getCommitsApi().createCommit(project,
                 new CommitPayload().withBranch(branch).withStartBranch(onto).withForce(true).withCommitMessage(message)
                         .withActions(actions))));
     }
