@@ -33,18 +33,30 @@ final class GitLabBots implements AutoCloseable {
     private final GitLabProperties properties;
     private final Supplier<String> baseUrl;
     private final TraceHeaders traceHeaders;
+    private final GitLabRateLimitHeaders rateLimitHeaders;
     private final List<GitLabApi> created = new ArrayList<>();
     private volatile Clients clients;
 
     /** @param traceHeaders what every client's requests carry of the caller's trace */
     GitLabBots(GitLabProperties properties, Supplier<String> baseUrl, TraceHeaders traceHeaders) {
+        this(properties, baseUrl, traceHeaders, GitLabRateLimitHeaders.NONE);
+    }
+
+    /** @param rateLimitHeaders what reads GitLab's {@code RateLimit-*} headers of every client's answers */
+    GitLabBots(GitLabProperties properties, Supplier<String> baseUrl, TraceHeaders traceHeaders,
+               GitLabRateLimitHeaders rateLimitHeaders) {
         this.properties = properties;
         this.baseUrl = baseUrl;
         this.traceHeaders = traceHeaders;
+        this.rateLimitHeaders = rateLimitHeaders;
     }
 
     TraceHeaders traceHeaders() {
         return traceHeaders;
+    }
+
+    GitLabRateLimitHeaders rateLimitHeaders() {
+        return rateLimitHeaders;
     }
 
     /** The bot that opens merge requests; also used for every read. */
@@ -106,7 +118,7 @@ final class GitLabBots implements AutoCloseable {
     }
 
     private GitLabApi client(String url, String token) {
-        var api = traceHeaders.sendingFrom(new GitLabApi(url, token));
+        var api = rateLimitHeaders.readingAnswersOf(traceHeaders.sendingFrom(new GitLabApi(url, token)));
         api.setRequestTimeout(GitLabProperties.millis(properties.connectTimeout()),
                 GitLabProperties.millis(properties.readTimeout()));
         created.add(api);

@@ -74,6 +74,7 @@ final class GitLabCalls implements AutoCloseable {
     private final Duration readRetryBackoff;
     private final GitLabBudget budget;
     private final CallMetrics metrics;
+    private final GitLabRateLimitHeaders rateLimitHeaders;
     private volatile LastFailure lastFailure;
 
     /**
@@ -102,6 +103,14 @@ final class GitLabCalls implements AutoCloseable {
     GitLabCalls(CircuitBreaker breaker, Duration callTimeout, Clock clock, Supplier<Optional<String>> notConfigured,
                 int readRetries, Duration readRetryBackoff, GitLabBudget budget, CallMetrics metrics,
                 TraceHeaders traceHeaders) {
+        this(breaker, callTimeout, clock, notConfigured, readRetries, readRetryBackoff, budget, metrics, traceHeaders,
+                GitLabRateLimitHeaders.NONE);
+    }
+
+    /** @param rateLimitHeaders GitLab's rate limit as its answers report it: asked before every call */
+    GitLabCalls(CircuitBreaker breaker, Duration callTimeout, Clock clock, Supplier<Optional<String>> notConfigured,
+                int readRetries, Duration readRetryBackoff, GitLabBudget budget, CallMetrics metrics,
+                TraceHeaders traceHeaders, GitLabRateLimitHeaders rateLimitHeaders) {
         if (readRetries < 0) {
             throw new IllegalArgumentException("read retries must not be negative");
         }
@@ -112,6 +121,7 @@ final class GitLabCalls implements AutoCloseable {
         this.budget = budget;
         this.metrics = metrics;
         this.traceHeaders = traceHeaders;
+        this.rateLimitHeaders = rateLimitHeaders;
         this.timeLimiter = TimeLimiter.of("gitlab", TimeLimiterConfig.custom()
                 .timeoutDuration(callTimeout)
                 .cancelRunningFuture(true)
@@ -163,6 +173,7 @@ final class GitLabCalls implements AutoCloseable {
         }
         try {
             budget.take(operation);
+            rateLimitHeaders.take(operation);
         } catch (ExternalCallException refused) {
             throw remember(refused, operation);
         }

@@ -55,7 +55,8 @@ public class GitLabConfiguration {
                           ObjectProvider<Propagator> propagator) {
         var traceHeaders = new TraceHeaders(tracer.getIfAvailable(() -> Tracer.NOOP),
                 propagator.getIfAvailable(() -> Propagator.NOOP));
-        return new GitLabBots(properties, baseUrl(properties, environment), traceHeaders);
+        return new GitLabBots(properties, baseUrl(properties, environment), traceHeaders,
+                new GitLabRateLimitHeaders(properties.rateLimitReserveCalls(), Clock.systemUTC()));
     }
 
     @Bean
@@ -65,7 +66,7 @@ public class GitLabConfiguration {
         return new GitLabCalls(breaker(GitLabCalls.SYSTEM, properties.circuitBreaker(), meters), properties.callTimeout(),
                 Clock.systemUTC(), gitLabBots::notConfigured, properties.readRetries(), properties.readRetryBackoff(),
                 budget(properties.callBudgetPerMinute(), clusterRateLimits.getIfAvailable()),
-                metrics.getIfAvailable(() -> CallMetrics.NONE), gitLabBots.traceHeaders());
+                metrics.getIfAvailable(() -> CallMetrics.NONE), gitLabBots.traceHeaders(), gitLabBots.rateLimitHeaders());
     }
 
     /**
@@ -102,26 +103,28 @@ public class GitLabConfiguration {
     @Bean
     MergeRequests gitLabMergeRequests(GitLabProperties properties, GitLabBots gitLabBots, GitLabCalls gitLabCalls,
                                       DynamicConfig dynamicConfig) {
-        var http = new GitLabHttp(properties, gitLabBots::baseUrl, gitLabBots.traceHeaders());
+        var http = new GitLabHttp(properties, gitLabBots::baseUrl, gitLabBots.traceHeaders(), gitLabBots.rateLimitHeaders());
         var checkItems = new CheckItems(gitLabCalls, http, properties.checkItemsTtl(), Clock.systemUTC());
         var clientLibrary = new ClientLibraryApprover(gitLabCalls);
         var approval = new BotApproval(new Settings(dynamicConfig), gitLabBots,
                 clientLibrary, new DirectHttpApprover(gitLabCalls, http, checkItems, clientLibrary));
-        return new GitLabMergeRequests(gitLabBots, gitLabCalls, approval);
+        var trains = new GitLabMergeTrains(gitLabCalls, http, () -> properties.author().token());
+        return new GitLabMergeRequests(gitLabBots, gitLabCalls, approval, trains,
+                new GitLabMergeAfter(gitLabCalls, http, () -> properties.author().token()));
     }
 
     /** The setup check's reads of each catalog project, through the workflow's calls (breaker, timeouts, budget). */
     @Bean
     ProjectSetup gitLabProjectSetup(GitLabProperties properties, GitLabBots gitLabBots, GitLabCalls gitLabCalls) {
         return new GitLabProjectSetup(properties, gitLabCalls,
-                new GitLabHttp(properties, gitLabBots::baseUrl, gitLabBots.traceHeaders()));
+                new GitLabHttp(properties, gitLabBots::baseUrl, gitLabBots.traceHeaders(), gitLabBots.rateLimitHeaders()));
     }
 
     /** Drift detection's blame of a grant file (a drift item's evidence), through the workflow's calls (issue 36). */
     @Bean
     LineOrigins gitLabLineOrigins(GitLabProperties properties, GitLabBots gitLabBots, GitLabCalls gitLabCalls) {
         return new GitLabLineOrigins(properties, gitLabCalls,
-                new GitLabHttp(properties, gitLabBots::baseUrl, gitLabBots.traceHeaders()));
+                new GitLabHttp(properties, gitLabBots::baseUrl, gitLabBots.traceHeaders(), gitLabBots.rateLimitHeaders()));
     }
 
     /** The workflow breaker's state and recent error rate, for the operations overview. */

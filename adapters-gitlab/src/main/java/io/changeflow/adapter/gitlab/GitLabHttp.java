@@ -33,10 +33,18 @@ final class GitLabHttp {
     private final Duration readTimeout;
     private final HttpClient client;
     private final TraceHeaders traceHeaders;
+    private final GitLabRateLimitHeaders rateLimitHeaders;
 
     GitLabHttp(GitLabProperties properties, Supplier<String> baseUrl, TraceHeaders traceHeaders) {
+        this(properties, baseUrl, traceHeaders, GitLabRateLimitHeaders.NONE);
+    }
+
+    /** @param rateLimitHeaders what reads GitLab's {@code RateLimit-*} headers of every answer */
+    GitLabHttp(GitLabProperties properties, Supplier<String> baseUrl, TraceHeaders traceHeaders,
+               GitLabRateLimitHeaders rateLimitHeaders) {
         this.baseUrl = baseUrl;
         this.traceHeaders = traceHeaders;
+        this.rateLimitHeaders = rateLimitHeaders;
         this.readTimeout = properties.readTimeout();
         this.client = HttpClient.newBuilder()
                 .connectTimeout(properties.connectTimeout())
@@ -50,14 +58,27 @@ final class GitLabHttp {
     }
 
     HttpResponse<String> get(String path, String token) throws IOException, InterruptedException {
-        return client.send(request(path, token).GET().build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+        return read(token, client.send(request(path, token).GET().build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8)));
     }
 
     HttpResponse<String> postJson(String path, String token, Object body) throws IOException, InterruptedException {
         var request = request(path, token)
                 .header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(body), StandardCharsets.UTF_8));
-        return client.send(request.build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+        return read(token, client.send(request.build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8)));
+    }
+
+    HttpResponse<String> putJson(String path, String token, Object body) throws IOException, InterruptedException {
+        var request = request(path, token)
+                .header("Content-Type", "application/json")
+                .PUT(HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(body), StandardCharsets.UTF_8));
+        return read(token, client.send(request.build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8)));
+    }
+
+    /** {@code response}, its {@code RateLimit-*} headers read first. */
+    private HttpResponse<String> read(String token, HttpResponse<String> response) {
+        rateLimitHeaders.observe(token, response.statusCode(), name -> response.headers().firstValue(name).orElse(null));
+        return response;
     }
 
     /** A request to {@code path} as {@code token}'s bot, carrying the caller's trace context. */

@@ -43,10 +43,16 @@ final class GitLabMergeRequests implements MergeRequests {
     private final BotApproval approval;
     private final CommitParents parents;
 
-    GitLabMergeRequests(GitLabBots bots, GitLabCalls calls, BotApproval approval) {
+    private final GitLabMergeTrains trains;
+    private final GitLabMergeAfter mergeAfter;
+
+    GitLabMergeRequests(GitLabBots bots, GitLabCalls calls, BotApproval approval, GitLabMergeTrains trains,
+                        GitLabMergeAfter mergeAfter) {
         this.bots = bots;
         this.calls = calls;
         this.approval = approval;
+        this.trains = trains;
+        this.mergeAfter = mergeAfter;
         this.parents = new CommitParents((project, sha) -> GitLabHeadPipeline.commitParents(calls, bots, project).apply(sha));
     }
 
@@ -127,7 +133,7 @@ final class GitLabMergeRequests implements MergeRequests {
         // idempotent in effect (an existing branch is success), so a transient failure is tried again at once
         calls.idempotent("createBranch", () -> calls.call("createBranch", () -> {
             try {
-                return author().getRepositoryApi().createBranch(project, branch, fromRef);
+                return GitLabPushRefusals.of("createBranch", () -> author().getRepositoryApi().createBranch(project, branch, fromRef));
             } catch (GitLabApiException e) {
                 // 400 "Branch already exists": an earlier attempt (maybe one whose answer was lost) made it.
                 if (e.getHttpStatus() == 400 && branchExists(project, branch)) {
@@ -180,8 +186,8 @@ final class GitLabMergeRequests implements MergeRequests {
             // Every file already has this content (a re-run after an earlier commit landed): nothing to commit.
             return;
         }
-        calls.call("commit", () -> author().getCommitsApi().createCommit(project,
-                new CommitPayload().withBranch(branch).withCommitMessage(message).withActions(actions)));
+        calls.call("commit", () -> GitLabPushRefusals.of("commit", () -> author().getCommitsApi().createCommit(project,
+                new CommitPayload().withBranch(branch).withCommitMessage(message).withActions(actions))));
     }
 
     @Override
@@ -198,8 +204,9 @@ final class GitLabMergeRequests implements MergeRequests {
                     .withContent(file.content())
                     .withEncoding(Constants.Encoding.TEXT));
         }
-        calls.call("rewriteBranch", () -> author().getCommitsApi().createCommit(project, new CommitPayload()
-                .withBranch(branch).withStartBranch(onto).withForce(true).withCommitMessage(message).withActions(actions)));
+        calls.call("rewriteBranch", () -> GitLabPushRefusals.of("rewriteBranch", () -> author().getCommitsApi().createCommit(project,
+                new CommitPayload().withBranch(branch).withStartBranch(onto).withForce(true).withCommitMessage(message)
+                        .withActions(actions))));
     }
 
     @Override
@@ -264,7 +271,12 @@ final class GitLabMergeRequests implements MergeRequests {
         if (found.isEmpty()) {
             return absent(project, iid);
         }
-        return withHeadPipeline ? withHeadPipeline(project, found.get()) : toRemote(project, found.get());
+        var remote = withHeadPipeline ? withHeadPipeline(project, found.get()) : toRemote(project, found.get());
+        if (mergeAfter != null && "merge_time".equalsIgnoreCase(String.valueOf(remote.detailedMergeStatus()))) {
+            // issue 35: a merge request that may be merged only after a time waits for it (GitLabMergeAfter)
+            return remote.withMergeAfter(mergeAfter.of(project, iid));
+        }
+        return remote;
     }
 
     @Override
@@ -332,9 +344,19 @@ final class GitLabMergeRequests implements MergeRequests {
 
     @Override
     public MergeResult merge(String project, long iid, String sha) {
+        // Issue 35: never join a merge train, skip it where the project allows that, else leave it to a person
+        // (a plain merge would restart every pipeline on the train): GitLabMergeTrains
+        var way = trains.wayFor(project);
+        if (way == GitLabMergeTrains.Way.NOT_SKIPPABLE) {
+            return MergeResult.MERGE_TRAIN_NOT_SKIPPABLE;
+        }
         try {
-            calls.call("merge", () -> author().getMergeRequestApi().acceptMergeRequest(
-                    project, iid, new AcceptMergeRequestParams().withSha(sha)));
+            if (way == GitLabMergeTrains.Way.SKIP_TRAIN) {
+                trains.mergeSkippingTheTrain(project, iid, sha);
+            } else {
+                calls.call("merge", () -> author().getMergeRequestApi().acceptMergeRequest(
+                        project, iid, new AcceptMergeRequestParams().withSha(sha)));
+            }
             return MergeResult.MERGED;
         } catch (ExternalCallException e) {
             if (e.kind() != ExternalCallException.Kind.HTTP_STATUS) {

@@ -76,7 +76,9 @@ final class GitLabProjectSetup implements ProjectSetup {
                 pushRule, whoApproves);
         return new ProjectSettings(project, branch, json.path("merge_method").asText("merge"),
                 json.path("merge_trains_enabled").asBoolean(false),
-                json.path("only_allow_merge_if_pipeline_succeeds").asBoolean(false), resetApprovals, bots, gates);
+                json.path("only_allow_merge_if_pipeline_succeeds").asBoolean(false), resetApprovals, bots, gates,
+                // ee/lib/ee/api/entities/project.rb (16.5+): "Merge immediately without restarting the train"
+                json.path("merge_trains_skip_train_allowed").asBoolean(false));
     }
 
     /**

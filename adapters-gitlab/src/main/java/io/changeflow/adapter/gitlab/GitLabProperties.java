@@ -33,11 +33,16 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  * @param maxCallsPerMinute the GitLab calls all instances together may make per minute, counted in the shared
  *                         database (default: unlimited); text as configured: a missing, blank, garbled, zero or
  *                         negative value means unlimited (read with {@link #callBudgetPerMinute()})
+ * @param rateLimitReserve the calls a bot keeps in hand of GitLab's rate limit: once an answer's
+ *                         {@code RateLimit-Remaining} is at or below it, no call is made until {@code RateLimit-Reset}
+ *                         (default 5; {@code 0} turns it off: only 429s are honoured); text as configured: missing,
+ *                         blank, garbled or negative is the default (read with {@link #rateLimitReserveCalls()})
  */
 @ConfigurationProperties("changeflow.gitlab")
 record GitLabProperties(String baseUrl, Bot author, List<Bot> approvers, Duration connectTimeout,
                         Duration readTimeout, Duration callTimeout, Duration checkItemsTtl, CircuitBreaker circuitBreaker,
-                        Integer readRetries, Duration readRetryBackoff, String maxCallsPerMinute) {
+                        Integer readRetries, Duration readRetryBackoff, String maxCallsPerMinute,
+                        String rateLimitReserve) {
 
     /** A bot account: the username GitLab shows and its personal access token (never logged); empty when not set. */
     record Bot(String account, String token) {
@@ -106,10 +111,23 @@ record GitLabProperties(String baseUrl, Bot author, List<Bot> approvers, Duratio
         readRetries = readRetries == null || readRetries < 0 ? 2 : readRetries;
         readRetryBackoff = positive(readRetryBackoff, Duration.ofMillis(200));
         maxCallsPerMinute = maxCallsPerMinute == null ? "" : maxCallsPerMinute.strip();
+        rateLimitReserve = rateLimitReserve == null ? "" : rateLimitReserve.strip();
     }
 
+    /** The calls held back of GitLab's rate limit; missing, blank, garbled or negative: 5; 0: off. */
+    int rateLimitReserveCalls() {
+        try {
+            var calls = Integer.parseInt(rateLimitReserve);
+            return calls < 0 ? DEFAULT_RATE_LIMIT_RESERVE : calls;
+        } catch (NumberFormatException blankOrGarbled) {
+            return DEFAULT_RATE_LIMIT_RESERVE;
+        }
+    }
+
+    static final int DEFAULT_RATE_LIMIT_RESERVE = 5;
+
     static GitLabProperties defaults() {
-        return new GitLabProperties(null, null, null, null, null, null, null, null, null, null, null);
+        return new GitLabProperties(null, null, null, null, null, null, null, null, null, null, null, null);
     }
 
     /** {@code changeflow.gitlab.max-calls-per-minute}: the shared call budget, 0 for unlimited (also for bad input). */

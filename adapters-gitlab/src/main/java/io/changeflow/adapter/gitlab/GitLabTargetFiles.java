@@ -22,7 +22,7 @@ final class GitLabTargetFiles implements TargetFiles, AutoCloseable {
     /** @param calls the preview's own guarded calls (never the workflow's) */
     GitLabTargetFiles(GitLabCalls calls, GitLabBots bots, int maxConcurrent) {
         this.calls = calls;
-        this.reads = new GitLabMergeRequests(bots, calls, null);
+        this.reads = new GitLabMergeRequests(bots, calls, null, null, null);
         this.bulkhead = new Semaphore(maxConcurrent);
     }
 

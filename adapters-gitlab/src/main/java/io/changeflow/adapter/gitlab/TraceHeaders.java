@@ -52,16 +52,24 @@ final class TraceHeaders {
      */
     GitLabApi sendingFrom(GitLabApi api) {
         ClientRequestFilter filter = request -> current().forEach(request.getHeaders()::putSingle);
+        if (!register(api, filter)) {
+            LoggerFactory.getLogger(TraceHeaders.class).warn("GitLab calls through gitlab4j go without the trace "
+                    + "context: its client configuration cannot be reached");
+        }
+        return api;
+    }
+
+    /** Registers a Jersey filter on {@code api}'s client configuration; false when gitlab4j hides it. */
+    static boolean register(GitLabApi api, Object filter) {
         try {
             var getApiClient = GitLabApi.class.getDeclaredMethod("getApiClient");
             getApiClient.setAccessible(true);
             var config = GitLabApiClient.class.getDeclaredField("clientConfig");
             config.setAccessible(true);
             ((ClientConfig) config.get(getApiClient.invoke(api))).register(filter);
+            return true;
         } catch (ReflectiveOperationException | RuntimeException e) {
-            LoggerFactory.getLogger(TraceHeaders.class).warn("GitLab calls through gitlab4j go without the trace "
-                    + "context: its client configuration cannot be reached ({})", e.toString());
+            return false;
         }
-        return api;
     }
 }

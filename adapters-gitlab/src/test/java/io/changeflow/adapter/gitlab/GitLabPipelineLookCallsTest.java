@@ -76,7 +76,8 @@ class GitLabPipelineLookCallsTest {
 
         assertThat(gitlab.merge(project, mr.iid(), gitlab.get(project, mr.iid()).sha())).isEqualTo(MergeResult.NOT_MERGEABLE);
 
-        assertThat(calls() - before).as("the read, the refused merge and the merge request after it").isEqualTo(3);
+        assertThat(calls() - before).as("the read, the project's merge train settings, the refused merge and the merge"
+                + " request after it").isEqualTo(4);
         assertThat(calls("mergeMethod")).as("the project's merge method is not needed for a conflict").isZero();
     }
 

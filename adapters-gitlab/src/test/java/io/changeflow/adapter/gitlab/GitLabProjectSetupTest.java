@@ -102,6 +102,17 @@ class GitLabProjectSetupTest extends AgainstSimulator {
                 tuple("APPROVALS_RESET_ON_PUSH", Severity.WARNS));
     }
 
+    @Test
+    void mergeTrainsThatMayBeSkippedAreReadAndOnlyWarn() {
+        server.gitlab().setMergeTrains(project, true);
+        server.gitlab().setMergeTrainsSkipTrainAllowed(project, true);
+        server.gitlab().resetApprovalsOnPush(project, false);
+
+        assertThat(adapter.projectSetup().read(project).mergeTrainsSkippable()).isTrue();
+        assertThat(check().check()).extracting(SetupFinding::what, SetupFinding::severity)
+                .containsExactly(tuple("MERGE_TRAINS_SKIPPED", Severity.WARNS));
+    }
+
     // Issue 35: the gates the bots cannot pass, read from the project, its approval settings and its approval rules.
     @Test
     void reauthenticationARuleWithoutTheBotsThreadsAndStatusChecksAreReadAndReported() {

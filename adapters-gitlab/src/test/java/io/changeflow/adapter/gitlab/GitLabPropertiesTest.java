@@ -99,15 +99,29 @@ class GitLabPropertiesTest {
         assertThat(withBudget(" 600 ").callBudgetPerMinute()).isEqualTo(600);
     }
 
+    @Test
+    void theRateLimitReserveIsFiveByDefaultAndForBlankGarbledOrNegativeValuesAndZeroTurnsItOff() {
+        assertThat(GitLabProperties.defaults().rateLimitReserveCalls()).isEqualTo(5);
+        for (var bad : new String[] {"", "  ", "lots", "1.5", "-3"}) {
+            assertThat(withReserve(bad).rateLimitReserveCalls()).as(bad).isEqualTo(5);
+        }
+        assertThat(withReserve("0").rateLimitReserveCalls()).isZero();
+        assertThat(withReserve(" 20 ").rateLimitReserveCalls()).isEqualTo(20);
+    }
+
+    private static GitLabProperties withReserve(String reserve) {
+        return new GitLabProperties(null, null, null, null, null, null, null, null, null, null, null, reserve);
+    }
+
     private static GitLabProperties withBudget(String budget) {
-        return new GitLabProperties(null, null, null, null, null, null, null, null, null, null, budget);
+        return new GitLabProperties(null, null, null, null, null, null, null, null, null, null, budget, null);
     }
 
     @Test
     void refusesAnApprovalBotWithoutAnAccountNamingTheSetting() {
         assertThatThrownBy(() -> new GitLabProperties("https://gitlab.example.com", null,
                 List.of(new GitLabProperties.Bot("approval-bot-1", "t1"), new GitLabProperties.Bot(" ", "t2")),
-                null, null, null, null, null, null, null, null))
+                null, null, null, null, null, null, null, null, null))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("changeflow.gitlab.approvers[1].account");
     }

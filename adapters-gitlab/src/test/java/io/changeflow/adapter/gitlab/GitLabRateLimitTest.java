@@ -34,7 +34,60 @@ class GitLabRateLimitTest {
     @AfterEach
     void noLimit() {
         server.rateLimit().setPerMinute(0);
+        server.rateLimit().setHeadersOnEveryAnswer(false);
         server.rateLimit().reset();
+    }
+
+    /**
+     * Issue 35: where GitLab reports the budget on every answer ({@code rate_limiting_headers_for_unthrottled_requests}),
+     * the adapter stops calling once a bot has the reserve or fewer left, before GitLab answers 429: each call then
+     * fails at once as RATE_LIMITED with the wait until GitLab's {@code RateLimit-Reset}, not counted by the breaker;
+     * with more left again, calls go on.
+     */
+    @Test
+    void aBudgetReportedNearlyUsedUpStopsTheCallsBeforeGitLabAnswers429AndTheStepWaitsUntilTheReset() {
+        try (var adapter = AdapterContext.start(server.baseUrl(), Map.of("rate-limit-reserve", "3"))) {
+            var gitlab = adapter.mergeRequests();
+            server.rateLimit().reset();
+            server.rateLimit().setPerMinute(120);
+            server.rateLimit().setHeadersOnEveryAnswer(true);
+            assertThat(gitlab.defaultBranch(project)).as("plenty left").isEqualTo("main");
+            assertThat(gitlab.defaultBranch(project)).isEqualTo("main");
+            server.rateLimit().setRemaining("author-bot-token", 4);
+
+            assertThat(gitlab.defaultBranch(project)).as("this answer reports 3 left").isEqualTo("main");
+            var made = server.rateLimit().budget("author-bot-token").orElseThrow().observed();
+            for (var call = 0; call < 5; call++) {
+                assertThatThrownBy(() -> gitlab.defaultBranch(project))
+                        .isInstanceOfSatisfying(ExternalCallException.class, e -> {
+                            assertThat(e.kind()).isEqualTo(Kind.RATE_LIMITED);
+                            assertThat(e.isTransient()).isTrue();
+                            assertThat(e.retryAfter()).hasValueSatisfying(wait -> assertThat(wait)
+                                    .isGreaterThan(Duration.ZERO).isLessThanOrEqualTo(Duration.ofSeconds(61)));
+                        });
+            }
+
+            assertThat(server.rateLimit().budget("author-bot-token").orElseThrow().observed()).as("no call made")
+                    .isEqualTo(made);
+            assertThat(server.rateLimit().refused()).as("GitLab never had to answer 429").isZero();
+            assertThat(adapter.calls().breaker().getMetrics().getNumberOfFailedCalls()).isZero();
+        }
+    }
+
+    @Test
+    void withoutTheHeadersOnEveryAnswerOrWithTheReserveOffOnlyGitLabs429Stops() {
+        try (var adapter = AdapterContext.start(server.baseUrl(), Map.of("rate-limit-reserve", "0"))) {
+            var gitlab = adapter.mergeRequests();
+            server.rateLimit().reset();
+            server.rateLimit().setPerMinute(120);
+            server.rateLimit().setHeadersOnEveryAnswer(true);
+            server.rateLimit().setRemaining("author-bot-token", 2);
+
+            assertThat(gitlab.defaultBranch(project)).isEqualTo("main");
+            assertThat(gitlab.defaultBranch(project)).as("the reserve is off: called").isEqualTo("main");
+            assertThatThrownBy(() -> gitlab.defaultBranch(project))
+                    .isInstanceOfSatisfying(ExternalCallException.class, e -> assertThat(e.status()).isEqualTo(429));
+        }
     }
 
     @Test

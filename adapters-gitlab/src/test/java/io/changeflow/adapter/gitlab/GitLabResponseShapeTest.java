@@ -145,6 +145,9 @@ class GitLabResponseShapeTest {
     void adapterReadsTheDocumentedPayloads() {
         var base = "/api/v4/projects/" + clientEncoded(DOCUMENTED_PROJECT);
         stub("GET", base, 200, "project.json");
+        // the merge reads the project's merge train settings over plain HTTP, which leaves '-' unencoded
+        stub("GET", "/api/v4/projects/" + GitLabHttp.projectPath(DOCUMENTED_PROJECT).substring("/projects/".length()), 200,
+                "project.json");
         stub("GET", base + "/repository/files/" + clientEncoded("grants/db-prod-readonly.txt"), 200,
                 "repository-file.json");
         stub("GET", base + "/merge_requests/133", 200, "merge-request.json");

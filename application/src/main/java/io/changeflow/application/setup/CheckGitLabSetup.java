@@ -70,12 +70,20 @@ public final class CheckGitLabSetup {
         for (var bot : settings.bots()) {
             botFinding(project, branch, bot).ifPresent(findings::add);
         }
-        if (settings.mergeTrains()) {
+        if (settings.mergeTrains() && !settings.mergeTrainsSkippable()) {
             findings.add(new SetupFinding(project, "MERGE_TRAINS", Severity.BLOCKS,
-                    "merge trains are on: Changeflow merges through the API without a train, which restarts the train"
-                            + " for everyone else's merge requests, and it does not follow a merge request on a train",
-                    "turn merge trains off for this project (Settings > Merge requests), or keep Changeflow's targets"
-                            + " in a project without them"));
+                    "merge trains on, skipping not allowed: Changeflow merges only by skipping the train"
+                            + " (skip_merge_train), which this project does not allow, so its merge requests stop for a"
+                            + " person before the merge (a plain merge would restart the train for everyone else)",
+                    "turn on \"Merge immediately without restarting the train\" (Settings > Merge requests), or turn"
+                            + " merge trains off for this project"));
+        } else if (settings.mergeTrains()) {
+            findings.add(new SetupFinding(project, "MERGE_TRAINS_SKIPPED", Severity.WARNS,
+                    "merge trains on: Changeflow merges immediately, skipping the train (skip_merge_train); the train"
+                            + " is not restarted, and Changeflow's merges are not tested together with the merge"
+                            + " requests on it",
+                    "nothing, if that is acceptable for grant files; otherwise keep Changeflow's targets in a project"
+                            + " without merge trains"));
         }
         if (!"merge".equals(settings.mergeMethod())) {
             findings.add(new SetupFinding(project, "MERGE_METHOD_NEEDS_REBASE", Severity.WARNS,

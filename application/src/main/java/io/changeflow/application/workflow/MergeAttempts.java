@@ -12,7 +12,9 @@ import io.changeflow.domain.polling.PollObservation;
 import java.lang.System.Logger.Level;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.Set;
 import java.util.function.DoubleSupplier;
 
@@ -68,6 +70,13 @@ final class MergeAttempts {
         }
         if (stillChecking(remote)) {
             return awaitMergeability(mr, progress, subject);
+        }
+        var mergeAfter = mergeAfterInTheFuture(remote);
+        if (mergeAfter.isPresent()) {
+            // GitLab's "merge after" (merge_time): not a person's job, the step comes back at that time
+            var wait = Duration.between(clock.instant(), mergeAfter.get());
+            LOG.log(Level.INFO, () -> "!" + mr.iid() + " may only be merged after " + mergeAfter.get() + "; waiting " + wait);
+            return StepOutcome.again(progress.nextAttempt().at(Phase.MERGE).withoutRefusal().step(), wait);
         }
         // Merge only on evidence read now: the real head, GitLab's reasons, the head's own pipeline.
         var pipelinePolicy = subject.pipelinePolicy();
@@ -141,6 +150,7 @@ final class MergeAttempts {
             case BLOCKED -> refused(progress, "GitLab refused to merge it");
             case NOT_ALLOWED -> subject.mergeBlocked(mr, notAllowed(mr));
             case REFUSED_AFTER_CHECKS -> refusedAfterChecks(mr, progress, subject);
+            case MERGE_TRAIN_NOT_SKIPPABLE -> subject.mergeBlocked(mr, mergeTrainNotSkippable(mr));
         };
     }
 
@@ -170,6 +180,7 @@ final class MergeAttempts {
             case BLOCKED -> subject.mergeBlocked(mr, MergeEvidence.blocked(mr, detailedMergeStatus));
             case NOT_ALLOWED -> subject.mergeBlocked(mr, notAllowed(mr));
             case REFUSED_AFTER_CHECKS -> refusedAfterChecks(mr, progress, subject);
+            case MERGE_TRAIN_NOT_SKIPPABLE -> subject.mergeBlocked(mr, mergeTrainNotSkippable(mr));
             case CANNOT_BE_MERGED_YET, SHA_MISMATCH_OR_LOCKED, PIPELINE_NOT_PASSED, PIPELINE_RUNNING, MERGED ->
                     awaitMergeability(mr, progress, subject);
         };
@@ -185,6 +196,28 @@ final class MergeAttempts {
         }
         return "GitLab refused to merge merge request !" + mr.iid() + " (401): the bot may not merge into " + target
                 + ": give it Maintainer or allow it on the protected branch (Allowed to merge), then re-trigger the request.";
+    }
+
+    /**
+     * GitLab's {@code merge_after} where it still reports {@code merge_time} and the time is ahead (the merge request's
+     * own setting, MergeRequests::Mergeability::CheckMergeTimeService); empty otherwise: a {@code merge_time} without a
+     * time read, or one already passed while GitLab still refuses, is read as blocking like any other reason.
+     */
+    private Optional<Instant> mergeAfterInTheFuture(RemoteMergeRequest remote) {
+        if (!"merge_time".equalsIgnoreCase(String.valueOf(remote.detailedMergeStatus()))) {
+            return Optional.empty();
+        }
+        var now = clock.instant();
+        return remote.mergeAfter().filter(now::isBefore);
+    }
+
+    /** For a person: the project's merge train may not be skipped, and Changeflow never merges through a train. */
+    private static String mergeTrainNotSkippable(MergeRequestRef mr) {
+        return "Merge request !" + mr.iid() + " was not merged: project " + mr.project() + " runs merge trains and does"
+                + " not allow merging immediately without restarting the train, and Changeflow merges only by skipping"
+                + " the train (a plain merge would restart every pipeline on it). Turn on \"Merge immediately without"
+                + " restarting the train\" or turn merge trains off (Settings > Merge requests), or merge it yourself;"
+                + " then re-trigger the request.";
     }
 
     /** GitLab is still working out whether the merge request can be merged (or is merging it: locked). */

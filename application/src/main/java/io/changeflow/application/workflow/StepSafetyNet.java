@@ -2,6 +2,7 @@ package io.changeflow.application.workflow;
 
 import io.changeflow.application.port.out.DatabaseUnavailable;
 import io.changeflow.application.port.out.ExternalCallException;
+import io.changeflow.application.port.out.PushRefused;
 import io.changeflow.application.port.out.WorkQueue.Step;
 import io.changeflow.application.port.out.WorkQueue.StepKind;
 import io.changeflow.domain.PreemptedException;
@@ -344,9 +345,13 @@ public final class StepSafetyNet {
             return StepOutcome.done();
         }
         try {
-            var written = changes.applyIfAllowed(id.get(), onError,
-                    "The " + kind.name().toLowerCase(Locale.ROOT).replace('_', ' ')
-                            + " step stopped on an unexpected error; an operator can re-trigger it.");
+            var stepName = kind.name().toLowerCase(Locale.ROOT).replace('_', ' ');
+            var written = changes.applyIfAllowed(id.get(), onError, cause instanceof PushRefused refused
+                    // issue 35: GitLab's push rule refused Changeflow's commit or branch; its message says what
+                    ? "The " + stepName + " step stopped: GitLab's push rule refused Changeflow's push (\"" + refused.rule()
+                            + "\"). A maintainer changes the project's push rule (Settings > Repository > Push rules)"
+                            + " so that it accepts it; then re-trigger the request."
+                    : "The " + stepName + " step stopped on an unexpected error; an operator can re-trigger it.");
             if (written.isEmpty()) {
                 LOG.log(Level.INFO, () -> onError + " not allowed any more for " + id.get() + "; the state moved on");
             }

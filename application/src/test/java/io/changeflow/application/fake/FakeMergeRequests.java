@@ -83,6 +83,13 @@ public final class FakeMergeRequests implements MergeRequests, TargetFiles {
         String forcedStatus;
         /** Its source branch was deleted ({@link #deleteBranchExternally}) and not pushed again since. */
         boolean sourceDeleted;
+        /** GitLab's "merge after" and the clock it is judged by ({@link #setMergeAfter}); null: none. */
+        java.time.Instant mergeAfter;
+        java.time.Clock mergeAfterClock;
+
+        boolean beforeMergeAfter() {
+            return mergeAfter != null && mergeAfterClock.instant().isBefore(mergeAfter);
+        }
 
         Mr(String project, long iid, String source, String target, String title, String description) {
             this.project = project;
@@ -426,7 +433,7 @@ public final class FakeMergeRequests implements MergeRequests, TargetFiles {
         var pipeline = headPipelineOf(mr, stale);
         return new RemoteMergeRequest(remote.project(), remote.iid(), remote.state(), remote.detailedMergeStatus(),
                 remote.sha(), remote.sourceBranch(), remote.webUrl(), remote.rebaseInProgress(), remote.mergeError(),
-                true, pipeline);
+                true, pipeline, remote.mergeAfter());
     }
 
     @Override
@@ -562,6 +569,9 @@ public final class FakeMergeRequests implements MergeRequests, TargetFiles {
         if (mr.forcedStatus != null) {
             return MergeResult.expectedFor(mr.forcedStatus).orElse(MergeResult.BLOCKED);
         }
+        if (mr.beforeMergeAfter()) {
+            return MergeResult.BLOCKED;
+        }
         if (conflictsOnChangedFiles && conflicts(mr)) {
             mr.needsRebase = true;
             mr.rebaseConflict = true;
@@ -680,6 +690,16 @@ public final class FakeMergeRequests implements MergeRequests, TargetFiles {
     public synchronized FakeMergeRequests pushLag(int reads) {
         pushLag = reads;
         return this;
+    }
+
+    /**
+     * The merge request's {@code merge_after} (GitLab 17.5+): until {@code clock} reaches it, GitLab reports
+     * {@code merge_time} with the time and refuses to merge (405); null: none.
+     */
+    public synchronized void setMergeAfter(String project, long iid, java.time.Instant at, java.time.Clock clock) {
+        var mr = existing(project, iid);
+        mr.mergeAfter = at;
+        mr.mergeAfterClock = clock;
     }
 
     /** GitLab reports this {@code detailed_merge_status} (e.g. draft_status) and refuses to merge for it; null: derived again. */
@@ -1181,10 +1201,11 @@ public final class FakeMergeRequests implements MergeRequests, TargetFiles {
                 : mr.checkingReadsLeft > 0 ? "checking"
                 : mr.sourceDeleted ? "broken_status"
                 : mr.forcedStatus != null ? mr.forcedStatus
+                : mr.beforeMergeAfter() ? "merge_time"
                 : mr.needsRebase ? "need_rebase" : "mergeable";
         var sha = mr.staleReads > 0 ? mr.staleSha : mr.sha;
         return new RemoteMergeRequest(mr.project, mr.iid, mr.state, detailed, sha, mr.source,
                 "https://gitlab.example/" + mr.project + "/-/merge_requests/" + mr.iid, mr.rebaseInProgress, mr.mergeError,
-                false, Optional.empty());
+                false, Optional.empty(), "merge_time".equals(detailed) ? Optional.ofNullable(mr.mergeAfter) : Optional.empty());
     }
 }

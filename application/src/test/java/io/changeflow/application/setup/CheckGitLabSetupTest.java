@@ -70,6 +70,24 @@ class CheckGitLabSetupTest {
     }
 
     @Test
+    void mergeTrainsThatMayBeSkippedOnlyWarnWhileOnesThatMayNotBlockSayingWhatToAllow() {
+        var clean = FakeProjectSetup.clean(FakeTargets.PROJECT);
+        setup.set(new ProjectSettings(clean.project(), "main", "merge", true, false, Optional.of(false), clean.bots(),
+                MergeGates.unknown(), true));
+
+        assertThat(check.check()).extracting(SetupFinding::what, SetupFinding::severity)
+                .containsExactly(tuple("MERGE_TRAINS_SKIPPED", Severity.WARNS));
+
+        setup.set(new ProjectSettings(clean.project(), "main", "merge", true, false, Optional.of(false), clean.bots(),
+                MergeGates.unknown(), false));
+        var blocking = check.check();
+        assertThat(blocking).extracting(SetupFinding::what, SetupFinding::severity)
+                .containsExactly(tuple("MERGE_TRAINS", Severity.BLOCKS));
+        assertThat(blocking.getFirst().why()).startsWith("merge trains on, skipping not allowed");
+        assertThat(blocking.getFirst().action()).contains("Merge immediately without restarting the train");
+    }
+
+    @Test
     void eachProjectIsReadOnceAndOneGitLabCannotAnswerForIsAFindingNotAFailure() {
         targets.add(new Target(TargetKey.of("gone"), "Gone", "A project GitLab does not know", "missing/project",
                 "grants/gone.txt", false, null));

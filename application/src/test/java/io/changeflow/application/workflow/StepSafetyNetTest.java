@@ -7,6 +7,7 @@ import io.changeflow.application.callback.HandleApprovalCallback.Decision;
 import io.changeflow.application.fake.FakeTargets;
 import io.changeflow.application.fake.InMemoryChangeflow;
 import io.changeflow.application.port.out.ExternalCallException;
+import io.changeflow.application.port.out.PushRefused;
 import io.changeflow.application.port.out.MergeRequests.PipelineStatus;
 import io.changeflow.application.port.out.WorkQueue.Step;
 import io.changeflow.application.port.out.WorkQueue.StepKind;
@@ -69,6 +70,19 @@ class StepSafetyNetTest {
         var op = app.assertState(id, BindingStatus.CREATE_FAILED, StepStatus.CREATE_FAILED, Hint.KEEP_WAITING);
         assertThat(op.detail()).doesNotContain("NullPointerException");
         assertThat(app.metrics.count("failed", StepStatus.CREATE_FAILED.name())).isEqualTo(1);
+    }
+
+    @Test
+    void aCommitGitLabsPushRuleRefusesStopsTheCreateStepSayingWhichRuleAndWhatAMaintainerChanges() {
+        var id = app.submitAccepted(FakeTargets.SINGLE, "alice");
+        var rule = "Author's email 'changeflow-bot@sandbox.invalid' does not follow the pattern '@corp\\.example$'";
+        app.gitlab.failNext("commit", new PushRefused("gitlab", "commit", rule, null));
+
+        app.queue.runUntilIdle();
+
+        var op = app.assertState(id, BindingStatus.CREATE_FAILED, StepStatus.CREATE_FAILED, Hint.KEEP_WAITING);
+        assertThat(op.detail()).contains("GitLab's push rule refused Changeflow's push").contains(rule)
+                .contains("Settings > Repository > Push rules").contains("re-trigger");
     }
 
     @Test

@@ -238,7 +238,16 @@ class GitLabApiController {
     @PutMapping("/projects/{id}/merge_requests/{iid}/merge")
     Map<String, Object> merge(@PathVariable String id, @PathVariable long iid, HttpServletRequest request) {
         var caller = caller(request);
-        return gitlab.merge(id, iid, text(params(request), "sha"), caller);
+        var params = params(request);
+        // ee/lib/ee/api/merge_requests.rb: skip_merge_train, a Grape Boolean
+        var skipMergeTrain = "true".equalsIgnoreCase(String.valueOf(params.get("skip_merge_train")));
+        return gitlab.merge(id, iid, text(params, "sha"), skipMergeTrain, caller);
+    }
+
+    /** The project's merge train (doc/api/merge_trains.md), unpaginated: a train here is short. */
+    @GetMapping("/projects/{id}/merge_trains")
+    List<Map<String, Object>> mergeTrains(@PathVariable String id) {
+        return gitlab.mergeTrainJson(id);
     }
 
     @PutMapping("/projects/{id}/merge_requests/{iid}/rebase")

@@ -96,10 +96,23 @@ class GitLabControlController extends GitLabControlErrors {
         return ResponseEntity.noContent().build();
     }
 
-    /** Body {@code {"enabled": true}}: the project answers {@code merge_trains_enabled} and {@code merge_pipelines_enabled}. */
+    /**
+     * Body {@code {"enabled": true}}: the project answers {@code merge_trains_enabled} and {@code merge_pipelines_enabled};
+     * with {@code "skip_train_allowed": true} also {@code merge_trains_skip_train_allowed} (left as it is when absent).
+     */
     @PutMapping("/projects/{id}/merge_trains")
     ResponseEntity<Void> mergeTrains(@PathVariable String id, @RequestBody Map<String, Object> body) {
         gitlab.setMergeTrains(id, Boolean.TRUE.equals(body.get("enabled")));
+        if (body.containsKey("skip_train_allowed")) {
+            gitlab.setMergeTrainsSkipTrainAllowed(id, Boolean.TRUE.equals(body.get("skip_train_allowed")));
+        }
+        return ResponseEntity.noContent().build();
+    }
+
+    /** Puts the merge request on the project's merge train, as a person's "Set to auto-merge" does. */
+    @PostMapping("/projects/{id}/merge_trains/merge_requests/{iid}")
+    ResponseEntity<Void> addToMergeTrain(@PathVariable String id, @PathVariable long iid) {
+        gitlab.addToMergeTrain(id, iid);
         return ResponseEntity.noContent().build();
     }
 

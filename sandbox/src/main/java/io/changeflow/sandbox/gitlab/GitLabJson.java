@@ -94,8 +94,15 @@ final class GitLabJson {
         // ee/lib/ee/api/entities/project.rb (17.x to 19.1): merge trains run on merged results pipelines.
         json.put("merge_pipelines_enabled", project.mergeTrainsEnabled);
         json.put("merge_trains_enabled", project.mergeTrainsEnabled);
+        // ee/lib/ee/api/entities/project.rb (16.5+, 17.x to 19.1-pre): "Merge immediately without restarting the train"
+        json.put("merge_trains_skip_train_allowed", project.mergeTrainsSkipTrainAllowed);
         json.put("merge_requests_enabled", true);
         return json;
+    }
+
+    /** An account's commit email: the simulator's accounts have one address each, under a reserved domain. */
+    static String email(GitLabSimulator.User user) {
+        return user.username() + "@sandbox.invalid";
     }
 
     static Map<String, Object> file(String path, String content, String ref, String commitSha, String lastCommitSha) {
@@ -139,7 +146,7 @@ final class GitLabJson {
         json.put("title", firstLine);
         json.put("message", commit.message());
         json.put("author_name", commit.author().name());
-        json.put("author_email", commit.author().username() + "@sandbox.invalid");
+        json.put("author_email", email(commit.author()));
         json.put("authored_date", time(commit.at()));
         json.put("committer_name", commit.author().name());
         json.put("committer_email", commit.author().username() + "@sandbox.invalid");

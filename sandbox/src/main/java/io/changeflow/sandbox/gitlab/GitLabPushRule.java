@@ -18,10 +18,17 @@ import java.util.regex.Pattern;
  * @param commitMessageRegex         every commit message must contain a match
  * @param commitMessageNegativeRegex no commit message may contain a match
  * @param branchNameRegex            every new branch name (the default branch aside) must contain a match
- * @param authorEmailRegex           answered only (the simulator's accounts have no email)
- * @param fileNameRegex              answered only
- * @param memberCheck                answered only (every account of the simulator is a GitLab user)
- * @param preventSecrets             answered only
+ * @param authorEmailRegex           every commit's author email ({@code <username>@sandbox.invalid} here) must contain a
+ *                                   match ({@code author_email_allowed?}; "Author's email '...' does not follow the pattern
+ *                                   '...'", ee/lib/ee/gitlab/checks/push_rules/commit_check.rb)
+ * @param fileNameRegex              no new file's path may contain a match ({@code filename_denylisted?}; "File name ...
+ *                                   was prohibited by the pattern "...".", ee/lib/ee/gitlab/checks/diff_check.rb)
+ * @param memberCheck                answered; never refuses the API's commits: GitLab's {@code check_member} returns for
+ *                                   commits {@code updated_from_web?} (the commits API among them), and every account of
+ *                                   the simulator is a GitLab user anyway
+ * @param preventSecrets             no new file named like a secret (GitLab's files denylist,
+ *                                   ee/lib/gitlab/checks/files_denylist.yml: {@code .pem}, {@code .key}, {@code id_rsa}
+ *                                   and the like) may be added, with the same message naming the list's pattern
  * @param rejectNonDcoCommits        every commit message must carry a {@code Signed-off-by:} trailer
  */
 public record GitLabPushRule(String commitMessageRegex, String commitMessageNegativeRegex, String branchNameRegex,
@@ -37,7 +44,8 @@ public record GitLabPushRule(String commitMessageRegex, String commitMessageNega
         branchNameRegex = blankIsEmpty(branchNameRegex);
         authorEmailRegex = blankIsEmpty(authorEmailRegex);
         fileNameRegex = blankIsEmpty(fileNameRegex);
-        for (var regex : new String[] {commitMessageRegex, commitMessageNegativeRegex, branchNameRegex, fileNameRegex}) {
+        for (var regex : new String[] {commitMessageRegex, commitMessageNegativeRegex, branchNameRegex, authorEmailRegex,
+                fileNameRegex}) {
             Pattern.compile(regex); // a rule GitLab would refuse to save (invalid expression) is refused here too
         }
     }
@@ -66,6 +74,29 @@ public record GitLabPushRule(String commitMessageRegex, String commitMessageNega
         }
         if (rejectNonDcoCommits && !DCO.matcher(message).find()) {
             return Optional.of("Commit message must contain a DCO signoff");
+        }
+        return Optional.empty();
+    }
+
+    /** The names of GitLab's secret files list ({@code files_denylist.yml}, read at 17.x to 19.1-pre), as one expression. */
+    static final String SECRET_FILES = "(\\.pem|\\.key|[._]history|(^|/)\\.?id_(rsa|dsa|ecdsa|ed25519|ecdsa_sk|ed25519_sk)"
+            + "|(^|/)\\.?aws/credentials)$";
+
+    /** What the rule refuses of a commit authored by {@code email} (commit_check.rb, {@code author_email_allowed?}). */
+    Optional<String> refusesAuthorEmail(String email) {
+        if (!authorEmailRegex.isEmpty() && !Pattern.compile(authorEmailRegex).matcher(email).find()) {
+            return Optional.of("Author's email '" + email + "' does not follow the pattern '" + authorEmailRegex + "'");
+        }
+        return Optional.empty();
+    }
+
+    /** What the rule refuses of a new file at {@code path} (diff_check.rb {@code file_name_validation}). */
+    Optional<String> refusesNewFile(String path) {
+        if (preventSecrets && Pattern.compile(SECRET_FILES).matcher(path).find()) {
+            return Optional.of("File name " + path + " was prohibited by the pattern \"" + SECRET_FILES + "\".");
+        }
+        if (!fileNameRegex.isEmpty() && Pattern.compile(fileNameRegex).matcher(path).find()) {
+            return Optional.of("File name " + path + " was prohibited by the pattern \"" + fileNameRegex + "\".");
         }
         return Optional.empty();
     }

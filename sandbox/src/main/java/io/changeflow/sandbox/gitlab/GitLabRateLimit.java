@@ -32,6 +32,7 @@ public final class GitLabRateLimit {
     private final Map<String, ArrayDeque<Instant>> callsByAccount = new HashMap<>();
     private volatile int perMinute;
     private volatile Duration period = WINDOW;
+    private volatile boolean headersOnEveryAnswer;
     private long refused;
 
     GitLabRateLimit(Clock clock, int perMinute) {
@@ -93,6 +94,55 @@ public final class GitLabRateLimit {
         refused++;
         var resetAt = calls.peekFirst().plus(window);
         return Optional.of(new Refusal(limit, calls.size(), Duration.between(now, resetAt), resetAt));
+    }
+
+    /** What an answer's {@code RateLimit-*} headers say of an account's budget in the current period. */
+    public record Budget(int limit, int observed, int remaining, Instant resetAt) {}
+
+    /**
+     * Whether admitted answers carry the {@code RateLimit-*} headers too (not only the 429s): GitLab's feature flag
+     * {@code rate_limiting_headers_for_unthrottled_requests} (spec/requests/rack_attack_headers_spec.rb, lib/gitlab/
+     * rack_attack.rb; read at 19.1-pre): {@code RateLimit-Name}, {@code -Limit}, {@code -Observed}, {@code -Remaining},
+     * {@code -Reset}, never {@code Retry-After} nor {@code -ResetTime}. Off by default, as on GitLab before it.
+     */
+    public void setHeadersOnEveryAnswer(boolean on) {
+        this.headersOnEveryAnswer = on;
+    }
+
+    public boolean headersOnEveryAnswer() {
+        return headersOnEveryAnswer;
+    }
+
+    /** {@code account}'s budget now (after the call just admitted); empty while no limit is set. */
+    public synchronized Optional<Budget> budget(String account) {
+        if (perMinute <= 0) {
+            return Optional.empty();
+        }
+        var window = period;
+        var limit = perPeriod(perMinute, window);
+        var now = clock.instant();
+        var calls = callsByAccount.computeIfAbsent(account, key -> new ArrayDeque<>());
+        while (!calls.isEmpty() && !calls.peekFirst().plus(window).isAfter(now)) {
+            calls.removeFirst();
+        }
+        var resetAt = calls.isEmpty() ? now.plus(window) : calls.peekFirst().plus(window);
+        return Optional.of(new Budget(limit, calls.size(), Math.max(0, limit - calls.size()), resetAt));
+    }
+
+    /**
+     * Counts calls of {@code account} (a token) as made now until {@code remaining} are left in the current period
+     * (a test's "the budget is nearly used up"); needs a limit set. Calls already counted stay.
+     */
+    public synchronized void setRemaining(String account, int remaining) {
+        if (perMinute <= 0) {
+            throw new IllegalStateException("no rate limit is set");
+        }
+        var limit = perPeriod(perMinute, period);
+        var calls = callsByAccount.computeIfAbsent(account, key -> new ArrayDeque<>());
+        var now = clock.instant();
+        while (calls.size() < limit - Math.max(0, remaining)) {
+            calls.addLast(now);
+        }
     }
 
     /** Forgets the counted calls and refusals. */

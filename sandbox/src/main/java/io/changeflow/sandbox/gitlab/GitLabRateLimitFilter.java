@@ -11,7 +11,7 @@ import java.time.format.DateTimeFormatter;
 /**
  * Answers calls to the simulated REST API over {@link GitLabRateLimit} with 429, as GitLab's rate limiter
  * (Rack::Attack) does: a plain-text "Retry later" body with {@code Retry-After} and the {@code RateLimit-*}
- * headers. Accounts are told apart by their token; the control API is never limited.
+ * headers; where {@link GitLabRateLimit#setHeadersOnEveryAnswer} is on, every admitted answer carries the budget too. Accounts are told apart by their token; the control API is never limited.
  */
 final class GitLabRateLimitFilter extends GitLabApiFilter {
 
@@ -33,6 +33,16 @@ final class GitLabRateLimitFilter extends GitLabApiFilter {
         var account = token != null ? token : String.valueOf(request.getHeader("Authorization"));
         var refusal = limit.admit(account);
         if (refusal.isEmpty()) {
+            if (limit.headersOnEveryAnswer()) {
+                // lib/gitlab/rack_attack.rb with rate_limiting_headers_for_unthrottled_requests: the budget on every answer
+                limit.budget(account).ifPresent(budget -> {
+                    response.setHeader("RateLimit-Name", "throttle_authenticated_api");
+                    response.setHeader("RateLimit-Limit", String.valueOf(budget.limit()));
+                    response.setHeader("RateLimit-Observed", String.valueOf(budget.observed()));
+                    response.setHeader("RateLimit-Remaining", String.valueOf(budget.remaining()));
+                    response.setHeader("RateLimit-Reset", String.valueOf(budget.resetAt().getEpochSecond() + 1));
+                });
+            }
             chain.doFilter(request, response);
             return;
         }

@@ -244,6 +244,59 @@ public class GitLabSimulator {
     }
 
     /**
+     * GitLab's "Merge immediately without restarting the train" ({@code merge_trains_skip_train_allowed},
+     * {@code project_ci_cd_settings}, off by default; 17.x to 19.1-pre): only where it is on does a merge sent with
+     * {@code skip_merge_train=true} leave the train's pipelines alone (see {@link GitLabMergeTrain}).
+     */
+    public synchronized void setMergeTrainsSkipTrainAllowed(String projectPath, boolean allowed) {
+        project(projectPath).mergeTrainsSkipTrainAllowed = allowed;
+    }
+
+    /** Puts the merge request on the project's merge train (a person's "Set to auto-merge"), with a train pipeline. */
+    public synchronized void addToMergeTrain(String projectPath, long iid) {
+        var project = project(projectPath);
+        mergeRequest(project, iid);
+        project.mergeTrain.add(iid, () -> nextPipelineId++);
+    }
+
+    /** A car of a merge train as a test reads it: the merge request, its train pipeline, how often that was recreated. */
+    public record TrainCar(long iid, long pipelineId, int restarts) {}
+
+    /** The project's merge train, first car first. */
+    public synchronized List<TrainCar> mergeTrain(String projectPath) {
+        return project(projectPath).mergeTrain.cars().stream()
+                .map(car -> new TrainCar(car.iid(), car.pipelineId(), car.restarts())).toList();
+    }
+
+    /** {@code GET /projects/:id/merge_trains} (doc/api/merge_trains.md, 17.x to 19.1-pre): the cars, first first. */
+    synchronized List<Map<String, Object>> mergeTrainJson(String idOrPath) {
+        var project = project(idOrPath);
+        var cars = new ArrayList<Map<String, Object>>();
+        for (var car : project.mergeTrain.cars()) {
+            var mr = mergeRequest(project, car.iid());
+            var json = new LinkedHashMap<String, Object>();
+            json.put("id", car.id());
+            var mergeRequest = new LinkedHashMap<String, Object>();
+            mergeRequest.put("id", mr.id);
+            mergeRequest.put("iid", mr.iid);
+            mergeRequest.put("project_id", project.id);
+            mergeRequest.put("title", mr.title);
+            mergeRequest.put("state", mr.state);
+            json.put("merge_request", mergeRequest);
+            var pipeline = new LinkedHashMap<String, Object>();
+            pipeline.put("id", car.pipelineId());
+            pipeline.put("project_id", project.id);
+            pipeline.put("ref", "refs/merge-requests/" + mr.iid + "/train");
+            pipeline.put("status", "running");
+            json.put("pipeline", pipeline);
+            json.put("target_branch", mr.targetBranch);
+            json.put("status", "fresh");
+            cars.add(json);
+        }
+        return cars;
+    }
+
+    /**
      * {@code account}'s role in the project as a GitLab access level (10 Guest, 20 Reporter, 30 Developer, 40
      * Maintainer, 50 Owner; 0: not a member). Every account is a Maintainer until set. A protected branch without an
      * "Allowed to merge" list admits Maintainers only, as GitLab's default rule does.
@@ -743,6 +796,12 @@ public class GitLabSimulator {
 
     // ------------------------------------------------------------------ REST v4 operations (package-private)
 
+    /** The token of the account named {@code username} (the rate limit counts by token), if it has one. */
+    public synchronized Optional<String> tokenOf(String username) {
+        return usersByToken.entrySet().stream().filter(entry -> entry.getValue().username().equals(username))
+                .map(Map.Entry::getKey).findFirst();
+    }
+
     synchronized User authenticate(String token) {
         if (token == null) {
             throw GitLabError.unauthorized();
@@ -1011,6 +1070,19 @@ public class GitLabSimulator {
         var b = project.branches.get(branch);
         // lib/api/commits.rb: Commits::CreateService turns the pre-receive refusal into 400 with its message
         checkPushRule(project, b == null ? branch : null, message);
+        if (project.pushRule != null) {
+            // the author's email (EE::Gitlab::Checks::PushRules::CommitCheck#check_commit) and the new files' names
+            // (EE::Gitlab::Checks::DiffCheck#file_name_validation), as the commits API's pre-receive refuses them: 400
+            Map<String, String> baseFiles = b != null && !force ? b.files : start == null ? Map.of() : start.files;
+            var newPaths = actions.stream().filter(action -> !"delete".equals(action.get("action")))
+                    .map(action -> String.valueOf(action.get("file_path"))).filter(path -> !baseFiles.containsKey(path))
+                    .toList();
+            var refusal = project.pushRule.refusesAuthorEmail(GitLabJson.email(caller))
+                    .or(() -> newPaths.stream().map(project.pushRule::refusesNewFile).flatMap(Optional::stream).findFirst());
+            if (refusal.isPresent()) {
+                throw GitLabError.of(400, refusal.get());
+            }
+        }
         if ((b == null || force) && startBranch != null && !startBranch.isBlank() && start == null) {
             throw GitLabError.of(400, "Invalid reference name: " + startBranch);
         }
@@ -1247,6 +1319,15 @@ public class GitLabSimulator {
      * is refused (GitLab itself would merge that older commit).
      */
     synchronized Map<String, Object> merge(String idOrPath, long iid, String sha, User caller) {
+        return merge(idOrPath, iid, sha, false, caller);
+    }
+
+    /**
+     * {@link #merge(String, long, String, User)} with GitLab's {@code skip_merge_train}: on a project with merge trains,
+     * a merge restarts the train's pipelines unless it was sent with it and the project allows skipping
+     * ({@link GitLabMergeTrain}); the answer is the same either way.
+     */
+    synchronized Map<String, Object> merge(String idOrPath, long iid, String sha, boolean skipMergeTrain, User caller) {
         var project = project(idOrPath);
         var mr = mergeRequest(project, iid);
         settle(project, mr);
@@ -1321,6 +1402,11 @@ public class GitLabSimulator {
         mr.mergedSha = src.head;
         mr.updatedAt = now;
         mr.mergeError = null;
+        if (project.mergeTrainsEnabled) {
+            // ee/app/services/ee/merge_requests/merge_service.rb: skipping_active_merge_train? is
+            // params[:skip_merge_train] && project.merge_trains_skip_train_allowed?; otherwise the train restarts
+            project.mergeTrain.mergedOutside(mr.iid, skipMergeTrain && project.mergeTrainsSkipTrainAllowed, () -> nextPipelineId++);
+        }
         recheckMergeRequestsInto(project, target.name, mr);
         if (mergeListener != null) {
             // Told inside the lock on purpose: the deploy pipeline must see merges in merge order.
@@ -1971,6 +2057,10 @@ public class GitLabSimulator {
         boolean resetApprovalsOnPush;
         /** Merge trains (and with them merged results pipelines) on; see {@link GitLabSimulator#setMergeTrains}. */
         boolean mergeTrainsEnabled;
+        /** "Merge immediately without restarting the train"; see {@link GitLabSimulator#setMergeTrainsSkipTrainAllowed}. */
+        boolean mergeTrainsSkipTrainAllowed;
+        /** The merge requests on the project's merge train (see {@link GitLabMergeTrain}). */
+        final GitLabMergeTrain mergeTrain = new GitLabMergeTrain();
         /** Project roles by account (GitLab access levels); an account not listed is a Maintainer (40). */
         final Map<String, Integer> roles = new HashMap<>();
         /** Protected branches with a restricted "Allowed to merge" (see {@link GitLabSimulator#allowedToMerge}). */

@@ -91,6 +91,12 @@ public class GitLabSimulatorConfiguration {
     }
 
     @Bean
+    GitLabRateLimitControlController gitLabRateLimitControlController(GitLabRateLimit gitLabRateLimit,
+                                                                      GitLabSimulator gitLabSimulator) {
+        return new GitLabRateLimitControlController(gitLabRateLimit, gitLabSimulator);
+    }
+
+    @Bean
     GitLabRateLimitFilter gitLabRateLimitFilter(GitLabRateLimit gitLabRateLimit) {
         return new GitLabRateLimitFilter(gitLabRateLimit);
     }

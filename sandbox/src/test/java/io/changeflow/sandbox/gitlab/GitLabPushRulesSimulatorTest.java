@@ -100,6 +100,64 @@ class GitLabPushRulesSimulatorTest extends SeededGitLabTest {
         return iid;
     }
 
+    @Test
+    void anAuthorEmailTheRuleDoesNotAllowIs400WithGitLabsMessageAndNothingCommitted() {
+        gitlab.setPushRule(PROJECT, new GitLabPushRule("", "", "", "@example\\.com$", "", false, false, false));
+        gitlab.createBranch(PROJECT, "email", "main", author);
+        var before = gitlab.branchHead(PROJECT, "email").orElseThrow();
+
+        assertThatThrownBy(() -> commit("email", "Grant db to bob"))
+                .isInstanceOfSatisfying(GitLabError.class, e -> {
+                    assertThat(e.status()).isEqualTo(400);
+                    assertThat(e.body()).containsEntry("message",
+                            "Author's email 'changeflow-bot@sandbox.invalid' does not follow the pattern '@example\\.com$'");
+                });
+        assertThat(gitlab.branchHead(PROJECT, "email")).contains(before);
+
+        gitlab.setPushRule(PROJECT, new GitLabPushRule("", "", "", "@sandbox\\.invalid$", "", false, false, false));
+        commit("email", "Grant db to bob");
+    }
+
+    @Test
+    void aNewFileTheFileNameRuleProhibitsIs400AndAFileAlreadyThereMayStillChange() {
+        gitlab.setPushRule(PROJECT, new GitLabPushRule("", "", "", "", "\\.txt$", false, false, false));
+        gitlab.createBranch(PROJECT, "names", "main", author);
+
+        assertThatThrownBy(() -> commit("names", "Grant"))
+                .isInstanceOfSatisfying(GitLabError.class, e -> {
+                    assertThat(e.status()).isEqualTo(400);
+                    assertThat(e.body()).containsEntry("message",
+                            "File name grants/names.txt was prohibited by the pattern \"\\.txt$\".");
+                });
+        // only new files are checked (changed_path.new_file?): grants/db.txt exists on main
+        gitlab.commit(PROJECT, "names", "Update", null, false,
+                List.of(Map.of("action", "update", "file_path", "grants/db.txt", "content", "alice\nbob\n")), author);
+    }
+
+    @Test
+    void preventSecretsRefusesANewFileNamedLikeASecretAndLetsOthersThrough() {
+        gitlab.setPushRule(PROJECT, new GitLabPushRule("", "", "", "", "", false, true, false));
+        gitlab.createBranch(PROJECT, "secrets", "main", author);
+
+        assertThatThrownBy(() -> gitlab.commit(PROJECT, "secrets", "Key", null, false,
+                List.of(Map.of("action", "create", "file_path", "keys/deploy.pem", "content", "x\n")), author))
+                .isInstanceOfSatisfying(GitLabError.class, e -> {
+                    assertThat(e.status()).isEqualTo(400);
+                    assertThat(String.valueOf(e.body().get("message"))).startsWith("File name keys/deploy.pem was prohibited by the pattern");
+                });
+        commit("secrets", "Grant");
+    }
+
+    @Test
+    void theMemberCheckNeverRefusesACommitMadeThroughTheApiAsGitLabSkipsItForThem() {
+        gitlab.setPushRule(PROJECT, new GitLabPushRule("", "", "", "", "", true, false, false));
+        gitlab.createBranch(PROJECT, "member", "main", author);
+
+        commit("member", "Grant");
+
+        assertThat(gitlab.pushRuleJson(PROJECT, author).orElseThrow()).containsEntry("member_check", true);
+    }
+
     private void commit(String branch, String message) {
         gitlab.commit(PROJECT, branch, message, null, false, actions(branch), author);
     }

@@ -296,6 +296,37 @@ class GitLabSimulatorHttpTest {
         assertThat(detailedStatus(iid)).isEqualTo("mergeable");
     }
 
+    /**
+     * Issue 35: with GitLab's {@code rate_limiting_headers_for_unthrottled_requests} on, every admitted answer carries the
+     * budget ({@code RateLimit-*}, no {@code Retry-After}); the control API sets how much of an account's budget is left.
+     */
+    @Test
+    void reportsTheRateLimitBudgetOnEveryAnswerWhereAskedAndLetsTestsSetWhatIsLeft(@Autowired GitLabRateLimit limit) {
+        try {
+            assertThat(call("PUT", "/_control/rate_limit", null, "{\"per_minute\": 60, \"headers_on_every_answer\": true}")
+                    .statusCode()).isEqualTo(204);
+            var first = call("GET", "/api/v4/projects/" + PROJECT, AUTHOR, null);
+            assertThat(first.headers().firstValue("RateLimit-Limit")).contains("60");
+            assertThat(first.headers().firstValue("RateLimit-Remaining")).contains("59");
+            assertThat(first.headers().firstValue("RateLimit-Name")).contains("throttle_authenticated_api");
+            assertThat(first.headers().firstValue("Retry-After")).isEmpty();
+
+            assertThat(call("PUT", "/_control/rate_limit/accounts/changeflow-bot", null, "{\"remaining\": 2}").statusCode())
+                    .isEqualTo(204);
+            var low = call("GET", "/api/v4/projects/" + PROJECT, AUTHOR, null);
+            assertThat(low.headers().firstValue("RateLimit-Remaining")).contains("1");
+            assertThat(Long.parseLong(low.headers().firstValue("RateLimit-Reset").orElseThrow()))
+                    .isGreaterThan(java.time.Instant.now().getEpochSecond());
+
+            assertThat(call("PUT", "/_control/rate_limit/accounts/nobody", null, "{\"remaining\": 2}").statusCode())
+                    .isEqualTo(400);
+            assertThat(call("PUT", "/_control/rate_limit", null, "{\"per_minute\": \"lots\"}").statusCode()).isEqualTo(400);
+        } finally {
+            limit.setPerMinute(0);
+            limit.setHeadersOnEveryAnswer(false);
+        }
+    }
+
     private String detailedStatus(long iid) {
         return json(call("GET", "/api/v4/projects/" + PROJECT + "/merge_requests/" + iid, AUTHOR, null))
                 .get("detailed_merge_status").asString();

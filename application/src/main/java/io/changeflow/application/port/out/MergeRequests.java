@@ -3,6 +3,7 @@ package io.changeflow.application.port.out;
 import io.changeflow.domain.batch.Settlement;
 import io.changeflow.domain.mr.MergeRequestState;
 import io.changeflow.domain.operation.MergeRequestRef;
+import java.time.Instant;
 import java.util.Collections;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -28,16 +29,34 @@ public interface MergeRequests {
      *                         read, and no second read of the merge request is needed
      * @param headPipeline     the head's pipeline attributed to {@code sha} of the same answer; empty when GitLab
      *                         reports none, or when {@code headPipelineRead} is false
+     * @param mergeAfter       GitLab's {@code merge_after} (the merge request may only be merged after it), read where
+     *                         GitLab reports {@code merge_time}; empty otherwise, or when not read
      */
     record RemoteMergeRequest(String project, long iid, MergeRequestState state, String detailedMergeStatus,
                               String sha, String sourceBranch, String webUrl, boolean rebaseInProgress,
-                              Optional<String> mergeError, boolean headPipelineRead, Optional<Pipeline> headPipeline) {
+                              Optional<String> mergeError, boolean headPipelineRead, Optional<Pipeline> headPipeline,
+                              Optional<Instant> mergeAfter) {
 
         public RemoteMergeRequest {
             Objects.requireNonNull(headPipeline, "headPipeline");
+            Objects.requireNonNull(mergeAfter, "mergeAfter");
             if (!headPipelineRead && headPipeline.isPresent()) {
                 throw new IllegalArgumentException("a head pipeline comes only with a read that carries it");
             }
+        }
+
+        /** A merge request whose {@code merge_after} was not read. */
+        public RemoteMergeRequest(String project, long iid, MergeRequestState state, String detailedMergeStatus,
+                                  String sha, String sourceBranch, String webUrl, boolean rebaseInProgress,
+                                  Optional<String> mergeError, boolean headPipelineRead, Optional<Pipeline> headPipeline) {
+            this(project, iid, state, detailedMergeStatus, sha, sourceBranch, webUrl, rebaseInProgress, mergeError,
+                    headPipelineRead, headPipeline, Optional.empty());
+        }
+
+        /** This read with GitLab's {@code merge_after}. */
+        public RemoteMergeRequest withMergeAfter(Optional<Instant> at) {
+            return new RemoteMergeRequest(project, iid, state, detailedMergeStatus, sha, sourceBranch, webUrl,
+                    rebaseInProgress, mergeError, headPipelineRead, headPipeline, at);
         }
 
         /** The reference an operation or a batch records of this merge request. */
@@ -126,7 +145,13 @@ public interface MergeRequests {
          * 422 after every check passed: GitLab's merge itself failed ({@code merge_error}: a server hook, a push rule,
          * the branch updated meanwhile) with no conflict. Rebasing cannot help: retried a bounded number of times.
          */
-        REFUSED_AFTER_CHECKS;
+        REFUSED_AFTER_CHECKS,
+        /**
+         * Not sent: the project runs merge trains and does not allow "Merge immediately without restarting the train"
+         * ({@code merge_trains_skip_train_allowed}), so any merge from outside the train would restart every pipeline
+         * on it. No waiting helps: a person allows skipping or turns merge trains off.
+         */
+        MERGE_TRAIN_NOT_SKIPPABLE;
 
         /**
          * What GitLab's {@code detailed_merge_status} says a merge attempt would answer now, for every value

@@ -115,14 +115,24 @@ public interface ProjectSetup {
      * @param resetApprovalsOnPush {@code reset_approvals_on_push}; empty when the bots may not read the approval settings
      * @param bots                 the author bot first, then the approval bots
      * @param gates                what else the project asks before a merge
+     * @param mergeTrainsSkippable {@code merge_trains_skip_train_allowed} ("Merge immediately without restarting the
+     *                             train"): where merge trains are on, Changeflow merges only with {@code skip_merge_train}
      */
     record ProjectSettings(String project, String targetBranch, String mergeMethod, boolean mergeTrains,
                            boolean pipelineMustSucceed, Optional<Boolean> resetApprovalsOnPush, List<BotRights> bots,
-                           MergeGates gates) {
+                           MergeGates gates, boolean mergeTrainsSkippable) {
 
         public ProjectSettings {
             bots = List.copyOf(bots);
             Objects.requireNonNull(gates, "gates");
+        }
+
+        /** Settings of a project whose merge trains (if on) may not be skipped. */
+        public ProjectSettings(String project, String targetBranch, String mergeMethod, boolean mergeTrains,
+                               boolean pipelineMustSucceed, Optional<Boolean> resetApprovalsOnPush, List<BotRights> bots,
+                               MergeGates gates) {
+            this(project, targetBranch, mergeMethod, mergeTrains, pipelineMustSucceed, resetApprovalsOnPush, bots, gates,
+                    false);
         }
 
         /** Settings whose {@link MergeGates} were not read. */
