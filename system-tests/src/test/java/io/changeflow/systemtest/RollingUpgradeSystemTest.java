@@ -140,17 +140,20 @@ class RollingUpgradeSystemTest {
         assertThat(roster.status()).as(roster.toString()).isEqualTo(200);
         upgradeFigures.add("roster with both releases: " + roster.data());
 
-        // removals under way: the seeded grants revoked by an operator (each removal takes a round, a pipeline, a deploy)
+        // the first stop with requests in every phase; the second at least with approvals pending and merges in flight
+        Poll.until("requests in every phase before old-a stops", Duration.ofSeconds(90),
+                Duration.ofMillis(200), RollingUpgradeSystemTest::phases,
+                p -> p.keySet().containsAll(List.of("APPROVAL_SENT", "BATCHED", "MERGED"))
+                        && (p.containsKey("MR_CREATING") || p.containsKey("MR_CREATED")));
+        // removals under way: the seeded grants revoked by an operator just now (a removal takes a round, a pipeline
+        // and a deploy, seconds each), so they are REVOKING when old-a is told to stop
         for (int i = 1; i <= 2; i++) {
             var revoked = otto.post("/ops/bindings/svc-seed-" + i + "/" + InstanceSettings.plainTargetKey(i) + "/revoke", null);
             assertThat(revoked.status()).as(revoked.toString()).isEqualTo(202);
             revocations.add(revoked.data().path("operationId").asString());
         }
-        // the first stop with requests in every phase; the second at least with approvals pending and merges in flight
-        var first = Poll.until("requests in every phase before old-a stops", Duration.ofSeconds(90),
-                Duration.ofMillis(200), RollingUpgradeSystemTest::phases,
-                p -> p.keySet().containsAll(List.of("APPROVAL_SENT", "BATCHED", "MERGED", "REVOKING"))
-                        && (p.containsKey("MR_CREATING") || p.containsKey("MR_CREATED")));
+        var first = phases();
+        assertThat(first).as("requests in every phase when old-a is told to stop").containsKeys("APPROVAL_SENT", "REVOKING");
         stopGracefully("old-a", first);
         var second = Poll.until("requests in flight before old-b stops", Duration.ofSeconds(90),
                 Duration.ofMillis(200), RollingUpgradeSystemTest::phases,
@@ -235,8 +238,8 @@ class RollingUpgradeSystemTest {
                 + " still picked at the exit, none " + releasedAfter.toMillis() + " ms later";
         upgradeFigures.add(line);
         assertThat(released).isEmpty();
-        assertThat(exit).as(name + " exits by itself on SIGTERM (not killed after the grace period)").isNotEqualTo(-1);
-        assertThat(stopped).as(name + " stops within its grace period").isLessThanOrEqualTo(GRACE);
+        // within the grace period, so by itself: AppInstance.stop kills only after GRACE + 30 s
+        assertThat(stopped).as(name + " stops by itself within its grace period (exit " + exit + ")").isLessThanOrEqualTo(GRACE);
         return line;
     }
 
