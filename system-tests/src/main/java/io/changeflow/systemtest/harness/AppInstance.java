@@ -85,7 +85,13 @@ public final class AppInstance implements AutoCloseable {
      * @param listener  may be null
      */
     public static AppInstance prepare(String name, InstanceSettings settings, Path outputDir, Listener listener) {
+        return prepare(name, settings, outputDir, ChangeflowJar.locate(), listener);
+    }
+
+    /** {@link #prepare(String, InstanceSettings, Path, Listener)} of another jar (e.g. the {@link PreviousRelease}'s). */
+    public static AppInstance prepare(String name, InstanceSettings settings, Path outputDir, Path jar, Listener listener) {
         Objects.requireNonNull(name, "name");
+        Objects.requireNonNull(jar, "jar");
         var port = FreePorts.pick();
         var own = settings.copy().set("server.port", port);
         if (own.property("changeflow.scheduler.name") == null && own.property("spring.datasource.url") != null) {
@@ -97,7 +103,7 @@ public final class AppInstance implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot create " + workDir, e);
         }
-        return new AppInstance(name, own, ChangeflowJar.locate(), workDir, outputDir.resolve(name + ".log"), port, listener);
+        return new AppInstance(name, own, jar, workDir, outputDir.resolve(name + ".log"), port, listener);
     }
 
     public String name() {
@@ -120,6 +126,11 @@ public final class AppInstance implements AutoCloseable {
     public URI managementUrl() {
         var management = settings.property("management.server.port");
         return management == null || management.isBlank() ? baseUrl() : URI.create("http://127.0.0.1:" + management.strip());
+    }
+
+    /** The executable jar this instance runs. */
+    public Path jar() {
+        return jar;
     }
 
     public Path workDir() {
@@ -154,9 +165,9 @@ public final class AppInstance implements AutoCloseable {
         return lastStartup;
     }
 
-    /** Starts and waits up to 120 s for health UP. */
+    /** Starts and waits up to 120 s (or {@code -Dsystem.startTimeoutSeconds}, for a loaded machine) for health UP. */
     public AppInstance start() {
-        return start(Duration.ofSeconds(120));
+        return start(Duration.ofSeconds(Long.getLong("system.startTimeoutSeconds", 120)));
     }
 
     /** Starts the process and waits up to {@code healthTimeout} for {@code /actuator/health} UP (on {@link #managementUrl()}). */

@@ -128,16 +128,28 @@ public final class ChangeflowCluster implements ClassScoped {
 
     /** Starts instance {@code name} with its settings adjusted by {@code customize}. */
     public AppInstance start(String name, Consumer<InstanceSettings> customize) {
-        var instance = prepare(name, customize);
+        var instance = prepare(name, ChangeflowJar.locate(), customize);
+        instance.start();
+        return instance;
+    }
+
+    /** Starts instance {@code name} from another executable jar (e.g. the {@link PreviousRelease}'s), with the same settings. */
+    public AppInstance start(String name, Path jar) {
+        var instance = prepare(name, jar, settings -> { });
         instance.start();
         return instance;
     }
 
     /** Starts several instances at once (in parallel: a rolling start on one fresh schema). */
     public List<AppInstance> startAll(String... names) {
+        return startAll(ChangeflowJar.locate(), names);
+    }
+
+    /** {@link #startAll(String...)} from another executable jar (e.g. the {@link PreviousRelease}'s). */
+    public List<AppInstance> startAll(Path jar, String... names) {
         var prepared = new ArrayList<AppInstance>();
         for (var name : names) {
-            prepared.add(prepare(name, settings -> { }));
+            prepared.add(prepare(name, jar, settings -> { }));
         }
         var starts = prepared.stream().map(i -> CompletableFuture.runAsync(i::start)).toList();
         try {
@@ -148,14 +160,14 @@ public final class ChangeflowCluster implements ClassScoped {
         return prepared;
     }
 
-    private synchronized AppInstance prepare(String name, Consumer<InstanceSettings> customize) {
+    private synchronized AppInstance prepare(String name, Path jar, Consumer<InstanceSettings> customize) {
         if (instances.containsKey(name)) {
             throw new IllegalStateException("instance " + name + " exists; start it again with instance(name).start()");
         }
         var settings = settings();
         customize.accept(settings);
         var relay = sims.relay();
-        var instance = AppInstance.prepare(name, settings, outputDir, new AppInstance.Listener() {
+        var instance = AppInstance.prepare(name, settings, outputDir, jar, new AppInstance.Listener() {
             @Override
             public void up(AppInstance i) {
                 relay.add(i.baseUrl());

@@ -59,7 +59,7 @@ public final class AuditExportController {
      * {@code from}, or more than 366 days), {@code format} or {@code after} (a cursor of a {@code Link} header).
      */
     @Answers(summary = "The life of every grant requested in a time range, as JSON lines or CSV (operators)",
-            errors = {ErrorCode.INVALID_REQUEST})
+            codes = {}, errors = {ErrorCode.INVALID_REQUEST})
     @GetMapping("/ops/audit/grants")
     void grants(@RequestParam(required = false) String from, @RequestParam(required = false) String to,
             @RequestParam(defaultValue = "jsonl") String format, @RequestParam(required = false) String after,

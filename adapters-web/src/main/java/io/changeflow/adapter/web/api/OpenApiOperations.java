@@ -89,7 +89,7 @@ public final class OpenApiOperations implements OperationCustomizer {
         if (generated == null) {
             return;
         }
-        if (!codes.isEmpty()) {
+        if (!codes.isEmpty() && generated.getContent() != null) {
             generated.setDescription("Envelope code " + String.join(" or ", codes) + ".");
             generated.getContent().values().forEach(media -> media.setSchema(OpenApiDocument.withCodes(media.getSchema(), codes)));
         }
