@@ -19,3 +19,8 @@ CREATE TABLE notification (
   UNIQUE KEY uk_notification_dedup (dedup_key),
   KEY idx_notification_pending (sent_at, next_attempt)
 ) ENGINE = InnoDB DEFAULT CHARSET = utf8mb4 COLLATE = utf8mb4_bin;
+
+-- The notifications scan starts after the history present when this release is installed: what happened before
+-- notifications existed is not announced. (Without the row, the job would start from the newest change it sees.)
+INSERT INTO scan_cursor (scan_name, position)
+SELECT 'notifications', CAST(COALESCE(MAX(id), 0) AS CHAR) FROM binding_history;

@@ -5,6 +5,7 @@ import java.lang.System.Logger.Level;
 import java.net.URI;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Function;
 
 /**
  * {@link Notifications} by channel: mail through {@link SmtpMail}, webhooks through {@link WebhookChat} to the URL
@@ -17,12 +18,17 @@ final class ChannelNotifications implements Notifications {
 
     private final Optional<SmtpMail> mail;
     private final WebhookChat chat;
-    private final Map<String, URI> webhooks;
+    private final Function<String, Optional<URI>> webhooks;
 
-    ChannelNotifications(Optional<SmtpMail> mail, WebhookChat chat, Map<String, URI> webhooks) {
+    /** @param webhooks the URL of a webhook by name, read on every message (placeholders resolve once the server runs) */
+    ChannelNotifications(Optional<SmtpMail> mail, WebhookChat chat, Function<String, Optional<URI>> webhooks) {
         this.mail = mail;
         this.chat = chat;
-        this.webhooks = Map.copyOf(webhooks);
+        this.webhooks = webhooks;
+    }
+
+    ChannelNotifications(Optional<SmtpMail> mail, WebhookChat chat, Map<String, URI> webhooks) {
+        this(mail, chat, name -> Optional.ofNullable(Map.copyOf(webhooks).get(name)));
     }
 
     @Override
@@ -31,12 +37,8 @@ final class ChannelNotifications implements Notifications {
             case MAIL -> mail.ifPresentOrElse(m -> m.send(message),
                     () -> LOG.log(Level.DEBUG, "no SMTP host configured: mail to {0} dropped", message.recipient()));
             case WEBHOOK -> {
-                var url = webhooks.get(message.recipient());
-                if (url == null) {
-                    LOG.log(Level.DEBUG, "no URL configured for webhook {0}: message dropped", message.recipient());
-                } else {
-                    chat.send(url, message);
-                }
+                webhooks.apply(message.recipient()).ifPresentOrElse(url -> chat.send(url, message),
+                        () -> LOG.log(Level.DEBUG, "no URL configured for webhook {0}: message dropped", message.recipient()));
             }
         }
     }

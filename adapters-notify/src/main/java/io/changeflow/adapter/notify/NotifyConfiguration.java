@@ -3,7 +3,6 @@ package io.changeflow.adapter.notify;
 import io.changeflow.application.port.out.Notifications;
 import java.net.URI;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -15,7 +14,8 @@ import org.springframework.core.env.Environment;
  * The notification adapters (issue 32, docs/notifications.md). Keys, each fail-safe (a garbled value is its default
  * and a warning, never a failed start): {@value #MAIL_HOST} (empty: no mail), {@value #MAIL_PORT} (25),
  * {@value #MAIL_FROM} ({@code changeflow@localhost}), {@value #REQUESTS_URL} and {@value #OPERATORS_URL} (empty: that
- * webhook is off; not http(s): off), {@value #TIMEOUT} (10 s, at most 60 s) for both.
+ * webhook is off; not http(s): off; read on every message, so {@code ${local.server.port}} resolves once the server
+ * runs), {@value #TIMEOUT} (10 s, at most 60 s) for both.
  */
 @Configuration(proxyBeanMethods = false)
 public class NotifyConfiguration {
@@ -47,10 +47,11 @@ public class NotifyConfiguration {
         } else if (!host.isEmpty()) {
             log.warn("{} is not a host name; mail is off", MAIL_HOST);
         }
-        var webhooks = new HashMap<String, URI>();
-        url(environment, REQUESTS_URL).ifPresent(u -> webhooks.put("requests", u));
-        url(environment, OPERATORS_URL).ifPresent(u -> webhooks.put("operators", u));
-        return new ChannelNotifications(mail, new WebhookChat(timeout), webhooks);
+        return new ChannelNotifications(mail, new WebhookChat(timeout), name -> switch (name) {
+            case "requests" -> url(environment, REQUESTS_URL);
+            case "operators" -> url(environment, OPERATORS_URL);
+            default -> Optional.empty();
+        });
     }
 
     static int port(String text) {

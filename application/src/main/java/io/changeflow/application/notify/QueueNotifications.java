@@ -37,6 +37,7 @@ public final class QueueNotifications {
             BindingStatus.CREATE_FAILED, BindingStatus.HANDLE_FAILED, BindingStatus.DEPLOY_FAILED,
             BindingStatus.DEPLOY_UNCONFIRMED));
     private static final int LIMIT = 200;
+    private static final String SYSTEM = "system";
 
     /** What one run did. */
     public record Result(int changes, int queued) {}
@@ -85,6 +86,9 @@ public final class QueueNotifications {
     }
 
     List<Queued> messagesOf(StatusChange change, Operation op) {
+        if (change.opened() && op.requester().equals(SYSTEM)) {
+            return List.of(); // an expiry or a drift removal the system opened: its end is announced, not its start
+        }
         var event = change.opened() ? "ACCEPTED" : change.status().name();
         var id = op.id().value();
         var link = settings.requestLink(id);
