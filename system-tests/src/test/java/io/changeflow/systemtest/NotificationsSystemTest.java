@@ -38,7 +38,7 @@ class NotificationsSystemTest {
         deleteRecursively(output.resolve("notify"));
         app = AppInstance.prepare("notify", InstanceSettings.empty().set("spring.profiles.active", "sandbox")
                 .set("sandbox.mail.port", String.valueOf(FreePorts.pick())), output, null);
-        app.start(Duration.ofSeconds(180)); // a loaded 2-core machine can take longer than EmbeddedStartSystemTest's 60 s
+        app.start(Duration.ofSeconds(300)); // an upper bound: about 30 s on an idle machine, minutes on a loaded 2-core one
     }
 
     @AfterAll
@@ -79,7 +79,7 @@ class NotificationsSystemTest {
         var submitted = alice.submit("db-prod-readonly", subject, "system test: notifications");
         assertThat(submitted.status()).as(submitted.toString()).isEqualTo(202);
         var id = submitted.data().path("operationId").asString();
-        var done = Poll.until("request " + id + " VALIDATED", Duration.ofSeconds(60), Duration.ofMillis(500),
+        var done = Poll.until("request " + id + " VALIDATED", Duration.ofSeconds(120), Duration.ofMillis(500),
                 () -> alice.request(id), RequestView::isAtRest);
         assertThat(done.status()).as(done.toString()).isEqualTo("VALIDATED");
         return id;

@@ -11,7 +11,8 @@ import java.time.Duration;
 /**
  * Issue 32, the recurring job that sends the queued messages (docs/notifications.md): each due message once; a
  * refused or unreachable server is retried with exponential backoff ({@link #FIRST_RETRY} doubling up to
- * {@link #LONGEST_RETRY}) up to {@link #MAX_ATTEMPTS} attempts, and counted. It never reads or writes the
+ * {@link #LONGEST_RETRY}) up to {@link #MAX_ATTEMPTS} attempts, and counted; after a failure the run leaves the
+ * channel's other messages for the next run. It never reads or writes the
  * workflow's state, so a failing or slow server changes no request's outcome.
  */
 public final class SendNotifications {
@@ -40,12 +41,18 @@ public final class SendNotifications {
     public Result run() {
         int sent = 0;
         int failed = 0;
+        // a channel that failed once is not tried again in this run: a slow server costs one timeout per run, not one per message
+        var failing = java.util.EnumSet.noneOf(Notifications.Channel.class);
         for (var pending : outbox.due(clock.instant(), MAX_ATTEMPTS, LIMIT)) {
+            if (failing.contains(pending.message().channel())) {
+                continue;
+            }
             var channel = pending.message().channel().name();
             try {
                 notifications.send(pending.message());
             } catch (RuntimeException e) {
                 failed++;
+                failing.add(pending.message().channel());
                 outbox.failed(pending.id(), clock.instant().plus(backoff(pending.attempts() + 1)), String.valueOf(e.getMessage()));
                 Emit.quietly("notification failed", () -> metrics.notificationFailed(channel));
                 LOG.log(Level.WARNING, "notification " + pending.key() + " not sent (attempt " + (pending.attempts() + 1)
