@@ -12,7 +12,8 @@ import org.springframework.core.env.Environment;
 
 /**
  * The notification adapters (issue 32, docs/notifications.md). Keys, each fail-safe (a garbled value is its default
- * and a warning, never a failed start): {@value #MAIL_HOST} (empty: no mail), {@value #MAIL_PORT} (25),
+ * and a warning, never a failed start): {@value #MAIL_HOST} (empty: no mail), {@value #MAIL_PORT} (25; read on every
+ * message),
  * {@value #MAIL_FROM} ({@code changeflow@localhost}), {@value #REQUESTS_URL} and {@value #OPERATORS_URL} (empty: that
  * webhook is off; not http(s): off; read on every message, so {@code ${local.server.port}} resolves once the server
  * runs), {@value #TIMEOUT} (10 s, at most 60 s) for both.
@@ -43,7 +44,7 @@ public class NotifyConfiguration {
                 log.warn("{} is not an address; using {}", MAIL_FROM, DEFAULT_FROM);
                 from = DEFAULT_FROM;
             }
-            mail = Optional.of(new SmtpMail(host, port(environment.getProperty(MAIL_PORT, "")), from, timeout));
+            mail = Optional.of(new SmtpMail(host, () -> port(environment.getProperty(MAIL_PORT, "")), from, timeout));
         } else if (!host.isEmpty()) {
             log.warn("{} is not a host name; mail is off", MAIL_HOST);
         }

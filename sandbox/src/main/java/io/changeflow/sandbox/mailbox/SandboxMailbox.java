@@ -20,7 +20,9 @@ public final class SandboxMailbox {
     /** One received e-mail. */
     public record Mail(String to, String from, String subject, String body, Instant receivedAt) {}
 
-    private final int port;
+    private static final System.Logger LOG = System.getLogger(SandboxMailbox.class.getName());
+
+    private int port;
     private final List<Mail> earlier = new ArrayList<>();
     private GreenMail server;
 
@@ -28,13 +30,37 @@ public final class SandboxMailbox {
         this.port = port;
     }
 
+    /**
+     * Starts the server on the configured port; when that port is taken (another sandbox on this machine, a second
+     * test context), on a free one instead. A restart after {@link #stop()} uses the port it got first.
+     */
     public synchronized void start() {
         if (server != null) {
             return;
         }
-        var started = new GreenMail(new ServerSetup(port, "127.0.0.1", ServerSetup.PROTOCOL_SMTP));
-        started.start();
+        GreenMail started;
+        try {
+            started = startOn(port);
+        } catch (RuntimeException taken) {
+            if (port == 0) {
+                throw taken;
+            }
+            LOG.log(System.Logger.Level.WARNING, "sandbox SMTP port {0} is taken; using a free port", port);
+            started = startOn(0);
+        }
         server = started;
+        port = started.getSmtp().getPort();
+    }
+
+    private static GreenMail startOn(int port) {
+        var mail = new GreenMail(new ServerSetup(port, "127.0.0.1", ServerSetup.PROTOCOL_SMTP));
+        try {
+            mail.start();
+            return mail;
+        } catch (RuntimeException e) {
+            mail.stop();
+            throw e;
+        }
     }
 
     public synchronized void stop() {
@@ -50,8 +76,9 @@ public final class SandboxMailbox {
         return server != null;
     }
 
+    /** The port it listens on (after a stop: the one it will use again). */
     public synchronized int port() {
-        return server == null ? port : server.getSmtp().getPort();
+        return port;
     }
 
     /** Every mail received since start, oldest first. */
