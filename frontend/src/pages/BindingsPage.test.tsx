@@ -212,4 +212,31 @@ describe('BindingsPage', () => {
     });
     expect(window.location.pathname).toMatch(/^\/requests\//);
   });
+
+  it('the expiry reminder\'s link opens the renewal form of that grant, filled in (issue 32)', async () => {
+    const until = '2026-12-04T17:00:00Z';
+    window.history.replaceState(null, '', '/bindings?renew=db-prod-readonly&subject=svc-report');
+    backend((call) => {
+      if (call.url === '/api/bindings') {
+        return envelope('OK', [binding(), binding({ subjectId: 'svc-report', expiresAt: until })]);
+      }
+      return envelope('PREVIEW_UNAVAILABLE', null);
+    });
+    r = await render(<BindingsPage />);
+    await flush();
+    expect(window.location.pathname).toBe('/');
+    expect(window.history.state?.usr).toEqual({
+      prefill: { targetKey: 'db-prod-readonly', subjectId: 'svc-report', reason: `Renewal of the access in effect until ${formatDate(until)}` },
+      renewing: { expiresAt: until },
+    });
+  });
+
+  it('a reminder\'s link to a grant that is no longer renewable just shows the bindings (issue 32)', async () => {
+    window.history.replaceState(null, '', '/bindings?renew=db-prod-readonly&subject=svc-gone');
+    backend(() => envelope('OK', [binding({ subjectId: 'svc-gone', status: 'EXPIRED', expiresAt: '2026-01-01T00:00:00Z' })]));
+    r = await render(<BindingsPage />);
+    await flush();
+    expect(window.location.pathname).toBe('/bindings');
+    expect(r.allByTestId('binding')).toHaveLength(1);
+  });
 });

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { ApiFailure } from '../api/client';
 import { giveUpBinding, listMyBindings } from '../api/endpoints';
 import type { Binding } from '../api/types';
@@ -9,7 +9,7 @@ import { PageHeading } from '../components/PageHeading';
 import { StatusBadge } from '../components/StatusBadge';
 import { expiresIn, formatDateTime, formatUntilDay } from '../logic/format';
 import { useLoad } from '../logic/hooks';
-import { Link, useNavigate } from '../router/router';
+import { Link, useNavigate, useSearchParams, type NavigateFunction } from '../router/router';
 import { renewable, renewalState } from './renewal';
 
 /** The expiry cell: the last day (as the person chose it), and for a grant in effect how long it has left. */
@@ -26,6 +26,23 @@ function givableUp(b: Binding): boolean {
 }
 
 /**
+ * The expiry reminder's link (issue 32): {@code /bindings?renew=<target>&subject=<subject>} opens the renewal form of
+ * that grant, filled in, once the bindings are loaded; a link to a grant that is no longer renewable just shows the page.
+ */
+function useRenewalLink(rows: Binding[], loaded: boolean, navigate: NavigateFunction) {
+  const [params] = useSearchParams();
+  const opened = useRef(false);
+  const target = params.get('renew');
+  const subject = params.get('subject');
+  useEffect(() => {
+    if (opened.current || !loaded || !target || !subject) return;
+    opened.current = true;
+    const grant = rows.find((b) => b.targetKey === target && b.subjectId === subject);
+    if (grant && renewable(grant)) void navigate('/', { state: renewalState(grant) });
+  }, [rows, loaded, target, subject, navigate]);
+}
+
+/**
  * My access (route /bindings): the subject-target relationships and their external state, each grant's expiry, and for a grant
  * in effect "Give up" (its line is removed through the workflow, no approval) and, when it has an expiry, "Renew"
  * (a new request with another expiry, approved like a new grant).
@@ -36,6 +53,7 @@ export function BindingsPage() {
   const [busy, setBusy] = useState<string | null>(null);
   const [failure, setFailure] = useState<ApiFailure | null>(null);
   const rows = state.status === 'ok' && Array.isArray(state.data) ? state.data : [];
+  useRenewalLink(rows, state.status === 'ok', navigate);
 
   async function giveUp(b: Binding) {
     const key = `${b.subjectId}/${b.targetKey}`;

@@ -3,6 +3,7 @@ package io.changeflow.bootstrap;
 import io.changeflow.adapter.approval.ApprovalConfiguration;
 import io.changeflow.adapter.gitlab.GitLabConfiguration;
 import io.changeflow.adapter.local.LocalConfiguration;
+import io.changeflow.adapter.notify.NotifyConfiguration;
 import io.changeflow.adapter.persistence.PersistenceConfiguration;
 import io.changeflow.adapter.scheduler.SchedulerConfiguration;
 import io.changeflow.adapter.web.WebConfiguration;
@@ -14,7 +15,7 @@ import org.springframework.context.annotation.Profile;
 /** Every adapter, each through its one public configuration class. */
 @Configuration(proxyBeanMethods = false)
 @Import({PersistenceConfiguration.class, SchedulerConfiguration.class, GitLabConfiguration.class,
-        ApprovalConfiguration.class, LocalConfiguration.class, WebConfiguration.class})
+        ApprovalConfiguration.class, LocalConfiguration.class, NotifyConfiguration.class, WebConfiguration.class})
 class AdaptersConfiguration {
 
     /**

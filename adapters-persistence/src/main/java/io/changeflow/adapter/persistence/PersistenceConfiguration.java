@@ -10,6 +10,7 @@ import io.changeflow.application.port.out.Drifts;
 import io.changeflow.application.port.out.GrantRecords;
 import io.changeflow.application.port.out.IdempotencyRecords;
 import io.changeflow.application.port.out.Instances;
+import io.changeflow.application.port.out.NotificationOutbox;
 import io.changeflow.application.port.out.Operations;
 import io.changeflow.application.port.out.ScanCursors;
 import com.zaxxer.hikari.HikariDataSource;
@@ -136,6 +137,11 @@ public class PersistenceConfiguration {
     @Bean
     CallbackInbox callbackInbox(DSLContext dsl) {
         return new JooqCallbackInbox(dsl);
+    }
+
+    @Bean
+    NotificationOutbox notificationOutbox(DSLContext dsl) {
+        return new JooqNotificationOutbox(dsl);
     }
 
     @Bean

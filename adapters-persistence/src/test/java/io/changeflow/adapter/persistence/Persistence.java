@@ -144,6 +144,10 @@ final class Persistence implements BeforeAllCallback, AfterAllCallback, AutoClos
         return context.getBean(Instances.class);
     }
 
+    io.changeflow.application.port.out.NotificationOutbox notificationOutbox() {
+        return context.getBean(io.changeflow.application.port.out.NotificationOutbox.class);
+    }
+
     Flyway flyway() {
         return context.getBean(Flyway.class);
     }

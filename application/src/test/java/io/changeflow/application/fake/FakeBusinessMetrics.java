@@ -33,6 +33,16 @@ public final class FakeBusinessMetrics implements BusinessMetrics {
         increment("batchCompleted", String.valueOf(merged));
     }
 
+    @Override
+    public void notificationSent(String channel) {
+        increment("notificationSent", channel);
+    }
+
+    @Override
+    public void notificationFailed(String channel) {
+        increment("notificationFailed", channel);
+    }
+
     /** The count of {@code metric} (submitted, validated, failed, batchCompleted) with {@code tag}. */
     public int count(String metric, String tag) {
         return counters.getOrDefault(metric + "/" + tag, new AtomicInteger()).get();

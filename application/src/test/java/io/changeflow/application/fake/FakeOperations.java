@@ -325,6 +325,11 @@ public final class FakeOperations implements Operations {
                 .skip(offset).limit(limit).toList();
     }
 
+    /** Every history entry of every operation, in the order written (what a scan of the binding history reads). */
+    public synchronized List<HistoryEntry> allHistory() {
+        return List.copyOf(history);
+    }
+
     @Override
     public synchronized List<HistoryEntry> history(OperationId id) {
         return history.stream().filter(h -> h.operationId().equals(id)).toList();

@@ -72,7 +72,7 @@ final class ArchitectureRules {
 
     /** Each adapter may depend on application and domain, never on another adapter or on bootstrap. */
     static List<ArchRule> adaptersAreIndependent(String root) {
-        var adapters = List.of("web", "persistence", "gitlab", "approval", "scheduler", "local");
+        var adapters = List.of("web", "persistence", "gitlab", "approval", "scheduler", "local", "notify");
         return adapters.stream()
                 .map(adapter -> (ArchRule) noClasses().that().resideInAPackage(root + ".adapter." + adapter + "..")
                         .should().dependOnClassesThat().resideInAnyPackage(otherAdapters(root, adapter, adapters))

@@ -48,7 +48,7 @@ class ArchitectureTest {
         var packages = changeflow.stream().map(JavaClass::getPackageName).toList();
         assertThat(List.of("domain", "application", "adapter.persistence", "adapter.gitlab", "adapter.approval",
                 "adapter.web", "adapter.local", "adapter.web.api", "adapter.web.envelope", "adapter.web.guard",
-                "adapter.web.identity", "adapter.web.metrics", "adapter.scheduler", "bootstrap"))
+                "adapter.web.identity", "adapter.web.metrics", "adapter.scheduler", "adapter.notify", "bootstrap"))
                 .allSatisfy(layer -> assertThat(packages).anyMatch(p -> p.startsWith(ROOT + "." + layer)));
     }
 }

@@ -30,7 +30,9 @@ final class MeterHelp {
             Map.entry(MicrometerBusinessMetrics.VALIDATED, "Change requests that reached in effect, once per request, by target"),
             Map.entry(MicrometerBusinessMetrics.FAILED, "Change requests that stopped at a failure step, by step"),
             Map.entry(MicrometerBusinessMetrics.BATCH_DURATION, "Batch hand-offs completed, by outcome (merged, not_merged)"),
-            Map.entry(MicrometerBusinessMetrics.BATCH_SIZE, "Requests in a completed batch hand-off, by outcome"));
+            Map.entry(MicrometerBusinessMetrics.BATCH_SIZE, "Requests in a completed batch hand-off, by outcome"),
+            Map.entry(MicrometerBusinessMetrics.NOTIFICATIONS,
+                    "Notifications delivered (sent) or attempts failed and retried later (failed), by channel (MAIL, WEBHOOK)"));
 
     private MeterHelp() {
     }

@@ -18,7 +18,9 @@ import org.slf4j.LoggerFactory;
  *   <li>{@value #VALIDATED} {@code {target}}: a request reached "in effect" (once per operation);</li>
  *   <li>{@value #FAILED} {@code {step}}: a request stopped at a failure step;</li>
  *   <li>{@value #BATCH_DURATION} {@code {outcome}} (timer) and {@value #BATCH_SIZE} {@code {outcome}}
- *       (summary): a batch hand-off completed, {@code outcome} {@code merged} or {@code not_merged}.</li>
+ *       (summary): a batch hand-off completed, {@code outcome} {@code merged} or {@code not_merged};</li>
+ *   <li>{@value #NOTIFICATIONS} {@code {channel, outcome}}: a notification was delivered ({@code sent}) or an attempt
+ *       failed and is retried ({@code failed}), {@code channel} {@code MAIL} or {@code WEBHOOK} (issue 32).</li>
  * </ul>
  */
 public final class MicrometerBusinessMetrics implements BusinessMetrics {
@@ -28,6 +30,7 @@ public final class MicrometerBusinessMetrics implements BusinessMetrics {
     static final String FAILED = "changeflow.requests.failed";
     static final String BATCH_DURATION = "changeflow.batches.duration";
     static final String BATCH_SIZE = "changeflow.batches.size";
+    static final String NOTIFICATIONS = "changeflow.notifications";
 
     private static final Logger log = LoggerFactory.getLogger(MicrometerBusinessMetrics.class);
 
@@ -57,6 +60,16 @@ public final class MicrometerBusinessMetrics implements BusinessMetrics {
         var tags = Map.of("outcome", merged ? "merged" : "not_merged");
         quietly(BATCH_DURATION, () -> meters.record(BATCH_DURATION, tags, Math.max(0, duration.toNanos())));
         quietly(BATCH_SIZE, () -> meters.summary(BATCH_SIZE, tags, Math.max(0, size)));
+    }
+
+    @Override
+    public void notificationSent(String channel) {
+        quietly(NOTIFICATIONS, () -> meters.increment(NOTIFICATIONS, Map.of("channel", channel, "outcome", "sent")));
+    }
+
+    @Override
+    public void notificationFailed(String channel) {
+        quietly(NOTIFICATIONS, () -> meters.increment(NOTIFICATIONS, Map.of("channel", channel, "outcome", "failed")));
     }
 
     /** SafeMeters swallows registry failures; this also covers building the tags (e.g. a null argument). */

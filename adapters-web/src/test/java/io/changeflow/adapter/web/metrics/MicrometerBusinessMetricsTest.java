@@ -57,4 +57,17 @@ class MicrometerBusinessMetricsTest {
         registry.faulty = false;
         assertThat(registry.getMeters()).isEmpty();
     }
+
+    @Test
+    void countsNotificationsByChannelAndOutcomeWithHelpText() {
+        metrics.notificationSent("MAIL");
+        metrics.notificationSent("MAIL");
+        metrics.notificationFailed("WEBHOOK");
+
+        assertThat(registry.find(MicrometerBusinessMetrics.NOTIFICATIONS).tag("channel", "MAIL").tag("outcome", "sent")
+                .counter().count()).isEqualTo(2);
+        assertThat(registry.find(MicrometerBusinessMetrics.NOTIFICATIONS).tag("channel", "WEBHOOK").tag("outcome", "failed")
+                .counter().count()).isEqualTo(1);
+        assertThat(MeterHelp.of(MicrometerBusinessMetrics.NOTIFICATIONS)).isNotBlank();
+    }
 }

@@ -20,4 +20,12 @@ public interface BusinessMetrics {
 
     /** A batch hand-off completed (recorded after it, outside failure handling). */
     void batchCompleted(int size, Duration duration, boolean merged);
+
+    /** A notification was delivered on {@code channel} ({@code MAIL}, {@code WEBHOOK}). */
+    default void notificationSent(String channel) {
+    }
+
+    /** A notification attempt failed on {@code channel}; it is retried later. */
+    default void notificationFailed(String channel) {
+    }
 }
