@@ -258,6 +258,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/ops/audit/grants": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The life of every grant requested in a time range, as JSON lines or CSV (operators)
+         * @description Needs one of the rule codes ops.admin, ops.operator (changeflow.authorization.rules).
+         */
+        get: operations["auditExportGrants"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/ops/batch-rounds": {
         parameters: {
             query?: never;
@@ -3034,6 +3054,95 @@ export interface operations {
                     "application/json": {
                         /** @enum {string} */
                         code?: "UNSUPPORTED_MEDIA_TYPE";
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description INTERNAL_ERROR: Something went wrong on our side. Please quote the traceId if you contact support. */
+            500: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["TraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code?: "INTERNAL_ERROR";
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description UNAVAILABLE: A service we depend on is unavailable; please try again later. */
+            503: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["TraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code?: "UNAVAILABLE";
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    auditExportGrants: {
+        parameters: {
+            query?: {
+                after?: string;
+                format?: string;
+                from?: string;
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["TraceId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description INVALID_REQUEST: The request is not valid; please correct it and try again. */
+            400: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["TraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code?: "INVALID_REQUEST";
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description UNAUTHENTICATED: Sign-in required. */
+            401: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["TraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code?: "UNAUTHENTICATED";
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description ACCESS_DENIED: Access denied */
+            403: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["TraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code?: "ACCESS_DENIED";
                     } & components["schemas"]["ErrorEnvelope"];
                 };
             };

@@ -226,7 +226,7 @@ describe('BindingsPage', () => {
     await flush();
     expect(window.location.pathname).toBe('/');
     expect(window.history.state?.usr).toEqual({
-      prefill: { targetKey: 'db-prod-readonly', subjectId: 'svc-report', reason: `Renewal of the access in effect until ${formatDate(until)}` },
+      prefill: { targetKey: 'db-prod-readonly', subjectId: 'svc-report', reason: `Renewal of the access in effect until ${formatUntilDay(until)}` },
       renewing: { expiresAt: until },
     });
   });
