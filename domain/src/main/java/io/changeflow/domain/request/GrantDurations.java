@@ -54,6 +54,14 @@ public record GrantDurations(Optional<Duration> max, Optional<Duration> defaultD
      * The end a request submitted at {@code now} gets: {@code requested} when within the maximum (400 TOO_FAR on the
      * field {@code expiresAt} beyond it, the limit in the message), else the default, else the maximum, else none.
      */
+    /**
+     * The last day a date-only end may name when the latest end is {@code latest}: a day's end is kept as 00:00 UTC of
+     * the next day, so the day before {@code latest}'s (UTC).
+     */
+    static java.time.LocalDate lastDay(Instant latest) {
+        return java.time.LocalDate.ofInstant(latest, java.time.ZoneOffset.UTC).minusDays(1);
+    }
+
     public Applied apply(Optional<Instant> requested, Instant now) {
         Objects.requireNonNull(requested, "requested");
         Objects.requireNonNull(now, "now");
@@ -61,7 +69,7 @@ public record GrantDurations(Optional<Duration> max, Optional<Duration> defaultD
             if (max.isPresent() && requested.get().isAfter(now.plus(max.get()))) {
                 return new Applied.TooFar(new FieldError("expiresAt", "TOO_FAR",
                         "this target grants at most " + describe(max.get()) + " (" + iso(max.get())
-                                + "); choose an end before " + now.plus(max.get())));
+                                + "); choose an end on or before " + lastDay(now.plus(max.get()))));
             }
             return new Applied.Ends(requested);
         }

@@ -25,8 +25,13 @@ class GrantDurationsTest {
         assertThat(beyond).isInstanceOfSatisfying(GrantDurations.Applied.TooFar.class, tooFar -> {
             assertThat(tooFar.error().field()).isEqualTo("expiresAt");
             assertThat(tooFar.error().code()).isEqualTo("TOO_FAR");
-            assertThat(tooFar.error().message()).contains("30 days", "P30D", limit.toString());
+            assertThat(tooFar.error().message()).contains("30 days", "P30D", "on or before 2027-01-05");
         });
+        // the day the message names is the last a date-only end may name (kept as 00:00 UTC of the next day)
+        var lastDay = Instant.parse("2027-01-06T00:00:00Z");
+        assertThat(DB.apply(Optional.of(lastDay), NOW)).isEqualTo(new GrantDurations.Applied.Ends(Optional.of(lastDay)));
+        assertThat(DB.apply(Optional.of(lastDay.plus(Duration.ofDays(1))), NOW))
+                .isInstanceOf(GrantDurations.Applied.TooFar.class);
     }
 
     @Test
