@@ -83,10 +83,7 @@ public final class GitLabRateLimit {
         var window = period;
         var limit = perPeriod(perMinute, window);
         var now = clock.instant();
-        var calls = callsByAccount.computeIfAbsent(account, key -> new ArrayDeque<>());
-        while (!calls.isEmpty() && !calls.peekFirst().plus(window).isAfter(now)) {
-            calls.removeFirst();
-        }
+        var calls = callsInWindow(account, window, now);
         if (calls.size() < limit) {
             calls.addLast(now);
             return Optional.empty();
@@ -94,6 +91,15 @@ public final class GitLabRateLimit {
         refused++;
         var resetAt = calls.peekFirst().plus(window);
         return Optional.of(new Refusal(limit, calls.size(), Duration.between(now, resetAt), resetAt));
+    }
+
+    /** {@code account}'s calls within the window that ends {@code now} (older ones dropped). */
+    private ArrayDeque<Instant> callsInWindow(String account, Duration window, Instant now) {
+        var calls = callsByAccount.computeIfAbsent(account, key -> new ArrayDeque<>());
+        while (!calls.isEmpty() && !calls.peekFirst().plus(window).isAfter(now)) {
+            calls.removeFirst();
+        }
+        return calls;
     }
 
     /** What an answer's {@code RateLimit-*} headers say of an account's budget in the current period. */
@@ -121,10 +127,7 @@ public final class GitLabRateLimit {
         var window = period;
         var limit = perPeriod(perMinute, window);
         var now = clock.instant();
-        var calls = callsByAccount.computeIfAbsent(account, key -> new ArrayDeque<>());
-        while (!calls.isEmpty() && !calls.peekFirst().plus(window).isAfter(now)) {
-            calls.removeFirst();
-        }
+        var calls = callsInWindow(account, window, now);
         var resetAt = calls.isEmpty() ? now.plus(window) : calls.peekFirst().plus(window);
         return Optional.of(new Budget(limit, calls.size(), Math.max(0, limit - calls.size()), resetAt));
     }
