@@ -86,6 +86,7 @@ public final class DeployPipelineSimulator implements MergeListener, AutoCloseab
             }
         }
         sent.add(new SentReport(project, iid, named, "success", Instant.now()));
+        log.info("deploy report of {}!{} queued ({} late)", project, iid, delay);
         callbacks.send(CALLBACK_PATH, body, delay, plan);
     }
 

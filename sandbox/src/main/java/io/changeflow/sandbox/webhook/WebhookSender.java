@@ -101,7 +101,15 @@ public final class WebhookSender implements AutoCloseable {
         if (executor.isShutdown()) {
             return;
         }
-        executor.schedule(() -> attempt(delivery, attempt), Math.max(0, delay.toMillis()), TimeUnit.MILLISECONDS);
+        executor.schedule(() -> {
+            try {
+                attempt(delivery, attempt);
+            } catch (RuntimeException e) {
+                // a scheduled task's exception would vanish in its future: a lost delivery is said out loud
+                log.warn("{} callback {} attempt {} failed unexpectedly; not retried", system, delivery.messageId(),
+                        attempt, e);
+            }
+        }, Math.max(0, delay.toMillis()), TimeUnit.MILLISECONDS);
     }
 
     private boolean attempt(Delivery delivery, int attempt) {
