@@ -3,11 +3,13 @@ package io.changeflow.bootstrap;
 import io.changeflow.adapter.scheduler.RecurringJob;
 import io.changeflow.application.notify.MailAddresses;
 import io.changeflow.application.notify.NotificationSettings;
+import io.changeflow.application.notify.QueueDriftNotices;
 import io.changeflow.application.notify.QueueNotifications;
 import io.changeflow.application.notify.QueueReminders;
 import io.changeflow.application.notify.SendNotifications;
 import io.changeflow.application.port.out.BusinessMetrics;
 import io.changeflow.application.port.out.DemoPeople;
+import io.changeflow.application.port.out.Drifts;
 import io.changeflow.application.port.out.NotificationOutbox;
 import io.changeflow.application.port.out.Notifications;
 import io.changeflow.application.port.out.Operations;
@@ -72,11 +74,21 @@ class NotificationsConfiguration {
         return new QueueReminders(operations, outbox, addresses, settings, clock);
     }
 
-    /** Queue, then send: a change committed before the run is mailed by it (once settled, also by the next runs). */
     @Bean
-    RecurringJob notificationsJob(QueueNotifications queue, SendNotifications send) {
+    QueueDriftNotices queueDriftNotices(Drifts drifts, Operations operations, NotificationOutbox outbox,
+                                        MailAddresses addresses, NotificationSettings settings, Clock clock) {
+        return new QueueDriftNotices(drifts, operations, outbox, addresses, settings, clock);
+    }
+
+    /**
+     * Queue (status changes, then drift items opened), then send: a change committed before the run is mailed by it
+     * (once settled, also by the next runs).
+     */
+    @Bean
+    RecurringJob notificationsJob(QueueNotifications queue, QueueDriftNotices drift, SendNotifications send) {
         return new RecurringJob("notifications", EVERY, () -> {
             queue.run();
+            drift.run();
             return send.run();
         });
     }
