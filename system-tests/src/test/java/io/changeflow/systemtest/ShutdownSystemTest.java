@@ -44,8 +44,10 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  *   <li>nothing is lost or done twice: every request VALIDATED, each merge request merged once with the request's
  *       grant line, no bot approved twice.</li>
  * </ul>
- * GitLab answers every call 300 ms late, so a step takes seconds and the SIGTERM lands inside one. Not covered here:
- * SIGTERM during a batch claim (docs/acceptance.md, issue 31, open).
+ * GitLab answers every call 300 ms late, so a step takes seconds and the SIGTERM lands inside one. Batch claims
+ * too: requests of a batchable target wait for the rounds both instances run every 2 s, and an operator's round is
+ * asked of a at the moment of the SIGTERM; its answer comes (a claim that began is finished, or it was refused before
+ * a took it and is asked of b), and every batch member is merged once by its batch.
  */
 class ShutdownSystemTest {
 
@@ -53,6 +55,8 @@ class ShutdownSystemTest {
     static final int BURST_THREADS = 4;
     static final int BURST_EACH = 3;
     static final Duration DRAIN = Duration.ofSeconds(3);
+    static final int BATCHED = 6;
+    static final String BATCH_TARGET = "dashboards-viewer";
 
     @RegisterExtension
     static final ChangeflowCluster cluster = ChangeflowCluster.create()
@@ -76,6 +80,13 @@ class ShutdownSystemTest {
             assertThat(response.status()).as(response.toString()).isEqualTo(202);
             ids.add(response.data().path("operationId").asString());
         }
+        var batched = new ArrayList<String>();
+        for (int i = 1; i <= BATCHED; i++) {
+            var response = cluster.client("a", "alice").submit(BATCH_TARGET, String.format("svc-stop-batch-%02d", i),
+                    "graceful stop, batched");
+            assertThat(response.status()).as(response.toString()).isEqualTo(202);
+            batched.add(response.data().path("operationId").asString());
+        }
         var held = Poll.until("instance a running a step of a merge request", Duration.ofSeconds(60),
                 Duration.ofMillis(50), () -> Sql.stepsPickedBy(ds, "a"),
                 steps -> steps.stream().anyMatch(s -> s.startsWith("HANDLE:")));
@@ -95,8 +106,11 @@ class ShutdownSystemTest {
                 });
             }
             pause(Duration.ofMillis(300));
+            var heldAtSigterm = Sql.stepsPickedBy(ds, "a");
             var sigterm = System.nanoTime();
             balancer.mark();
+            // an operator's batch round asked of a as the SIGTERM comes
+            var round = stopping.submit(() -> batchRound(balancer));
             var exit = stopping.submit(() -> cluster.instance("a").stop(Duration.ofSeconds(30)));
             var exitCode = exit.get(60, TimeUnit.SECONDS);
             var exited = Duration.ofNanos(System.nanoTime() - sigterm);
@@ -104,9 +118,11 @@ class ShutdownSystemTest {
             assertThat(burst.awaitTermination(60, TimeUnit.SECONDS)).isTrue();
             balancer.close();
 
+            var roundAnswer = round.get(60, TimeUnit.SECONDS);
             var leftOnA = Sql.stepsPickedBy(ds, "a");
             Figures.record("SIGTERM mid-step and mid-burst, two instances: the stop",
-                    "a held " + held + " at the SIGTERM; readiness of a before it: " + balancer.seen("a")
+                    "a held " + held + ", then " + heldAtSigterm + " at the SIGTERM; the operator's batch round: "
+                            + roundAnswer + "; readiness of a before it: " + balancer.seen("a")
                             + ", since: " + balancer.seenSinceMark("a") + "\n"
                             + "a exited with " + exitCode + " after " + exited.toMillis() + " ms (drain " + DRAIN.toMillis()
                             + " ms, stop budget 5 s); steps still held by a after its exit: " + leftOnA + "\n"
@@ -115,8 +131,9 @@ class ShutdownSystemTest {
             // the balancer saw a DOWN while a still answered HTTP, and only then did a stop accepting
             assertThat(balancer.seenSinceMark("a")).as("readiness answers of a since the SIGTERM, in order")
                     .containsSubsequence("503", "refused").endsWith("refused");
-            // no connection reset, no 5xx for anything sent
+            // no connection reset, no 5xx for anything sent, the batch round included
             assertThat(failures).isEmpty();
+            assertThat(roundAnswer).as("the operator's batch round, answered").matches(".*200 (CLAIMED|NOTHING_TO_CLAIM|SLOT_OCCUPIED)");
             assertThat(answers).hasSize(BURST_THREADS * BURST_EACH);
             // exited by itself within the shutdown phases (the harness kills after 30 s: 137)
             assertThat(exitCode).isEqualTo(143);
@@ -131,8 +148,10 @@ class ShutdownSystemTest {
                             + new TreeMap<>(Invariants.outcomeTable(views)));
             // nothing lost, nothing done twice
             assertThat(views).allSatisfy(v -> assertThat(v.status()).as(v.toString()).isEqualTo("VALIDATED"));
+            var members = Convergence.awaitAll(cluster.client("b", "otto"), batched, Duration.ofSeconds(120));
             var problems = new ArrayList<String>();
             views.forEach(v -> problems.addAll(Invariants.deliveredOnItsOwnMergeRequest(sims, v)));
+            members.forEach(v -> problems.addAll(Invariants.deliveredInABatch(sims, v)));
             problems.addAll(Invariants.repeatedApprovalAttempts(sims.gitlabCalls()));
             assertThat(problems).isEmpty();
             assertThat(Sql.number(ds, "select count(*) from service_instance where name = 'a' and stopped_at is not null"))
@@ -184,6 +203,17 @@ class ShutdownSystemTest {
      * A load balancer's view of the instances: each one's readiness asked every 100 ms ({@code 200}, {@code 503},
      * {@code refused} when nothing listens), requests sent round-robin to those whose last answer was 200.
      */
+    /** {@code POST /ops/batch-rounds} asked of a; refused before a took it (a stopped accepting), asked of b. */
+    private static String batchRound(Balancer balancer) {
+        try {
+            var answer = cluster.client("a", "otto").batchRound("global");
+            return "a " + answer.status() + " " + answer.code();
+        } catch (UncheckedIOException refused) {
+            var answer = balancer.pick().client("otto").batchRound("global");
+            return "refused by a, then " + answer.status() + " " + answer.code();
+        }
+    }
+
     private static final class Balancer implements AutoCloseable {
 
         private final List<AppInstance> instances;

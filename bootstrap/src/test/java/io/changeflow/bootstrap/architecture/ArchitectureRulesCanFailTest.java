@@ -44,7 +44,9 @@ class ArchitectureRulesCanFailTest {
                 argumentSet("the adapter rule catches the web adapter using another adapter",
                         ArchitectureRules.adaptersAreIndependent(FIXTURE).getFirst(), List.of("WebUsingPersistence")),
                 argumentSet("the adapter rule catches the local adapter using another adapter",
-                        ArchitectureRules.adaptersAreIndependent(FIXTURE).getLast(), List.of("LocalUsingWeb")),
+                        ArchitectureRules.adaptersAreIndependent(FIXTURE).stream()
+                                .filter(rule -> rule.getDescription().startsWith("the local adapter ")).findFirst().orElseThrow(),
+                        List.of("LocalUsingWeb")),
                 argumentSet("the local rule catches a local adapter using the web adapter or HTTP types",
                         ArchitectureRules.localAdaptersAreNotWeb(FIXTURE), List.of("WebUsingPersistence", "HttpStatus")),
                 argumentSet("the web package rules catch a cycle",
