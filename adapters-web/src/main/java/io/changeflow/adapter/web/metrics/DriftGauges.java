@@ -31,6 +31,8 @@ public final class DriftGauges implements MeterBinder {
             Gauge.builder(ITEMS, this, g -> g.value(kind))
                     .description("Drift items between the grant files on main and the records that nobody decided about yet")
                     .tag("kind", kind.name())
+                    // the registry keeps the binder: a gauge never reads NaN because its owner was collected
+                    .strongReference(true)
                     .register(registry);
         }
     }

@@ -54,14 +54,17 @@ public final class WorkflowGauges implements MeterBinder {
             Gauge.builder(IN_STATUS, this, g -> g.value(s -> s.byStatus().getOrDefault(status, 0L)))
                     .description("Change requests per external status, cluster-wide")
                     .tag("status", status.name())
+                    .strongReference(true)
                     .register(registry);
         }
         Gauge.builder(OVERDUE, this, g -> g.value(Snapshot::overdue))
                 .description("Change requests past the deadline of whoever owns their next move, cluster-wide")
+                .strongReference(true)
                 .register(registry);
         Gauge.builder(OLDEST_OVERDUE, this, g -> g.value(Snapshot::oldestOverdueSeconds))
                 .description("How long the longest overdue change request is past its deadline, 0 when none is")
                 .baseUnit("seconds")
+                .strongReference(true)
                 .register(registry);
     }
 
