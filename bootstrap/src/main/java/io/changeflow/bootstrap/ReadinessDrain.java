@@ -1,6 +1,8 @@
 package io.changeflow.bootstrap;
 
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.convert.DurationStyle;
@@ -64,12 +66,16 @@ final class ReadinessDrain implements SmartLifecycle {
         running = true;
     }
 
+    /** Not waited for here: Spring stops a {@link SmartLifecycle} through {@link #stop(Runnable)}. */
     @Override
     public void stop() {
-        drain();
+        running = false;
     }
 
-    /** Holds its phase for the drain delay on a thread of its own (the scheduler stops beside it). */
+    /**
+     * Ends the phase after the drain delay: the callback runs on a delayed executor (no thread waits for it), and the
+     * web server keeps taking requests meanwhile.
+     */
     @Override
     public void stop(Runnable callback) {
         if (!running || delay.isZero()) {
@@ -77,26 +83,9 @@ final class ReadinessDrain implements SmartLifecycle {
             callback.run();
             return;
         }
-        Thread.ofPlatform().name("readiness-drain").start(() -> {
-            try {
-                drain();
-            } finally {
-                callback.run();
-            }
-        });
-    }
-
-    private void drain() {
-        if (!running) {
-            return;
-        }
         running = false;
         log.info("readiness is DOWN; still taking requests for {} so the load balancer can take this instance out", delay);
-        try {
-            Thread.sleep(delay);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        CompletableFuture.delayedExecutor(delay.toMillis(), TimeUnit.MILLISECONDS).execute(callback);
     }
 
     @Override
