@@ -21,7 +21,6 @@ import java.util.List;
 import java.util.Map;
 import org.gitlab4j.api.utils.UrlEncoder;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -32,20 +31,17 @@ import org.junit.jupiter.params.provider.EnumSource;
  * when the push creates none. The adapter attributes it to the commit it ran for (a merged-results pipeline to the
  * head that is its merge commit's second parent), against both simulator profiles and GitLab's answer shape.
  */
-class GitLabHeadPipelineTest extends AgainstSimulator {
+class GitLabHeadPipelineTest extends AgainstProjectOfItsOwn {
 
     private static final Duration SETTLE = Duration.ofSeconds(10);
 
-    @BeforeEach
-    void newProject() {
-        server.faults().clear();
-        server.gitlab().setTimings(Duration.ZERO, Duration.ZERO, Duration.ofMillis(100));
-        project = server.newProject("platform/head-pipeline", Map.of("grants/db.txt", "alice\n"));
+    @Override
+    String projectPath() {
+        return "platform/head-pipeline";
     }
 
     @AfterEach
-    void defaultBehaviour() {
-        server.gitlab().setBehaviour(Profile.GITLAB_17, false, Duration.ZERO);
+    void noPipelineCreationDelay() {
         server.gitlab().setPipelineCreationDelay(Duration.ZERO);
     }
 

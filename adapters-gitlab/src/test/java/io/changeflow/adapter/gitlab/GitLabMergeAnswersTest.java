@@ -13,8 +13,6 @@ import io.changeflow.sandbox.gitlab.PipelineOutcome;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -25,21 +23,15 @@ import org.junit.jupiter.params.provider.EnumSource;
  * included) and every pipeline status explicitly, sees the branch head move before the merge request's head, and
  * reopens a closed merge request. The table of answers is in docs/external-systems-gitlab.md.
  */
-class GitLabMergeAnswersTest extends AgainstSimulator {
+class GitLabMergeAnswersTest extends AgainstProjectOfItsOwn {
 
     private static final Duration SETTLE = Duration.ofSeconds(10);
 
-    @BeforeEach
-    void newProject() {
-        server.faults().clear();
-        server.gitlab().setTimings(Duration.ZERO, Duration.ZERO, Duration.ofMillis(100));
-        project = server.newProject("platform/answers", Map.of("grants/db.txt", "alice\n"));
+    @Override
+    String projectPath() {
+        return "platform/answers";
     }
 
-    @AfterEach
-    void defaultBehaviour() {
-        server.gitlab().setBehaviour(Profile.GITLAB_17, false, Duration.ZERO);
-    }
 
     @ParameterizedTest
     @EnumSource(Profile.class)

@@ -14,8 +14,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -27,19 +25,13 @@ import org.junit.jupiter.params.provider.EnumSource;
  * nothing (the merge is always pinned); the rebase endpoint's 409 (not queued) and 403 (the branch may not be
  * rewritten) reach the workflow as what they are instead of being read as "a rebase is already in progress".
  */
-class GitLabMergeChecksTest extends AgainstSimulator {
+class GitLabMergeChecksTest extends AgainstProjectOfItsOwn {
 
-    @BeforeEach
-    void newProject() {
-        server.faults().clear();
-        server.gitlab().setTimings(Duration.ZERO, Duration.ZERO, Duration.ofMillis(100));
-        project = server.newProject("platform/checks", Map.of("grants/db.txt", "alice\n"));
+    @Override
+    String projectPath() {
+        return "platform/checks";
     }
 
-    @AfterEach
-    void defaultBehaviour() {
-        server.gitlab().setBehaviour(Profile.GITLAB_17, false, Duration.ZERO);
-    }
 
     @ParameterizedTest
     @EnumSource(Profile.class)

@@ -9,9 +9,6 @@ import io.changeflow.sandbox.gitlab.GitLabSimulator.TrainCar;
 import io.changeflow.sandbox.gitlab.GitLabSimulatorProperties.Profile;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -21,19 +18,13 @@ import org.junit.jupiter.params.provider.EnumSource;
  * read back from the simulator's train), and not sent at all where it does not (a person's
  * {@link MergeResult#MERGE_TRAIN_NOT_SKIPPABLE}: a plain merge would restart the train); without trains, the plain merge.
  */
-class GitLabMergeTrainTest extends AgainstSimulator {
+class GitLabMergeTrainTest extends AgainstProjectOfItsOwn {
 
-    @BeforeEach
-    void newProject() {
-        server.faults().clear();
-        server.gitlab().setTimings(Duration.ZERO, Duration.ZERO, Duration.ofMillis(100));
-        project = server.newProject("platform/trains", Map.of("grants/db.txt", "alice\n"));
+    @Override
+    String projectPath() {
+        return "platform/trains";
     }
 
-    @AfterEach
-    void defaultBehaviour() {
-        server.gitlab().setBehaviour(Profile.GITLAB_17, false, Duration.ZERO);
-    }
 
     @ParameterizedTest
     @EnumSource(Profile.class)
