@@ -129,7 +129,7 @@ export const findOverdue = (signal?: AbortSignal) => api.get<OverdueList>('/ops/
 export const checkGitLabSetup = (signal?: AbortSignal) => api.get<GitLabCheck>('/ops/gitlab-check', { signal });
 
 /** The operations overview: states, waits, 24 hours, dependencies, backlog, batch slots. */
-export const getOverview = (signal?: AbortSignal) => api.get<Overview>('/ops/overview', { signal });
+export const getOverview = (signal?: AbortSignal) => api.get<Overview>('/ops/overview', { signal, conditional: true });
 
 export const getOperation = (operationId: string, signal?: AbortSignal) =>
   api.get<OperationDetail>(`/ops/operations/${enc(operationId)}`, { signal });

@@ -105,6 +105,10 @@ function overview(overrides: Partial<Overview> = {}): Overview {
   };
 }
 
+function envelope200(data: Overview) {
+  return { code: 'OK', message: 'OK message', data, traceId: 'trace-ok' };
+}
+
 describe('OverviewPage', () => {
   it('shows every figure of the answer, each number a link to the list behind it', async () => {
     backend((c) => (c.url.startsWith('/ops/overview') ? envelope('OK', overview()) : envelope('NOT_FOUND', null, 404)));
@@ -184,6 +188,31 @@ describe('OverviewPage', () => {
     await flush();
     expect(r.byTestId('error').dataset.code).toBe('INTERNAL_ERROR');
     expect(r.byTestId('overview-backlog-waiting').textContent).toBe('99 of 100');
+  });
+
+  it('polls with the ETag of its last answer and on a 304 keeps it, its ages and "as of" moved on by the time passed', async () => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval', 'setTimeout', 'clearTimeout', 'Date'] });
+    vi.setSystemTime(new Date(AT));
+    let answer: Reply = { status: 200, body: envelope200(overview()), headers: { 'Content-Type': 'application/json', ETag: 'W/"1-abc"' } };
+    const mock = backend(() => answer);
+    r = await render(<OverviewPage />);
+    await flush();
+    const ages = () => r!.container.querySelector('td[data-seconds]')?.getAttribute('data-seconds');
+    expect(ages()).toBe(String(42 * 60));
+    const asOf = r.byTestId('overview-as-of').textContent;
+
+    answer = { status: 304, headers: { ETag: 'W/"1-abc"' } };
+    for (let poll = 0; poll < 4; poll++) {
+      await act(async () => {
+        await vi.advanceTimersByTimeAsync(OVERVIEW_REFRESH_MS);
+      });
+      await flush();
+    }
+    expect(mock.calls).toHaveLength(5);
+    expect(new Headers(mock.calls[4]!.init.headers).get('If-None-Match')).toBe('W/"1-abc"');
+    expect(ages()).toBe(String(42 * 60 + (4 * OVERVIEW_REFRESH_MS) / 1000));
+    expect(r.byTestId('overview-as-of').textContent).not.toBe(asOf);
+    expect(r.byTestId('overview-backlog-waiting').textContent).toBe('12 of 10000');
   });
 
   it('ends with the grants expiring in the next 24 hours, loaded from their own endpoint', async () => {

@@ -1,4 +1,6 @@
+import { useMemo } from 'react';
 import { getOverview } from '../../api/endpoints';
+import type { Overview } from '../../api/types';
 import { ErrorNotice } from '../../components/ErrorNotice';
 import { Loading } from '../../components/Loading';
 import { PageHeading } from '../../components/PageHeading';
@@ -14,7 +16,11 @@ export const OVERVIEW_REFRESH_MS = 15_000;
  * shows again), rendered by the panels of `OVERVIEW_PANELS` (or those given).
  */
 export function OverviewPage({ panels = OVERVIEW_PANELS }: { panels?: readonly OverviewPanelEntry[] }) {
-  const { data, error, loadedAt } = useRefreshing(['overview'], getOverview, OVERVIEW_REFRESH_MS);
+  const { data: answer, error, loadedAt } = useRefreshing(['overview'], getOverview, OVERVIEW_REFRESH_MS);
+  // the time this answer first arrived: a 304 keeps the answer (the same object) and moves loadedAt only
+  // eslint-disable-next-line react-hooks/exhaustive-deps
+  const arrivedAt = useMemo(() => loadedAt?.getTime() ?? 0, [answer]);
+  const data = useMemo(() => (answer ? aged(answer, (loadedAt?.getTime() ?? arrivedAt) - arrivedAt) : null), [answer, loadedAt, arrivedAt]);
   const now = data ? new Date(data.at) : new Date();
   return (
     <section className="panel" data-testid="ops-overview-page">
@@ -33,4 +39,18 @@ export function OverviewPage({ panels = OVERVIEW_PANELS }: { panels?: readonly O
       ) : null}
     </section>
   );
+}
+
+/**
+ * The answer as of `elapsedMs` later: a 304 of the overview (its ETag covers the content, not `at` nor the ages)
+ * says that only time has passed since the answer kept, so its `at` and the waits' ages move on by that time.
+ */
+export function aged(overview: Overview, elapsedMs: number): Overview {
+  if (elapsedMs <= 0) return overview;
+  const seconds = Math.round(elapsedMs / 1000);
+  return {
+    ...overview,
+    at: new Date(Date.parse(overview.at) + elapsedMs).toISOString(),
+    waiting: overview.waiting.map((w) => ({ ...w, oldestAgeSeconds: w.oldestAgeSeconds + seconds })),
+  };
 }

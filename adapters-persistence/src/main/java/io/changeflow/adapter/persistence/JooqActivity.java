@@ -51,6 +51,42 @@ final class JooqActivity implements Activity {
         return new Snapshot(byStatus(), waiting(), hours(hoursSince), deployReports(reportsSince), slots());
     }
 
+    /**
+     * Three statements, none of them over all rows: the newest state write of each status (a loose index scan of
+     * {@code idx_binding_status_updated}, one step per status), the counts of the non-terminal statuses (a range read of
+     * the open requests only; a move into a terminal status leaves one of them, so its count is seen there), and one
+     * row of index reads: the newest deploy report and the oldest inside the window (the count changes when it
+     * leaves), the newest batch request and the count of those waiting, the active batches (their slot index).
+     */
+    @Override
+    public String version(Instant reportsSince) {
+        var text = new StringBuilder();
+        var newest = DSL.max(BINDING.UPDATED_AT);
+        dsl.select(BINDING.STATUS, newest).from(BINDING).groupBy(BINDING.STATUS).orderBy(BINDING.STATUS)
+                .forEach(r -> text.append(r.get(BINDING.STATUS)).append('@').append(r.get(newest)).append(';'));
+        var count = DSL.count();
+        dsl.select(BINDING.STATUS, count).from(BINDING).where(BINDING.STATUS.in(NON_TERMINAL))
+                .groupBy(BINDING.STATUS).orderBy(BINDING.STATUS)
+                .forEach(r -> text.append(r.get(BINDING.STATUS)).append('#').append(r.get(count)).append(';'));
+        // the active batches as one number: ids are unique, the status fits in 4 bits (RUNNING 1, BLOCKED 4)
+        var active = DSL.sum(MERGE_BATCH.ID.mul(16).plus(MERGE_BATCH.STATUS));
+        var row = dsl.select(
+                DSL.field(dsl.select(DSL.max(DEPLOY_CALLBACK.ID)).from(DEPLOY_CALLBACK)),
+                DSL.field(dsl.select(DSL.min(DEPLOY_CALLBACK.CREATED_AT)).from(DEPLOY_CALLBACK)
+                        .where(DEPLOY_CALLBACK.CREATED_AT.ge(utcValue(reportsSince)))),
+                DSL.field(dsl.select(DSL.max(MERGE_BATCH_REQUEST.ID)).from(MERGE_BATCH_REQUEST)),
+                DSL.field(dsl.select(DSL.count()).from(MERGE_BATCH_REQUEST).where(MERGE_BATCH_REQUEST.BATCH_ID.isNull())),
+                DSL.field(dsl.select(active).from(MERGE_BATCH).where(MERGE_BATCH.STATUS.in(
+                        BatchRows.code(BatchStatus.RUNNING), BatchRows.code(BatchStatus.BLOCKED)))))
+                .fetchOne();
+        if (row != null) {
+            for (int i = 0; i < row.size(); i++) {
+                text.append('|').append(row.get(i));
+            }
+        }
+        return text.toString();
+    }
+
     private Map<BindingStatus, Long> byStatus() {
         var counts = new EnumMap<BindingStatus, Long>(BindingStatus.class);
         var count = DSL.count();

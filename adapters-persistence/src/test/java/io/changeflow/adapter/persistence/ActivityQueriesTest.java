@@ -112,6 +112,48 @@ class ActivityQueriesTest {
         assertThat(snapshot.deployReports().unsuccessful()).isZero();
     }
 
+    /**
+     * Issue 33: the overview's version is three statements however many rows there are, the same while nothing
+     * changes, and another after a state write, a new request, a claimed batch, a deploy report, and a report leaving
+     * the window.
+     */
+    @Test
+    void theVersionIsThreeStatementsAndChangesWithEveryKindOfWriteTheSnapshotShows() {
+        var ops = persistence.operations();
+        var since = Instant.now().minus(Duration.ofHours(1));
+        var recorder = persistence.statements();
+        recorder.start();
+        var version = activity().version(since);
+        var statements = recorder.stop();
+        assertThat(statements).hasSize(3);
+        assertThat(statements).noneMatch(sql -> sql.contains("binding_history") || sql.contains("operation_history"));
+        assertThat(activity().version(since)).as("nothing changed").isEqualTo(version);
+
+        var op = Fixtures.opened(ops, Fixtures.request(Fixtures.unique("s"), Fixtures.unique("t")));
+        var afterRequest = activity().version(since);
+        assertThat(afterRequest).as("a new request").isNotEqualTo(version);
+        ops.apply(op.id(), op.version(), WorkflowEvent.APPROVAL_SUBMITTED, Operations.StepNote.system("sent"));
+        var afterWrite = activity().version(since);
+        assertThat(afterWrite).as("a state write").isNotEqualTo(afterRequest);
+        var partition = Fixtures.unique("v");
+        Fixtures.bulkWaiting(persistence.dsl(), partition, 2);
+        var afterWaiting = activity().version(since);
+        assertThat(afterWaiting).as("requests waiting for a batch").isNotEqualTo(afterWrite);
+        persistence.batches().claim(partition, 10);
+        var afterClaim = activity().version(since);
+        assertThat(afterClaim).as("a claimed batch").isNotEqualTo(afterWaiting);
+        persistence.callbackInbox().recordDeploy(Fixtures.unique("d"), "group/infra", 1, "success", List.of());
+        var afterReport = activity().version(since);
+        assertThat(afterReport).as("a deploy report").isNotEqualTo(afterClaim);
+        assertThat(activity().version(Instant.now().plus(Duration.ofHours(1)))).as("reports leaving the window")
+                .isNotEqualTo(afterReport);
+
+        Fixtures.bulkWaiting(persistence.dsl(), Fixtures.unique("many"), 2_000);
+        recorder.start();
+        activity().version(since);
+        assertThat(recorder.stop()).as("the same statements for 2,000 more rows").hasSize(3);
+    }
+
     private static StateGroup group(Activity.Snapshot snapshot, BindingStatus status) {
         return snapshot.waiting().stream().filter(g -> g.status() == status).findFirst().orElseThrow();
     }

@@ -2,6 +2,7 @@ package io.changeflow.adapter.web;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.header;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.jsonPath;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
@@ -20,6 +21,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.http.HttpHeaders;
 
 /** {@code GET /ops/overview}: the console's landing page in one answer, for operators only. */
 class OverviewWebTest extends WebTestSupport {
@@ -88,5 +90,41 @@ class OverviewWebTest extends WebTestSupport {
         mvc.perform(get("/ops/overview")).andExpect(answers(status().isUnauthorized(), "UNAUTHENTICATED"));
         var denied = mvc.perform(as(get("/ops/overview"), "alice")).andExpect(status().isForbidden()).andReturn().getResponse();
         assertThat(denied.getContentAsString()).contains("ACCESS_DENIED").doesNotContain("APPROVAL_SENT");
+    }
+
+    /**
+     * Issue 33: the overview carries a weak ETag of its content; while only time passes (its {@code at} and the ages
+     * move) an {@code If-None-Match} naming it is 304 with no body, computed without the overview's snapshot; a new
+     * request gives 200 and another tag; without the operator's right the header opens nothing.
+     */
+    @Test
+    void theOverviewIs304WhileOnlyTimePassesAnd200WithANewETagAfterAChange() throws Exception {
+        app.config.set(Settings.APPROVE_FIRST, "true");
+        app.submitAccepted(FakeTargets.SINGLE, "overview-etag-1");
+        app.queue.runUntilIdle();
+        app.clock.advance(Duration.ofSeconds(1));
+        var etag = mvc.perform(as(get("/ops/overview"), "otto")).andExpect(answers(status().isOk(), "OK"))
+                .andExpect(header().string(HttpHeaders.CACHE_CONTROL, "no-cache, private"))
+                .andReturn().getResponse().getHeader(HttpHeaders.ETAG);
+        assertThat(etag).matches("W/\"[^\"]+\"");
+
+        app.clock.advance(Duration.ofSeconds(5));
+        var reads = activity.reads();
+        var notModified = mvc.perform(as(get("/ops/overview"), "otto").header(HttpHeaders.IF_NONE_MATCH, etag))
+                .andExpect(status().isNotModified()).andExpect(header().string(HttpHeaders.ETAG, etag))
+                .andReturn().getResponse();
+        assertThat(notModified.getContentAsByteArray()).isEmpty();
+        assertThat(activity.reads()).as("a 304 computes no overview").isEqualTo(reads);
+
+        app.submitAccepted(FakeTargets.SINGLE, "overview-etag-2");
+        app.queue.runUntilIdle();
+        app.clock.advance(Duration.ofSeconds(1));
+        var changed = mvc.perform(as(get("/ops/overview"), "otto").header(HttpHeaders.IF_NONE_MATCH, etag))
+                .andExpect(answers(status().isOk(), "OK")).andExpect(jsonPath("$.data.at").value(app.clock.instant().toString()))
+                .andReturn().getResponse().getHeader(HttpHeaders.ETAG);
+        assertThat(changed).isNotEqualTo(etag);
+        var denied = mvc.perform(as(get("/ops/overview"), "alice").header(HttpHeaders.IF_NONE_MATCH, changed))
+                .andExpect(status().isForbidden()).andReturn().getResponse();
+        assertThat(denied.getHeader(HttpHeaders.ETAG)).isNull();
     }
 }

@@ -97,9 +97,44 @@ public final class ShowOverview {
         this.clock = clock;
     }
 
+    /** Raised with every change of the overview's shape, so a release never answers 304 for the previous one's. */
+    static final int FORMAT = 1;
+
+    /**
+     * The overview with the version it was read at: the version is read first, so a write between the two leaves the
+     * version older than the content, and the next conditional read answers in full again (never a stale 304).
+     */
+    public record Shown(Overview overview, String version) {}
+
+    /**
+     * The version of what {@link #show} answers now (issue 33, conditional reads): it covers the content, not
+     * {@link Overview#at} nor the ages computed from it (a 304 tells the console that only time has passed). Read
+     * from {@link Activity#version} (a few index reads, none over all requests), the work queue's backlog (one
+     * aggregate of the work queue, which is shown as it is), this instance's breakers (in memory; another instance's
+     * overview has another version), the catalog's batch partitions and the current hour of the 24 shown.
+     */
+    public String version() {
+        var now = clock.instant();
+        var shown = new StringBuilder(activity.version(now.minus(REPORT_WINDOW)))
+                .append('|').append(firstHour(now)).append('|').append(backlog().map(Object::toString).orElse("-"));
+        systems.forEach(system -> shown.append('|').append(system.status()));
+        targets.all().stream().filter(Target::batchable).map(Target::partition).sorted().forEach(p -> shown.append('|').append(p));
+        return FORMAT + "-" + ViewVersion.digest(shown);
+    }
+
+    /** {@link #version} then {@link #show}, in that order. */
+    public Shown read() {
+        var version = version();
+        return new Shown(show(), version);
+    }
+
+    private static Instant firstHour(Instant now) {
+        return now.truncatedTo(ChronoUnit.HOURS).minus(Duration.ofHours(HOURS - 1L));
+    }
+
     public Overview show() {
         var now = clock.instant();
-        var firstHour = now.truncatedTo(ChronoUnit.HOURS).minus(Duration.ofHours(HOURS - 1L));
+        var firstHour = firstHour(now);
         var snapshot = activity.read(firstHour, now.minus(REPORT_WINDOW));
         return new Overview(now, snapshot.byStatus(), waiting(snapshot.waiting(), now), hours(snapshot.hours(), firstHour),
                 dependencies(snapshot.deployReports()), backlog(), slots(snapshot.slots()));

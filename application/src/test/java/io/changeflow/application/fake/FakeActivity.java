@@ -24,6 +24,7 @@ public final class FakeActivity implements Activity {
     private DeployReports reports = new DeployReports(0, 0, Optional.empty());
     private List<Slot> slots = List.of();
     private Instant lastHoursSince;
+    private int reads;
 
     public FakeActivity(Operations operations) {
         this.operations = operations;
@@ -49,9 +50,19 @@ public final class FakeActivity implements Activity {
         return lastHoursSince;
     }
 
+    /** How many times {@link #read} was called (the version does not read). */
+    public synchronized int reads() {
+        return reads;
+    }
+
     @Override
     public synchronized Snapshot read(Instant hoursSince, Instant reportsSince) {
         lastHoursSince = hoursSince;
+        reads++;
+        return snapshot(hoursSince, reportsSince);
+    }
+
+    private Snapshot snapshot(Instant hoursSince, Instant reportsSince) {
         record Key(BindingStatus status, StepStatus step) {}
         var groups = new LinkedHashMap<Key, StateGroup>();
         var open = new ArrayList<>(operations.stuck(Set.of(), Duration.ZERO, Integer.MAX_VALUE));
@@ -65,5 +76,11 @@ public final class FakeActivity implements Activity {
         }
         var inRange = hours.stream().filter(h -> !h.start().isBefore(hoursSince)).toList();
         return new Snapshot(operations.countByStatus(), List.copyOf(groups.values()), inRange, reports, slots);
+    }
+
+    /** The snapshot itself as its version (the real, cheaper one is proven on the database). */
+    @Override
+    public synchronized String version(Instant reportsSince) {
+        return snapshot(Instant.EPOCH, reportsSince).toString();
     }
 }

@@ -108,4 +108,44 @@ class ShowOverviewTest {
                 new Activity.Slot("elsewhere", 3, Optional.of(batch)));
         assertThat(overview(app.queue).show().backlog()).hasValueSatisfying(b -> assertThat(b.waiting()).isZero());
     }
+
+    /**
+     * Issue 33: the overview's version covers what it shows, not its {@code at} nor the ages computed from it, and
+     * reading it computes no overview (no snapshot read).
+     */
+    @Test
+    void theVersionChangesWithWhatIsShownNotWithTheTimeAndReadsNoSnapshot() {
+        var health = new java.util.concurrent.atomic.AtomicReference<>(new ExternalSystemHealth.Status("gitlab", "CLOSED",
+                Optional.empty(), 0, 0, 0));
+        var overview = new ShowOverview(activity, app.queue, List.of(health::get), app.targets, Convergence.standard(),
+                Deadlines.defaults(), app.clock);
+        app.clock.set(app.clock.instant().truncatedTo(ChronoUnit.HOURS).plus(Duration.ofHours(1)));
+        app.config.set(Settings.APPROVE_FIRST, "true");
+        app.submittedAndRun("alice");
+        app.clock.advance(Duration.ofSeconds(1)); // the fake lists a request as waiting once its last write is in the past
+        var reads = activity.reads();
+
+        var version = overview.version();
+        var backlog = app.queue.backlogSummary();
+        app.clock.advance(Duration.ofSeconds(10));
+        assertThat(app.queue.backlogSummary()).as("no step came due meanwhile (that would be a change)").isEqualTo(backlog);
+        assertThat(overview.version()).as("only time passed").isEqualTo(version);
+        assertThat(activity.reads()).as("the version reads no snapshot").isEqualTo(reads);
+        var read = overview.read();
+        assertThat(read.version()).isEqualTo(version);
+        assertThat(read.overview().waiting().getFirst().oldestAge()).isEqualTo(Duration.ofSeconds(11));
+
+        app.submittedAndRun("bob");
+        app.clock.advance(Duration.ofSeconds(1));
+        var afterRequest = overview.version();
+        assertThat(afterRequest).as("a new request").isNotEqualTo(version);
+        activity.deployReports(new Activity.DeployReports(1, 0, Optional.of(app.clock.instant())));
+        var afterReport = overview.version();
+        assertThat(afterReport).as("a deploy report").isNotEqualTo(afterRequest);
+        health.set(new ExternalSystemHealth.Status("gitlab", "OPEN", Optional.of(50.0), 2, 1, 0));
+        var afterBreaker = overview.version();
+        assertThat(afterBreaker).as("a breaker").isNotEqualTo(afterReport);
+        app.clock.set(app.clock.instant().truncatedTo(ChronoUnit.HOURS).plus(Duration.ofHours(1)));
+        assertThat(overview.version()).as("the next hour of the 24 shown").isNotEqualTo(afterBreaker);
+    }
 }

@@ -8,8 +8,12 @@ import io.changeflow.domain.state.BindingStatus;
 import java.time.Instant;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Optional;
 import org.jspecify.annotations.Nullable;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
@@ -81,9 +85,22 @@ public final class OverviewController {
         this.overview = overview;
     }
 
-    @Answers(summary = "The operations overview: states, waits, 24 hours, dependencies, backlog, batch slots")
+    /**
+     * Conditional (issue 33, {@link ConditionalReads}): the ETag covers the content, not {@code at} nor the
+     * {@code oldestAgeSeconds} computed from it; an {@code If-None-Match} naming the current version is 304 from the
+     * version's few index reads alone ({@link ShowOverview#version}), without computing the overview.
+     */
+    @Answers(summary = "The operations overview: states, waits, 24 hours, dependencies, backlog, batch slots", conditional = true)
     @GetMapping("/ops/overview")
-    ApiResponse<OverviewJson> overview() {
-        return ApiResponse.ok(OverviewJson.of(overview.show()));
+    ResponseEntity<ApiResponse<OverviewJson>> overview(
+            @RequestHeader(name = HttpHeaders.IF_NONE_MATCH, required = false) @Nullable String ifNoneMatch) {
+        if (ifNoneMatch != null) {
+            var unchanged = ConditionalReads.<ApiResponse<OverviewJson>>notModified(ifNoneMatch, Optional.of(overview.version()));
+            if (unchanged.isPresent()) {
+                return unchanged.get();
+            }
+        }
+        var shown = overview.read();
+        return ConditionalReads.ok(ApiResponse.ok(OverviewJson.of(shown.overview())), shown.version());
     }
 }

@@ -81,4 +81,12 @@ public interface Activity {
      * @param reportsSince the start of the deploy reports counted
      */
     Snapshot read(Instant hoursSince, Instant reportsSince);
+
+    /**
+     * A value that changes whenever {@link #read} with {@code reportsSince} would answer differently, read from a few
+     * index reads that do none of {@link #read}'s counting over all rows: for conditional reads of the overview
+     * (issue 33). Equal values mean the same snapshot; the value says nothing else (compare it, never parse it). The
+     * hours' window is the caller's to add (it moves with the clock, not with a write).
+     */
+    String version(Instant reportsSince);
 }
