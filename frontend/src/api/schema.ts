@@ -5186,7 +5186,9 @@ export interface operations {
     overviewOverview: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                "If-None-Match"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -5195,6 +5197,10 @@ export interface operations {
             /** @description Envelope code OK. */
             200: {
                 headers: {
+                    /** @description private, no-cache: revalidate every time */
+                    "Cache-Control"?: string;
+                    /** @description Weak entity tag of what the answer shows (W/"..."); send it back in If-None-Match to get 304 while nothing shown changed. */
+                    ETag?: string;
                     "X-Trace-Id": components["headers"]["TraceId"];
                     [name: string]: unknown;
                 };
@@ -5204,6 +5210,18 @@ export interface operations {
                         code?: "OK";
                     } & components["schemas"]["ApiResponseOverviewJson"];
                 };
+            };
+            /** @description Not modified: If-None-Match names the current entity tag. No body; the same ETag. */
+            304: {
+                headers: {
+                    /** @description private, no-cache: revalidate every time */
+                    "Cache-Control"?: string;
+                    /** @description Weak entity tag of what the answer shows (W/"..."); send it back in If-None-Match to get 304 while nothing shown changed. */
+                    ETag?: string;
+                    "X-Trace-Id": components["headers"]["TraceId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description UNAUTHENTICATED: Sign-in required. */
             401: {
