@@ -17,8 +17,8 @@ export const OVERVIEW_REFRESH_MS = 15_000;
  */
 export function OverviewPage({ panels = OVERVIEW_PANELS }: { panels?: readonly OverviewPanelEntry[] }) {
   const { data: answer, error, loadedAt } = useRefreshing(['overview'], getOverview, OVERVIEW_REFRESH_MS);
-  // the time this answer first arrived: a 304 keeps the answer (the same object) and moves loadedAt only
-  // eslint-disable-next-line react-hooks/exhaustive-deps
+  // the time this answer first arrived (recomputed only for a new answer): a 304 keeps the answer, the same object,
+  // and moves loadedAt only
   const arrivedAt = useMemo(() => loadedAt?.getTime() ?? 0, [answer]);
   const data = useMemo(() => (answer ? aged(answer, (loadedAt?.getTime() ?? arrivedAt) - arrivedAt) : null), [answer, loadedAt, arrivedAt]);
   const now = data ? new Date(data.at) : new Date();
