@@ -7,7 +7,8 @@
 # Issue 33 adds the conditional reads: the same two reads with If-None-Match naming their current ETag (304, no body),
 # and a replay of the request page's polling of one unchanged request for 10 minutes (the SPA's backoff, 1 s doubling
 # to 15 s: 44 looks), sent back to back, once as the SPA did before (no If-None-Match) and once as it does now:
-# requests, answers and bytes (headers and bodies) of each.
+# requests, answers and bytes (headers and bodies) of each. The same replay for the console's overview
+# (GET /ops/overview as the operator otto, 40 looks: its 15 s polling for 10 minutes).
 #
 #   benchmarks/scripts/status-read.sh            # DURATION=10 WARMUP=8 ROUNDS=3 CONNECTIONS=16
 source "$(dirname "$0")/lib.sh"
@@ -84,19 +85,20 @@ awk '
 # looks of the SPA's backoff (polling.ts: 1 s after an answer, doubled while nothing changed, at most 15 s).
 looks=1; at=0; delay=1000
 while ((at + delay <= 600000)); do at=$((at + delay)); looks=$((looks + 1)); delay=$((delay * 2 > 15000 ? 15000 : delay * 2)); done
-replay() { # replay conditional|plain -> "requests n200 n304 body_bytes header_bytes"
+replay() { # replay conditional|plain [URL USER LOOKS] -> "requests n200 n304 body_bytes header_bytes"
   local etag="" n200=0 n304=0 bodies=0 heads=0 i line code size headers tag
-  for ((i = 0; i < looks; i++)); do
-    local args=(-s -o /dev/null -D "$work/headers.txt" -w '%{http_code} %{size_download} %{size_header}' -H 'X-Forwarded-User: alice')
+  local url=${2:-$base/api/requests/$id} user=${3:-alice} n=${4:-$looks}
+  for ((i = 0; i < n; i++)); do
+    local args=(-s -o /dev/null -D "$work/headers.txt" -w '%{http_code} %{size_download} %{size_header}' -H "X-Forwarded-User: $user")
     [ "$1" = conditional ] && [ -n "$etag" ] && args+=(-H "If-None-Match: $etag")
-    line=$(curl "${args[@]}" "$base/api/requests/$id")
+    line=$(curl "${args[@]}" "$url")
     read -r code size headers <<<"$line"
     bodies=$((bodies + size)); heads=$((heads + headers))
     case $code in 200) n200=$((n200 + 1)) ;; 304) n304=$((n304 + 1)) ;; esac
     tag=$(awk 'tolower($1) == "etag:" { print $2 }' "$work/headers.txt" | tr -d '\r')
     [ -n "$tag" ] && etag=$tag
   done
-  echo "$looks $n200 $n304 $bodies $heads"
+  echo "$n $n200 $n304 $bodies $heads"
 }
 read -r plain_n plain_200 plain_304 plain_bodies plain_heads <<<"$(replay plain)"
 read -r cond_n cond_200 cond_304 cond_bodies cond_heads <<<"$(replay conditional)"
@@ -105,4 +107,11 @@ echo "before (no If-None-Match): $plain_n requests, $plain_200 x 200, $plain_304
 echo "now (If-None-Match):       $cond_n requests, $cond_200 x 200, $cond_304 x 304, bodies $cond_bodies bytes, headers $cond_heads bytes (HTTP/1.1)"
 awk -v pb="$plain_bodies" -v ph="$plain_heads" -v cb="$cond_bodies" -v ch="$cond_heads" \
   'BEGIN { printf "body bytes: %.1fx fewer; bodies and HTTP/1.1 headers: %.1fx fewer\n", pb / cb, (pb + ph) / (cb + ch) }'
+read -r oplain_n oplain_200 oplain_304 oplain_bodies oplain_heads <<<"$(replay plain "$base/ops/overview" otto 40)"
+read -r ocond_n ocond_200 ocond_304 ocond_bodies ocond_heads <<<"$(replay conditional "$base/ops/overview" otto 40)"
+echo "=== the console's overview polled for 10 minutes (replayed: 40 looks, 15 s apart; nothing changes meanwhile unless the service works)"
+echo "before (no If-None-Match): $oplain_n requests, $oplain_200 x 200, $oplain_304 x 304, bodies $oplain_bodies bytes, headers $oplain_heads bytes (HTTP/1.1)"
+echo "now (If-None-Match):       $ocond_n requests, $ocond_200 x 200, $ocond_304 x 304, bodies $ocond_bodies bytes, headers $ocond_heads bytes (HTTP/1.1)"
+awk -v pb="$oplain_bodies" -v ph="$oplain_heads" -v cb="$ocond_bodies" -v ch="$ocond_heads" \
+  'BEGIN { if (cb > 0) printf "overview body bytes: %.1fx fewer; bodies and HTTP/1.1 headers: %.1fx fewer\n", pb / cb, (pb + ph) / (cb + ch) }'
 echo "uptime: $(uptime)"
