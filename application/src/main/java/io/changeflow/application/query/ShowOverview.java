@@ -40,6 +40,8 @@ public final class ShowOverview {
     public static final Duration REPORT_WINDOW = Duration.ofHours(1);
     /** The name of the deploy reports among the {@link Dependency dependencies}. */
     public static final String DEPLOY_REPORTS = "deploy-reports";
+    /** Raised with every change of the overview's shape, so a release never answers 304 for the previous one's. */
+    static final int FORMAT = 1;
 
     private static final System.Logger LOG = System.getLogger(ShowOverview.class.getName());
 
@@ -96,9 +98,6 @@ public final class ShowOverview {
         this.deadlines = deadlines;
         this.clock = clock;
     }
-
-    /** Raised with every change of the overview's shape, so a release never answers 304 for the previous one's. */
-    static final int FORMAT = 1;
 
     /**
      * The overview with the version it was read at: the version is read first, so a write between the two leaves the
