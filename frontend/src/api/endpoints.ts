@@ -14,6 +14,7 @@ import type {
   InboxItem,
   InstanceRoster,
   Me,
+  NotificationPage,
   MyDrift,
   OperationDetail,
   OverdueList,
@@ -195,6 +196,20 @@ export const adoptDrift = (id: number, until: string) =>
 /** Acknowledges a drift item with a reason: the line stays. */
 export const acknowledgeDrift = (id: number, reason: string) =>
   api.post<DriftActed>(`/ops/drift/${enc(String(id))}/acknowledge`, { reason });
+
+/** The notifications' outbox (issue 32), newest first; `state` narrows, `before` continues below a page's `nextBefore`. */
+export const listNotifications = (
+  query: { limit: number; state?: string | null; before?: string | null },
+  signal?: AbortSignal,
+) =>
+  api.get<NotificationPage>('/ops/notifications', {
+    query: {
+      limit: query.limit,
+      ...(query.state ? { state: query.state } : {}),
+      ...(query.before ? { before: query.before } : {}),
+    },
+    signal,
+  });
 
 /** The drift that concerns me: as the subject, or as the requester of a subject I asked for. */
 export const listMyDrift = (signal?: AbortSignal) => api.get<MyDrift[]>('/api/drift', { signal });
