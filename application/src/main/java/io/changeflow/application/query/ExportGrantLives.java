@@ -89,7 +89,7 @@ public final class ExportGrantLives {
         var handed = 0;
         while (handed < maxGrants) {
             var limit = Math.min(pageSize, maxGrants - handed);
-            var grants = records.grantsRequested(new GrantRecords.Page(command.from(), command.to(), after, limit + 1));
+            var grants = records.grantsOverlapping(new GrantRecords.Page(command.from(), command.to(), after, limit + 1));
             var page = grants.subList(0, Math.min(limit, grants.size()));
             hand(page, sink);
             handed += page.size();
