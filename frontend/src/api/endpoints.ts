@@ -106,6 +106,15 @@ export const listMyBindings = (signal?: AbortSignal) => api.get<Binding[]>('/api
 export const giveUpBinding = (targetKey: string, subjectId: string) =>
   api.post<RequestView>(`/api/bindings/${enc(targetKey)}/give-up`, undefined, { query: { subjectId } });
 
+/**
+ * An operator revokes a grant in effect (202 REMOVAL_ACCEPTED with the removal's view). `urgent`: its removal round runs
+ * at once; `reason` travels as a request parameter, so the audit entry (`REVOKE_GRANT`) records it.
+ */
+export const revokeGrant = (subjectId: string, targetKey: string, options: { urgent: boolean; reason: string }) =>
+  api.post<RequestView>(`/ops/bindings/${enc(subjectId)}/${enc(targetKey)}/revoke`, undefined, {
+    query: { urgent: String(options.urgent), reason: options.reason.trim() },
+  });
+
 export const getInbox = (signal?: AbortSignal) => api.get<InboxItem[]>('/sim/approval/inbox', { signal });
 
 export const decide = (ticket: string, decision: Decision) =>
