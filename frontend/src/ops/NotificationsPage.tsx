@@ -79,7 +79,7 @@ export function NotificationsPage() {
     <section className="panel" data-testid="ops-notifications-page">
       <PageHeading>Notifications</PageHeading>
       <p className="muted">
-        Mails and chat messages the service queued. A message that fails is retried with backoff for about ten hours, then
+        Mails and chat messages the service queued. A message that fails is retried with backoff for about nine hours, then
         given up; see the operations runbook when the retrying or given-up ones grow.
       </p>
       <div className="inline-form" role="group" aria-label="Filters">
