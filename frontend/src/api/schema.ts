@@ -266,7 +266,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The life of every grant requested in a time range, as JSON lines or CSV (operators)
+         * The life of every grant requested or in effect in a time range, as JSON lines or CSV (operators)
          * @description Needs one of the rule codes ops.admin, ops.operator (changeflow.authorization.rules).
          */
         get: operations["auditExportGrants"];
