@@ -14,6 +14,7 @@ import type {
   InboxItem,
   InstanceRoster,
   Me,
+  NotificationPage,
   MyDrift,
   OperationDetail,
   OverdueList,
@@ -105,6 +106,15 @@ export const listMyBindings = (signal?: AbortSignal) => api.get<Binding[]>('/api
 export const giveUpBinding = (targetKey: string, subjectId: string) =>
   api.post<RequestView>(`/api/bindings/${enc(targetKey)}/give-up`, undefined, { query: { subjectId } });
 
+/**
+ * An operator revokes a grant in effect (202 REMOVAL_ACCEPTED with the removal's view). `urgent`: its removal round runs
+ * at once; `reason` travels as a request parameter, so the audit entry (`REVOKE_GRANT`) records it.
+ */
+export const revokeGrant = (subjectId: string, targetKey: string, options: { urgent: boolean; reason: string }) =>
+  api.post<RequestView>(`/ops/bindings/${enc(subjectId)}/${enc(targetKey)}/revoke`, undefined, {
+    query: { urgent: String(options.urgent), reason: options.reason.trim() },
+  });
+
 export const getInbox = (signal?: AbortSignal) => api.get<InboxItem[]>('/sim/approval/inbox', { signal });
 
 export const decide = (ticket: string, decision: Decision) =>
@@ -195,6 +205,20 @@ export const adoptDrift = (id: number, until: string) =>
 /** Acknowledges a drift item with a reason: the line stays. */
 export const acknowledgeDrift = (id: number, reason: string) =>
   api.post<DriftActed>(`/ops/drift/${enc(String(id))}/acknowledge`, { reason });
+
+/** The notifications' outbox (issue 32), newest first; `state` narrows, `before` continues below a page's `nextBefore`. */
+export const listNotifications = (
+  query: { limit: number; state?: string | null; before?: string | null },
+  signal?: AbortSignal,
+) =>
+  api.get<NotificationPage>('/ops/notifications', {
+    query: {
+      limit: query.limit,
+      ...(query.state ? { state: query.state } : {}),
+      ...(query.before ? { before: query.before } : {}),
+    },
+    signal,
+  });
 
 /** The drift that concerns me: as the subject, or as the requester of a subject I asked for. */
 export const listMyDrift = (signal?: AbortSignal) => api.get<MyDrift[]>('/api/drift', { signal });

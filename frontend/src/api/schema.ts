@@ -266,7 +266,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The life of every grant requested in a time range, as JSON lines or CSV (operators)
+         * The life of every grant requested or in effect in a time range, as JSON lines or CSV (operators)
          * @description Needs one of the rule codes ops.admin, ops.operator (changeflow.authorization.rules).
          */
         get: operations["auditExportGrants"];
@@ -510,6 +510,26 @@ export interface paths {
          * @description Needs one of the rule codes ops.admin, ops.operator (changeflow.authorization.rules).
          */
         get: operations["instancesInstances"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ops/notifications": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The notifications' outbox: queued messages and where they stand
+         * @description Needs one of the rule codes ops.admin, ops.operator (changeflow.authorization.rules).
+         */
+        get: operations["notificationsList"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1088,6 +1108,12 @@ export interface components {
             message: string;
             traceId: string;
         };
+        ApiResponseNotificationPageJson: {
+            code: string;
+            data: components["schemas"]["NotificationPageJson"] | null;
+            message: string;
+            traceId: string;
+        };
         ApiResponseOverdueListJson: {
             code: string;
             data: components["schemas"]["OverdueListJson"] | null;
@@ -1440,6 +1466,27 @@ export interface components {
         MyDriftJson: {
             asSubject: boolean;
             item: components["schemas"]["DriftJson"];
+        };
+        NotificationJson: {
+            /** Format: int32 */
+            attempts: number;
+            channel: string;
+            /** Format: int64 */
+            id: number;
+            lastError: string | null;
+            link: string;
+            nextAttempt: string;
+            queuedAt: string;
+            recipient: string;
+            recipientKind: string;
+            sentAt: string | null;
+            state: string;
+            title: string;
+        };
+        NotificationPageJson: {
+            /** Format: int64 */
+            nextBefore: number | null;
+            notifications: components["schemas"]["NotificationJson"][];
         };
         OverdueJson: {
             atDeadline: string;
@@ -4393,6 +4440,99 @@ export interface operations {
                         /** @enum {string} */
                         code?: "OK";
                     } & components["schemas"]["ApiResponseInstancesJson"];
+                };
+            };
+            /** @description UNAUTHENTICATED: Sign-in required. */
+            401: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["TraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code?: "UNAUTHENTICATED";
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description ACCESS_DENIED: Access denied */
+            403: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["TraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code?: "ACCESS_DENIED";
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description INTERNAL_ERROR: Something went wrong on our side. Please quote the traceId if you contact support. */
+            500: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["TraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code?: "INTERNAL_ERROR";
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description UNAVAILABLE: A service we depend on is unavailable; please try again later. */
+            503: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["TraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code?: "UNAVAILABLE";
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    notificationsList: {
+        parameters: {
+            query?: {
+                before?: string;
+                limit?: number;
+                state?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Envelope code OK. */
+            200: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["TraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code?: "OK";
+                    } & components["schemas"]["ApiResponseNotificationPageJson"];
+                };
+            };
+            /** @description INVALID_REQUEST: The request is not valid; please correct it and try again. */
+            400: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["TraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code?: "INVALID_REQUEST";
+                    } & components["schemas"]["ErrorEnvelope"];
                 };
             };
             /** @description UNAUTHENTICATED: Sign-in required. */

@@ -130,5 +130,11 @@ export type DriftItem = Schemas['DriftJson'];
 /** A drift item that concerns me, and whether I am its subject (false: a subject I asked for). */
 export type MyDrift = Schemas['MyDriftJson'];
 
+/** A queued notification as operators see it (issue 32): state, channel, recipient kind, attempts, last error without secrets. */
+export type QueuedNotification = Schemas['NotificationJson'];
+
+/** A page of the outbox, newest first; `nextBefore` continues it (null on the last page). */
+export type NotificationPage = Schemas['NotificationPageJson'];
+
 /** What an operator's drift action did: the item now, and the removal or adopting request it opened. */
 export type DriftActed = Schemas['ActedJson'];

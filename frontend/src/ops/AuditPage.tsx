@@ -15,7 +15,8 @@ function daysBefore(iso: string, days: number): string {
 }
 
 /**
- * The audit export (issue 32, item 6): the life of every grant requested between two days (both included), as JSON
+ * The audit export (issue 32, item 6): the life of every grant requested between two days (both included) or in effect
+ * at some time between them, as JSON
  * lines or CSV, downloaded by the browser (the server streams the file; at most 10,000 grants a file, the next part
  * named by its `Link` header).
  */
@@ -29,7 +30,7 @@ export function AuditPage() {
     <section className="panel" data-testid="ops-audit-page">
       <PageHeading>Audit export</PageHeading>
       <p className="muted">
-        The life of every grant requested in the range: who asked, for whom, who approved, the merge request, when it was
+        The life of every grant requested in the range or in effect at some time in it: who asked, for whom, who approved, the merge request, when it was
         merged and in effect, and when and why it ended. At most 10,000 grants a file, oldest request first; the answer's
         <code> Link</code> header names the next part.
       </p>

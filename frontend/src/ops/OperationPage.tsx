@@ -13,6 +13,7 @@ import { useLoad } from '../logic/hooks';
 import { Link } from '../router/router';
 import { ActionResult, outcomeOf, type ActionOutcome, type Tone } from './common';
 import { consolePaths } from './paths';
+import { RevokePanel } from './RevokePanel';
 
 /** RETRIGGERED scheduled the step; NOT_SCHEDULED (work queue full) did nothing. */
 export function retriggerTone(code: string): Tone {
@@ -281,6 +282,7 @@ export function OperationPage({ operationId }: { operationId: string }) {
               <>
                 <h3>Binding row</h3>
                 <BindingFacts binding={detail.binding} operationId={operationId} />
+                <RevokePanel key={`${detail.binding.subjectId}/${detail.binding.targetKey}`} binding={detail.binding} onDone={reload} />
               </>
             ) : (
               <p className="muted">No subject-target row.</p>

@@ -4,6 +4,7 @@ import { AuditPage } from './AuditPage';
 import { BatchesPage } from './BatchesPage';
 import { ConfigPage } from './ConfigPage';
 import { DriftPage } from './DriftPanel';
+import { NotificationsPage } from './NotificationsPage';
 import { OperationPage } from './OperationPage';
 import { OperationsPage } from './OperationsPage';
 import { OverviewPage } from './overview/OverviewPage';
@@ -29,6 +30,7 @@ export default function OpsApp() {
       <Route path="config" element={<ConfigPage />} />
       <Route path="drift" element={<DriftPage />} />
       <Route path="audit" element={<AuditPage />} />
+      <Route path="notifications" element={<NotificationsPage />} />
       <Route path="*" element={<NotFoundPage />} />
     </Routes>
   );
@@ -44,6 +46,9 @@ export default function OpsApp() {
         <NavLink to={consolePaths.batches}>Batches</NavLink>
         <NavLink to={consolePaths.config}>Configuration</NavLink>
         <NavLink to={consolePaths.drift}>Drift</NavLink>
+        <NavLink to={consolePaths.notifications} data-testid="nav-ops-notifications">
+          Notifications
+        </NavLink>
         <NavLink to={consolePaths.audit} data-testid="nav-ops-audit">
           Audit export
         </NavLink>

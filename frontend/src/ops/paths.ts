@@ -13,6 +13,7 @@ export const consolePaths = {
   config: `${CONSOLE}/config`,
   drift: `${CONSOLE}/drift`,
   audit: `${CONSOLE}/audit`,
+  notifications: `${CONSOLE}/notifications`,
 } as const;
 
 export function isConsolePath(pathname: string): boolean {

@@ -1,6 +1,9 @@
 package io.changeflow.bootstrap;
 
 import io.changeflow.adapter.scheduler.RecurringJob;
+import io.changeflow.adapter.web.metrics.NotificationGauges;
+import io.changeflow.application.notify.CountUnsentNotifications;
+import io.changeflow.application.notify.ListNotifications;
 import io.changeflow.application.notify.MailAddresses;
 import io.changeflow.application.notify.NotificationSettings;
 import io.changeflow.application.notify.QueueDriftNotices;
@@ -84,6 +87,17 @@ class NotificationsConfiguration {
      * Queue (status changes, then drift items opened), then send: a change committed before the run is mailed by it
      * (once settled, also by the next runs).
      */
+    @Bean
+    ListNotifications listNotifications(NotificationOutbox outbox) {
+        return new ListNotifications(outbox);
+    }
+
+    /** Notifications not sent, per state, as gauges on the meter registry. */
+    @Bean
+    NotificationGauges notificationGauges(NotificationOutbox outbox) {
+        return new NotificationGauges(new CountUnsentNotifications(outbox), System::nanoTime);
+    }
+
     @Bean
     RecurringJob notificationsJob(QueueNotifications queue, QueueDriftNotices drift, SendNotifications send) {
         return new RecurringJob("notifications", EVERY, () -> {

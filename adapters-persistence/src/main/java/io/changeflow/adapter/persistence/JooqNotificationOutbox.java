@@ -5,6 +5,7 @@ import static io.changeflow.adapter.persistence.jooq.Tables.BINDING_HISTORY;
 import static io.changeflow.adapter.persistence.jooq.Tables.NOTIFICATION;
 
 import io.changeflow.application.port.out.NotificationOutbox;
+import io.changeflow.application.port.out.NotificationOutbox.State;
 import io.changeflow.application.port.out.Notifications.Channel;
 import io.changeflow.application.port.out.Notifications.Message;
 import io.changeflow.domain.request.OperationId;
@@ -12,8 +13,13 @@ import io.changeflow.domain.state.BindingStatus;
 import io.changeflow.domain.state.WorkflowEvent;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.EnumMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
+import io.changeflow.adapter.persistence.jooq.tables.records.NotificationRecord;
+import org.jooq.Condition;
 import org.jooq.DSLContext;
 import org.jooq.Record;
 import org.jooq.impl.DSL;
@@ -102,18 +108,43 @@ final class JooqNotificationOutbox implements NotificationOutbox {
     }
 
     @Override
-    public List<Pending> recent(int limit) {
-        return dsl.selectFrom(NOTIFICATION).orderBy(NOTIFICATION.ID.desc()).limit(limit).fetch(JooqNotificationOutbox::pending);
+    public List<Listed> list(Query query) {
+        var where = query.state().map(state -> inState(state, query.maxAttempts())).orElse(DSL.noCondition());
+        if (query.before().isPresent()) {
+            where = where.and(NOTIFICATION.ID.lt(query.before().getAsLong()));
+        }
+        return dsl.selectFrom(NOTIFICATION).where(where).orderBy(NOTIFICATION.ID.desc()).limit(query.limit())
+                .fetch(r -> new Listed(r.getId(), r.getDedupKey(), message(r), r.getAttempts(), Sql.instant(r.getNextAttempt()),
+                        Optional.ofNullable(r.getLastError()), Optional.ofNullable(r.getSentAt()).map(Sql::instant),
+                        Sql.instant(r.getCreatedAt())));
+    }
+
+    /** The rows of a state: the unsent ones through the index on {@code sent_at}, the sent ones by the primary key. */
+    private static Condition inState(State state, int maxAttempts) {
+        return switch (state) {
+            case SENT -> NOTIFICATION.SENT_AT.isNotNull();
+            case PENDING -> NOTIFICATION.SENT_AT.isNull().and(NOTIFICATION.ATTEMPTS.eq(0));
+            case RETRYING -> NOTIFICATION.SENT_AT.isNull().and(NOTIFICATION.ATTEMPTS.gt(0))
+                    .and(NOTIFICATION.ATTEMPTS.lt(maxAttempts));
+            case GAVE_UP -> NOTIFICATION.SENT_AT.isNull().and(NOTIFICATION.ATTEMPTS.ge(maxAttempts));
+        };
     }
 
     @Override
-    public long pendingCount(int maxAttempts) {
-        return dsl.fetchCount(NOTIFICATION, NOTIFICATION.SENT_AT.isNull().and(NOTIFICATION.ATTEMPTS.lt(maxAttempts)));
+    public Map<State, Long> countUnsent(int maxAttempts) {
+        var counts = new EnumMap<State, Long>(State.class);
+        dsl.select(NOTIFICATION.ATTEMPTS, DSL.count()).from(NOTIFICATION).where(NOTIFICATION.SENT_AT.isNull())
+                .groupBy(NOTIFICATION.ATTEMPTS)
+                .forEach(r -> counts.merge(State.of(false, r.value1(), maxAttempts), (long) r.value2(), Long::sum));
+        return counts;
+    }
+
+    private static Message message(NotificationRecord row) {
+        return new Message(Channel.valueOf(row.getChannel()), row.getRecipient(), row.getTitle(), row.getBody(), row.getLink());
     }
 
     private static Pending pending(Record r) {
         var row = r.into(NOTIFICATION);
-        return new Pending(row.getId(), row.getDedupKey(), new Message(Channel.valueOf(row.getChannel()),
-                row.getRecipient(), row.getTitle(), row.getBody(), row.getLink()), row.getAttempts());
+        return new Pending(row.getId(), row.getDedupKey(), message(row), row.getAttempts());
     }
 }

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.changeflow.application.port.out.NotificationOutbox;
 import io.changeflow.application.port.out.NotificationOutbox.Queued;
+import io.changeflow.application.port.out.NotificationOutbox.State;
 import io.changeflow.application.port.out.Notifications.Channel;
 import io.changeflow.application.port.out.Notifications.Message;
 import io.changeflow.domain.state.BindingStatus;
@@ -14,6 +15,8 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import org.junit.jupiter.api.Test;
@@ -88,6 +91,51 @@ class JooqNotificationOutboxContractTest {
         assertThat(outbox.sent(id, later)).isFalse();
         assertThat(outbox.due(later, 5, 1000)).noneMatch(p -> p.id() == id);
         assertThat(outbox.enqueue(List.of(mail(key, "bob@example.com")))).as("a sent key is never queued again").isZero();
-        assertThat(outbox.recent(10)).extracting(NotificationOutbox.Pending::key).contains(key);
+        assertThat(outbox.list(new NotificationOutbox.Query(Optional.of(State.SENT), OptionalLong.empty(), 5, 10)))
+                .extracting(NotificationOutbox.Listed::key).contains(key);
+    }
+
+    @Test
+    void theOperatorsListIsNewestFirstPerStateBelowACursorAndTheUnsentAreCountedPerState() {
+        var prefix = Fixtures.unique("list");
+        var before = outbox.countUnsent(3);
+        outbox.enqueue(List.of(mail(prefix + ":sent", "a@example.com"), mail(prefix + ":pending", "b@example.com"),
+                mail(prefix + ":retrying", "c@example.com"), mail(prefix + ":gaveup", "d@example.com")));
+        var all = outbox.list(new NotificationOutbox.Query(Optional.empty(), OptionalLong.empty(), 3, 1000)).stream()
+                .filter(m -> m.key().startsWith(prefix)).toList();
+        assertThat(all).extracting(NotificationOutbox.Listed::key)
+                .containsExactly(prefix + ":gaveup", prefix + ":retrying", prefix + ":pending", prefix + ":sent");
+        var ids = all.stream().collect(java.util.stream.Collectors.toMap(m -> m.key().substring(prefix.length() + 1),
+                NotificationOutbox.Listed::id));
+        var now = Instant.now().truncatedTo(ChronoUnit.MILLIS);
+        outbox.sent(ids.get("sent"), now);
+        outbox.failed(ids.get("retrying"), now.plusSeconds(5), "connection refused");
+        for (int i = 0; i < 3; i++) {
+            outbox.failed(ids.get("gaveup"), now.plusSeconds(60), "535 authentication failed");
+        }
+
+        for (var state : State.values()) {
+            assertThat(outbox.list(new NotificationOutbox.Query(Optional.of(state), OptionalLong.empty(), 3, 1000)))
+                    .as(state.name()).filteredOn(m -> m.key().startsWith(prefix)).singleElement()
+                    .satisfies(m -> assertThat(m.key()).isEqualTo(prefix + ":" + state.name().toLowerCase().replace("_", "")));
+        }
+        var retrying = outbox.list(new NotificationOutbox.Query(Optional.of(State.RETRYING),
+                OptionalLong.of(ids.get("retrying") + 1), 3, 1)).getFirst();
+        assertThat(retrying.id()).isEqualTo(ids.get("retrying"));
+        assertThat(retrying.attempts()).isEqualTo(1);
+        assertThat(retrying.nextAttempt()).isEqualTo(now.plusSeconds(5));
+        assertThat(retrying.lastError()).contains("connection refused");
+        assertThat(retrying.sentAt()).isEmpty();
+        assertThat(retrying.message()).isEqualTo(mail(prefix + ":retrying", "c@example.com").message());
+        assertThat(outbox.list(new NotificationOutbox.Query(Optional.of(State.SENT), OptionalLong.of(ids.get("sent") + 1), 3, 1)))
+                .singleElement().satisfies(m -> assertThat(m.sentAt()).contains(now));
+        assertThat(outbox.list(new NotificationOutbox.Query(Optional.empty(), OptionalLong.of(ids.get("sent")), 3, 1000)))
+                .as("below the cursor").noneMatch(m -> m.key().startsWith(prefix));
+
+        var after = outbox.countUnsent(3);
+        for (var state : List.of(State.PENDING, State.RETRYING, State.GAVE_UP)) {
+            assertThat(after.getOrDefault(state, 0L) - before.getOrDefault(state, 0L)).as(state.name()).isEqualTo(1);
+        }
+        assertThat(after).doesNotContainKey(State.SENT);
     }
 }

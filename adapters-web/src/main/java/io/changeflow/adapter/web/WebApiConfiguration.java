@@ -131,6 +131,12 @@ class WebApiConfiguration {
     }
 
     @Bean
+    io.changeflow.adapter.web.api.NotificationsController notificationsController(
+            io.changeflow.application.notify.ListNotifications list) {
+        return new io.changeflow.adapter.web.api.NotificationsController(list);
+    }
+
+    @Bean
     OverdueController overdueController(FindOverdueRequests find) {
         return new OverdueController(find);
     }

@@ -186,6 +186,20 @@ class GrantsWebTest extends WebTestSupport {
         assertThat(statusOf("umberto")).isEqualTo(BindingStatus.VALIDATED);
     }
 
+    /** Issue 32: the console sends the operator's reason as a parameter; the revocation's audit entry keeps it. */
+    @Test
+    void theReasonOfARevocationIsInItsAuditEntry() throws Exception {
+        validated("rita");
+        mvc.perform(as(post("/ops/bindings/rita/" + FakeTargets.SINGLE.value() + "/revoke").param("urgent", "false")
+                        .param("reason", "left the team"), "otto"))
+                .andExpect(answers(status().isAccepted(), "REMOVAL_ACCEPTED"));
+        assertThat(app.audit.all()).anySatisfy(e -> {
+            assertThat(e.action()).isEqualTo("REVOKE_GRANT");
+            assertThat(e.subject()).contains("rita");
+            assertThat(e.parameters()).containsEntry("reason", "left the team");
+        });
+    }
+
     @Test
     void aRevocationWithoutTheAppHeaderIsRefusedAsCrossSite() throws Exception {
         validated("finn");

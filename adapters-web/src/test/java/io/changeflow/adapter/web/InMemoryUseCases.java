@@ -172,6 +172,18 @@ class InMemoryUseCases {
         return new DriftRemovals();
     }
 
+    /** The notifications' outbox, in memory (issue 32: the operators' view of it). */
+    @Bean
+    io.changeflow.application.fake.FakeNotificationOutbox fakeNotificationOutbox(InMemoryChangeflow app) {
+        return new io.changeflow.application.fake.FakeNotificationOutbox(app.operations);
+    }
+
+    @Bean
+    io.changeflow.application.notify.ListNotifications listNotifications(
+            io.changeflow.application.fake.FakeNotificationOutbox outbox) {
+        return new io.changeflow.application.notify.ListNotifications(outbox);
+    }
+
     @Bean
     io.changeflow.application.drift.ListDrift listDrift(io.changeflow.application.fake.FakeDrifts drifts) {
         return new io.changeflow.application.drift.ListDrift(drifts);

@@ -53,10 +53,11 @@ public final class SendNotifications {
             } catch (RuntimeException e) {
                 failed++;
                 failing.add(pending.message().channel());
-                outbox.failed(pending.id(), clock.instant().plus(backoff(pending.attempts() + 1)), String.valueOf(e.getMessage()));
+                var error = ErrorTexts.withoutSecrets(String.valueOf(e.getMessage()));
+                outbox.failed(pending.id(), clock.instant().plus(backoff(pending.attempts() + 1)), error);
                 Emit.quietly("notification failed", () -> metrics.notificationFailed(channel));
                 LOG.log(Level.WARNING, "notification " + pending.key() + " not sent (attempt " + (pending.attempts() + 1)
-                        + "); retried later: " + e.getMessage());
+                        + "); retried later: " + error);
                 continue;
             }
             outbox.sent(pending.id(), clock.instant());

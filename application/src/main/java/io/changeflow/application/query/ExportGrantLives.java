@@ -15,8 +15,8 @@ import java.util.Optional;
 import java.util.function.Consumer;
 
 /**
- * The operators' audit export (issue 32, item 6): the life of every grant requested in a time range
- * ({@link GrantLife}), handed to a sink one grant at a time as pages of {@link #PAGE_SIZE} are read (three reads a
+ * The operators' audit export (issue 32, item 6): the life of every grant requested in a time range or in effect at
+ * some instant of it ({@link GrantLife}, {@link GrantRecords#grantsOverlapping}), handed to a sink one grant at a time as pages of {@link #PAGE_SIZE} are read (three reads a
  * page: the grants, the requests that took them over, and the histories of both), so an export never holds more than one
  * page. One export hands at most {@link #MAX_GRANTS} grants; the rest is the next export's, from the cursor it
  * returns.
@@ -30,7 +30,7 @@ public final class ExportGrantLives {
     /** The longest time range one export covers. */
     public static final Duration MAX_RANGE = Duration.ofDays(366);
 
-    /** Grants requested at or after {@code from} and before {@code to}, after {@code after} when continuing. */
+    /** The grants of the range from {@code from} to {@code to} (excluded), after {@code after} when continuing. */
     public record Command(Instant from, Instant to, Optional<Cursor> after) {
         public Command {
             Objects.requireNonNull(from, "from");
@@ -89,7 +89,7 @@ public final class ExportGrantLives {
         var handed = 0;
         while (handed < maxGrants) {
             var limit = Math.min(pageSize, maxGrants - handed);
-            var grants = records.grantsRequested(new GrantRecords.Page(command.from(), command.to(), after, limit + 1));
+            var grants = records.grantsOverlapping(new GrantRecords.Page(command.from(), command.to(), after, limit + 1));
             var page = grants.subList(0, Math.min(limit, grants.size()));
             hand(page, sink);
             handed += page.size();

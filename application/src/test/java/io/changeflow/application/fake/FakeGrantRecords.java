@@ -4,7 +4,9 @@ import io.changeflow.application.port.out.GrantRecords;
 import io.changeflow.domain.operation.HistoryEntry;
 import io.changeflow.domain.operation.Operation;
 import io.changeflow.domain.request.OperationId;
+import io.changeflow.domain.state.BindingStatus;
 import io.changeflow.domain.state.ChangeKind;
+import java.time.Instant;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashSet;
@@ -25,14 +27,26 @@ public final class FakeGrantRecords implements GrantRecords {
     }
 
     @Override
-    public List<Operation> grantsRequested(Page page) {
+    public List<Operation> grantsOverlapping(Page page) {
         return operations.all().stream()
                 .filter(op -> op.kind() == ChangeKind.GRANT)
-                .filter(op -> !op.createdAt().isBefore(page.from()) && op.createdAt().isBefore(page.to()))
+                .filter(op -> op.createdAt().isBefore(page.to()))
+                .filter(op -> !op.createdAt().isBefore(page.from()) || inEffectBefore(op, page.to()) && !endedBefore(op, page.from()))
                 .filter(op -> page.after().map(after -> op.createdAt().isAfter(after.requestedAt())
                         || op.createdAt().equals(after.requestedAt()) && op.id().value().compareTo(after.id().value()) > 0)
                         .orElse(true))
                 .sorted(REQUESTED).limit(Math.max(0, page.limit())).toList();
+    }
+
+    private boolean inEffectBefore(Operation grant, Instant to) {
+        return operations.history(grant.id()).stream()
+                .anyMatch(h -> h.toBinding().filter(BindingStatus.VALIDATED::equals).isPresent() && h.at().isBefore(to));
+    }
+
+    private boolean endedBefore(Operation grant, Instant from) {
+        return takingOver(List.of(grant.id())).stream().anyMatch(taker -> operations.history(taker.id()).stream()
+                .anyMatch(h -> h.at().isBefore(from) && h.toBinding().filter(s -> taker.kind() == ChangeKind.GRANT
+                        ? s == BindingStatus.VALIDATED : s == BindingStatus.EXPIRED || s == BindingStatus.REVOKED).isPresent()));
     }
 
     @Override

@@ -5,9 +5,11 @@ import io.changeflow.domain.state.BindingStatus;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -26,6 +28,8 @@ public final class FakeNotificationOutbox implements NotificationOutbox {
         int attempts;
         Instant dueAt;
         Instant sentAt;
+        Instant queuedAt = Instant.EPOCH;
+        String lastError;
 
         Row(long id, Queued queued) {
             this.id = id;
@@ -98,16 +102,28 @@ public final class FakeNotificationOutbox implements NotificationOutbox {
         var row = byId(id);
         row.attempts++;
         row.dueAt = retryAt;
+        row.lastError = error;
     }
 
     @Override
-    public synchronized List<Pending> recent(int limit) {
-        return new ArrayList<>(rows.values()).reversed().stream().limit(limit).map(FakeNotificationOutbox::pending).toList();
+    public synchronized List<Listed> list(Query query) {
+        return new ArrayList<>(rows.values()).reversed().stream()
+                .filter(r -> query.before().isEmpty() || r.id < query.before().getAsLong())
+                .filter(r -> query.state().isEmpty()
+                        || query.state().get() == State.of(r.sentAt != null, r.attempts, query.maxAttempts()))
+                .limit(query.limit())
+                .map(r -> new Listed(r.id, r.queued.key(), r.queued.message(), r.attempts,
+                        r.dueAt == Instant.MIN ? r.queuedAt : r.dueAt, Optional.ofNullable(r.lastError),
+                        Optional.ofNullable(r.sentAt), r.queuedAt))
+                .toList();
     }
 
     @Override
-    public synchronized long pendingCount(int maxAttempts) {
-        return rows.values().stream().filter(r -> r.sentAt == null && r.attempts < maxAttempts).count();
+    public synchronized Map<State, Long> countUnsent(int maxAttempts) {
+        var counts = new EnumMap<State, Long>(State.class);
+        rows.values().stream().filter(r -> r.sentAt == null)
+                .forEach(r -> counts.merge(State.of(false, r.attempts, maxAttempts), 1L, Long::sum));
+        return counts;
     }
 
     /** Every queued message, in the order queued. */

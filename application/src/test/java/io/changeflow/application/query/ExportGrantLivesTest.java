@@ -24,7 +24,7 @@ import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 
-/** The operators' audit export: the life of every grant requested in a range (issue 32, item 6). */
+/** The operators' audit export: the life of every grant requested in a range or in effect in it (issue 32, item 6). */
 class ExportGrantLivesTest {
 
     private final InMemoryChangeflow app = new InMemoryChangeflow();
@@ -40,9 +40,9 @@ class ExportGrantLivesTest {
         }
 
         @Override
-        public List<Operation> grantsRequested(Page page) {
+        public List<Operation> grantsOverlapping(Page page) {
             reads++;
-            return inner.grantsRequested(page);
+            return inner.grantsOverlapping(page);
         }
 
         @Override
@@ -139,6 +139,39 @@ class ExportGrantLivesTest {
         assertThat(eve.inEffectAt()).isEmpty();
         assertThat(eve.ended()).contains("REJECTED");
         assertThat(eve.endedByRequest()).as("it ended by itself").isEmpty();
+    }
+
+    @Test
+    void theRangeHasEveryGrantRequestedInItOrInEffectAtSomeInstantOfItNotThoseEndedBeforeOrRequestedAfter() {
+        var far = app.clock.instant().plus(Duration.ofDays(30));
+        var endedBefore = app.grantInEffect("alice", "ann", far);
+        app.removeGrant.remove(RemoveGrant.Command.revoke("ann", FakeTargets.SINGLE.value(), "otto", Map.of()));
+        roundAndDeploy("ann");
+        var refusedBefore = app.rejected("eve");
+        app.clock.advance(Duration.ofHours(1));
+        var lastingAcross = app.grantInEffect("bob", "bea", far);
+        var endedInside = app.grantInEffect("carl", "cid", far);
+        app.clock.advance(Duration.ofHours(1));
+        var from = app.clock.instant();
+        app.clock.advance(Duration.ofMinutes(10));
+        app.removeGrant.remove(RemoveGrant.Command.revoke("cid", FakeTargets.SINGLE.value(), "otto", Map.of()));
+        roundAndDeploy("cid");
+        app.clock.advance(Duration.ofMinutes(10));
+        var requestedInside = app.grantInEffect("dora", "dan", far);
+        app.clock.advance(Duration.ofMinutes(40));
+        var to = app.clock.instant();
+        app.clock.advance(Duration.ofMinutes(10));
+        var requestedAfter = app.grantInEffect("finn", "fay", far);
+
+        var lives = exportAll(from, to);
+
+        assertThat(lives).extracting(GrantLife::operationId).as("by request time")
+                .containsExactly(lastingAcross, endedInside, requestedInside)
+                .doesNotContain(endedBefore, refusedBefore, requestedAfter);
+        assertThat(lifeOf(lives, endedInside).endedAt().orElseThrow()).isBetween(from, to);
+        assertThat(lifeOf(lives, lastingAcross).inEffectAt().orElseThrow()).isBefore(from);
+        assertThat(exportAll(to, to.plus(Duration.ofHours(1)))).extracting(GrantLife::operationId)
+                .as("in effect across the next range too").containsExactly(lastingAcross, requestedInside, requestedAfter);
     }
 
     @Test

@@ -30,8 +30,8 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The operators' audit export (issue 32, item 6): {@code GET /ops/audit/grants?from=&to=&format=jsonl|csv}, the life
- * of every grant requested in the range ({@link GrantLife}), as JSON lines or CSV, downloaded as a file. At most
- * {@link ExportGrantLives#MAX_GRANTS} grants an answer; when there are more, {@code Link: <...>; rel="next"} names the
+ * of every grant requested or in effect in the range ({@link GrantLife}), as JSON lines or CSV, downloaded as a file.
+ * At most {@link ExportGrantLives#MAX_GRANTS} grants an answer; when there are more, {@code Link: <...>; rel="next"} names the
  * next part. The database reads end before the first byte is written (so they stay within the request's database
  * budget and a failure is a normal error answer); the body is then written row by row. Operators only, like every
  * {@code /ops/} path.
@@ -58,7 +58,7 @@ public final class AuditExportController {
      * INVALID_REQUEST with a field error on {@code from}, {@code to} (INVALID_VALUE, OUT_OF_RANGE: not after
      * {@code from}, or more than 366 days), {@code format} or {@code after} (a cursor of a {@code Link} header).
      */
-    @Answers(summary = "The life of every grant requested in a time range, as JSON lines or CSV (operators)",
+    @Answers(summary = "The life of every grant requested or in effect in a time range, as JSON lines or CSV (operators)",
             codes = {}, errors = {ErrorCode.INVALID_REQUEST})
     @GetMapping("/ops/audit/grants")
     void grants(@RequestParam(required = false) String from, @RequestParam(required = false) String to,

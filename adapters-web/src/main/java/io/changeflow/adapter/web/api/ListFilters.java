@@ -39,24 +39,46 @@ final class ListFilters {
 
     /** A drift kind in any case, e.g. {@code unapproved_line} (issue 36); a bad one is a field error on {@code kind}. */
     static Optional<io.changeflow.domain.drift.DriftKind> driftKind(String kind) {
-        if (kind == null || kind.isBlank()) {
-            return Optional.empty();
+        return enumOf(io.changeflow.domain.drift.DriftKind.class, "kind", kind, "kind is a drift kind, e.g. UNAPPROVED_LINE",
+                "unknown drift kind filter");
+    }
+
+    /** A notification's state in any case, e.g. {@code gave_up} (issue 32); a bad one is a field error on {@code state}. */
+    static Optional<io.changeflow.application.port.out.NotificationOutbox.State> notificationState(String state) {
+        return enumOf(io.changeflow.application.port.out.NotificationOutbox.State.class, "state", state,
+                "state is PENDING, RETRYING, GAVE_UP or SENT", "unknown notification state filter");
+    }
+
+    /** A page's cursor: a positive id (the list continues below it); a bad one is a field error on {@code field}. */
+    static java.util.OptionalLong cursorBelow(String field, String value) {
+        if (value == null || value.isBlank()) {
+            return java.util.OptionalLong.empty();
         }
         try {
-            return Optional.of(io.changeflow.domain.drift.DriftKind.valueOf(kind.strip().toUpperCase(Locale.ROOT)));
-        } catch (IllegalArgumentException e) {
-            throw invalid("kind", "Unknown kind.", "kind is a drift kind, e.g. UNAPPROVED_LINE", "unknown drift kind filter");
+            var id = Long.parseLong(value.strip());
+            if (id > 0) {
+                return java.util.OptionalLong.of(id);
+            }
+        } catch (NumberFormatException e) {
+            // the field error below
         }
+        throw invalid(field, "Malformed cursor.", field + " is the next page's cursor of the previous page, a positive number",
+                "malformed cursor");
     }
 
     private static <S extends Enum<S>> Optional<S> statusOf(Class<S> type, String status, String detail, String logDetail) {
-        if (status == null || status.isBlank()) {
+        return enumOf(type, "status", status, detail, logDetail);
+    }
+
+    private static <S extends Enum<S>> Optional<S> enumOf(Class<S> type, String field, String value, String detail,
+            String logDetail) {
+        if (value == null || value.isBlank()) {
             return Optional.empty();
         }
         try {
-            return Optional.of(Enum.valueOf(type, status.strip().toUpperCase(Locale.ROOT)));
+            return Optional.of(Enum.valueOf(type, value.strip().toUpperCase(Locale.ROOT)));
         } catch (IllegalArgumentException e) {
-            throw invalid("status", "Unknown status.", detail, logDetail);
+            throw invalid(field, "Unknown " + field + ".", detail, logDetail);
         }
     }
 

@@ -11,8 +11,8 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * The stored life of grants, read for the operators' audit export (issue 32, item 6): the grants requested in a
- * time range, page by page, their histories and the requests that took them over (removals and renewals).
+ * The stored life of grants, read for the operators' audit export (issue 32, item 6): the grants of a time range
+ * (requested in it, or in effect at some instant of it), page by page, their histories and the requests that took them over (removals and renewals).
  * Read-only; each method is one read.
  */
 public interface GrantRecords {
@@ -25,7 +25,7 @@ public interface GrantRecords {
         }
     }
 
-    /** Grants requested at or after {@code from} and before {@code to}, after {@code after} when given. */
+    /** The grants of the range from {@code from} (inclusive) to {@code to} (exclusive), after {@code after} when given. */
     record Page(Instant from, Instant to, Optional<Cursor> after, int limit) {
         public Page {
             Objects.requireNonNull(from, "from");
@@ -35,10 +35,12 @@ public interface GrantRecords {
     }
 
     /**
-     * Grants and renewals (kind GRANT) requested in the page's range, by request time then ID, at most its limit;
-     * removals are not grants (they are read with {@link #takingOver}).
+     * Grants and renewals (kind GRANT) whose record overlaps the page's range, by request time then ID, at most its
+     * limit: requested in the range, or in effect at some instant of it (in effect, the first VALIDATED, before its end,
+     * and not ended before its start: no request that took it over, a removal reaching EXPIRED or REVOKED or a renewal
+     * reaching VALIDATED, did so before the range). Removals are not grants (they are read with {@link #takingOver}).
      */
-    List<Operation> grantsRequested(Page page);
+    List<Operation> grantsOverlapping(Page page);
 
     /** Both layers' histories of {@code ids}, each oldest first; an ID without history is absent. */
     Map<OperationId, List<HistoryEntry>> histories(Collection<OperationId> ids);

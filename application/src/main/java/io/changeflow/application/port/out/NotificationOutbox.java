@@ -6,7 +6,10 @@ import io.changeflow.domain.state.BindingStatus;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
 
 /**
@@ -69,11 +72,62 @@ public interface NotificationOutbox {
     /** Records a failed attempt: one more attempt counted, next try at {@code retryAt}. */
     void failed(long id, Instant retryAt, String error);
 
-    /** The most recent messages, newest first, at most {@code limit} (for the operators' view). */
-    List<Pending> recent(int limit);
+    /** Where a queued message stands, for the operators (issue 32). */
+    enum State {
+        /** Not sent yet and never tried and failed: the sending job takes it when it is due. */
+        PENDING,
+        /** Not sent yet; at least one attempt failed and the job tries again at its next attempt. */
+        RETRYING,
+        /** Not sent and no longer tried: its attempts are used up; a person decides (docs/operations.md). */
+        GAVE_UP,
+        /** Delivered to the mail server or the webhook. */
+        SENT;
 
-    /** How many messages wait to be sent (for metrics: a growing number means the server is down). */
-    long pendingCount(int maxAttempts);
+        /** The state of a message with these facts, when {@code maxAttempts} attempts are all a message gets. */
+        public static State of(boolean sent, int attempts, int maxAttempts) {
+            if (sent) {
+                return SENT;
+            }
+            if (attempts >= maxAttempts) {
+                return GAVE_UP;
+            }
+            return attempts == 0 ? PENDING : RETRYING;
+        }
+    }
+
+    /**
+     * What the operators' list asks: the messages in {@code state} (every message when empty), whose id is below
+     * {@code before} (no bound when empty: the newest), at most {@code limit}; {@code maxAttempts} tells a message that
+     * gave up from one still retried.
+     */
+    record Query(Optional<State> state, OptionalLong before, int maxAttempts, int limit) {
+        public Query {
+            Objects.requireNonNull(state, "state");
+            Objects.requireNonNull(before, "before");
+        }
+    }
+
+    /** A queued message as the operators see it; {@code lastError} as recorded (the caller removes what must not be shown). */
+    record Listed(long id, String key, Message message, int attempts, Instant nextAttempt, Optional<String> lastError,
+                  Optional<Instant> sentAt, Instant queuedAt) {
+        public Listed {
+            Objects.requireNonNull(key, "key");
+            Objects.requireNonNull(message, "message");
+            Objects.requireNonNull(nextAttempt, "nextAttempt");
+            Objects.requireNonNull(lastError, "lastError");
+            Objects.requireNonNull(sentAt, "sentAt");
+            Objects.requireNonNull(queuedAt, "queuedAt");
+        }
+    }
+
+    /** The messages the query asks for, newest (highest id) first. One query. */
+    List<Listed> list(Query query);
+
+    /**
+     * How many messages are not sent, per state ({@link State#PENDING}, {@link State#RETRYING}, {@link State#GAVE_UP};
+     * a state without messages may be absent). One aggregate query over the unsent rows.
+     */
+    Map<State, Long> countUnsent(int maxAttempts);
 
     /** The longest a scan waits before a change counts as settled (transactions end well before). */
     Duration DEFAULT_SETTLE = Duration.ofSeconds(30);

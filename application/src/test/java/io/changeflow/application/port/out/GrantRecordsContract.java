@@ -86,7 +86,7 @@ public abstract class GrantRecordsContract {
         var removal = driftRemovalOf(refused);
         var first = grants.getFirst();
 
-        var all = records.grantsRequested(around(first, Optional.empty(), 100));
+        var all = records.grantsOverlapping(around(first, Optional.empty(), 100));
         assertThat(all).extracting(Operation::id)
                 .containsExactlyInAnyOrderElementsOf(grants.stream().map(Operation::id).toList())
                 .doesNotContain(removal.id());
@@ -96,7 +96,7 @@ public abstract class GrantRecordsContract {
         var paged = new ArrayList<Operation>();
         Optional<GrantRecords.Cursor> after = Optional.empty();
         for (var pages = 0; pages < 10; pages++) {
-            var page = records.grantsRequested(around(first, after, 4));
+            var page = records.grantsOverlapping(around(first, after, 4));
             paged.addAll(page);
             if (page.size() < 4) {
                 break;
@@ -110,12 +110,12 @@ public abstract class GrantRecordsContract {
     @Test
     void theRangeIsFromInclusiveToExclusive() {
         var op = submitted("gil");
-        var at = records.grantsRequested(around(op, Optional.empty(), 10)).getFirst().createdAt();
+        var at = records.grantsOverlapping(around(op, Optional.empty(), 10)).getFirst().createdAt();
 
-        assertThat(records.grantsRequested(new GrantRecords.Page(at, at.plusMillis(1), Optional.empty(), 10)))
+        assertThat(records.grantsOverlapping(new GrantRecords.Page(at, at.plusMillis(1), Optional.empty(), 10)))
                 .extracting(Operation::id).containsExactly(op.id());
-        assertThat(records.grantsRequested(new GrantRecords.Page(at.minusSeconds(60), at, Optional.empty(), 10))).isEmpty();
-        assertThat(records.grantsRequested(new GrantRecords.Page(at.plusMillis(1), at.plusSeconds(60), Optional.empty(), 10)))
+        assertThat(records.grantsOverlapping(new GrantRecords.Page(at.minusSeconds(60), at, Optional.empty(), 10))).isEmpty();
+        assertThat(records.grantsOverlapping(new GrantRecords.Page(at.plusMillis(1), at.plusSeconds(60), Optional.empty(), 10)))
                 .isEmpty();
     }
 
