@@ -66,6 +66,10 @@ class DurationsFromInEffectTest {
                 .isEqualTo(StepOrder.APPROVE_FIRST);
         app.queue.runUntilIdle();
         assertThat(app.op(id).expiresAt()).as("no end while it waits for its approver").isEmpty();
+        assertThat(app.approvals.formOf(id)).hasValueSatisfying(form -> {
+            assertThat(form.expiresAt()).isEmpty();
+            assertThat(form.ext()).containsEntry("duration", "PT8H");
+        });
         assertThat(app.operations.binding(app.op(id).subject(), FakeTargets.SINGLE).orElseThrow().expiresAt()).isEmpty();
 
         app.clock.advance(Duration.ofHours(3));
