@@ -188,18 +188,18 @@ class CatalogPropertiesTest {
     /** Issue 32 item 3: {@code allow-durations}, unset true, garbled false (the stricter side), from configuration text. */
     @Test
     void allowDurationsIsTrueUnsetAndFalseWhenGarbled() {
-        var source = new MapConfigurationPropertySource(Map.of(
-                "changeflow.catalog.targets[0].key", "plain",
-                "changeflow.catalog.targets[0].project", "platform/access-config",
-                "changeflow.catalog.targets[0].file-path", "grants/plain.txt",
-                "changeflow.catalog.targets[1].key", "ends-only",
-                "changeflow.catalog.targets[1].project", "platform/access-config",
-                "changeflow.catalog.targets[1].file-path", "grants/ends-only.txt",
-                "changeflow.catalog.targets[1].allow-durations", "false",
-                "changeflow.catalog.targets[2].key", "garbled",
-                "changeflow.catalog.targets[2].project", "platform/access-config",
-                "changeflow.catalog.targets[2].file-path", "grants/garbled.txt",
-                "changeflow.catalog.targets[2].allow-durations", "sometimes"));
+        var source = new MapConfigurationPropertySource(Map.ofEntries(
+                Map.entry("changeflow.catalog.targets[0].key", "plain"),
+                Map.entry("changeflow.catalog.targets[0].project", "platform/access-config"),
+                Map.entry("changeflow.catalog.targets[0].file-path", "grants/plain.txt"),
+                Map.entry("changeflow.catalog.targets[1].key", "ends-only"),
+                Map.entry("changeflow.catalog.targets[1].project", "platform/access-config"),
+                Map.entry("changeflow.catalog.targets[1].file-path", "grants/ends-only.txt"),
+                Map.entry("changeflow.catalog.targets[1].allow-durations", "false"),
+                Map.entry("changeflow.catalog.targets[2].key", "garbled"),
+                Map.entry("changeflow.catalog.targets[2].project", "platform/access-config"),
+                Map.entry("changeflow.catalog.targets[2].file-path", "grants/garbled.txt"),
+                Map.entry("changeflow.catalog.targets[2].allow-durations", "sometimes")));
         var targets = new Binder(source).bind("changeflow.catalog", CatalogProperties.class).get().toTargets();
 
         assertThat(durationsOf(targets, "plain").durationsAllowed()).isTrue();
