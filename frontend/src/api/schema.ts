@@ -1267,6 +1267,7 @@ export interface components {
             binding: components["schemas"]["BindingJson"] | null;
             createdAt: string;
             detail: string | null;
+            duration: string | null;
             expiresAt: string | null;
             hint: components["schemas"]["HintJson"];
             history: components["schemas"]["HistoryJson"][];
@@ -1450,6 +1451,7 @@ export interface components {
             deadlineKey: string;
             detail: string | null;
             dueAt: string;
+            duration: string | null;
             expiresAt: string | null;
             hint: components["schemas"]["HintJson"];
             kind: string;
@@ -1517,6 +1519,7 @@ export interface components {
             batchId: number | null;
             createdAt: string;
             detail: string | null;
+            duration: string | null;
             expiresAt: string | null;
             hint: components["schemas"]["HintJson"];
             kind: string;
@@ -1595,6 +1598,7 @@ export interface components {
             validated: number;
         };
         SubmitForm: {
+            duration?: string;
             expiresAt?: string;
             operationId?: string;
             reason?: string;
@@ -1602,6 +1606,7 @@ export interface components {
             targetKey?: string;
         };
         TargetJson: {
+            allowsDurations: boolean;
             allowsNever: boolean;
             batchable: boolean;
             defaultDuration: string | null;
