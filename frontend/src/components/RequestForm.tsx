@@ -43,6 +43,10 @@ const FIELDS: readonly FieldName[] = ['targetKey', 'subjectId', 'reason', 'expir
 
 /** How the request's end is chosen: a date ("until"), or a length counted from when the approved change is written. */
 type EndKind = 'until' | 'for';
+const END_KINDS: readonly { kind: EndKind; label: string }[] = [
+  { kind: 'until', label: 'Until a date' },
+  { kind: 'for', label: 'For a time' },
+];
 
 type Phase = 'editing' | 'submitting' | 'duplicate';
 
@@ -252,28 +256,19 @@ export function RequestForm({ targets, initial, onNewRequest, onAccepted, renewi
         {target?.allowsDurations !== false ? (
           <fieldset className="field end-kind" data-testid="end-kind">
             <legend>How long</legend>
-            <label>
-              <input
-                type="radio"
-                name={`${baseId}-end-kind`}
-                value="until"
-                checked={endKind === 'until'}
-                onChange={() => setEndKind('until')}
-                data-testid="end-kind-until"
-              />{' '}
-              Until a date
-            </label>
-            <label>
-              <input
-                type="radio"
-                name={`${baseId}-end-kind`}
-                value="for"
-                checked={endKind === 'for'}
-                onChange={() => setEndKind('for')}
-                data-testid="end-kind-for"
-              />{' '}
-              For a time
-            </label>
+            {END_KINDS.map(({ kind, label }) => (
+              <label key={kind}>
+                <input
+                  type="radio"
+                  name={`${baseId}-end-kind`}
+                  value={kind}
+                  checked={endKind === kind}
+                  onChange={() => setEndKind(kind)}
+                  data-testid={`end-kind-${kind}`}
+                />{' '}
+                {label}
+              </label>
+            ))}
           </fieldset>
         ) : null}
 

@@ -54,6 +54,14 @@ class DurationsFromInEffectTest {
         return app.gitlab.fileOn(FakeTargets.PROJECT, branch, "grants/" + target.value() + ".txt").orElse("");
     }
 
+    /** Merged with {@code end}: main's line of {@code subject} and the operation agree, the end fixed once. */
+    private void assertMergedOnceFixedAt(OperationId id, TargetKey target, String subject, Instant end) {
+        assertThat(app.op(id).binding()).contains(BindingStatus.MERGED);
+        assertThat(app.op(id).expiresAt()).contains(end);
+        assertThat(fileOn(target, "main")).contains(subject + " until=" + end + " op=" + id.value());
+        assertThat(app.operations.fixedEnds()).isEqualTo(1);
+    }
+
     private void recordNextCommit() {
         app.gitlab.beforeNext("commit", () -> commits.add(app.clock.instant()));
     }
@@ -115,10 +123,7 @@ class DurationsFromInEffectTest {
         app.queue.runUntilIdle();
 
         assertThat(app.gitlab.rewrites()).as("its change was generated again on the current main").isEqualTo(1);
-        assertThat(app.op(id).binding()).contains(BindingStatus.MERGED);
-        assertThat(app.op(id).expiresAt()).contains(fixed);
-        assertThat(fileOn(FakeTargets.SINGLE, "main")).contains("bert until=" + fixed + " op=" + id.value());
-        assertThat(app.operations.fixedEnds()).isEqualTo(1);
+        assertMergedOnceFixedAt(id, FakeTargets.SINGLE, "bert", fixed);
     }
 
     @Test
@@ -137,11 +142,7 @@ class DurationsFromInEffectTest {
                 .isInstanceOf(RunBatchRound.Result.Claimed.class);
         app.queue.runUntilIdle();
 
-        var end = commits.getFirst().plus(Duration.ofHours(36));
-        assertThat(app.op(id).binding()).contains(BindingStatus.MERGED);
-        assertThat(app.op(id).expiresAt()).contains(end);
-        assertThat(fileOn(FakeTargets.BATCHABLE, "main")).contains("carl until=" + end + " op=" + id.value());
-        assertThat(app.operations.fixedEnds()).isEqualTo(1);
+        assertMergedOnceFixedAt(id, FakeTargets.BATCHABLE, "carl", commits.getFirst().plus(Duration.ofHours(36)));
     }
 
     @Test
