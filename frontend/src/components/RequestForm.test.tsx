@@ -287,6 +287,18 @@ describe('RequestForm', () => {
       expect(form.byTestId('field-error-duration').textContent).toContain('at most 30 days');
     });
 
+    it('previews the line with the end it would get if written now, never without an end', async () => {
+      const mock = session.backend((call: RecordedCall) =>
+        call.url.startsWith('/api/requests/preview') ? envelope('PREVIEW_UNAVAILABLE', null) : envelope('NOT_FOUND', null, 404));
+      const { r: form } = await renderForm({ targets: limited, now: () => Date.parse('2026-12-07T10:00:30Z') });
+      await fill(form);
+      await click(form.byTestId('end-kind-for'));
+      await type(form.byTestId<HTMLInputElement>('field-duration'), '8');
+      await waitFor(() => mock.calls.some((c) => c.url.includes('expiresAt=2026-12-07T18%3A00%3A00Z')));
+
+      expect(form.byTestId('duration-preview-note').textContent).toContain('as if the change were written now');
+    });
+
     it('offers until a date only where the target takes no durations', async () => {
       backend([]);
       const { r: form } = await renderForm({ targets: limited });

@@ -3,7 +3,7 @@ import { type ApiFailure } from '../api/client';
 import { submitRequest } from '../api/endpoints';
 import type { SubmitRequestBody, Target } from '../api/types';
 import { newOperationId } from '../logic/operationId';
-import { durationRule, forDurationRule, isoOfFor, lastDateWithin, type ForUnit } from '../logic/durations';
+import { durationRule, endIfWrittenAt, forDurationRule, isoOfFor, lastDateWithin, type ForUnit } from '../logic/durations';
 import { formatUntilDay, todayIso } from '../logic/format';
 import { useSecondsUntil } from '../logic/hooks';
 import { Link } from '../router/router';
@@ -304,6 +304,10 @@ export function RequestForm({ targets, initial, onNewRequest, onAccepted, renewi
             <p className="field-hint" id={`${ids.duration}-rule`} data-testid="duration-rule">
               {forDurationRule(target)}
             </p>
+            <p className="field-hint" data-testid="duration-preview-note">
+              The preview shows the end as if the change were written now; it is written after approval, so the end
+              will be later.
+            </p>
             {fieldError('duration')}
           </div>
         ) : (
@@ -334,7 +338,7 @@ export function RequestForm({ targets, initial, onNewRequest, onAccepted, renewi
         targetKey={values.targetKey}
         subjectId={values.subjectId.trim()}
         operationId={operationId}
-        expiresAt={asksFor ? '' : values.expiresAt}
+        expiresAt={asksFor ? (endIfWrittenAt(forAmount, forUnit, now()) ?? '') : values.expiresAt}
       />
 
       {otherFieldErrors.length > 0 ? (

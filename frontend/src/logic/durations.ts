@@ -63,3 +63,14 @@ export function forDurationRule(target: Pick<Target, 'maxDuration'> | undefined)
     'the minutes of its pipeline and deploy count.';
   return target?.maxDuration ? `${counts} This target grants at most ${describeDuration(target.maxDuration)}.` : counts;
 }
+
+/**
+ * The end a request "for `amount` `unit`" would get if its approved change were written at `nowMillis` (to the minute,
+ * ISO-8601): what the preview shows; the real end is fixed later, when the approved change is written. Null unless
+ * `amount` is valid ({@link isoOfFor}).
+ */
+export function endIfWrittenAt(amount: string, unit: ForUnit, nowMillis: number): string | null {
+  if (!isoOfFor(amount, unit)) return null;
+  const millis = Number(amount.trim()) * (unit === 'hours' ? 3_600_000 : 86_400_000);
+  return new Date(Math.floor((nowMillis + millis) / 60_000) * 60_000).toISOString().replace('.000Z', 'Z');
+}
