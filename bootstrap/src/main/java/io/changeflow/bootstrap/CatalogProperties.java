@@ -34,8 +34,8 @@ record CatalogProperties(List<Entry> targets) {
      * @param defaultDuration the grant a request without an end gets; unset: the maximum, or no end without a
      *                        maximum; garbled: one day
      * @param allowDurations  {@code true} or {@code false}: whether a request may ask for a duration counted from when
-     *                        its approved line is written ({@code duration}, issue 32 item 3); unset: true; garbled:
-     *                        false (requests name an end)
+     *                        its approved line is written ({@code duration}, issue 32 item 3); unset or garbled:
+     *                        false (requests name an end; an older release would write such a line without an end)
      */
     record Entry(String key, String name, String description, String project, String filePath, boolean batchable,
                  String partition, String pipeline, String removals, String askFor, String drift, String maxDuration,
@@ -138,7 +138,8 @@ record CatalogProperties(List<Entry> targets) {
             }
         }
         var rules = GrantDurations.configured(max, defaultDuration, allowDurations);
-        if (!rules.durationsAllowed() && !"false".equalsIgnoreCase(allowDurations.strip())) {
+        if (allowDurations != null && !allowDurations.isBlank() && !rules.durationsAllowed()
+                && !"false".equalsIgnoreCase(allowDurations.strip())) {
             LOG.log(System.Logger.Level.WARNING, () -> "changeflow.catalog: target " + key
                     + " has the unreadable allow-durations '" + allowDurations.strip() + "'; using false (true or false)");
         }

@@ -185,17 +185,17 @@ class CatalogPropertiesTest {
         assertThat(durationsOf(targets, "limited")).isEqualTo(rules(Duration.ofDays(30), Duration.ofDays(7)));
     }
 
-    /** Issue 32 item 3: {@code allow-durations}, unset true, garbled false (the stricter side), from configuration text. */
+    /** Issue 32 item 3: {@code allow-durations} from configuration text: only {@code true} allows; unset or garbled: false. */
     @Test
-    void allowDurationsIsTrueUnsetAndFalseWhenGarbled() {
+    void allowDurationsIsTrueOnlyWhenSetAndFalseUnsetOrGarbled() {
         var source = new MapConfigurationPropertySource(Map.ofEntries(
                 Map.entry("changeflow.catalog.targets[0].key", "plain"),
                 Map.entry("changeflow.catalog.targets[0].project", "platform/access-config"),
                 Map.entry("changeflow.catalog.targets[0].file-path", "grants/plain.txt"),
+                Map.entry("changeflow.catalog.targets[0].allow-durations", "TRUE"),
                 Map.entry("changeflow.catalog.targets[1].key", "ends-only"),
                 Map.entry("changeflow.catalog.targets[1].project", "platform/access-config"),
                 Map.entry("changeflow.catalog.targets[1].file-path", "grants/ends-only.txt"),
-                Map.entry("changeflow.catalog.targets[1].allow-durations", "false"),
                 Map.entry("changeflow.catalog.targets[2].key", "garbled"),
                 Map.entry("changeflow.catalog.targets[2].project", "platform/access-config"),
                 Map.entry("changeflow.catalog.targets[2].file-path", "grants/garbled.txt"),
@@ -203,7 +203,7 @@ class CatalogPropertiesTest {
         var targets = new Binder(source).bind("changeflow.catalog", CatalogProperties.class).get().toTargets();
 
         assertThat(durationsOf(targets, "plain").durationsAllowed()).isTrue();
-        assertThat(durationsOf(targets, "ends-only").durationsAllowed()).isFalse();
+        assertThat(durationsOf(targets, "ends-only").durationsAllowed()).as("unset").isFalse();
         assertThat(durationsOf(targets, "garbled").durationsAllowed()).isFalse();
     }
 }

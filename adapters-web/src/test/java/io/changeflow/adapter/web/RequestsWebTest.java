@@ -168,7 +168,7 @@ class RequestsWebTest extends WebTestSupport {
         var key = TargetKey.of("hours-target");
         app.targets.add(new Target(key, "Hours", "At most a day", FakeTargets.PROJECT, "grants/hours.txt", false, null)
                 .withAskFor(AskPolicy.ANYONE).withDurations(new GrantDurations(java.util.Optional.of(Duration.ofDays(1)),
-                        java.util.Optional.empty())));
+                        java.util.Optional.empty(), true)));
         app.targets.add(new Target(TargetKey.of("ends-target"), "Ends", "Ends only", FakeTargets.PROJECT,
                 "grants/ends.txt", false, null).withAskFor(AskPolicy.ANYONE).withDurations(
                         new GrantDurations(java.util.Optional.empty(), java.util.Optional.empty(), false)));

@@ -36,9 +36,18 @@ class DurationsFromInEffectTest {
 
     private static final Duration EIGHT_HOURS = Duration.ofHours(8);
 
-    private final InMemoryChangeflow app = new InMemoryChangeflow();
+    private final InMemoryChangeflow app = withDurations(new InMemoryChangeflow());
     /** The clock at each commit GitLab took (the moments a line was written). */
     private final List<Instant> commits = new ArrayList<>();
+
+    /** The standard targets, both taking durations ({@code allow-durations: true}; unset they take none). */
+    private static InMemoryChangeflow withDurations(InMemoryChangeflow app) {
+        for (var key : List.of(FakeTargets.SINGLE, FakeTargets.BATCHABLE)) {
+            app.targets.add(app.targets.require(key).withDurations(
+                    new GrantDurations(Optional.empty(), Optional.empty(), true)));
+        }
+        return app;
+    }
 
     private Result submit(String id, TargetKey target, String subject, String expiresAt, String duration) {
         return app.submit(subject, new Submission(id, target.value(), subject, "an incident", expiresAt, duration));
@@ -166,7 +175,7 @@ class DurationsFromInEffectTest {
     @Test
     void theTargetsMaximumBoundsADurationAndATargetMayTakeNoneAndNothingIsKept() {
         var single = app.targets.require(FakeTargets.SINGLE);
-        app.targets.add(single.withDurations(new GrantDurations(Optional.of(Duration.ofDays(1)), Optional.empty())));
+        app.targets.add(single.withDurations(new GrantDurations(Optional.of(Duration.ofDays(1)), Optional.empty(), true)));
         var tooLong = newOperationId();
 
         assertThat(submit(tooLong, FakeTargets.SINGLE, "erik", null, "P1DT1M")).isInstanceOfSatisfying(

@@ -17,13 +17,15 @@ import java.util.Optional;
  *                        {@link Submission#LONGEST_GRANT}, and "never" is allowed when no default is set either
  * @param defaultDuration what a request without an end gets; empty: the maximum, or no end when there is no maximum
  * @param durationsAllowed whether a request may ask for a duration counted from when its approved line is written
- *                        ({@code allow-durations}, default true; the maximum bounds the duration asked)
+ *                        ({@code allow-durations}, default false: a release before durations, still running during a
+ *                        rolling upgrade or after a rollback, would write such a request's line without an end; the
+ *                        maximum bounds the duration asked)
  */
 public record GrantDurations(Optional<Duration> max, Optional<Duration> defaultDuration, boolean durationsAllowed) {
 
-    /** Rules that let requests ask for a duration. */
+    /** Rules that take no durations (requests name an end). */
     public GrantDurations(Optional<Duration> max, Optional<Duration> defaultDuration) {
-        this(max, defaultDuration, true);
+        this(max, defaultDuration, false);
     }
 
     /**
@@ -31,7 +33,7 @@ public record GrantDurations(Optional<Duration> max, Optional<Duration> defaultD
      */
     public static final Duration GARBLED_FALLBACK = Duration.ofDays(1);
 
-    /** No rule of the target's own: any end up to {@link Submission#LONGEST_GRANT}, or none. */
+    /** No rule of the target's own: any end up to {@link Submission#LONGEST_GRANT}, or none; no durations. */
     public static final GrantDurations NONE = new GrantDurations(Optional.empty(), Optional.empty());
 
     public GrantDurations {
@@ -150,11 +152,10 @@ public record GrantDurations(Optional<Duration> max, Optional<Duration> defaultD
 
     /**
      * The rules from three configured values: {@code allowDurations} is {@code true} or {@code false} (any case);
-     * missing or blank: true; garbled: false (the stricter side: requests name an end).
+     * missing, blank or garbled: false (requests name an end).
      */
     public static GrantDurations configured(String max, String defaultDuration, String allowDurations) {
-        var allowed = allowDurations == null || allowDurations.isBlank()
-                || allowDurations.strip().equalsIgnoreCase("true");
+        var allowed = allowDurations != null && allowDurations.strip().equalsIgnoreCase("true");
         return new GrantDurations(parse(max).orFallback(), parse(defaultDuration).orFallback(), allowed);
     }
 

@@ -87,7 +87,7 @@ class RequestedDurationTest {
 
     @Test
     void theTargetsMaximumBoundsTheDurationAndATargetMayTakeNone() {
-        var rules = GrantDurations.configured("P30D", "P7D");
+        var rules = GrantDurations.configured("P30D", "P7D", "true");
         assertThat(rules.checkDuration(Duration.ofDays(30))).isEmpty();
         assertThat(rules.checkDuration(Duration.ofDays(30).plusMinutes(1))).hasValueSatisfying(error -> {
             assertThat(error.field()).isEqualTo("duration");
@@ -96,19 +96,21 @@ class RequestedDurationTest {
         });
         assertThat(GrantDurations.configured("P30D", null, "false").checkDuration(Duration.ofHours(1)))
                 .hasValueSatisfying(error -> assertThat(error.code()).isEqualTo("NOT_ALLOWED"));
-        assertThat(GrantDurations.NONE.checkDuration(Duration.ofDays(366))).isEmpty();
+        assertThat(GrantDurations.configured(null, null, "true").checkDuration(Duration.ofDays(366))).isEmpty();
+        assertThat(GrantDurations.NONE.checkDuration(Duration.ofHours(1))).as("no rule: no durations")
+                .hasValueSatisfying(error -> assertThat(error.code()).isEqualTo("NOT_ALLOWED"));
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"yes", "1", "ture", "on", "false", "FALSE"})
-    void falseOrAGarbledAllowDurationsIsNotAllowedTheStricterSide(String raw) {
+    @ValueSource(strings = {"yes", "1", "ture", "on", "false", "FALSE", "", " "})
+    void unsetFalseOrAGarbledAllowDurationsIsNotAllowed(String raw) {
         assertThat(GrantDurations.configured(null, null, raw).durationsAllowed()).as(raw).isFalse();
+        assertThat(GrantDurations.configured(null, null, null).durationsAllowed()).isFalse();
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"true", "TRUE", " True ", "", " "})
-    void unsetOrTrueAllowsDurations(String raw) {
+    @ValueSource(strings = {"true", "TRUE", " True "})
+    void onlyTrueAllowsDurations(String raw) {
         assertThat(GrantDurations.configured(null, null, raw).durationsAllowed()).as(raw).isTrue();
-        assertThat(GrantDurations.configured(null, null, null).durationsAllowed()).isTrue();
     }
 }
