@@ -1293,6 +1293,7 @@ export interface components {
             binding: components["schemas"]["BindingJson"] | null;
             createdAt: string;
             detail: string | null;
+            duration: string | null;
             expiresAt: string | null;
             hint: components["schemas"]["HintJson"];
             history: components["schemas"]["HistoryJson"][];
@@ -1497,6 +1498,7 @@ export interface components {
             deadlineKey: string;
             detail: string | null;
             dueAt: string;
+            duration: string | null;
             expiresAt: string | null;
             hint: components["schemas"]["HintJson"];
             kind: string;
@@ -1564,6 +1566,7 @@ export interface components {
             batchId: number | null;
             createdAt: string;
             detail: string | null;
+            duration: string | null;
             expiresAt: string | null;
             hint: components["schemas"]["HintJson"];
             kind: string;
@@ -1642,6 +1645,7 @@ export interface components {
             validated: number;
         };
         SubmitForm: {
+            duration?: string;
             expiresAt?: string;
             operationId?: string;
             reason?: string;
@@ -1649,6 +1653,7 @@ export interface components {
             targetKey?: string;
         };
         TargetJson: {
+            allowsDurations: boolean;
             allowsNever: boolean;
             batchable: boolean;
             defaultDuration: string | null;

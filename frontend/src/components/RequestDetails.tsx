@@ -1,3 +1,4 @@
+import { describeDuration } from '../logic/durations';
 import type { ReactNode } from 'react';
 import type { RequestView } from '../api/types';
 import { formatDate, formatDateTime } from '../logic/format';
@@ -81,7 +82,18 @@ export function RequestDetails({ view, onApplyAgain, targetBatchable, statusExtr
         <Fact term="Subject">{view.subjectId}</Fact>
         <Fact term="Requested by">{view.requester}</Fact>
         <Fact term="Reason">{view.reason}</Fact>
-        <Fact term="Expires">{view.expiresAt ? formatDate(view.expiresAt) : 'Never'}</Fact>
+        {view.duration ? (
+          <Fact term="Asked for" testId="asked-duration">
+            {describeDuration(view.duration)}, counted from when the approved change is written
+          </Fact>
+        ) : null}
+        <Fact term="Expires" testId="expires">
+          {view.expiresAt
+            ? formatDate(view.expiresAt)
+            : view.duration
+              ? 'Fixed when the approved change is written'
+              : 'Never'}
+        </Fact>
         <Fact term="Merge request">
           <MergeRequestLink view={view} />
         </Fact>

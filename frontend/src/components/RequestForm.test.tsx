@@ -196,7 +196,7 @@ describe('RequestForm', () => {
 
   it('describes the chosen target as sentences, batch rounds included', async () => {
     backend([]);
-    const targets = [{ key: 'vpn-staging', name: 'VPN to staging', description: 'Network access to staging', batchable: true, maxDuration: null, defaultDuration: null, allowsNever: true }];
+    const targets = [{ key: 'vpn-staging', name: 'VPN to staging', description: 'Network access to staging', batchable: true, maxDuration: null, defaultDuration: null, allowsNever: true, allowsDurations: true }];
     const { r: form } = await renderForm({ targets });
     await type(form.byTestId<HTMLSelectElement>('field-target'), 'vpn-staging');
     expect(form.container.querySelector('.field-hint')?.textContent).toBe(
@@ -208,8 +208,8 @@ describe('RequestForm', () => {
     backend([]);
     const targets = [
       { key: 'db-prod-readonly', name: 'Production DB', description: 'Read access.', batchable: false,
-        maxDuration: 'P30D', defaultDuration: 'P7D', allowsNever: false },
-      { key: 'wiki-editors', name: 'Wiki editors', description: 'Edit the wiki.', batchable: true, maxDuration: null, defaultDuration: null, allowsNever: true },
+        maxDuration: 'P30D', defaultDuration: 'P7D', allowsNever: false, allowsDurations: true },
+      { key: 'wiki-editors', name: 'Wiki editors', description: 'Edit the wiki.', batchable: true, maxDuration: null, defaultDuration: null, allowsNever: true, allowsDurations: true },
     ];
     const { r: form } = await renderForm({ targets, now: () => Date.parse('2026-12-07T10:00:00Z') });
     expect(form.container.querySelector('[data-testid="expires-rule"]')).toBeNull();
@@ -225,5 +225,91 @@ describe('RequestForm', () => {
     await type(form.byTestId<HTMLSelectElement>('field-target'), 'wiki-editors');
     expect(form.byTestId('expires-rule').textContent).toBe('Without a date the access has no end.');
     expect(form.byTestId('field-expires').getAttribute('max')).toBeNull();
+  });
+
+  describe('for a time instead of until a date (issue 32 item 3)', () => {
+    const limited = [
+      { key: 'db-prod-readonly', name: 'Production DB', description: 'Read access.', batchable: false,
+        maxDuration: 'P30D', defaultDuration: 'P7D', allowsNever: false, allowsDurations: true },
+      { key: 'ends-only', name: 'Ends only', description: 'Ends only.', batchable: false,
+        maxDuration: null, defaultDuration: null, allowsNever: true, allowsDurations: false },
+    ];
+
+    it('sends the duration instead of an expiry and says the time starts when the approved change is written', async () => {
+      const api = backend([envelope('ACCEPTED', view({ operationId: 'op-1', duration: 'PT8H' }), 202)]);
+      const { onAccepted, r: form } = await renderForm({ targets: limited });
+      await fill(form);
+      await type(form.byTestId<HTMLInputElement>('field-expires'), '2026-12-20');
+      await click(form.byTestId('end-kind-for'));
+      expect(form.container.querySelector('[data-testid="field-expires"]')).toBeNull();
+      expect(form.byTestId('duration-rule').textContent).toBe(
+        'The time starts when the approved change is written to the grant file, so a slow approval does not shorten it; ' +
+          'the minutes of its pipeline and deploy count. This target grants at most 30 days.',
+      );
+      await type(form.byTestId<HTMLInputElement>('field-duration'), '8');
+      await submitForm(form);
+
+      expect(api.posts().map((c) => c.body)).toEqual([
+        { operationId: 'op-1', targetKey: 'db-prod-readonly', reason: 'On-call this week', duration: 'PT8H' },
+      ]);
+      expect(onAccepted).toHaveBeenCalledWith('op-1');
+    });
+
+    it('sends days as P<n>D and refuses a number that is no whole number of at least 1 before sending', async () => {
+      const api = backend([envelope('ACCEPTED', view({ operationId: 'op-1', duration: 'P3D' }), 202)]);
+      const { r: form } = await renderForm({ targets: limited });
+      await fill(form);
+      await click(form.byTestId('end-kind-for'));
+      await type(form.byTestId<HTMLInputElement>('field-duration'), '0');
+      await submitForm(form);
+      expect(api.posts()).toHaveLength(0);
+      expect(form.byTestId('field-error-duration').textContent).toBe('Give a whole number of hours or days, at least 1.');
+      expect(form.byTestId('field-duration').getAttribute('aria-invalid')).toBe('true');
+
+      await type(form.byTestId<HTMLInputElement>('field-duration'), '3');
+      await type(form.byTestId<HTMLSelectElement>('field-duration-unit'), 'days');
+      await submitForm(form);
+      expect(api.posts().map((c) => (c.body as Record<string, unknown>).duration)).toEqual(['P3D']);
+    });
+
+    it('shows the server\'s duration field error at the field', async () => {
+      backend([
+        envelope('INVALID_REQUEST', { fieldErrors: [{ field: 'duration', code: 'TOO_FAR',
+          message: 'this target grants at most 30 days (P30D); choose a shorter duration' }] }, 400),
+      ]);
+      const { r: form } = await renderForm({ targets: limited });
+      await fill(form);
+      await click(form.byTestId('end-kind-for'));
+      await type(form.byTestId<HTMLInputElement>('field-duration'), '31');
+      await type(form.byTestId<HTMLSelectElement>('field-duration-unit'), 'days');
+      await submitForm(form);
+
+      expect(form.byTestId('field-error-duration').textContent).toContain('at most 30 days');
+    });
+
+    it('previews the line with the end it would get if written now, never without an end', async () => {
+      const mock = session.backend((call: RecordedCall) =>
+        call.url.startsWith('/api/requests/preview') ? envelope('PREVIEW_UNAVAILABLE', null) : envelope('NOT_FOUND', null, 404));
+      const { r: form } = await renderForm({ targets: limited, now: () => Date.parse('2026-12-07T10:00:30Z') });
+      await fill(form);
+      await click(form.byTestId('end-kind-for'));
+      await type(form.byTestId<HTMLInputElement>('field-duration'), '8');
+      await waitFor(() => mock.calls.some((c) => c.url.includes('expiresAt=2026-12-07T18%3A00%3A00Z')));
+
+      expect(form.byTestId('duration-preview-note').textContent).toContain('as if the change were written now');
+    });
+
+    it('offers until a date only where the target takes no durations', async () => {
+      backend([]);
+      const { r: form } = await renderForm({ targets: limited });
+      await type(form.byTestId<HTMLSelectElement>('field-target'), 'db-prod-readonly');
+      await click(form.byTestId('end-kind-for'));
+      expect(form.byTestId('field-duration')).toBeTruthy();
+
+      await type(form.byTestId<HTMLSelectElement>('field-target'), 'ends-only');
+      expect(form.container.querySelector('[data-testid="end-kind"]')).toBeNull();
+      expect(form.container.querySelector('[data-testid="field-duration"]')).toBeNull();
+      expect(form.byTestId('field-expires')).toBeTruthy();
+    });
   });
 });

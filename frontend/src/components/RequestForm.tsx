@@ -3,7 +3,7 @@ import { type ApiFailure } from '../api/client';
 import { submitRequest } from '../api/endpoints';
 import type { SubmitRequestBody, Target } from '../api/types';
 import { newOperationId } from '../logic/operationId';
-import { durationRule, lastDateWithin } from '../logic/durations';
+import { durationRule, endIfWrittenAt, forDurationRule, isoOfFor, lastDateWithin, type ForUnit } from '../logic/durations';
 import { formatUntilDay, todayIso } from '../logic/format';
 import { useSecondsUntil } from '../logic/hooks';
 import { Link } from '../router/router';
@@ -37,8 +37,16 @@ export interface RenewalPrefill {
   expiresAt: string;
 }
 
-type FieldName = keyof RequestFormValues;
-const FIELDS: readonly FieldName[] = ['targetKey', 'subjectId', 'reason', 'expiresAt'];
+/** `duration`: the "for …" choice (issue 32 item 3), sent instead of `expiresAt`. */
+type FieldName = keyof RequestFormValues | 'duration';
+const FIELDS: readonly FieldName[] = ['targetKey', 'subjectId', 'reason', 'expiresAt', 'duration'];
+
+/** How the request's end is chosen: a date ("until"), or a length counted from when the approved change is written. */
+type EndKind = 'until' | 'for';
+const END_KINDS: readonly { kind: EndKind; label: string }[] = [
+  { kind: 'until', label: 'Until a date' },
+  { kind: 'for', label: 'For a time' },
+];
 
 type Phase = 'editing' | 'submitting' | 'duplicate';
 
@@ -64,6 +72,9 @@ export function RequestForm({ targets, initial, onNewRequest, onAccepted, renewi
     reason: initial?.reason ?? '',
     expiresAt: initial?.expiresAt ?? '',
   });
+  const [endKind, setEndKind] = useState<EndKind>('until');
+  const [forAmount, setForAmount] = useState('');
+  const [forUnit, setForUnit] = useState<ForUnit>('hours');
   const [phase, setPhase] = useState<Phase>('editing');
   const [attempts, setAttempts] = useState(0);
   const [error, setError] = useState<ApiFailure | null>(null);
@@ -86,6 +97,8 @@ export function RequestForm({ targets, initial, onNewRequest, onAccepted, renewi
   const locked = phase === 'duplicate';
   const canSubmit = phase === 'editing' && !waitingForRetry;
   const target = targets.find((t) => t.key === values.targetKey);
+  // a target that takes no durations offers "until" only
+  const asksFor = endKind === 'for' && target?.allowsDurations !== false;
 
   const update = (field: FieldName) => (event: { target: { value: string } }) => {
     const value = event.target.value;
@@ -96,7 +109,9 @@ export function RequestForm({ targets, initial, onNewRequest, onAccepted, renewi
   async function handleSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     if (!canSubmit) return;
-    const local = clientErrors(values, todayIso(new Date(now())));
+    const local = clientErrors(asksFor ? { ...values, expiresAt: '' } : values, todayIso(new Date(now())));
+    const duration = asksFor ? isoOfFor(forAmount, forUnit) : null;
+    if (asksFor && !duration) local.duration = 'Give a whole number of hours or days, at least 1.';
     setFieldErrors(local);
     setOtherFieldErrors([]);
     if (Object.keys(local).length > 0) {
@@ -105,7 +120,8 @@ export function RequestForm({ targets, initial, onNewRequest, onAccepted, renewi
     }
     const body: SubmitRequestBody = { operationId, targetKey: values.targetKey, reason: values.reason.trim() };
     if (values.subjectId.trim()) body.subjectId = values.subjectId.trim();
-    if (values.expiresAt) body.expiresAt = values.expiresAt;
+    if (duration) body.duration = duration;
+    else if (!asksFor && values.expiresAt) body.expiresAt = values.expiresAt;
 
     setPhase('submitting');
     setAttempts((a) => a + 1);
@@ -155,7 +171,7 @@ export function RequestForm({ targets, initial, onNewRequest, onAccepted, renewi
   /** What every field's control carries: its id, value and change handler, and its invalid state and descriptions. */
   const control = (field: FieldName, hint?: string) => ({
     id: ids[field],
-    value: values[field],
+    value: field === 'duration' ? forAmount : values[field],
     onChange: update(field),
     'aria-invalid': fieldErrors[field] ? true : undefined,
     'aria-describedby': describedBy(field, hint),
@@ -177,7 +193,7 @@ export function RequestForm({ targets, initial, onNewRequest, onAccepted, renewi
       {renewing ? (
         <p className="notice notice-info" id={`${baseId}-renewal`} data-testid="renewal-notice">
           Renewing the access of {values.subjectId || 'you'} to <code>{values.targetKey}</code>, in effect until{' '}
-          {formatUntilDay(renewing.expiresAt)}: choose another expiry date. The renewal is approved like a new request; until
+          {formatUntilDay(renewing.expiresAt)}: choose another expiry date, or a time counted from when the renewal is written. The renewal is approved like a new request; until
           it takes effect the current grant stays as it is.
         </p>
       ) : null}
@@ -237,6 +253,64 @@ export function RequestForm({ targets, initial, onNewRequest, onAccepted, renewi
           {fieldError('reason')}
         </div>
 
+        {target?.allowsDurations !== false ? (
+          <fieldset className="field end-kind" data-testid="end-kind">
+            <legend>How long</legend>
+            {END_KINDS.map(({ kind, label }) => (
+              <label key={kind}>
+                <input
+                  type="radio"
+                  name={`${baseId}-end-kind`}
+                  value={kind}
+                  checked={endKind === kind}
+                  onChange={() => setEndKind(kind)}
+                  data-testid={`end-kind-${kind}`}
+                />{' '}
+                {label}
+              </label>
+            ))}
+          </fieldset>
+        ) : null}
+
+        {asksFor ? (
+          <div className="field">
+            <label htmlFor={ids.duration}>For</label>
+            <span className="duration-inputs">
+              <input
+                id={ids.duration}
+                type="number"
+                inputMode="numeric"
+                min={1}
+                step={1}
+                value={forAmount}
+                onChange={(event) => {
+                  setForAmount(event.target.value);
+                  if (fieldErrors.duration) setFieldErrors((e) => ({ ...e, duration: undefined }));
+                }}
+                aria-invalid={fieldErrors.duration ? true : undefined}
+                aria-describedby={describedBy('duration', `${ids.duration}-rule`)}
+                data-testid="field-duration"
+              />
+              <select
+                aria-label="Unit"
+                value={forUnit}
+                onChange={(event) => setForUnit(event.target.value as ForUnit)}
+                data-testid="field-duration-unit"
+              >
+                <option value="hours">hours</option>
+                <option value="days">days</option>
+              </select>
+            </span>
+            <p className="field-hint" id={`${ids.duration}-rule`} data-testid="duration-rule">
+              {forDurationRule(target)}
+            </p>
+            <p className="field-hint" data-testid="duration-preview-note">
+              The preview shows the end as if the change were written now; it is written after approval, so the end
+              will be later.
+            </p>
+            {fieldError('duration')}
+          </div>
+        ) : (
         <div className="field">
           <label htmlFor={ids.expiresAt}>
             Expires on <span className="optional">(optional)</span>
@@ -257,13 +331,14 @@ export function RequestForm({ targets, initial, onNewRequest, onAccepted, renewi
           ) : null}
           {fieldError('expiresAt')}
         </div>
+        )}
       </fieldset>
 
       <PreviewPanel
         targetKey={values.targetKey}
         subjectId={values.subjectId.trim()}
         operationId={operationId}
-        expiresAt={values.expiresAt}
+        expiresAt={asksFor ? (endIfWrittenAt(forAmount, forUnit, now()) ?? '') : values.expiresAt}
       />
 
       {otherFieldErrors.length > 0 ? (

@@ -42,3 +42,35 @@ export function lastDateWithin(maxDuration: string | null | undefined, nowMillis
   limit.setUTCDate(limit.getUTCDate() - 1);
   return limit.toISOString().slice(0, 10);
 }
+
+/** The units the request form offers for "for …" (issue 32 item 3). */
+export type ForUnit = 'hours' | 'days';
+
+/** The `duration` a request "for `amount` `unit`" sends (`PT8H`, `P7D`); null unless a whole number of at least 1. */
+export function isoOfFor(amount: string, unit: ForUnit): string | null {
+  const text = amount.trim();
+  if (!/^\d{1,4}$/.test(text) || Number(text) < 1) return null;
+  return unit === 'hours' ? `PT${Number(text)}H` : `P${Number(text)}D`;
+}
+
+/**
+ * What "for …" means, for the field's hint: the time starts when the approved change is written to the grant file
+ * (a slow approval does not shorten it; the pipeline and deploy minutes count), within the target's maximum.
+ */
+export function forDurationRule(target: Pick<Target, 'maxDuration'> | undefined): string {
+  const counts =
+    'The time starts when the approved change is written to the grant file, so a slow approval does not shorten it; ' +
+    'the minutes of its pipeline and deploy count.';
+  return target?.maxDuration ? `${counts} This target grants at most ${describeDuration(target.maxDuration)}.` : counts;
+}
+
+/**
+ * The end a request "for `amount` `unit`" would get if its approved change were written at `nowMillis` (to the minute,
+ * ISO-8601): what the preview shows; the real end is fixed later, when the approved change is written. Null unless
+ * `amount` is valid ({@link isoOfFor}).
+ */
+export function endIfWrittenAt(amount: string, unit: ForUnit, nowMillis: number): string | null {
+  if (!isoOfFor(amount, unit)) return null;
+  const millis = Number(amount.trim()) * (unit === 'hours' ? 3_600_000 : 86_400_000);
+  return new Date(Math.floor((nowMillis + millis) / 60_000) * 60_000).toISOString().replace('.000Z', 'Z');
+}

@@ -16,7 +16,7 @@ function backend(handler: (call: RecordedCall) => Reply) {
     c.url.startsWith('/ops/overdue')
       ? envelope('OK', { examined: 0, overdue: [] })
       : c.url === '/api/targets'
-        ? envelope('OK', [{ key: 'wiki-editors', name: 'Wiki editors', description: '', batchable: true, maxDuration: null, defaultDuration: null, allowsNever: true }])
+        ? envelope('OK', [{ key: 'wiki-editors', name: 'Wiki editors', description: '', batchable: true, maxDuration: null, defaultDuration: null, allowsNever: true, allowsDurations: true }])
         : handler(c),
   );
 }

@@ -15,8 +15,8 @@ const { render } = session;
 let r: Rendered | null = null;
 
 const TARGETS = [
-  { key: 'db-prod-readonly', name: 'Production database (read-only)', description: '', batchable: false, maxDuration: null, defaultDuration: null, allowsNever: true },
-  { key: 'wiki-editors', name: 'Wiki editors', description: '', batchable: true, maxDuration: null, defaultDuration: null, allowsNever: true },
+  { key: 'db-prod-readonly', name: 'Production database (read-only)', description: '', batchable: false, maxDuration: null, defaultDuration: null, allowsNever: true, allowsDurations: true },
+  { key: 'wiki-editors', name: 'Wiki editors', description: '', batchable: true, maxDuration: null, defaultDuration: null, allowsNever: true, allowsDurations: true },
 ];
 
 /** The records endpoint answers `handler`; the catalog (the target filter's choices) answers TARGETS. */

@@ -1,8 +1,8 @@
 import type { RequestView, Target, TimelineEntry } from '../api/types';
 
 export const TARGETS: Target[] = [
-  { key: 'db-prod-readonly', name: 'Production DB (read-only)', description: 'Read access to the production database.', batchable: false, maxDuration: null, defaultDuration: null, allowsNever: true },
-  { key: 'wiki-editors', name: 'Wiki editors', description: 'Edit the team wiki.', batchable: true, maxDuration: null, defaultDuration: null, allowsNever: true },
+  { key: 'db-prod-readonly', name: 'Production DB (read-only)', description: 'Read access to the production database.', batchable: false, maxDuration: null, defaultDuration: null, allowsNever: true, allowsDurations: true },
+  { key: 'wiki-editors', name: 'Wiki editors', description: 'Edit the team wiki.', batchable: true, maxDuration: null, defaultDuration: null, allowsNever: true, allowsDurations: true },
 ];
 
 export function entry(event: string, status: string | null, at = '2026-01-01T10:00:00Z', detail: string | null = null): TimelineEntry {
@@ -30,6 +30,7 @@ export function view(overrides: Partial<RequestView> = {}): RequestView {
     updatedAt: '2026-01-01T10:00:01Z',
     kind: 'GRANT',
     previousGrant: null,
+    duration: null,
     ...overrides,
   };
 }

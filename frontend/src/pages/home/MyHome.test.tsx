@@ -118,6 +118,12 @@ describe('the requester home', () => {
     expect(api.calls.map((c) => c.url)).toContain('/api/requests?page=0&size=50');
   });
 
+  it('says the duration a pending request asked for (issue 32 item 3)', async () => {
+    await home([], [view({ operationId: 'op-hours', status: 'APPROVAL_SENT', duration: 'PT8H' }), view({ operationId: 'op-date', status: 'APPROVAL_SENT' })]);
+
+    expect(r!.allByTestId('open-request-duration').map((d) => d.textContent?.trim())).toEqual(['for 8 hours']);
+  });
+
   it('shows neither section before the person is known', async () => {
     backend((call) => (call.url === '/api/targets' ? envelope('OK', TARGETS) : envelope('PREVIEW_UNAVAILABLE', null)));
     r = await render(<HomePage />);

@@ -9,6 +9,7 @@ import { TERMINAL_STATUSES } from '../../logic/polling';
 import { ownerLabel } from '../../logic/wait';
 import { Link, useNavigate } from '../../router/router';
 import { renewable, renewalState } from '../renewal';
+import { describeDuration } from '../../logic/durations';
 
 /** A grant this close to its end offers "Renew" on the home page (My access offers it always). */
 export const RENEW_NEAR_MS = 7 * 24 * 3_600_000;
@@ -111,6 +112,11 @@ export function OpenRequests() {
                 <Link to={`/requests/${encodeURIComponent(r.operationId)}`}>
                   <code>{r.targetKey}</code> for {r.subjectId}
                 </Link>{' '}
+                {r.duration ? (
+                  <span className="muted" data-testid="open-request-duration">
+                    for {describeDuration(r.duration)}{' '}
+                  </span>
+                ) : null}
                 <StatusBadge status={r.status} />
               </p>
               <p className="muted" data-testid="open-request-next" data-waiting-for={r.waiting?.waitingFor ?? ''}>

@@ -33,10 +33,13 @@ record CatalogProperties(List<Entry> targets) {
      *                        unset: up to 366 days or no end; garbled: one day; see {@link GrantDurations}
      * @param defaultDuration the grant a request without an end gets; unset: the maximum, or no end without a
      *                        maximum; garbled: one day
+     * @param allowDurations  {@code true} or {@code false}: whether a request may ask for a duration counted from when
+     *                        its approved line is written ({@code duration}, issue 32 item 3); unset or garbled:
+     *                        false (requests name an end; an older release would write such a line without an end)
      */
     record Entry(String key, String name, String description, String project, String filePath, boolean batchable,
                  String partition, String pipeline, String removals, String askFor, String drift, String maxDuration,
-                 String defaultDuration) {
+                 String defaultDuration, String allowDurations) {
         // one constructor only: configuration binding needs an unambiguous one
     }
 
@@ -58,7 +61,7 @@ record CatalogProperties(List<Entry> targets) {
                     entry.description() == null ? "" : entry.description(), entry.project(), entry.filePath(),
                     entry.batchable(), grantPartition(key, entry.partition()), pipelinePolicy(key, entry.pipeline()),
                     removalPolicy(key, entry.removals()), askPolicy(key, entry.askFor()), driftPolicy(key, entry.drift()),
-                    durations(key, entry.maxDuration(), entry.defaultDuration()));
+                    durations(key, entry.maxDuration(), entry.defaultDuration(), entry.allowDurations()));
             if (byKey.putIfAbsent(key, target) != null) {
                 throw new IllegalStateException("changeflow.catalog: target " + key + " is listed twice");
             }
@@ -125,7 +128,7 @@ record CatalogProperties(List<Entry> targets) {
      * Fail-safe toward the shorter grant: a garbled maximum or default is {@link GrantDurations#GARBLED_FALLBACK}
      * (one day, never "unlimited"), said once in the log; a default beyond the maximum is the maximum.
      */
-    private static GrantDurations durations(TargetKey key, String max, String defaultDuration) {
+    private static GrantDurations durations(TargetKey key, String max, String defaultDuration, String allowDurations) {
         for (var setting : new String[][] {{"max-duration", max}, {"default-duration", defaultDuration}}) {
             if (GrantDurations.parse(setting[1]).garbled()) {
                 LOG.log(System.Logger.Level.WARNING, () -> "changeflow.catalog: target " + key + " has the unreadable "
@@ -134,7 +137,13 @@ record CatalogProperties(List<Entry> targets) {
                         + " (a positive duration up to 366 days: 30d, 8h, 90m or ISO-8601 P30D)");
             }
         }
-        return GrantDurations.configured(max, defaultDuration);
+        var rules = GrantDurations.configured(max, defaultDuration, allowDurations);
+        if (allowDurations != null && !allowDurations.isBlank() && !rules.durationsAllowed()
+                && !"false".equalsIgnoreCase(allowDurations.strip())) {
+            LOG.log(System.Logger.Level.WARNING, () -> "changeflow.catalog: target " + key
+                    + " has the unreadable allow-durations '" + allowDurations.strip() + "'; using false (true or false)");
+        }
+        return rules;
     }
 
     private static <E extends Enum<E>> E orFallback(TargetKey key, String setting, String raw,

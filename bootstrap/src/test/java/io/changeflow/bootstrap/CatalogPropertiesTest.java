@@ -26,22 +26,22 @@ class CatalogPropertiesTest {
 
     private static CatalogProperties.Entry entry(String key, String pipeline, String removals) {
         return new CatalogProperties.Entry(key, null, null, "platform/access-config", "grants/" + key + ".txt", false, null,
-                pipeline, removals, null, null, null, null);
+                pipeline, removals, null, null, null, null, null);
     }
 
     private static CatalogProperties.Entry askFor(String key, String askFor) {
         return new CatalogProperties.Entry(key, null, null, "platform/access-config", "grants/" + key + ".txt", false, null,
-                null, null, askFor, null, null, null);
+                null, null, askFor, null, null, null, null);
     }
 
     private static CatalogProperties.Entry drift(String key, String drift) {
         return new CatalogProperties.Entry(key, null, null, "platform/access-config", "grants/" + key + ".txt", false, null,
-                null, null, null, drift, null, null);
+                null, null, null, drift, null, null, null);
     }
 
     private static CatalogProperties.Entry durations(String key, String max, String defaultDuration) {
         return new CatalogProperties.Entry(key, null, null, "platform/access-config", "grants/" + key + ".txt", false, null,
-                null, null, null, null, max, defaultDuration);
+                null, null, null, null, max, defaultDuration, null);
     }
 
     private static GrantDurations durationsOf(io.changeflow.application.port.out.Targets targets, String key) {
@@ -74,7 +74,7 @@ class CatalogPropertiesTest {
     @Test
     void aGrantPartitionNamedLikeARemovalPartitionIsTheDefault() {
         var entry = new CatalogProperties.Entry("sneaky", null, null, "platform/access-config", "grants/sneaky.txt", true,
-                "removal:platform/access-config:grants/sneaky.txt", null, null, null, null, null, null);
+                "removal:platform/access-config:grants/sneaky.txt", null, null, null, null, null, null, null);
 
         var target = new CatalogProperties(List.of(entry)).toTargets().find(TargetKey.of("sneaky")).orElseThrow();
 
@@ -183,5 +183,27 @@ class CatalogPropertiesTest {
         var targets = new Binder(source).bind("changeflow.catalog", CatalogProperties.class).get().toTargets();
 
         assertThat(durationsOf(targets, "limited")).isEqualTo(rules(Duration.ofDays(30), Duration.ofDays(7)));
+    }
+
+    /** Issue 32 item 3: {@code allow-durations} from configuration text: only {@code true} allows; unset or garbled: false. */
+    @Test
+    void allowDurationsIsTrueOnlyWhenSetAndFalseUnsetOrGarbled() {
+        var source = new MapConfigurationPropertySource(Map.ofEntries(
+                Map.entry("changeflow.catalog.targets[0].key", "plain"),
+                Map.entry("changeflow.catalog.targets[0].project", "platform/access-config"),
+                Map.entry("changeflow.catalog.targets[0].file-path", "grants/plain.txt"),
+                Map.entry("changeflow.catalog.targets[0].allow-durations", "TRUE"),
+                Map.entry("changeflow.catalog.targets[1].key", "ends-only"),
+                Map.entry("changeflow.catalog.targets[1].project", "platform/access-config"),
+                Map.entry("changeflow.catalog.targets[1].file-path", "grants/ends-only.txt"),
+                Map.entry("changeflow.catalog.targets[2].key", "garbled"),
+                Map.entry("changeflow.catalog.targets[2].project", "platform/access-config"),
+                Map.entry("changeflow.catalog.targets[2].file-path", "grants/garbled.txt"),
+                Map.entry("changeflow.catalog.targets[2].allow-durations", "sometimes")));
+        var targets = new Binder(source).bind("changeflow.catalog", CatalogProperties.class).get().toTargets();
+
+        assertThat(durationsOf(targets, "plain").durationsAllowed()).isTrue();
+        assertThat(durationsOf(targets, "ends-only").durationsAllowed()).as("unset").isFalse();
+        assertThat(durationsOf(targets, "garbled").durationsAllowed()).isFalse();
     }
 }

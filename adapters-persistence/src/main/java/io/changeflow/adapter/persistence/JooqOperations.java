@@ -73,6 +73,11 @@ final class JooqOperations implements Operations {
     }
 
     @Override
+    public Optional<java.time.Instant> fixEnd(OperationId id, java.time.Instant end) {
+        return TransitionWrites.fixEnd(dsl, id, end);
+    }
+
+    @Override
     public void recordMergedCommit(MergeRequestRef mergeRequest, String commit) {
         TransitionWrites.recordMergedCommit(dsl, mergeRequest.project(), mergeRequest.iid(), commit);
     }

@@ -118,6 +118,7 @@ final class OpeningWrites {
                     .set(OPERATION.TARGET_KEY, request.target().value())
                     .set(OPERATION.REASON, request.reason())
                     .set(OPERATION.EXPIRES_AT, Sql.utcValue(request.expiresAt().orElse(null)))
+                    .set(OPERATION.DURATION_SECONDS, request.duration().map(java.time.Duration::toSeconds).orElse(null))
                     .set(OPERATION.STEP_ORDER, order.name())
                     .set(OPERATION.STEP, moved.step().code())
                     .set(OPERATION.VERSION, 1L)

@@ -78,7 +78,8 @@ final class OperationRows {
                 instant(r.get(OPERATION.CREATED_AT)),
                 instant(r.get(OPERATION.UPDATED_AT)),
                 kind(r.get(OPERATION.CHANGE_KIND)),
-                Optional.ofNullable(r.get(OPERATION.REMOVES_OPERATION_ID)).map(OperationId::of));
+                Optional.ofNullable(r.get(OPERATION.REMOVES_OPERATION_ID)).map(OperationId::of),
+                Optional.ofNullable(r.get(OPERATION.DURATION_SECONDS)).map(java.time.Duration::ofSeconds));
     }
 
     static Binding toBinding(BindingRecord b) {

@@ -192,6 +192,38 @@ final class TransitionWrites {
         return rows == 1;
     }
 
+    /**
+     * The end of a request of a duration, fixed once in one transaction: the operation's and its binding row's (while it
+     * owns the row), each only while NULL; then the operation's end as stored.
+     */
+    static Optional<java.time.Instant> fixEnd(DSLContext dsl, OperationId id, java.time.Instant end) {
+        return dsl.transactionResult(tx -> {
+            var ctx = tx.dsl();
+            var rows = ctx.update(OPERATION)
+                    .set(OPERATION.EXPIRES_AT, Sql.utcValue(end))
+                    .where(OPERATION.ID.eq(id.value()))
+                    .and(OPERATION.DURATION_SECONDS.isNotNull())
+                    .and(OPERATION.EXPIRES_AT.isNull())
+                    .execute();
+            if (rows > 1) {
+                throw new IllegalStateException("operation id " + id + " matched " + rows + " rows");
+            }
+            var stored = ctx.select(OPERATION.EXPIRES_AT).from(OPERATION)
+                    .where(OPERATION.ID.eq(id.value())).and(OPERATION.DURATION_SECONDS.isNotNull())
+                    .fetchOptional(OPERATION.EXPIRES_AT);
+            if (stored.isEmpty() || stored.get() == null) {
+                return Optional.<java.time.Instant>empty();
+            }
+            // the row's end is its owner's (NULL while a request of a duration waits for its line)
+            ctx.update(BINDING)
+                    .set(BINDING.EXPIRES_AT, stored.get())
+                    .where(BINDING.OPERATION_ID.eq(id.value()))
+                    .and(BINDING.EXPIRES_AT.isNull())
+                    .execute();
+            return Optional.of(Sql.instant(stored.get()));
+        });
+    }
+
     static void recordApprovalTicket(DSLContext dsl, OperationId id, String ticket) {
         dsl.update(OPERATION).set(OPERATION.APPROVAL_TICKET, ticket).where(OPERATION.ID.eq(id.value())).execute();
     }

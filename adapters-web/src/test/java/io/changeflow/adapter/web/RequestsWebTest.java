@@ -162,6 +162,47 @@ class RequestsWebTest extends WebTestSupport {
                 .andExpect(jsonPath("$.data[?(@.key=='db-prod-readonly')].allowsNever").value(true));
     }
 
+    /** Issue 32 item 3: a duration instead of an end, its field codes, and the target's maximum and rule. */
+    @Test
+    void aDurationIsAcceptedWithoutAnEndYetAndItsBadFormsAre400WithTheFieldCode() throws Exception {
+        var key = TargetKey.of("hours-target");
+        app.targets.add(new Target(key, "Hours", "At most a day", FakeTargets.PROJECT, "grants/hours.txt", false, null)
+                .withAskFor(AskPolicy.ANYONE).withDurations(new GrantDurations(java.util.Optional.of(Duration.ofDays(1)),
+                        java.util.Optional.empty(), true)));
+        app.targets.add(new Target(TargetKey.of("ends-target"), "Ends", "Ends only", FakeTargets.PROJECT,
+                "grants/ends.txt", false, null).withAskFor(AskPolicy.ANYONE).withDurations(
+                        new GrantDurations(java.util.Optional.empty(), java.util.Optional.empty(), false)));
+
+        mvc.perform(submit(newPerson(), durationBody("hours-target", null, "PT8H")))
+                .andExpect(status().isAccepted())
+                .andExpect(jsonPath("$.data.duration").value("PT8H"))
+                .andExpect(jsonPath("$.data.expiresAt").value(Matchers.nullValue()))
+                .andExpect(jsonPath("$.data.stepOrder").value("APPROVE_FIRST"));
+        mvc.perform(submit(newPerson(), durationBody("hours-target", null, "P1DT1H")))
+                .andExpect(answers(status().isBadRequest(), "INVALID_REQUEST"))
+                .andExpect(firstFieldError("duration", "TOO_FAR"))
+                .andExpect(jsonPath("$.data.fieldErrors[0].message").value(Matchers.containsString("1 day (P1D)")));
+        mvc.perform(submit(newPerson(), durationBody("hours-target", app.clock.instant().plus(Duration.ofHours(2)).toString(), "PT8H")))
+                .andExpect(answers(status().isBadRequest(), "INVALID_REQUEST"))
+                .andExpect(firstFieldError("duration", "MUTUALLY_EXCLUSIVE"));
+        mvc.perform(submit(newPerson(), durationBody("hours-target", null, "8 hours")))
+                .andExpect(answers(status().isBadRequest(), "INVALID_REQUEST"))
+                .andExpect(firstFieldError("duration", "INVALID_FORMAT"));
+        mvc.perform(submit(newPerson(), durationBody("hours-target", null, "PT0H")))
+                .andExpect(firstFieldError("duration", "TOO_SHORT"));
+        mvc.perform(submit(newPerson(), durationBody("ends-target", null, "PT1H")))
+                .andExpect(firstFieldError("duration", "NOT_ALLOWED"));
+        mvc.perform(as(get("/api/targets"), newPerson()))
+                .andExpect(jsonPath("$.data[?(@.key=='hours-target')].allowsDurations").value(true))
+                .andExpect(jsonPath("$.data[?(@.key=='ends-target')].allowsDurations").value(false));
+    }
+
+    private static String durationBody(String target, String expiresAt, String duration) {
+        return "{\"operationId\":\"" + InMemoryChangeflow.newOperationId() + "\",\"targetKey\":\"" + target
+                + "\",\"reason\":\"r\"" + (expiresAt == null ? "" : ",\"expiresAt\":\"" + expiresAt + "\"")
+                + ",\"duration\":\"" + duration + "\"}";
+    }
+
     @Test
     void anUnknownTargetIs400AndItsKeyCanBeUsedAgainAfterTheFix() throws Exception {
         var person = newPerson();

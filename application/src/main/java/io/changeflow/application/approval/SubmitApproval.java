@@ -26,6 +26,8 @@ public final class SubmitApproval extends RequestStepBody {
 
     /** The extension field holding the merge request number (create-first order). */
     public static final String MR_ID = "mrId";
+    /** The {@code ext} field of a request of a duration (issue 32 item 3): ISO-8601, e.g. {@code PT8H}; no end is sent. */
+    public static final String DURATION = "duration";
 
     private static final System.Logger LOG = System.getLogger(SubmitApproval.class.getName());
 
@@ -100,7 +102,11 @@ public final class SubmitApproval extends RequestStepBody {
 
     /** The form's extension fields: the merge request number in the create-first order. */
     static Map<String, String> extOf(Operation op) {
-        return op.mergeRequest().map(mr -> Map.of(MR_ID, String.valueOf(mr.iid()))).orElse(Map.of());
+        var ext = new java.util.LinkedHashMap<String, String>();
+        op.mergeRequest().ifPresent(mr -> ext.put(MR_ID, String.valueOf(mr.iid())));
+        // issue 32 item 3: the approver sees what was asked, a duration counted from when the approved line is written
+        op.duration().ifPresent(asked -> ext.put(DURATION, io.changeflow.domain.request.GrantDurations.iso(asked)));
+        return Map.copyOf(ext);
     }
 
     /**

@@ -7,11 +7,14 @@ import io.changeflow.domain.operation.Operation;
 import io.changeflow.domain.request.Grant;
 import io.changeflow.domain.request.OperationId;
 import io.changeflow.domain.request.Target;
+import io.changeflow.application.workflow.GrantEnds;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Function;
+import java.util.function.UnaryOperator;
 import java.util.stream.Collectors;
 
 /**
@@ -56,7 +59,23 @@ sealed interface BatchContent {
         }
     }
 
+    /**
+     * The content as a reader of its project, files and targets sees it: a member of a duration whose end is not fixed
+     * yet (its line never written) adds no grant. A writer of the files uses {@link #toWrite}.
+     */
     static BatchContent of(Batch batch, Operations operations, Targets targets) {
+        return of(batch, operations, targets, UnaryOperator.identity());
+    }
+
+    /**
+     * The content to write at {@code writtenAt}: a member of a duration (issue 32 item 3) gets its end fixed now, before
+     * its line is written, unless it was fixed at an earlier write ({@link GrantEnds}).
+     */
+    static BatchContent toWrite(Batch batch, Operations operations, Targets targets, Instant writtenAt) {
+        return of(batch, operations, targets, op -> GrantEnds.fixedBeforeWriting(operations, op, writtenAt));
+    }
+
+    private static BatchContent of(Batch batch, Operations operations, Targets targets, UnaryOperator<Operation> ends) {
         var found = operations.findAll(batch.members()).stream()
                 .collect(Collectors.toMap(Operation::id, Function.identity()));
         var members = new ArrayList<Operation>(batch.members().size());
@@ -65,7 +84,7 @@ sealed interface BatchContent {
             if (op == null) {
                 return new Unmergeable("its member " + id + " does not exist");
             }
-            members.add(op);
+            members.add(op.kind().removes() ? op : ends.apply(op));
         }
         var files = new LinkedHashMap<String, List<Grant>>();
         var removals = new LinkedHashMap<String, List<Grant>>();
@@ -87,7 +106,7 @@ sealed interface BatchContent {
             var removed = removals.computeIfAbsent(target.get().filePath(), path -> new ArrayList<>());
             if (op.removedLine().isPresent()) {
                 removed.add(op.removedLine().get());
-            } else {
+            } else if (!op.request().endOpen()) {
                 added.add(Grant.of(op.request()));
             }
         }

@@ -139,7 +139,7 @@ public final class MergeBatch implements StepBody {
 
     /** Branch, one commit with every member's grant, merge request; then its pipeline. */
     private StepOutcome create(Batch batch, Step step, BatchMerge subject) {
-        var content = BatchContent.of(batch, operations, targets);
+        var content = BatchContent.toWrite(batch, operations, targets, clock.instant());
         if (content instanceof BatchContent.Unmergeable unmergeable) {
             LOG.log(Level.WARNING, () -> "batch " + batch.id() + " cannot be merged: " + unmergeable.reason());
             return settle(batch, FailureKind.DETERMINISTIC, unmergeable.reason());
@@ -313,7 +313,7 @@ public final class MergeBatch implements StepBody {
 
         @Override
         public Optional<ApproveAndMerge.Regenerated> regenerate(MergeRequestRef mr, String onto) {
-            if (!(BatchContent.of(current, operations, targets) instanceof BatchContent.Ready ready)) {
+            if (!(BatchContent.toWrite(current, operations, targets, clock.instant()) instanceof BatchContent.Ready ready)) {
                 return Optional.empty();
             }
             var files = new ArrayList<FileChange>();

@@ -6,6 +6,7 @@ import io.changeflow.application.port.out.Operations;
 import io.changeflow.application.port.out.Targets;
 import io.changeflow.application.port.out.WorkQueue.Step;
 import io.changeflow.application.port.out.WorkQueue.StepKind;
+import io.changeflow.application.workflow.GrantEnds;
 import io.changeflow.application.workflow.GrantFiles;
 import io.changeflow.application.workflow.HeadPipeline;
 import io.changeflow.application.workflow.MergeRequestTexts;
@@ -112,7 +113,9 @@ public final class CreateMergeRequest extends RequestStepBody {
                 watch.firstDelay());
     }
 
-    private RemoteMergeRequest ensureMergeRequest(Operation op, Target target) {
+    private RemoteMergeRequest ensureMergeRequest(Operation read, Target target) {
+        // issue 32 item 3: approved (a request of a duration always approves first), so its end is fixed now, once
+        var op = GrantEnds.fixedBeforeWriting(operations, read, clock.instant());
         var project = target.project();
         var branch = MergeRequestTexts.branchOf(op.id());
         var recorded = recordedMergeRequest(op);

@@ -7,6 +7,7 @@ import io.changeflow.application.port.out.WorkQueue.Step;
 import io.changeflow.application.port.out.WorkQueue.StepKind;
 import io.changeflow.application.settings.Settings;
 import io.changeflow.application.workflow.ApproveAndMerge;
+import io.changeflow.application.workflow.GrantEnds;
 import io.changeflow.application.workflow.GrantFiles;
 import io.changeflow.application.workflow.MergeRequestTexts;
 import io.changeflow.application.workflow.MergedCommit;
@@ -49,6 +50,7 @@ public final class HandleMergeRequest extends RequestStepBody {
     private final MergeRequests mergeRequests;
     private final StateChanges changes;
     private final ApproveAndMerge choreography;
+    private final Clock clock;
 
     public HandleMergeRequest(Operations operations, Targets targets, MergeRequests mergeRequests, StateChanges changes,
                               Settings settings, WorkflowPolicy policy, Clock clock) {
@@ -63,6 +65,7 @@ public final class HandleMergeRequest extends RequestStepBody {
         this.mergeRequests = mergeRequests;
         this.changes = changes;
         this.choreography = new ApproveAndMerge(mergeRequests, settings, policy, clock, jitter);
+        this.clock = clock;
     }
 
     @Override
@@ -206,7 +209,8 @@ public final class HandleMergeRequest extends RequestStepBody {
             if (target.isEmpty()) {
                 return Optional.empty();
             }
-            var grant = Grant.of(current.request());
+            // the end fixed at the first write is reused; fixed now only if the line was never written with it
+            var grant = Grant.of(GrantEnds.fixedBeforeWriting(operations, current, clock.instant()).request());
             return Optional.of(new ApproveAndMerge.Regenerated(MergeRequestTexts.commitMessageOf(current),
                     List.of(GrantFiles.on(mergeRequests, mr.project(), onto, target.get(), List.of(grant)))));
         }

@@ -31,6 +31,8 @@ import java.util.Optional;
  * @param previousGrant for a renewal the grant in effect whose line it rewrites, for a removal the grant whose line
  *                 it removes; empty for a first grant or a re-application
  * @param removal  for a removal, why and by whom (empty for a grant or renewal, and in list views)
+ * @param duration for a request of a duration (issue 32 item 3), what was asked; {@code expiresAt} is empty until its
+ *                 end is fixed when its approved line is first written
  */
 public record RequestView(OperationId operationId, TargetKey targetKey, SubjectId subjectId, String requester,
                           String reason, Optional<Instant> expiresAt, StepOrder stepOrder,
@@ -38,7 +40,7 @@ public record RequestView(OperationId operationId, TargetKey targetKey, SubjectI
                           Optional<MergeRequestRef> mergeRequest, Optional<Long> batchId,
                           List<TimelineEntry> timeline, Instant createdAt, Instant updatedAt,
                           Optional<RequestWait> waiting, RequestKind kind, Optional<OperationId> previousGrant,
-                          Optional<RemovalStory> removal) {
+                          Optional<RemovalStory> removal, Optional<java.time.Duration> duration) {
 
     public RequestView {
         timeline = List.copyOf(timeline);
@@ -46,13 +48,14 @@ public record RequestView(OperationId operationId, TargetKey targetKey, SubjectI
         Objects.requireNonNull(kind, "kind");
         Objects.requireNonNull(previousGrant, "previousGrant");
         Objects.requireNonNull(removal, "removal");
+        Objects.requireNonNull(duration, "duration");
     }
 
     /** This view with {@code waiting}. */
     public RequestView withWaiting(RequestWait waiting) {
         return new RequestView(operationId, targetKey, subjectId, requester, reason, expiresAt, stepOrder, status, step,
                 stepCode, hint, detail, mergeRequest, batchId, timeline, createdAt, updatedAt, Optional.of(waiting), kind,
-                previousGrant, removal);
+                previousGrant, removal, duration);
     }
 
     /** One state write of the request. */
@@ -103,12 +106,12 @@ public record RequestView(OperationId operationId, TargetKey targetKey, SubjectI
         return new RequestView(op.id(), op.target(), op.subject(), op.requester(), op.reason(), op.expiresAt(),
                 op.order(), op.binding(), op.step(), op.step().code(), op.hint(), op.detail(), op.mergeRequest(),
                 op.batchId(), timeline, op.createdAt(), op.updatedAt(), Optional.empty(), RequestKind.of(op),
-                op.removes(), Optional.empty());
+                op.removes(), Optional.empty(), op.duration());
     }
 
     private RequestView withRemoval(RemovalStory removal) {
         return new RequestView(operationId, targetKey, subjectId, requester, reason, expiresAt, stepOrder, status, step,
                 stepCode, hint, detail, mergeRequest, batchId, timeline, createdAt, updatedAt, waiting, kind,
-                previousGrant, Optional.of(removal));
+                previousGrant, Optional.of(removal), duration);
     }
 }

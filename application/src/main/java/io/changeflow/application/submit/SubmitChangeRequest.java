@@ -268,6 +268,12 @@ public final class SubmitChangeRequest {
         if (!mayAsk(request, target.get())) {
             return new Result.NotAllowedForSubject();
         }
+        if (request.duration().isPresent()) {
+            // issue 32 item 3: a duration is bounded by the target's maximum; its end is fixed when its line is written
+            var refused = target.get().durations().checkDuration(request.duration().get());
+            return refused.<Result>map(error -> new Result.Invalid(List.of(error)))
+                    .orElseGet(() -> openFor(request, target.get()));
+        }
         return switch (target.get().durations().apply(request.expiresAt(), clock.instant())) {
             case GrantDurations.Applied.TooFar tooFar -> new Result.Invalid(List.of(tooFar.error()));
             case GrantDurations.Applied.Ends ends -> openFor(new ChangeRequest(request.operationId(), request.requester(),
@@ -277,7 +283,7 @@ public final class SubmitChangeRequest {
 
     /** Opens the request, with the end the target's rules gave it, on its row. */
     private Result openFor(ChangeRequest request, Target target) {
-        var order = orderFor(target);
+        var order = orderFor(target, request);
         var event = order == StepOrder.APPROVE_FIRST ? WorkflowEvent.SUBMITTED_APPROVE_FIRST : WorkflowEvent.SUBMITTED_CREATE_FIRST;
         var replaced = operations.binding(request.subject(), request.target());
         var opened = open(request, order, event);
@@ -366,10 +372,13 @@ public final class SubmitChangeRequest {
     /**
      * Batchable targets always approve first: a batch member joins the waiting set when its approval
      * is granted and its change travels in the batch's merge request, so a merge request of its own
-     * (which the create-first order opens before approval) would defeat the aggregation.
+     * (which the create-first order opens before approval) would defeat the aggregation. A request of a duration
+     * approves first: the create-first order would write its line, and so fix its end, before the approval.
      */
-    private StepOrder orderFor(Target target) {
-        return target.batchable() || settings.approveFirst().value() ? StepOrder.APPROVE_FIRST : StepOrder.CREATE_FIRST;
+    private StepOrder orderFor(Target target, ChangeRequest request) {
+        // a request of a duration approves first too: its line is first written after approval, when its end is fixed
+        return target.batchable() || request.duration().isPresent() || settings.approveFirst().value()
+                ? StepOrder.APPROVE_FIRST : StepOrder.CREATE_FIRST;
     }
 
     private Result accepted(Operation op, Target target) {

@@ -60,6 +60,7 @@ public final class FakeOperations implements Operations {
     private RuntimeException nextWriteFailure;
     private Function<Long, Optional<MergeRequestRef>> batchMergeRequests = batchId -> Optional.empty();
 
+    private int fixedEnds;
     private Runnable beforeNextWrite;
     private Runnable beforeNextMergeRequestRecord;
 
@@ -110,7 +111,7 @@ public final class FakeOperations implements Operations {
                 .map(Row::owner));
         var op = new Operation(request.operationId(), request.requester(), request.subject(), request.target(), request.reason(),
                 request.expiresAt(), order, moved.step(), 1, Optional.of(status), Optional.empty(), Optional.empty(),
-                Optional.empty(), detail, now, now, moved.to().kind(), renews);
+                Optional.empty(), detail, now, now, moved.to().kind(), renews, request.duration());
         operations.put(op.id(), op);
         history.add(new HistoryEntry(op.id(), submitEvent, Optional.empty(), moved.step(),
                 Optional.ofNullable(row).map(Row::status), moved.binding(), detail, request.requester(), now));
@@ -270,13 +271,13 @@ public final class FakeOperations implements Operations {
         var detail = "The renewal " + renewal.id() + " ended without effect; this grant is in effect again until its expiry.";
         operations.put(grant.id(), new Operation(grant.id(), grant.requester(), grant.subject(), grant.target(), grant.reason(),
                 grant.expiresAt(), grant.order(), back.step(), grant.version() + 1, grant.binding(), grant.mergeRequest(),
-                grant.approvalTicket(), grant.batchId(), detail, grant.createdAt(), now, grant.kind(), grant.removes()));
+                grant.approvalTicket(), grant.batchId(), detail, grant.createdAt(), now, grant.kind(), grant.removes(), grant.duration()));
         history.add(new HistoryEntry(grant.id(), WorkflowEvent.RENEWAL_FELL_THROUGH, Optional.of(grant.step()), back.step(),
                 Optional.empty(), back.binding(), detail, note.actor(), now));
         var after = operations.get(renewal.id());
         operations.put(after.id(), new Operation(after.id(), after.requester(), after.subject(), after.target(), after.reason(),
                 after.expiresAt(), after.order(), after.step(), after.version() + 1, after.binding(), after.mergeRequest(),
-                after.approvalTicket(), after.batchId(), after.detail(), after.createdAt(), now, after.kind(), after.removes()));
+                after.approvalTicket(), after.batchId(), after.detail(), after.createdAt(), now, after.kind(), after.removes(), after.duration()));
         history.add(new HistoryEntry(after.id(), WorkflowEvent.RENEWAL_FELL_THROUGH, Optional.of(after.step()), after.step(),
                 ended, Optional.empty(), "the grant it renewed owns the row again", note.actor(), now));
     }
@@ -285,7 +286,7 @@ public final class FakeOperations implements Operations {
         var leavesBatch = Transitions.leavesBatch(moved.event());
         return new Operation(op.id(), op.requester(), op.subject(), op.target(), op.reason(), op.expiresAt(), op.order(),
                 moved.step(), op.version() + 1, op.binding(), op.mergeRequest(), op.approvalTicket(),
-                leavesBatch ? Optional.empty() : op.batchId(), detail, op.createdAt(), now, op.kind(), op.removes());
+                leavesBatch ? Optional.empty() : op.batchId(), detail, op.createdAt(), now, op.kind(), op.removes(), op.duration());
     }
 
     @Override
@@ -534,8 +535,33 @@ public final class FakeOperations implements Operations {
         }
         operations.put(id, new Operation(op.id(), op.requester(), op.subject(), op.target(), op.reason(), op.expiresAt(),
                 op.order(), op.step(), op.version(), op.binding(), Optional.of(mergeRequest), op.approvalTicket(),
-                op.batchId(), op.detail(), op.createdAt(), op.updatedAt(), op.kind(), op.removes()));
+                op.batchId(), op.detail(), op.createdAt(), op.updatedAt(), op.kind(), op.removes(), op.duration()));
         return true;
+    }
+
+    /** Like the adapter: once, on the operation and on its row while it owns it; the end stored answers. */
+    @Override
+    public synchronized Optional<Instant> fixEnd(OperationId id, Instant end) {
+        var op = operations.get(id);
+        if (op == null || op.duration().isEmpty()) {
+            return Optional.empty();
+        }
+        if (op.expiresAt().isEmpty()) {
+            op = op.withEnd(end);
+            operations.put(id, op);
+            fixedEnds++;
+            var key = new Key(op.subject(), op.target());
+            var row = rows.get(key);
+            if (row != null && row.owner().equals(id) && row.expiresAt().isEmpty()) {
+                rows.put(key, new Row(row.owner(), row.status(), row.version(), op.expiresAt(), row.updatedAt()));
+            }
+        }
+        return op.expiresAt();
+    }
+
+    /** How many ends {@link #fixEnd} fixed (a call that found the end fixed already does not count). */
+    public synchronized int fixedEnds() {
+        return fixedEnds;
     }
 
     @Override
@@ -544,7 +570,7 @@ public final class FakeOperations implements Operations {
         if (op != null) {
             operations.put(id, new Operation(op.id(), op.requester(), op.subject(), op.target(), op.reason(), op.expiresAt(),
                     op.order(), op.step(), op.version(), op.binding(), op.mergeRequest(), Optional.of(ticket),
-                    op.batchId(), op.detail(), op.createdAt(), op.updatedAt(), op.kind(), op.removes()));
+                    op.batchId(), op.detail(), op.createdAt(), op.updatedAt(), op.kind(), op.removes(), op.duration()));
         }
     }
 
@@ -556,7 +582,7 @@ public final class FakeOperations implements Operations {
         }
         operations.put(id, new Operation(op.id(), op.requester(), op.subject(), op.target(), op.reason(), op.expiresAt(),
                 op.order(), op.step(), op.version(), op.binding(), op.mergeRequest(), op.approvalTicket(),
-                op.batchId(), detail, op.createdAt(), op.updatedAt(), op.kind(), op.removes()));
+                op.batchId(), detail, op.createdAt(), op.updatedAt(), op.kind(), op.removes(), op.duration()));
         return true;
     }
 
@@ -566,7 +592,7 @@ public final class FakeOperations implements Operations {
         if (op != null) {
             operations.put(id, new Operation(op.id(), op.requester(), op.subject(), op.target(), op.reason(), op.expiresAt(),
                     op.order(), op.step(), op.version(), op.binding(), op.mergeRequest(), op.approvalTicket(),
-                    batchId, op.detail(), op.createdAt(), op.updatedAt(), op.kind(), op.removes()));
+                    batchId, op.detail(), op.createdAt(), op.updatedAt(), op.kind(), op.removes(), op.duration()));
         }
     }
 
@@ -627,7 +653,7 @@ public final class FakeOperations implements Operations {
         var mergeRequest = op.mergeRequest().isPresent() ? op.mergeRequest() : op.batchId().flatMap(batchMergeRequests);
         return Optional.of(new Operation(op.id(), op.requester(), op.subject(), op.target(), op.reason(), op.expiresAt(),
                 op.order(), op.step(), op.version(), binding, mergeRequest, op.approvalTicket(), op.batchId(),
-                op.detail(), op.createdAt(), op.updatedAt(), op.kind(), op.removes()));
+                op.detail(), op.createdAt(), op.updatedAt(), op.kind(), op.removes(), op.duration()));
     }
 
     private static Binding bindingOf(Key key, Row row) {

@@ -20,9 +20,10 @@ public record Binding(SubjectId subject, TargetKey target, OperationId operation
     /**
      * True when this row is in effect (VALIDATED) until exactly the expiry {@code request} asks for (to the millisecond,
      * as stored): a request for the same grant again is no change (ALREADY_IN_EFFECT); another expiry is a renewal.
+     * A request of a duration is never the grant in effect: its end is not known before its line is written.
      */
     public boolean alreadyInEffectFor(ChangeRequest request) {
-        return status == BindingStatus.VALIDATED && expiresAt.map(at -> at.truncatedTo(ChronoUnit.MILLIS))
+        return status == BindingStatus.VALIDATED && request.duration().isEmpty() && expiresAt.map(at -> at.truncatedTo(ChronoUnit.MILLIS))
                 .equals(request.expiresAt().map(at -> at.truncatedTo(ChronoUnit.MILLIS)));
     }
 }

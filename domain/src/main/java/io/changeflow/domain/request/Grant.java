@@ -13,7 +13,15 @@ public record Grant(SubjectId subject, Optional<Instant> until, OperationId oper
         Objects.requireNonNull(operationId, "operationId");
     }
 
+    /**
+     * The line of {@code request}. A request of a duration has its end fixed first (it is fixed when its approved line
+     * is first written); asking for its line before is a bug, never a line "until=never".
+     */
     public static Grant of(ChangeRequest request) {
+        if (request.endOpen()) {
+            throw new IllegalStateException("the end of " + request.operationId() + " (for " + request.duration().get()
+                    + ") is fixed before its line is written");
+        }
         return new Grant(request.subject(), request.expiresAt(), request.operationId());
     }
 

@@ -16,15 +16,24 @@ import java.util.Optional;
  * @param max             the longest grant, counted from the submission; empty: only the service-wide
  *                        {@link Submission#LONGEST_GRANT}, and "never" is allowed when no default is set either
  * @param defaultDuration what a request without an end gets; empty: the maximum, or no end when there is no maximum
+ * @param durationsAllowed whether a request may ask for a duration counted from when its approved line is written
+ *                        ({@code allow-durations}, default false: a release before durations, still running during a
+ *                        rolling upgrade or after a rollback, would write such a request's line without an end; the
+ *                        maximum bounds the duration asked)
  */
-public record GrantDurations(Optional<Duration> max, Optional<Duration> defaultDuration) {
+public record GrantDurations(Optional<Duration> max, Optional<Duration> defaultDuration, boolean durationsAllowed) {
+
+    /** Rules that take no durations (requests name an end). */
+    public GrantDurations(Optional<Duration> max, Optional<Duration> defaultDuration) {
+        this(max, defaultDuration, false);
+    }
 
     /**
      * The stricter side a garbled value falls back to: the smallest documented default (one day), never "unlimited".
      */
     public static final Duration GARBLED_FALLBACK = Duration.ofDays(1);
 
-    /** No rule of the target's own: any end up to {@link Submission#LONGEST_GRANT}, or none. */
+    /** No rule of the target's own: any end up to {@link Submission#LONGEST_GRANT}, or none; no durations. */
     public static final GrantDurations NONE = new GrantDurations(Optional.empty(), Optional.empty());
 
     public GrantDurations {
@@ -35,6 +44,23 @@ public record GrantDurations(Optional<Duration> max, Optional<Duration> defaultD
         if (max.isPresent() && defaultDuration.isPresent() && defaultDuration.get().compareTo(max.get()) > 0) {
             defaultDuration = max;
         }
+    }
+
+    /**
+     * The field error of a request "for {@code asked}" on this target, if any: {@code NOT_ALLOWED} where the target
+     * takes no durations, {@code TOO_FAR} (the limit in the message) beyond the maximum. Empty: the duration stands.
+     */
+    public Optional<FieldError> checkDuration(Duration asked) {
+        Objects.requireNonNull(asked, "asked");
+        if (!durationsAllowed) {
+            return Optional.of(new FieldError("duration", "NOT_ALLOWED",
+                    "this target takes an end (expiresAt), not a duration"));
+        }
+        if (max.isPresent() && asked.compareTo(max.get()) > 0) {
+            return Optional.of(new FieldError("duration", "TOO_FAR", "this target grants at most "
+                    + describe(max.get()) + " (" + iso(max.get()) + "); choose a shorter duration"));
+        }
+        return Optional.empty();
     }
 
     /** Whether a request of this target may ask for a grant without end. */
@@ -121,7 +147,16 @@ public record GrantDurations(Optional<Duration> max, Optional<Duration> defaultD
 
     /** The rules from two configured values, each garbled one at {@link #GARBLED_FALLBACK}. */
     public static GrantDurations configured(String max, String defaultDuration) {
-        return new GrantDurations(parse(max).orFallback(), parse(defaultDuration).orFallback());
+        return configured(max, defaultDuration, null);
+    }
+
+    /**
+     * The rules from three configured values: {@code allowDurations} is {@code true} or {@code false} (any case);
+     * missing, blank or garbled: false (requests name an end).
+     */
+    public static GrantDurations configured(String max, String defaultDuration, String allowDurations) {
+        var allowed = allowDurations != null && allowDurations.strip().equalsIgnoreCase("true");
+        return new GrantDurations(parse(max).orFallback(), parse(defaultDuration).orFallback(), allowed);
     }
 
     /** For people: {@code 30 days}, {@code 8 hours}, {@code 90 minutes}. */

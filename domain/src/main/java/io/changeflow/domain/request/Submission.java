@@ -12,8 +12,18 @@ import java.util.Optional;
 /**
  * A submission as the client sent it (every field untrusted text), and its validation into a
  * {@link ChangeRequest}. All problems are reported at once, one {@link FieldError} per field.
+ *
+ * @param expiresAt the end asked for (a day or an instant); null or blank: none
+ * @param duration  instead of an end, how long the grant lasts once its approved line is written
+ *                  ({@link RequestedDuration}); null or blank: none. Both given is a field error of {@code duration}.
  */
-public record Submission(String operationId, String targetKey, String subjectId, String reason, String expiresAt) {
+public record Submission(String operationId, String targetKey, String subjectId, String reason, String expiresAt,
+                         String duration) {
+
+    /** A submission of an end (or of none). */
+    public Submission(String operationId, String targetKey, String subjectId, String reason, String expiresAt) {
+        this(operationId, targetKey, subjectId, reason, expiresAt, null);
+    }
 
     public static final int REASON_MAX = 500;
     public static final Duration LONGEST_GRANT = Duration.ofDays(366);
@@ -75,13 +85,25 @@ public record Submission(String operationId, String targetKey, String subjectId,
                 errors.add(new FieldError("expiresAt", "TOO_FAR", "expiresAt is at most 366 days ahead"));
             }
         }
+        Optional<Duration> asked = Optional.empty();
+        if (duration != null && !duration.isBlank()) {
+            if (expiresAt != null && !expiresAt.isBlank()) {
+                errors.add(new FieldError("duration", "MUTUALLY_EXCLUSIVE",
+                        "give either expiresAt (an end) or duration (a length), not both"));
+            } else {
+                switch (RequestedDuration.parse(duration)) {
+                    case RequestedDuration.Parsed.Asked ok -> asked = Optional.of(ok.value());
+                    case RequestedDuration.Parsed.Refused refused -> errors.add(refused.error());
+                }
+            }
+        }
         if (subject.isEmpty() && (subjectId == null || subjectId.isBlank())) {
             errors.add(new FieldError("subjectId", "REQUIRED", "subjectId is required when your account is not a valid subject"));
         }
         if (!errors.isEmpty()) {
             return new Validation.Invalid(List.copyOf(errors));
         }
-        return new Validation.Valid(new ChangeRequest(id.get(), requester, target.get(), subject.orElseThrow(), trimmedReason, expiry));
+        return new Validation.Valid(new ChangeRequest(id.get(), requester, target.get(), subject.orElseThrow(), trimmedReason, expiry, asked));
     }
 
     /** A date means the end of that day (UTC): "until Friday" includes Friday. */

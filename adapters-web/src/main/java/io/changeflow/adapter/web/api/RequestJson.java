@@ -11,6 +11,7 @@ import io.changeflow.domain.operation.Binding;
 import io.changeflow.domain.operation.MergeRequestRef;
 import io.changeflow.domain.request.OperationId;
 import java.time.Duration;
+import io.changeflow.domain.request.GrantDurations;
 import java.time.Instant;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
@@ -22,13 +23,17 @@ import org.jspecify.annotations.Nullable;
  * in list views it says who and since the request's last change only (no deadline, next attempt or pace). {@code kind} is {@code GRANT}, {@code RENEWAL}, {@code EXPIRY} or {@code REVOCATION}
  * ({@link RequestKind}); {@code previousGrant} the grant a renewal rewrites or a removal removes (null otherwise);
  * {@code removal} (left out for grants and renewals, and in list views) why and by whom a removal was opened.
+ * {@code duration} (issue 32 item 3) the duration a request asked for instead of an end, ISO-8601 ({@code PT8H});
+ * null for a request of an end. Its {@code expiresAt} is null until the end is fixed, when the approved line is first
+ * written.
  */
 record RequestJson(String operationId, String targetKey, String subjectId, String requester, String reason,
                    @Nullable String expiresAt, String stepOrder, @Nullable String status, String step, int stepCode, HintJson hint,
                    @Nullable String detail, @Nullable MergeRequestJson mergeRequest, @Nullable Long batchId,
                    @JsonInclude(JsonInclude.Include.NON_NULL) List<TimelineJson> timeline,
                    String createdAt, String updatedAt, @JsonInclude(JsonInclude.Include.NON_NULL) WaitJson waiting,
-                   String kind, @Nullable String previousGrant, @JsonInclude(JsonInclude.Include.NON_NULL) RemovalJson removal) {
+                   String kind, @Nullable String previousGrant, @JsonInclude(JsonInclude.Include.NON_NULL) RemovalJson removal,
+                   @Nullable String duration) {
 
     /** Why a removal takes the line out ({@code EXPIRED}, {@code GIVEN_UP}, {@code REVOKED}) and who caused it. */
     record RemovalJson(String cause, String by) {
@@ -100,6 +105,7 @@ record RequestJson(String operationId, String targetKey, String subjectId, Strin
                 timeline, view.createdAt().toString(), view.updatedAt().toString(),
                 view.waiting().map(WaitJson::of).orElse(null), view.kind().name(),
                 view.previousGrant().map(OperationId::value).orElse(null),
-                view.removal().map(RemovalJson::of).orElse(null));
+                view.removal().map(RemovalJson::of).orElse(null),
+                view.duration().map(GrantDurations::iso).orElse(null));
     }
 }

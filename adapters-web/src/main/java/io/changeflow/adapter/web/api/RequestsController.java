@@ -42,7 +42,9 @@ import org.springframework.web.bind.annotation.RestController;
 public final class RequestsController {
 
     /** The submission form; every field is untrusted text, validated by the use case (all errors at once). */
-    record SubmitForm(String operationId, String targetKey, String subjectId, String reason, String expiresAt) {}
+    /** {@code duration} (issue 32 item 3): instead of {@code expiresAt}, ISO-8601 days, hours, minutes ({@code PT8H}). */
+    record SubmitForm(String operationId, String targetKey, String subjectId, String reason, String expiresAt,
+                      String duration) {}
 
     /** A page of my records. */
     record PageJson(List<RequestJson> items, int page, int size, boolean hasMore) {}
@@ -81,7 +83,8 @@ public final class RequestsController {
     @RateLimit(bucket = "apply", limitKey = Settings.APPLY_RATE_LIMIT, defaultLimit = Settings.DEFAULT_APPLY_RATE_LIMIT,
             message = "Too many submissions, please try again later")
     ResponseEntity<ApiResponse<RequestJson>> submit(Identity caller, @RequestBody SubmitForm form) {
-        var submission = new Submission(form.operationId(), form.targetKey(), form.subjectId(), form.reason(), form.expiresAt());
+        var submission = new Submission(form.operationId(), form.targetKey(), form.subjectId(), form.reason(), form.expiresAt(),
+                form.duration());
         var result = submit.submit(new SubmitChangeRequest.Command(submission, caller.account()));
         return switch (result) {
             case SubmitChangeRequest.Result.Accepted accepted -> accepted(accepted.code(),

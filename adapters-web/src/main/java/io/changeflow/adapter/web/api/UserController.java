@@ -41,15 +41,18 @@ public final class UserController {
      * @param maxDuration     the longest grant a request may ask for (ISO-8601, e.g. {@code P30D}); null: up to 366 days
      * @param defaultDuration what a request without an end gets (ISO-8601); null: the maximum, or no end
      * @param allowsNever     whether a request may name no end and get a grant without end
+     * @param allowsDurations whether a request may ask for a {@code duration} counted from when its approved line is
+     *                        written instead of an end (issue 32 item 3)
      */
     record TargetJson(String key, String name, String description, boolean batchable, @Nullable String maxDuration,
-                      @Nullable String defaultDuration, boolean allowsNever) {
+                      @Nullable String defaultDuration, boolean allowsNever, boolean allowsDurations) {
 
         static TargetJson of(Target t) {
             var durations = t.durations();
             return new TargetJson(t.key().value(), t.name(), t.description(), t.batchable(),
                     durations.max().map(GrantDurations::iso).orElse(null),
-                    durations.defaultDuration().map(GrantDurations::iso).orElse(null), durations.allowsNever());
+                    durations.defaultDuration().map(GrantDurations::iso).orElse(null), durations.allowsNever(),
+                    durations.durationsAllowed());
         }
     }
 

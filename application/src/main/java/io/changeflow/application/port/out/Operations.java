@@ -412,6 +412,16 @@ public interface Operations {
      */
     boolean recordMergeRequest(OperationId id, MergeRequestRef mergeRequest);
 
+    /**
+     * Fixes the end of a request of a duration (issue 32 item 3) at {@code end}, once: on the operation and on its
+     * binding row while it owns it, only while no end is recorded. Idempotent: a second call (another instance, a
+     * retried step, a regenerated line) changes nothing and answers the end fixed first.
+     *
+     * @return the operation's end now (fixed by this call or before); empty when no operation has the ID {@code id}
+     *         or it asks for no duration
+     */
+    Optional<java.time.Instant> fixEnd(OperationId id, java.time.Instant end);
+
     /** Remembers the approval system's ticket for the operation. Idempotent. */
     void recordApprovalTicket(OperationId id, String ticket);
 

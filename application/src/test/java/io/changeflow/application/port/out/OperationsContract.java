@@ -86,6 +86,76 @@ public abstract class OperationsContract {
         assertThat(store.history(id)).extracting(h -> h.event()).containsExactly(WorkflowEvent.SUBMITTED_APPROVE_FIRST);
     }
 
+    /** Issue 32 item 3: a request of a duration has no end until its approved line is first written, then one, once. */
+    @Test
+    void aRequestOfADurationHasNoEndUntilItIsFixedOnceOnTheOperationAndItsRow() {
+        var store = operations();
+        var id = newId();
+        var asked = new ChangeRequest(id, "alice", TARGET, SubjectId.of("dina"), "an incident", Optional.empty(),
+                Optional.of(java.time.Duration.ofHours(8)));
+        var op = opened(store.open(asked, StepOrder.APPROVE_FIRST, WorkflowEvent.SUBMITTED_APPROVE_FIRST, "submitted"));
+        assertThat(op.duration()).contains(java.time.Duration.ofHours(8));
+        assertThat(op.expiresAt()).isEmpty();
+        assertThat(store.binding(SubjectId.of("dina"), TARGET).orElseThrow().expiresAt()).isEmpty();
+        var first = java.time.Instant.parse("2026-12-07T18:30:00Z");
+
+        assertThat(store.fixEnd(id, first)).contains(first);
+        assertThat(store.fixEnd(id, first.plusSeconds(60))).as("fixed once: a second write answers the first end")
+                .contains(first);
+
+        var read = store.find(id).orElseThrow();
+        assertThat(read.expiresAt()).contains(first);
+        assertThat(read.duration()).contains(java.time.Duration.ofHours(8));
+        assertThat(read.request().fingerprint()).isEqualTo(asked.fingerprint());
+        assertThat(read.version()).as("no state write").isEqualTo(op.version());
+        assertThat(store.binding(SubjectId.of("dina"), TARGET).orElseThrow().expiresAt()).contains(first);
+    }
+
+    @Test
+    void aRequestOfAnEndOrNoRequestHasNoEndToFix() {
+        var store = operations();
+        var ofAnEnd = submitted(store, "emil");
+
+        assertThat(store.fixEnd(ofAnEnd.id(), java.time.Instant.parse("2026-12-07T18:30:00Z"))).isEmpty();
+        assertThat(store.fixEnd(newId(), java.time.Instant.parse("2026-12-07T18:30:00Z"))).isEmpty();
+        assertThat(store.find(ofAnEnd.id()).orElseThrow().expiresAt()).isEmpty();
+        assertThat(store.binding(SubjectId.of("emil"), TARGET).orElseThrow().expiresAt()).isEmpty();
+    }
+
+    /** Two instances writing the line at once: one end is recorded and both write that one. */
+    @Test
+    void writersFixingTheSameEndAtOnceAllAnswerTheOneThatWon() throws Exception {
+        var store = operations();
+        var id = newId();
+        store.open(new ChangeRequest(id, "alice", TARGET, SubjectId.of("finn"), "an incident", Optional.empty(),
+                Optional.of(java.time.Duration.ofHours(8))), StepOrder.APPROVE_FIRST, WorkflowEvent.SUBMITTED_APPROVE_FIRST,
+                "submitted");
+        var writers = 8;
+        var start = new CountDownLatch(1);
+        var pool = Executors.newFixedThreadPool(writers);
+        try {
+            var answers = new ArrayList<Future<Optional<java.time.Instant>>>();
+            for (var i = 0; i < writers; i++) {
+                var end = java.time.Instant.parse("2026-12-07T18:30:00Z").plusSeconds(i);
+                answers.add(pool.submit(() -> {
+                    start.await();
+                    return store.fixEnd(id, end);
+                }));
+            }
+            start.countDown();
+            var ends = new java.util.HashSet<java.time.Instant>();
+            for (var answer : answers) {
+                ends.add(answer.get(30, TimeUnit.SECONDS).orElseThrow());
+            }
+            assertThat(ends).hasSize(1);
+            assertThat(store.find(id).orElseThrow().expiresAt()).contains(ends.iterator().next());
+            assertThat(store.binding(SubjectId.of("finn"), TARGET).orElseThrow().expiresAt())
+                    .contains(ends.iterator().next());
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
     @Test
     void blocksASecondRequestWhileTheRelationshipIsActive() {
         var store = operations();
