@@ -63,6 +63,29 @@ final class RequestTraces {
         }
     }
 
+    /**
+     * {@link #traceFor} for a ref that is new (a request just opened): it is kept first, and read only when
+     * another caller kept one before (one statement instead of a read and a write).
+     */
+    Map<String, String> traceForNew(String ref, Map<String, String> current) {
+        if (current.isEmpty()) {
+            return traceFor(ref, current);
+        }
+        var encoded = encode(current);
+        if (encoded.length() > MAX_FIELDS_LENGTH) {
+            return traceFor(ref, current);
+        }
+        try {
+            if (write(ref, encoded) == 0) {
+                return read(ref).orElse(current); // another caller kept its trace first
+            }
+            return current;
+        } catch (SQLException e) {
+            log.warn("cannot read or keep the trace of {} ({}); its step carries the caller's trace", ref, e.toString());
+            return current;
+        }
+    }
+
     private Optional<Map<String, String>> read(String ref) throws SQLException {
         try (var connection = dataSource.getConnection(); var statement = connection.prepareStatement(READ)) {
             statement.setString(1, ref);
