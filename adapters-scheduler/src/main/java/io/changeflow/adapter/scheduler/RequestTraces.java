@@ -44,23 +44,7 @@ final class RequestTraces {
      * scope: the one kept for {@code ref}, else {@code current}, which is then kept.
      */
     Map<String, String> traceFor(String ref, Map<String, String> current) {
-        try {
-            var kept = read(ref);
-            if (kept.isPresent() || current.isEmpty()) {
-                return kept.orElse(current);
-            }
-            var encoded = encode(current);
-            if (encoded.length() > MAX_FIELDS_LENGTH) {
-                return current;
-            }
-            if (write(ref, encoded) == 0) {
-                return read(ref).orElse(current); // another caller kept its trace first
-            }
-            return current;
-        } catch (SQLException e) {
-            log.warn("cannot read or keep the trace of {} ({}); its step carries the caller's trace", ref, e.toString());
-            return current;
-        }
+        return traced(ref, current, true);
     }
 
     /**
@@ -68,14 +52,19 @@ final class RequestTraces {
      * another caller kept one before (one statement instead of a read and a write).
      */
     Map<String, String> traceForNew(String ref, Map<String, String> current) {
-        if (current.isEmpty()) {
-            return traceFor(ref, current);
-        }
-        var encoded = encode(current);
-        if (encoded.length() > MAX_FIELDS_LENGTH) {
-            return traceFor(ref, current);
-        }
+        return traced(ref, current, false);
+    }
+
+    private Map<String, String> traced(String ref, Map<String, String> current, boolean readFirst) {
         try {
+            var kept = readFirst || current.isEmpty() ? read(ref) : Optional.<Map<String, String>>empty();
+            if (kept.isPresent() || current.isEmpty()) {
+                return kept.orElse(current);
+            }
+            var encoded = encode(current);
+            if (encoded.length() > MAX_FIELDS_LENGTH) {
+                return readFirst ? current : read(ref).orElse(current);
+            }
             if (write(ref, encoded) == 0) {
                 return read(ref).orElse(current); // another caller kept its trace first
             }
