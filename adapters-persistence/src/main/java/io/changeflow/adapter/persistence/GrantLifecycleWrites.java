@@ -1,6 +1,5 @@
 package io.changeflow.adapter.persistence;
 
-import static io.changeflow.adapter.persistence.OperationRows.findIn;
 import static io.changeflow.adapter.persistence.OperationRows.insertBindingHistory;
 import static io.changeflow.adapter.persistence.OperationRows.insertOperationHistory;
 import static io.changeflow.adapter.persistence.OperationRows.kind;
@@ -101,7 +100,7 @@ final class GrantLifecycleWrites {
                 .execute(), "removal of " + row.getSubjectId() + "/" + row.getTargetKey());
         insertBindingHistory(ctx, row.getSubjectId(), row.getTargetKey(), id.value(), event, "REAPPLIED", row.getStatus(),
                 toStatus, row.getVersion(), row.getVersion() + 1, detail, actor);
-        return new OpenResult.Opened(findIn(ctx, id.value()).orElseThrow());
+        return OperationReads.opened(ctx, id.value(), Optional.of(toBinding(row)));
     }
 
     /**

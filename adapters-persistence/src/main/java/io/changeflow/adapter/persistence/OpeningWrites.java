@@ -1,6 +1,5 @@
 package io.changeflow.adapter.persistence;
 
-import static io.changeflow.adapter.persistence.OperationRows.findIn;
 import static io.changeflow.adapter.persistence.OperationRows.insertBindingHistory;
 import static io.changeflow.adapter.persistence.OperationRows.insertOperationHistory;
 import static io.changeflow.adapter.persistence.OperationRows.kind;
@@ -183,7 +182,7 @@ final class OpeningWrites {
             insertBindingHistory(ctx, request.subject().value(), request.target().value(), id, event, "REAPPLIED",
                     old.getStatus(), toStatus, old.getVersion(), old.getVersion() + 1, detail, request.requester());
         }
-        return new OpenResult.Opened(findIn(ctx, id).orElseThrow());
+        return OperationReads.opened(ctx, id, row.map(OperationRows::toBinding));
     }
 
     private static void recordPreemptedAttempt(DSLContext dsl, ChangeRequest request, WorkflowEvent event, String why) {

@@ -13,6 +13,7 @@ import static io.changeflow.adapter.persistence.jooq.Tables.OPERATION;
 import static io.changeflow.adapter.persistence.jooq.Tables.OPERATION_HISTORY;
 
 import io.changeflow.application.port.out.Operations.MergedOperation;
+import io.changeflow.application.port.out.Operations.OpenResult;
 import io.changeflow.application.port.out.Operations.RequestFilter;
 import io.changeflow.application.port.out.Operations.RowVersion;
 import io.changeflow.application.port.out.Operations.WithHistory;
@@ -124,6 +125,15 @@ final class OperationReads {
         var history = found.stream().filter(r -> r.get(OPERATION_HISTORY.ID) != null)
                 .map(r -> toHistory(r.into(OPERATION_HISTORY))).toList();
         return Optional.of(new WithHistory(toOperation(found.getFirst()), history));
+    }
+
+    /**
+     * What an opening transaction answers: the operation it opened with its history, read in one statement
+     * ({@link #findWithHistory}) inside the transaction, and the row it took over as read before its writes.
+     */
+    static OpenResult.Opened opened(DSLContext ctx, String id, Optional<Binding> replaced) {
+        var found = findWithHistory(ctx, OperationId.of(id)).orElseThrow();
+        return new OpenResult.Opened(found.operation(), found.history(), replaced);
     }
 
     /** One read of {@code merge_order} by its unique key per chunk of 1000 merge requests. */

@@ -55,10 +55,11 @@ final class DbSchedulerWorkQueue implements WorkQueue {
         this.clock = Objects.requireNonNull(clock, "clock");
         this.traces = task.traces();
         this.requestTraces = new RequestTraces(dataSource, clock);
+        var customization = SchedulerTable.dialect(dataSource).customization();
         this.client = SchedulerClient.Builder.create(dataSource, task.task())
-                .jdbcCustomization(SchedulerTable.dialect(dataSource).customization())
+                .jdbcCustomization(customization)
                 .build();
-        this.placement = StepPlacement.withinBacklog(client, dataSource, capacity);
+        this.placement = StepPlacement.withinBacklog(client, dataSource, capacity, customization, clock);
     }
 
     @Override
@@ -67,7 +68,18 @@ final class DbSchedulerWorkQueue implements WorkQueue {
         Objects.requireNonNull(delay, "delay");
         var dueAtOnce = delay.isZero() || delay.isNegative();
         var time = clock.instant().plus(dueAtOnce ? Duration.ZERO : delay);
-        var placed = placement.place(step, trace(step), time);
+        return placed(step, placement.place(step, trace(step), time), dueAtOnce);
+    }
+
+    /** One insert while the backlog has room by this instance's estimate ({@link StepPlacement#placeNew}). */
+    @Override
+    public boolean scheduleFirst(Step step) {
+        Objects.requireNonNull(step, "step");
+        var trace = traces.enabled() ? requestTraces.traceForNew(step.ref(), traces.current()) : Map.<String, String>of();
+        return placed(step, placement.placeNew(step, trace, clock.instant()), true);
+    }
+
+    private boolean placed(Step step, Optional<Placement> placed, boolean dueAtOnce) {
         if (placed.isEmpty()) {
             log.warn("backlog full ({} workflow steps waiting); refused {}", capacity, step.instanceId());
             return false;

@@ -44,14 +44,26 @@ final class RequestTraces {
      * scope: the one kept for {@code ref}, else {@code current}, which is then kept.
      */
     Map<String, String> traceFor(String ref, Map<String, String> current) {
+        return traced(ref, current, true);
+    }
+
+    /**
+     * {@link #traceFor} for a ref that is new (a request just opened): it is kept first, and read only when
+     * another caller kept one before (one statement instead of a read and a write).
+     */
+    Map<String, String> traceForNew(String ref, Map<String, String> current) {
+        return traced(ref, current, false);
+    }
+
+    private Map<String, String> traced(String ref, Map<String, String> current, boolean readFirst) {
         try {
-            var kept = read(ref);
+            var kept = readFirst || current.isEmpty() ? read(ref) : Optional.<Map<String, String>>empty();
             if (kept.isPresent() || current.isEmpty()) {
                 return kept.orElse(current);
             }
             var encoded = encode(current);
             if (encoded.length() > MAX_FIELDS_LENGTH) {
-                return current;
+                return readFirst ? current : read(ref).orElse(current);
             }
             if (write(ref, encoded) == 0) {
                 return read(ref).orElse(current); // another caller kept its trace first

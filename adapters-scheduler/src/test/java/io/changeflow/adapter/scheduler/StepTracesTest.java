@@ -140,6 +140,30 @@ class StepTracesTest {
         assertThat(seen).extracting(Seen::traceId).containsOnly(TRACE_ID);
     }
 
+    /** Issue 33: the first step of a new request keeps its trace with one insert; a later step joins that trace. */
+    @Test
+    void aFirstStepKeepsTheSubmissionsTraceByInsertAndAStepScheduledForTheRefLaterJoinsIt() {
+        var node = node("a", Map.of(
+                StepKind.SUBMIT_APPROVAL, seeing(step -> StepOutcome.done()),
+                StepKind.HANDLE, seeing(step -> StepOutcome.done()),
+                StepKind.CHECK_APPROVAL, seeing(step -> StepOutcome.done())));
+        node.start();
+        inTheSubmissionsTrace(() -> node.queue().scheduleFirst(Step.first(StepKind.SUBMIT_APPROVAL, "op-8")));
+        await().atMost(WAIT).until(() -> seen.size() == 1);
+
+        var callback = tracing.tracer().nextSpan().name("callback").start();
+        try (var inScope = tracing.tracer().withSpan(callback)) {
+            node.queue().schedule(Step.first(StepKind.HANDLE, "op-8"), Duration.ZERO);
+            // a first step for a ref whose trace is kept already: the insert finds it and the kept trace wins
+            node.queue().scheduleFirst(Step.first(StepKind.CHECK_APPROVAL, "op-8"));
+        } finally {
+            callback.end();
+        }
+        await().atMost(WAIT).until(() -> seen.size() == 3);
+
+        assertThat(seen).extracting(Seen::traceId).containsOnly(TRACE_ID);
+    }
+
     @Test
     void aReschedulingKeepsTheStoredTraceWhenTheCallerHasNone() {
         var node = node("a", Map.of());

@@ -285,8 +285,8 @@ public final class SubmitChangeRequest {
     private Result openFor(ChangeRequest request, Target target) {
         var order = orderFor(target, request);
         var event = order == StepOrder.APPROVE_FIRST ? WorkflowEvent.SUBMITTED_APPROVE_FIRST : WorkflowEvent.SUBMITTED_CREATE_FIRST;
-        var replaced = operations.binding(request.subject(), request.target());
         var opened = open(request, order, event);
+        var madeWay = false;
         if (opened.isEmpty()) {
             return new Result.RequestInProgress();
         }
@@ -296,7 +296,7 @@ public final class SubmitChangeRequest {
             switch (subjectFirst.makeWay(request, blocked.existing())) {
                 case SubjectFirst.Outcome.Superseded superseded -> {
                     // its close and withdrawal are under way already: nothing is owed by the row it held
-                    replaced = Optional.empty();
+                    madeWay = true;
                     opened = open(request, order, event);
                 }
                 case SubjectFirst.Outcome.UnderWay underWay -> {
@@ -319,10 +319,10 @@ public final class SubmitChangeRequest {
                     new Result.AlreadyInEffect();
             case Operations.OpenResult.Blocked blocked -> new Result.RequestInProgress();
             case Operations.OpenResult.Opened o -> {
-                if (replaced.isPresent()) {
-                    closeOwedBy(replaced.get(), o.operation());
+                if (!madeWay && o.replaced().isPresent()) {
+                    closeOwedBy(o.replaced().get(), o.operation());
                 }
-                yield accepted(o.operation(), target);
+                yield accepted(o, target);
             }
         };
     }
@@ -381,18 +381,22 @@ public final class SubmitChangeRequest {
                 ? StepOrder.APPROVE_FIRST : StepOrder.CREATE_FIRST;
     }
 
-    private Result accepted(Operation op, Target target) {
+    private Result accepted(Operations.OpenResult.Opened opened, Target target) {
+        var op = opened.operation();
         Emit.quietly("submitted", () -> metrics.submitted(target.key().value()));
-        if (op.order() == StepOrder.APPROVE_FIRST) {
-            launcher.launch(op.id(), StepKind.SUBMIT_APPROVAL, WorkflowEvent.APPROVAL_SUBMIT_FAILED);
-        } else {
-            launcher.launch(op.id(), StepKind.CREATE, WorkflowEvent.CREATE_ERROR);
+        var launched = op.order() == StepOrder.APPROVE_FIRST
+                ? launcher.launchFirst(op.id(), StepKind.SUBMIT_APPROVAL, WorkflowEvent.APPROVAL_SUBMIT_FAILED)
+                : launcher.launchFirst(op.id(), StepKind.CREATE, WorkflowEvent.CREATE_ERROR);
+        if (launched) {
+            // the answer shows the request as its opening transaction left it: nothing read again (issue 33)
+            return new Result.Accepted(RequestView.of(op, opened.history()));
         }
         // Accepted even when the queue refused: the request exists and shows its explicit failure state, whose
         // hint KEEP_WAITING is kept true by RetryTransientFailures (it re-runs the step once the backlog has room,
         // until the transient deadline, then CONTACT_MAINTAINERS).
-        var current = operations.find(op.id()).orElse(op);
-        return new Result.Accepted(RequestView.of(current, operations.history(op.id())));
+        return new Result.Accepted(operations.findWithHistory(op.id())
+                .map(current -> RequestView.of(current.operation(), current.history()))
+                .orElseGet(() -> RequestView.of(op, opened.history())));
     }
 
     private Result answerExisting(ChangeRequest request, String fingerprint, IdempotencyRecords.Claim.Existing existing) {

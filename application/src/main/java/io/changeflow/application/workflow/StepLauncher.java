@@ -38,9 +38,24 @@ public final class StepLauncher {
         if (queue.schedule(Step.first(kind, id.value()), Duration.ZERO)) {
             return true;
         }
+        return refused(id, kind, failEvent);
+    }
+
+    private boolean refused(OperationId id, StepKind kind, WorkflowEvent failEvent) {
         LOG.log(Level.WARNING, () -> "work queue full: " + kind + " for " + id + " refused; writing " + failEvent);
         changes.applyIfAllowed(id, failEvent, OVERLOADED);
         return false;
+    }
+
+    /**
+     * {@link #launch} for the first step of a request just opened ({@link WorkQueue#scheduleFirst}): nothing of
+     * this kind is scheduled for it yet.
+     */
+    public boolean launchFirst(OperationId id, StepKind kind, WorkflowEvent failEvent) {
+        if (queue.scheduleFirst(Step.first(kind, id.value()))) {
+            return true;
+        }
+        return refused(id, kind, failEvent);
     }
 
     /**

@@ -116,7 +116,8 @@ public final class FakeOperations implements Operations {
         history.add(new HistoryEntry(op.id(), submitEvent, Optional.empty(), moved.step(),
                 Optional.ofNullable(row).map(Row::status), moved.binding(), detail, request.requester(), now));
         writes++;
-        return new OpenResult.Opened(read(op.id()).orElseThrow());
+        return new OpenResult.Opened(read(op.id()).orElseThrow(), history(op.id()),
+                Optional.ofNullable(row).map(r -> bindingOf(key, r)));
     }
 
     /** Like the adapter: pinned to the status, version and owner read; the replaced owner loses its row. */
@@ -154,7 +155,7 @@ public final class FakeOperations implements Operations {
         history.add(new HistoryEntry(id, event, Optional.empty(), m.step(), Optional.of(row.status()), m.binding(), detail,
                 actor, now));
         writes++;
-        return new OpenResult.Opened(read(id).orElseThrow());
+        return new OpenResult.Opened(read(id).orElseThrow(), history(id), Optional.of(bindingOf(key, row)));
     }
 
     /**

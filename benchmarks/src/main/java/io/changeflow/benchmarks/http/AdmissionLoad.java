@@ -33,7 +33,8 @@ import org.flywaydb.core.Flyway;
  * virtual threads; in the same run, on the same database server, the database's own ceiling for the
  * same rows ({@link AdmissionCeiling}) with the same concurrency on a pool of the app's size (10).
  * Phases alternate per round: admission, (the app's background steps drain), ceiling "rows",
- * ceiling "mirror", and "mirror" again with {@code useLocalSessionState=true}. Each phase starts when
+ * ceiling "mirror", "mirror" again with {@code useLocalSessionState=true}, and "mirror lean", the statements
+ * of an admission since issue 33 item 2 ({@link AdmissionCeiling#mirrorLean}). Each phase starts when
  * the shared cores are quiet and is measured again when other processes used them meanwhile
  * ({@link CpuWatch}; pass the app's pid as {@code --own-pids}).
  *
@@ -102,6 +103,11 @@ public final class AdmissionLoad {
                 ceiling.mirror("cm" + tag + "-" + seq, TARGETS.get((int) (seq % 2)));
                 return "ok";
             };
+            ClosedLoop.Operation mirrorLean = (worker, ignored) -> {
+                var seq = subjects.incrementAndGet();
+                ceiling.mirrorLean("cn" + tag + "-" + seq, TARGETS.get((int) (seq % 2)));
+                return "ok";
+            };
             ClosedLoop.Operation mirrorLocal = (worker, ignored) -> {
                 var seq = subjects.incrementAndGet();
                 localState.mirror("cl" + tag + "-" + seq, TARGETS.get((int) (seq % 2)));
@@ -115,6 +121,7 @@ public final class AdmissionLoad {
             ClosedLoop.run("warm-up rows", top, warmup, rows);
             ClosedLoop.run("warm-up mirror", top, warmup, mirror);
             ClosedLoop.run("warm-up mirror-local", top, warmup, mirrorLocal);
+            ClosedLoop.run("warm-up mirror-lean", top, warmup, mirrorLean);
 
             for (var c : concurrencies) {
                 for (var round = 1; round <= rounds; round++) {
@@ -124,6 +131,7 @@ public final class AdmissionLoad {
                     results.add(measure("ceiling rows (1 tx)", c, duration, rows, own));
                     results.add(measure("ceiling mirror", c, duration, mirror, own));
                     results.add(measure("ceiling mirror useLocalSessionState", c, duration, mirrorLocal, own));
+                    results.add(measure("ceiling mirror lean (issue 33)", c, duration, mirrorLean, own));
                 }
             }
         } finally {
@@ -172,7 +180,8 @@ public final class AdmissionLoad {
         for (var c : concurrencies) {
             var admission = median(results, "admission POST /api/requests", c, true);
             var admissionP99 = medianP99(results, "admission POST /api/requests", c);
-            for (var name : List.of("ceiling rows (1 tx)", "ceiling mirror", "ceiling mirror useLocalSessionState")) {
+            for (var name : List.of("ceiling rows (1 tx)", "ceiling mirror", "ceiling mirror useLocalSessionState",
+                    "ceiling mirror lean (issue 33)")) {
                 var ceiling = median(results, name, c, false);
                 System.out.printf(Locale.ROOT, "c=%d admission %.1f/s (p99 %.1f ms) vs %s %.1f/s (p99 %.1f ms): ratio %.2f%n", c,
                         admission, admissionP99 / 1e6, name, ceiling, medianP99(results, name, c) / 1e6,

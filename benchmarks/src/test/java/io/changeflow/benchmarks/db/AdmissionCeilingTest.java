@@ -26,6 +26,9 @@ class AdmissionCeilingTest {
         assertThat(placeholders(AdmissionCeiling.BINDING_HISTORY_INSERT)).isEqualTo(7);
         assertThat(placeholders(AdmissionCeiling.TASK_INSERT)).isEqualTo(4);
         assertThat(placeholders(AdmissionCeiling.BINDING_READ)).isEqualTo(2);
+        assertThat(placeholders(AdmissionCeiling.FIND_WITH_HISTORY)).isEqualTo(1);
+        assertThat(placeholders(AdmissionCeiling.IDEMPOTENCY_CLAIM)).isEqualTo(2);
+        assertThat(placeholders(AdmissionCeiling.TRACE_KEEP)).isEqualTo(3);
     }
 
     @Test

@@ -38,7 +38,8 @@ public interface Operations {
      * operation, inserts the row or resets a {@link BindingStatus#REAPPLIABLE} row in place with the
      * new owner (pinning the exact status and version read), and appends to the binding history.
      *
-     * @return the opened operation, or the row that blocks it
+     * @return the opened operation with its history and the row it replaced (as read in the same transaction), or
+     *         the row that blocks it
      * @throws PreemptedException when a concurrent application changed or created the row first, or
      *                            an operation with this ID already exists (nothing was written)
      */
@@ -46,7 +47,19 @@ public interface Operations {
 
     /** What {@link #open} did. */
     sealed interface OpenResult {
-        record Opened(Operation operation) implements OpenResult {}
+
+        /**
+         * The operation as its opening transaction left it, with both layers' history (oldest first), and the
+         * subject-target row it took over as that transaction read it before the write (empty: a first application,
+         * no row existed). An admission answers from these without reading them again (issue 33).
+         */
+        record Opened(Operation operation, List<HistoryEntry> history, Optional<Binding> replaced) implements OpenResult {
+            public Opened {
+                Objects.requireNonNull(operation, "operation");
+                history = List.copyOf(history);
+                Objects.requireNonNull(replaced, "replaced");
+            }
+        }
 
         record Blocked(Binding existing) implements OpenResult {}
     }

@@ -116,6 +116,16 @@ public interface WorkQueue {
     boolean schedule(Step step, Duration delay);
 
     /**
+     * {@link #schedule} for the first step of a ref that has none of this kind yet (the step a new request starts
+     * with), due now. Same answers; a queue may write it with one insert and no read first (issue 33: admission at
+     * the cost of its statements), and still replaces a pending step of the same instance, at the price of the
+     * insert that found it.
+     */
+    default boolean scheduleFirst(Step step) {
+        return schedule(step, Duration.ZERO);
+    }
+
+    /**
      * Whether a step of {@code kind} for {@code ref} is pending or running. The timeout sweep asks
      * this before re-scheduling, so a step that is alive and waiting keeps its progress.
      */

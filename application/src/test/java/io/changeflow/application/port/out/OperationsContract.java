@@ -185,6 +185,26 @@ public abstract class OperationsContract {
         assertThat(store.find(first.id()).orElseThrow().binding()).isEmpty();
     }
 
+    /** Issue 33: an admission answers from what the opening transaction read, so the result must say it exactly. */
+    @Test
+    void theOpenedResultCarriesTheOperationWithItsHistoryAndTheRowItReplacedAsItWasBefore() {
+        var store = operations();
+        var fresh = (OpenResult.Opened) store.open(request(newId(), "erin"), StepOrder.APPROVE_FIRST,
+                WorkflowEvent.SUBMITTED_APPROVE_FIRST, "submitted");
+        assertThat(fresh.replaced()).isEmpty();
+        assertThat(fresh.operation()).isEqualTo(store.find(fresh.operation().id()).orElseThrow());
+        assertThat(fresh.history()).isEqualTo(store.history(fresh.operation().id()));
+
+        rejected(store, "fred");
+        var rowBefore = store.binding(SubjectId.of("fred"), TARGET).orElseThrow();
+        var again = (OpenResult.Opened) store.open(request(newId(), "fred"), StepOrder.CREATE_FIRST,
+                WorkflowEvent.SUBMITTED_CREATE_FIRST, "again");
+
+        assertThat(again.replaced()).contains(rowBefore);
+        assertThat(again.operation()).isEqualTo(store.find(again.operation().id()).orElseThrow());
+        assertThat(again.history()).isEqualTo(store.history(again.operation().id())).hasSize(1);
+    }
+
     @Test
     void aDriftLinesRemovalOpensOnNoRowOrAReappliableOneAsARevocationOfExactlyThatLine() {
         var store = operations();
