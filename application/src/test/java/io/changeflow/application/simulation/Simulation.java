@@ -84,7 +84,7 @@ final class Simulation {
 
     /** The run of {@code seed} in the wide world: a script of {@code length} actions. */
     static Outcome run(long seed, int length, Plant plant) {
-        return run(seed, length, plant, World.WIDE);
+        return run(seed, length, plant, World.FULL);
     }
 
     /** The run of {@code seed} in {@code kinds}' world (the classic one has one instance: no skew). */
