@@ -82,7 +82,7 @@ final class Simulation {
     private Simulation() {
     }
 
-    /** The run of {@code seed} in the wide world: a script of {@code length} actions. */
+    /** The run of {@code seed} in the full world: a script of {@code length} actions. */
     static Outcome run(long seed, int length, Plant plant) {
         return run(seed, length, plant, World.FULL);
     }
