@@ -172,7 +172,7 @@ class WorkflowConfiguration {
                         new HandleMergeRequest(operations, targets, gitlab, changes, settings, policy, clock), changes,
                         transientRetries),
                 new StepSafetyNet(StepKind.CLOSE, WorkflowEvent.CLOSE_FAILED,
-                        new CloseMergeRequest(operations, gitlab, changes, policy), changes, transientRetries)));
+                        new CloseMergeRequest(operations, targets, gitlab, changes, policy), changes, transientRetries)));
         steps.addAll(BatchSteps.of(new MergeBatch(batches, operations, targets, gitlab, metrics, settings, policy, clock),
                 new SettleBatchStep(settleBatch, policy), policy.transientRetry()));
         return new RunDueStep(steps);

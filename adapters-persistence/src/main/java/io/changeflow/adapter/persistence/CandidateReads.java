@@ -261,7 +261,8 @@ final class CandidateReads {
     }
 
     /**
-     * The replaced requests at one of {@code steps} with a merge request of their own: the operation rows of each step
+     * The replaced requests at one of {@code steps} with a merge request of their own (or at CLOSE_FAILED without one,
+     * finding S8): the operation rows of each step
      * after the page's ID, by {@code idx_operation_step_id} (V15), without a binding row owned by them
      * ({@code uk_binding_operation}).
      */
@@ -271,7 +272,7 @@ final class CandidateReads {
         }
         var condition = OPERATION.STEP.in(steps.stream().map(StepStatus::code).toList())
                 .and(BINDING.ID.isNull())
-                .and(OPERATION.MR_IID.isNotNull());
+                .and(OPERATION.MR_IID.isNotNull().or(OPERATION.STEP.eq(StepStatus.CLOSE_FAILED.code())));
         if (page.after().isPresent()) {
             condition = condition.and(OPERATION.ID.gt(page.after().get().value()));
         }

@@ -8,9 +8,9 @@ import io.changeflow.application.port.out.Operations;
 import io.changeflow.application.port.out.Operations.StepNote;
 import io.changeflow.application.port.out.Targets;
 import io.changeflow.application.workflow.AuditedOperatorAction;
-import io.changeflow.application.workflow.MergeRequestTexts;
 import io.changeflow.application.workflow.OperatorCommand;
 import io.changeflow.application.workflow.StateChanges;
+import io.changeflow.application.workflow.UnrecordedMergeRequest;
 import io.changeflow.domain.PreemptedException;
 import io.changeflow.domain.batch.Settlement;
 import io.changeflow.domain.operation.Operation;
@@ -66,6 +66,7 @@ public final class CloseChangeRequest {
     private final Operations operations;
     private final Targets targets;
     private final MergeRequests mergeRequests;
+    private final UnrecordedMergeRequest unrecorded;
     private final Approvals approvals;
     private final StateChanges changes;
     private final AuditedOperatorAction audit;
@@ -75,6 +76,7 @@ public final class CloseChangeRequest {
         this.operations = operations;
         this.targets = targets;
         this.mergeRequests = mergeRequests;
+        this.unrecorded = new UnrecordedMergeRequest(operations, targets, mergeRequests);
         this.approvals = approvals;
         this.changes = changes;
         this.audit = new AuditedOperatorAction(operations, audit, clock, ACTION);
@@ -148,7 +150,7 @@ public final class CloseChangeRequest {
     }
 
     private Result closeRemotely(Operation read) {
-        var op = withMergeRequestFoundOnGitLab(read);
+        var op = unrecorded.recordFoundOnGitLab(read, "closing");
         if (op.mergeRequest().isEmpty()) {
             if (op.binding().map(BindingStatus::isAwaitingApproval).orElse(false)) {
                 withdrawQuietly(op.id());
@@ -170,29 +172,6 @@ public final class CloseChangeRequest {
             }
             case RETRY_LATER -> new Result.RetryLater("Merge request !" + mr.iid() + " is still open; try again shortly.");
         };
-    }
-
-    /**
-     * Issue 36: a request closed while its merge request was being created (or after a lost answer on opening) may
-     * have one on GitLab that it does not record yet: looked up by the request's own branch, recorded, and closed
-     * like a recorded one. The request as read when nothing is found (or its target left the catalog).
-     */
-    private Operation withMergeRequestFoundOnGitLab(Operation op) {
-        if (op.mergeRequest().isPresent() || op.kind().removes()) {
-            return op;
-        }
-        var target = targets.find(op.target());
-        if (target.isEmpty()) {
-            return op;
-        }
-        var found = mergeRequests.findBySourceBranch(target.get().project(), MergeRequestTexts.branchOf(op.id()));
-        if (found.isEmpty()) {
-            return op;
-        }
-        LOG.log(Level.INFO, () -> "closing " + op.id() + ": found its merge request !" + found.get().iid() + " on GitLab");
-        operations.recordMergeRequest(op.id(), found.get().ref());
-        // recording a merge request writes no state (the version stays): the close below stays pinned to the read
-        return operations.find(op.id()).orElse(op);
     }
 
     private void withdrawQuietly(OperationId id) {

@@ -9,10 +9,13 @@ import io.changeflow.domain.PreemptedException;
 import io.changeflow.domain.operation.Binding;
 import io.changeflow.domain.operation.Operation;
 import io.changeflow.domain.request.ChangeRequest;
+import io.changeflow.domain.state.BindingStatus;
 import io.changeflow.domain.state.IllegalTransitionException;
 import io.changeflow.domain.state.Transitions;
 import io.changeflow.domain.state.WorkflowEvent;
 import java.lang.System.Logger.Level;
+import java.util.EnumSet;
+import java.util.Set;
 
 /**
  * Issue 37: a person's own request wins over a request someone else asked for them. When the subject-target row is
@@ -39,6 +42,10 @@ final class SubjectFirst {
         /** The row is held by the subject's own request, a removal, or one that could not be read: nothing to do. */
         record Held() implements Outcome {}
     }
+
+    /** Creating its merge request, or that failed: GitLab may have opened one the request does not record. */
+    private static final Set<BindingStatus> MAY_HAVE_OPENED_ONE = Set.copyOf(
+            EnumSet.of(BindingStatus.MR_CREATING, BindingStatus.CREATE_FAILED));
 
     private final Operations operations;
     private final StateChanges changes;
@@ -83,7 +90,9 @@ final class SubjectFirst {
             // its approver was still to decide (approval sent, or its merge request waiting for the decision)
             withdrawQuietly(other);
         }
-        if (other.mergeRequest().isPresent()) {
+        if (other.mergeRequest().isPresent() || other.binding().filter(MAY_HAVE_OPENED_ONE::contains).isPresent()) {
+            // finding S8: a create step that failed (or is under way) may have opened one it did not record yet; the
+            // close step looks it up by the request's branch
             launcher.launchOwedClose(other.id());
         }
         return new Outcome.Superseded(superseded);

@@ -952,6 +952,14 @@ public final class FakeMergeRequests implements MergeRequests, TargetFiles {
         existing(project, iid).state = MergeRequestState.CLOSED;
     }
 
+    /** A person reopens a closed merge request on GitLab (no call of this service: no fault, not counted). */
+    public synchronized void reopenExternally(String project, long iid) {
+        var mr = existing(project, iid);
+        if (mr.state == MergeRequestState.CLOSED) {
+            mr.state = MergeRequestState.OPENED;
+        }
+    }
+
     /** GitLab shows a new pipeline for the merge request's current head now, with these statuses (one per look). */
     public synchronized void setPipeline(String project, long iid, PipelineStatus... statuses) {
         var mr = existing(project, iid);

@@ -495,7 +495,8 @@ public final class FakeOperations implements Operations {
     @Override
     public synchronized List<Operation> detachedAt(Set<StepStatus> steps, IdPage page) {
         return all().stream()
-                .filter(op -> op.binding().isEmpty() && steps.contains(op.step()) && operations.get(op.id()).mergeRequest().isPresent())
+                .filter(op -> op.binding().isEmpty() && steps.contains(op.step())
+                        && (operations.get(op.id()).mergeRequest().isPresent() || op.step() == StepStatus.CLOSE_FAILED))
                 .filter(op -> page.after().map(after -> op.id().value().compareTo(after.value()) > 0).orElse(true))
                 .sorted(Comparator.comparing(op -> op.id().value()))
                 .limit(Math.max(0, page.limit())).toList();

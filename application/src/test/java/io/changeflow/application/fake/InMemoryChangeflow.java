@@ -183,7 +183,7 @@ public final class InMemoryChangeflow {
                                 jitter::nextDouble), changes,
                         transientRetries),
                 new StepSafetyNet(StepKind.CLOSE, WorkflowEvent.CLOSE_FAILED,
-                        new CloseMergeRequest(operations, gitlab, changes, policy), changes, transientRetries)));
+                        new CloseMergeRequest(operations, targets, gitlab, changes, policy), changes, transientRetries)));
         safetyNets.addAll(BatchSteps.of(
                 new MergeBatch(batches, operations, targets, gitlab, metrics, settings, policy, clock, jitter::nextDouble),
                 new SettleBatchStep(settleBatch, policy), policy.transientRetry()));

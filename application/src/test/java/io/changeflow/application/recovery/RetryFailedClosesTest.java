@@ -6,7 +6,9 @@ import io.changeflow.application.port.out.ExternalCallException;
 import io.changeflow.application.fake.FakeTargets;
 import io.changeflow.application.fake.InMemoryChangeflow;
 import io.changeflow.application.port.out.WorkQueue.StepKind;
+import io.changeflow.application.workflow.MergeRequestTexts;
 import io.changeflow.domain.mr.MergeRequestState;
+import io.changeflow.domain.request.AskPolicy;
 import io.changeflow.domain.request.OperationId;
 import io.changeflow.domain.hint.Hint;
 import io.changeflow.domain.state.BindingStatus;
@@ -222,6 +224,41 @@ class RetryFailedClosesTest {
         assertThat(app.op(refused).step()).isEqualTo(StepStatus.CLOSE_DONE);
         assertThat(mergeRequestState(refused)).isEqualTo(MergeRequestState.CLOSED);
         assertThat(mergeRequestState(again)).isEqualTo(MergeRequestState.OPENED);
+    }
+
+    /**
+     * Finding S8's remainder: a request superseded after its create failed (GitLab had opened its merge request, the
+     * request never recorded it) gets a close whose lookup by the request's branch fails at GitLab: CLOSE_FAILED with no
+     * merge request recorded. The job still reads it (detached at CLOSE_FAILED) and retries until it finds and closes it.
+     */
+    @Test
+    void aSupersededRequestsCloseThatCouldNotLookItsUnrecordedMergeRequestUpIsRetriedUntilItIsFoundAndClosed() {
+        app.targets.withAskFor(FakeTargets.SINGLE, AskPolicy.ANYONE);
+        var alices = OperationId.of(InMemoryChangeflow.newOperationId());
+        app.operations.beforeNextMergeRequestRecord(() -> {
+            throw new IllegalStateException("connection reset");
+        });
+        app.submit("alice", InMemoryChangeflow.submission(alices.value(), FakeTargets.SINGLE, "bob"));
+        app.queue.runUntilIdle();
+        assertThat(app.op(alices).binding()).contains(BindingStatus.CREATE_FAILED);
+        var orphan = app.gitlab.findBySourceBranch(FakeTargets.PROJECT, MergeRequestTexts.branchOf(alices)).orElseThrow();
+        app.gitlab.failNext("findBySourceBranch", 10_000, () -> ExternalCallException.status("gitlab", 502, "Bad Gateway"));
+
+        app.submit("bob", InMemoryChangeflow.submission(InMemoryChangeflow.newOperationId(), FakeTargets.SINGLE, "bob"));
+        app.queue.runUntilIdle();
+        assertThat(app.op(alices).binding()).as("detached").isEmpty();
+        assertThat(app.op(alices).step()).isEqualTo(StepStatus.CLOSE_FAILED);
+        assertThat(app.op(alices).mergeRequest()).as("not found yet").isEmpty();
+        app.gitlab.clearFailures("findBySourceBranch");
+
+        for (var run = 0; run < 20 && app.op(alices).step() != StepStatus.CLOSE_DONE; run++) {
+            app.clock.advance(Duration.ofMinutes(2));
+            assertThat(app.retryTransientFailures().gaveUp()).isZero();
+            app.queue.runUntilIdle();
+        }
+
+        assertThat(app.op(alices).step()).isEqualTo(StepStatus.CLOSE_DONE);
+        assertThat(app.gitlab.find(FakeTargets.PROJECT, orphan.iid()).orElseThrow().state()).isEqualTo(MergeRequestState.CLOSED);
     }
 
     private MergeRequestState mergeRequestState(OperationId id) {

@@ -15,7 +15,8 @@ record SimAction(Kind kind, int pick, int arg) {
     /**
      * The kinds of move, each with its weight in a script. The kinds after {@link #OPERATOR} make the wider world
      * (issue 30): a {@link World#CLASSIC} script draws from the kinds before them only, so its seeds keep the scripts
-     * they had before those were added.
+     * they had before those were added; likewise a {@link World#WIDE} script draws from the kinds up to
+     * {@link #INSTANCE_CRASH}, and the {@link World#FULL} one from every kind.
      */
     enum Kind {
         /** A person submits a request (for themselves or someone else; a renewal when the grant is in effect). */
@@ -76,7 +77,17 @@ record SimAction(Kind kind, int pick, int arg) {
         /** The second instance, whose clock is a few seconds apart, runs a due step or a recurring job. */
         SECOND_INSTANCE(10),
         /** One instance is killed inside a step or a job, at a port call: its in-flight step is taken over later. */
-        INSTANCE_CRASH(2);
+        INSTANCE_CRASH(2),
+        /** An operator removes, adopts or acknowledges a drift item ({@code ActOnDrift}). */
+        DRIFT_ACTION(2),
+        /** Both instances run one recurring job at once: the second's whole run inside the first's. */
+        JOB_TWICE(2),
+        /** The deploy pipeline reports a merge request that is not this service's merged one (or names other requests). */
+        OTHER_DEPLOY_REPORT(1),
+        /** An operator starts a batch round of a partition. */
+        OPERATOR_BATCH_ROUND(1),
+        /** A person reopens a closed merge request on GitLab. */
+        PERSON_REOPENS(1);
 
         final int weight;
 
@@ -89,8 +100,16 @@ record SimAction(Kind kind, int pick, int arg) {
     enum World {
         /** The kinds up to {@link Kind#OPERATOR}: one instance, no rate limits, branches and main left alone. */
         CLASSIC(Kind.OPERATOR.ordinal() + 1),
-        /** Every kind. */
-        WIDE(Kind.values().length);
+        /**
+         * The kinds up to {@link Kind#INSTANCE_CRASH}: rate limits, deleted branches, hand edits, the second instance,
+         * killed and hung instances. The world of findings S5 to S8.
+         */
+        WIDE(Kind.INSTANCE_CRASH.ordinal() + 1),
+        /**
+         * Every kind: also operators' drift actions, a job run by both instances at once, deploy reports about other
+         * merge requests, operators' batch rounds and reopened merge requests. The CI budget's and the long run's.
+         */
+        FULL(Kind.values().length);
 
         final List<Kind> kinds;
 
@@ -99,9 +118,9 @@ record SimAction(Kind kind, int pick, int arg) {
         }
     }
 
-    /** The script of {@code seed} in the wide world. */
+    /** The script of {@code seed} in the full world. */
     static List<SimAction> script(long seed, int length) {
-        return script(seed, length, World.WIDE);
+        return script(seed, length, World.FULL);
     }
 
     /** The script of {@code seed}: {@code length} actions of {@code world}, every choice from one {@link SplittableRandom}. */

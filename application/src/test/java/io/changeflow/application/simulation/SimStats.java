@@ -5,6 +5,8 @@ import io.changeflow.domain.state.Convergence;
 import io.changeflow.domain.state.Transition;
 import io.changeflow.domain.state.Transitions;
 import io.changeflow.domain.state.WorkflowEvent;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
@@ -18,6 +20,7 @@ import java.util.TreeSet;
 final class SimStats {
 
     private static final String NEW = "NEW";
+    static final int FIRST_SEEDS = 5;
 
     int seeds;
     int actions;
@@ -25,6 +28,8 @@ final class SimStats {
     final Map<String, Integer> faults = new TreeMap<>();
     final Map<String, Integer> thrown = new TreeMap<>();
     final Map<String, Integer> findings = new TreeMap<>();
+    /** The first {@link #FIRST_SEEDS} seeds of each reported finding (not of violations), for a replay. */
+    final Map<String, List<Long>> firstSeeds = new TreeMap<>();
     private final Set<String> taken = new TreeSet<>();
 
     void count(SimAction.Kind kind) {
@@ -44,6 +49,17 @@ final class SimStats {
         findings.merge(invariant, 1, Integer::sum);
     }
 
+    /** A reported finding (not asserted) of {@code seed}: counted, and its seed kept among the first few. */
+    void finding(String invariant, long seed) {
+        finding(invariant);
+        firstSeeds(invariant, List.of(seed));
+    }
+
+    private void firstSeeds(String invariant, List<Long> seeds) {
+        var kept = firstSeeds.computeIfAbsent(invariant, k -> new ArrayList<>());
+        seeds.stream().limit(Math.max(0, FIRST_SEEDS - kept.size())).forEach(kept::add);
+    }
+
     void took(HistoryEntry entry) {
         taken.add(pair(entry.fromBinding().map(Enum::name).orElse(entry.fromStep().isPresent() ? "DETACHED" : NEW),
                 entry.event()));
@@ -56,6 +72,7 @@ final class SimStats {
         other.faults.forEach((k, n) -> faults.merge(k, n, Integer::sum));
         other.thrown.forEach((k, n) -> thrown.merge(k, n, Integer::sum));
         other.findings.forEach((k, n) -> findings.merge(k, n, Integer::sum));
+        other.firstSeeds.forEach(this::firstSeeds);
         taken.addAll(other.taken);
     }
 
@@ -96,8 +113,9 @@ final class SimStats {
                   faults injected per kind: %s
                   exceptions that reached the harness: %s
                   findings and violations per invariant: %s
+                  first seeds of each reported finding: %s
                   transition table: %d of %d (binding, event) pairs taken; never taken: %s"""
                 .formatted(seeds, actions, millis, actions * 1000.0 / Math.max(1, millis), kinds, faults, thrown, findings,
-                        allowed.size() - missing.size(), allowed.size(), missing);
+                        firstSeeds, allowed.size() - missing.size(), allowed.size(), missing);
     }
 }

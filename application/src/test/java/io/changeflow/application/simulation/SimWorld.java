@@ -94,6 +94,8 @@ final class SimWorld {
             app.clock, driftPolicy);
     /** The access invariant and what it remembers of the detection runs. */
     final SimAccess access = new SimAccess();
+    /** The moves of the full world: operators' drift actions and batch rounds, jobs run twice, other deploy reports. */
+    final SimOperations operations;
     /** How many recurring jobs the script's JOB actions choose from: the classic world's eight, or with drift detection. */
     private final int jobs;
 
@@ -105,6 +107,7 @@ final class SimWorld {
     SimWorld(SimStats stats, Duration skew, SimAction.World world) {
         this.stats = stats;
         this.wider = new SimWiderWorld(this, skew);
+        this.operations = new SimOperations(this);
         this.jobs = world == SimAction.World.CLASSIC ? 8 : JOBS;
         app.gitlab.pipelinesNeedNotPass().conflictsOnChangedFiles();
         // drift detection ran before the first request: its baseline is main without grants, so every stray is drift
@@ -193,6 +196,11 @@ final class SimWorld {
                 case HAND_EDIT -> wider.handEdit(action);
                 case SECOND_INSTANCE -> wider.secondInstance(action);
                 case INSTANCE_CRASH -> wider.instanceCrash(action);
+                case DRIFT_ACTION -> operations.driftAction(action);
+                case JOB_TWICE -> operations.jobTwice(action);
+                case OTHER_DEPLOY_REPORT -> operations.otherDeployReport(action);
+                case OPERATOR_BATCH_ROUND -> operations.operatorBatchRound(action);
+                case PERSON_REOPENS -> operations.personReopens(action);
         });
     }
 

@@ -59,23 +59,27 @@ class SimulationTest {
     }
 
     /**
-     * The wider world replays exactly too: a seed whose script has every kind of move the wider world added (429s, a
-     * deleted branch, a hand edit on main, the second instance with its skewed clock, a killed instance) gives the same
-     * trace twice.
+     * The wider world replays exactly too: a seed whose script has every kind of move the wider and the full world added
+     * (429s, a deleted branch, a hand edit on main, the second instance with its skewed clock, a killed instance, an
+     * operator's drift action and batch round, a job on two instances at once, another deploy report, a reopened merge
+     * request) gives the same trace twice.
      */
     @Test
     void aSeedOfTheWiderWorldReplaysTheSameTrace() {
-        var wider = EnumSet.range(SimAction.Kind.RATE_LIMIT, SimAction.Kind.INSTANCE_CRASH);
-        var seed = LongStream.rangeClosed(1, CI_SEEDS).filter(s -> SimAction.script(s, ACTIONS).stream()
-                .map(SimAction::kind).collect(Collectors.toSet()).containsAll(wider)).findFirst().orElseThrow();
+        var wider = EnumSet.range(SimAction.Kind.RATE_LIMIT, SimAction.Kind.PERSON_REOPENS);
+        var markers = new String[] {"second instance: ", "with 429, Retry-After", "a person edited grants/", " killed ",
+                " on two instances: ", "deploy report ", "operator's batch round of "};
+        var first = LongStream.rangeClosed(1, CI_SEEDS).filter(s -> SimAction.script(s, ACTIONS).stream()
+                        .map(SimAction::kind).collect(Collectors.toSet()).containsAll(wider))
+                .mapToObj(s -> Simulation.run(s, ACTIONS, Plant.NONE))
+                .filter(o -> java.util.Arrays.stream(markers).allMatch(String.join("\n", o.trace())::contains))
+                .findFirst().orElseThrow();
 
-        var first = Simulation.run(seed, ACTIONS, Plant.NONE);
-        var second = Simulation.run(seed, ACTIONS, Plant.NONE);
+        var second = Simulation.run(first.seed(), ACTIONS, Plant.NONE);
 
         assertThat(second.trace()).isEqualTo(first.trace());
         assertThat(second.violation()).isEqualTo(first.violation());
-        assertThat(String.join("\n", first.trace())).contains("second instance: ", "with 429, Retry-After",
-                "a person edited grants/", " killed ");
+        assertThat(String.join("\n", first.trace())).contains(markers);
     }
 
     /**
@@ -172,7 +176,7 @@ class SimulationTest {
     @ParameterizedTest(name = "seed {0}")
     @ValueSource(longs = {55, 62, 142})
     void theSeedsOfS5NoLongerLeaveARequestToTheServiceForGood(long seed) {
-        var outcome = Simulation.run(seed, ACTIONS, Plant.NONE);
+        var outcome = Simulation.run(seed, ACTIONS, Plant.NONE, World.WIDE);
 
         assertThat(outcome.violation()).as(() -> Simulation.shrink(outcome, Plant.NONE).describe()).isEmpty();
         assertThat(outcome.script()).extracting(SimAction::kind).contains(SimAction.Kind.DELETE_BRANCH);
@@ -187,7 +191,7 @@ class SimulationTest {
     @ParameterizedTest(name = "seed {0}")
     @ValueSource(longs = {395, 1931})
     void theSeedsOfS7NoLongerLeaveAPendingPipelinePastItsDeadline(long seed) {
-        var outcome = Simulation.run(seed, ACTIONS, Plant.NONE);
+        var outcome = Simulation.run(seed, ACTIONS, Plant.NONE, World.WIDE);
 
         assertThat(outcome.violation()).as(() -> Simulation.shrink(outcome, Plant.NONE).describe()).isEmpty();
     }
@@ -204,10 +208,42 @@ class SimulationTest {
     @ParameterizedTest(name = "seed {0}")
     @ValueSource(longs = {5, 84, 1044, 1143, 1785, 1461, 1505})
     void theSeedsOfS3NoLongerLeaveAMergeRequestOpenAtRest(long seed) {
-        var outcome = Simulation.run(seed, ACTIONS, Plant.NONE);
+        var outcome = Simulation.run(seed, ACTIONS, Plant.NONE, World.WIDE);
 
         assertThat(outcome.violation()).as(() -> Simulation.shrink(outcome, Plant.NONE).describe()).isEmpty();
         assertThat(outcome.findings().keySet()).noneMatch(f -> f.startsWith(SimInvariants.NO_ORPHAN_MERGE_REQUEST));
+    }
+
+    /**
+     * S8 (docs/reliability.md): a create step failed after GitLab opened its merge request and before the request
+     * recorded it; the subject's own request then superseded it, and nothing closed the merge request it did not know
+     * of. Fixed: the superseding launches the close of a request that was creating its merge request, and the close step
+     * looks an unrecorded one up by the request's branch. Both seeds show the finding without the fix (wide world of the
+     * release that found them).
+     */
+    @ParameterizedTest(name = "seed {0}")
+    @ValueSource(longs = {290155, 306982})
+    void theSeedsOfS8NoLongerLeaveTheMergeRequestOfASupersededFailedCreateOpen(long seed) {
+        var outcome = Simulation.run(seed, ACTIONS, Plant.NONE, World.WIDE);
+
+        assertThat(outcome.violation()).as(() -> Simulation.shrink(outcome, Plant.NONE).describe()).isEmpty();
+        assertThat(outcome.findings().keySet()).noneMatch(f -> f.startsWith(SimInvariants.NO_ORPHAN_MERGE_REQUEST));
+    }
+
+    /**
+     * A merge request left open at CLOSE_GAVE_UP (GitLab refused the closes past the transient deadline; a person was
+     * told at ERROR what to do: docs/operations.md, "A close given up") is a person's by design: reported apart with its
+     * seed, never a violation, in the CI budget and the long run alike. 2943 ends with its request REJECTED, 3638 detached.
+     */
+    @ParameterizedTest(name = "seed {0}")
+    @ValueSource(longs = {2943, 3638})
+    void aMergeRequestLeftForAPersonToCloseIsReportedApartNotAViolation(long seed) {
+        var outcome = Simulation.run(seed, ACTIONS, Plant.NONE, World.WIDE);
+
+        assertThat(outcome.violation()).as(outcome::describe).isEmpty();
+        assertThat(outcome.findings().keySet()).anyMatch(f -> f.startsWith(SimInvariants.MERGE_REQUEST_LEFT_TO_A_PERSON));
+        assertThat(outcome.stats().firstSeeds).hasEntrySatisfying(outcome.findings().keySet().iterator().next(),
+                seeds -> assertThat(seeds).containsExactly(seed));
     }
 
     @Test

@@ -9,6 +9,7 @@ import io.changeflow.application.fake.FakeTargets;
 import io.changeflow.application.fake.InMemoryChangeflow;
 import io.changeflow.application.port.out.WorkQueue.StepKind;
 import io.changeflow.application.submit.SubmitChangeRequest.Result;
+import io.changeflow.application.workflow.MergeRequestTexts;
 import io.changeflow.domain.hint.Hint;
 import io.changeflow.domain.mr.MergeRequestState;
 import io.changeflow.domain.request.AskPolicy;
@@ -54,14 +55,17 @@ class SubjectFirstTest {
         return app.operations.binding(SubjectId.of("bob"), TARGET).orElseThrow().operationId();
     }
 
-    /** Ended CLOSED at SUPERSEDED_BY_SUBJECT (its requester may apply again), the row handed on. */
+    /**
+     * Ended CLOSED at SUPERSEDED_BY_SUBJECT (its requester may apply again), the row handed on; at CLOSE_DONE once the
+     * close step launched for a merge request it had, or may have had (finding S8), ran.
+     */
     private void assertSuperseded(OperationId id) {
         assertSuperseded(app, id);
     }
 
     private static void assertSuperseded(InMemoryChangeflow app, OperationId id) {
         var superseded = app.op(id);
-        assertThat(superseded.step()).isEqualTo(StepStatus.SUPERSEDED_BY_SUBJECT);
+        assertThat(superseded.step()).isIn(StepStatus.SUPERSEDED_BY_SUBJECT, StepStatus.CLOSE_DONE);
         assertThat(superseded.ownsBinding()).isFalse();
         assertThat(superseded.hint()).isEqualTo(Hint.CAN_REAPPLY);
         assertThat(app.operations.history(id)).filteredOn(h -> h.event() == WorkflowEvent.SUPERSEDED_BY_SUBJECT)
@@ -187,5 +191,33 @@ class SubjectFirstTest {
                 .containsExactly(app.mr(bobs).iid());
         assertThat(app.gitlab.merges()).isZero();
         assertThat(holderOfBobsRow()).isEqualTo(bobs);
+    }
+
+    /** Finding S8 of the simulation (issue 30), seeds 290155 and 306982 of the wider world. */
+    @Test
+    void aRequestWhoseCreateFailedAfterGitLabOpenedItsMergeRequestGivesWayAndThatMergeRequestIsFoundByItsBranchAndClosed() {
+        var alices = ask("alice", "bob");
+        // GitLab opened alice's merge request; recording it fails (the database was away a moment): the create step fails
+        app.operations.beforeNextMergeRequestRecord(() -> {
+            throw new IllegalStateException("connection reset");
+        });
+        app.queue.runUntilIdle();
+        assertThat(app.op(alices).binding()).contains(BindingStatus.CREATE_FAILED);
+        assertThat(app.op(alices).mergeRequest()).as("opened on GitLab, not recorded").isEmpty();
+        var orphan = app.gitlab.findBySourceBranch(FakeTargets.PROJECT, MergeRequestTexts.branchOf(alices)).orElseThrow();
+
+        var own = bobAsksHimself();
+        app.queue.runUntilIdle();
+
+        assertThat(own).isInstanceOf(Result.Accepted.class);
+        var bobs = ((Result.Accepted) own).request().operationId();
+        assertSuperseded(alices);
+        assertThat(app.gitlab.get(FakeTargets.PROJECT, orphan.iid()).state()).as("alice's, found by her request's branch")
+                .isEqualTo(MergeRequestState.CLOSED);
+        assertThat(app.op(alices).mergeRequest()).hasValueSatisfying(mr -> assertThat(mr.iid()).isEqualTo(orphan.iid()));
+        assertThat(app.op(alices).step()).isEqualTo(StepStatus.CLOSE_DONE);
+        assertThat(app.gitlab.mergeRequestsOf(FakeTargets.PROJECT).stream()
+                .filter(iid -> app.gitlab.get(FakeTargets.PROJECT, iid).state() == MergeRequestState.OPENED))
+                .as("only bob's own is open").containsExactly(app.mr(bobs).iid());
     }
 }

@@ -393,7 +393,8 @@ public interface Operations {
     /**
      * Issue 36 (finding S3): the operations that own no subject-target row any more (a re-application or the subject's
      * own request replaced them: {@link Operation#binding()} is empty), whose step is one of {@code steps} and which
-     * record a merge request of their own, in operation ID order after {@code page.after()} (keyset), at most
+     * record a merge request of their own, or whose close failed (CLOSE_FAILED without a recorded merge request: a close
+     * that could not look an unrecorded one up, finding S8), in operation ID order after {@code page.after()} (keyset), at most
      * {@code page.limit()}: the replaced requests whose close is still owed, which no scan by binding status finds. A
      * caller that walks the pages and starts again from the first after a short one visits every candidate in turn.
      * An empty set or a limit below 1 answers nothing. Index range reads by step.

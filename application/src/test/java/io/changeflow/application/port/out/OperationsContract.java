@@ -406,6 +406,15 @@ public abstract class OperationsContract {
         assertThat(store.recordMergeRequest(attached.id(), new MergeRequestRef(project, 3, "changeflow/c", "u3"))).isTrue();
         var closeFailed = replaced(store, "d-close-failed", Optional.of(new MergeRequestRef(project, 4, "changeflow/d", "u4")), true);
         var owing = java.util.Set.of(StepStatus.APPROVAL_REJECTED, StepStatus.CLOSE_FAILED);
+        // finding S8: a close that failed before it found the merge request the request does not record
+        var unrecordedCloseFailed = replaced(store, "d-close-failed-unrecorded", Optional.empty(), true);
+        assertThat(store.detachedAt(java.util.Set.of(StepStatus.CLOSE_FAILED), new Operations.IdPage(Optional.of(closeFailed.id()), 10)))
+                .extracting(Operation::id).as("at CLOSE_FAILED without a recorded merge request").containsExactly(unrecordedCloseFailed.id());
+        assertThat(store.detachedAt(java.util.Set.of(StepStatus.APPROVAL_REJECTED), new Operations.IdPage(Optional.of(closeFailed.id()), 10)))
+                .as("at another step without one: nothing to close").isEmpty();
+        var later = store.find(unrecordedCloseFailed.id()).orElseThrow();
+        later = store.apply(later.id(), later.version(), WorkflowEvent.CLOSE_STARTED, note("closing"));
+        store.apply(later.id(), later.version(), WorkflowEvent.CLOSE_DONE, note("closed"));
 
         var all = store.detachedAt(owing, new Operations.IdPage(Optional.empty(), 10));
         var first = store.detachedAt(owing, new Operations.IdPage(Optional.empty(), 1));
