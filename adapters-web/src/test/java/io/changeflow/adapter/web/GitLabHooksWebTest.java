@@ -116,9 +116,9 @@ class GitLabHooksWebTest extends WebTestSupport {
         var id = app.openedWithPipelineRunning(newSubject());
         var uuid = UUID.randomUUID().toString();
 
-        answers(mvc.perform(signed(hook("Pipeline Hook", pipelineEvent(id, "running"))).header("X-Gitlab-Event-UUID", uuid)),
+        answers(mvc.perform(signed(hook("Pipeline Hook", pipelineEvent(id, "failed"))).header("X-Gitlab-Event-UUID", uuid)),
                 200, "PROCESSED");
-        answers(mvc.perform(signed(hook("Pipeline Hook", pipelineEvent(id, "running"))).header("X-Gitlab-Event-UUID", uuid)),
+        answers(mvc.perform(signed(hook("Pipeline Hook", pipelineEvent(id, "failed"))).header("X-Gitlab-Event-UUID", uuid)),
                 200, "DUPLICATE");
         // another event fired by the same GitLab request carries the same X-Gitlab-Event-UUID with another body
         answers(mvc.perform(signed(hook("Pipeline Hook", pipelineEvent(id, "success"))).header("X-Gitlab-Event-UUID", uuid)),
@@ -154,6 +154,8 @@ class GitLabHooksWebTest extends WebTestSupport {
         answers(mvc.perform(signed(hook("Merge Request Hook", otherMergeRequest))), 200, "IGNORED_STALE")
                 .andExpect(jsonPath("$.data.woken").value(0));
         answers(mvc.perform(signed(hook("Push Hook", push))), 200, "IGNORED_STALE");
+        answers(mvc.perform(signed(hook("Pipeline Hook", pipelineEvent(id, "running")))), 200, "IGNORED_STALE")
+                .andExpect(jsonPath("$.data.woken").value(0));
 
         assertThat(due(id)).isEqualTo(due);
     }

@@ -37,7 +37,8 @@ import tools.jackson.databind.json.JsonMapper;
  *   <li>no secret configured: 404 WEBHOOKS_OFF (the feature is off; polling alone drives the waits);</li>
  *   <li>{@code X-Gitlab-Token} missing, sent twice or not the secret (compared in constant time): 401 INVALID_TOKEN;</li>
  *   <li>a body over {@code changeflow.gitlab.webhooks.max-body-size}: 413 PAYLOAD_TOO_LARGE (the body size filter);</li>
- *   <li>another event kind (push, note, job, ...): 200 IGNORED_STALE, nothing stored;</li>
+ *   <li>another event kind (push, note, job, ...), or a pipeline event whose {@code object_attributes.status} ends no
+ *       wait (created, pending, running, ...): 200 IGNORED_STALE, nothing stored;</li>
  *   <li>a body that is not such an event: 400 INVALID_REQUEST;</li>
  *   <li>else 200 PROCESSED, DUPLICATE or IGNORED_STALE (a merge request or branch Changeflow does not know): GitLab
  *       disables a project hook whose deliveries keep failing ({@code app/models/concerns/web_hooks/auto_disabling.rb}),
@@ -69,6 +70,8 @@ public final class GitLabHooksController {
     private static final Logger log = LoggerFactory.getLogger(GitLabHooksController.class);
     private static final String PIPELINE = "pipeline";
     private static final String MERGE_REQUEST = "merge_request";
+    /** The pipeline statuses that end a wait (a finished pipeline, or one waiting for a person: {@code manual}). */
+    static final java.util.Set<String> ENDS_A_WAIT = java.util.Set.of("success", "failed", "canceled", "skipped", "manual");
 
     private final GitLabHookSettings settings;
     private final WakeOnGitLabEvent wake;
@@ -105,6 +108,11 @@ public final class GitLabHooksController {
         if (!PIPELINE.equals(objectKind) && !MERGE_REQUEST.equals(objectKind)) {
             log.debug("GitLab {} ignored: not an event a step waits for", clip(kind));
             return ApiResponse.of("IGNORED_STALE", "Changeflow does not wait for this kind of event; it was ignored.",
+                    new GitLabHookAnswerJson(0));
+        }
+        if (PIPELINE.equals(objectKind) && !ENDS_A_WAIT.contains(text(event.path("object_attributes").get("status")).orElse(""))) {
+            // a pipeline that is created, pending or running ends no wait: the woken step would only look and wait again
+            return ApiResponse.of("IGNORED_STALE", "A pipeline still running ends no wait; it was ignored.",
                     new GitLabHookAnswerJson(0));
         }
         var result = wake.handle(command(request, bytes, event, objectKind));
