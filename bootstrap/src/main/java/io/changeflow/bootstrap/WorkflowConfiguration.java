@@ -239,8 +239,9 @@ class WorkflowConfiguration {
 
     /** The GitLab setup check, on demand ({@code GET /ops/gitlab-check}) and once at start. */
     @Bean
-    CheckGitLabSetup checkGitLabSetup(Targets targets, ProjectSetup projectSetup) {
-        return new CheckGitLabSetup(targets, projectSetup);
+    CheckGitLabSetup checkGitLabSetup(Targets targets, ProjectSetup projectSetup,
+                                      org.springframework.core.env.Environment environment) {
+        return new CheckGitLabSetup(targets, projectSetup, GitLabWebhookSettings.from(environment).on());
     }
 
     /**
