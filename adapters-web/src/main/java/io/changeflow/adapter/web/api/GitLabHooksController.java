@@ -110,12 +110,13 @@ public final class GitLabHooksController {
             return ApiResponse.of("IGNORED_STALE", "Changeflow does not wait for this kind of event; it was ignored.",
                     new GitLabHookAnswerJson(0));
         }
+        var command = command(request, bytes, event, objectKind);
         if (PIPELINE.equals(objectKind) && !ENDS_A_WAIT.contains(text(event.path("object_attributes").get("status")).orElse(""))) {
             // a pipeline that is created, pending or running ends no wait: the woken step would only look and wait again
             return ApiResponse.of("IGNORED_STALE", "A pipeline still running ends no wait; it was ignored.",
                     new GitLabHookAnswerJson(0));
         }
-        var result = wake.handle(command(request, bytes, event, objectKind));
+        var result = wake.handle(command);
         var message = switch (result.answer()) {
             case PROCESSED -> "The steps waiting on this merge request look at GitLab now.";
             case DUPLICATE -> "This delivery was seen before; nothing was done again.";
