@@ -258,6 +258,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/callbacks/gitlab": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** GitLab's project webhook: a pipeline or merge request event wakes the waiting step */
+        post: operations["gitLabHooksHook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/ops/audit/grants": {
         parameters: {
             query?: never;
@@ -1048,6 +1065,12 @@ export interface components {
             message: string;
             traceId: string;
         };
+        ApiResponseGitLabHookAnswerJson: {
+            code: string;
+            data: components["schemas"]["GitLabHookAnswerJson"] | null;
+            message: string;
+            traceId: string;
+        };
         ApiResponseInstancesJson: {
             code: string;
             data: components["schemas"]["InstancesJson"] | null;
@@ -1340,11 +1363,13 @@ export interface components {
          * @description INVALID_REQUEST (400): The request is not valid; please correct it and try again.
          *     UNAUTHENTICATED (401): Sign-in required.
          *     INVALID_SIGNATURE (401): The callback signature is missing or invalid.
+         *     INVALID_TOKEN (401): The webhook token is missing or wrong.
          *     ACCESS_DENIED (403): Access denied
          *     CROSS_SITE_REQUEST (403): Cross-site requests are refused; please use the app.
          *     SERVICE_CLOSED (403): Submissions are closed right now; please try again later.
          *     NOT_ALLOWED_FOR_SUBJECT (403): You may not do this for the person named; ask for yourself.
          *     NOT_FOUND (404): Not found.
+         *     WEBHOOKS_OFF (404): GitLab webhooks are not configured on this service.
          *     REQUEST_IN_PROGRESS (409): A request for this subject and target is already in progress.
          *     ALREADY_IN_EFFECT (409): This access is already in effect for the subject.
          *     GRANT_NOT_IN_EFFECT (409): This access is not in effect right now; nothing was changed.
@@ -1365,7 +1390,7 @@ export interface components {
          *     UNAVAILABLE (503): A service we depend on is unavailable; please try again later.
          * @enum {string}
          */
-        ErrorCode: "INVALID_REQUEST" | "UNAUTHENTICATED" | "INVALID_SIGNATURE" | "ACCESS_DENIED" | "CROSS_SITE_REQUEST" | "SERVICE_CLOSED" | "NOT_ALLOWED_FOR_SUBJECT" | "NOT_FOUND" | "REQUEST_IN_PROGRESS" | "ALREADY_IN_EFFECT" | "GRANT_NOT_IN_EFFECT" | "GRANT_CHANGED" | "IDEMPOTENCY_IN_FLIGHT" | "ACTION_NOT_ALLOWED" | "ALREADY_MARKED_FAILED" | "ALREADY_SETTLED" | "DRIFT_ALREADY_HANDLED" | "DRIFT_ACTION_NOT_POSSIBLE" | "IDEMPOTENCY_KEY_REUSED" | "METHOD_NOT_ALLOWED" | "NOT_ACCEPTABLE" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "UNAVAILABLE";
+        ErrorCode: "INVALID_REQUEST" | "UNAUTHENTICATED" | "INVALID_SIGNATURE" | "INVALID_TOKEN" | "ACCESS_DENIED" | "CROSS_SITE_REQUEST" | "SERVICE_CLOSED" | "NOT_ALLOWED_FOR_SUBJECT" | "NOT_FOUND" | "WEBHOOKS_OFF" | "REQUEST_IN_PROGRESS" | "ALREADY_IN_EFFECT" | "GRANT_NOT_IN_EFFECT" | "GRANT_CHANGED" | "IDEMPOTENCY_IN_FLIGHT" | "ACTION_NOT_ALLOWED" | "ALREADY_MARKED_FAILED" | "ALREADY_SETTLED" | "DRIFT_ALREADY_HANDLED" | "DRIFT_ACTION_NOT_POSSIBLE" | "IDEMPOTENCY_KEY_REUSED" | "METHOD_NOT_ALLOWED" | "NOT_ACCEPTABLE" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "RATE_LIMITED" | "INTERNAL_ERROR" | "UNAVAILABLE";
         /** @description Every error answer (Content-Type application/json, Cache-Control no-store). */
         ErrorEnvelope: {
             code: components["schemas"]["ErrorCode"];
@@ -1405,6 +1430,22 @@ export interface components {
             severity: string;
             what: string;
             why: string;
+        };
+        GitLabEventJson: {
+            merge_request?: {
+                [key: string]: unknown;
+            };
+            object_attributes?: {
+                [key: string]: unknown;
+            };
+            object_kind?: string;
+            project?: {
+                [key: string]: unknown;
+            };
+        };
+        GitLabHookAnswerJson: {
+            /** Format: int32 */
+            woken: number;
         };
         HealthStatus: {
             /** @description UP, DOWN, OUT_OF_SERVICE or UNKNOWN. Operators also get components and details. */
@@ -3080,6 +3121,125 @@ export interface operations {
                     "application/json": {
                         /** @enum {string} */
                         code?: "INVALID_SIGNATURE";
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: The request body is too large. */
+            413: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["TraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code?: "PAYLOAD_TOO_LARGE";
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: Unsupported content type; please send application/json. */
+            415: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["TraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code?: "UNSUPPORTED_MEDIA_TYPE";
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description INTERNAL_ERROR: Something went wrong on our side. Please quote the traceId if you contact support. */
+            500: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["TraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code?: "INTERNAL_ERROR";
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description UNAVAILABLE: A service we depend on is unavailable; please try again later. */
+            503: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["TraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code?: "UNAVAILABLE";
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+        };
+    };
+    gitLabHooksHook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["GitLabEventJson"];
+            };
+        };
+        responses: {
+            /** @description Envelope code PROCESSED or DUPLICATE or IGNORED_STALE. */
+            200: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["TraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code?: "PROCESSED" | "DUPLICATE" | "IGNORED_STALE";
+                    } & components["schemas"]["ApiResponseGitLabHookAnswerJson"];
+                };
+            };
+            /** @description INVALID_REQUEST: The request is not valid; please correct it and try again. */
+            400: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["TraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code?: "INVALID_REQUEST";
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description INVALID_TOKEN: The webhook token is missing or wrong. */
+            401: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["TraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code?: "INVALID_TOKEN";
+                    } & components["schemas"]["ErrorEnvelope"];
+                };
+            };
+            /** @description WEBHOOKS_OFF: GitLab webhooks are not configured on this service. */
+            404: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["TraceId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        code?: "WEBHOOKS_OFF";
                     } & components["schemas"]["ErrorEnvelope"];
                 };
             };

@@ -52,6 +52,16 @@ class RecurringJobsConfiguration {
                 () -> purge.purge(PurgeExpiredIdempotencyRecords.Command.defaults()));
     }
 
+    /** GitLab webhook delivery keys past their retention, in bounded chunks (issue 33 item 3). */
+    @Bean
+    RecurringJob purgeGitLabDeliveriesJob(io.changeflow.application.callback.WakeOnGitLabEvent wake) {
+        return new RecurringJob("purge-gitlab-deliveries", Duration.ofHours(1), () -> {
+            while (wake.forgetOldDeliveries(PURGE_CHUNK) == PURGE_CHUNK) {
+                // keep deleting in bounded chunks until a chunk comes back short
+            }
+        });
+    }
+
     @Bean
     RecurringJob purgeRateLimitHitsJob(ClusterRateLimits rateLimits) {
         return new RecurringJob("purge-rate-limit-hits", Duration.ofMinutes(5), () -> {

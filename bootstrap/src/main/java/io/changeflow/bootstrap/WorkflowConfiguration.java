@@ -92,8 +92,12 @@ class WorkflowConfiguration {
     }
 
     @Bean
-    WorkflowPolicy workflowPolicy(WorkflowProperties properties, DeadlineProperties deadlines) {
-        return deadlines.applyTo(properties.toPolicy());
+    WorkflowPolicy workflowPolicy(WorkflowProperties properties, DeadlineProperties deadlines,
+                                  org.springframework.core.env.Environment environment) {
+        var policy = deadlines.applyTo(properties.toPolicy());
+        var webhooks = GitLabWebhookSettings.from(environment);
+        // issue 33: GitLab's events wake the pipeline waits, polling stays as the slower fallback for a lost event
+        return webhooks.on() ? policy.withFallbackPipelinePolling(webhooks.fallbackPollInterval()) : policy;
     }
 
     /** The transient retries of the request steps: capped exponential backoff with jitter, until the transient deadline. */
@@ -143,6 +147,12 @@ class WorkflowConfiguration {
     HandleDeployCallback handleDeployCallback(CallbackInbox inbox, Operations operations, MergeRequests mergeRequests,
                                               MarkDeployed markDeployed, StateChanges changes) {
         return new HandleDeployCallback(inbox, operations, mergeRequests, markDeployed, changes);
+    }
+
+    @Bean
+    io.changeflow.application.callback.WakeOnGitLabEvent wakeOnGitLabEvent(CallbackInbox inbox, Operations operations,
+                                                                           WorkQueue queue) {
+        return new io.changeflow.application.callback.WakeOnGitLabEvent(inbox, operations, queue);
     }
 
     @Bean
@@ -229,8 +239,9 @@ class WorkflowConfiguration {
 
     /** The GitLab setup check, on demand ({@code GET /ops/gitlab-check}) and once at start. */
     @Bean
-    CheckGitLabSetup checkGitLabSetup(Targets targets, ProjectSetup projectSetup) {
-        return new CheckGitLabSetup(targets, projectSetup);
+    CheckGitLabSetup checkGitLabSetup(Targets targets, ProjectSetup projectSetup,
+                                      org.springframework.core.env.Environment environment) {
+        return new CheckGitLabSetup(targets, projectSetup, GitLabWebhookSettings.from(environment).on());
     }
 
     /**

@@ -6,6 +6,7 @@ import io.changeflow.application.port.out.ProjectSetup;
 import io.changeflow.application.port.out.ProjectSetup.ApprovalRule;
 import io.changeflow.application.port.out.ProjectSetup.ApprovalSettings;
 import io.changeflow.application.port.out.ProjectSetup.MergeGates;
+import io.changeflow.application.port.out.ProjectSetup.ProjectHook;
 import io.changeflow.application.port.out.ProjectSetup.PushRule;
 import java.net.URLEncoder;
 import java.net.http.HttpResponse;
@@ -79,6 +80,23 @@ final class GitLabProjectSetup implements ProjectSetup {
                 json.path("only_allow_merge_if_pipeline_succeeds").asBoolean(false), resetApprovals, bots, gates,
                 // ee/lib/ee/api/entities/project.rb (16.5+): "Merge immediately without restarting the train"
                 json.path("merge_trains_skip_train_allowed").asBoolean(false));
+    }
+
+    /**
+     * {@code GET /projects/:id/hooks} (lib/api/project_hooks.rb: {@code authorize! :admin_project}, Maintainers only, 403
+     * otherwise: empty; lib/api/entities/project_hook.rb: {@code url}, {@code pipeline_events},
+     * {@code merge_requests_events}, {@code alert_status}; the token is never listed). First page of 100.
+     */
+    @Override
+    public Optional<List<ProjectHook>> hooks(String project) {
+        return optional(GitLabHttp.projectPath(project) + "/hooks?per_page=100", properties.author().token())
+                .filter(JsonNode::isArray).map(answer -> {
+                    var hooks = new ArrayList<ProjectHook>();
+                    answer.forEach(hook -> hooks.add(new ProjectHook(hook.path("url").asText(""),
+                            hook.path("pipeline_events").asBoolean(false), hook.path("merge_requests_events").asBoolean(false),
+                            hook.path("alert_status").asText("executable"))));
+                    return List.copyOf(hooks);
+                });
     }
 
     /**

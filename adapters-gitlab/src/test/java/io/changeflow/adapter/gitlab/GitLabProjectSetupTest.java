@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.tuple;
 
 import io.changeflow.application.port.out.ExternalCallException;
 import io.changeflow.application.port.out.ProjectSetup.ApprovalSettings;
+import io.changeflow.application.port.out.ProjectSetup;
 import io.changeflow.application.port.out.ProjectSetup.BotRights;
 import io.changeflow.application.port.out.ProjectSetup.BotRole;
 import io.changeflow.application.port.out.Targets;
@@ -159,6 +160,25 @@ class GitLabProjectSetupTest extends AgainstSimulator {
         // the push rule API is for Maintainers: a Developer author bot reads none (and may not merge: that is reported)
         server.gitlab().setRole(project, "changeflow-bot", 30);
         assertThat(adapter.projectSetup().read(project).gates().pushRule()).isEmpty();
+    }
+
+    @Test
+    void theProjectsHooksAreReadForMaintainersAndTheCheckReportsAMissingOneOrOneItCannotRead() {
+        server.gitlab().resetApprovalsOnPush(project, false);
+        var webhooksOn = new CheckGitLabSetup(targets, adapter.projectSetup(), true);
+        assertThat(adapter.projectSetup().hooks(project)).contains(List.of());
+        assertThat(webhooksOn.check()).extracting(SetupFinding::what).containsExactly("HOOK_MISSING");
+
+        server.gitlab().addHook(project, "https://changeflow.example/callbacks/gitlab", "s3cret");
+
+        assertThat(adapter.projectSetup().hooks(project)).hasValueSatisfying(hooks -> assertThat(hooks).singleElement()
+                .isEqualTo(new ProjectSetup.ProjectHook("https://changeflow.example/callbacks/gitlab", true, true,
+                        "executable")));
+        assertThat(webhooksOn.check()).isEmpty();
+        // GitLab lists hooks to Maintainers only (lib/api/project_hooks.rb): a Developer author bot reads none
+        server.gitlab().setRole(project, "changeflow-bot", 30);
+        assertThat(adapter.projectSetup().hooks(project)).isEmpty();
+        assertThat(webhooksOn.check()).extracting(SetupFinding::what).contains("HOOK_UNREADABLE");
     }
 
     @Test

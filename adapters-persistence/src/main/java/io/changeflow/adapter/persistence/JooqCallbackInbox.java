@@ -52,6 +52,19 @@ final class JooqCallbackInbox implements CallbackInbox {
     }
 
     @Override
+    public int forgetDeliveries(String source, java.time.Duration olderThan, int limit) {
+        if (limit < 1) {
+            throw new IllegalArgumentException("forget at least one delivery");
+        }
+        return dsl.deleteFrom(CALLBACK_DELIVERY)
+                .where(CALLBACK_DELIVERY.SOURCE.eq(source))
+                .and(CALLBACK_DELIVERY.CREATED_AT.lt(Sql.ago(olderThan)))
+                .orderBy(CALLBACK_DELIVERY.CREATED_AT)
+                .limit(limit)
+                .execute();
+    }
+
+    @Override
     public void recordDeploy(String deliveryId, String project, long mrIid, String status, List<OperationId> operationIds) {
         dsl.transaction(tx -> {
             var ctx = tx.dsl();

@@ -1,6 +1,7 @@
 package io.changeflow.adapter.persistence;
 
 import static io.changeflow.adapter.persistence.Fixtures.race;
+import static io.changeflow.adapter.persistence.jooq.Tables.CALLBACK_DELIVERY;
 import static io.changeflow.adapter.persistence.jooq.Tables.DEPLOY_CALLBACK;
 import static io.changeflow.adapter.persistence.jooq.Tables.IDEMPOTENCY_RECORD;
 import static io.changeflow.adapter.persistence.jooq.Tables.RATE_LIMIT_BUCKET;
@@ -149,6 +150,29 @@ class SmallPortsTest {
         } while (n == 10);
         assertThat(purged).containsExactly(10, 10, 5);
         assertThat(dsl.fetchCount(IDEMPOTENCY_RECORD)).isEqualTo(1);
+    }
+
+    @Test
+    void gitLabDeliveriesPastTheirRetentionAreForgottenOldestFirstInChunksAndOtherSourcesKept() {
+        var inbox = persistence.callbackInbox();
+        var dsl = persistence.dsl();
+        var source = Fixtures.unique("gitlab");
+        var old = List.of(Fixtures.unique("k"), Fixtures.unique("k"), Fixtures.unique("k"));
+        old.forEach(key -> assertThat(inbox.firstDelivery(source, key)).isTrue());
+        var recent = Fixtures.unique("k");
+        assertThat(inbox.firstDelivery(source, recent)).isTrue();
+        var approval = Fixtures.unique("k");
+        assertThat(inbox.firstDelivery("approval", approval)).isTrue();
+        dsl.update(CALLBACK_DELIVERY).set(CALLBACK_DELIVERY.CREATED_AT, CALLBACK_DELIVERY.CREATED_AT.minus(8))
+                .where(CALLBACK_DELIVERY.DELIVERY_ID.in(old).or(CALLBACK_DELIVERY.DELIVERY_ID.eq(approval))).execute();
+
+        assertThat(inbox.forgetDeliveries(source, Duration.ofDays(7), 2)).isEqualTo(2);
+        assertThat(inbox.forgetDeliveries(source, Duration.ofDays(7), 2)).isEqualTo(1);
+        assertThat(inbox.forgetDeliveries(source, Duration.ofDays(7), 2)).isZero();
+
+        old.forEach(key -> assertThat(inbox.firstDelivery(source, key)).as("forgotten: a repeat is new again").isTrue());
+        assertThat(inbox.firstDelivery(source, recent)).as("kept").isFalse();
+        assertThat(inbox.firstDelivery("approval", approval)).as("another source is kept").isFalse();
     }
 
     @Test

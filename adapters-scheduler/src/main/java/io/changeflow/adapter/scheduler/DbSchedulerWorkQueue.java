@@ -1,6 +1,8 @@
 package io.changeflow.adapter.scheduler;
 
 import com.github.kagkarlsson.scheduler.SchedulerClient;
+import com.github.kagkarlsson.scheduler.exceptions.TaskInstanceCurrentlyExecutingException;
+import com.github.kagkarlsson.scheduler.exceptions.TaskInstanceNotFoundException;
 import io.changeflow.adapter.scheduler.StepPlacement.Placement;
 import io.changeflow.application.port.out.WorkQueue;
 import java.sql.SQLException;
@@ -116,6 +118,29 @@ final class DbSchedulerWorkQueue implements WorkQueue {
         return client.getScheduledExecution(WorkflowStepTask.id(kind, ref))
                 .map(execution -> new Scheduled(WorkflowStepTask.step(WorkflowStepTask.id(kind, ref).getId(),
                         WorkflowStepTask.dataOf(execution.getData())), execution.getExecutionTime()));
+    }
+
+    /**
+     * Brings the pending row forward with db-scheduler's version-guarded reschedule and the data as read, so a run
+     * that rewrote the row in between (or picked it) wins: the wake then changes nothing.
+     */
+    @Override
+    public boolean wake(StepKind kind, String ref) {
+        var id = WorkflowStepTask.id(kind, ref);
+        var now = clock.instant();
+        var pending = client.getScheduledExecution(id);
+        if (pending.isEmpty() || pending.get().isPicked() || !pending.get().getExecutionTime().isAfter(now)) {
+            return false;
+        }
+        try {
+            if (!client.reschedule(id, now, pending.get().getData())) {
+                return false;
+            }
+        } catch (TaskInstanceCurrentlyExecutingException | TaskInstanceNotFoundException e) {
+            return false;
+        }
+        dueNow.run();
+        return true;
     }
 
     @Override

@@ -72,6 +72,44 @@ class DbSchedulerWorkQueueTest {
     }
 
     @Test
+    void aWakeBringsOnlyThatPendingStepForwardWithItsDataAndLeavesTheOthersAndAbsentOnesAlone() {
+        var queue = node(Map.of()).queue();
+        var waiting = new Step(StepKind.CREATE, "op-w", 4, Map.of("phase", "pipeline", "polls", "7"));
+        var other = Step.first(StepKind.CREATE, "op-x");
+        queue.schedule(waiting, Duration.ofMinutes(5));
+        queue.schedule(other, Duration.ofMinutes(5));
+        var otherDue = schema.row(StepKind.CREATE, "op-x").orElseThrow().getExecutionTime();
+
+        assertThat(queue.wake(StepKind.CREATE, "op-w")).isTrue();
+
+        var row = schema.row(StepKind.CREATE, "op-w").orElseThrow();
+        assertThat(row.getExecutionTime()).isCloseTo(Instant.now(), within(5, ChronoUnit.SECONDS));
+        assertThat(Schema.step(row)).isEqualTo(waiting);
+        assertThat(schema.row(StepKind.CREATE, "op-x").orElseThrow().getExecutionTime()).isEqualTo(otherDue);
+        assertThat(queue.wake(StepKind.CREATE, "op-w")).as("due already").isFalse();
+        assertThat(queue.wake(StepKind.HANDLE, "op-w")).as("not pending").isFalse();
+        assertThat(queue.backlog()).isEqualTo(2);
+    }
+
+    @Test
+    void aWakeLeavesARunningStepAlone() {
+        var gate = new Gate();
+        var queue = node(Map.of(StepKind.HANDLE, recorded(step -> {
+            gate.pass();
+            return StepOutcome.again(step, Duration.ofHours(1));
+        }))).start().queue();
+        queue.schedule(Step.first(StepKind.HANDLE, "op-r"), Duration.ZERO);
+        gate.awaitEntered();
+
+        assertThat(queue.wake(StepKind.HANDLE, "op-r")).isFalse();
+
+        gate.open();
+        await().atMost(WAIT).until(() -> schema.row(StepKind.HANDLE, "op-r").map(r -> !r.isPicked()).orElse(false));
+        assertThat(schema.row(StepKind.HANDLE, "op-r").orElseThrow().getExecutionTime())
+                .isAfter(Instant.now().plus(Duration.ofMinutes(50)));
+    }
+
+    @Test
     void replacesThePendingStepOfTheSameInstance() {
         var queue = node(Map.of()).queue();
         queue.schedule(new Step(StepKind.HANDLE, "op-1", 1, Map.of("v", "1")), Duration.ofHours(1));

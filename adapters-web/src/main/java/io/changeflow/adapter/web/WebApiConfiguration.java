@@ -3,6 +3,8 @@ package io.changeflow.adapter.web;
 import io.changeflow.adapter.web.api.ApiExceptionHandler;
 import io.changeflow.adapter.web.api.BatchesController;
 import io.changeflow.adapter.web.api.CallbacksController;
+import io.changeflow.adapter.web.api.GitLabHookSettings;
+import io.changeflow.adapter.web.api.GitLabHooksController;
 import io.changeflow.adapter.web.api.ConfigController;
 import io.changeflow.adapter.web.api.DemoLoginController;
 import io.changeflow.adapter.web.api.EnvelopeErrorController;
@@ -97,6 +99,13 @@ class WebApiConfiguration {
             HandleDeployCallback deploys, ObjectProvider<JsonMapper> mapper, SafeMeters meters) {
         return new CallbacksController(authenticity, approvals, deploys, mapper.getIfAvailable(() -> JsonMapper.builder().build()),
                 meters);
+    }
+
+    @Bean
+    GitLabHooksController gitLabHooksController(io.changeflow.application.callback.WakeOnGitLabEvent wake,
+            org.springframework.core.env.Environment environment, ObjectProvider<JsonMapper> mapper, SafeMeters meters) {
+        return new GitLabHooksController(GitLabHookSettings.from(environment), wake,
+                mapper.getIfAvailable(() -> JsonMapper.builder().build()), meters);
     }
 
     @Bean

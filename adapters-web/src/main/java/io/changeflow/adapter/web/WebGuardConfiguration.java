@@ -87,8 +87,12 @@ class WebGuardConfiguration {
     }
 
     @Bean
-    FilterRegistrationBean<Filter> bodySizeLimitFilter(WebProperties properties, JsonResponses responses) {
-        return filter(new BodySizeLimitFilter(properties.maxBodySize().toBytes(), responses), Ordered.HIGHEST_PRECEDENCE + 3);
+    FilterRegistrationBean<Filter> bodySizeLimitFilter(WebProperties properties, JsonResponses responses,
+            org.springframework.core.env.Environment environment) {
+        var gitLabHooks = io.changeflow.adapter.web.api.GitLabHookSettings.from(environment);
+        return filter(new BodySizeLimitFilter(properties.maxBodySize().toBytes(),
+                java.util.Map.of(io.changeflow.adapter.web.api.GitLabHooksController.PATH, gitLabHooks.maxBodyBytes()),
+                responses), Ordered.HIGHEST_PRECEDENCE + 3);
     }
 
     @Bean

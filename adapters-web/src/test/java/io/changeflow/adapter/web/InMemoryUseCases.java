@@ -112,6 +112,11 @@ class InMemoryUseCases {
     }
 
     @Bean
+    io.changeflow.application.callback.WakeOnGitLabEvent wakeOnGitLabEvent(InMemoryChangeflow app) {
+        return new io.changeflow.application.callback.WakeOnGitLabEvent(app.inbox, app.operations, app.queue);
+    }
+
+    @Bean
     FindStuckRequests findStuckRequests(InMemoryChangeflow app) {
         return app.findStuck;
     }

@@ -27,6 +27,8 @@ import org.springframework.boot.webmvc.test.autoconfigure.AutoConfigureMockMvc;
                 "changeflow.ratelimit.cluster-timeout=300ms",
                 "changeflow.metrics.business-activities=POST /test/submit, GET /test/requests/{id}, GET /legacy/*",
                 "changeflow.web.max-body-size=1KB",
+                "changeflow.gitlab.webhooks.secret=" + GitLabHooksWebTest.SECRET,
+                "changeflow.gitlab.webhooks.max-body-size=8KB",
                 "workflow.approveFirst=true",
                 "management.endpoints.web.exposure.include=health,metrics",
                 "management.endpoint.health.show-details=when-authorized",

@@ -30,10 +30,17 @@ public final class CheckGitLabSetup {
 
     private final Targets targets;
     private final ProjectSetup setup;
+    private final boolean webhooksOn;
 
     public CheckGitLabSetup(Targets targets, ProjectSetup setup) {
+        this(targets, setup, false);
+    }
+
+    /** @param webhooksOn whether GitLab's webhooks wake the waits here: then each project's hook is checked too */
+    public CheckGitLabSetup(Targets targets, ProjectSetup setup, boolean webhooksOn) {
         this.targets = targets;
         this.setup = setup;
+        this.webhooksOn = webhooksOn;
     }
 
     /** The findings of every catalog project, in catalog order; a project GitLab could not answer for is a finding too. */
@@ -42,6 +49,9 @@ public final class CheckGitLabSetup {
         for (var project : targets.all().stream().map(Target::project).distinct().toList()) {
             try {
                 findings.addAll(findingsOf(setup.read(project)));
+                if (webhooksOn) {
+                    findings.addAll(HookFindings.of(project, setup.hooks(project)));
+                }
             } catch (ExternalCallException e) {
                 findings.add(new SetupFinding(project, "UNREADABLE", Severity.WARNS,
                         "GitLab did not answer for the project's settings (" + e.getMessage() + "), so nothing of it was checked",

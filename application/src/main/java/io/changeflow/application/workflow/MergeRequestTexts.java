@@ -82,6 +82,22 @@ public final class MergeRequestTexts {
         return "changeflow/batch-" + batchId;
     }
 
+    /** The batch whose merge request's source branch is {@code branch} ({@link #batchBranchOf}); empty for any other. */
+    public static java.util.OptionalLong batchOfBranch(String branch) {
+        var prefix = batchBranchOf(0).substring(0, batchBranchOf(0).length() - 1);
+        if (!branch.startsWith(prefix) || !branch.substring(prefix.length()).matches("[1-9][0-9]{0,17}")) {
+            return java.util.OptionalLong.empty();
+        }
+        return java.util.OptionalLong.of(Long.parseLong(branch.substring(prefix.length())));
+    }
+
+    /** The operation whose own merge request's source branch is {@code branch} ({@link #branchOf}); empty for any other. */
+    public static java.util.Optional<OperationId> operationOfBranch(String branch) {
+        var prefix = "changeflow/";
+        return branch.startsWith(prefix) ? OperationId.parse(branch.substring(prefix.length())).filter(id ->
+                branchOf(id).equals(branch)) : java.util.Optional.empty();
+    }
+
     /** The title of a batch's merge request. */
     public static String batchTitleOf(long batchId, List<Operation> members) {
         return batchTitleOf(batchId, members.size(), members.stream().map(op -> op.target().value()).toList());

@@ -77,6 +77,27 @@ public record WorkflowPolicy(ExponentialBackoff approvalBackoff,
         return new PipelineWatch(pipelinePolling, pendingRecheck, pendingGiveUpAfter);
     }
 
+    /**
+     * This policy with the pipeline waits polling no more often than every {@code fallback} (issue 33: while GitLab's
+     * webhooks wake the waiting steps, polling is only the fallback for a lost event). The waits keep their timeout;
+     * a fallback longer than it is cut to it, a zero or negative one changes nothing.
+     */
+    public WorkflowPolicy withFallbackPipelinePolling(Duration fallback) {
+        if (fallback.isZero() || fallback.isNegative()) {
+            return this;
+        }
+        var every = fallback.compareTo(pipelinePolling.timeout()) > 0 ? pipelinePolling.timeout() : fallback;
+        var slower = new TieredPolling(max(pipelinePolling.shortInterval(), every), pipelinePolling.shortAttempts(),
+                max(pipelinePolling.longInterval(), every), pipelinePolling.timeout());
+        return new WorkflowPolicy(approvalBackoff, slower, rebasePolling, mergeabilityPolling, pendingRecheck,
+                pendingGiveUpAfter, transientRetry, mergeRetries, mergeRetryBackoff, maxRebases, maxRegenerations,
+                closeRetries, transientDeadline);
+    }
+
+    private static Duration max(Duration a, Duration b) {
+        return a.compareTo(b) >= 0 ? a : b;
+    }
+
     /** The delay before the first merge retry, without jitter (also the pace of re-checking a batch settlement). */
     public Duration mergeRetryDelay() {
         return mergeRetryBackoff.backoff().base();

@@ -5,7 +5,6 @@ import io.changeflow.domain.operation.MergeRequestRef;
 import io.changeflow.domain.request.OperationId;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
@@ -26,7 +25,7 @@ public final class FakeCallbackInbox implements CallbackInbox {
         }
     }
 
-    private final Set<String> deliveries = new HashSet<>();
+    private final Set<String> deliveries = new java.util.LinkedHashSet<>();
     private final List<DeployReport> deploys = new ArrayList<>();
     private BiFunction<String, Long, Optional<Long>> mergeOrders = (project, iid) -> Optional.empty();
 
@@ -38,6 +37,14 @@ public final class FakeCallbackInbox implements CallbackInbox {
     @Override
     public synchronized void forget(String source, String deliveryId) {
         deliveries.remove(source + "/" + deliveryId);
+    }
+
+    /** Deliveries carry no time here: forgetting by age forgets a source's deliveries in the order they came. */
+    @Override
+    public synchronized int forgetDeliveries(String source, java.time.Duration olderThan, int limit) {
+        var forgotten = deliveries.stream().filter(key -> key.startsWith(source + "/")).limit(limit).toList();
+        forgotten.forEach(deliveries::remove);
+        return forgotten.size();
     }
 
     @Override

@@ -11,6 +11,23 @@ import java.util.concurrent.ConcurrentHashMap;
 public final class FakeProjectSetup implements ProjectSetup {
 
     private final Map<String, ProjectSettings> settings = new ConcurrentHashMap<>();
+    /** The hooks each project lists; a project without an entry has a hook to Changeflow; an empty Optional: refused. */
+    private final Map<String, Optional<List<ProjectSetup.ProjectHook>>> hooks = new ConcurrentHashMap<>();
+
+    /** The hook of a project set up as Changeflow needs it (issue 33). */
+    public static ProjectSetup.ProjectHook goodHook() {
+        return new ProjectSetup.ProjectHook("https://changeflow.example/callbacks/gitlab", true, true, "executable");
+    }
+
+    /** {@code project} lists {@code answer} as its hooks (empty: the bot may not list them). */
+    public void setHooks(String project, Optional<List<ProjectSetup.ProjectHook>> answer) {
+        hooks.put(project, answer);
+    }
+
+    @Override
+    public Optional<List<ProjectSetup.ProjectHook>> hooks(String project) {
+        return hooks.getOrDefault(project, Optional.of(List.of(goodHook())));
+    }
 
     /** A project set up as Changeflow needs it. */
     public static ProjectSettings clean(String project) {

@@ -77,6 +77,17 @@ public final class ManualWorkQueue implements WorkQueue {
         return Optional.ofNullable(pending.get(kind.name() + ":" + ref)).map(p -> new Scheduled(p.step(), p.due()));
     }
 
+    @Override
+    public synchronized boolean wake(StepKind kind, String ref) {
+        var id = kind.name() + ":" + ref;
+        var waiting = pending.get(id);
+        if (waiting == null || !waiting.due().isAfter(clock.instant())) {
+            return false;
+        }
+        pending.put(id, new Pending(waiting.step(), clock.instant(), waiting.sequence()));
+        return true;
+    }
+
     /** From now on {@link #backlog} and {@link #backlogSummary} throw {@code failure}: the queue cannot be read. */
     public synchronized void failBacklogReads(RuntimeException failure) {
         this.backlogFailure = failure;

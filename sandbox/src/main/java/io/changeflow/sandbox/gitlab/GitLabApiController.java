@@ -79,6 +79,11 @@ class GitLabApiController {
                 .contentType(MediaType.APPLICATION_JSON).body("null"));
     }
 
+    @GetMapping("/projects/{id}/hooks")
+    List<Map<String, Object>> hooks(@PathVariable String id, HttpServletRequest request) {
+        return gitlab.hooksJson(id, caller(request));
+    }
+
     @GetMapping("/projects/{id}/approval_rules")
     List<Map<String, Object>> approvalRules(@PathVariable String id, HttpServletRequest request) {
         caller(request);

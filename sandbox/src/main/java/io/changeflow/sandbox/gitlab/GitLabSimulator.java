@@ -66,6 +66,12 @@ public class GitLabSimulator {
     private volatile GitLabSimulatorProperties properties;
 
     private final Map<Long, Project> projects = new LinkedHashMap<>();
+    private final GitLabProjectHooks hooks = new GitLabProjectHooks();
+    /** The hook every project gets when created (the sandbox's Changeflow), null for none. */
+    private String defaultHookUrl;
+    private String defaultHookToken;
+    /** Turns a stored hook URL into the one GitLab calls (placeholders resolved once the server runs). */
+    private java.util.function.UnaryOperator<String> hookUrls = url -> url;
     private final Map<String, User> usersByToken = new HashMap<>();
     private User root;
     private long nextProjectId;
@@ -118,6 +124,7 @@ public class GitLabSimulator {
     /** Forgets everything and starts over with the configured accounts and seeded projects. */
     public synchronized void reset() {
         projects.clear();
+        hooks.reset();
         usersByToken.clear();
         nextProjectId = 1;
         nextMergeRequestId = 1;
@@ -200,7 +207,21 @@ public class GitLabSimulator {
         var main = new Branch("main", commit.sha, commit.files);
         project.branches.put(main.name, main);
         projects.put(project.id, project);
+        if (defaultHookUrl != null) {
+            hooks.add(project.id, defaultHookUrl, defaultHookToken, true, true, now());
+        }
         return project.id;
+    }
+
+    /**
+     * Every project, those there now and those created later, gets a hook for merge request and pipeline events to
+     * {@code url} with {@code token} (the sandbox profile: this process's Changeflow).
+     */
+    public synchronized void hookEveryProject(String url, String token, java.util.function.UnaryOperator<String> resolve) {
+        hookUrls = resolve;
+        defaultHookUrl = url;
+        defaultHookToken = token;
+        projects.values().forEach(project -> hooks.add(project.id, url, token, true, true, now()));
     }
 
     /**
@@ -373,6 +394,133 @@ public class GitLabSimulator {
      * {@code GET /projects/:id/push_rule} (ee/lib/api/project_push_rule.rb, 17.x to 19.1): {@code authorize_admin_project},
      * so 403 below Maintainer; empty when the project has none (GitLab answers 200 with the body {@code null}).
      */
+    /**
+     * Adds a project hook for merge request and pipeline events ({@code POST /projects/:id/hooks}, issue 33); the
+     * events due are handed out by {@link #dueHookDeliveries}.
+     */
+    public synchronized long addHook(String projectPath, String url, String token) {
+        return hooks.add(project(projectPath).id, url, token, true, true, now()).id();
+    }
+
+    /** Removes every hook of the project (a project whose hook is missing). */
+    public synchronized void removeHooks(String projectPath) {
+        hooks.removeAll(project(projectPath).id);
+    }
+
+    /**
+     * {@code GET /projects/:id/hooks}: maintainers only, 403 otherwise, as {@code lib/api/project_hooks.rb}
+     * ({@code authorize! :admin_project}); the token is never listed ({@code lib/api/entities/project_hook.rb}).
+     */
+    synchronized List<Map<String, Object>> hooksJson(String idOrPath, User caller) {
+        var project = project(idOrPath);
+        if (GitLabSetupAnswers.role(project, caller.username()) < GitLabSetupAnswers.MAINTAINER) {
+            throw GitLabError.of(403, "403 Forbidden");
+        }
+        return hooks.of(project.id).stream().map(hook -> hook.json(hookUrls.apply(hook.url()))).toList();
+    }
+
+    /**
+     * The webhook events due since the last call, one per hook that wants them: a pipeline whose status changed (a
+     * created pipeline is news from its creation on), a merge request opened, pushed to, merged, closed or reopened.
+     */
+    synchronized String hookUrl(GitLabProjectHooks.Hook hook) {
+        return hookUrls.apply(hook.url());
+    }
+
+    synchronized List<GitLabProjectHooks.Delivery> dueHookDeliveries() {
+        var deliveries = new ArrayList<GitLabProjectHooks.Delivery>();
+        var now = now();
+        for (var project : projects.values()) {
+            var projectHooks = hooks.of(project.id);
+            if (projectHooks.isEmpty()) {
+                continue;
+            }
+            for (var pipeline : project.pipelines.values()) {
+                if (pipeline.createdAt.isAfter(now)) {
+                    continue;
+                }
+                var status = status(project, pipeline, now);
+                if (hooks.pipelineNews(pipeline.id, status)) {
+                    var payload = pipelineEvent(project, pipeline, status);
+                    projectHooks.stream().filter(GitLabProjectHooks.Hook::pipelineEvents)
+                            .forEach(hook -> deliveries.add(new GitLabProjectHooks.Delivery(hook, "Pipeline Hook", payload)));
+                }
+            }
+            for (var mr : project.mergeRequests.values()) {
+                var action = hooks.mergeRequestNews(mr.id, mr.state, sha(project, mr));
+                if (action != null) {
+                    var payload = mergeRequestEvent(project, mr, action);
+                    projectHooks.stream().filter(GitLabProjectHooks.Hook::mergeRequestsEvents).forEach(hook ->
+                            deliveries.add(new GitLabProjectHooks.Delivery(hook, "Merge Request Hook", payload)));
+                }
+            }
+        }
+        return deliveries;
+    }
+
+    /** The project as webhook payloads show it. */
+    private Map<String, Object> hookProject(Project project) {
+        var json = new LinkedHashMap<String, Object>();
+        json.put("id", project.id);
+        json.put("name", project.path.substring(project.path.lastIndexOf('/') + 1));
+        json.put("web_url", webUrl() + "/" + project.path);
+        json.put("path_with_namespace", project.path);
+        json.put("default_branch", project.defaultBranch);
+        return json;
+    }
+
+    /**
+     * A pipeline event ({@code lib/gitlab/data_builder/pipeline.rb}): {@code merge_request} only for a merge request
+     * pipeline (source {@code merge_request_event}), null for a branch pipeline.
+     */
+    private Map<String, Object> pipelineEvent(Project project, Pipeline pipeline, String status) {
+        var attributes = new LinkedHashMap<String, Object>();
+        attributes.put("id", pipeline.id);
+        attributes.put("iid", pipeline.iid);
+        attributes.put("ref", pipeline.ref);
+        attributes.put("tag", false);
+        attributes.put("sha", pipeline.sha);
+        attributes.put("before_sha", pipeline.beforeSha);
+        attributes.put("source", pipeline.source);
+        attributes.put("status", status);
+        attributes.put("stages", List.of("test"));
+        attributes.put("created_at", pipeline.createdAt.toString());
+        var event = new LinkedHashMap<String, Object>();
+        event.put("object_kind", "pipeline");
+        event.put("object_attributes", attributes);
+        var mr = "merge_request_event".equals(pipeline.source) ? project.mergeRequests.values().stream()
+                .filter(candidate -> candidate.sourceBranch.equals(pipeline.ref)).reduce((first, last) -> last).orElse(null)
+                : null;
+        event.put("merge_request", mr == null ? null : Map.of("id", mr.id, "iid", mr.iid, "title", mr.title,
+                "source_branch", mr.sourceBranch, "target_branch", mr.targetBranch, "state", mr.state,
+                "url", webUrl() + "/" + project.path + "/-/merge_requests/" + mr.iid));
+        event.put("user", Map.of("id", pipeline.user.id(), "username", pipeline.user.username(), "name", pipeline.user.name()));
+        event.put("project", hookProject(project));
+        event.put("builds", List.of());
+        return event;
+    }
+
+    /** A merge request event with its {@code action} (open, update, merge, close, reopen). */
+    private Map<String, Object> mergeRequestEvent(Project project, MergeRequest mr, String action) {
+        var attributes = new LinkedHashMap<String, Object>();
+        attributes.put("id", mr.id);
+        attributes.put("iid", mr.iid);
+        attributes.put("title", mr.title);
+        attributes.put("source_branch", mr.sourceBranch);
+        attributes.put("target_branch", mr.targetBranch);
+        attributes.put("state", mr.state);
+        attributes.put("action", action);
+        attributes.put("last_commit", Map.of("id", sha(project, mr)));
+        attributes.put("url", webUrl() + "/" + project.path + "/-/merge_requests/" + mr.iid);
+        var event = new LinkedHashMap<String, Object>();
+        event.put("object_kind", "merge_request");
+        event.put("event_type", "merge_request");
+        event.put("user", Map.of("id", mr.author.id(), "username", mr.author.username(), "name", mr.author.name()));
+        event.put("project", hookProject(project));
+        event.put("object_attributes", attributes);
+        return event;
+    }
+
     synchronized Optional<Map<String, Object>> pushRuleJson(String idOrPath, User caller) {
         var project = project(idOrPath);
         if (GitLabSetupAnswers.role(project, caller.username()) < GitLabSetupAnswers.MAINTAINER) {

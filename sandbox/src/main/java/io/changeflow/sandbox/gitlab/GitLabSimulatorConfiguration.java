@@ -50,6 +50,31 @@ public class GitLabSimulatorConfiguration {
         return GitLabSimulatorProperties.stripSlash(base) + GitLabWebController.BASE;
     }
 
+    /**
+     * The simulator's project hooks send their events (issue 33 item 3) when {@code sandbox.gitlab.webhooks.enabled}:
+     * every project gets a hook to {@code sandbox.gitlab.webhooks.url} (blank: this process's {@code /callbacks/gitlab},
+     * its port resolved once the server runs) with {@code sandbox.gitlab.webhooks.token}; faults {@code .lose-rate},
+     * {@code .duplicate-rate}, {@code .delay}.
+     */
+    @Bean(destroyMethod = "close")
+    @org.springframework.boot.autoconfigure.condition.ConditionalOnProperty(name = "sandbox.gitlab.webhooks.enabled",
+            havingValue = "true")
+    GitLabWebhookSender gitLabWebhookSender(GitLabSimulator gitLabSimulator, Environment environment) {
+        var url = environment.getProperty("sandbox.gitlab.webhooks.url", "");
+        gitLabSimulator.hookEveryProject(url.isBlank() ? OWN_HOOK_URL : url,
+                environment.getProperty("sandbox.gitlab.webhooks.token", ""), environment::resolvePlaceholders);
+        var faults = new GitLabWebhookSender.Faults(
+                environment.getProperty("sandbox.gitlab.webhooks.lose-rate", Double.class, 0.0),
+                environment.getProperty("sandbox.gitlab.webhooks.duplicate-rate", Double.class, 0.0),
+                rateLimitPeriod(environment.getProperty("sandbox.gitlab.webhooks.delay")));
+        return new GitLabWebhookSender(gitLabSimulator, faults,
+                rateLimitPeriod(environment.getProperty("sandbox.gitlab.webhooks.tick")));
+    }
+
+    /** This process's GitLab webhook endpoint, resolved when used. */
+    static final String OWN_HOOK_URL = "http://localhost:${local.server.port:${server.port:8080}}"
+            + "${server.servlet.context-path:}/callbacks/gitlab";
+
     @Bean
     GitLabWebController gitLabWebController(GitLabSimulator gitLabSimulator) {
         return new GitLabWebController(gitLabSimulator);
@@ -81,7 +106,7 @@ public class GitLabSimulatorConfiguration {
         return limit;
     }
 
-    /** The setting as a duration ({@code 6s}, {@code PT6S}); null when missing or garbled (then the default). */
+    /** A setting as a duration ({@code 6s}, {@code PT6S}); null when missing or garbled (then the default). */
     static Duration rateLimitPeriod(String text) {
         try {
             return text == null || text.isBlank() ? null : DurationStyle.detectAndParse(text.strip());

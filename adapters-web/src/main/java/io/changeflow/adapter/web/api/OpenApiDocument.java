@@ -47,6 +47,7 @@ public final class OpenApiDocument implements OpenApiCustomizer {
     static final String IDENTITY_EMAIL = "forwardedEmail";
     static final String DEMO_COOKIE = "demoUserCookie";
     static final String SIGNATURE = "webhookSignature";
+    static final String GITLAB_TOKEN = "gitlabToken";
     private static final String REF = "#/components/";
     private static final Set<PathItem.HttpMethod> WRITES = Set.of(PathItem.HttpMethod.POST, PathItem.HttpMethod.PUT,
             PathItem.HttpMethod.PATCH, PathItem.HttpMethod.DELETE);
@@ -86,7 +87,9 @@ public final class OpenApiDocument implements OpenApiCustomizer {
                         + "(changeflow.identity.email-domains); any other domain is an unverified identity."))
                 .addSecuritySchemes(SIGNATURE, header("webhook-signature", "Standard Webhooks: v1,<base64 HMAC-SHA256 of "
                         + "'<webhook-id>.<webhook-timestamp>.<body>'> (several space-separated accepted), with the "
-                        + "webhook-id and webhook-timestamp headers; 5-minute tolerance either way."));
+                        + "webhook-id and webhook-timestamp headers; 5-minute tolerance either way."))
+                .addSecuritySchemes(GITLAB_TOKEN, header(GitLabHooksController.TOKEN, "GitLab's project webhook: the "
+                        + "secret token of the hook (changeflow.gitlab.webhooks.secret), compared in constant time."));
         if (demoLogin) {
             components.addSecuritySchemes(DEMO_COOKIE, new SecurityScheme().type(SecurityScheme.Type.APIKEY)
                     .in(SecurityScheme.In.COOKIE).name(CallerIdentity.DEMO_COOKIE)
@@ -141,8 +144,13 @@ public final class OpenApiDocument implements OpenApiCustomizer {
             operation.setDescription(join(operation.getDescription(), "Needs one of the rule codes "
                     + String.join(", ", new TreeSet<>(codes)) + " (changeflow.authorization.rules)."));
         });
-        var callback = path.startsWith("/callbacks/");
-        if (callback) {
+        var gitLabHook = path.equals(GitLabHooksController.PATH);
+        var callback = path.startsWith("/callbacks/") && !gitLabHook;
+        if (gitLabHook) {
+            errors.addAll(Set.of(ErrorCode.WEBHOOKS_OFF, ErrorCode.INVALID_TOKEN, ErrorCode.INVALID_REQUEST,
+                    ErrorCode.PAYLOAD_TOO_LARGE));
+            operation.setSecurity(List.of(new SecurityRequirement().addList(GITLAB_TOKEN)));
+        } else if (callback) {
             CallbacksController.SIGNATURE_HEADERS.forEach(name -> operation.addParametersItem(new HeaderParameter()
                     .name(name).required(true).schema(typed("string"))
                     .description("Standard Webhooks signature header; verified over the raw body before anything is read.")));

@@ -13,6 +13,8 @@ public enum ErrorCode {
     UNAUTHENTICATED(HttpStatus.UNAUTHORIZED, "Sign-in required."),
     /** A callback without a valid Standard Webhooks signature: nothing was processed or stored. */
     INVALID_SIGNATURE(HttpStatus.UNAUTHORIZED, "The callback signature is missing or invalid."),
+    /** A GitLab webhook whose {@code X-Gitlab-Token} is missing or not the configured secret: nothing was processed. */
+    INVALID_TOKEN(HttpStatus.UNAUTHORIZED, "The webhook token is missing or wrong."),
     /** The caller is known but may not do this; the message never says which permission is missing. */
     ACCESS_DENIED(HttpStatus.FORBIDDEN, "Access denied"),
     /**
@@ -29,6 +31,8 @@ public enum ErrorCode {
     NOT_ALLOWED_FOR_SUBJECT(HttpStatus.FORBIDDEN, "You may not do this for the person named; ask for yourself."),
     /** No such path, asset or resource. */
     NOT_FOUND(HttpStatus.NOT_FOUND, "Not found."),
+    /** GitLab webhooks are off here (no secret configured): polling alone drives the waits; nothing was processed. */
+    WEBHOOKS_OFF(HttpStatus.NOT_FOUND, "GitLab webhooks are not configured on this service."),
     /** An active request (or one awaiting recovery) exists for this subject and target: follow that one. */
     REQUEST_IN_PROGRESS(HttpStatus.CONFLICT, "A request for this subject and target is already in progress."),
     /** The subject already has this target in effect: nothing to request. */

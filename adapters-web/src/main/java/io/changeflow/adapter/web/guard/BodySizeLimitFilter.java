@@ -17,7 +17,8 @@ import java.nio.charset.StandardCharsets;
 import org.springframework.web.filter.OncePerRequestFilter;
 
 /**
- * Bounds every request body ({@code changeflow.web.max-body-size}, default 64 KB). A body that
+ * Bounds every request body ({@code changeflow.web.max-body-size}, default 64 KB; a path given its own bound, such as
+ * GitLab's webhook, by that bound). A body that
  * announces more in {@code Content-Length} is answered 413 PAYLOAD_TOO_LARGE at once, unread; a body
  * without a length (chunked) is counted as it is read and the read that crosses the limit fails
  * with {@link BodyTooLargeException}, which the error handler answers 413. Form bodies parsed by
@@ -25,17 +26,26 @@ import org.springframework.web.filter.OncePerRequestFilter;
  */
 public final class BodySizeLimitFilter extends OncePerRequestFilter {
 
-    private final long maxBytes;
+    private final long defaultMaxBytes;
+    private final java.util.Map<String, Long> maxBytesByPath;
     private final JsonResponses responses;
 
     public BodySizeLimitFilter(long maxBytes, JsonResponses responses) {
-        this.maxBytes = maxBytes;
+        this(maxBytes, java.util.Map.of(), responses);
+    }
+
+    /** @param maxBytesByPath the bound of the bodies sent to these exact paths instead of {@code maxBytes} */
+    public BodySizeLimitFilter(long maxBytes, java.util.Map<String, Long> maxBytesByPath, JsonResponses responses) {
+        this.defaultMaxBytes = maxBytes;
+        this.maxBytesByPath = java.util.Map.copyOf(maxBytesByPath);
         this.responses = responses;
     }
 
     @Override
     protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
             throws ServletException, IOException {
+        var maxBytes = maxBytesByPath.getOrDefault(request.getRequestURI().substring(request.getContextPath().length()),
+                defaultMaxBytes);
         if (request.getContentLengthLong() > maxBytes) {
             responses.writeError(request, response, ErrorCode.PAYLOAD_TOO_LARGE);
             return;

@@ -30,6 +30,14 @@ public interface CallbackInbox {
     void forget(String source, String deliveryId);
 
     /**
+     * Forgets at most {@code limit} deliveries of {@code source} recorded more than {@code olderThan} ago (database
+     * clock), oldest first: a repeat after that is processed again. Deliveries of other sources are kept.
+     *
+     * @return how many were forgotten
+     */
+    int forgetDeliveries(String source, java.time.Duration olderThan, int limit);
+
+    /**
      * Processes a delivery once: {@code process} for its first delivery ({@link #firstDelivery}), which is forgotten
      * again if {@code process} throws ({@link #forget}, so the sender's retry is processed); {@code repeat} for a
      * duplicate.

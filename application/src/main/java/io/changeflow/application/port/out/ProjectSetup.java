@@ -144,6 +144,24 @@ public interface ProjectSetup {
     }
 
     /**
+     * A project webhook as GitLab lists it ({@code GET /projects/:id/hooks}, doc/api/project_webhooks.md).
+     *
+     * @param alertStatus GitLab's {@code alert_status}: {@code executable}, {@code temporarily_disabled} or
+     *                    {@code disabled} (a hook whose deliveries kept failing)
+     */
+    record ProjectHook(String url, boolean pipelineEvents, boolean mergeRequestsEvents, String alertStatus) {}
+
+    /**
+     * The project's webhooks (issue 33 item 3), read with the author bot.
+     *
+     * @return empty when the bot may not list them (GitLab: Maintainers only, 403) or this port cannot tell (the default)
+     * @throws ExternalCallException when GitLab cannot be read
+     */
+    default Optional<List<ProjectHook>> hooks(String project) {
+        return Optional.empty();
+    }
+
+    /**
      * Reads {@code project}'s settings.
      *
      * @throws ExternalCallException when GitLab cannot be read, or does not know the project (404)

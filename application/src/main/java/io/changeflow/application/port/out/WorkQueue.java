@@ -131,6 +131,18 @@ public interface WorkQueue {
      */
     boolean isScheduled(StepKind kind, String ref);
 
+    /**
+     * Brings the pending step of {@code kind} for {@code ref} forward to now, with its data unchanged (issue 33: a
+     * GitLab event wakes the step waiting on that merge request; the step then reads GitLab as on any run). A step
+     * that is not pending, is running right now or is due already is left alone. Never adds work, so never refused.
+     *
+     * @return true when a pending step was brought forward; false (the default: a queue that cannot bring a step
+     *         forward) leaves the step to run at its time
+     */
+    default boolean wake(StepKind kind, String ref) {
+        return false;
+    }
+
     /** Steps waiting to run (the backlog). */
     int backlog();
 
