@@ -121,9 +121,10 @@ public final class FileDynamicConfig implements DynamicConfig, ConfigSources, Au
 
     /**
      * Re-reads the file if it changed since the last look (or was modified so recently that two
-     * edits could share one timestamp). Never throws.
+     * edits could share one timestamp). Never throws. Synchronized: the watcher and a direct caller (a test, an
+     * operator's refresh) never interleave, so an older read can never replace a newer snapshot.
      */
-    public void refresh() {
+    public synchronized void refresh() {
         try {
             var stamp = stamp();
             var previous = snapshot;
