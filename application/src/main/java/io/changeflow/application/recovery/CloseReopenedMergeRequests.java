@@ -1,0 +1,85 @@
+package io.changeflow.application.recovery;
+
+import io.changeflow.application.port.out.MergeRequests;
+import io.changeflow.application.port.out.Operations;
+import io.changeflow.application.port.out.ScanCursors;
+import io.changeflow.application.port.out.WorkQueue;
+import io.changeflow.application.port.out.WorkQueue.Step;
+import io.changeflow.application.port.out.WorkQueue.StepKind;
+import io.changeflow.application.workflow.ClosedAtRest;
+import io.changeflow.domain.mr.MergeRequestState;
+import io.changeflow.domain.operation.Operation;
+import io.changeflow.domain.request.OperationId;
+import io.changeflow.domain.state.BindingStatus;
+import java.lang.System.Logger.Level;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Finding S9 (issue 30): a merge request a person reopens on GitLab after its request ended unmerged (REJECTED, CLOSED,
+ * or replaced by a newer request) is closed again through the close step ({@link StepKind#CLOSE}, which reads GitLab
+ * first and follows the transition table: CLOSE_STARTED, then CLOSE_DONE, or CLOSE_FAILED and the failed-close retries).
+ * Part of the failed-close job ({@link RetryTransientFailures}): each run re-reads on GitLab the merge requests of at
+ * most {@code reads} requests at rest whose merge request was closed (a fair scan of the ended requests, and a walk of
+ * the replaced ones by step: {@link ClosedAtRest}), and schedules the close of one found open. A GitLab merge request
+ * event that reopens one schedules the same close at once (WakeOnGitLabEvent); this job is the fallback for a lost one.
+ * Design: docs/workflow.md "A merge request reopened after its request ended".
+ */
+final class CloseReopenedMergeRequests {
+
+    /** GitLab reads per run (each a {@link MergeRequests#get}): the job's budget for this re-check. */
+    static final int DEFAULT_READS = 20;
+    /** The scan's name in {@link ScanCursors} (ended requests). */
+    static final String SCAN = "close-reopened-merge-requests";
+    /** The walk's name in {@link ScanCursors} (replaced requests, by operation ID). */
+    static final String DETACHED_SCAN = "close-reopened-merge-requests-detached";
+
+    private static final System.Logger LOG = System.getLogger(CloseReopenedMergeRequests.class.getName());
+
+    private final Operations operations;
+    private final MergeRequests mergeRequests;
+    private final WorkQueue queue;
+    private final ScanCursors cursors;
+    private final FairScan scan;
+
+    CloseReopenedMergeRequests(Operations operations, MergeRequests mergeRequests, WorkQueue queue, ScanCursors cursors) {
+        this.operations = operations;
+        this.mergeRequests = mergeRequests;
+        this.queue = queue;
+        this.cursors = cursors;
+        this.scan = new FairScan(operations, cursors, SCAN);
+    }
+
+    /** One run: at most {@code reads} GitLab reads; answers how many closes it scheduled. */
+    int run(int reads) {
+        var half = Math.max(1, reads / 2);
+        var candidates = new ArrayList<>(scan.next(ClosedAtRest.ENDED, Duration.ZERO, half));
+        candidates.addAll(nextDetached(Math.max(1, reads - half)));
+        var scheduled = 0;
+        for (var op : candidates) {
+            if (!ClosedAtRest.holds(op) || queue.isScheduled(StepKind.CLOSE, op.id().value())) {
+                continue;
+            }
+            var mr = op.mergeRequest().get();
+            if (mergeRequests.get(mr.project(), mr.iid()).state() == MergeRequestState.OPENED
+                    && queue.schedule(Step.first(StepKind.CLOSE, op.id().value()), Duration.ZERO)) {
+                LOG.log(Level.WARNING, () -> "merge request !" + mr.iid() + " of " + op.id() + " is open again although its"
+                        + " request ended " + op.binding().map(BindingStatus::name).orElse("(replaced)") + "; closing it");
+                scheduled++;
+            }
+        }
+        return scheduled;
+    }
+
+    private List<Operation> nextDetached(int limit) {
+        var after = cursors.position(DETACHED_SCAN).flatMap(position -> OperationId.parse(position.token()));
+        var page = operations.detachedAt(ClosedAtRest.STEPS, new Operations.IdPage(after, limit));
+        if (page.size() < limit) {
+            cursors.forget(DETACHED_SCAN);
+        } else {
+            cursors.remember(DETACHED_SCAN, new ScanCursors.Position(page.getLast().id().value()));
+        }
+        return page;
+    }
+}
