@@ -8,13 +8,10 @@ import io.changeflow.application.port.out.WorkQueue.Step;
 import io.changeflow.application.port.out.WorkQueue.StepKind;
 import io.changeflow.application.workflow.ClosedAtRest;
 import io.changeflow.domain.mr.MergeRequestState;
-import io.changeflow.domain.operation.Operation;
-import io.changeflow.domain.request.OperationId;
 import io.changeflow.domain.state.BindingStatus;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.List;
 
 /**
  * Finding S9 (issue 30): a merge request a person reopens on GitLab after its request ended unmerged (REJECTED, CLOSED,
@@ -40,22 +37,22 @@ final class CloseReopenedMergeRequests {
     private final Operations operations;
     private final MergeRequests mergeRequests;
     private final WorkQueue queue;
-    private final ScanCursors cursors;
     private final FairScan scan;
+    private final DetachedWalk detached;
 
     CloseReopenedMergeRequests(Operations operations, MergeRequests mergeRequests, WorkQueue queue, ScanCursors cursors) {
         this.operations = operations;
         this.mergeRequests = mergeRequests;
         this.queue = queue;
-        this.cursors = cursors;
         this.scan = new FairScan(operations, cursors, SCAN);
+        this.detached = new DetachedWalk(operations, cursors, DETACHED_SCAN);
     }
 
     /** One run: at most {@code reads} GitLab reads; answers how many closes it scheduled. */
     int run(int reads) {
         var half = Math.max(1, reads / 2);
         var candidates = new ArrayList<>(scan.next(ClosedAtRest.ENDED, Duration.ZERO, half));
-        candidates.addAll(nextDetached(Math.max(1, reads - half)));
+        candidates.addAll(detached.next(ClosedAtRest.STEPS, Math.max(1, reads - half)));
         var scheduled = 0;
         for (var op : candidates) {
             if (!ClosedAtRest.holds(op) || queue.isScheduled(StepKind.CLOSE, op.id().value())) {
@@ -70,16 +67,5 @@ final class CloseReopenedMergeRequests {
             }
         }
         return scheduled;
-    }
-
-    private List<Operation> nextDetached(int limit) {
-        var after = cursors.position(DETACHED_SCAN).flatMap(position -> OperationId.parse(position.token()));
-        var page = operations.detachedAt(ClosedAtRest.STEPS, new Operations.IdPage(after, limit));
-        if (page.size() < limit) {
-            cursors.forget(DETACHED_SCAN);
-        } else {
-            cursors.remember(DETACHED_SCAN, new ScanCursors.Position(page.getLast().id().value()));
-        }
-        return page;
     }
 }
