@@ -20,8 +20,8 @@ import java.util.Set;
  * its pending run is brought forward to now ({@link WorkQueue#wake}) and it reads GitLab as on any run. An event never
  * decides anything by itself: what it says (a status, a sha) is not read, so a forged, late, repeated or reordered event
  * costs at most one early look. One exception acts, through a step that reads GitLab first: a merge request event
- * {@value #REOPEN} about the merge request of a request that ended unmerged schedules its close (finding S9). Deduplicated by the delivery's key in the durable inbox (source {@value #SOURCE});
- * an event about a merge request or branch Changeflow does not know is answered and ignored (GitLab disables a project
+ * {@value #REOPEN} about the merge request of a request that ended unmerged schedules its close (finding S9).
+ * Deduplicated by the delivery's key in the durable inbox (source {@value #SOURCE}); an event about a merge request or branch Changeflow does not know is answered and ignored (GitLab disables a project
  * hook whose deliveries keep failing). A lost event changes nothing but the time: the step still polls, more slowly.
  * Design: docs/external-systems-gitlab.md "Webhooks".
  */

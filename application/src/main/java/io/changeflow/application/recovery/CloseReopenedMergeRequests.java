@@ -1,5 +1,6 @@
 package io.changeflow.application.recovery;
 
+import io.changeflow.application.port.out.ExternalCallException;
 import io.changeflow.application.port.out.MergeRequests;
 import io.changeflow.application.port.out.Operations;
 import io.changeflow.application.port.out.ScanCursors;
@@ -21,7 +22,8 @@ import java.util.ArrayList;
  * most {@code reads} requests at rest whose merge request was closed (a fair scan of the ended requests, and a walk of
  * the replaced ones by step: {@link ClosedAtRest}), and schedules the close of one found open. A GitLab merge request
  * event that reopens one schedules the same close at once (WakeOnGitLabEvent); this job is the fallback for a lost one.
- * Design: docs/workflow.md "A merge request reopened after its request ended".
+ * A GitLab failure ends this run's re-check (the scan comes back to the rest later). Design: docs/workflow.md "A merge
+ * request reopened after its request ended".
  */
 final class CloseReopenedMergeRequests {
 
@@ -34,14 +36,12 @@ final class CloseReopenedMergeRequests {
 
     private static final System.Logger LOG = System.getLogger(CloseReopenedMergeRequests.class.getName());
 
-    private final Operations operations;
     private final MergeRequests mergeRequests;
     private final WorkQueue queue;
     private final FairScan scan;
     private final DetachedWalk detached;
 
     CloseReopenedMergeRequests(Operations operations, MergeRequests mergeRequests, WorkQueue queue, ScanCursors cursors) {
-        this.operations = operations;
         this.mergeRequests = mergeRequests;
         this.queue = queue;
         this.scan = new FairScan(operations, cursors, SCAN);
@@ -59,8 +59,16 @@ final class CloseReopenedMergeRequests {
                 continue;
             }
             var mr = op.mergeRequest().get();
-            if (mergeRequests.get(mr.project(), mr.iid()).state() == MergeRequestState.OPENED
-                    && queue.schedule(Step.first(StepKind.CLOSE, op.id().value()), Duration.ZERO)) {
+            MergeRequestState state;
+            try {
+                state = mergeRequests.get(mr.project(), mr.iid()).state();
+            } catch (ExternalCallException failed) {
+                // GitLab is failing: the rest of this page waits for a later turn of the scan, the job's other work runs
+                LOG.log(Level.INFO, () -> "re-reading merge request !" + mr.iid() + " of " + op.id() + " failed: "
+                        + failed.getMessage() + "; the re-check of reopened merge requests stops for this run");
+                break;
+            }
+            if (state == MergeRequestState.OPENED && queue.schedule(Step.first(StepKind.CLOSE, op.id().value()), Duration.ZERO)) {
                 LOG.log(Level.WARNING, () -> "merge request !" + mr.iid() + " of " + op.id() + " is open again although its"
                         + " request ended " + op.binding().map(BindingStatus::name).orElse("(replaced)") + "; closing it");
                 scheduled++;

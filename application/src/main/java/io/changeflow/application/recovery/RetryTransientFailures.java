@@ -90,7 +90,7 @@ public final class RetryTransientFailures {
 
     public Result run(Command command) {
         var failedCloses = closes.run(limit);
-        var scheduled = failedCloses.scheduled() + reopened.run(CloseReopenedMergeRequests.DEFAULT_READS);
+        var scheduled = failedCloses.scheduled();
         var gaveUp = failedCloses.gaveUp();
         for (var op : scan.next(FAILED, Duration.ZERO, limit)) {
             var kind = retriedStep(op);
@@ -119,6 +119,7 @@ public final class RetryTransientFailures {
                 scheduled++;
             }
         }
+        scheduled += reopened.run(CloseReopenedMergeRequests.DEFAULT_READS);
         return new Result(scheduled, gaveUp);
     }
 

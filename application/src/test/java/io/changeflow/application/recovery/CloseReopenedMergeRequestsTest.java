@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.changeflow.application.fake.FakeTargets;
 import io.changeflow.application.fake.InMemoryChangeflow;
+import io.changeflow.application.port.out.ExternalCallException;
 import io.changeflow.application.port.out.WorkQueue.StepKind;
 import io.changeflow.domain.mr.MergeRequestState;
 import io.changeflow.domain.request.OperationId;
@@ -95,6 +96,25 @@ class CloseReopenedMergeRequestsTest {
         app.queue.runUntilIdle();
 
         assertThat(ids).allSatisfy(id -> assertThat(state(id)).isEqualTo(MergeRequestState.CLOSED));
+    }
+
+    @Test
+    void aGitLabFailureEndsTheReCheckForThisRunWithoutFailingTheJobAndALaterRunClosesIt() {
+        var id = app.rejected("erin");
+        app.queue.runUntilIdle();
+        reopen(id);
+        app.gitlab.failNext("get", 1, () -> ExternalCallException.status("gitlab", 503, "Service Unavailable"));
+
+        app.clock.advance(Duration.ofMinutes(1));
+        assertThat(app.retryTransientFailures().scheduled()).isZero();
+        assertThat(app.queue.pending(StepKind.CLOSE, id.value())).isEmpty();
+        for (var run = 0; run < 3 && app.queue.pending(StepKind.CLOSE, id.value()).isEmpty(); run++) {
+            app.clock.advance(Duration.ofMinutes(1));
+            app.retryTransientFailures();
+        }
+        app.queue.runUntilIdle();
+
+        assertThat(state(id)).isEqualTo(MergeRequestState.CLOSED);
     }
 
     private void reopen(OperationId id) {
