@@ -107,9 +107,9 @@ class WorkflowConfiguration {
     }
 
     @Bean
-    RetryTransientFailures retryTransientFailures(Operations operations, WorkQueue queue, StateChanges changes,
+    RetryTransientFailures retryTransientFailures(Operations operations, MergeRequests mergeRequests, WorkQueue queue, StateChanges changes,
                                                   TransientRetries transientRetries, ScanCursors cursors) {
-        return new RetryTransientFailures(operations, queue, changes, transientRetries, cursors,
+        return new RetryTransientFailures(operations, mergeRequests, queue, changes, transientRetries, cursors,
                 RetryTransientFailures.DEFAULT_LIMIT);
     }
 

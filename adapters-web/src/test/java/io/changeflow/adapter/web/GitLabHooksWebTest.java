@@ -175,4 +175,24 @@ class GitLabHooksWebTest extends WebTestSupport {
         answers(mvc.perform(signed(hook("Pipeline Hook", "[1, 2]"))), 400, "INVALID_REQUEST");
         answers(mvc.perform(signed(hook("Pipeline Hook", "{\"object_kind\": \"pipeline\"}"))), 400, "INVALID_REQUEST");
     }
+    /** Finding S9: a merge request event whose action is {@code reopen} about an ended request's merge request. */
+    @Test
+    void aReopenEventAboutTheMergeRequestOfARefusedRequestSchedulesItsCloseAndAnUpdateEventDoesNot() throws Exception {
+        var id = app.rejected(newSubject());
+        app.queue.runUntilIdle();
+        var event = """
+                {"object_kind": "merge_request", "event_type": "merge_request",
+                 "project": {"id": 77, "path_with_namespace": "%s"},
+                 "object_attributes": {"iid": %d, "source_branch": "%s", "state": "opened", "action": "%s"}}
+                """;
+        var update = event.formatted(FakeTargets.PROJECT, app.mr(id).iid(), MergeRequestTexts.branchOf(id), "update");
+        var reopen = event.formatted(FakeTargets.PROJECT, app.mr(id).iid(), MergeRequestTexts.branchOf(id), "reopen");
+
+        mvc.perform(signed(hook("Merge Request Hook", update)));
+        assertThat(app.queue.pending(StepKind.CLOSE, id.value())).isEmpty();
+        answers(mvc.perform(signed(hook("Merge Request Hook", reopen))), 200, "PROCESSED")
+                .andExpect(jsonPath("$.data.woken").value(1));
+
+        assertThat(app.queue.pending(StepKind.CLOSE, id.value())).isPresent();
+    }
 }

@@ -10,7 +10,6 @@ import io.changeflow.application.workflow.TransientRetries;
 import io.changeflow.domain.PreemptedException;
 import io.changeflow.domain.operation.HistoryEntry;
 import io.changeflow.domain.operation.Operation;
-import io.changeflow.domain.request.OperationId;
 import io.changeflow.domain.state.BindingStatus;
 import io.changeflow.domain.state.IllegalTransitionException;
 import io.changeflow.domain.state.StepStatus;
@@ -68,7 +67,7 @@ final class RetryFailedCloses {
     private final StateChanges changes;
     private final TransientRetries retries;
     private final FairScan scan;
-    private final ScanCursors cursors;
+    private final DetachedWalk detached;
 
     RetryFailedCloses(Operations operations, WorkQueue queue, StateChanges changes, TransientRetries retries,
                       ScanCursors cursors) {
@@ -77,7 +76,7 @@ final class RetryFailedCloses {
         this.changes = changes;
         this.retries = retries;
         this.scan = new FairScan(operations, cursors, SCAN);
-        this.cursors = cursors;
+        this.detached = new DetachedWalk(operations, cursors, DETACHED_SCAN);
     }
 
     /**
@@ -132,14 +131,7 @@ final class RetryFailedCloses {
 
     /** The next page of detached requests at a step that may owe a close, walked by operation ID across runs. */
     private List<Operation> nextDetached(int limit) {
-        var after = cursors.position(DETACHED_SCAN).flatMap(position -> OperationId.parse(position.token()));
-        var page = operations.detachedAt(OWING, new Operations.IdPage(after, limit));
-        if (page.size() < limit) {
-            cursors.forget(DETACHED_SCAN);
-        } else {
-            cursors.remember(DETACHED_SCAN, new ScanCursors.Position(page.getLast().id().value()));
-        }
-        return page;
+        return detached.next(OWING, limit);
     }
 
     /**

@@ -1,5 +1,6 @@
 package io.changeflow.application.recovery;
 
+import io.changeflow.application.port.out.MergeRequests;
 import io.changeflow.application.port.out.Operations;
 import io.changeflow.application.port.out.ScanCursors;
 import io.changeflow.application.port.out.WorkQueue;
@@ -27,7 +28,8 @@ import java.util.Set;
  * Makes {@link Hint#KEEP_WAITING} true for failed requests: a recurring job that re-runs the resumable step
  * of each failed request whose hint is KEEP_WAITING, with backoff ({@link TransientRetries}), until the
  * transient deadline; then it writes the "gave up" state. It also retries the failed close of a request that ended
- * with its merge request still open ({@link RetryFailedCloses}). Design: docs/workflow.md.
+ * with its merge request still open ({@link RetryFailedCloses}), and closes again a merge request a person reopened after
+ * its request ended ({@link CloseReopenedMergeRequests}, finding S9). Design: docs/workflow.md.
  */
 public final class RetryTransientFailures {
 
@@ -71,16 +73,18 @@ public final class RetryTransientFailures {
     private final TransientRetries retries;
     private final FairScan scan;
     private final RetryFailedCloses closes;
+    private final CloseReopenedMergeRequests reopened;
     private final int limit;
 
-    public RetryTransientFailures(Operations operations, WorkQueue queue, StateChanges changes, TransientRetries retries,
-                                  ScanCursors cursors, int limit) {
+    public RetryTransientFailures(Operations operations, MergeRequests mergeRequests, WorkQueue queue,
+                                  StateChanges changes, TransientRetries retries, ScanCursors cursors, int limit) {
         this.operations = operations;
         this.queue = queue;
         this.changes = changes;
         this.retries = retries;
         this.scan = new FairScan(operations, cursors, SCAN);
         this.closes = new RetryFailedCloses(operations, queue, changes, retries, cursors);
+        this.reopened = new CloseReopenedMergeRequests(operations, mergeRequests, queue, cursors);
         this.limit = limit < 1 ? DEFAULT_LIMIT : limit;
     }
 
@@ -115,6 +119,7 @@ public final class RetryTransientFailures {
                 scheduled++;
             }
         }
+        scheduled += reopened.run(CloseReopenedMergeRequests.DEFAULT_READS);
         return new Result(scheduled, gaveUp);
     }
 

@@ -119,4 +119,37 @@ class WakeOnGitLabEventTest {
 
         assertThat(app.op(alice).binding()).contains(BindingStatus.MERGED);
     }
+    private WakeOnGitLabEvent.Result reopenEvent(String key, OperationId id) {
+        return wake.handle(new WakeOnGitLabEvent.Command(key, List.of("42", FakeTargets.PROJECT),
+                Optional.of(app.mr(id).iid()), Optional.of(MergeRequestTexts.branchOf(id)), Optional.of(WakeOnGitLabEvent.REOPEN)));
+    }
+
+    /** Finding S9: a person reopens the merge request of a refused request; the event gets it closed again at once. */
+    @Test
+    void aReopenEventAboutTheMergeRequestOfAnEndedRequestGetsItClosedAgainThroughTheCloseStep() {
+        var id = app.rejected("carol");
+        app.queue.runUntilIdle();
+        assertThat(app.op(id).step()).isEqualTo(io.changeflow.domain.state.StepStatus.CLOSE_DONE);
+        app.gitlab.reopenExternally(FakeTargets.PROJECT, app.mr(id).iid());
+
+        assertThat(reopenEvent("r-1", id)).isEqualTo(new WakeOnGitLabEvent.Result(CallbackAnswer.PROCESSED, 1));
+        app.queue.runDue();
+
+        assertThat(app.op(id).step()).isEqualTo(io.changeflow.domain.state.StepStatus.CLOSE_DONE);
+        assertThat(app.gitlab.find(FakeTargets.PROJECT, app.mr(id).iid()).orElseThrow().state())
+                .isEqualTo(io.changeflow.domain.mr.MergeRequestState.CLOSED);
+    }
+
+    @Test
+    void aReopenEventAboutARequestUnderWayClosesNothing() {
+        var id = app.openedWithPipelineRunning("dave");
+
+        reopenEvent("r-2", id);
+        app.queue.runDue();
+
+        assertThat(app.queue.pending(StepKind.CLOSE, id.value())).isEmpty();
+        assertThat(app.op(id).binding()).contains(BindingStatus.MR_CREATING);
+        assertThat(app.gitlab.find(FakeTargets.PROJECT, app.mr(id).iid()).orElseThrow().state())
+                .isEqualTo(io.changeflow.domain.mr.MergeRequestState.OPENED);
+    }
 }

@@ -189,7 +189,7 @@ public final class InMemoryChangeflow {
                 new SettleBatchStep(settleBatch, policy), policy.transientRetry()));
         steps = new RunDueStep(safetyNets);
         queue.attach(steps);
-        retryFailures = new RetryTransientFailures(operations, queue, changes, transientRetries, cursors,
+        retryFailures = new RetryTransientFailures(operations, gitlab, queue, changes, transientRetries, cursors,
                 RetryTransientFailures.DEFAULT_LIMIT);
         sweep = new SweepStuckRequests(operations, targets, batches, queue, changes, cursors,
                 SweepStuckRequests.Policy.defaults());

@@ -135,7 +135,7 @@ class RetryTransientFailuresTest {
     /** Issue 20.6: failed requests a person owns (they stay failed) never hide a newer one that is retried. */
     @Test
     void requestsAPersonOwnsAheadOfARetriedOneDoNotHideIt() {
-        var small = new RetryTransientFailures(app.operations, app.queue, app.changes, app.transientRetries, app.cursors, 10);
+        var small = new RetryTransientFailures(app.operations, app.gitlab, app.queue, app.changes, app.transientRetries, app.cursors, 10);
         for (var i = 0; i < 30; i++) {
             app.gitlab.nextPipeline(PipelineStatus.FAILED);
             var id = app.submitAccepted(FakeTargets.SINGLE, "owned" + i);

@@ -231,6 +231,21 @@ class SimulationTest {
     }
 
     /**
+     * S9 (docs/reliability.md): a person reopened the merge request of a request that had ended unmerged, and nothing of
+     * the service looked at it again. Fixed: the failed-close job re-reads such merge requests (a bounded fair scan) and
+     * closes one found open through the close step. Each seed's script reopens one and showed the finding without the fix.
+     */
+    @ParameterizedTest(name = "seed {0}")
+    @ValueSource(longs = {12, 23, 74})
+    void theSeedsOfS9NoLongerLeaveAReopenedMergeRequestOpen(long seed) {
+        var outcome = Simulation.run(seed, ACTIONS, Plant.NONE);
+
+        assertThat(outcome.violation()).as(() -> Simulation.shrink(outcome, Plant.NONE).describe()).isEmpty();
+        assertThat(outcome.findings().keySet()).noneMatch(f -> f.startsWith(SimInvariants.NO_ORPHAN_MERGE_REQUEST));
+        assertThat(outcome.script()).extracting(SimAction::kind).contains(SimAction.Kind.PERSON_REOPENS);
+    }
+
+    /**
      * A merge request left open at CLOSE_GAVE_UP (GitLab refused the closes past the transient deadline; a person was
      * told at ERROR what to do: docs/operations.md, "A close given up") is a person's by design: reported apart with its
      * seed, never a violation, in the CI budget and the long run alike. 2943 ends with its request REJECTED, 3638 detached.

@@ -32,7 +32,8 @@ import tools.jackson.databind.json.JsonMapper;
  * read, from GitLab's {@code doc/user/project/integrations/webhook_events.md} (gitlabhq): {@code object_kind},
  * {@code project.id}, {@code project.path_with_namespace}; a pipeline event's {@code merge_request.iid} (null for a
  * branch pipeline) and {@code object_attributes.ref}, {@code .tag}; a merge request event's {@code object_attributes.iid}
- * and {@code .source_branch}. In order:
+ * , {@code .source_branch} and {@code .action} ({@code reopen}: a merge request of an ended request is closed again,
+ * finding S9). In order:
  * <ul>
  *   <li>no secret configured: 404 WEBHOOKS_OFF (the feature is off; polling alone drives the waits);</li>
  *   <li>{@code X-Gitlab-Token} missing, sent twice or not the secret (compared in constant time): 401 INVALID_TOKEN;</li>
@@ -146,7 +147,8 @@ public final class GitLabHooksController {
                             "a GitLab event names its project and a merge request or branch"))),
                     "GitLab " + objectKind + " event without project or merge request");
         }
-        return new WakeOnGitLabEvent.Command(deliveryKey(request, bytes), projects, iid, branch);
+        var action = PIPELINE.equals(objectKind) ? Optional.<String>empty() : text(attributes.get("action"));
+        return new WakeOnGitLabEvent.Command(deliveryKey(request, bytes), projects, iid, branch, action);
     }
 
     /**
