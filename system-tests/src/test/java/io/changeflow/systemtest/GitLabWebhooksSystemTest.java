@@ -23,6 +23,9 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * instance's {@code POST /callbacks/gitlab}; the instance's pipeline wait polls only every 10 minutes as a fallback.
  * The event of the pipeline's success wakes the waiting step, so the merge comes seconds after the success, not at the
  * next fallback look. The GitLab calls of the request are counted and printed (docs/benchmarks.md).
+ *
+ * <p>{@code -Dsystem.webhooks=off} (a documented run, not CI) is the same request with the instance's webhooks off
+ * (no secret: the events are answered 404 and the wait polls at the harness's 300 ms), for the calls beside "on".
  */
 class GitLabWebhooksSystemTest {
 
@@ -30,19 +33,32 @@ class GitLabWebhooksSystemTest {
     private static final String HOOK_TOKEN = "glwh-system-test-token";
     /** Far below the fallback interval (10 min): only a delivered event can make the merge come this early. */
     private static final Duration WOKEN_WITHIN = Duration.ofSeconds(30);
+    /**
+     * Merge request reads while the pipeline runs (6 s) with webhooks on: the first look, and one per event that wakes
+     * the step early (e.g. the merge request's "open"). Polling at 300 ms would read it about 20 times.
+     */
+    private static final int LOOKS_WHILE_RUNNING_ON = 3;
+    private static final boolean WEBHOOKS = !"off".equalsIgnoreCase(System.getProperty("system.webhooks", "on"));
 
     @RegisterExtension
-    static final ChangeflowCluster cluster = ChangeflowCluster.create()
-            // every project's hook goes to the relay (resolved to the host's own port), which forwards to the instance
-            .withSimulatorProperty("sandbox.gitlab.webhooks.url", "http://127.0.0.1:${server.port}/relay/callbacks/gitlab")
-            .withSimulatorProperty("sandbox.gitlab.webhooks.token", HOOK_TOKEN)
-            // long enough that the waiting step has looked at least once while the pipeline still ran
-            .withSimulatorProperty("sandbox.gitlab.pipeline-duration", "6s")
-            .withInstanceProperty("changeflow.gitlab.webhooks.secret", HOOK_TOKEN)
-            .withInstanceProperty("changeflow.gitlab.webhooks.fallback-poll-interval", "10m")
-            // the fallback is cut to the pipeline timeout: keep the timeout above it
-            .withInstanceProperty("changeflow.workflow.pipeline.timeout", "30m")
-            .withInstances("solo");
+    static final ChangeflowCluster cluster = cluster();
+
+    private static ChangeflowCluster cluster() {
+        var cluster = ChangeflowCluster.create()
+                // every project's hook goes to the relay (resolved to the host's own port), which forwards to the instance
+                .withSimulatorProperty("sandbox.gitlab.webhooks.url",
+                        "http://127.0.0.1:${server.port}/relay/callbacks/gitlab")
+                .withSimulatorProperty("sandbox.gitlab.webhooks.token", HOOK_TOKEN)
+                // long enough that the waiting step has looked at least once while the pipeline still ran
+                .withSimulatorProperty("sandbox.gitlab.pipeline-duration", "6s");
+        if (WEBHOOKS) {
+            cluster.withInstanceProperty("changeflow.gitlab.webhooks.secret", HOOK_TOKEN)
+                    .withInstanceProperty("changeflow.gitlab.webhooks.fallback-poll-interval", "10m")
+                    // the fallback is cut to the pipeline timeout: keep the timeout above it
+                    .withInstanceProperty("changeflow.workflow.pipeline.timeout", "30m");
+        }
+        return cluster.withInstances("solo");
+    }
 
     @Test
     void thePipelinesSuccessEventWakesTheWaitSoTheMergeComesSecondsAfterItNotAtTheTenMinuteFallbackLook() {
@@ -69,22 +85,28 @@ class GitLabWebhooksSystemTest {
                 && c.at().isBefore(pipelineSucceeded)).count();
         var successToMerge = Duration.between(pipelineSucceeded, mergeCall.at());
 
-        Figures.record("GitLab webhooks on (fallback poll 10 min): pipeline success to the merge call",
+        var mode = WEBHOOKS ? "webhooks on (fallback poll 10 min)" : "webhooks off (polling every 300 ms)";
+        Figures.record("GitLab " + mode + ": pipeline success to the merge call",
                 successToMerge.toMillis() + " ms (pipeline " + merge.pipelineId() + " finished " + pipelineSucceeded
                         + ", merge call " + mergeCall.at() + "); merge request read " + looksWhileRunning
                         + " times while the pipeline ran; GitLab deliveries the instance took (its inbox): "
                         + gitlabDeliveries());
-        Figures.record("GitLab calls per VALIDATED request, webhooks on (simulator counters)",
+        Figures.record("GitLab calls per VALIDATED request, " + mode + " (simulator counters)",
                 GitLabCalls.perRequest(calls, callsBefore, 1, "VALIDATED request"));
         Figures.record("GitLab calls of that request, in order (ms from the first, account, status)",
                 callsInOrder(calls.subList(callsBefore, calls.size())));
 
         assertThat(merge.pipelineStatus()).isEqualTo("success");
-        assertThat(looksWhileRunning).as("the step looked while the pipeline ran, then waited on the slow fallback")
-                .isPositive();
-        assertThat(gitlabDeliveries()).as("GitLab hook deliveries the instance took into its inbox").isPositive();
-        assertThat(successToMerge).as("pipeline success to the merge call, with the fallback look 10 min away")
-                .isPositive().isLessThan(WOKEN_WITHIN);
+        assertThat(looksWhileRunning).as("the step looked while the pipeline ran").isPositive();
+        assertThat(successToMerge).as("pipeline success to the merge call").isPositive().isLessThan(WOKEN_WITHIN);
+        if (WEBHOOKS) {
+            assertThat(gitlabDeliveries()).as("GitLab hook deliveries the instance took into its inbox").isPositive();
+            assertThat(looksWhileRunning).as("then it waited for the event, not polling (the fallback is 10 min away)")
+                    .isLessThanOrEqualTo(LOOKS_WHILE_RUNNING_ON);
+        } else {
+            assertThat(gitlabDeliveries()).as("webhooks off: no event taken").isZero();
+            assertThat(looksWhileRunning).as("webhooks off: the wait polled").isGreaterThan(LOOKS_WHILE_RUNNING_ON);
+        }
     }
 
     private static String callsInOrder(List<GitLabCalls.Call> calls) {
