@@ -9,11 +9,14 @@ import io.changeflow.systemtest.harness.Invariants;
 import io.changeflow.systemtest.harness.Poll;
 import io.changeflow.systemtest.harness.SimulatorHost;
 import io.changeflow.systemtest.harness.Sql;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -113,11 +116,17 @@ class GitLabWebhooksSystemTest {
         }
     }
 
-    /** The setup check's last reads (the hooks only with webhooks on) and the drift scan's read of main are done. */
+    /**
+     * The setup check's last reads (the hooks only with webhooks on) and the first drift scan's reads of main and of
+     * every grant file of the sandbox catalog are done.
+     */
     private static boolean startReadsDone(List<GitLabCalls.Call> calls) {
-        return calls.stream().anyMatch(c -> c.path().endsWith("/push_rule"))
-                && (!WEBHOOKS || calls.stream().anyMatch(c -> c.path().endsWith("/hooks")))
-                && calls.stream().anyMatch(c -> c.path().endsWith("/repository/branches/main"));
+        var paths = calls.stream().map(c -> URLDecoder.decode(c.path(), StandardCharsets.UTF_8)).toList();
+        return paths.stream().anyMatch(p -> p.endsWith("/push_rule"))
+                && (!WEBHOOKS || paths.stream().anyMatch(p -> p.endsWith("/hooks")))
+                && paths.stream().anyMatch(p -> p.endsWith("/repository/branches/main"))
+                && Stream.of("db-prod-readonly", "dashboards-viewer", "vpn-staging").allMatch(target ->
+                        paths.stream().anyMatch(p -> p.endsWith("/repository/files/grants/" + target + ".txt")));
     }
 
     private static String callsInOrder(List<GitLabCalls.Call> calls) {
