@@ -22,8 +22,9 @@ import org.springframework.web.bind.annotation.RestController;
 
 /**
  * The load balancer in front of the app instances, for the simulators' callbacks: the simulators
- * deliver to {@code <simulator host>/relay/callbacks/...} ({@code sandbox.callback-base-url}), and
- * the relay forwards the signed delivery byte for byte (body and {@code webhook-*} headers) to one
+ * deliver to {@code <simulator host>/relay/callbacks/...} ({@code sandbox.callback-base-url}, and GitLab's project
+ * hooks when {@code sandbox.gitlab.webhooks.url} points here), and the relay forwards the delivery byte for byte (body,
+ * {@code webhook-*} and GitLab's {@code X-Gitlab-*} and {@code Idempotency-Key} headers) to one
  * of the live instances, round robin. An instance that does not answer is skipped for the next; when
  * none answers the relay says 503, and the simulator's sender retries as a real webhook sender would.
  */
@@ -32,8 +33,11 @@ import org.springframework.web.bind.annotation.RestController;
 public final class CallbackRelay {
 
     static final String PREFIX = "/relay";
+    /** Standard Webhooks' signature headers, and GitLab's hook headers ({@code /callbacks/gitlab}). */
     private static final List<String> FORWARDED_HEADERS =
-            List.of("webhook-id", "webhook-timestamp", "webhook-signature", "Content-Type");
+            List.of("webhook-id", "webhook-timestamp", "webhook-signature", "Content-Type",
+                    "X-Gitlab-Event", "X-Gitlab-Token", "X-Gitlab-Event-UUID", "X-Gitlab-Webhook-UUID",
+                    "X-Gitlab-Instance", "Idempotency-Key", "User-Agent");
 
     private final List<URI> targets = new CopyOnWriteArrayList<>();
     private final AtomicInteger next = new AtomicInteger();
