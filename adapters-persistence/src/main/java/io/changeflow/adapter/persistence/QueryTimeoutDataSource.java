@@ -7,6 +7,7 @@ import java.lang.reflect.Proxy;
 import java.sql.Connection;
 import java.sql.DatabaseMetaData;
 import java.sql.SQLException;
+import java.sql.SQLNonTransientConnectionException;
 import java.sql.SQLTimeoutException;
 import java.sql.Statement;
 import java.time.Duration;
@@ -211,13 +212,32 @@ final class QueryTimeoutDataSource extends PreparingDataSource implements AutoCl
         return null;
     }
 
-    /** {@code method} on {@code target}, throwing what the method threw (not its reflective wrapper). */
+    /**
+     * {@code method} on {@code target}, throwing what the method threw (not its reflective wrapper), except a
+     * {@link NullPointerException} of the JDBC driver on a connection or statement ({@link #driverFailure}).
+     */
     static Object invoke(Object target, Method method, @Nullable Object[] args) throws Throwable {
         try {
             return method.invoke(target, args);
         } catch (InvocationTargetException e) {
-            throw e.getCause();
+            throw driverFailure(target, e.getCause());
         }
+    }
+
+    /**
+     * A {@link NullPointerException} thrown by the driver's connection or statement as what it is: the connection was
+     * closed under the caller (Connector/J 9 answers a statement on a connection its abort or the socket timeout just
+     * closed with "Cannot invoke NativeSession.getProtocol() because this.session is null", not a SQLException). It
+     * becomes a {@link SQLNonTransientConnectionException} of SQLSTATE 08003, so the caller sees "the database did not
+     * answer" (503 with Retry-After, a step run again) instead of an internal error (seen in DatabasePartitionSystemTest:
+     * a submission during the partition answered 500). Anything else is thrown as it is.
+     */
+    static Throwable driverFailure(Object target, Throwable thrown) {
+        if (thrown instanceof NullPointerException && (target instanceof Statement || target instanceof Connection)) {
+            return new SQLNonTransientConnectionException("the connection was closed under the statement (the driver failed: "
+                    + thrown.getMessage() + ")", "08003", thrown);
+        }
+        return thrown;
     }
 
     /**

@@ -16,6 +16,7 @@ import java.sql.DatabaseMetaData;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.SQLTimeoutException;
+import java.sql.Statement;
 import java.time.Duration;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -185,6 +186,30 @@ class QueryTimeoutTest {
         assertThat(QueryTimeoutDataSource.limitsStatementsItself("MySQL", "8.4.3")).isFalse();
         assertThat(QueryTimeoutDataSource.limitsStatementsItself("MySQL", null)).isFalse();
         assertThat(QueryTimeoutDataSource.limitsStatementsItself(null, null)).isFalse();
+    }
+
+    @Test
+    void theDriversNullPointerOnAClosedConnectionIsALostConnectionNotAnInternalError() throws Exception {
+        var closedUnder = new NullPointerException("Cannot invoke \"com.mysql.cj.NativeSession.getProtocol()\" because \"this.session\" is null");
+        var statement = (Statement) Proxy.newProxyInstance(getClass().getClassLoader(), new Class<?>[] {Statement.class},
+                (proxy, method, args) -> {
+                    throw closedUnder;
+                });
+        var execute = Statement.class.getMethod("executeQuery", String.class);
+
+        assertThatThrownBy(() -> QueryTimeoutDataSource.invoke(statement, execute, new Object[] {"select 1"}))
+                .isInstanceOf(java.sql.SQLNonTransientConnectionException.class)
+                .hasCause(closedUnder)
+                .satisfies(e -> assertThat(((SQLException) e).getSQLState()).isEqualTo("08003"))
+                .satisfies(e -> assertThat(io.changeflow.application.port.out.DatabaseUnavailable.reason(e))
+                        .contains(io.changeflow.application.port.out.DatabaseUnavailable.Reason.CONNECTION_LOST));
+        var other = new IllegalStateException("not the driver's null");
+        var odd = (Statement) Proxy.newProxyInstance(getClass().getClassLoader(), new Class<?>[] {Statement.class},
+                (proxy, method, args) -> {
+                    throw other;
+                });
+        assertThatThrownBy(() -> QueryTimeoutDataSource.invoke(odd, execute, new Object[] {"select 1"})).isSameAs(other);
+        assertThat(QueryTimeoutDataSource.driverFailure(new Object(), closedUnder)).as("not a JDBC object").isSameAs(closedUnder);
     }
 
     @Test
