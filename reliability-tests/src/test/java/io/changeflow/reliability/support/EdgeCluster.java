@@ -91,6 +91,10 @@ public final class EdgeCluster implements BeforeAllCallback {
                     .set(SELF_ONLY_PREFIX + "file-path", "grants/" + SELF_ONLY_TARGET + ".txt")));
             var sandbox = CompletableFuture.runAsync(() -> cluster.start(SANDBOX, s -> s
                     .set("spring.profiles.active", "sandbox")
+                    // the sandbox profile's 2-minute deploy deadline, run by this instance on the shared database,
+                    // would move the edge suites' merged requests (GrantLifeSecurityReliabilityTest's victim, held
+                    // MERGED for the whole class) to DEPLOY_UNCONFIRMED on a loaded machine: the production default
+                    .set("changeflow.workflow.deploy-deadline", "2h")
                     .set("changeflow.identity.trusted-proxies", UNTRUSTED_PROXIES)));
             CompletableFuture.allOf(edge, sandbox).join();
         } catch (CompletionException | IllegalStateException e) {
