@@ -76,7 +76,8 @@ class OneMergeRequestPerRequestTest {
 
         app.gitlab.reopenExternally(FakeTargets.PROJECT, late);
         assertThat(openMergeRequests()).containsExactly(late);
-        app.retryTransientFailures();
+        app.clock.advance(java.time.Duration.ofMinutes(1));
+        assertThat(app.retryTransientFailures().scheduled()).as("the close it schedules").isEqualTo(1);
         app.queue.runUntilIdle();
 
         assertThat(openMergeRequests()).as("closed again through the close step").isEmpty();
