@@ -152,10 +152,13 @@ public final class CreateMergeRequest extends RequestStepBody {
 
     /**
      * Issue 36, one merge request per request: the request was closed (or otherwise ended) while its merge request was
-     * being opened, so nobody owns the one just opened: it is closed on GitLab (a merge request already merged is
-     * left to the reconciliation of merged requests).
+     * being opened, so nobody owns the one just opened: it is recorded on the request and closed on GitLab (a merge
+     * request already merged is left to the reconciliation of merged requests).
      */
     private StepOutcome closedMeanwhile(Operation now, RemoteMergeRequest remote) {
+        // recorded all the same (unless the request records one already): a person may reopen it on GitLab later, and
+        // what closes a reopened merge request of an ended request reads the ones requests record (finding S11)
+        operations.recordMergeRequest(now.id(), remote.ref());
         if (Settlement.needsClose(remote.state())) {
             LOG.log(Level.INFO, () -> now.id() + " ended (" + now.state() + ") while its merge request !" + remote.iid()
                     + " was opened; closing it");

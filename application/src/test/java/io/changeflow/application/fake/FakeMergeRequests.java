@@ -498,7 +498,23 @@ public final class FakeMergeRequests implements MergeRequests, TargetFiles {
         fault("reopen");
         var mr = existing(project, iid);
         if (mr.state == MergeRequestState.CLOSED) {
+            refuseASecondOpenOne(mr);
             mr.state = MergeRequestState.OPENED;
+        }
+    }
+
+    /**
+     * GitLab keeps one open merge request per source and target branch: a reopen is refused while another one from the
+     * same branch is open ({@code MergeRequest#validate_branches}, run on every save of an opened merge request, with
+     * {@code existing_mrs_targeting_same_branch}, {@code app/models/merge_request.rb} of gitlabhq/gitlabhq; the API
+     * answers it 409, {@code conflict!(errors[:validate_branches])} in {@code lib/api/helpers/merge_requests_helpers.rb}).
+     */
+    private void refuseASecondOpenOne(Mr mr) {
+        var other = project(mr.project).mrs.values().stream().filter(o -> o != mr && o.state == MergeRequestState.OPENED
+                && o.source.equals(mr.source) && o.target.equals(mr.target)).findFirst();
+        if (other.isPresent()) {
+            throw ExternalCallException.status("gitlab", 409,
+                    "Another open merge request already exists for this source branch: !" + other.get().iid);
         }
     }
 
@@ -956,6 +972,7 @@ public final class FakeMergeRequests implements MergeRequests, TargetFiles {
     public synchronized void reopenExternally(String project, long iid) {
         var mr = existing(project, iid);
         if (mr.state == MergeRequestState.CLOSED) {
+            refuseASecondOpenOne(mr);
             mr.state = MergeRequestState.OPENED;
         }
     }

@@ -54,6 +54,36 @@ class OneMergeRequestPerRequestTest {
         assertThat(openMergeRequests()).containsExactly(app.mr(again).iid());
     }
 
+    /**
+     * Finding S11 (issue 30, seed 120376): the merge request opened late for a request closed meanwhile is recorded on
+     * that request as well as closed, so that when a person reopens it on GitLab the failed-close job's re-check of
+     * ended requests finds it and closes it again. Before, it was closed unrecorded, the re-check (which reads the
+     * merge requests requests record) never saw it, and it stayed open for good.
+     */
+    @Test
+    void theMergeRequestOpenedLateForAClosedRequestIsRecordedSoThatAPersonsReopenIsClosedAgain() {
+        app.config.set(Settings.APPROVE_FIRST, "false");
+        var closing = new AtomicReference<OperationId>();
+        app.gitlab.beforeNext("open", () -> close(closing.get()));
+        var id = app.submitAccepted(FakeTargets.SINGLE, "carol");
+        closing.set(id);
+        app.queue.runUntilIdle();
+        var late = app.gitlab.mergeRequestsOf(FakeTargets.PROJECT).getFirst();
+        assertThat(app.op(id).binding()).contains(BindingStatus.CLOSED);
+        assertThat(app.op(id).mergeRequest()).as("recorded although closed at once")
+                .hasValueSatisfying(mr -> assertThat(mr.iid()).isEqualTo(late));
+        assertThat(openMergeRequests()).isEmpty();
+
+        app.gitlab.reopenExternally(FakeTargets.PROJECT, late);
+        assertThat(openMergeRequests()).containsExactly(late);
+        app.clock.advance(java.time.Duration.ofMinutes(1));
+        assertThat(app.retryTransientFailures().scheduled()).as("the close it schedules").isEqualTo(1);
+        app.queue.runUntilIdle();
+
+        assertThat(openMergeRequests()).as("closed again through the close step").isEmpty();
+        assertThat(app.op(id).binding()).contains(BindingStatus.CLOSED);
+    }
+
     @Test
     void aCloseAfterTheAnswerOnOpeningWasLostFindsTheMergeRequestByTheRequestsBranchAndClosesIt() {
         app.config.set(Settings.APPROVE_FIRST, "false");

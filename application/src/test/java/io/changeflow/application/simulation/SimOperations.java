@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.stream.Collectors;
 
 /**
  * The moves of the full world (issue 30, docs/reliability.md "Not simulated yet" as it was): an operator acting on drift
@@ -161,13 +162,19 @@ final class SimOperations {
     /**
      * A person reopens a closed merge request on GitLab, as GitLab allows while its source branch exists
      * ({@code MergeRequest#reopenable?}: {@code closed? && !source_project_missing? && source_branch_exists?},
-     * {@code app/models/merge_request.rb} of gitlabhq/gitlabhq; its state machine's {@code reopen: closed => opened}).
+     * {@code app/models/merge_request.rb} of gitlabhq/gitlabhq; its state machine's {@code reopen: closed => opened})
+     * and no other merge request from that branch is open (GitLab refuses that reopen: {@code validate_branches}, see
+     * {@code FakeMergeRequests#reopenExternally}; finding S10 was a person reopening one next to an open one, which the
+     * fake allowed and GitLab does not).
      */
     String personReopens(SimAction action) {
         var app = world.app;
-        var reopenable = world.mergeRequestsIn(MergeRequestState.CLOSED).stream()
-                .filter(iid -> app.gitlab.hasBranch(FakeTargets.PROJECT, app.gitlab.find(FakeTargets.PROJECT, iid)
-                        .orElseThrow().sourceBranch())).toList();
+        var open = world.mergeRequestsIn(MergeRequestState.OPENED).stream()
+                .map(iid -> app.gitlab.find(FakeTargets.PROJECT, iid).orElseThrow().sourceBranch()).collect(Collectors.toSet());
+        var reopenable = world.mergeRequestsIn(MergeRequestState.CLOSED).stream().filter(iid -> {
+            var branch = app.gitlab.find(FakeTargets.PROJECT, iid).orElseThrow().sourceBranch();
+            return app.gitlab.hasBranch(FakeTargets.PROJECT, branch) && !open.contains(branch);
+        }).toList();
         return pickIid(reopenable, action, iid -> {
             app.gitlab.reopenExternally(FakeTargets.PROJECT, iid);
             reopened.add(iid);

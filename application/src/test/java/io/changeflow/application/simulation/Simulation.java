@@ -131,8 +131,12 @@ final class Simulation {
             if (late.isPresent()) {
                 return new Outcome(seed, kinds, script, trace, late, findings, stats);
             }
+            // at rest only when no merge request is left open for the service to close either (findings S11, S12: a
+            // close the failed-close job owes, e.g. after a crash at the close step's first write, comes with the job's
+            // next run, which a quiet world ending at its first tick never gave it); one left to a person does not hold it
             if (world.app.queue.pending().isEmpty() && invariants.liveness(world).isEmpty()
-                    && world.access.atRest(world).isEmpty()) {
+                    && world.access.atRest(world).isEmpty()
+                    && invariants.orphans(world).stream().noneMatch(v -> asserted(v.invariant()))) {
                 break;
             }
             var next = world.app.queue.pending().stream().map(p -> p.due()).min(Comparator.naturalOrder())

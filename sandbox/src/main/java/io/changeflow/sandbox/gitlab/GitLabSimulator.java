@@ -1293,13 +1293,7 @@ public class GitLabSimulator {
         if (source.equals(targetBranch)) {
             throw GitLabError.validation(422, "You can't use same project/branch for source and target");
         }
-        for (var other : project.mergeRequests.values()) {
-            if (other.state.equals("opened") && other.sourceBranch.equals(source)
-                    && other.targetBranch.equals(targetBranch)) {
-                throw GitLabError.validation(409,
-                        "Another open merge request already exists for this source branch: !" + other.iid);
-            }
-        }
+        refuseASecondOpenOne(project, source, targetBranch, 0);
         var now = now();
         var mr = new MergeRequest(nextMergeRequestId++, project.nextIid++, source, targetBranch, title,
                 description == null ? "" : description, caller, now);
@@ -1325,6 +1319,17 @@ public class GitLabSimulator {
         return json;
     }
 
+    /** 409 when a merge request other than {@code iid} from {@code source} to {@code target} is open. */
+    private static void refuseASecondOpenOne(Project project, String source, String target, long iid) {
+        for (var other : project.mergeRequests.values()) {
+            if (other.iid != iid && other.state.equals("opened") && other.sourceBranch.equals(source)
+                    && other.targetBranch.equals(target)) {
+                throw GitLabError.validation(409,
+                        "Another open merge request already exists for this source branch: !" + other.iid);
+            }
+        }
+    }
+
     /** {@code PUT /projects/:id/merge_requests/:iid}: title, description and {@code state_event} (close, reopen). */
     synchronized Map<String, Object> updateMergeRequest(String idOrPath, long iid, String stateEvent, String title,
                                                         String description, User caller) {
@@ -1343,6 +1348,11 @@ public class GitLabSimulator {
             mr.closedAt = now;
             mr.closedBy = caller;
         } else if ("reopen".equals(stateEvent) && mr.state.equals("closed")) {
+            // one open merge request per source and target branch, on a reopen as on a create: GitLab validates every
+            // save of an opened merge request (MergeRequest#validate_branches with existing_mrs_targeting_same_branch,
+            // app/models/merge_request.rb) and the API answers 409 (conflict!(errors[:validate_branches]),
+            // lib/api/helpers/merge_requests_helpers.rb); the merge request stays closed
+            refuseASecondOpenOne(project, mr.sourceBranch, mr.targetBranch, mr.iid);
             mr.state = "opened";
             mr.closedAt = null;
             mr.closedBy = null;

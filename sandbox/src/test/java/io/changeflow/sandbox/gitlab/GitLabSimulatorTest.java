@@ -389,6 +389,30 @@ class GitLabSimulatorTest extends SeededGitLabTest {
         assertThat(gitlab.mergeRequestState(PROJECT, iid)).isEqualTo("opened");
     }
 
+    /**
+     * GitLab keeps one open merge request per source and target branch on a reopen too ({@code validate_branches},
+     * {@code app/models/merge_request.rb}; gitlabhq's {@code merge_requests_controller_spec.rb} "does not allow a closed
+     * merge request to be reopened if another one is open"): 409, and the closed one stays closed.
+     */
+    @Test
+    void refusesToReopenAMergeRequestWhileAnotherFromTheSameBranchIsOpen() {
+        var first = open("twice", "grants/db.txt", "alice\n");
+        gitlab.updateMergeRequest(PROJECT, first, "close", null, null, author);
+        var second = ((Number) gitlab.createMergeRequest(PROJECT, "twice", "main", "Again", "", author).get("iid")).longValue();
+
+        assertThatThrownBy(() -> gitlab.updateMergeRequest(PROJECT, first, "reopen", null, null, author))
+                .isInstanceOfSatisfying(GitLabError.class, e -> {
+                    assertThat(e.status()).isEqualTo(409);
+                    assertThat(e.getMessage()).contains("Another open merge request already exists for this source branch: !"
+                            + second);
+                });
+        assertThat(gitlab.mergeRequestState(PROJECT, first)).isEqualTo("closed");
+
+        gitlab.updateMergeRequest(PROJECT, second, "close", null, null, author);
+        gitlab.updateMergeRequest(PROJECT, first, "reopen", null, null, author);
+        assertThat(gitlab.mergeRequestState(PROJECT, first)).isEqualTo("opened");
+    }
+
     @Test
     void startsOverOnReset() {
         open("gone", "grants/db.txt", "x\n");
