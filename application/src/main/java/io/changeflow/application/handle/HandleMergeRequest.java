@@ -94,7 +94,8 @@ public final class HandleMergeRequest extends RequestStepBody {
             return StepOutcome.done();
         }
         var mr = mergeRequestOf(op);
-        var remote = mergeRequests.get(mr.project(), mr.iid());
+        // with its head pipeline: the merge after the approvals goes on from this read (issue 33 item 3)
+        var remote = mergeRequests.getWithHeadPipeline(mr.project(), mr.iid());
         var request = new Request(op);
         var finished = ApproveAndMerge.finishedRemotely(remote, mr, request, "does not exist");
         if (finished.isPresent()) {
