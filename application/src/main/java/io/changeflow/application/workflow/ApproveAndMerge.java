@@ -240,11 +240,21 @@ public final class ApproveAndMerge {
      * pipeline comes with it.
      */
     public StepOutcome approveAndMerge(MergeRequestRef mr, Step step, Subject subject, RemoteMergeRequest readNow) {
+        return approveAndMerge(mr, step, subject, readNow, false);
+    }
+
+    /**
+     * {@link #approveAndMerge(MergeRequestRef, Step, Subject, RemoteMergeRequest)}; {@code neverAsked}: the subject's
+     * recorded state says no approval bot was asked to approve this merge request yet, so the approvals are not read
+     * before the first approval (issue 33 item 3).
+     */
+    public StepOutcome approveAndMerge(MergeRequestRef mr, Step step, Subject subject, RemoteMergeRequest readNow,
+                                       boolean neverAsked) {
         var progress = MergeProgress.of(step).at(Phase.APPROVE).atBot(0);
         var head = readNow.sha();
         return head == null || head.isBlank()
                 ? approvals.approve(mr, progress, subject)
-                : approvals.approve(mr, progress, subject, readNow);
+                : approvals.approve(mr, progress, subject, readNow, neverAsked);
     }
 
     /**

@@ -17,7 +17,8 @@ import java.util.Set;
 
 /**
  * {@link ApproveAndMerge}'s approval phase: each approval bot approves on its own, the approvals read before the
- * first attempt of every run (one read answers for every bot) and again after a 401 or a last failed attempt;
+ * first attempt of every run (one read answers for every bot; issue 33 item 3: not when no bot was asked before) and
+ * again after a 401 or a last failed attempt;
  * failures are retried with backoff by rescheduling; then GitLab's own judgement decides whether merging may go on:
  * the one the last approval's answer carries, else read (docs/external-systems-gitlab.md, "Approving and merging").
  */
@@ -47,20 +48,29 @@ final class BotApprovals {
 
     /** Approves with every bot from {@link MergeProgress#bot()} on, then merges once GitLab says it is approved. */
     StepOutcome approve(MergeRequestRef mr, MergeProgress progress, Subject subject) {
-        return approveFrom(mr, progress, subject, null);
+        return approveFrom(mr, progress, subject, null, true);
     }
 
     /**
      * {@link #approve}, the bots approving the head of {@code readNow}, the merge request as this run of the step read it
      * already (with a head); once GitLab says it is approved, merging goes on from that read (issue 33 item 3).
+     *
+     * @param neverAsked no approval bot was asked to approve this merge request before this run (the subject's recorded
+     *                   state says so): issue 33 item 3, the approvals are not read before the first approval (a bot that
+     *                   approved by other means is answered 304, or 401 and then read, as after any approval)
      */
-    StepOutcome approve(MergeRequestRef mr, MergeProgress progress, Subject subject, RemoteMergeRequest readNow) {
+    StepOutcome approve(MergeRequestRef mr, MergeProgress progress, Subject subject, RemoteMergeRequest readNow,
+                        boolean neverAsked) {
         Objects.requireNonNull(readNow.sha(), "readNow.sha");
-        return approveFrom(mr, progress, subject, readNow);
+        return approveFrom(mr, progress, subject, readNow, !neverAsked);
     }
 
-    /** @param readNow the merge request read already in this run, or null: its head is read before the first approval */
-    private StepOutcome approveFrom(MergeRequestRef mr, MergeProgress progress, Subject subject, RemoteMergeRequest readNow) {
+    /**
+     * @param readNow   the merge request read already in this run, or null: its head is read before the first approval
+     * @param readFirst whether the approvals are read before the first approval of this run (one read for every bot)
+     */
+    private StepOutcome approveFrom(MergeRequestRef mr, MergeProgress progress, Subject subject, RemoteMergeRequest readNow,
+                                    boolean readFirst) {
         var bots = mergeRequests.approvalAccounts();
         if (bots.isEmpty()) {
             // Never merge unapproved: a missing bot list is a configuration error, not "nothing to approve".
@@ -78,7 +88,7 @@ final class BotApprovals {
         Optional<Set<String>> approvedAtStart = Optional.empty();
         for (var index = current.bot(); index < bots.size(); index++) {
             var bot = bots.get(index);
-            if (approvedAtStart.isEmpty()) {
+            if (approvedAtStart.isEmpty() && readFirst) {
                 approvedAtStart = approvedBy(mr, bot);
             }
             if (approvedAtStart.map(approved -> approved.contains(bot)).orElse(false)) {
