@@ -1,6 +1,8 @@
 package io.changeflow.adapter.gitlab;
 
+import io.changeflow.application.port.out.MergeRequests.ApprovalState;
 import io.changeflow.application.settings.Settings;
+import java.util.Optional;
 
 /**
  * The one place a merge request gets approved. {@code approver.mode} is read on every call, so switching
@@ -21,13 +23,16 @@ final class BotApproval {
         this.directHttp = directHttp;
     }
 
-    /** @param sha the head approved (GitLab refuses with 409 when it moved); null: whatever the head is */
-    void approve(String project, long iid, String account, String sha) {
+    /**
+     * @param sha the head approved (GitLab refuses with 409 when it moved); null: whatever the head is
+     * @return the approval state GitLab's answer carries; empty when it carries none (304)
+     */
+    Optional<ApprovalState> approve(String project, long iid, String account, String sha) {
         var bot = bots.approver(account);
         var approver = switch (settings.approverMode().value()) {
             case CLIENT_LIBRARY -> clientLibrary;
             case DIRECT_HTTP -> directHttp;
         };
-        approver.approve(project, iid, bot, sha);
+        return approver.approve(project, iid, bot, sha);
     }
 }

@@ -2,8 +2,10 @@ package io.changeflow.adapter.gitlab;
 
 import io.changeflow.adapter.gitlab.GitLabBots.ApprovalBot;
 import io.changeflow.application.port.out.ExternalCallException;
+import io.changeflow.application.port.out.MergeRequests.ApprovalState;
 import java.util.List;
 import java.util.LinkedHashMap;
+import java.util.Optional;
 
 /**
  * The approval as a direct HTTP call that carries the project's required check items (the client library
@@ -14,8 +16,11 @@ import java.util.LinkedHashMap;
  */
 final class DirectHttpApprover implements Approver {
 
-    /** What one attempt got: approved, or refused because the items changed (then the items in effect). */
-    private record Attempt(boolean approved, List<String> itemsInEffect) {}
+    /**
+     * What one attempt got: approved (with the approval state its answer carries), or refused because the items changed
+     * (then the items in effect).
+     */
+    private record Attempt(boolean approved, List<String> itemsInEffect, Optional<ApprovalState> state) {}
 
     private final GitLabCalls calls;
     private final GitLabHttp http;
@@ -31,15 +36,14 @@ final class DirectHttpApprover implements Approver {
     }
 
     @Override
-    public void approve(String project, long iid, ApprovalBot bot, String sha) {
+    public Optional<ApprovalState> approve(String project, long iid, ApprovalBot bot, String sha) {
         var items = checkItems.of(project, bot);
         if (items.isEmpty()) {
-            withoutExtension.approve(project, iid, bot, sha);
-            return;
+            return withoutExtension.approve(project, iid, bot, sha);
         }
         var first = attempt(project, iid, bot, items.get(), sha);
         if (first.approved()) {
-            return;
+            return first.state();
         }
         checkItems.replace(project, first.itemsInEffect());
         var second = attempt(project, iid, bot, first.itemsInEffect(), sha);
@@ -48,6 +52,7 @@ final class DirectHttpApprover implements Approver {
             throw ExternalCallException.status(GitLabCalls.SYSTEM, 422,
                     "approve: the check items changed again while retrying");
         }
+        return second.state();
     }
 
     private Attempt attempt(String project, long iid, ApprovalBot bot, List<String> items, String sha) {
@@ -59,13 +64,16 @@ final class DirectHttpApprover implements Approver {
         return calls.call("approve", () -> {
             var response = http.postJson(GitLabHttp.projectPath(project) + "/merge_requests/" + iid + "/approve",
                     bot.token(), body);
-            if (GitLabHttp.isSuccess(response) || response.statusCode() == ALREADY_APPROVED) {
-                return new Attempt(true, items);
+            if (GitLabHttp.isSuccess(response)) {
+                return new Attempt(true, items, ApprovalAnswers.ofApproval(response.body()));
+            }
+            if (response.statusCode() == ALREADY_APPROVED) {
+                return new Attempt(true, items, Optional.empty());
             }
             if (response.statusCode() == 422) {
                 var inEffect = GitLabHttp.checkItems(response.body());
                 if (inEffect.isPresent()) {
-                    return new Attempt(false, inEffect.get());
+                    return new Attempt(false, inEffect.get(), Optional.empty());
                 }
             }
             throw GitLabHttp.failure(response);

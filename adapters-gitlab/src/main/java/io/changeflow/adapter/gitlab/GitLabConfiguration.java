@@ -108,7 +108,9 @@ public class GitLabConfiguration {
         var clientLibrary = new ClientLibraryApprover(gitLabCalls);
         var approval = new BotApproval(new Settings(dynamicConfig), gitLabBots,
                 clientLibrary, new DirectHttpApprover(gitLabCalls, http, checkItems, clientLibrary));
-        var trains = new GitLabMergeTrains(gitLabCalls, http, () -> properties.author().token());
+        Supplier<String> authorToken = () -> properties.author().token();
+        var trains = new GitLabMergeTrains(gitLabCalls, http, authorToken,
+                new GitLabProjects(gitLabCalls, http, authorToken, properties.projectCacheTtl(), Clock.systemUTC()));
         return new GitLabMergeRequests(gitLabBots, gitLabCalls, approval, trains,
                 new GitLabMergeAfter(gitLabCalls, http, () -> properties.author().token()));
     }

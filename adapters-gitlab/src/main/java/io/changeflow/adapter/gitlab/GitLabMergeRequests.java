@@ -5,11 +5,11 @@ import io.changeflow.application.port.out.MergeRequests;
 import io.changeflow.domain.mr.MergeRequestState;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.gitlab4j.api.GitLabApi;
 import org.gitlab4j.api.GitLabApiException;
 import org.gitlab4j.api.models.AcceptMergeRequestParams;
@@ -18,7 +18,6 @@ import org.gitlab4j.api.models.CommitPayload;
 import org.gitlab4j.api.models.MergeRequest;
 import org.gitlab4j.api.models.MergeRequestFilter;
 import org.gitlab4j.api.models.MergeRequestParams;
-import org.gitlab4j.api.models.User;
 import org.gitlab4j.models.Constants;
 
 /**
@@ -125,6 +124,9 @@ final class GitLabMergeRequests implements MergeRequests {
 
     @Override
     public String defaultBranch(String project) {
+        if (trains != null) {
+            return trains.projects().defaultBranch(project); // issue 33 item 3: cached for a short time (GitLabProjects)
+        }
         return calls.read("defaultBranch", () -> author().getProjectApi().getProject(project).getDefaultBranch());
     }
 
@@ -169,10 +171,32 @@ final class GitLabMergeRequests implements MergeRequests {
         });
     }
 
+    /**
+     * Issue 33 item 3: the first attempt decides create or update from the caller's read of the file; a try after a
+     * failed attempt (whose commit may have landed) reads again, as {@link #commit(String, String, String, List)} does.
+     */
+    @Override
+    public void commit(String project, String branch, String message, FileChange file, FileRead read) {
+        if (!file.path().equals(read.path())) {
+            throw new IllegalArgumentException("the read is of " + read.path() + ", the change of " + file.path());
+        }
+        var first = new AtomicBoolean(true);
+        calls.idempotent("commit", () -> {
+            commitOnce(project, branch, message, List.of(file), first.getAndSet(false) ? read : null);
+            return null;
+        });
+    }
+
     private void commitOnce(String project, String branch, String message, List<FileChange> files) {
+        commitOnce(project, branch, message, files, null);
+    }
+
+    /** @param known the caller's read of one of the files, used instead of reading that file again; null: none */
+    private void commitOnce(String project, String branch, String message, List<FileChange> files, FileRead known) {
         var actions = new ArrayList<CommitAction>();
         for (var file : files) {
-            var current = readFile(project, branch, file.path());
+            var current = known != null && known.path().equals(file.path()) ? known.content()
+                    : readFile(project, branch, file.path());
             if (current.isPresent() && current.get().equals(file.content())) {
                 continue;
             }
@@ -319,17 +343,7 @@ final class GitLabMergeRequests implements MergeRequests {
      */
     @Override
     public ApprovalState approvalState(String project, long iid) {
-        var approvals = calls.read("approvedBy", () -> author().getMergeRequestApi().getApprovals(project, iid));
-        var accounts = new LinkedHashSet<String>();
-        if (approvals.getApprovedBy() != null) {
-            for (User user : approvals.getApprovedBy()) {
-                if (user != null && user.getUsername() != null) {
-                    accounts.add(user.getUsername());
-                }
-            }
-        }
-        var left = approvals.getApprovalsLeft();
-        return new ApprovalState(accounts, left == null || left <= 0, left == null ? 0 : left);
+        return ApprovalAnswers.of(calls.read("approvedBy", () -> author().getMergeRequestApi().getApprovals(project, iid)));
     }
 
     @Override
@@ -339,7 +353,13 @@ final class GitLabMergeRequests implements MergeRequests {
 
     @Override
     public void approve(String project, long iid, String account, String sha) {
-        approval.approve(project, iid, account, sha == null || sha.isBlank() ? null : sha);
+        approveWithState(project, iid, account, sha);
+    }
+
+    /** GitLab answers an approval with the approvals entity ({@link ApprovalAnswers}); 304 (given already) with none. */
+    @Override
+    public Optional<ApprovalState> approveWithState(String project, long iid, String account, String sha) {
+        return approval.approve(project, iid, account, sha == null || sha.isBlank() ? null : sha);
     }
 
     @Override

@@ -1,6 +1,5 @@
 package io.changeflow.adapter.gitlab;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import java.util.LinkedHashMap;
 import java.util.function.Supplier;
 
@@ -18,8 +17,6 @@ import java.util.function.Supplier;
  */
 final class GitLabMergeTrains {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
-
     /** How the project takes a merge from outside a train. */
     enum Way {
         /** No merge trains: the plain merge. */
@@ -33,26 +30,27 @@ final class GitLabMergeTrains {
     private final GitLabCalls calls;
     private final GitLabHttp http;
     private final Supplier<String> authorToken;
+    private final GitLabProjects projects;
 
-    GitLabMergeTrains(GitLabCalls calls, GitLabHttp http, Supplier<String> authorToken) {
+    GitLabMergeTrains(GitLabCalls calls, GitLabHttp http, Supplier<String> authorToken, GitLabProjects projects) {
         this.calls = calls;
         this.http = http;
         this.authorToken = authorToken;
+        this.projects = projects;
     }
 
-    /** Reads the project's merge train settings now (a read: tried again on a transient failure). */
+    /** Reads the project's merge train settings now, never from a cache ({@link GitLabProjects}); a read, retried. */
     Way wayFor(String project) {
-        return calls.read("mergeTrains", () -> {
-            var response = http.get(GitLabHttp.projectPath(project), authorToken.get());
-            if (!GitLabHttp.isSuccess(response)) {
-                throw GitLabHttp.failure(response);
-            }
-            var json = JSON.readTree(response.body());
-            if (!json.path("merge_trains_enabled").asBoolean(false)) {
-                return Way.PLAIN;
-            }
-            return json.path("merge_trains_skip_train_allowed").asBoolean(false) ? Way.SKIP_TRAIN : Way.NOT_SKIPPABLE;
-        });
+        var settings = projects.readNow(project, "mergeTrains");
+        if (!settings.mergeTrainsEnabled()) {
+            return Way.PLAIN;
+        }
+        return settings.mergeTrainsSkipTrainAllowed() ? Way.SKIP_TRAIN : Way.NOT_SKIPPABLE;
+    }
+
+    /** The project reads this merge shares with the workflow's other reads of the project. */
+    GitLabProjects projects() {
+        return projects;
     }
 
     /**

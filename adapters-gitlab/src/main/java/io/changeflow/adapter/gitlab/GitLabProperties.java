@@ -37,12 +37,15 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
  *                         {@code RateLimit-Remaining} is at or below it, no call is made until {@code RateLimit-Reset}
  *                         (default 5; {@code 0} turns it off: only 429s are honoured); text as configured: missing,
  *                         blank, garbled or negative is the default (read with {@link #rateLimitReserveCalls()})
+ * @param projectCacheTtl  how long a project's default branch read by the workflow is served again without a call
+ *                         (issue 33 item 3, {@link GitLabProjects}; default 1 min; 0: off, every use reads; missing or
+ *                         negative: the default). The read before a merge is never served from it
  */
 @ConfigurationProperties("changeflow.gitlab")
 record GitLabProperties(String baseUrl, Bot author, List<Bot> approvers, Duration connectTimeout,
                         Duration readTimeout, Duration callTimeout, Duration checkItemsTtl, CircuitBreaker circuitBreaker,
                         Integer readRetries, Duration readRetryBackoff, String maxCallsPerMinute,
-                        String rateLimitReserve) {
+                        String rateLimitReserve, Duration projectCacheTtl) {
 
     /** A bot account: the username GitLab shows and its personal access token (never logged); empty when not set. */
     record Bot(String account, String token) {
@@ -112,7 +115,11 @@ record GitLabProperties(String baseUrl, Bot author, List<Bot> approvers, Duratio
         readRetryBackoff = positive(readRetryBackoff, Duration.ofMillis(200));
         maxCallsPerMinute = maxCallsPerMinute == null ? "" : maxCallsPerMinute.strip();
         rateLimitReserve = rateLimitReserve == null ? "" : rateLimitReserve.strip();
+        projectCacheTtl = projectCacheTtl == null || projectCacheTtl.isNegative() ? DEFAULT_PROJECT_CACHE_TTL : projectCacheTtl;
     }
+
+    /** How long a project's default branch is served from the cache when not configured. */
+    static final Duration DEFAULT_PROJECT_CACHE_TTL = Duration.ofMinutes(1);
 
     /** The calls held back of GitLab's rate limit; missing, blank, garbled or negative: 5; 0: off. */
     int rateLimitReserveCalls() {
@@ -127,7 +134,7 @@ record GitLabProperties(String baseUrl, Bot author, List<Bot> approvers, Duratio
     static final int DEFAULT_RATE_LIMIT_RESERVE = 5;
 
     static GitLabProperties defaults() {
-        return new GitLabProperties(null, null, null, null, null, null, null, null, null, null, null, null);
+        return new GitLabProperties(null, null, null, null, null, null, null, null, null, null, null, null, null);
     }
 
     /** {@code changeflow.gitlab.max-calls-per-minute}: the shared call budget, 0 for unlimited (also for bad input). */

@@ -78,7 +78,10 @@ final class AdapterContext implements AutoCloseable {
         return startExactly(baseUrl, bots);
     }
 
-    /** An adapter with exactly {@code properties} (relative to {@code changeflow.gitlab.}) and the test timeouts. */
+    /**
+     * An adapter with exactly {@code properties} (relative to {@code changeflow.gitlab.}), the test timeouts and no cache
+     * of project reads unless {@code properties} set {@code project-cache-ttl}.
+     */
     static AdapterContext startExactly(String baseUrl, Map<String, String> properties) {
         return startExactly(baseUrl, properties, null);
     }
@@ -98,6 +101,9 @@ final class AdapterContext implements AutoCloseable {
         all.put("changeflow.gitlab.connect-timeout", "1s");
         all.put("changeflow.gitlab.read-timeout", "3s");
         all.put("changeflow.gitlab.call-timeout", "5s");
+        // issue 33: a project read is a call in these tests (they use it as the plain read); GitLabRequestCallsTest
+        // turns the cache on
+        all.put("changeflow.gitlab.project-cache-ttl", "0s");
         properties.forEach((k, v) -> all.put("changeflow.gitlab." + k, v));
         var args = new ArrayList<String>();
         all.forEach((k, v) -> args.add(k + "=" + v));

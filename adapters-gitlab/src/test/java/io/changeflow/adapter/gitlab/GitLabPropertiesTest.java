@@ -110,18 +110,18 @@ class GitLabPropertiesTest {
     }
 
     private static GitLabProperties withReserve(String reserve) {
-        return new GitLabProperties(null, null, null, null, null, null, null, null, null, null, null, reserve);
+        return new GitLabProperties(null, null, null, null, null, null, null, null, null, null, null, reserve, null);
     }
 
     private static GitLabProperties withBudget(String budget) {
-        return new GitLabProperties(null, null, null, null, null, null, null, null, null, null, budget, null);
+        return new GitLabProperties(null, null, null, null, null, null, null, null, null, null, budget, null, null);
     }
 
     @Test
     void refusesAnApprovalBotWithoutAnAccountNamingTheSetting() {
         assertThatThrownBy(() -> new GitLabProperties("https://gitlab.example.com", null,
                 List.of(new GitLabProperties.Bot("approval-bot-1", "t1"), new GitLabProperties.Bot(" ", "t2")),
-                null, null, null, null, null, null, null, null, null))
+                null, null, null, null, null, null, null, null, null, null))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("changeflow.gitlab.approvers[1].account");
     }

@@ -29,7 +29,6 @@ import io.changeflow.domain.state.WorkflowEvent;
 import java.lang.System.Logger.Level;
 import java.time.Clock;
 import java.util.EnumSet;
-import java.util.List;
 import io.changeflow.domain.batch.Settlement;
 import java.util.Optional;
 import java.util.Set;
@@ -131,13 +130,15 @@ public final class CreateMergeRequest extends RequestStepBody {
         var base = mergeRequests.defaultBranch(project);
         mergeRequests.createBranch(project, branch, base);
         var grant = Grant.of(op.request());
-        var onBranch = GrantFiles.read(mergeRequests, project, branch, target);
+        // one read of the grant file on the branch: the commit decides create or update from it (issue 33 item 3)
+        var file = new MergeRequests.FileRead(target.filePath(), mergeRequests.readFile(project, branch, target.filePath()));
+        var onBranch = GrantFiles.parse(target, file);
         if (!onBranch.grantOf(op.subject()).equals(Optional.of(grant))) {
             // Generated on the branch's own content (what the commit is based on), never on a fresh read of the
             // target branch: a merge landing in between would otherwise be undone by this commit.
             var content = onBranch.with(grant).render();
             mergeRequests.commit(project, branch, MergeRequestTexts.commitMessageOf(op),
-                    List.of(new MergeRequests.FileChange(target.filePath(), content)));
+                    new MergeRequests.FileChange(target.filePath(), content), file);
         }
         if (recorded.isPresent()) {
             // One merge request per request: the one recorded was closed on GitLab without merging; it is reopened

@@ -94,7 +94,8 @@ public final class HandleMergeRequest extends RequestStepBody {
             return StepOutcome.done();
         }
         var mr = mergeRequestOf(op);
-        var remote = mergeRequests.get(mr.project(), mr.iid());
+        // with its head pipeline: the merge after the approvals goes on from this read (issue 33 item 3)
+        var remote = mergeRequests.getWithHeadPipeline(mr.project(), mr.iid());
         var request = new Request(op);
         var finished = ApproveAndMerge.finishedRemotely(remote, mr, request, "does not exist");
         if (finished.isPresent()) {
@@ -107,10 +108,14 @@ public final class HandleMergeRequest extends RequestStepBody {
                     + "'s head again; it is merged only if that pipeline passed.");
             return choreography.recheckPipeline(mr, step, request);
         }
+        // issue 33 item 3: the bots approve only after this write, so before it (the request just approved, or created in
+        // the approve-first order) none of them was asked yet and the approvals need no read before approving
+        var neverAsked = binding == BindingStatus.MR_CREATED
+                || (binding == BindingStatus.MERGING && op.step() == StepStatus.APPROVAL_GRANTED);
         if (!(op.step() == StepStatus.HANDLE_STARTED && binding == BindingStatus.MERGING)) {
             request.apply(WorkflowEvent.HANDLE_STARTED, "Approving and merging merge request !" + mr.iid() + ".");
         }
-        return choreography.approveAndMerge(mr, step, request, remote);
+        return choreography.approveAndMerge(mr, step, request, remote, neverAsked);
     }
 
     /** The operation's merge request: recorded, or found on GitLab by its branch (and then recorded). */

@@ -185,6 +185,12 @@ public final class ApproveAndMerge {
         }
 
         @Override
+        public StepOutcome mergeApproved(MergeRequestRef mr, MergeProgress progress, Subject subject,
+                                         RemoteMergeRequest readBefore) {
+            return merges.mergeApproved(mr, progress, subject, readBefore);
+        }
+
+        @Override
         public StepOutcome rebase(MergeRequestRef mr, MergeProgress progress, Subject subject) {
             return heads.rebase(mr, progress, subject);
         }
@@ -228,14 +234,27 @@ public final class ApproveAndMerge {
 
     /**
      * Starts approving with the first bot, then merges. {@code readNow} is the merge request as this run of the step
-     * read it a moment ago: the bots approve its head (GitLab refuses with 409 if it moved since), read no second time.
+     * read it a moment ago: the bots approve its head (GitLab refuses with 409 if it moved since), read no second time,
+     * and once GitLab says it is approved the merge goes on from that read (its head proven again on the branch, issue
+     * 33 item 3); read it with {@link io.changeflow.application.port.out.MergeRequests#getWithHeadPipeline} so its head
+     * pipeline comes with it.
      */
     public StepOutcome approveAndMerge(MergeRequestRef mr, Step step, Subject subject, RemoteMergeRequest readNow) {
+        return approveAndMerge(mr, step, subject, readNow, false);
+    }
+
+    /**
+     * {@link #approveAndMerge(MergeRequestRef, Step, Subject, RemoteMergeRequest)}; {@code neverAsked}: the subject's
+     * recorded state says no approval bot was asked to approve this merge request yet, so the approvals are not read
+     * before the first approval (issue 33 item 3).
+     */
+    public StepOutcome approveAndMerge(MergeRequestRef mr, Step step, Subject subject, RemoteMergeRequest readNow,
+                                       boolean neverAsked) {
         var progress = MergeProgress.of(step).at(Phase.APPROVE).atBot(0);
         var head = readNow.sha();
         return head == null || head.isBlank()
                 ? approvals.approve(mr, progress, subject)
-                : approvals.approve(mr, progress, subject, head);
+                : approvals.approve(mr, progress, subject, readNow, neverAsked);
     }
 
     /**

@@ -2,6 +2,8 @@ package io.changeflow.application.workflow;
 
 import io.changeflow.application.port.out.ExternalCallException;
 import io.changeflow.application.port.out.MergeRequests;
+import io.changeflow.application.port.out.MergeRequests.ApprovalState;
+import io.changeflow.application.port.out.MergeRequests.RemoteMergeRequest;
 import io.changeflow.application.settings.Settings;
 import io.changeflow.application.workflow.ApproveAndMerge.Phase;
 import io.changeflow.application.workflow.ApproveAndMerge.Subject;
@@ -15,9 +17,10 @@ import java.util.Set;
 
 /**
  * {@link ApproveAndMerge}'s approval phase: each approval bot approves on its own, the approvals read before the
- * first attempt of every run (one read answers for every bot) and again after a 401 or a last failed attempt;
- * failures are retried with backoff by rescheduling; then GitLab's own judgement decides whether merging may go on
- * (docs/external-systems-gitlab.md, "Approving and merging").
+ * first attempt of every run (one read answers for every bot; issue 33 item 3: not when no bot was asked before) and
+ * again after a 401 or a last failed attempt;
+ * failures are retried with backoff by rescheduling; then GitLab's own judgement decides whether merging may go on:
+ * the one the last approval's answer carries, else read (docs/external-systems-gitlab.md, "Approving and merging").
  */
 final class BotApprovals {
 
@@ -26,6 +29,9 @@ final class BotApprovals {
     /** What comes after the approvals: merging. */
     interface Then {
         StepOutcome merge(MergeRequestRef mr, MergeProgress progress, Subject subject);
+
+        /** {@link #merge} on the merge request as this run read it before approving ({@link MergeAttempts#mergeApproved}). */
+        StepOutcome mergeApproved(MergeRequestRef mr, MergeProgress progress, Subject subject, RemoteMergeRequest readBefore);
     }
 
     private final MergeRequests mergeRequests;
@@ -42,16 +48,29 @@ final class BotApprovals {
 
     /** Approves with every bot from {@link MergeProgress#bot()} on, then merges once GitLab says it is approved. */
     StepOutcome approve(MergeRequestRef mr, MergeProgress progress, Subject subject) {
-        return approveFrom(mr, progress, subject, null);
+        return approveFrom(mr, progress, subject, null, true);
     }
 
-    /** {@link #approve}, the bots approving {@code readHead}, the head this run of the step read already. */
-    StepOutcome approve(MergeRequestRef mr, MergeProgress progress, Subject subject, String readHead) {
-        return approveFrom(mr, progress, subject, Objects.requireNonNull(readHead, "readHead"));
+    /**
+     * {@link #approve}, the bots approving the head of {@code readNow}, the merge request as this run of the step read it
+     * already (with a head); once GitLab says it is approved, merging goes on from that read (issue 33 item 3).
+     *
+     * @param neverAsked no approval bot was asked to approve this merge request before this run (the subject's recorded
+     *                   state says so): issue 33 item 3, the approvals are not read before the first approval (a bot that
+     *                   approved by other means is answered 304, or 401 and then read, as after any approval)
+     */
+    StepOutcome approve(MergeRequestRef mr, MergeProgress progress, Subject subject, RemoteMergeRequest readNow,
+                        boolean neverAsked) {
+        Objects.requireNonNull(readNow.sha(), "readNow.sha");
+        return approveFrom(mr, progress, subject, readNow, !neverAsked);
     }
 
-    /** @param readHead the head read already in this run, or null: it is read before the first approval */
-    private StepOutcome approveFrom(MergeRequestRef mr, MergeProgress progress, Subject subject, String readHead) {
+    /**
+     * @param readNow   the merge request read already in this run, or null: its head is read before the first approval
+     * @param readFirst whether the approvals are read before the first approval of this run (one read for every bot)
+     */
+    private StepOutcome approveFrom(MergeRequestRef mr, MergeProgress progress, Subject subject, RemoteMergeRequest readNow,
+                                    boolean readFirst) {
         var bots = mergeRequests.approvalAccounts();
         if (bots.isEmpty()) {
             // Never merge unapproved: a missing bot list is a configuration error, not "nothing to approve".
@@ -60,13 +79,16 @@ final class BotApprovals {
         }
         var retries = new RetryPolicy(settings.approvalMaxRetries().value(), policy.approvalBackoff());
         var current = progress;
-        var head = readHead;
+        var head = readNow == null ? null : readNow.sha();
+        // GitLab's approval state as the answer of this run's last approval carried it (issue 33 item 3); empty when the
+        // last thing this run learnt about the approvals came another way (a 401 read, a failure): then it is read
+        Optional<ApprovalState> answered = Optional.empty();
         // One read of the approvals answers for every bot of this run (GET .../approvals lists them all): approving as
         // one bot changes nothing about another's, and one that approved meanwhile anyway is answered 401 (read again).
         Optional<Set<String>> approvedAtStart = Optional.empty();
         for (var index = current.bot(); index < bots.size(); index++) {
             var bot = bots.get(index);
-            if (approvedAtStart.isEmpty()) {
+            if (approvedAtStart.isEmpty() && readFirst) {
                 approvedAtStart = approvedBy(mr, bot);
             }
             if (approvedAtStart.map(approved -> approved.contains(bot)).orElse(false)) {
@@ -75,9 +97,10 @@ final class BotApprovals {
             try {
                 head = head != null ? head : headSha(mr);
                 // The head this bot approves: GitLab refuses (409) if it moved since it was read.
-                mergeRequests.approve(mr.project(), mr.iid(), bot, head);
+                answered = mergeRequests.approveWithState(mr.project(), mr.iid(), bot, head);
                 continue;
             } catch (ExternalCallException e) {
+                answered = Optional.empty();
                 if (e.status() == 401 && hasApprovalFrom(mr, bot)) {
                     LOG.log(Level.INFO, () -> "401 for " + bot + " on !" + mr.iid() + " meant 'already approved'");
                     continue;
@@ -111,12 +134,19 @@ final class BotApprovals {
         }
         // The head these approvals are for, read before GitLab's judgement: a push after it is seen before merging.
         head = head != null ? head : headSha(mr);
-        var judged = approvedByGitLab(mr, bots, current, retries, subject);
+        // GitLab's judgement after the last approval: carried by its answer, else read (issue 33 item 3)
+        var state = answered.isPresent() ? answered : approvalState(mr);
+        var judged = approvedByGitLab(mr, bots, current, retries, subject, state);
         if (judged.isPresent()) {
             return judged.get();
         }
         subject.approved(mr);
-        return then.merge(mr, current.approvalsSettled().approvedAt(head).freshMerge(), subject);
+        var merging = current.approvalsSettled().approvedAt(head).freshMerge();
+        if (readNow != null && state.map(ApprovalState::approved).orElse(false)) {
+            // issue 33 item 3: no second read of the merge request in this run; MergeAttempts proves its head again
+            return then.mergeApproved(mr, merging, subject, readNow);
+        }
+        return then.merge(mr, merging, subject);
     }
 
     /**
@@ -156,18 +186,16 @@ final class BotApprovals {
      * cannot satisfy (code owners) are waited for like a failed approval. A failed read lets merging go on: GitLab
      * refuses an unapproved merge.
      *
+     * @param judgement GitLab's approval state after the approvals (the last one's answer, or read); empty when the
+     *                  read failed
      * @return empty when merging may go on
      */
     private Optional<StepOutcome> approvedByGitLab(MergeRequestRef mr, List<String> bots, MergeProgress progress,
-                                                   RetryPolicy retries, Subject subject) {
-        MergeRequests.ApprovalState state;
-        try {
-            state = mergeRequests.approvalState(mr.project(), mr.iid());
-        } catch (RuntimeException e) {
-            rethrowIfRateLimited(e);
-            LOG.log(Level.WARNING, "could not read the approval state of !" + mr.iid() + "; merging, GitLab judges", e);
+                                                   RetryPolicy retries, Subject subject, Optional<ApprovalState> judgement) {
+        if (judgement.isEmpty()) {
             return Optional.empty();
         }
+        var state = judgement.get();
         var missing = bots.stream().filter(bot -> !state.approvedBy().contains(bot)).findFirst();
         if (missing.isPresent()) {
             var reapprovals = progress.reapprovals() + 1;
@@ -190,6 +218,17 @@ final class BotApprovals {
         }
         LOG.log(Level.INFO, () -> "!" + mr.iid() + ": " + rules + "; reading again in " + delay.get());
         return Optional.of(StepOutcome.again(progress.withRuleWaits(waits).nextAttempt().step(), delay.get()));
+    }
+
+    /** GitLab's approval state read now; empty when the read failed (merging goes on: GitLab refuses an unapproved merge). */
+    private Optional<ApprovalState> approvalState(MergeRequestRef mr) {
+        try {
+            return Optional.of(mergeRequests.approvalState(mr.project(), mr.iid()));
+        } catch (RuntimeException e) {
+            rethrowIfRateLimited(e);
+            LOG.log(Level.WARNING, "could not read the approval state of !" + mr.iid() + "; merging, GitLab judges", e);
+            return Optional.empty();
+        }
     }
 
     /** The merge request's head as read now, for the approval to name; null (none sent) when it cannot be read. */

@@ -36,7 +36,12 @@ public final class GrantFiles {
 
     /** {@code target}'s grant file as {@code ref} holds it now; a missing file is {@link GrantFile#missing}. */
     public static GrantFile read(MergeRequests gitlab, String project, String ref, Target target) {
-        return gitlab.readFile(project, ref, target.filePath())
+        return parse(target, new MergeRequests.FileRead(target.filePath(), gitlab.readFile(project, ref, target.filePath())));
+    }
+
+    /** {@code target}'s grant file as {@code read} found it; a missing file is {@link GrantFile#missing}. */
+    public static GrantFile parse(Target target, MergeRequests.FileRead read) {
+        return read.content()
                 .map(content -> GrantFile.parse(target.key(), content))
                 .orElseGet(() -> GrantFile.missing(target.key()));
     }

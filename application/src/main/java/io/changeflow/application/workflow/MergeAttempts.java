@@ -60,7 +60,31 @@ final class MergeAttempts {
     }
 
     StepOutcome merge(MergeRequestRef mr, MergeProgress progress, Subject subject) {
-        var remote = mergeRequests.getWithHeadPipeline(mr.project(), mr.iid());
+        return merge(mr, progress, subject, mergeRequests.getWithHeadPipeline(mr.project(), mr.iid()));
+    }
+
+    /**
+     * {@link #merge} on {@code readBefore}, the merge request as this run of the step read it just before its bots approved
+     * its head and GitLab said it is approved (issue 33 item 3: the merge request is read once per run, not again). The
+     * evidence stays that of the head merged: the branch head is read now and must be the read's head, whose head
+     * pipeline must count, and the merge pins that sha. What the read said about approvals is out of date (GitLab judged
+     * them since): its {@code not_approved} is read as nothing against merging. A reason it hid behind that status costs
+     * at most a merge GitLab refuses, whose refusal is read again like any other.
+     */
+    StepOutcome mergeApproved(MergeRequestRef mr, MergeProgress progress, Subject subject, RemoteMergeRequest readBefore) {
+        var status = readBefore.detailedMergeStatus();
+        return merge(mr, progress, subject, "not_approved".equalsIgnoreCase(status == null ? "" : status.trim())
+                ? approved(readBefore) : readBefore);
+    }
+
+    /** {@code remote} with GitLab's approvals judged met since it was read. */
+    private static RemoteMergeRequest approved(RemoteMergeRequest remote) {
+        return new RemoteMergeRequest(remote.project(), remote.iid(), remote.state(), "mergeable", remote.sha(),
+                remote.sourceBranch(), remote.webUrl(), remote.rebaseInProgress(), remote.mergeError(),
+                remote.headPipelineRead(), remote.headPipeline(), remote.mergeAfter());
+    }
+
+    private StepOutcome merge(MergeRequestRef mr, MergeProgress progress, Subject subject, RemoteMergeRequest remote) {
         var finished = ApproveAndMerge.finishedRemotely(remote, mr, subject, "disappeared");
         if (finished.isPresent()) {
             return finished.get();

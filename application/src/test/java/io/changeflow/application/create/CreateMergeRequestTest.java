@@ -40,6 +40,20 @@ class CreateMergeRequestTest {
         assertThat(app.gitlab.opens()).isEqualTo(1);
     }
 
+    /** Issue 33 item 3: one read of the grant file on the new branch, and the commit decides on that read, not another. */
+    @Test
+    void readsTheGrantFileOnceAndCommitsOnThatRead() {
+        app.gitlab.nextPipeline(PipelineStatus.RUNNING);
+        var id = app.submitAccepted(FakeTargets.SINGLE, "fiona");
+        var before = app.gitlab.calls();
+
+        app.queue.runNext();
+
+        app.assertState(id, BindingStatus.MR_CREATING, StepStatus.CREATE_MR_OPENED);
+        assertThat(app.gitlab.callsSince(before)).containsEntry("readFile", 1).containsEntry("commit", 1);
+        assertThat(app.gitlab.commitsOnARead()).isEqualTo(1);
+    }
+
     @Test
     void rendersTheFileFromTheDefaultBranchKeepingOtherGrants() {
         var first = app.submittedAndRun("bob");

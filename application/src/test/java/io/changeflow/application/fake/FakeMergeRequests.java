@@ -215,6 +215,9 @@ public final class FakeMergeRequests implements MergeRequests, TargetFiles {
     private int closes;
     private int rebases;
     private boolean carryHeadPipeline;
+    private int commitsOnARead;
+    /** Whether a read reports {@code not_approved} until every bot approved (GitLab's status); off: {@code mergeable}. */
+    private boolean reportNotApproved;
     private boolean mislabelPipelines;
     private boolean conflictsOnChangedFiles;
     private boolean storedHeadPipeline;
@@ -329,6 +332,30 @@ public final class FakeMergeRequests implements MergeRequests, TargetFiles {
                 });
     }
 
+    /**
+     * The commit on the caller's read of the file (one "commit" call, no read), refused as GitLab refuses it when the read
+     * went stale: 400 to create a file that exists or to update one that does not (lib/gitlab/git/index.rb).
+     */
+    @Override
+    public synchronized void commit(String project, String branch, String message, FileChange file, FileRead read) {
+        if (!file.path().equals(read.path())) {
+            throw new IllegalArgumentException("the read is of " + read.path() + ", the change of " + file.path());
+        }
+        var exists = branch(project, branch).containsKey(file.path());
+        if (exists != read.content().isPresent()) {
+            fault("commit");
+            throw ExternalCallException.status("gitlab", 400, exists ? "A file with this name already exists"
+                    : "A file with this name doesn't exist");
+        }
+        commitsOnARead++;
+        commit(project, branch, message, List.of(file));
+    }
+
+    /** Commits made on the caller's read of their file ({@link #commit(String, String, String, FileChange, FileRead)}). */
+    public synchronized int commitsOnARead() {
+        return commitsOnARead;
+    }
+
     @Override
     public synchronized void rewriteBranch(String project, String branch, String onto, String message, List<FileChange> files) {
         fault("rewriteBranch");
@@ -362,7 +389,7 @@ public final class FakeMergeRequests implements MergeRequests, TargetFiles {
                 .filter(mr -> mr.source.equals(branch)
                         && (mr.state == MergeRequestState.OPENED || mr.state == MergeRequestState.MERGED))
                 .reduce((first, second) -> second)
-                .map(FakeMergeRequests::snapshot);
+                .map(this::snapshot);
     }
 
     @Override
@@ -536,11 +563,30 @@ public final class FakeMergeRequests implements MergeRequests, TargetFiles {
     /** GitLab's judgement: approved only when no approvals beyond the bots' are required. */
     @Override
     public synchronized ApprovalState approvalState(String project, long iid) {
+        resetApprovalsIfDue(project, iid);
+        return new ApprovalState(approvedBy(project, iid), approvalsBeyondTheBots == 0, approvalsBeyondTheBots);
+    }
+
+    /**
+     * An approval answered with GitLab's approval state after it, as {@link #approvalState} judges it (one "approve"
+     * call, no read); the answer to the approval that completes every bot's counts as one of the reads
+     * {@link #resetApprovalsOnNextStateReads} names (the state after the approvals).
+     */
+    @Override
+    public synchronized Optional<ApprovalState> approveWithState(String project, long iid, String account, String sha) {
+        approve(project, iid, account, sha);
+        if (existing(project, iid).approvedBy.containsAll(approvalAccounts)) {
+            resetApprovalsIfDue(project, iid);
+        }
+        return Optional.of(new ApprovalState(Set.copyOf(existing(project, iid).approvedBy), approvalsBeyondTheBots == 0,
+                approvalsBeyondTheBots));
+    }
+
+    private void resetApprovalsIfDue(String project, long iid) {
         if (approvalResetsOnStateRead > 0) {
             approvalResetsOnStateRead--;
             existing(project, iid).approvedBy.clear();
         }
-        return new ApprovalState(approvedBy(project, iid), approvalsBeyondTheBots == 0, approvalsBeyondTheBots);
     }
 
     @Override
@@ -760,9 +806,21 @@ public final class FakeMergeRequests implements MergeRequests, TargetFiles {
         return this;
     }
 
-    /** The next {@code reads} reads of the approval state find the approvals removed, as after a push GitLab processed late. */
+    /**
+     * The next {@code reads} reads of the approval state (a read, or the state an approval's answer carries) find the
+     * approvals removed, as after a push GitLab processed late.
+     */
     public synchronized FakeMergeRequests resetApprovalsOnNextStateReads(int reads) {
         approvalResetsOnStateRead = reads;
+        return this;
+    }
+
+    /**
+     * A read of a merge request that not every approval bot approved yet reports {@code detailed_merge_status}
+     * {@code not_approved}, as GitLab does where approvals are required; off by default ({@code mergeable}).
+     */
+    public synchronized FakeMergeRequests reportNotApprovedUntilApproved() {
+        reportNotApproved = true;
         return this;
     }
 
@@ -1019,7 +1077,7 @@ public final class FakeMergeRequests implements MergeRequests, TargetFiles {
     // ---- what tests look at ------------------------------------------------------------------------
 
     public synchronized Optional<RemoteMergeRequest> find(String project, long iid) {
-        return Optional.ofNullable(project(project).mrs.get(iid)).map(FakeMergeRequests::snapshot);
+        return Optional.ofNullable(project(project).mrs.get(iid)).map(this::snapshot);
     }
 
     public synchronized Set<String> approvers(String project, long iid) {
@@ -1221,12 +1279,13 @@ public final class FakeMergeRequests implements MergeRequests, TargetFiles {
         return String.format("%040x", ++shaCounter);
     }
 
-    private static RemoteMergeRequest snapshot(Mr mr) {
+    private RemoteMergeRequest snapshot(Mr mr) {
         var detailed = mr.state != MergeRequestState.OPENED ? mr.state.name().toLowerCase()
                 : mr.checkingReadsLeft > 0 ? "checking"
                 : mr.sourceDeleted ? "broken_status"
                 : mr.forcedStatus != null ? mr.forcedStatus
                 : mr.beforeMergeAfter() ? "merge_time"
+                : reportNotApproved && !mr.approvedBy.containsAll(approvalAccounts) ? "not_approved"
                 : mr.needsRebase ? "need_rebase" : "mergeable";
         var sha = mr.staleReads > 0 ? mr.staleSha : mr.sha;
         return new RemoteMergeRequest(mr.project, mr.iid, mr.state, detailed, sha, mr.source,

@@ -69,6 +69,17 @@ public interface MergeRequests {
     record FileChange(String path, String content) {}
 
     /**
+     * A file as {@link #readFile} answered it for a branch a moment ago: its content, or empty when it did not exist.
+     * Handed to {@link #commit(String, String, String, FileChange, FileRead)} so the commit need not read it again.
+     */
+    record FileRead(String path, Optional<String> content) {
+        public FileRead {
+            Objects.requireNonNull(path, "path");
+            Objects.requireNonNull(content, "content");
+        }
+    }
+
+    /**
      * A pipeline of a merge request, tied to the commit it ran for: its result speaks for {@code sha}
      * only, so a passed pipeline of an older head says nothing about the merge request's head now.
      *
@@ -231,6 +242,22 @@ public interface MergeRequests {
     void commit(String project, String branch, String message, List<FileChange> files);
 
     /**
+     * {@link #commit(String, String, String, List)} of one file whose content on {@code branch} the caller has just read
+     * ({@code read}, for the same path): its first attempt decides between creating and updating the file from that read
+     * instead of reading it again (issue 33 item 3: one read of the grant file per create step). A read gone stale
+     * meanwhile costs a refused commit, never a wrong one: GitLab refuses to create a file that exists and to update one
+     * that does not (400 "A file with this name already exists" / "doesn't exist", lib/gitlab/git/index.rb), and the
+     * content committed is the caller's either way. A try after a failed attempt (whose commit may have landed) reads
+     * again. The default reads again.
+     */
+    default void commit(String project, String branch, String message, FileChange file, FileRead read) {
+        if (!file.path().equals(read.path())) {
+            throw new IllegalArgumentException("the read is of " + read.path() + ", the change of " + file.path());
+        }
+        commit(project, branch, message, List.of(file));
+    }
+
+    /**
      * Replaces {@code branch} with exactly one new commit on top of {@code onto}'s current head, holding
      * {@code files} (GitLab: {@code POST /projects/:id/repository/commits} with {@code start_branch=onto} and
      * {@code force=true}). Whatever the branch held before is no longer on it: every file not named in
@@ -356,6 +383,19 @@ public interface MergeRequests {
      */
     default void approve(String project, long iid, String account, String sha) {
         approve(project, iid, account);
+    }
+
+    /**
+     * {@link #approve(String, long, String, String)} answering the approval state GitLab's answer carries: GitLab answers
+     * an approval with the same approvals entity as {@link #approvalState} reads ({@code post 'approve'} and
+     * {@code get 'approvals'} both end in {@code present_approval(merge_request)}, lib/api/merge_request_approvals.rb),
+     * so a caller whose last approval answered needs no read of the approvals after it (issue 33 item 3). Empty when
+     * the answer carries none (GitLab 19.x's 304 for an approval given already); the default approves and answers
+     * empty. Fails as {@link #approve(String, long, String, String)} does.
+     */
+    default Optional<ApprovalState> approveWithState(String project, long iid, String account, String sha) {
+        approve(project, iid, account, sha);
+        return Optional.empty();
     }
 
     /**
