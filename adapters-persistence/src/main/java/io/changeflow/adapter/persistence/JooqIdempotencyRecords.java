@@ -107,7 +107,12 @@ final class JooqIdempotencyRecords implements IdempotencyRecords {
 
     @Override
     public void complete(String key, String outcome) {
-        dsl.update(IDEMPOTENCY_RECORD).set(IDEMPOTENCY_RECORD.OUTCOME, outcome)
+        complete(dsl, key, outcome);
+    }
+
+    /** {@link #complete} on {@code ctx}: inside a caller's transaction, the opening one of an admission (issue 33). */
+    static void complete(DSLContext ctx, String key, String outcome) {
+        ctx.update(IDEMPOTENCY_RECORD).set(IDEMPOTENCY_RECORD.OUTCOME, outcome)
                 .where(IDEMPOTENCY_RECORD.IDEM_KEY.eq(key)).execute();
     }
 

@@ -1,5 +1,6 @@
 package io.changeflow.adapter.persistence;
 
+import io.changeflow.application.port.out.IdempotencyRecords;
 import io.changeflow.application.port.out.Operations;
 import io.changeflow.application.port.out.ScanCursors;
 import io.changeflow.domain.operation.Binding;
@@ -38,7 +39,13 @@ final class JooqOperations implements Operations {
 
     @Override
     public OpenResult open(ChangeRequest request, StepOrder order, WorkflowEvent submitEvent, String detail) {
-        return OpeningWrites.open(dsl, request, order, submitEvent, detail);
+        return OpeningWrites.open(dsl, request, order, submitEvent, detail, Optional.empty());
+    }
+
+    @Override
+    public OpenResult open(ChangeRequest request, StepOrder order, WorkflowEvent submitEvent, String detail,
+                           IdempotencyRecords.Outcome outcome) {
+        return OpeningWrites.open(dsl, request, order, submitEvent, detail, Optional.of(outcome));
     }
 
     @Override

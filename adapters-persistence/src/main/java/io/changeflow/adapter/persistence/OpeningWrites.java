@@ -13,6 +13,7 @@ import static io.changeflow.adapter.persistence.jooq.Tables.BINDING;
 import static io.changeflow.adapter.persistence.jooq.Tables.OPERATION;
 
 import io.changeflow.adapter.persistence.jooq.tables.records.BindingRecord;
+import io.changeflow.application.port.out.IdempotencyRecords;
 import io.changeflow.application.port.out.Operations.OpenResult;
 import io.changeflow.domain.PreemptedException;
 import io.changeflow.domain.operation.Binding;
@@ -44,14 +45,15 @@ final class OpeningWrites {
      * applications would deadlock instead of one losing on the unique key); then the operation inserted, then the
      * row inserted or reset in place pinning the status and version read. A renewal (issue 18) is reset like a
      * re-appliable row unless it asks for the same expiry, which blocks. A concurrent first insert is
-     * {@link PreemptedException}, recorded after the rollback in its own transaction.
+     * {@link PreemptedException}, recorded after the rollback in its own transaction. When the request is opened, the
+     * idempotency {@code outcome} (if given) is stored by the same transaction, after the row's writes (issue 33).
      */
     static OpenResult open(DSLContext dsl, ChangeRequest request, StepOrder order, WorkflowEvent submitEvent,
-                           String detail) {
+                           String detail, Optional<IdempotencyRecords.Outcome> outcome) {
         if (!Transitions.rule(submitEvent).fromNew() || !Transitions.kindOpenedBy(submitEvent).equals(Optional.of(ChangeKind.GRANT))) {
             throw new IllegalArgumentException(submitEvent + " does not open a request");
         }
-        return opened(dsl, request, order, submitEvent, detail, Optional.empty());
+        return opened(dsl, request, order, submitEvent, detail, Optional.empty(), outcome);
     }
 
     /**
@@ -59,13 +61,16 @@ final class OpeningWrites {
      * missing or re-appliable row), as a REVOCATION that removes {@code lineOperation}'s line.
      */
     static OpenResult openDriftRemoval(DSLContext dsl, ChangeRequest removal, OperationId lineOperation, String detail) {
-        return opened(dsl, removal, StepOrder.APPROVE_FIRST, WorkflowEvent.DRIFT_REMOVAL, detail, Optional.of(lineOperation));
+        return opened(dsl, removal, StepOrder.APPROVE_FIRST, WorkflowEvent.DRIFT_REMOVAL, detail, Optional.of(lineOperation),
+                Optional.empty());
     }
 
     private static OpenResult opened(DSLContext dsl, ChangeRequest request, StepOrder order, WorkflowEvent submitEvent,
-                                     String detail, Optional<OperationId> removedLine) {
+                                     String detail, Optional<OperationId> removedLine,
+                                     Optional<IdempotencyRecords.Outcome> outcome) {
         try {
-            return dsl.transactionResult(tx -> openInTransaction(tx.dsl(), request, order, submitEvent, detail, removedLine));
+            return dsl.transactionResult(tx -> openInTransaction(tx.dsl(), request, order, submitEvent, detail, removedLine,
+                    outcome));
         } catch (PreemptedException e) {
             recordPreemptedAttempt(dsl, request, submitEvent, e.getMessage());
             throw e;
@@ -80,7 +85,8 @@ final class OpeningWrites {
     }
 
     private static OpenResult openInTransaction(DSLContext ctx, ChangeRequest request, StepOrder order,
-                                                WorkflowEvent event, String detail, Optional<OperationId> removedLine) {
+                                                WorkflowEvent event, String detail, Optional<OperationId> removedLine,
+                                                Optional<IdempotencyRecords.Outcome> outcome) {
         var existing = ctx.select(BINDING.fields()).select(OPERATION.STEP, OPERATION.VERSION, OPERATION.CHANGE_KIND)
                 .from(BINDING).leftJoin(OPERATION).on(OPERATION.ID.eq(BINDING.OPERATION_ID))
                 .where(BINDING.SUBJECT_ID.eq(request.subject().value()))
@@ -182,6 +188,8 @@ final class OpeningWrites {
             insertBindingHistory(ctx, request.subject().value(), request.target().value(), id, event, "REAPPLIED",
                     old.getStatus(), toStatus, old.getVersion(), old.getVersion() + 1, detail, request.requester());
         }
+        // the key's outcome commits with the request or not at all: a retry never finds an answer nothing was written for
+        outcome.ifPresent(answer -> JooqIdempotencyRecords.complete(ctx, answer.key(), answer.outcome()));
         return OperationReads.opened(ctx, id, row.map(OperationRows::toBinding));
     }
 

@@ -1,5 +1,6 @@
 package io.changeflow.adapter.persistence;
 
+import io.changeflow.application.port.out.IdempotencyRecords;
 import io.changeflow.application.port.out.Operations;
 import io.changeflow.application.port.out.OperationsContract;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -16,5 +17,10 @@ class JooqOperationsContractTest extends OperationsContract {
     @Override
     protected Operations operations() {
         return persistence.operationsOnEmptyTables();
+    }
+
+    @Override
+    protected IdempotencyRecords idempotencyRecordsOf(Operations store) {
+        return persistence.idempotencyRecords();
     }
 }

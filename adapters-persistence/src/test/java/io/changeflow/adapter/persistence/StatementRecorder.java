@@ -15,7 +15,7 @@ import org.jooq.conf.ParamType;
  */
 final class StatementRecorder implements ExecuteListener {
 
-    private final ThreadLocal<List<String>> recording = new ThreadLocal<>();
+    private final ThreadLocal<List<Sent>> recording = new ThreadLocal<>();
     private final ConcurrentHashMap<Thread, Hook> hooks = new ConcurrentHashMap<>();
 
     /** Runs {@code action} once, on {@code thread}, after its first statement whose SQL contains {@code sqlFragment}. */
@@ -25,8 +25,16 @@ final class StatementRecorder implements ExecuteListener {
         recording.set(new ArrayList<>());
     }
 
+    /** One statement sent, with bind values inlined, and whether it ran inside a transaction (autocommit off). */
+    record Sent(String sql, boolean inTransaction) {}
+
     /** The statements of this thread since {@link #start()}, with bind values inlined. */
     List<String> stop() {
+        return stopSent().stream().map(Sent::sql).toList();
+    }
+
+    /** {@link #stop()} with each statement's transaction: tells the connections borrowed, not only the statements. */
+    List<Sent> stopSent() {
         var statements = recording.get();
         recording.remove();
         return statements == null ? List.of() : statements;
@@ -42,7 +50,7 @@ final class StatementRecorder implements ExecuteListener {
         String sql = null;
         if (statements != null) {
             sql = inlined(ctx);
-            statements.add(sql);
+            statements.add(new Sent(sql, inTransaction(ctx)));
         }
         var hook = hooks.get(Thread.currentThread());
         if (hook != null) {
@@ -60,7 +68,16 @@ final class StatementRecorder implements ExecuteListener {
     public void exception(ExecuteContext ctx) {
         var statements = recording.get();
         if (statements != null && ctx.sqlException() != null) {
-            statements.add(inlined(ctx));
+            statements.add(new Sent(inlined(ctx), inTransaction(ctx)));
+        }
+    }
+
+    /** Spring's transaction turns autocommit off on the connection it binds; the driver answers from its own state. */
+    private static boolean inTransaction(ExecuteContext ctx) {
+        try {
+            return ctx.connection() != null && !ctx.connection().getAutoCommit();
+        } catch (java.sql.SQLException e) {
+            return false;
         }
     }
 

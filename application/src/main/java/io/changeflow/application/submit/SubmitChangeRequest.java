@@ -238,7 +238,11 @@ public final class SubmitChangeRequest {
             releaseQuietly(key);
             throw e;
         }
-        if (result instanceof Result.Accepted || result instanceof Result.DuplicateSubmit) {
+        if (result instanceof Result.Accepted) {
+            // its outcome was stored by the transaction that opened the request (issue 33): nothing more to write
+            return result;
+        }
+        if (result instanceof Result.DuplicateSubmit) {
             try {
                 idempotency.complete(key, ACCEPTED_OUTCOME);
             } catch (RuntimeException e) {
@@ -327,10 +331,14 @@ public final class SubmitChangeRequest {
         };
     }
 
-    /** Opens the request on its row; empty when a concurrent application won the row meanwhile. */
+    /**
+     * Opens the request on its row, storing the key's outcome (ACCEPTED) in the same transaction; empty when a
+     * concurrent application won the row meanwhile (nothing stored: the key is released).
+     */
     private Optional<Operations.OpenResult> open(ChangeRequest request, StepOrder order, WorkflowEvent event) {
         try {
-            return Optional.of(operations.open(request, order, event, "Submitted by " + request.requester() + "."));
+            return Optional.of(operations.open(request, order, event, "Submitted by " + request.requester() + ".",
+                    new IdempotencyRecords.Outcome(request.operationId().value(), ACCEPTED_OUTCOME)));
         } catch (PreemptedException e) {
             LOG.log(Level.INFO, () -> "concurrent application for " + request.subject() + "/" + request.target());
             return Optional.empty();

@@ -21,6 +21,7 @@ public final class FakeIdempotencyRecords implements IdempotencyRecords {
     private final Clock clock;
     private final Map<String, Record> records = new LinkedHashMap<>();
     private boolean retryLaterOnce;
+    private int completions;
     private volatile Runnable afterFreshClaim = () -> { };
 
     public FakeIdempotencyRecords(Clock clock) {
@@ -56,6 +57,16 @@ public final class FakeIdempotencyRecords implements IdempotencyRecords {
 
     @Override
     public synchronized void complete(String key, String outcome) {
+        completions++;
+        store(key, outcome);
+    }
+
+    /** What an opening write of {@link FakeOperations} stores in its own "transaction" (not counted as a complete). */
+    synchronized void storeWithOpen(String key, String outcome) {
+        store(key, outcome);
+    }
+
+    private void store(String key, String outcome) {
         var existing = records.get(key);
         if (existing != null) {
             records.put(key, new Record(existing.fingerprint(), Optional.of(outcome), existing.expiresAt(), existing.claimedAt()));
@@ -82,6 +93,11 @@ public final class FakeIdempotencyRecords implements IdempotencyRecords {
 
     public synchronized int size() {
         return records.size();
+    }
+
+    /** How many outcomes were stored by a separate {@link #complete} (not by the write that opened the request). */
+    public synchronized int completions() {
+        return completions;
     }
 
     /** Runs {@code hook} in the claiming thread right after a key was claimed (outside the fake's lock). */

@@ -1,6 +1,7 @@
 package io.changeflow.application.fake;
 
 import io.changeflow.domain.state.IllegalTransitionException;
+import io.changeflow.application.port.out.IdempotencyRecords;
 import io.changeflow.application.port.out.Operations;
 import io.changeflow.application.port.out.ScanCursors;
 import io.changeflow.domain.PreemptedException;
@@ -41,7 +42,9 @@ import java.util.function.Predicate;
  * {@link Operations} in memory, faithful to the port contract: one row per subject-target (I5),
  * submissions and every write checked against the transition table, {@link #apply} guarded by the
  * version read (I6), {@link #applyIfAllowed} atomic (every method holds one lock, standing in for the
- * row locks), history appended on every write. The {@link Clock} stands in for the database clock.
+ * row locks), history appended on every write. The {@link Clock} stands in for the database clock. The
+ * idempotency records given (or its own) stand in for the same database's table: an open that stores an outcome
+ * writes it there under the same lock as the request.
  */
 public final class FakeOperations implements Operations {
 
@@ -50,6 +53,7 @@ public final class FakeOperations implements Operations {
     private record Row(OperationId owner, BindingStatus status, long version, Optional<Instant> expiresAt, Instant updatedAt) {}
 
     private final Clock clock;
+    private final FakeIdempotencyRecords idempotency;
     private final Map<OperationId, Operation> operations = new LinkedHashMap<>();
     private final Map<Key, Row> rows = new HashMap<>();
     private final List<HistoryEntry> history = new ArrayList<>();
@@ -58,6 +62,7 @@ public final class FakeOperations implements Operations {
     private long nextMergeOrder = 1;
     private final Map<List<String>, String> mergedCommits = new HashMap<>();
     private RuntimeException nextWriteFailure;
+    private RuntimeException nextOpenFailure;
     private Function<Long, Optional<MergeRequestRef>> batchMergeRequests = batchId -> Optional.empty();
 
     private int fixedEnds;
@@ -65,12 +70,34 @@ public final class FakeOperations implements Operations {
     private Runnable beforeNextMergeRequestRecord;
 
     public FakeOperations(Clock clock) {
+        this(clock, new FakeIdempotencyRecords(clock));
+    }
+
+    /** @param idempotency where {@link #open(ChangeRequest, StepOrder, WorkflowEvent, String, IdempotencyRecords.Outcome)} stores its outcome */
+    public FakeOperations(Clock clock, FakeIdempotencyRecords idempotency) {
         this.clock = clock;
+        this.idempotency = idempotency;
+    }
+
+    /** The idempotency records this store writes outcomes to. */
+    public FakeIdempotencyRecords idempotency() {
+        return idempotency;
     }
 
     @Override
     public synchronized OpenResult open(ChangeRequest request, StepOrder order, WorkflowEvent submitEvent, String detail) {
         return opened(request, order, submitEvent, detail, Optional.empty());
+    }
+
+    /** Like the adapter: the outcome is stored only when the request is opened, atomically with it. */
+    @Override
+    public synchronized OpenResult open(ChangeRequest request, StepOrder order, WorkflowEvent submitEvent, String detail,
+                                        IdempotencyRecords.Outcome outcome) {
+        var result = opened(request, order, submitEvent, detail, Optional.empty());
+        if (result instanceof OpenResult.Opened) {
+            idempotency.storeWithOpen(outcome.key(), outcome.outcome());
+        }
+        return result;
     }
 
     /** Like the adapter: {@link #open} as a REVOCATION that removes the line's operation (issue 36). */
@@ -81,6 +108,11 @@ public final class FakeOperations implements Operations {
 
     private OpenResult opened(ChangeRequest request, StepOrder order, WorkflowEvent submitEvent, String detail,
                               Optional<OperationId> removedLine) {
+        if (nextOpenFailure != null) {
+            var failure = nextOpenFailure;
+            nextOpenFailure = null;
+            throw failure;
+        }
         if (operations.containsKey(request.operationId())) {
             throw new PreemptedException("operation " + request.operationId() + " already exists");
         }
@@ -628,6 +660,11 @@ public final class FakeOperations implements Operations {
         if (action != null) {
             action.run();
         }
+    }
+
+    /** The next opening ({@link #open}) throws {@code failure} and writes nothing: its transaction rolled back. */
+    public synchronized void failNextOpen(RuntimeException failure) {
+        nextOpenFailure = failure;
     }
 
     /** The next state write (apply or applyIfAllowed) throws {@code failure} and writes nothing, like a database that is down. */

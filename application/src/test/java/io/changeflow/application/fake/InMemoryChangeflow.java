@@ -83,10 +83,10 @@ public final class InMemoryChangeflow {
     public static final ReconciliationWindow WINDOW = new ReconciliationWindow(Duration.ofMinutes(10), Duration.ofHours(24));
 
     public final SettableClock clock = SettableClock.at(START);
-    public final FakeOperations operations = new FakeOperations(clock);
+    public final FakeIdempotencyRecords idempotency = new FakeIdempotencyRecords(clock);
+    public final FakeOperations operations = new FakeOperations(clock, idempotency);
     public final FakeTargets targets = FakeTargets.standard();
     public final FakeDirectory directory = new FakeDirectory();
-    public final FakeIdempotencyRecords idempotency = new FakeIdempotencyRecords(clock);
     public final FakeCallbackInbox inbox = new FakeCallbackInbox();
     public final FakeScanCursors cursors = new FakeScanCursors();
     public final FakeAuditLog audit = new FakeAuditLog();

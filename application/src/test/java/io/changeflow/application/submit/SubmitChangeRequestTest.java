@@ -42,6 +42,22 @@ class SubmitChangeRequestTest {
         assertThat(app.approvals.calls()).isZero();
         assertThat(app.metrics.count("submitted", FakeTargets.SINGLE.value())).isEqualTo(1);
         assertThat(app.idempotency.record(id).orElseThrow().outcome()).contains("ACCEPTED");
+        assertThat(app.idempotency.completions()).as("stored by the opening write, not a separate one (issue 33)").isZero();
+    }
+
+    @Test
+    void anOpeningThatFailsStoresNoOutcomeAndReleasesTheKeySoARetryIsAccepted() {
+        app.config.set(Settings.APPROVE_FIRST, "true");
+        var id = newOperationId();
+        app.operations.failNextOpen(new IllegalStateException("the database is gone"));
+
+        assertThatThrownBy(() -> app.submit("alice", submission(id, FakeTargets.SINGLE, "alice")))
+                .hasMessageContaining("the database is gone");
+        assertThat(app.idempotency.record(id)).isEmpty();
+        assertThat(app.operations.find(OperationId.of(id))).isEmpty();
+
+        assertThat(app.submit("alice", submission(id, FakeTargets.SINGLE, "alice"))).isInstanceOf(Result.Accepted.class);
+        assertThat(app.idempotency.record(id).orElseThrow().outcome()).contains("ACCEPTED");
     }
 
     @Test

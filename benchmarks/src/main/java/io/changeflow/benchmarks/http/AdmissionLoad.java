@@ -40,6 +40,11 @@ import org.flywaydb.core.Flyway;
  *
  * <p>Run by {@code benchmarks/scripts/admission.sh}, which starts the app and passes
  * {@code --url=http://127.0.0.1:<port> --db=jdbc:mysql://127.0.0.1:<db port>/}.
+ *
+ * <p>Several apps side by side (issue 33: notification mail on beside off, to tell the admission's cost from the
+ * e-mail's): {@code --url} and {@code --db} take comma lists of the same length, {@code --labels} names each app
+ * ({@code mail on,mail off}); each round measures every app's admission in turn, each after the previous app's
+ * background work drained, then the ceilings once, on the first app's database server.
  */
 public final class AdmissionLoad {
 
@@ -51,8 +56,13 @@ public final class AdmissionLoad {
 
     public static void main(String[] argv) throws Exception {
         var args = new Args(argv);
-        var url = args.require("url");
-        var server = args.require("db");
+        var urls = list(args.require("url"));
+        var servers = list(args.require("db"));
+        var labels = list(args.get("labels", ""));
+        if (servers.size() != urls.size() || !labels.isEmpty() && labels.size() != urls.size()) {
+            throw new IllegalArgumentException("--url, --db (and --labels) need one entry per app");
+        }
+        var server = servers.getFirst();
         var user = args.get("db-user", "root");
         var password = args.get("db-password", "");
         var concurrencies = args.integers("concurrency", "8,32");
@@ -77,16 +87,20 @@ public final class AdmissionLoad {
         // one numbering across all phases: every subject is new, so every request is a fresh relationship
         var subjects = new AtomicLong();
         var http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(Duration.ofSeconds(5)).build();
-        var endpoint = URI.create(url + "/api/requests");
-        ClosedLoop.Operation admission = (worker, ignored) -> {
-            var seq = subjects.incrementAndGet();
-            var body = "{\"operationId\":\"" + UUID.randomUUID() + "\",\"targetKey\":\"" + TARGETS.get((int) (seq % 2))
-                    + "\",\"subjectId\":\"ad" + tag + "-" + seq + "\",\"reason\":\"benchmark admission\"}";
-            var request = HttpRequest.newBuilder(endpoint).timeout(Duration.ofSeconds(30))
-                    .header("X-Forwarded-User", "alice").header("Content-Type", "application/json")
-                    .POST(HttpRequest.BodyPublishers.ofString(body)).build();
-            return String.valueOf(http.send(request, HttpResponse.BodyHandlers.discarding()).statusCode());
-        };
+        var apps = new ArrayList<App>();
+        for (var i = 0; i < urls.size(); i++) {
+            var endpoint = URI.create(urls.get(i) + "/api/requests");
+            ClosedLoop.Operation admission = (worker, ignored) -> {
+                var seq = subjects.incrementAndGet();
+                var body = "{\"operationId\":\"" + UUID.randomUUID() + "\",\"targetKey\":\"" + TARGETS.get((int) (seq % 2))
+                        + "\",\"subjectId\":\"ad" + tag + "-" + seq + "\",\"reason\":\"benchmark admission\"}";
+                var request = HttpRequest.newBuilder(endpoint).timeout(Duration.ofSeconds(30))
+                        .header("X-Forwarded-User", "alice").header("Content-Type", "application/json")
+                        .POST(HttpRequest.BodyPublishers.ofString(body)).build();
+                return String.valueOf(http.send(request, HttpResponse.BodyHandlers.discarding()).statusCode());
+            };
+            apps.add(new App(labels.isEmpty() ? ADMISSION : ADMISSION + " (" + labels.get(i) + ")", servers.get(i), admission));
+        }
 
         var results = new ArrayList<ClosedLoop.Result>();
         try (var ceilingPool = pool(schemaUrl, user, password, pool, "ceiling");
@@ -116,8 +130,10 @@ public final class AdmissionLoad {
 
             var top = concurrencies.stream().max(Comparator.naturalOrder()).orElse(8);
             System.out.println("warm-up (" + warmup.toSeconds() + " s each, not reported)");
-            ClosedLoop.run("warm-up admission", top, warmup, admission);
-            drain(server, user, password);
+            for (var app : apps) {
+                ClosedLoop.run("warm-up " + app.name(), top, warmup, app.admission());
+                drain(app.server(), user, password);
+            }
             ClosedLoop.run("warm-up rows", top, warmup, rows);
             ClosedLoop.run("warm-up mirror", top, warmup, mirror);
             ClosedLoop.run("warm-up mirror-local", top, warmup, mirrorLocal);
@@ -126,8 +142,10 @@ public final class AdmissionLoad {
             for (var c : concurrencies) {
                 for (var round = 1; round <= rounds; round++) {
                     System.out.println("--- concurrency " + c + ", round " + round + " (" + Machine.load() + ")");
-                    results.add(measure("admission POST /api/requests", c, duration, admission, own));
-                    drain(server, user, password);
+                    for (var app : apps) {
+                        results.add(measure(app.name(), c, duration, app.admission(), own));
+                        drain(app.server(), user, password);
+                    }
                     results.add(measure("ceiling rows (1 tx)", c, duration, rows, own));
                     results.add(measure("ceiling mirror", c, duration, mirror, own));
                     results.add(measure("ceiling mirror useLocalSessionState", c, duration, mirrorLocal, own));
@@ -142,7 +160,7 @@ public final class AdmissionLoad {
                 }
             }
         }
-        summarize(results, concurrencies);
+        summarize(results, concurrencies, apps.stream().map(App::name).toList());
         System.out.println(Machine.load());
     }
 
@@ -174,20 +192,37 @@ public final class AdmissionLoad {
         return best;
     }
 
-    /** Medians over the rounds, and the ratios admission / ceiling. */
-    static void summarize(List<ClosedLoop.Result> results, List<Integer> concurrencies) {
+    /** Medians over the rounds, the ratios admission / ceiling for each app, and each app's admission / the first's. */
+    static void summarize(List<ClosedLoop.Result> results, List<Integer> concurrencies, List<String> admissions) {
         System.out.println("=== summary (median of rounds; admission counts 202 answers only)");
         for (var c : concurrencies) {
-            var admission = median(results, "admission POST /api/requests", c, true);
-            var admissionP99 = medianP99(results, "admission POST /api/requests", c);
-            for (var name : List.of("ceiling rows (1 tx)", "ceiling mirror", "ceiling mirror useLocalSessionState",
-                    "ceiling mirror lean (issue 33)")) {
-                var ceiling = median(results, name, c, false);
-                System.out.printf(Locale.ROOT, "c=%d admission %.1f/s (p99 %.1f ms) vs %s %.1f/s (p99 %.1f ms): ratio %.2f%n", c,
-                        admission, admissionP99 / 1e6, name, ceiling, medianP99(results, name, c) / 1e6,
-                        ceiling == 0 ? 0 : admission / ceiling);
+            var first = median(results, admissions.getFirst(), c, true);
+            for (var app : admissions) {
+                var admission = median(results, app, c, true);
+                var admissionP99 = medianP99(results, app, c);
+                var label = app.equals(ADMISSION) ? "admission" : app;
+                for (var name : List.of("ceiling rows (1 tx)", "ceiling mirror", "ceiling mirror useLocalSessionState",
+                        "ceiling mirror lean (issue 33)")) {
+                    var ceiling = median(results, name, c, false);
+                    System.out.printf(Locale.ROOT, "c=%d %s %.1f/s (p99 %.1f ms) vs %s %.1f/s (p99 %.1f ms): ratio %.2f%n", c,
+                            label, admission, admissionP99 / 1e6, name, ceiling, medianP99(results, name, c) / 1e6,
+                            ceiling == 0 ? 0 : admission / ceiling);
+                }
+                if (!app.equals(admissions.getFirst())) {
+                    System.out.printf(Locale.ROOT, "c=%d %s / %s: %.2f%n", c, label, admissions.getFirst(),
+                            first == 0 ? 0 : admission / first);
+                }
             }
         }
+    }
+
+    private static final String ADMISSION = "admission POST /api/requests";
+
+    /** One app under load: its phase's name, its database server (to drain its steps) and its admission call. */
+    private record App(String name, String server, ClosedLoop.Operation admission) {}
+
+    private static List<String> list(String csv) {
+        return java.util.Arrays.stream(csv.split(",")).map(String::strip).filter(e -> !e.isEmpty()).toList();
     }
 
     private static double median(List<ClosedLoop.Result> results, String name, int c, boolean accepted) {
@@ -202,11 +237,15 @@ public final class AdmissionLoad {
         return values.length == 0 ? 0 : values[values.length / 2];
     }
 
-    /** Waits until the app has run the durable steps the admissions scheduled (its CPU is free again). */
+    /**
+     * Waits until the app has run the durable steps the admissions scheduled and sent (or, mail off, dropped) the
+     * notifications they queued at their first attempt (its CPU is free again).
+     */
     private static void drain(String server, String user, String password) throws SQLException, InterruptedException {
         var started = System.nanoTime();
         try (var c = DriverManager.getConnection(server + APP_SCHEMA + "?" + EmbeddedMariaDb.CONNECTION_PARAMETERS, user, password);
-             var s = c.prepareStatement("select count(*) from scheduled_tasks where task_name = 'workflow-step'")) {
+             var s = c.prepareStatement("select (select count(*) from scheduled_tasks where task_name = 'workflow-step')"
+                     + " + (select count(*) from notification where sent_at is null and attempts = 0)")) {
             for (var i = 0; i < 600; i++) {
                 try (var r = s.executeQuery()) {
                     r.next();

@@ -1,6 +1,7 @@
 package io.changeflow.application.port.out;
 
 import java.time.Duration;
+import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -36,6 +37,18 @@ public interface IdempotencyRecords {
 
     /** Stores the outcome to replay for retries of {@code key}. */
     void complete(String key, String outcome);
+
+    /**
+     * The outcome to store for {@code key}, handed to a write that stores it in its own transaction
+     * ({@link Operations#open(io.changeflow.domain.request.ChangeRequest, io.changeflow.domain.request.StepOrder,
+     * io.changeflow.domain.state.WorkflowEvent, String, Outcome)}) instead of a separate {@link #complete}.
+     */
+    record Outcome(String key, String outcome) {
+        public Outcome {
+            Objects.requireNonNull(key, "key");
+            Objects.requireNonNull(outcome, "outcome");
+        }
+    }
 
     /** Forgets {@code key} (its request was refused, so a retry must be validated again). */
     void release(String key);

@@ -45,6 +45,16 @@ public interface Operations {
      */
     OpenResult open(ChangeRequest request, StepOrder order, WorkflowEvent submitEvent, String detail);
 
+    /**
+     * {@link #open(ChangeRequest, StepOrder, WorkflowEvent, String)}, and when it opens the request (only then) the
+     * same transaction stores {@code outcome} for its idempotency key, as {@link IdempotencyRecords#complete} would: the
+     * key claims an outcome exactly when the request it answers was written, never one without the other (issue 33: one
+     * borrowed connection fewer per admission). A blocked, preempted or failed open stores nothing;
+     * a key no longer stored (released, purged) is left so.
+     */
+    OpenResult open(ChangeRequest request, StepOrder order, WorkflowEvent submitEvent, String detail,
+                    IdempotencyRecords.Outcome outcome);
+
     /** What {@link #open} did. */
     sealed interface OpenResult {
 

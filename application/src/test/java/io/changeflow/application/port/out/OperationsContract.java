@@ -17,6 +17,7 @@ import io.changeflow.domain.state.BindingStatus;
 import io.changeflow.domain.state.IllegalTransitionException;
 import io.changeflow.domain.state.StepStatus;
 import io.changeflow.domain.state.WorkflowEvent;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -40,6 +41,48 @@ public abstract class OperationsContract {
 
     /** A fresh, empty store. */
     protected abstract Operations operations();
+
+    /** The idempotency records kept with {@code store} (the same database), where its opening write stores outcomes. */
+    protected abstract IdempotencyRecords idempotencyRecordsOf(Operations store);
+
+    private static final Duration KEY_LIFE = Duration.ofDays(1);
+    private static final Duration ABANDONED = Duration.ofSeconds(30);
+
+    @Test
+    void anOpeningStoresTheOutcomeOfItsKeyWithTheRequest() {
+        var store = operations();
+        var records = idempotencyRecordsOf(store);
+        var id = newId();
+        assertThat(records.checkOrInsert(id.value(), "fp", KEY_LIFE, ABANDONED)).isInstanceOf(IdempotencyRecords.Claim.Fresh.class);
+
+        opened(store.open(request(id, "alice"), StepOrder.APPROVE_FIRST, WorkflowEvent.SUBMITTED_APPROVE_FIRST, "submitted",
+                new IdempotencyRecords.Outcome(id.value(), "ACCEPTED")));
+
+        assertThat(records.checkOrInsert(id.value(), "fp", KEY_LIFE, ABANDONED))
+                .isEqualTo(new IdempotencyRecords.Claim.Existing("fp", Optional.of("ACCEPTED")));
+    }
+
+    @Test
+    void aBlockedOrPreemptedOpeningStoresNoOutcome() {
+        var store = operations();
+        var records = idempotencyRecordsOf(store);
+        var first = submitted(store, "bob");
+        var blocked = newId();
+        records.checkOrInsert(blocked.value(), "fp", KEY_LIFE, ABANDONED);
+
+        assertThat(store.open(request(blocked, "bob"), StepOrder.APPROVE_FIRST, WorkflowEvent.SUBMITTED_APPROVE_FIRST,
+                "again", new IdempotencyRecords.Outcome(blocked.value(), "ACCEPTED"))).isInstanceOf(OpenResult.Blocked.class);
+        assertThat(records.checkOrInsert(blocked.value(), "fp", KEY_LIFE, ABANDONED))
+                .isEqualTo(new IdempotencyRecords.Claim.Existing("fp", Optional.empty()));
+
+        var other = newId();
+        records.checkOrInsert(other.value(), "fp", KEY_LIFE, ABANDONED);
+        assertThatThrownBy(() -> store.open(request(first.id(), "carol"), StepOrder.APPROVE_FIRST,
+                WorkflowEvent.SUBMITTED_APPROVE_FIRST, "same id", new IdempotencyRecords.Outcome(other.value(), "ACCEPTED")))
+                .isInstanceOf(PreemptedException.class);
+        assertThat(records.checkOrInsert(other.value(), "fp", KEY_LIFE, ABANDONED))
+                .isEqualTo(new IdempotencyRecords.Claim.Existing("fp", Optional.empty()));
+    }
 
     protected static OperationId newId() {
         return OperationId.of(String.format("c0de0000-0000-4000-8000-%012d", IDS.incrementAndGet()));
@@ -375,7 +418,7 @@ public abstract class OperationsContract {
         assertThat(first).extracting(Operation::id).containsExactly(ids.get(0), ids.get(1));
         assertThat(second).extracting(Operation::id).as("the rejected one is not a candidate").containsExactly(ids.get(3), ids.get(4));
         assertThat(store.idleIn(waiting, java.time.Duration.ZERO, new Operations.IdPage(Optional.of(ids.get(4)), 2))).isEmpty();
-        assertThat(store.idleIn(waiting, java.time.Duration.ofDays(1), new Operations.IdPage(Optional.empty(), 10)))
+        assertThat(store.idleIn(waiting, Duration.ofDays(1), new Operations.IdPage(Optional.empty(), 10)))
                 .as("written just now: not idle for a day").isEmpty();
         assertThat(store.idleIn(java.util.Set.of(), java.time.Duration.ZERO, new Operations.IdPage(Optional.empty(), 10))).isEmpty();
     }
