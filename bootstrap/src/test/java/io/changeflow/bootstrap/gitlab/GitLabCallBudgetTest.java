@@ -146,6 +146,8 @@ class GitLabCallBudgetTest {
                 "changeflow.gitlab.base-url=http://127.0.0.1:" + gitlab.getAddress().getPort(),
                 "changeflow.gitlab.author.account=changeflow-bot", "changeflow.gitlab.author.token=t",
                 "changeflow.gitlab.max-calls-per-minute=" + BUDGET,
+                // every defaultBranch a GitLab call (issue 33's project cache off): the budget is counted in calls
+                "changeflow.gitlab.project-cache-ttl=0s",
                 // a breaker that would open on a handful of failures: refusals must not count
                 "changeflow.gitlab.circuit-breaker.minimum-number-of-calls=2",
                 "changeflow.gitlab.circuit-breaker.sliding-window-size=4");
