@@ -2,6 +2,7 @@ package io.changeflow.systemtest;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.changeflow.sandbox.gitlab.PipelineOutcome;
 import io.changeflow.systemtest.harness.ChangeflowCluster;
 import io.changeflow.systemtest.harness.Figures;
 import io.changeflow.systemtest.harness.GitLabCalls;
@@ -37,10 +38,12 @@ class GitLabWebhooksSystemTest {
     /** Far below the fallback interval (10 min): only a delivered event can make the merge come this early. */
     private static final Duration WOKEN_WITHIN = Duration.ofSeconds(30);
     /**
-     * Merge request reads while the pipeline runs (15 s) with webhooks on: the first look, and one per event that wakes
+     * Merge request reads while the pipeline runs (until the test ends it) with webhooks on: the first look, and one per event that wakes
      * the step early (e.g. the merge request's "open"). Polling at 300 ms would read it about 20 times.
      */
     private static final int LOOKS_WHILE_RUNNING_ON = 3;
+    /** How long the test lets the pipeline run after the step's first look, with webhooks on, before it ends it. */
+    private static final Duration WAITED_FOR_THE_EVENT = Duration.ofSeconds(3);
     private static final boolean WEBHOOKS = !"off".equalsIgnoreCase(System.getProperty("system.webhooks", "on"));
 
     @RegisterExtension
@@ -52,10 +55,10 @@ class GitLabWebhooksSystemTest {
                 .withSimulatorProperty("sandbox.gitlab.webhooks.url",
                         "http://127.0.0.1:${server.port}/relay/callbacks/gitlab")
                 .withSimulatorProperty("sandbox.gitlab.webhooks.token", HOOK_TOKEN)
-                // long enough that the waiting step has looked at least once while the pipeline still ran, on a loaded
-                // CI machine too (6 s was not: with issue 33's fewer calls the create step's first look came after the
-                // pipeline's success once in CI, 2026-12-07)
-                .withSimulatorProperty("sandbox.gitlab.pipeline-duration", "15s");
+                // the pipeline would run far past the test: the test ends it (forced success) once the waiting step has
+                // looked at it, so "the step looked while it ran" does not depend on the machine's speed (a 6 s and then
+                // a 15 s pipeline both ended before the first look on the loaded CI machine, 2026-12-07)
+                .withSimulatorProperty("sandbox.gitlab.pipeline-duration", "20m");
         if (WEBHOOKS) {
             cluster.withInstanceProperty("changeflow.gitlab.webhooks.secret", HOOK_TOKEN)
                     .withInstanceProperty("changeflow.gitlab.webhooks.fallback-poll-interval", "10m")
@@ -77,6 +80,21 @@ class GitLabWebhooksSystemTest {
         var submitted = alice.submit("db-prod-readonly", "svc-webhooks", "system test: GitLab webhooks");
         assertThat(submitted.status()).as(submitted.toString()).isEqualTo(202);
         var id = submitted.data().path("operationId").asString();
+
+        // the waiting step looks at the running pipeline; with webhooks on it then waits for the event (a few seconds
+        // in which polling at 300 ms would have read the merge request about ten times), with webhooks off it polls
+        var opened = Poll.until("request " + id + " to have its merge request", Duration.ofSeconds(60),
+                () -> alice.request(id), v -> v.mergeRequestIid() >= 0 || v.isAtRest());
+        var openedIid = opened.mergeRequestIid();
+        assertThat(openedIid).as(opened.toString()).isNotNegative();
+        var looksBeforeTheEnd = WEBHOOKS ? 1 : LOOKS_WHILE_RUNNING_ON + 1;
+        Poll.untilTrue("the waiting step to have read !" + openedIid + " " + looksBeforeTheEnd + " times",
+                Duration.ofSeconds(60), () -> mergeRequestReads(sims.gitlabCalls().all(), openedIid) >= looksBeforeTheEnd);
+        if (WEBHOOKS) {
+            sleep(WAITED_FOR_THE_EVENT);
+        }
+        sims.gitlab().forcePipeline(SimulatorHost.PROJECT, openedIid, PipelineOutcome.SUCCESS);
+
         var validated = Poll.until("request " + id + " to be VALIDATED", Duration.ofSeconds(90), () -> alice.request(id),
                 v -> v.isAtRest());
         assertThat(validated.status()).as(validated.toString()).isEqualTo("VALIDATED");
@@ -91,6 +109,7 @@ class GitLabWebhooksSystemTest {
         var pipelineSucceeded = pipelineFinishedAt(merge.pipelineId());
         var looksWhileRunning = calls.stream().filter(c -> c.iid() == iid && c.is("GET", "")
                 && c.at().isBefore(pipelineSucceeded)).count();
+        assertThat(iid).as("the request kept the merge request it opened").isEqualTo(openedIid);
         var successToMerge = Duration.between(pipelineSucceeded, mergeCall.at());
 
         var mode = WEBHOOKS ? "webhooks on (fallback poll 10 min)" : "webhooks off (polling every 300 ms)";
@@ -115,6 +134,19 @@ class GitLabWebhooksSystemTest {
         } else {
             assertThat(gitlabDeliveries()).as("webhooks off: no event taken").isZero();
             assertThat(looksWhileRunning).as("webhooks off: the wait polled").isGreaterThan(LOOKS_WHILE_RUNNING_ON);
+        }
+    }
+
+    private static long mergeRequestReads(List<GitLabCalls.Call> calls, long iid) {
+        return calls.stream().filter(c -> c.iid() == iid && c.is("GET", "")).count();
+    }
+
+    private static void sleep(Duration duration) {
+        try {
+            Thread.sleep(duration.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError("interrupted", e);
         }
     }
 

@@ -301,7 +301,8 @@ final class GitLabJson {
         json.put("started_at", time(times.startedAt()));
         json.put("finished_at", finished ? time(times.finishedAt()) : null);
         json.put("committed_at", null);
-        json.put("duration", finished ? (int) pipeline.duration.minus(pipeline.duration.dividedBy(5)).toSeconds() : null);
+        json.put("duration", finished && times.startedAt() != null
+                ? (int) Duration.between(times.startedAt(), times.finishedAt()).toSeconds() : null);
         json.put("queued_duration", times.startedAt() == null ? null
                 : (double) Duration.between(pipeline.createdAt, times.startedAt()).toMillis() / 1000.0);
         json.put("coverage", null);

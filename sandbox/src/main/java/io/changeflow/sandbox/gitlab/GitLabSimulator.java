@@ -585,8 +585,10 @@ public class GitLabSimulator {
         var project = project(projectPath);
         if (outcome == PipelineOutcome.AUTO) {
             project.forcedOutcomes.remove(branch);
+            project.forcedAt.remove(branch);
         } else {
             project.forcedOutcomes.put(branch, outcome);
+            project.forcedAt.put(branch, now());
         }
     }
 
@@ -1381,7 +1383,7 @@ public class GitLabSimulator {
         if (pipeline == null || !created(pipeline, now)) {
             throw GitLabError.notFound("");
         }
-        return GitLabJson.pipeline(project, pipeline, status(project, pipeline, now), pipelineTimes(pipeline, now),
+        return GitLabJson.pipeline(project, pipeline, status(project, pipeline, now), pipelineTimes(project, pipeline, now),
                 webUrl());
     }
 
@@ -2159,10 +2161,22 @@ public class GitLabSimulator {
         };
     }
 
-    /** started_at, finished_at and duration of a pipeline as far as known now. */
-    private PipelineTimes pipelineTimes(Pipeline pipeline, Instant now) {
+    /**
+     * started_at, finished_at and duration of a pipeline as far as known now. A pipeline forced to end (success,
+     * failed) before its duration ran out finished when it was forced, as GitLab stamps {@code finished_at} when the
+     * pipeline's status becomes a completed one ({@code Ci::Pipeline} state machine, {@code app/models/ci/pipeline.rb}:
+     * {@code before_transition any => [:success, :failed, :canceled]} sets {@code finished_at}).
+     */
+    private PipelineTimes pipelineTimes(Project project, Pipeline pipeline, Instant now) {
         var started = pipeline.createdAt.plus(pipeline.duration.dividedBy(5));
         var finished = pipeline.createdAt.plus(pipeline.duration);
+        var forced = project.forcedOutcomes.getOrDefault(pipeline.ref, PipelineOutcome.AUTO);
+        var forcedAt = project.forcedAt.get(pipeline.ref);
+        if ((forced == PipelineOutcome.SUCCESS || forced == PipelineOutcome.FAILED) && forcedAt != null) {
+            var endedAt = forcedAt.isAfter(pipeline.createdAt) ? forcedAt : pipeline.createdAt;
+            finished = endedAt.isBefore(finished) ? endedAt : finished;
+            started = finished.isBefore(started) ? finished : started;
+        }
         return new PipelineTimes(now.isBefore(started) ? null : started, now.isBefore(finished) ? null : finished);
     }
 
@@ -2207,6 +2221,8 @@ public class GitLabSimulator {
         final Map<Long, MergeRequest> mergeRequests = new LinkedHashMap<>();
         final Map<Long, Pipeline> pipelines = new LinkedHashMap<>();
         final Map<String, PipelineOutcome> forcedOutcomes = new HashMap<>();
+        /** When each branch's outcome was forced: a forced end is the pipeline's {@code finished_at}. */
+        final Map<String, Instant> forcedAt = new HashMap<>();
         long nextIid = 1;
         long nextPipelineIid = 1;
         List<String> checkItems = List.of();

@@ -272,6 +272,23 @@ class GitLabSimulatorTest extends SeededGitLabTest {
     }
 
     @Test
+    void aPipelineForcedToSucceedWhileItRunsFinishedWhenItWasForcedAsGitLabStampsFinishedAt() {
+        var iid = open("forced-at", "grants/db.txt", "alice\nbob\n");
+        var pipelineId = (Long) gitlab.mergeRequestPipelines(PROJECT, iid).getFirst().get("id");
+        clock.advance(PIPELINE.dividedBy(2));
+        assertThat(gitlab.pipelineJson(PROJECT, pipelineId).get("finished_at")).as("still running").isNull();
+
+        var forcedAt = clock.instant();
+        gitlab.forcePipeline(PROJECT, iid, PipelineOutcome.SUCCESS);
+        clock.advance(Duration.ofSeconds(1));
+
+        var single = gitlab.pipelineJson(PROJECT, pipelineId);
+        assertThat(single.get("status")).isEqualTo("success");
+        assertThat(single.get("finished_at")).as("the moment it was forced, not its natural end")
+                .isEqualTo(GitLabJson.time(forcedAt));
+    }
+
+    @Test
     void createsAPipelineOnEveryPushToTheSourceBranch() {
         var iid = open("pushes", "grants/db.txt", "alice\nbob\n");
         commit("pushes", action("update", "grants/db.txt", "alice\nbob\ncarol\n"));
