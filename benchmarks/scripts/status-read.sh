@@ -10,7 +10,7 @@
 # requests, answers and bytes (headers and bodies) of each. The same replay for the console's overview
 # (GET /ops/overview as the operator otto, 40 looks: its 15 s polling for 10 minutes).
 #
-#   benchmarks/scripts/status-read.sh            # DURATION=10 WARMUP=8 ROUNDS=3 CONNECTIONS=16
+#   benchmarks/scripts/status-read.sh            # DURATION=10 WARMUP=8 ROUNDS=3 CONNECTIONS=16 (APP_ARGS=...)
 source "$(dirname "$0")/lib.sh"
 DURATION=${DURATION:-10}
 WARMUP=${WARMUP:-8}
@@ -23,7 +23,9 @@ trap 'stop_apps' EXIT
 mkdir -p "$work/config"
 printf 'APPLY_RATE_LIMIT=1000000\nACCESS_MODE=OPEN\n' >"$work/config/dynamic.properties"
 PORT=$(free_port)
-start_app status-read "$work" "$PORT" --sandbox.approval.mode=manual
+# APP_ARGS: more settings of the app, e.g. APP_ARGS=--management.tracing.sampling.probability=0
+# shellcheck disable=SC2086
+start_app status-read "$work" "$PORT" --sandbox.approval.mode=manual ${APP_ARGS:-}
 wait_ready "$PORT"
 base="http://127.0.0.1:$PORT"
 # a few of alice's requests (the page has something to list), the last one is the one read
