@@ -85,11 +85,19 @@ final class GitLabMergeRequests implements MergeRequests {
     public Optional<String> mergedCommit(String project, long iid) {
         return calls.read("mergedCommit", () -> {
             var mr = author().getMergeRequestApi().getMergeRequest(project, iid);
-            if (!"merged".equalsIgnoreCase(mr.getState())) {
-                return Optional.<String>empty();
-            }
-            return firstPresent(mr.getMergeCommitSha(), mr.getSquashCommitSha(), mr.getSha());
+            return mergedCommitOf(mr);
         });
+    }
+
+    /**
+     * GitLab's {@code merged_commit_sha} of a merge request as its entity shows it: {@code merge_commit_sha}, else
+     * {@code squash_commit_sha}, else the head {@code sha} (a fast-forward); empty unless it reads merged.
+     */
+    private static Optional<String> mergedCommitOf(MergeRequest mr) {
+        if (mr == null || !"merged".equalsIgnoreCase(mr.getState())) {
+            return Optional.empty();
+        }
+        return firstPresent(mr.getMergeCommitSha(), mr.getSquashCommitSha(), mr.getSha());
     }
 
     /**
@@ -364,32 +372,42 @@ final class GitLabMergeRequests implements MergeRequests {
 
     @Override
     public MergeResult merge(String project, long iid, String sha) {
+        return mergeWithCommit(project, iid, sha).result();
+    }
+
+    /**
+     * The merge; a 200 answers the merge request as merged (lib/api/merge_requests.rb answers 422 when
+     * {@code MergeService} did not merge it), whose merged commit is read from the answer as {@link #mergedCommit} reads
+     * it from the merge request. The merge skipping a train (a raw call) names no commit: it is read after.
+     */
+    @Override
+    public MergeAnswer mergeWithCommit(String project, long iid, String sha) {
         // Issue 35: never join a merge train, skip it where the project allows that, else leave it to a person
         // (a plain merge would restart every pipeline on the train): GitLabMergeTrains
         var way = trains.wayFor(project);
         if (way == GitLabMergeTrains.Way.NOT_SKIPPABLE) {
-            return MergeResult.MERGE_TRAIN_NOT_SKIPPABLE;
+            return new MergeAnswer(MergeResult.MERGE_TRAIN_NOT_SKIPPABLE, Optional.empty());
         }
         try {
             if (way == GitLabMergeTrains.Way.SKIP_TRAIN) {
                 trains.mergeSkippingTheTrain(project, iid, sha);
-            } else {
-                calls.call("merge", () -> author().getMergeRequestApi().acceptMergeRequest(
-                        project, iid, new AcceptMergeRequestParams().withSha(sha)));
+                return new MergeAnswer(MergeResult.MERGED, Optional.empty());
             }
-            return MergeResult.MERGED;
+            var merged = calls.call("merge", () -> author().getMergeRequestApi().acceptMergeRequest(
+                    project, iid, new AcceptMergeRequestParams().withSha(sha)));
+            return new MergeAnswer(MergeResult.MERGED, mergedCommitOf(merged));
         } catch (ExternalCallException e) {
             if (e.kind() != ExternalCallException.Kind.HTTP_STATUS) {
                 throw e;
             }
-            return switch (e.status()) {
+            return new MergeAnswer(switch (e.status()) {
                 case 409 -> MergeResult.SHA_MISMATCH_OR_LOCKED;
                 // lib/api/merge_requests.rb: unauthorized! unless merge_request.can_be_merged_by?(current_user)
                 case 401 -> MergeResult.NOT_ALLOWED;
                 // 17/18.x and 19.x give these statuses different meanings: the reason is read from the merge request.
                 case 405, 406, 422 -> refusalReason(project, iid, e.status());
                 default -> throw e;
-            };
+            }, Optional.empty());
         }
     }
 

@@ -71,6 +71,30 @@ class GitLabMergeRequestsTest extends AgainstSimulator {
                 .isInstanceOfSatisfying(ExternalCallException.class, e -> assertThat(e.isTransient()).isFalse());
     }
 
+    /**
+     * Issue 33 item 3: GitLab answers a merge done now with the merge request as merged (lib/api/merge_requests.rb), so
+     * the answer names the merged commit a read after it gives; a refused merge names none.
+     */
+    @Test
+    void aMergesAnswerNamesTheMergedCommitAReadAfterItGives() {
+        gitlab.createBranch(project, "changeflow/answered", "main");
+        gitlab.commit(project, "changeflow/answered", "Grant fay", List.of(new FileChange("grants/db.txt", "alice\nfay\n")));
+        var mr = gitlab.open(project, "changeflow/answered", "main", "Grant fay", "Changeflow-Operation: op-8");
+        await().atMost(SETTLE).until(() -> statusOf(mr.iid()) == PipelineStatus.PASSED);
+        gitlab.approve(project, mr.iid(), "approval-bot-1");
+        gitlab.approve(project, mr.iid(), "approval-bot-2");
+        var head = awaitMergeable(mr.iid()).sha();
+        var stale = gitlab.mergeWithCommit(project, mr.iid(), "0123456789abcdef0123456789abcdef01234567");
+        assertThat(stale.result()).as("another head pinned").isEqualTo(MergeResult.SHA_MISMATCH_OR_LOCKED);
+        assertThat(stale.mergedCommit()).isEmpty();
+
+        var answer = gitlab.mergeWithCommit(project, mr.iid(), head);
+
+        assertThat(answer.result()).isEqualTo(MergeResult.MERGED);
+        assertThat(answer.mergedCommit()).isPresent().isEqualTo(gitlab.mergedCommit(project, mr.iid()));
+        assertThat(gitlab.readFile(project, answer.mergedCommit().orElseThrow(), "grants/db.txt")).contains("alice\nfay\n");
+    }
+
     /** Issue 37: a deploy of main at a commit holds a merge whose merged commit is that commit or an ancestor of it. */
     @Test
     void tellsWhetherAMergedCommitIsHeldByACommitOfMain() {

@@ -48,15 +48,16 @@ final class BatchMergeRequests {
     /**
      * The members of {@code batch} whose claim the merged commit of its merge request {@code mr} does not bear, with
      * why ({@link MergedCommit#notBorne}); empty when it bears them all. The merged commit is recorded for the merge
-     * request ({@link io.changeflow.application.port.out.Operations#recordMergedCommit}).
+     * request ({@link io.changeflow.application.port.out.Operations#recordMergedCommit}). {@code mergedCommit}: the one
+     * the merge's answer named, else it is read.
      *
      * @throws io.changeflow.application.port.out.ExternalCallException GitLab could not be read
      */
-    Map<OperationId, String> notBorne(Batch batch, MergeRequestRef mr) {
+    Map<OperationId, String> notBorne(Batch batch, MergeRequestRef mr, Optional<String> mergedCommit) {
         var found = operations.findAll(batch.members()).stream()
                 .collect(Collectors.toMap(Operation::id, Function.identity()));
         var members = batch.members().stream().map(found::get).filter(Objects::nonNull).toList();
-        var bearing = MergedCommit.notBorne(mergeRequests, targets, mr, members);
+        var bearing = MergedCommit.notBorne(mergeRequests, targets, mr, mergedCommit, members);
         // issue 37: the merge's commit, recorded before any member is written MERGED (deploys of main at a commit)
         bearing.commit().ifPresent(commit -> operations.recordMergedCommit(mr, commit));
         return bearing.notBorne();

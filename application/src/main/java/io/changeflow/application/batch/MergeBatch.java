@@ -288,8 +288,8 @@ public final class MergeBatch implements StepBody {
 
         /** Merged: each member's claim read from the merged commit (issue 36) before the batch is settled. */
         @Override
-        public StepOutcome merged(MergeRequestRef mr) {
-            var notBorne = batchMergeRequests.notBorne(current, mr);
+        public StepOutcome merged(MergeRequestRef mr, Optional<String> mergedCommit) {
+            var notBorne = batchMergeRequests.notBorne(current, mr, mergedCommit);
             if (!notBorne.isEmpty()) {
                 LOG.log(Level.WARNING, () -> "batch " + current.id() + ": merged, but its merged commit does not bear "
                         + notBorne.keySet());

@@ -145,7 +145,7 @@ public final class SettleBatch {
                 state = before.state();
                 if (state == MergeRequestState.MERGED) {
                     // issue 36: merged wins only for the members its merged commit bears
-                    notBorne = batchMergeRequests.notBorne(batch, mr.get());
+                    notBorne = batchMergeRequests.notBorne(batch, mr.get(), Optional.empty());
                 }
             }
         } catch (ExternalCallException e) {

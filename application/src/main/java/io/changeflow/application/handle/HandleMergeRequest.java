@@ -177,8 +177,8 @@ public final class HandleMergeRequest extends RequestStepBody {
          * ({@link MergedCommit}); otherwise the request stops at HANDLE_MERGE_BLOCKED saying what the commit holds.
          */
         @Override
-        public StepOutcome merged(MergeRequestRef mr) {
-            var verdict = MergedCommit.check(mergeRequests, mr, targets.find(current.target()),
+        public StepOutcome merged(MergeRequestRef mr, Optional<String> mergedCommit) {
+            var verdict = MergedCommit.check(mergeRequests, mr, mergedCommit, targets.find(current.target()),
                     current.removedLine().orElseGet(() -> Grant.of(current.request())), current.kind().removes());
             var contradiction = verdict.contradiction();
             if (contradiction.isPresent()) {

@@ -60,8 +60,12 @@ public final class ApproveAndMerge {
         /** A rebase is about to be requested. */
         void rebaseStarting(MergeRequestRef mr);
 
-        /** The merge request is merged (by us now, or found merged). */
-        StepOutcome merged(MergeRequestRef mr);
+        /**
+         * The merge request is merged (by us now, or found merged). {@code mergedCommit}: the merged commit GitLab's
+         * merge answer named (issue 33 item 3), empty when it was found merged or the answer named none (then it is
+         * read).
+         */
+        StepOutcome merged(MergeRequestRef mr, Optional<String> mergedCommit);
 
         /** The merge request was found closed without merging. */
         StepOutcome closedRemotely(MergeRequestRef mr);
@@ -284,7 +288,7 @@ public final class ApproveAndMerge {
     /** {@link #finishedRemotely}, for the phases. */
     static Optional<StepOutcome> ending(RemoteMergeRequest remote, MergeRequestRef mr, Subject subject) {
         if (remote.state() == MergeRequestState.MERGED) {
-            return Optional.of(subject.merged(mr));
+            return Optional.of(subject.merged(mr, Optional.empty()));
         }
         if (remote.state() == MergeRequestState.CLOSED) {
             return Optional.of(subject.closedRemotely(mr));

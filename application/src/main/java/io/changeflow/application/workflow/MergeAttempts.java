@@ -153,9 +153,9 @@ final class MergeAttempts {
             // GitLab refused the last attempt and its settled status does not explain why: a counted retry.
             return retryMerge(mr, progress, subject, refused.get());
         }
-        MergeRequests.MergeResult result;
+        MergeRequests.MergeAnswer answer;
         try {
-            result = mergeRequests.merge(mr.project(), mr.iid(), sha);
+            answer = mergeRequests.mergeWithCommit(mr.project(), mr.iid(), sha);
         } catch (ExternalCallException e) {
             if (!e.isTransient()) {
                 throw e;
@@ -164,8 +164,8 @@ final class MergeAttempts {
             LOG.log(Level.WARNING, "merge of !" + mr.iid() + " got no clear answer; re-reading", e);
             return retryMerge(mr, progress, subject, "the merge got no clear answer");
         }
-        return switch (result) {
-            case MERGED -> subject.merged(mr);
+        return switch (answer.result()) {
+            case MERGED -> subject.merged(mr, answer.mergedCommit());
             case NOT_MERGEABLE -> then.rebase(mr, progress, subject);
             case NOT_APPROVED -> then.reapprove(mr, progress, subject);
             case SHA_MISMATCH_OR_LOCKED -> refused(progress, "the head moved or the merge request was locked");

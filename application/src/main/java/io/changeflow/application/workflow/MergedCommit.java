@@ -43,7 +43,7 @@ public final class MergedCommit {
      */
     public static Optional<String> contradiction(MergeRequests gitlab, MergeRequestRef mr, Optional<Target> target,
                                                  Grant grant, boolean removes) {
-        return check(gitlab, mr, target, grant, removes).contradiction();
+        return check(gitlab, mr, Optional.empty(), target, grant, removes).contradiction();
     }
 
     /**
@@ -54,14 +54,15 @@ public final class MergedCommit {
 
     /**
      * {@link #contradiction}, with the merged commit read (issue 37: recorded for the merge, so a deploy report for the
-     * default branch at a commit can tell which merges it holds). The same two GitLab reads.
+     * default branch at a commit can tell which merges it holds). The same two GitLab reads, or only the file's when
+     * {@code answered} names the merged commit (the merge's own answer, {@link MergeRequests#mergeWithCommit}).
      */
-    public static Verdict check(MergeRequests gitlab, MergeRequestRef mr, Optional<Target> target, Grant grant,
-                                boolean removes) {
+    public static Verdict check(MergeRequests gitlab, MergeRequestRef mr, Optional<String> answered,
+                                Optional<Target> target, Grant grant, boolean removes) {
         if (target.isEmpty()) {
             return new Verdict(Optional.empty(), Optional.of(leftTheCatalog(mr)));
         }
-        var commit = gitlab.mergedCommit(mr.project(), mr.iid());
+        var commit = answered.or(() -> gitlab.mergedCommit(mr.project(), mr.iid()));
         if (commit.isEmpty()) {
             return new Verdict(commit, Optional.of(noMergedCommit(mr)));
         }
@@ -75,13 +76,15 @@ public final class MergedCommit {
      * bear, each with why (the file, the commit, the line found); empty when it bears every one. A grant is borne when
      * its file at the merged commit holds exactly its line, a removal when that file holds no line of its subject. A
      * member whose target left the catalog, or every member when GitLab names no merged commit, is not borne. GitLab
-     * reads: the merged commit, then each member's file once at it.
+     * reads: the merged commit (unless {@code answered}, the merge's own answer, names it), then each member's file
+     * once at it.
      *
      * @throws io.changeflow.application.port.out.ExternalCallException GitLab could not be read: nothing is decided
      */
-    public static Bearing notBorne(MergeRequests gitlab, Targets targets, MergeRequestRef mr, List<Operation> members) {
+    public static Bearing notBorne(MergeRequests gitlab, Targets targets, MergeRequestRef mr, Optional<String> answered,
+                                   List<Operation> members) {
         var notBorne = new LinkedHashMap<OperationId, String>();
-        var commit = gitlab.mergedCommit(mr.project(), mr.iid());
+        var commit = answered.or(() -> gitlab.mergedCommit(mr.project(), mr.iid()));
         if (commit.isEmpty()) {
             members.forEach(member -> notBorne.put(member.id(), noMergedCommit(mr)));
             return new Bearing(commit, notBorne);

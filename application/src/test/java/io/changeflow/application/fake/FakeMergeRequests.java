@@ -206,6 +206,8 @@ public final class FakeMergeRequests implements MergeRequests, TargetFiles {
     private int rebaseReads = 1;
     private int failingApprovalReads;
     private int lostMergeAnswers;
+    /** Whether a merge's answer names the merged commit ({@link #mergeWithCommit}); GitLab's does. */
+    private boolean mergeAnswersCommit = true;
     private int shaCounter;
     private long pipelineIds;
     private int mergeCalls;
@@ -656,6 +658,25 @@ public final class FakeMergeRequests implements MergeRequests, TargetFiles {
             throw new ExternalCallException("gitlab", ExternalCallException.Kind.TIMEOUT, 0, "read timed out", null);
         }
         return MergeResult.MERGED;
+    }
+
+    /**
+     * {@link #merge}, the answer naming the merged commit as GitLab's merge answer does (the merge request as merged,
+     * lib/api/merge_requests.rb), unless {@link #mergeAnswersNoCommit} turned that off. One {@code merge} call.
+     */
+    @Override
+    public synchronized MergeAnswer mergeWithCommit(String project, long iid, String sha) {
+        var result = merge(project, iid, sha);
+        if (result != MergeResult.MERGED || !mergeAnswersCommit) {
+            return new MergeAnswer(result, Optional.empty());
+        }
+        return new MergeAnswer(result, Optional.ofNullable(existing(project, iid).mergedCommit));
+    }
+
+    /** From now on a merge's answer names no merged commit (the caller reads it, as before issue 33's cut). */
+    public synchronized FakeMergeRequests mergeAnswersNoCommit() {
+        mergeAnswersCommit = false;
+        return this;
     }
 
     @Override

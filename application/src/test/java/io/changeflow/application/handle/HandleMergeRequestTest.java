@@ -45,7 +45,9 @@ class HandleMergeRequestTest {
      * approvals and 2 of the merge request before, and was named for one read of the approvals for every bot): at the
      * step's start the bots approve without a read of the approvals first, GitLab's judgement comes with the last
      * approval's answer, not a read after it, and the merge goes on from the read at the start (its head pipeline with
-     * it), not a second read.
+     * it), not a second read. After the merge, the merged commit is the one GitLab's merge answer names (this test
+     * asserted a {@code mergedCommit} read after the merge before that cut, issue 33 item 3, changed with the behaviour);
+     * its grant file is still read at it.
      */
     @Test
     void theHandleStepReadsNoApprovalsAndTheMergeRequestOnceBeforeTheMerge() {
@@ -58,9 +60,26 @@ class HandleMergeRequestTest {
         assertThat(app.op(id).binding()).contains(BindingStatus.MERGED);
         assertThat(app.gitlab.callsSince(before)).as("approvals: none read, GitLab's judgement from the last approval's "
                 + "answer; get: the start (its head approved, its head pipeline the merge evidence's); after the merge the "
-                + "merged commit and its grant file (issue 36)")
-                .isEqualTo(java.util.Map.of("get", 1, "approve", 2, "branchHead", 1, "merge", 1, "mergedCommit", 1,
-                        "readFile", 1));
+                + "grant file at the merged commit the merge's answer named (issue 36)")
+                .isEqualTo(java.util.Map.of("get", 1, "approve", 2, "branchHead", 1, "merge", 1, "readFile", 1));
+        var mr = app.mr(id);
+        assertThat(app.operations.mergedAwaitingDeploy(mr.project(), 10)).as("the answer's commit is recorded (issue 37)")
+                .singleElement().satisfies(merged -> assertThat(merged.mergedCommit())
+                        .isEqualTo(app.gitlab.mergedCommit(mr.project(), mr.iid())));
+    }
+
+    /** Issue 33 item 3: a merge answer that names no merged commit (a merge skipping a train) costs the read it saved. */
+    @Test
+    void aMergeAnswerWithoutTheMergedCommitIsFollowedByItsRead() {
+        app.gitlab.carryHeadPipeline().mergeAnswersNoCommit();
+        var id = app.approvedUntilHandleIsNext("mona");
+        var before = app.gitlab.calls();
+
+        app.queue.runNext();
+
+        assertThat(app.op(id).binding()).contains(BindingStatus.MERGED);
+        assertThat(app.gitlab.callsSince(before)).containsEntry("merge", 1).containsEntry("mergedCommit", 1)
+                .containsEntry("readFile", 1);
     }
 
     /**

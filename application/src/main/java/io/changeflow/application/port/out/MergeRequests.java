@@ -405,6 +405,30 @@ public interface MergeRequests {
     MergeResult merge(String project, long iid, String sha);
 
     /**
+     * {@link #merge}, answering the merged commit GitLab's answer names (issue 33 item 3): GitLab answers a merge done
+     * now with the merge request as merged ({@code put ':id/merge_requests/:merge_request_iid/merge'} runs
+     * {@code MergeService} in the request and presents the merge request, or answers 422 when it is not merged,
+     * lib/api/merge_requests.rb, 16.x to 19.x), so its {@code merge_commit_sha} (else {@code squash_commit_sha}, else
+     * {@code sha} for a fast-forward) is the commit {@link #mergedCommit} would read right after. Empty when the result is
+     * not {@link MergeResult#MERGED} or the answer names none: the caller reads {@link #mergedCommit} as before. The
+     * default merges and answers no commit. Fails as {@link #merge} does.
+     */
+    default MergeAnswer mergeWithCommit(String project, long iid, String sha) {
+        return new MergeAnswer(merge(project, iid, sha), Optional.empty());
+    }
+
+    /** What a merge answered: its result and, when merged now, the merged commit the answer names. */
+    record MergeAnswer(MergeResult result, Optional<String> mergedCommit) {
+        public MergeAnswer {
+            Objects.requireNonNull(result, "result");
+            Objects.requireNonNull(mergedCommit, "mergedCommit");
+            if (result != MergeResult.MERGED && mergedCommit.isPresent()) {
+                throw new IllegalArgumentException("a merged commit without a merge: " + result);
+            }
+        }
+    }
+
+    /**
      * Asks GitLab to rebase; progress is read from {@link #get} ({@code rebaseInProgress}, {@code mergeError}). GitLab's
      * refusals leave as {@link ExternalCallException} with their status: 409, the rebase could not be queued (try again
      * later; nothing was started); 403, the author bot may not rewrite the source branch (it is protected from force
