@@ -208,6 +208,8 @@ public final class FakeMergeRequests implements MergeRequests, TargetFiles {
     private int lostMergeAnswers;
     /** Whether a merge's answer names the merged commit ({@link #mergeWithCommit}); GitLab's does. */
     private boolean mergeAnswersCommit = true;
+    private boolean mergeAnswersCommitOnAlternateMerges;
+    private int mergedWithAnswer;
     private int shaCounter;
     private long pipelineIds;
     private int mergeCalls;
@@ -667,7 +669,8 @@ public final class FakeMergeRequests implements MergeRequests, TargetFiles {
     @Override
     public synchronized MergeAnswer mergeWithCommit(String project, long iid, String sha) {
         var result = merge(project, iid, sha);
-        if (result != MergeResult.MERGED || !mergeAnswersCommit) {
+        if (result != MergeResult.MERGED || !mergeAnswersCommit
+                || (mergeAnswersCommitOnAlternateMerges && ++mergedWithAnswer % 2 == 0)) {
             return new MergeAnswer(result, Optional.empty());
         }
         return new MergeAnswer(result, Optional.ofNullable(existing(project, iid).mergedCommit));
@@ -676,6 +679,15 @@ public final class FakeMergeRequests implements MergeRequests, TargetFiles {
     /** From now on a merge's answer names no merged commit (the caller reads it, as before issue 33's cut). */
     public synchronized FakeMergeRequests mergeAnswersNoCommit() {
         mergeAnswersCommit = false;
+        return this;
+    }
+
+    /**
+     * From now on every second merge done now answers no merged commit (a merge skipping a train does), so a world
+     * takes both ways to the merged commit without a choice of its own (the simulation's seeds choose nothing here).
+     */
+    public synchronized FakeMergeRequests mergeAnswersCommitOnAlternateMerges() {
+        mergeAnswersCommitOnAlternateMerges = true;
         return this;
     }
 

@@ -109,7 +109,7 @@ final class SimWorld {
         this.wider = new SimWiderWorld(this, skew);
         this.operations = new SimOperations(this);
         this.jobs = world == SimAction.World.CLASSIC ? 8 : JOBS;
-        app.gitlab.pipelinesNeedNotPass().conflictsOnChangedFiles();
+        app.gitlab.pipelinesNeedNotPass().conflictsOnChangedFiles().mergeAnswersCommitOnAlternateMerges();
         // drift detection ran before the first request: its baseline is main without grants, so every stray is drift
         access.detect(this);
     }
