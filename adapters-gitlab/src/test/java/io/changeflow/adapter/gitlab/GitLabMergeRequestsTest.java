@@ -77,12 +77,7 @@ class GitLabMergeRequestsTest extends AgainstSimulator {
      */
     @Test
     void aMergesAnswerNamesTheMergedCommitAReadAfterItGives() {
-        gitlab.createBranch(project, "changeflow/answered", "main");
-        gitlab.commit(project, "changeflow/answered", "Grant fay", List.of(new FileChange("grants/db.txt", "alice\nfay\n")));
-        var mr = gitlab.open(project, "changeflow/answered", "main", "Grant fay", "Changeflow-Operation: op-8");
-        await().atMost(SETTLE).until(() -> statusOf(mr.iid()) == PipelineStatus.PASSED);
-        gitlab.approve(project, mr.iid(), "approval-bot-1");
-        gitlab.approve(project, mr.iid(), "approval-bot-2");
+        var mr = approvedWithPassedPipeline("changeflow/answered", "Grant fay", "alice\nfay\n", "op-8");
         var head = awaitMergeable(mr.iid()).sha();
         var stale = gitlab.mergeWithCommit(project, mr.iid(), "0123456789abcdef0123456789abcdef01234567");
         assertThat(stale.result()).as("another head pinned").isEqualTo(MergeResult.SHA_MISMATCH_OR_LOCKED);
@@ -99,12 +94,7 @@ class GitLabMergeRequestsTest extends AgainstSimulator {
     @Test
     void tellsWhetherAMergedCommitIsHeldByACommitOfMain() {
         var before = gitlab.branchHead(project, "main").orElseThrow();
-        gitlab.createBranch(project, "changeflow/held", "main");
-        gitlab.commit(project, "changeflow/held", "Grant erin", List.of(new FileChange("grants/db.txt", "alice\nerin\n")));
-        var mr = gitlab.open(project, "changeflow/held", "main", "Grant erin", "Changeflow-Operation: op-9");
-        await().atMost(SETTLE).until(() -> statusOf(mr.iid()) == PipelineStatus.PASSED);
-        gitlab.approve(project, mr.iid(), "approval-bot-1");
-        gitlab.approve(project, mr.iid(), "approval-bot-2");
+        var mr = approvedWithPassedPipeline("changeflow/held", "Grant erin", "alice\nerin\n", "op-9");
         assertThat(gitlab.merge(project, mr.iid(), awaitMergeable(mr.iid()).sha())).isEqualTo(MergeResult.MERGED);
         var merged = gitlab.mergedCommit(project, mr.iid()).orElseThrow();
         server.gitlab().push(project, "main", Map.of("README.md", "# later\n"), "A person's later commit");
@@ -405,6 +395,17 @@ class GitLabMergeRequestsTest extends AgainstSimulator {
     }
 
     /** The latest pipeline's status, or null while GitLab shows none. */
+    /** A merge request of {@code grants/db.txt} holding {@code content}, its pipeline passed, both bots approved. */
+    private RemoteMergeRequest approvedWithPassedPipeline(String branch, String title, String content, String operation) {
+        gitlab.createBranch(project, branch, "main");
+        gitlab.commit(project, branch, title, List.of(new FileChange("grants/db.txt", content)));
+        var mr = gitlab.open(project, branch, "main", title, "Changeflow-Operation: " + operation);
+        await().atMost(SETTLE).until(() -> statusOf(mr.iid()) == PipelineStatus.PASSED);
+        gitlab.approve(project, mr.iid(), "approval-bot-1");
+        gitlab.approve(project, mr.iid(), "approval-bot-2");
+        return mr;
+    }
+
     private PipelineStatus statusOf(long iid) {
         return gitlab.latestPipeline(project, iid).map(Pipeline::status).orElse(null);
     }
