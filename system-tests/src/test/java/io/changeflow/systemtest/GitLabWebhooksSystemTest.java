@@ -89,9 +89,10 @@ class GitLabWebhooksSystemTest {
         assertThat(openedIid).as(opened.toString()).isNotNegative();
         var looksBeforeTheEnd = WEBHOOKS ? 1 : LOOKS_WHILE_RUNNING_ON + 1;
         Poll.untilTrue("the waiting step to have read !" + openedIid + " " + looksBeforeTheEnd + " times",
-                Duration.ofSeconds(60), () -> mergeRequestReads(sims.gitlabCalls().all(), openedIid) >= looksBeforeTheEnd);
+                Duration.ofSeconds(60), () -> sims.gitlabCalls().all().stream()
+                        .filter(c -> isMergeRequestRead(c, openedIid)).count() >= looksBeforeTheEnd);
         if (WEBHOOKS) {
-            sleep(WAITED_FOR_THE_EVENT);
+            Poll.pause(WAITED_FOR_THE_EVENT);
         }
         sims.gitlab().forcePipeline(SimulatorHost.PROJECT, openedIid, PipelineOutcome.SUCCESS);
 
@@ -107,7 +108,7 @@ class GitLabWebhooksSystemTest {
         var mergeCall = calls.stream().filter(c -> c.iid() == iid && c.is("PUT", "merge") && c.status() == 200)
                 .findFirst().orElseThrow(() -> new AssertionError("no successful merge call for !" + iid));
         var pipelineSucceeded = pipelineFinishedAt(merge.pipelineId());
-        var looksWhileRunning = calls.stream().filter(c -> c.iid() == iid && c.is("GET", "")
+        var looksWhileRunning = calls.stream().filter(c -> isMergeRequestRead(c, iid)
                 && c.at().isBefore(pipelineSucceeded)).count();
         assertThat(iid).as("the request kept the merge request it opened").isEqualTo(openedIid);
         var successToMerge = Duration.between(pipelineSucceeded, mergeCall.at());
@@ -137,17 +138,9 @@ class GitLabWebhooksSystemTest {
         }
     }
 
-    private static long mergeRequestReads(List<GitLabCalls.Call> calls, long iid) {
-        return calls.stream().filter(c -> c.iid() == iid && c.is("GET", "")).count();
-    }
-
-    private static void sleep(Duration duration) {
-        try {
-            Thread.sleep(duration.toMillis());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new AssertionError("interrupted", e);
-        }
+    /** A read of merge request {@code iid} itself (the step's look at it). */
+    private static boolean isMergeRequestRead(GitLabCalls.Call call, long iid) {
+        return call.iid() == iid && call.is("GET", "");
     }
 
     /**

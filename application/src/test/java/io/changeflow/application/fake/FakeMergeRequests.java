@@ -207,9 +207,9 @@ public final class FakeMergeRequests implements MergeRequests, TargetFiles {
     private int failingApprovalReads;
     private int lostMergeAnswers;
     /** Whether a merge's answer names the merged commit ({@link #mergeWithCommit}); GitLab's does. */
-    private boolean mergeAnswersCommit = true;
-    private boolean mergeAnswersCommitOnAlternateMerges;
-    private int mergedWithAnswer;
+    private CommitInMergeAnswer commitInMergeAnswer = CommitInMergeAnswer.ALWAYS;
+    /** The merges done now so far, counted for {@link CommitInMergeAnswer#EVERY_SECOND_MERGE_WITHOUT}. */
+    private int mergesAnswered;
     private int shaCounter;
     private long pipelineIds;
     private int mergeCalls;
@@ -669,8 +669,7 @@ public final class FakeMergeRequests implements MergeRequests, TargetFiles {
     @Override
     public synchronized MergeAnswer mergeWithCommit(String project, long iid, String sha) {
         var result = merge(project, iid, sha);
-        if (result != MergeResult.MERGED || !mergeAnswersCommit
-                || (mergeAnswersCommitOnAlternateMerges && ++mergedWithAnswer % 2 == 0)) {
+        if (result != MergeResult.MERGED || !commitInMergeAnswer.names(++mergesAnswered)) {
             return new MergeAnswer(result, Optional.empty());
         }
         return new MergeAnswer(result, Optional.ofNullable(existing(project, iid).mergedCommit));
@@ -678,7 +677,7 @@ public final class FakeMergeRequests implements MergeRequests, TargetFiles {
 
     /** From now on a merge's answer names no merged commit (the caller reads it, as before issue 33's cut). */
     public synchronized FakeMergeRequests mergeAnswersNoCommit() {
-        mergeAnswersCommit = false;
+        commitInMergeAnswer = CommitInMergeAnswer.NEVER;
         return this;
     }
 
@@ -687,7 +686,7 @@ public final class FakeMergeRequests implements MergeRequests, TargetFiles {
      * takes both ways to the merged commit without a choice of its own (the simulation's seeds choose nothing here).
      */
     public synchronized FakeMergeRequests mergeAnswersCommitOnAlternateMerges() {
-        mergeAnswersCommitOnAlternateMerges = true;
+        commitInMergeAnswer = CommitInMergeAnswer.EVERY_SECOND_MERGE_WITHOUT;
         return this;
     }
 
@@ -1324,5 +1323,15 @@ public final class FakeMergeRequests implements MergeRequests, TargetFiles {
         return new RemoteMergeRequest(mr.project, mr.iid, mr.state, detailed, sha, mr.source,
                 "https://gitlab.example/" + mr.project + "/-/merge_requests/" + mr.iid, mr.rebaseInProgress, mr.mergeError,
                 false, Optional.empty(), "merge_time".equals(detailed) ? Optional.ofNullable(mr.mergeAfter) : Optional.empty());
+    }
+
+    /** Which merges done now answer their merged commit ({@link #mergeWithCommit}). */
+    private enum CommitInMergeAnswer {
+        ALWAYS, NEVER, EVERY_SECOND_MERGE_WITHOUT;
+
+        /** Whether the {@code nth} merge done now (from 1) names its merged commit. */
+        boolean names(int nth) {
+            return this == ALWAYS || (this == EVERY_SECOND_MERGE_WITHOUT && nth % 2 == 1);
+        }
     }
 }

@@ -83,8 +83,8 @@ public final class Poll {
         until(what, timeout, condition, Boolean.TRUE::equals);
     }
 
-    /** The pause between two looks of a poll; interruption ends the wait with an exception. */
-    static void pause(Duration interval) {
+    /** The pause between two looks of a poll (or a test's deliberate wait); interruption ends it with an exception. */
+    public static void pause(Duration interval) {
         try {
             Thread.sleep(interval.toMillis());
         } catch (InterruptedException e) {
